@@ -1,0 +1,41 @@
+"""The one error type the readers raise, shaped for display to a user."""
+
+from __future__ import annotations
+
+
+class PreferenceFormatError(ValueError):
+    """A file or table could not be read as preferences or as a ground truth.
+
+    The message is written for the person who made the file: it names the row and the
+    column where the problem is, what was found, and what was expected instead.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, in plain words.
+    row : int, optional
+        The 1-based line of the file (the header is line 1) where the problem is.
+    column : str, optional
+        The column's name (or 1-based position) where the problem is.
+    fix : str, optional
+        What to change so that the file reads.
+    """
+
+    def __init__(self, message: str, *, row: int | None = None, column: str | None = None,
+                 fix: str | None = None):
+        self.reason = message
+        self.row = row
+        self.column = column
+        self.fix = fix
+        super().__init__(self._compose())
+
+    def _compose(self) -> str:
+        where = []
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column '{self.column}'")
+        text = (", ".join(where).capitalize() + ": " if where else "") + self.reason
+        if self.fix:
+            text += f" Fix: {self.fix}"
+        return text

@@ -1,0 +1,551 @@
+"""Preferences: many rankers' orderings of subsets of M items, stored as flat arrays."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+__all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS"]
+
+CANONICAL_COLUMNS = ("preference", "ranker", "weight", "item", "rank")
+
+
+def _frozen(array, dtype) -> np.ndarray:
+    out = np.array(array, dtype=dtype, copy=True)
+    out.flags.writeable = False
+    return out
+
+
+def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Map hashable labels to consecutive integers in order of first appearance."""
+    index: dict[Hashable, int] = {}
+    codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.intp,
+                        count=len(values))
+    return codes, tuple(str(v) for v in index)
+
+
+@dataclass(frozen=True)
+class PreferenceSummary:
+    """Counts that describe a collection of preferences.
+
+    Attributes
+    ----------
+    n_items, n_preferences, n_rankers : int
+        M, N and the number of distinct rankers (N when rankers are not recorded).
+    total_weight : float
+        Sum of the preferences' weights (equals N when every weight is 1).
+    length_counts : dict
+        Preference length -> number of preferences of that length.
+    preferences_per_ranker : numpy.ndarray
+        Number of preferences given by each ranker, indexed by ranker id.
+    appearances : numpy.ndarray
+        Number of preferences in which each item appears, indexed by item id.
+    wins : numpy.ndarray
+        Number of choice stages each item wins (an item that never wins has 0).
+    n_tied_preferences : int
+        Preferences that contain at least one tied group.
+    n_components : int
+        Connected components of the comparison graph among the items that appear.
+    """
+
+    n_items: int
+    n_preferences: int
+    n_rankers: int
+    total_weight: float
+    length_counts: dict
+    preferences_per_ranker: np.ndarray
+    appearances: np.ndarray
+    wins: np.ndarray
+    n_tied_preferences: int
+    n_components: int
+
+
+@dataclass(frozen=True, eq=False)
+class Preferences:
+    """An immutable collection of N preferences over M items, stored flat.
+
+    Preference ``n`` occupies ``items[offsets[n]:offsets[n + 1]]``, best first. ``groups``
+    gives, for every entry, the index of its tied group inside its preference: ``0, 1, 2``
+    is a strict order, ``0, 1, 1`` means the last two items are tied. Items are integers
+    ``0 .. M-1``; their names live in ``item_names`` and are used only at the boundary.
+
+    Use the constructors :meth:`from_lists`, :meth:`from_pairs` and :meth:`from_arrays`
+    rather than the raw fields.
+
+    Parameters
+    ----------
+    items : array of int, shape (L,)
+        Item ids of all preferences, concatenated, best first inside each preference.
+    offsets : array of int, shape (N + 1,)
+        Start of each preference in ``items``; ``offsets[-1] == L``.
+    groups : array of int, shape (L,)
+        Tied-group index of every entry inside its preference (starts at 0, steps by 0 or 1).
+    n_items : int
+        M, the number of items (items that never appear are allowed).
+    weights : array of float, shape (N,), optional
+        Positive weight (count) of each preference; all 1 when omitted.
+    rankers : array of int, shape (N,), optional
+        Ranker (annotator) id of each preference; when omitted each preference is
+        treated as coming from its own anonymous ranker.
+    item_names : tuple of str, optional
+        Display name of each item; ``"0" .. "M-1"`` when omitted.
+    ranker_names : tuple of str, optional
+        Display name of each ranker id.
+    notes : tuple of str, optional
+        Remarks made while building the collection (e.g. rows a reader skipped).
+    """
+
+    items: np.ndarray
+    offsets: np.ndarray
+    groups: np.ndarray
+    n_items: int
+    weights: np.ndarray | None = None
+    rankers: np.ndarray | None = None
+    item_names: tuple[str, ...] | None = None
+    ranker_names: tuple[str, ...] | None = None
+    notes: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ construction
+    def __post_init__(self):
+        items = np.asarray(self.items)
+        offsets = np.asarray(self.offsets)
+        if items.ndim != 1 or offsets.ndim != 1 or offsets.size < 1:
+            raise ValueError("items and offsets must be one-dimensional arrays")
+        if items.size and not np.issubdtype(items.dtype, np.integer):
+            raise ValueError("item ids must be integers")
+        n_items = int(self.n_items)
+        if n_items < 0:
+            raise ValueError("n_items must be non-negative")
+        if offsets[0] != 0 or offsets[-1] != items.size or np.any(np.diff(offsets) < 2):
+            raise ValueError("every preference must hold at least 2 items and offsets must "
+                             "start at 0 and end at len(items)")
+        if items.size and (items.min() < 0 or items.max() >= n_items):
+            raise ValueError(f"item ids must lie in 0..{n_items - 1}")
+        n = offsets.size - 1
+        lengths = np.diff(offsets)
+        owner = np.repeat(np.arange(n), lengths)
+        position = np.arange(items.size) - offsets[:-1][owner]
+        groups = position if self.groups is None else np.asarray(self.groups)
+        if groups.shape != items.shape:
+            raise ValueError("groups must have the same length as items")
+        starts = position == 0
+        steps = np.diff(groups)
+        inner_steps = steps[~starts[1:]]
+        if np.any(groups[starts] != 0) or np.any((inner_steps != 0) & (inner_steps != 1)):
+            raise ValueError("tied-group indices must start at 0 in every preference and "
+                             "increase by 0 or 1")
+        if np.any(steps[~starts[1:]] == 0):
+            # canonical form: members of a tied group sorted by item id
+            order = np.lexsort((items, groups, owner))
+            items, groups = items[order], groups[order]
+        if lengths.size and lengths.max() == 2:
+            repeated = np.flatnonzero(items[0::2] == items[1::2])
+            bad = int(repeated[0]) if repeated.size else None
+        else:
+            key = np.sort(owner.astype(np.int64) * max(n_items, 1) + items)
+            repeated = np.flatnonzero(np.diff(key) == 0)
+            bad = int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
+        if bad is not None:
+            raise ValueError(f"preference {bad} lists an item more than once")
+        weights = np.ones(n) if self.weights is None else np.asarray(self.weights, float)
+        if weights.shape != (n,) or not np.all(np.isfinite(weights)) or np.any(weights <= 0):
+            raise ValueError("weights must be N positive finite numbers")
+        rankers = self.rankers
+        if rankers is not None:
+            rankers = np.asarray(rankers)
+            if rankers.shape != (n,) or (n and rankers.min() < 0):
+                raise ValueError("rankers must be N non-negative integer ids")
+        names = self.item_names
+        names = tuple(str(i) for i in range(n_items)) if names is None else tuple(map(str, names))
+        if len(names) != n_items:
+            raise ValueError(f"item_names has {len(names)} names for {n_items} items")
+        ranker_names = self.ranker_names
+        if ranker_names is not None:
+            ranker_names = tuple(map(str, ranker_names))
+            if rankers is not None and n and rankers.max() >= len(ranker_names):
+                raise ValueError("a ranker id has no name in ranker_names")
+        set_ = object.__setattr__
+        set_(self, "items", _frozen(items, np.intp))
+        set_(self, "offsets", _frozen(offsets, np.intp))
+        set_(self, "groups", _frozen(groups, np.intp))
+        set_(self, "n_items", n_items)
+        set_(self, "weights", _frozen(weights, np.float64))
+        set_(self, "rankers", None if rankers is None else _frozen(rankers, np.intp))
+        set_(self, "item_names", names)
+        set_(self, "ranker_names", ranker_names)
+        set_(self, "notes", tuple(self.notes))
+
+    @classmethod
+    def from_lists(cls, lists: Iterable[Sequence], n_items: int | None = None,
+                   item_names: Sequence[str] | None = None,
+                   rankers: Sequence[Hashable] | None = None,
+                   weights: Sequence[float] | None = None) -> Preferences:
+        """Build preferences from Python lists of item ids, best first.
+
+        Parameters
+        ----------
+        lists : iterable of sequences
+            Each entry is one preference. An element is an item id, or a set/frozenset
+            of item ids that are tied at that position.
+        n_items : int, optional
+            M. Defaults to ``len(item_names)`` or the largest id plus one.
+        item_names : sequence of str, optional
+            Name of each item id.
+        rankers : sequence of hashable, optional
+            Ranker label of each preference (any hashable; names become ``str``).
+        weights : sequence of float, optional
+            Weight (count) of each preference.
+
+        Examples
+        --------
+        >>> prefs = Preferences.from_lists([[0, 1, 2], [2, {0, 1}]])
+        >>> prefs.n_items, len(prefs)
+        (3, 2)
+        """
+        flat: list[int] = []
+        groups: list[int] = []
+        lengths: list[int] = []
+        for pref in lists:
+            start = len(flat)
+            for g, entry in enumerate(pref):
+                members = sorted(entry) if isinstance(entry, (set, frozenset)) else [entry]
+                flat.extend(int(m) for m in members)
+                groups.extend([g] * len(members))
+            lengths.append(len(flat) - start)
+        items = np.asarray(flat, dtype=np.intp)
+        if n_items is None:
+            n_items = len(item_names) if item_names is not None else (
+                int(items.max()) + 1 if items.size else 0)
+        ranker_ids, ranker_names = (None, None) if rankers is None else _factorize(list(rankers))
+        if ranker_ids is not None and ranker_ids.size != len(lengths):
+            raise ValueError(f"{ranker_ids.size} rankers given for {len(lengths)} preferences")
+        return cls(items=items, offsets=np.concatenate([[0], np.cumsum(lengths)]),
+                   groups=np.asarray(groups, dtype=np.intp), n_items=n_items,
+                   weights=None if weights is None else np.asarray(weights, float),
+                   rankers=ranker_ids, item_names=item_names, ranker_names=ranker_names)
+
+    @classmethod
+    def from_pairs(cls, winners, losers, n_items: int | None = None, *, tied=None,
+                   weights=None, rankers=None, item_names=None, ranker_names=None,
+                   notes=()) -> Preferences:
+        """Build pairwise preferences "winner beats loser" from two id arrays.
+
+        Parameters
+        ----------
+        winners, losers : array of int, shape (N,)
+            Item ids; pair ``n`` says ``winners[n]`` is preferred to ``losers[n]``.
+        n_items : int, optional
+            M; defaults to the largest id plus one (or ``len(item_names)``).
+        tied : array of bool, shape (N,), optional
+            Pairs that are a draw (the two items tied).
+        weights, rankers, item_names, ranker_names, notes
+            As for the class.
+        """
+        winners = np.asarray(winners, dtype=np.intp)
+        losers = np.asarray(losers, dtype=np.intp)
+        if winners.shape != losers.shape or winners.ndim != 1:
+            raise ValueError("winners and losers must be 1-D arrays of equal length")
+        if n_items is None:
+            n_items = len(item_names) if item_names is not None else (
+                int(max(winners.max(initial=-1), losers.max(initial=-1))) + 1)
+        items = np.column_stack([winners, losers]).ravel()
+        groups = np.tile(np.array([0, 1], dtype=np.intp), winners.size)
+        if tied is not None:
+            groups[1::2] = np.where(np.asarray(tied, bool), 0, 1)
+        return cls(items=items, offsets=np.arange(0, items.size + 1, 2), groups=groups,
+                   n_items=n_items, weights=weights, rankers=rankers, item_names=item_names,
+                   ranker_names=ranker_names, notes=notes)
+
+    @classmethod
+    def from_arrays(cls, items, lengths, groups=None, n_items: int | None = None,
+                    **kwargs) -> Preferences:
+        """Build preferences from a flat item array and the length of each preference."""
+        items = np.asarray(items, dtype=np.intp)
+        lengths = np.asarray(lengths, dtype=np.intp)
+        if n_items is None:
+            names = kwargs.get("item_names")
+            n_items = len(names) if names is not None else int(items.max(initial=-1)) + 1
+        return cls(items=items, offsets=np.concatenate([[0], np.cumsum(lengths)]),
+                   groups=groups, n_items=n_items, **kwargs)
+
+    def _replace(self, **changes) -> Preferences:
+        fields = dict(items=self.items, offsets=self.offsets, groups=self.groups,
+                      n_items=self.n_items, weights=self.weights, rankers=self.rankers,
+                      item_names=self.item_names, ranker_names=self.ranker_names,
+                      notes=self.notes)
+        fields.update(changes)
+        return Preferences(**fields)
+
+    # ------------------------------------------------------------------ basic views
+    def __len__(self) -> int:
+        return self.offsets.size - 1
+
+    @property
+    def n_preferences(self) -> int:
+        """N, the number of preferences."""
+        return len(self)
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Number of items in each preference."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def owner(self) -> np.ndarray:
+        """For every flat entry, the index of the preference it belongs to."""
+        return np.repeat(np.arange(len(self)), self.lengths)
+
+    @cached_property
+    def n_groups(self) -> np.ndarray:
+        """Number of tied groups (distinct positions) in each preference."""
+        return self.groups[self.offsets[1:] - 1] + 1
+
+    @property
+    def has_ties(self) -> bool:
+        """True when any preference holds a tied group."""
+        return bool(np.any(self.n_groups < self.lengths))
+
+    @property
+    def is_pairwise(self) -> bool:
+        """True when every preference is a strict comparison of two items."""
+        return bool(np.all(self.lengths == 2)) and not self.has_ties
+
+    @property
+    def total_weight(self) -> float:
+        """Sum of the weights; the N that enters tau = alpha / (alpha + N)."""
+        return float(self.weights.sum())
+
+    @property
+    def has_rankers(self) -> bool:
+        """True when the preferences carry ranker ids."""
+        return self.rankers is not None
+
+    @property
+    def ranker_index(self) -> np.ndarray:
+        """Ranker id of each preference (each preference its own ranker when unknown)."""
+        return self.rankers if self.rankers is not None else np.arange(len(self))
+
+    @property
+    def n_rankers(self) -> int:
+        """Number of distinct ranker ids."""
+        return int(self.ranker_index.max()) + 1 if len(self) else 0
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A SHA-1 digest of the content, stable across processes (useful as a cache key)."""
+        digest = hashlib.sha1()
+        for array in (self.items, self.offsets, self.groups, self.weights, self.ranker_index):
+            digest.update(np.ascontiguousarray(array).tobytes())
+        digest.update(repr((self.n_items, self.item_names, self.ranker_names)).encode())
+        return digest.hexdigest()
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Preferences):
+            return NotImplemented
+        return self.fingerprint == other.fingerprint and self.has_rankers == other.has_rankers
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+    def __repr__(self) -> str:
+        return (f"Preferences(n_items={self.n_items}, n_preferences={len(self)}, "
+                f"lengths={self.lengths.min(initial=0)}..{self.lengths.max(initial=0)}, "
+                f"ties={self.has_ties}, rankers={self.n_rankers if self.has_rankers else None})")
+
+    def to_lists(self, names: bool = False) -> list[list]:
+        """Return the preferences as lists, best first, tied groups as frozensets.
+
+        Parameters
+        ----------
+        names : bool
+            Give item names instead of ids.
+        """
+        label = (lambda i: self.item_names[i]) if names else int
+        out = []
+        for n in range(len(self)):
+            lo, hi = self.offsets[n], self.offsets[n + 1]
+            pref: list = []
+            for g in range(int(self.groups[hi - 1]) + 1):
+                members = self.items[lo:hi][self.groups[lo:hi] == g]
+                pref.append(label(members[0]) if members.size == 1
+                            else frozenset(label(m) for m in members))
+            out.append(pref)
+        return out
+
+    # ------------------------------------------------------------------ engine support
+    @cached_property
+    def stages(self):
+        """The choice-stage design used by EM, Gibbs and the likelihood (built once)."""
+        from .stages import StageDesign
+        return StageDesign.build(self)
+
+    # ------------------------------------------------------------------ summaries
+    def appearances(self) -> np.ndarray:
+        """Number of preferences in which each item appears."""
+        return np.bincount(self.items, minlength=self.n_items)
+
+    def summary(self) -> PreferenceSummary:
+        """Counts that describe the collection: M, N, lengths, rankers, coverage."""
+        lengths, counts = np.unique(self.lengths, return_counts=True)
+        return PreferenceSummary(
+            n_items=self.n_items, n_preferences=len(self), n_rankers=self.n_rankers,
+            total_weight=self.total_weight,
+            length_counts={int(k): int(c) for k, c in zip(lengths, counts)},
+            preferences_per_ranker=np.bincount(self.ranker_index, minlength=self.n_rankers),
+            appearances=self.appearances(), wins=self.stages.wins_count.copy(),
+            n_tied_preferences=int(np.sum(self.n_groups < self.lengths)),
+            n_components=len(self.components()))
+
+    def components(self, strong: bool = False) -> list[np.ndarray]:
+        """Connected components of the comparison graph, largest first.
+
+        Only items that appear in some preference are included. With ``strong=True`` the
+        graph is directed (an edge from each item to every item it is ranked above, ties
+        both ways), and its strongly connected components are returned: the plain
+        maximum-likelihood PL estimate exists only when there is exactly one.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            Item ids of each component, sorted; components ordered by decreasing size.
+        """
+        present = np.flatnonzero(self.appearances() > 0)
+        if present.size == 0:
+            return []
+        same_pref = self.owner[1:] == self.owner[:-1]
+        a, b = self.items[:-1][same_pref], self.items[1:][same_pref]
+        if strong:
+            # an edge from each entry to the one ranked just above it; a path then joins
+            # every item to each item ranked above it. Tied neighbours link both ways.
+            tied = (self.groups[1:] == self.groups[:-1])[same_pref]
+            src = np.concatenate([b, a[tied]])
+            dst = np.concatenate([a, b[tied]])
+        else:
+            src, dst = a, b
+        graph = coo_matrix((np.ones(src.size), (src, dst)), shape=(self.n_items,) * 2)
+        _, labels = connected_components(graph, directed=strong,
+                                         connection="strong" if strong else "weak")
+        labels = labels[present]
+        comps = [present[labels == lab] for lab in np.unique(labels)]
+        return sorted(comps, key=lambda c: (-c.size, c[0]))
+
+    # ------------------------------------------------------------------ transformations
+    def subset(self, selection) -> Preferences:
+        """Keep the preferences selected by a boolean mask or an array of indices.
+
+        Items keep their ids and names (M is unchanged); rankers keep their ids.
+        """
+        selection = np.asarray(selection)
+        index = np.flatnonzero(selection) if selection.dtype == bool else selection.astype(
+            np.intp)
+        if selection.dtype == bool and selection.shape != (len(self),):
+            raise ValueError("a boolean selection needs one entry per preference")
+        lengths = self.lengths[index]
+        element = np.repeat(self.offsets[:-1][index], lengths) + (
+            np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths))
+        return self._replace(items=self.items[element],
+                             offsets=np.concatenate([[0], np.cumsum(lengths)]),
+                             groups=self.groups[element], weights=self.weights[index],
+                             rankers=None if self.rankers is None else self.rankers[index])
+
+    def subset_rankers(self, rankers) -> Preferences:
+        """Keep the preferences of the given ranker ids."""
+        return self.subset(np.isin(self.ranker_index, np.asarray(rankers)))
+
+    def rank_break(self, return_source: bool = False):
+        """Full rank-breaking: every pair of items in different groups becomes one pair.
+
+        A preference ``a > b > c`` of weight ``w`` gives the pairs ``a > b``, ``a > c`` and
+        ``b > c``, each of weight ``w`` and the preference's ranker. Items tied with each
+        other give no pair.
+
+        Parameters
+        ----------
+        return_source : bool
+            Also return, for every pair, the index of the preference it came from.
+
+        Returns
+        -------
+        Preferences or (Preferences, numpy.ndarray)
+        """
+        first_parts, second_parts, source_parts = [], [], []
+        for k in np.unique(self.lengths):
+            rows = np.flatnonzero(self.lengths == k)
+            element = self.offsets[:-1][rows, None] + np.arange(k)
+            upper, lower = np.triu_indices(int(k), 1)
+            keep = self.groups[element[:, upper]] < self.groups[element[:, lower]]
+            first_parts.append(self.items[element[:, upper]][keep])
+            second_parts.append(self.items[element[:, lower]][keep])
+            source_parts.append(np.broadcast_to(rows[:, None], keep.shape)[keep])
+        source = np.concatenate(source_parts) if source_parts else np.zeros(0, np.intp)
+        order = np.argsort(source, kind="stable")
+        source = source[order]
+        pairs = Preferences.from_pairs(
+            np.concatenate(first_parts)[order] if first_parts else [],
+            np.concatenate(second_parts)[order] if second_parts else [],
+            n_items=self.n_items, weights=self.weights[source],
+            rankers=None if self.rankers is None else self.rankers[source],
+            item_names=self.item_names, ranker_names=self.ranker_names, notes=self.notes)
+        return (pairs, source) if return_source else pairs
+
+    def merge_duplicates(self) -> Preferences:
+        """Merge identical preferences of the same ranker into one with summed weight."""
+        if len(self) == 0:
+            return self
+        width = int(self.lengths.max())
+        table = np.full((len(self), 2 * width + 1), -1, dtype=np.int64)
+        column = np.arange(self.items.size) - self.offsets[:-1][self.owner]
+        table[self.owner, column] = self.items
+        table[self.owner, width + column] = self.groups
+        table[:, -1] = self.ranker_index
+        _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+        keep = np.sort(first)
+        rank_of_first = np.empty(len(first), np.intp)
+        rank_of_first[np.argsort(first)] = np.arange(len(first))
+        summed = np.bincount(rank_of_first[inverse.ravel()], weights=self.weights)
+        merged = self.subset(keep)
+        return merged._replace(weights=summed)
+
+    def relabel(self, permutation) -> Preferences:
+        """Rename item ``i`` to ``permutation[i]`` (names move with their items)."""
+        permutation = np.asarray(permutation, dtype=np.intp)
+        if np.sort(permutation).tolist() != list(range(self.n_items)):
+            raise ValueError("permutation must be a permutation of 0..M-1")
+        names = np.empty(self.n_items, dtype=object)
+        names[permutation] = self.item_names
+        return self._replace(items=permutation[self.items], item_names=tuple(names))
+
+    def with_rankers(self, rankers, ranker_names=None) -> Preferences:
+        """Return a copy with other ranker ids."""
+        return self._replace(rankers=rankers, ranker_names=ranker_names)
+
+    # ------------------------------------------------------------------ canonical CSV
+    def to_csv(self) -> str:
+        """Write the canonical long CSV: ``preference,ranker,weight,item,rank``.
+
+        One row per item of each preference; ``rank`` is the 1-based position of the item's
+        tied group (tied items share a rank). :func:`coarsenrank_core.read_preferences`
+        reads it back to an equal collection.
+        """
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(CANONICAL_COLUMNS)
+        rankers = (np.asarray(self.ranker_names, dtype=object)[self.rankers]
+                   if self.rankers is not None and self.ranker_names is not None
+                   else self.rankers if self.rankers is not None
+                   else np.full(len(self), "", dtype=object))
+        names = np.asarray(self.item_names, dtype=object)
+        weights = [repr(float(w)) if w != int(w) else str(int(w)) for w in self.weights]
+        owner = self.owner
+        writer.writerows(zip((owner + 1).tolist(), np.asarray(rankers)[owner].tolist(),
+                             np.asarray(weights, dtype=object)[owner].tolist(),
+                             names[self.items].tolist(), (self.groups + 1).tolist()))
+        return buffer.getvalue()

@@ -1,0 +1,134 @@
+"""Frozen result records returned by every fitting method."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+__all__ = ["RankingResult", "PosteriorResult", "tempering"]
+
+
+def tempering(alpha: float, n: float) -> float:
+    """The tempering power ``τ = α / (α + N)`` (paper Eq. CoarsenRank); ``α = inf`` gives 1."""
+    alpha = float(alpha)
+    if not alpha > 0:
+        raise ValueError(f"alpha must be positive (got {alpha}); use inf for the plain model")
+    return 1.0 if np.isinf(alpha) else alpha / (alpha + float(n))
+
+
+def _readonly(array) -> np.ndarray | None:
+    if array is None:
+        return None
+    out = np.array(array, dtype=float, copy=True)
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True)
+class RankingResult:
+    """What a rank-aggregation method returns.
+
+    Attributes
+    ----------
+    method : str
+        Registry id of the method that produced the result.
+    scores : numpy.ndarray, shape (M,)
+        One score per item id; higher is better. Only the order is comparable across
+        methods (PL worths, log-worths, Borda points, …).
+    iterations : int
+        Iterations (or passes) run.
+    converged : bool
+        Whether the stopping rule was met before the iteration limit.
+    seconds : float
+        Wall-clock time of the fit.
+    change : float
+        Relative change of the scores at the last iteration (``nan`` when not iterative).
+    tau : float or None
+        The tempering power ``α / (α + N)`` for CoarsenRank methods.
+    params : Mapping
+        The parameters as the caller gave them.
+    trace : numpy.ndarray or None
+        Objective value after every iteration, when requested.
+    extra : Mapping
+        Method-specific outputs (e.g. rater reliabilities).
+    """
+
+    method: str
+    scores: np.ndarray
+    iterations: int
+    converged: bool
+    seconds: float
+    change: float = float("nan")
+    tau: float | None = None
+    params: Mapping = field(default_factory=dict)
+    trace: np.ndarray | None = None
+    extra: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "scores", _readonly(self.scores))
+        object.__setattr__(self, "trace", _readonly(self.trace))
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    @property
+    def order(self) -> np.ndarray:
+        """Item ids, best first (equal scores keep id order)."""
+        return np.argsort(-self.scores, kind="stable")
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """1-based rank of every item id in :attr:`order`."""
+        ranks = np.empty(self.scores.size, dtype=np.intp)
+        ranks[self.order] = np.arange(1, self.scores.size + 1)
+        return ranks
+
+
+@dataclass(frozen=True)
+class PosteriorResult(RankingResult):
+    """A Gibbs-sampling result: :class:`RankingResult` plus the posterior draws.
+
+    ``scores`` is the posterior mean. ``lower``/``upper`` bound the central
+    ``interval_level`` credible interval of each item's score.
+    """
+
+    draws: np.ndarray = None
+    lower: np.ndarray = None
+    upper: np.ndarray = None
+    interval_level: float = 0.9
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("draws", "lower", "upper"):
+            object.__setattr__(self, name, _readonly(getattr(self, name)))
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Posterior mean of the scores (the same array as ``scores``)."""
+        return self.scores
+
+    def draw_ranks(self) -> np.ndarray:
+        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)``."""
+        order = np.argsort(-self.draws, axis=1, kind="stable")
+        ranks = np.empty_like(order)
+        np.put_along_axis(ranks, order, np.arange(self.draws.shape[1])[None, :], axis=1)
+        return ranks
+
+    def rank_probabilities(self) -> np.ndarray:
+        """``P[m, r]``: posterior probability that item ``m`` is at rank ``r`` (0 = best)."""
+        n_draws, n_items = self.draws.shape
+        ranks = self.draw_ranks()
+        cells = (np.arange(n_items)[None, :] * n_items + ranks).ravel()
+        counts = np.bincount(cells, minlength=n_items * n_items)
+        return counts.reshape(n_items, n_items) / n_draws
+
+    def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Central credible interval of every item's 1-based rank."""
+        level = self.interval_level if level is None else level
+        ranks = self.draw_ranks() + 1
+        tail = (1 - level) / 2
+        low = np.floor(np.quantile(ranks, tail, axis=0)).astype(int)
+        high = np.ceil(np.quantile(ranks, 1 - tail, axis=0)).astype(int)
+        return low, high

@@ -1,0 +1,205 @@
+"""The choice stages of the Plackett–Luce likelihood, laid out once for EM, Gibbs and the likelihood."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.special import xlogy
+
+__all__ = ["StageDesign"]
+
+
+@dataclass(frozen=True)
+class _Block:
+    """All preferences of one length ``k``, as ``(n, k)`` matrices.
+
+    ``multiplicity`` is ``None`` for strict orders (one stage at each of the first ``k - 1``
+    positions). With ties it holds, at the first entry of every tied group, the number of
+    stages whose choice set starts there (the group's size, or 0 for a trailing single
+    item), and zero elsewhere; ``chosen`` marks the entries that win a stage.
+    """
+
+    rows: np.ndarray
+    items: np.ndarray
+    weights: np.ndarray | None
+    multiplicity: np.ndarray | None
+    chosen: np.ndarray | None
+    incidence: csr_matrix | None
+    incidence_t: csr_matrix | None
+
+    @property
+    def width(self) -> int:
+        return self.items.shape[1]
+
+
+def _reverse_cumsum(values: np.ndarray) -> np.ndarray:
+    return np.cumsum(values[:, ::-1], axis=1)[:, ::-1]
+
+
+class StageDesign:
+    """Index arrays for the stage-wise PL likelihood of a :class:`Preferences` collection.
+
+    Preference ``ρ`` with tied groups ``G_1 > … > G_r`` has, for every group ``G_j`` except a
+    trailing single item, ``|G_j|`` choice stages: each member of ``G_j`` is chosen from the
+    same remaining set ``G_j ∪ … ∪ G_r`` (Breslow's rule). A strict order of ``k`` items has
+    the usual ``k - 1`` stages. ``η`` of a stage is the sum of ``θ`` over its choice set.
+
+    Preferences are grouped by length into dense blocks, so every operation is a handful of
+    vectorised passes over arrays of the total preference length; strict pairs use sparse
+    incidence matrices.
+    """
+
+    def __init__(self, n_items: int, blocks: list[_Block], wins: np.ndarray,
+                 wins_count: np.ndarray, stages_per_preference: np.ndarray, unit_weights: bool):
+        self.n_items = n_items
+        self.blocks = blocks
+        self.wins = wins
+        self.wins_count = wins_count
+        self.stages_per_preference = stages_per_preference
+        self.unit_weights = unit_weights
+
+    @classmethod
+    def build(cls, prefs) -> StageDesign:
+        """Lay out the stages of ``prefs`` (called once; cached on the collection)."""
+        n_items = prefs.n_items
+        owner, groups = prefs.owner, prefs.groups
+        position = np.arange(prefs.items.size) - prefs.offsets[:-1][owner]
+        group_start = (position == 0) | np.concatenate([[True], groups[1:] != groups[:-1]])
+        group_id = np.cumsum(group_start) - 1
+        group_size = np.bincount(group_id)[group_id]
+        trailing_single = (groups == prefs.n_groups[owner] - 1) & (group_size == 1)
+        chosen = ~trailing_single
+        multiplicity = np.where(group_start & chosen, group_size, 0).astype(float)
+        weights = prefs.weights
+        unit = bool(np.all(weights == 1.0))
+        wins = np.bincount(prefs.items[chosen], weights=weights[owner][chosen],
+                           minlength=n_items)
+        wins_count = np.bincount(prefs.items[chosen], minlength=n_items)
+        tied_pref = prefs.n_groups < prefs.lengths
+        blocks = []
+        for k in np.unique(prefs.lengths):
+            k = int(k)
+            for tied in (False, True):
+                rows = np.flatnonzero((prefs.lengths == k) & (tied_pref == tied))
+                if rows.size == 0:
+                    continue
+                element = prefs.offsets[:-1][rows, None] + np.arange(k)
+                items = np.ascontiguousarray(prefs.items[element])
+                incidence = incidence_t = None
+                if k == 2 and not tied:
+                    incidence = csr_matrix(
+                        (np.ones(items.size), items.ravel(), np.arange(0, items.size + 1, 2)),
+                        shape=(rows.size, n_items))
+                    incidence_t = incidence.T.tocsr()
+                blocks.append(_Block(
+                    rows=rows, items=items, weights=None if unit else weights[rows],
+                    multiplicity=multiplicity[element] if tied else None,
+                    chosen=chosen[element] if tied else None,
+                    incidence=incidence, incidence_t=incidence_t))
+        stages = np.bincount(owner, weights=chosen, minlength=len(prefs))
+        return cls(n_items, blocks, wins, wins_count, stages, unit)
+
+    # ------------------------------------------------------------------ helpers
+    def _accumulate(self, block: _Block, per_stage: np.ndarray, out: np.ndarray) -> None:
+        """Add to ``out[m]`` the per-stage values of every stage whose set contains ``m``."""
+        if block.incidence_t is not None:
+            out += block.incidence_t @ per_stage
+            return
+        running = np.cumsum(per_stage, axis=1)
+        if block.multiplicity is None:
+            full = np.empty(block.items.shape)
+            full[:, :-1] = running
+            full[:, -1] = running[:, -1]
+            running = full
+        out += np.bincount(block.items.ravel(), weights=running.ravel(), minlength=out.size)
+
+    @staticmethod
+    def _eta(block: _Block, theta: np.ndarray) -> np.ndarray:
+        """Choice-set sums: ``(n,)`` for pairs, ``(n, k-1)`` strict, ``(n, k)`` with ties."""
+        if block.incidence is not None:
+            return block.incidence @ theta
+        eta = _reverse_cumsum(theta[block.items])
+        return eta[:, :-1] if block.multiplicity is None else eta
+
+    def _stage_counts(self, block: _Block) -> np.ndarray | float:
+        """Weighted number of stages at each choice set (``w`` times the multiplicity)."""
+        if block.multiplicity is not None:
+            if block.weights is None:
+                return block.multiplicity
+            return block.multiplicity * block.weights[:, None]
+        if block.weights is None:
+            return 1.0
+        return block.weights if block.incidence is not None else block.weights[:, None]
+
+    # ------------------------------------------------------------------ public
+    def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """EM's denominator: ``scale · Σ w/η`` over the stages whose choice set holds ``m``.
+
+        This is the E-step (paper Eq. posterior, ``E[ξ] = 1/η``) summed as in the M-step
+        (paper Eq. theta_update); ``scale`` is τ.
+        """
+        out = np.zeros(self.n_items)
+        for block in self.blocks:
+            eta = self._eta(block, theta)
+            counts = self._stage_counts(block)
+            if block.multiplicity is None:
+                per_stage = counts / eta if not np.isscalar(counts) else 1.0 / eta
+            else:
+                per_stage = np.divide(counts, eta, out=np.zeros_like(eta), where=counts > 0)
+            self._accumulate(block, per_stage, out)
+        return out * scale if scale != 1.0 else out
+
+    def sample_exposure(self, theta: np.ndarray, tau: float,
+                        rng: np.random.Generator) -> np.ndarray:
+        """Gibbs: draw ``ξ ~ Gamma(shape τ·w·d, rate η)`` per choice set and sum as in EM."""
+        out = np.zeros(self.n_items)
+        for block in self.blocks:
+            eta = self._eta(block, theta)
+            counts = self._stage_counts(block)
+            if np.isscalar(counts):
+                xi = rng.standard_gamma(tau * counts, size=eta.shape)
+            else:
+                shape = np.broadcast_to(tau * counts, eta.shape)
+                xi = np.zeros(eta.shape)
+                positive = shape > 0
+                xi[positive] = rng.standard_gamma(shape[positive])
+            self._accumulate(block, xi / eta, out)
+        return out
+
+    def log_likelihood(self, theta: np.ndarray, per_preference: bool = False):
+        """Untempered PL log-likelihood ``Σ_n w_n log P_θ(ρ_n)`` (paper Eq. PL_model).
+
+        Parameters
+        ----------
+        theta : array, shape (M,)
+            Non-negative worths.
+        per_preference : bool
+            Return the unweighted ``log P_θ(ρ_n)`` of every preference instead of the sum.
+        """
+        theta = np.asarray(theta, dtype=float)
+        with np.errstate(divide="ignore"):
+            if not per_preference:
+                total = float(np.sum(xlogy(self.wins, theta)))
+                for block in self.blocks:
+                    log_eta = np.log(self._eta(block, theta))
+                    counts = self._stage_counts(block)
+                    if block.multiplicity is not None:
+                        log_eta = np.where(block.multiplicity > 0, log_eta, 0.0)
+                    total -= float(np.sum(counts * log_eta))
+                return total
+            log_theta = np.log(theta)
+            out = np.zeros(self.stages_per_preference.size)
+            for block in self.blocks:
+                log_eta = np.log(self._eta(block, theta))
+                log_items = log_theta[block.items]
+                if block.multiplicity is None:
+                    value = log_items[:, :-1].sum(axis=1) - (
+                        log_eta if log_eta.ndim == 1 else log_eta.sum(axis=1))
+                else:
+                    stage_log_eta = np.where(block.multiplicity > 0, log_eta, 0.0)
+                    value = (np.where(block.chosen, log_items, 0.0).sum(axis=1)
+                             - (block.multiplicity * stage_log_eta).sum(axis=1))
+                out[block.rows] = value
+            return out
