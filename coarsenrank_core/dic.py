@@ -1,4 +1,4 @@
-"""Choosing α from the data: the DIC sweep of paper §4.4 with the corrected sampler, and a knee rule."""
+"""Choosing α from the data: the DIC sweep of paper §4.4 (corrected sampler) and a knee rule."""
 
 from __future__ import annotations
 
@@ -165,8 +165,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
     workers = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
     if workers > 1 and grid.size > 1:
         with ProcessPoolExecutor(max_workers=min(workers, grid.size)) as pool:
-            futures = {pool.submit(dic_point, prefs, float(alpha), random_state=seed,
-                                   **settings): i for i, (alpha, seed) in enumerate(zip(grid, seeds))}
+            futures = {pool.submit(dic_point, prefs, float(alpha), random_state=seed, **settings): i
+                       for i, (alpha, seed) in enumerate(zip(grid, seeds))}
             for done, future in enumerate(as_completed(futures), start=1):
                 f[futures[future]], g[futures[future]] = future.result()
                 if progress is not None:

@@ -1,4 +1,4 @@
-"""Agreement between an estimated score vector and a ground truth: pairwise accuracy and Kendall's τ-b."""
+"""Agreement of estimated scores with a ground truth: pairwise accuracy and Kendall's τ-b."""
 
 from __future__ import annotations
 

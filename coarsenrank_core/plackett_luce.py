@@ -1,4 +1,4 @@
-"""CoarsenPL: the tempered Plackett–Luce posterior, fitted by closed-form EM or exact Gibbs sampling."""
+"""CoarsenPL: the tempered Plackett–Luce posterior, fitted by closed-form EM or exact Gibbs."""
 
 from __future__ import annotations
 
@@ -57,9 +57,10 @@ def pl_log_likelihood(prefs: Preferences, scores, per_preference: bool = False):
 
 
 def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0, 2.0)) -> float:
-    """``(a−1) Σ log θ − b Σ θ + τ Σ_n w_n log P_θ(ρ_n)``: what EM increases (paper Eq. MAP_CoarsenRank).
+    """The tempered log-posterior that EM increases (paper Eq. MAP_CoarsenRank).
 
-    Uses ``xlogy`` so that ``θ_m = 0`` with ``a = 1`` contributes 0.
+    ``(a−1) Σ log θ − b Σ θ + τ Σ_n w_n log P_θ(ρ_n)``, up to a constant. Uses ``xlogy``
+    so that ``θ_m = 0`` with ``a = 1`` contributes 0.
     """
     a, b = _check_prior(prior)
     theta = np.asarray(scores, dtype=float)
@@ -135,7 +136,8 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     numerator = tau * design.wins + (a - 1)
     values = []
     change, converged, iteration = np.inf, False, 0
-    for iteration in range(1, max_iter + 1):
+    while iteration < max_iter:
+        iteration += 1
         new = numerator / (design.exposure(theta, tau) + b)
         if const is not None:
             new *= const / new.sum()

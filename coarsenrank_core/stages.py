@@ -1,4 +1,4 @@
-"""The choice stages of the Plackett–Luce likelihood, laid out once for EM, Gibbs and the likelihood."""
+"""The choice stages of the Plackett–Luce likelihood, laid out once for EM, Gibbs and likelihood."""
 
 from __future__ import annotations
 
