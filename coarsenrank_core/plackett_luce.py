@@ -146,8 +146,8 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         if trace:
             values.append(float(np.sum(xlogy(a - 1, theta)) - b * theta.sum()
                                 + tau * design.log_likelihood(theta)))
-        if change < tol or change == 0.0:
-            converged = True
+        converged = change < tol or change == 0.0
+        if converged and tol > 0:
             break
     method = "pl-em" if tau == 1.0 else "coarsen-pl"
     return RankingResult(method=method, scores=theta, iterations=iteration, converged=converged,

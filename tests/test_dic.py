@@ -1,0 +1,95 @@
+"""The DIC sweep: the paper's definitions of f, g and DIC, seeding, progress and the knee rule."""
+
+import numpy as np
+import pytest
+
+import coarsenrank_core.dic as dic_module
+from coarsenrank_core import Preferences, coarsen_pl_gibbs, pl_log_likelihood
+from coarsenrank_core.dic import auto_alpha_grid, dic_point, dic_sweep, knee_index
+
+
+def small_prefs(seed=0, n=60, m=6):
+    rng = np.random.default_rng(seed)
+    worth = np.exp(rng.normal(0, 1, m))
+    lists = []
+    for _ in range(n):
+        items = rng.choice(m, 3, replace=False)
+        keys = np.log(worth[items]) + rng.gumbel(size=3)
+        lists.append(items[np.argsort(-keys)].tolist())
+    return Preferences.from_lists(lists, n_items=m)
+
+
+def test_point_follows_the_definitions():
+    prefs = small_prefs()
+    f, g = dic_point(prefs, 30.0, prior=(2.0, 1.0), burn_in=20, n_draws=25, random_state=3)
+    post = coarsen_pl_gibbs(prefs, alpha=30.0, prior=(2.0, 1.0), burn_in=20, n_draws=25,
+                            random_state=3)
+    expected_f = np.mean([pl_log_likelihood(prefs, theta) for theta in post.draws])
+    assert f == pytest.approx(expected_f, rel=1e-12)
+    assert g == pytest.approx(pl_log_likelihood(prefs, post.mean) - expected_f, rel=1e-12)
+
+
+def test_sweep_is_seeded_per_alpha_and_reports_progress(monkeypatch):
+    prefs = small_prefs()
+    calls = []
+    real = dic_module.coarsen_pl_gibbs
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["alpha"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dic_module, "coarsen_pl_gibbs", counting)
+    seen = []
+    sweep = dic_sweep(prefs, alphas=[100.0, 1.0, 10.0], burn_in=10, n_draws=10, random_state=4,
+                      progress=lambda done, total: seen.append((done, total)))
+    assert sorted(calls) == [1.0, 10.0, 100.0]  # one sampler run per alpha, nothing more
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert sweep.alphas.tolist() == [1.0, 10.0, 100.0]
+    np.testing.assert_allclose(sweep.dic, sweep.g - sweep.f)
+    np.testing.assert_allclose(sweep.taus, sweep.alphas / (sweep.alphas + 60))
+    assert sweep.best_alpha == sweep.alphas[np.argmin(sweep.dic)]
+    again = dic_sweep(prefs, alphas=[1.0, 10.0, 100.0], burn_in=10, n_draws=10, random_state=4)
+    np.testing.assert_array_equal(again.dic, sweep.dic)
+
+
+def test_parallel_sweep_equals_serial_sweep():
+    prefs = small_prefs()
+    kwargs = dict(alphas=[2.0, 20.0, 200.0], burn_in=10, n_draws=10, random_state=9)
+    serial = dic_sweep(prefs, n_jobs=1, **kwargs)
+    parallel = dic_sweep(prefs, n_jobs=2, **kwargs)
+    np.testing.assert_array_equal(serial.f, parallel.f)
+    np.testing.assert_array_equal(serial.g, parallel.g)
+
+
+def test_clean_pl_data_fits_better_untempered():
+    prefs = small_prefs(n=300)
+    sweep = dic_sweep(prefs, alphas=[0.5, 3000.0], burn_in=50, n_draws=40, random_state=0)
+    assert sweep.f[1] > sweep.f[0]
+    assert sweep.dic[1] < sweep.dic[0]
+
+
+def test_auto_grid_spans_one_to_ten_n():
+    grid = auto_alpha_grid(3074)
+    assert grid[0] == 1.0 and grid[-1] == pytest.approx(30740, rel=0.02)
+    assert np.all(np.diff(grid) > 0) and len(grid) == 15
+
+
+@pytest.mark.parametrize("curve, expected", [
+    # sharp drop then flat: the bend is the third point
+    ([100.0, 40.0, 10.0, 9.0, 8.5, 8.2, 8.0], 2),
+    # straight descent: no point below the chord, so the minimum
+    ([6.0, 5.0, 4.0, 3.0, 2.0], 4),
+    # increasing curve: the first point is both the minimum and the knee
+    ([1.0, 2.0, 3.0], 0),
+    # U shape: only the descending part counts
+    ([50.0, 12.0, 10.0, 9.5, 20.0, 40.0], 1),
+])
+def test_knee_rule(curve, expected):
+    alphas = np.geomspace(1, 10 ** (len(curve) - 1), len(curve))
+    assert knee_index(alphas, curve) == expected
+
+
+def test_knee_is_scale_free():
+    alphas = np.geomspace(1, 1e4, 9)
+    curve = 1000 * np.exp(-np.arange(9) / 1.5) + 3
+    assert knee_index(alphas, curve) == knee_index(alphas * 7, curve * 0.01 - 50)

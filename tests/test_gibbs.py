@@ -1,0 +1,120 @@
+"""The exact Gibbs sampler: agreement with importance sampling of the tempered posterior."""
+
+import numpy as np
+import pytest
+
+from coarsenrank_core import Preferences, coarsen_pl, coarsen_pl_gibbs, tempering
+
+LISTS = [[0, 1, 2], [0, 2], [1, 0], [2, 1, 0], [0, {1, 2}], [1, 2]]
+WEIGHTS = [1.0, 2.0, 1.0, 1.0, 1.0, 0.5]
+
+
+def tiny_prefs():
+    return Preferences.from_lists(LISTS, n_items=3, weights=WEIGHTS)
+
+
+def log_likelihood_rows(prefs, thetas):
+    """Weighted PL log-likelihood of every row of ``thetas`` (S, M), stage by stage."""
+    total = np.zeros(thetas.shape[0])
+    for pref, weight in zip(prefs.to_lists(), prefs.weights):
+        groups = [sorted(g) if isinstance(g, frozenset) else [g] for g in pref]
+        for j, group in enumerate(groups):
+            if j == len(groups) - 1 and len(group) == 1:
+                break
+            remaining = thetas[:, [m for g in groups[j:] for m in g]].sum(axis=1)
+            for m in group:
+                total += weight * (np.log(thetas[:, m]) - np.log(remaining))
+    return total
+
+
+def importance_sampling_mean(prefs, tau, prior, n_samples=200_000, seed=0):
+    """Posterior mean of θ under prior × likelihood^τ, proposing from the prior."""
+    a, b = prior
+    rng = np.random.default_rng(seed)
+    thetas = rng.gamma(a, 1.0 / b, size=(n_samples, prefs.n_items))
+    log_w = tau * log_likelihood_rows(prefs, thetas)
+    w = np.exp(log_w - log_w.max())
+    w /= w.sum()
+    mean = w @ thetas
+    standard_error = np.sqrt((w[:, None] ** 2 * (thetas - mean) ** 2).sum(axis=0))
+    return mean, standard_error
+
+
+def batch_means_error(draws, n_batches=40):
+    batches = draws[: len(draws) // n_batches * n_batches].reshape(n_batches, -1, draws.shape[1])
+    return batches.mean(axis=1).std(axis=0, ddof=1) / np.sqrt(n_batches)
+
+
+def paper_sampler_mean(prefs, tau, prior, n_draws, seed):
+    """Algorithm 2 as printed: ξ ~ Gamma(1, η), θ ~ Gamma(τW + a − 1, τΣξ + b)."""
+    a, b = prior
+    rng = np.random.default_rng(seed)
+    design = prefs.stages
+    theta = np.full(prefs.n_items, a / b)
+    draws = []
+    for sweep in range(n_draws + 500):
+        exposure = design.sample_exposure(theta, 1.0, rng)
+        theta = rng.gamma(tau * design.wins + a - 1, 1.0 / (tau * exposure + b))
+        if sweep >= 500:
+            draws.append(theta)
+    return np.mean(draws, axis=0)
+
+
+@pytest.mark.parametrize("alpha, prior", [(4.0, (2.0, 1.0)), (np.inf, (2.0, 1.0)),
+                                          (2.0, (0.5, 0.5)), (np.inf, (1.0, 2.0))])
+def test_gibbs_mean_matches_importance_sampling(alpha, prior):
+    prefs = tiny_prefs()
+    tau = tempering(alpha, prefs.total_weight)
+    assert tau < 1 or np.isinf(alpha)
+    reference, reference_error = importance_sampling_mean(prefs, tau, prior)
+    post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=500, n_draws=15_000,
+                            random_state=1)
+    error = np.sqrt(reference_error ** 2 + batch_means_error(post.draws) ** 2)
+    assert np.all(np.abs(post.mean - reference) < 4.5 * error), (post.mean, reference, error)
+    assert np.all(np.abs(post.mean - reference) < 0.03 * reference)
+
+
+def test_the_printed_sampler_fails_the_same_check():
+    prefs = tiny_prefs()
+    prior = (2.0, 1.0)
+    tau = tempering(4.0, prefs.total_weight)
+    reference, _ = importance_sampling_mean(prefs, tau, prior)
+    wrong = paper_sampler_mean(prefs, tau, prior, n_draws=5_000, seed=1)
+    assert np.max(np.abs(wrong - reference) / reference) > 0.04
+
+
+def test_gibbs_is_reproducible_and_reports_its_draws():
+    prefs = tiny_prefs()
+    one = coarsen_pl_gibbs(prefs, alpha=3.0, burn_in=10, n_draws=30, thin=2, random_state=5)
+    two = coarsen_pl_gibbs(prefs, alpha=3.0, burn_in=10, n_draws=30, thin=2, random_state=5)
+    other = coarsen_pl_gibbs(prefs, alpha=3.0, burn_in=10, n_draws=30, thin=2, random_state=6)
+    np.testing.assert_array_equal(one.draws, two.draws)
+    assert not np.array_equal(one.draws, other.draws)
+    assert one.draws.shape == (30, 3) and one.iterations == 10 + 60
+    np.testing.assert_allclose(one.mean, one.draws.mean(axis=0))
+    assert np.all(one.lower <= one.mean) and np.all(one.mean <= one.upper)
+    probabilities = one.rank_probabilities()
+    np.testing.assert_allclose(probabilities.sum(axis=0), 1.0)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
+    low, high = one.rank_interval(0.8)
+    assert np.all((1 <= low) & (low <= high) & (high <= 3))
+
+
+def test_items_that_never_win_and_small_shape_stay_positive_and_finite():
+    prefs = Preferences.from_lists([[0, 1, 3], [1, 3], [0, 3], [2, 3]], n_items=5)
+    for prior in [(1.0, 2.0), (0.2, 1.0)]:
+        post = coarsen_pl_gibbs(prefs, alpha=1.0, prior=prior, burn_in=20, n_draws=200,
+                                random_state=0)
+        assert np.all(np.isfinite(post.draws)) and np.all(post.draws > 0)
+        assert post.mean[3] < post.mean[0]
+
+
+def test_warm_start_from_em_and_given_scores():
+    prefs = tiny_prefs()
+    em = coarsen_pl(prefs, alpha=5.0, max_iter=10, tol=0.0)
+    post = coarsen_pl_gibbs(prefs, alpha=5.0, burn_in=0, n_draws=5, warm_start=em,
+                            random_state=0)
+    assert post.draws.shape == (5, 3)
+    coarsen_pl_gibbs(prefs, alpha=5.0, burn_in=0, n_draws=5, warm_start=True, random_state=0)
+    with pytest.raises(ValueError, match="warm_start"):
+        coarsen_pl_gibbs(prefs, warm_start=[1.0, 2.0])

@@ -1,0 +1,177 @@
+"""The Preferences data class: construction, validation, summaries, components, rank-breaking."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coarsenrank_core import Preferences
+
+
+def test_from_lists_stores_flat_arrays_with_tied_groups():
+    prefs = Preferences.from_lists([[2, 0, 1], [1, {0, 2}], [0, 1]])
+    assert prefs.items.tolist() == [2, 0, 1, 1, 0, 2, 0, 1]
+    assert prefs.offsets.tolist() == [0, 3, 6, 8]
+    assert prefs.groups.tolist() == [0, 1, 2, 0, 1, 1, 0, 1]
+    assert prefs.n_items == 3 and len(prefs) == 3
+    assert prefs.lengths.tolist() == [3, 3, 2]
+    assert prefs.n_groups.tolist() == [3, 2, 2]
+    assert prefs.has_ties and not prefs.is_pairwise
+    assert prefs.to_lists() == [[2, 0, 1], [1, frozenset({0, 2})], [0, 1]]
+
+
+def test_arrays_are_read_only():
+    prefs = Preferences.from_lists([[0, 1]])
+    with pytest.raises(ValueError):
+        prefs.items[0] = 1
+    with pytest.raises(AttributeError):
+        prefs.n_items = 5
+
+
+@pytest.mark.parametrize("lists, message", [
+    ([[0]], "at least 2"),
+    ([[0, 0]], "more than once"),
+    ([[0, {1, 0}]], "more than once"),
+    ([[0, 5]], None),
+])
+def test_invalid_lists_are_rejected(lists, message):
+    if message is None:
+        with pytest.raises(ValueError, match="item ids"):
+            Preferences.from_lists(lists, n_items=3)
+    else:
+        with pytest.raises(ValueError, match=message):
+            Preferences.from_lists(lists)
+
+
+def test_weights_and_rankers_are_validated():
+    with pytest.raises(ValueError, match="weights"):
+        Preferences.from_lists([[0, 1]], weights=[0.0])
+    with pytest.raises(ValueError, match="rankers"):
+        Preferences.from_lists([[0, 1], [1, 0]], rankers=["a"])
+    prefs = Preferences.from_lists([[0, 1], [1, 0], [0, 1]], rankers=["ann", "bob", "ann"])
+    assert prefs.rankers.tolist() == [0, 1, 0]
+    assert prefs.ranker_names == ("ann", "bob")
+
+
+def test_summary_counts():
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0], [3, {1, 2}]], n_items=5,
+                                   rankers=["a", "a", "b"], weights=[1, 2, 1])
+    summary = prefs.summary()
+    assert summary.n_items == 5 and summary.n_preferences == 3 and summary.n_rankers == 2
+    assert summary.total_weight == 4.0
+    assert summary.length_counts == {2: 1, 3: 2}
+    assert summary.preferences_per_ranker.tolist() == [2, 1]
+    assert summary.appearances.tolist() == [2, 3, 2, 1, 0]
+    # stage winners: 0 and 1 in the first list, 1 in the second, 3 then 1 and 2 (tied
+    # trailing group of two adds two stages) in the third
+    assert summary.wins.tolist() == [1, 3, 1, 1, 0]
+    assert summary.n_tied_preferences == 1
+    assert summary.n_components == 1
+
+
+def test_components_weak_and_strong():
+    prefs = Preferences.from_lists([[0, 1], [1, 2], [3, 4]], n_items=6)
+    weak = prefs.components()
+    assert [c.tolist() for c in weak] == [[0, 1, 2], [3, 4]]
+    # 0 > 1 > 2 with no way back: every item is its own strong component
+    assert len(prefs.components(strong=True)) == 5
+    cycle = Preferences.from_lists([[0, 1], [1, 2], [2, 0]])
+    assert [c.tolist() for c in cycle.components(strong=True)] == [[0, 1, 2]]
+    tied = Preferences.from_lists([[0, {1, 2}], [2, 0]])
+    assert [c.tolist() for c in tied.components(strong=True)] == [[0, 1, 2]]
+
+
+def _brute_pairs(lists, weights):
+    pairs = []
+    for pref, w in zip(lists, weights):
+        groups = [sorted(g) if isinstance(g, frozenset) else [g] for g in pref]
+        for i, upper in enumerate(groups):
+            for lower in groups[i + 1:]:
+                pairs.extend((a, b, w) for a in upper for b in lower)
+    return sorted(pairs)
+
+
+lists_strategy = st.lists(
+    st.permutations(range(6)).flatmap(
+        lambda perm: st.integers(2, 6).flatmap(
+            lambda k: st.lists(st.booleans(), min_size=k - 1, max_size=k - 1).map(
+                lambda cuts: _with_ties(perm[:k], cuts)))),
+    min_size=1, max_size=8)
+
+
+def _with_ties(order, tie_flags):
+    out, current = [], [order[0]]
+    for item, tied in zip(order[1:], tie_flags):
+        if tied:
+            current.append(item)
+        else:
+            out.append(current)
+            current = [item]
+    out.append(current)
+    if len(out) == 1 and len(out[0]) < 2:
+        return [order[0], order[1]]
+    return [g[0] if len(g) == 1 else frozenset(g) for g in out]
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy, st.data())
+def test_rank_break_matches_brute_force(lists, data):
+    weights = data.draw(st.lists(st.sampled_from([1.0, 2.0, 0.5]), min_size=len(lists),
+                                 max_size=len(lists)))
+    prefs = Preferences.from_lists(lists, n_items=6, weights=weights)
+    pairs, source = prefs.rank_break(return_source=True)
+    got = sorted(zip(pairs.items[0::2].tolist(), pairs.items[1::2].tolist(),
+                     pairs.weights.tolist()))
+    assert got == _brute_pairs(prefs.to_lists(), weights)
+    assert np.all(np.diff(source) >= 0)
+    assert pairs.is_pairwise
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy, st.data())
+def test_subset_selects_the_same_preferences(lists, data):
+    prefs = Preferences.from_lists(lists, n_items=6, rankers=[i % 3 for i in range(len(lists))])
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=len(lists), max_size=len(lists))))
+    sub = prefs.subset(mask)
+    assert sub.to_lists() == [p for p, keep in zip(prefs.to_lists(), mask) if keep]
+    assert sub.n_items == prefs.n_items
+    by_ranker = prefs.subset_rankers([1])
+    assert len(by_ranker) == int(np.sum(prefs.rankers == 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(lists_strategy, st.permutations(range(6)))
+def test_relabel_moves_items_and_names(lists, perm):
+    prefs = Preferences.from_lists(lists, n_items=6, item_names=list("abcdef"))
+    moved = prefs.relabel(perm)
+    assert moved.to_lists(names=True) == prefs.to_lists(names=True)
+
+
+def test_merge_duplicates_sums_weights():
+    prefs = Preferences.from_lists([[0, 1], [1, 0], [0, 1], [0, 1]], rankers=[0, 0, 0, 1],
+                                   weights=[1, 1, 2, 1])
+    merged = prefs.merge_duplicates()
+    assert merged.to_lists() == [[0, 1], [1, 0], [0, 1]]
+    assert merged.weights.tolist() == [3.0, 1.0, 1.0]
+    assert merged.total_weight == prefs.total_weight
+
+
+def test_canonical_csv_has_one_row_per_entry():
+    prefs = Preferences.from_lists([[1, {0, 2}]], item_names=["a", "b", "c"], rankers=["r"])
+    assert prefs.to_csv().splitlines() == ["preference,ranker,weight,item,rank",
+                                           "1,r,1,b,1", "1,r,1,a,2", "1,r,1,c,2"]
+
+
+def test_equality_and_fingerprint():
+    a = Preferences.from_lists([[0, 1], [1, {0, 2}]])
+    b = Preferences.from_lists([[0, 1], [1, {2, 0}]])
+    c = Preferences.from_lists([[0, 1], [1, 0, 2]])
+    assert a == b and hash(a) == hash(b)
+    assert a != c
+
+
+def test_from_pairs_with_ties_and_large_input_is_fast_path():
+    prefs = Preferences.from_pairs([0, 1, 2], [1, 2, 0], tied=[False, True, False])
+    assert prefs.to_lists() == [[0, 1], [frozenset({1, 2})], [2, 0]]
+    with pytest.raises(ValueError, match="more than once"):
+        Preferences.from_pairs([0, 1], [1, 1])
