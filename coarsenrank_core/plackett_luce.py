@@ -71,7 +71,7 @@ def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0,
 
 def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                calibration=None, max_iter: int = 500, tol: float = 1e-8, init=None,
-               trace: bool = False) -> RankingResult:
+               trace: bool = False, *, n_for_tau: float | None = None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
     Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. posterior) and
@@ -99,12 +99,16 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     max_iter : int
         Maximum number of EM iterations.
     tol : float
-        Stop when ``Σ|θ_new − θ| / Σ|θ| < tol``; ``0`` runs exactly ``max_iter`` iterations.
+        Stop when ``Σ|θ_new − θ| / Σ|θ| < tol``. ``0`` runs exactly ``max_iter``
+        iterations; ``converged`` then says whether the last step changed nothing.
     init : array, optional
         Initial scores; default ``a / b`` for every item, as the authors do.
     trace : bool
         Record the tempered log-posterior after every iteration (costs one likelihood
         evaluation per iteration).
+    n_for_tau : float, optional
+        The ``N`` in ``τ = α / (α + N)``; default the total weight of ``prefs``. CoarsenBT
+        passes the number of original preferences here.
 
     Returns
     -------
@@ -120,14 +124,14 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     """
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), calibration=calibration, max_iter=max_iter,
-                  tol=tol, init=init, trace=trace)
+                  tol=tol, init=init, trace=trace, n_for_tau=n_for_tau)
     a, b = _check_prior(prior)
     if a < 1:
         raise ValueError(f"EM needs a >= 1 (got a={a}): for a < 1 the M-step can turn negative. "
                          "Use coarsen_pl_gibbs, which works for any a > 0.")
     if max_iter < 1 or tol < 0:
         raise ValueError("max_iter must be >= 1 and tol >= 0")
-    tau = tempering(alpha, prefs.total_weight)
+    tau = tempering(alpha, prefs.total_weight if n_for_tau is None else n_for_tau)
     const = resolve_calibration(calibration, prefs.n_items)
     design = prefs.stages
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)

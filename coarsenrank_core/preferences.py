@@ -460,38 +460,45 @@ class Preferences:
         """Keep the preferences of the given ranker ids."""
         return self.subset(np.isin(self.ranker_index, np.asarray(rankers)))
 
-    def rank_break(self, return_source: bool = False):
+    def rank_break(self, return_source: bool = False, keep_ties: bool = False):
         """Full rank-breaking: every pair of items in different groups becomes one pair.
 
         A preference ``a > b > c`` of weight ``w`` gives the pairs ``a > b``, ``a > c`` and
         ``b > c``, each of weight ``w`` and the preference's ranker. Items tied with each
-        other give no pair.
+        other give no pair, unless ``keep_ties``: then each two tied items give one tied
+        pair (a draw).
 
         Parameters
         ----------
         return_source : bool
             Also return, for every pair, the index of the preference it came from.
+        keep_ties : bool
+            Emit a tied pair for every two items of the same tied group.
 
         Returns
         -------
         Preferences or (Preferences, numpy.ndarray)
         """
-        first_parts, second_parts, source_parts = [], [], []
+        first_parts, second_parts, source_parts, tied_parts = [], [], [], []
         for k in np.unique(self.lengths):
             rows = np.flatnonzero(self.lengths == k)
             element = self.offsets[:-1][rows, None] + np.arange(k)
             upper, lower = np.triu_indices(int(k), 1)
-            keep = self.groups[element[:, upper]] < self.groups[element[:, lower]]
+            tied = self.groups[element[:, upper]] == self.groups[element[:, lower]]
+            keep = np.ones_like(tied) if keep_ties else ~tied
             first_parts.append(self.items[element[:, upper]][keep])
             second_parts.append(self.items[element[:, lower]][keep])
             source_parts.append(np.broadcast_to(rows[:, None], keep.shape)[keep])
-        source = np.concatenate(source_parts) if source_parts else np.zeros(0, np.intp)
+            tied_parts.append(tied[keep])
+        empty = np.zeros(0, np.intp)
+        source = np.concatenate(source_parts) if source_parts else empty
         order = np.argsort(source, kind="stable")
         source = source[order]
         pairs = Preferences.from_pairs(
-            np.concatenate(first_parts)[order] if first_parts else [],
-            np.concatenate(second_parts)[order] if second_parts else [],
+            np.concatenate(first_parts)[order] if first_parts else empty,
+            np.concatenate(second_parts)[order] if second_parts else empty,
             n_items=self.n_items, weights=self.weights[source],
+            tied=np.concatenate(tied_parts)[order] if tied_parts else None,
             rankers=None if self.rankers is None else self.rankers[source],
             item_names=self.item_names, ranker_names=self.ranker_names, notes=self.notes)
         return (pairs, source) if return_source else pairs
