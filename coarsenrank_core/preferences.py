@@ -227,7 +227,8 @@ class Preferences:
         ranker_ids, ranker_names = (None, None) if rankers is None else _factorize(list(rankers))
         if ranker_ids is not None and ranker_ids.size != len(lengths):
             raise ValueError(f"{ranker_ids.size} rankers given for {len(lengths)} preferences")
-        return cls(items=items, offsets=np.concatenate([[0], np.cumsum(lengths)]),
+        return cls(items=items,
+                   offsets=np.concatenate([[0], np.cumsum(lengths, dtype=np.intp)]),
                    groups=np.asarray(groups, dtype=np.intp), n_items=n_items,
                    weights=None if weights is None else np.asarray(weights, float),
                    rankers=ranker_ids, item_names=item_names, ranker_names=ranker_names)
@@ -357,7 +358,8 @@ class Preferences:
 
     def __repr__(self) -> str:
         return (f"Preferences(n_items={self.n_items}, n_preferences={len(self)}, "
-                f"lengths={self.lengths.min(initial=0)}..{self.lengths.max(initial=0)}, "
+                f"lengths={self.lengths.min() if len(self) else 0}.."
+                f"{self.lengths.max() if len(self) else 0}, "
                 f"ties={self.has_ties}, rankers={self.n_rankers if self.has_rankers else None})")
 
     def to_lists(self, names: bool = False) -> list[list]:
