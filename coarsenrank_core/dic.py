@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
 
+from .frozen import FrozenDict
 from .plackett_luce import coarsen_pl_gibbs
 from .preferences import Preferences
 from .results import tempering
@@ -50,7 +50,7 @@ class DICResult:
     best_alpha: float
     knee_alpha: float
     seconds: float
-    params: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    params: FrozenDict = field(default_factory=lambda: FrozenDict({}))
 
     @property
     def best_index(self) -> int:
@@ -181,4 +181,4 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
     return DICResult(alphas=grid, taus=np.array([tempering(a, prefs.total_weight) for a in grid]),
                      f=f, g=g, dic=dic, best_alpha=float(grid[np.argmin(dic)]),
                      knee_alpha=float(grid[knee]), seconds=time.perf_counter() - start,
-                     params=MappingProxyType(params))
+                     params=FrozenDict(params))

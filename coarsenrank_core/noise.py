@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
 
+from .frozen import FrozenDict
 from .preferences import Preferences
 from .simulate import random_orderings, random_subsets
 
@@ -58,8 +58,8 @@ class NoiseResult:
     def __post_init__(self):
         object.__setattr__(self, "source", _frozen(self.source, np.intp))
         object.__setattr__(self, "altered", _frozen(self.altered, bool))
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+        object.__setattr__(self, "params", FrozenDict(dict(self.params)))
+        object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
         if self.source.shape != (len(self.preferences),) or self.altered.shape != self.source.shape:
             raise ValueError("source and altered need one entry per output preference")
 

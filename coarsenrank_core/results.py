@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
+
+from .frozen import FrozenDict
 
 __all__ = ["RankingResult", "PosteriorResult", "tempering"]
 
@@ -70,8 +71,8 @@ class RankingResult:
     def __post_init__(self):
         object.__setattr__(self, "scores", _readonly(self.scores))
         object.__setattr__(self, "trace", _readonly(self.trace))
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+        object.__setattr__(self, "params", FrozenDict(dict(self.params)))
+        object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
 
     @property
     def order(self) -> np.ndarray:
