@@ -1,0 +1,267 @@
+"""CrowdBT: moment-matching updates against numerical integration, reliabilities, recovery."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+from scipy.special import expit
+
+from coarsenrank_core import Preferences
+from coarsenrank_core.crowdbt import crowdbt, crowdbt_update
+from coarsenrank_core.metrics import pairwise_accuracy
+
+
+def _simulate_bt(scores, n_pairs, n_annotators, rng, reversed_annotators=()):
+    """Pairs drawn from a Bradley–Terry model; some annotators answer reversed."""
+    m = scores.size
+    i = rng.integers(0, m, n_pairs)
+    j = (i + rng.integers(1, m, n_pairs)) % m
+    wins = rng.random(n_pairs) < expit(scores[i] - scores[j])
+    winners, losers = np.where(wins, i, j), np.where(wins, j, i)
+    annotators = rng.integers(0, n_annotators, n_pairs)
+    flip = np.isin(annotators, reversed_annotators)
+    winners, losers = np.where(flip, losers, winners), np.where(flip, winners, losers)
+    return Preferences.from_pairs(winners, losers, n_items=m, rankers=annotators)
+
+
+def _exact_moments(mu_i, mu_j, var_i, var_j, alpha, beta):
+    """Exact posterior moments after one comparison "i beats j", by numerical integration.
+
+    The scores' posterior depends on them only through d = s_i − s_j ~ N(μ_i − μ_j, V),
+    so 1-D integrals suffice; η's posterior is Beta(α, β)(η C1 + (1 − η) C2) with the exact
+    C1 = E[σ(d)], matched to a Beta by its first two moments.
+    """
+    v, d = var_i + var_j, mu_i - mu_j
+    sd = math.sqrt(v)
+    prior = stats.norm(d, sd).pdf
+    lik = lambda x: (alpha * expit(x) + beta * expit(-x)) / (alpha + beta)  # noqa: E731
+    lo, hi = d - 12 * sd, d + 12 * sd
+
+    def mean_of(fn):
+        return integrate.quad(lambda x: fn(x) * prior(x), lo, hi, epsabs=0, epsrel=1e-12)[0]
+
+    z = mean_of(lik)
+    m1 = mean_of(lambda x: x * lik(x)) / z
+    m2 = mean_of(lambda x: x * x * lik(x)) / z
+    var_d = m2 - m1 ** 2
+    post_mu_i = mu_i + var_i / v * (m1 - d)
+    post_mu_j = mu_j - var_j / v * (m1 - d)
+    post_var_i = var_i - var_i ** 2 / v + (var_i / v) ** 2 * var_d
+    post_var_j = var_j - var_j ** 2 / v + (var_j / v) ** 2 * var_d
+    c1 = mean_of(expit)
+    beta_pdf = stats.beta(alpha, beta).pdf
+    weight = lambda e: beta_pdf(e) * (e * c1 + (1 - e) * (1 - c1))  # noqa: E731
+    zb = integrate.quad(weight, 0, 1)[0]
+    mean = integrate.quad(lambda e: e * weight(e), 0, 1)[0] / zb
+    second = integrate.quad(lambda e: e * e * weight(e), 0, 1)[0] / zb
+    size = (mean - second) / (second - mean ** 2)
+    return np.array([post_mu_i, post_mu_j, post_var_i, post_var_j, mean * size,
+                     (1 - mean) * size])
+
+
+@pytest.mark.parametrize("mu_i, mu_j, alpha, beta", [(0.4, -0.3, 5.0, 3.0),
+                                                     (-1.0, 0.5, 2.0, 6.0)])
+def test_update_matches_exact_posterior_moments_for_small_variances(mu_i, mu_j, alpha, beta):
+    # the updates are first order in the prior variance v: the relative error of each
+    # parameter's change is O(v). At v = 0.01 we hold μ to 1%, σ² to 3%, (α, β) to 0.1%,
+    # and check that the error shrinks at least 2.5x when v shrinks 3x.
+    errors = []
+    for v in (0.03, 0.01):
+        before = np.array([mu_i, mu_j, v, 1.5 * v, alpha, beta])
+        exact = _exact_moments(*before)
+        ours = np.array(crowdbt_update(*before))
+        errors.append(np.abs(ours - exact) / np.abs(exact - before))
+    small = errors[1]
+    assert np.all(small[:2] < 0.01)
+    assert np.all(small[2:4] < 0.03)
+    assert np.all(small[4:] < 1e-3)
+    assert np.all(errors[0] > 2.5 * errors[1])
+
+
+def test_reliability_update_equals_the_authors_moment_formulas():
+    # the closed form α' = (α + w) r, β' = (β + 1 − w) r must equal the released code's
+    # (m − v) m / (v − m²) with the same Taylor C1 (no floor active here)
+    for mu_i, mu_j, var_i, var_j, a, b in [(0.2, -0.1, 1.0, 1.0, 5.0, 3.0),
+                                           (-2.0, 1.0, 0.3, 0.7, 1.5, 0.5),
+                                           (0.0, 0.0, 0.5, 0.5, 50.0, 2.0)]:
+        e1, e2 = math.exp(mu_i), math.exp(mu_j)
+        c1 = e1 / (e1 + e2) + 0.5 * (var_i + var_j) * e1 * e2 * (e2 - e1) / (e1 + e2) ** 3
+        c2 = 1 - c1
+        c = (c1 * a + c2 * b) / (a + b)
+        m = (c1 * (a + 1) + c2 * b) * a / (c * (a + b + 1) * (a + b))
+        v = (c1 * (a + 2) + c2 * b) * (a + 1) * a / (c * (a + b + 2) * (a + b + 1) * (a + b))
+        expected = ((m - v) * m / (v - m ** 2), (m - v) * (1 - m) / (v - m ** 2))
+        got = crowdbt_update(mu_i, mu_j, var_i, var_j, a, b)[4:]
+        np.testing.assert_allclose(got, expected, rtol=1e-9)
+
+
+def test_a_sure_right_or_wrong_answer_moves_beta_by_one():
+    # C1 -> 1 (winner far ahead, tiny variance): the annotator was right, α grows by 1;
+    # the floor κ on C2 keeps it just short of 1 (w = C1 α / (C1 α + κ β))
+    a, b = crowdbt_update(30.0, 0.0, 1e-6, 1e-6, 5.0, 3.0, kappa=1e-15)[4:]
+    assert a == pytest.approx(6.0, abs=1e-9) and b == pytest.approx(3.0, abs=1e-9)
+    a, b = crowdbt_update(-30.0, 0.0, 1e-6, 1e-6, 5.0, 3.0, kappa=1e-15)[4:]
+    assert a == pytest.approx(5.0, abs=1e-9) and b == pytest.approx(4.0, abs=1e-9)
+    a, b = crowdbt_update(30.0, 0.0, 1e-6, 1e-6, 5.0, 3.0, kappa=1e-4)[4:]
+    assert a == pytest.approx(6.0, abs=1e-3) and b == pytest.approx(3.0, abs=1e-3)
+
+
+def _online_bt_reference(prefs, passes, var0=1.0, kappa=1e-4):
+    """Plain online Bradley–Terry (Weng & Lin 2011) over the rank-broken pairs in order."""
+    pairs = prefs.rank_break()
+    mu, var = np.zeros(prefs.n_items), np.full(prefs.n_items, var0)
+    for _ in range(passes):
+        for i, j in pairs.items.reshape(-1, 2):
+            p = expit(mu[i] - mu[j])
+            mu[i], mu[j] = mu[i] + var[i] * (1 - p), mu[j] - var[j] * (1 - p)
+            var[i] *= max(1 - var[i] * p * (1 - p), kappa)
+            var[j] *= max(1 - var[j] * p * (1 - p), kappa)
+    return mu, var
+
+
+def test_fully_reliable_annotators_give_plain_online_bt_and_recover_the_truth():
+    rng = np.random.default_rng(1)
+    truth = rng.normal(0, 1.5, 30)
+    prefs = _simulate_bt(truth, 3000, 20, rng)
+    reference, reference_var = _online_bt_reference(prefs, passes=3)
+    fixed = crowdbt(prefs, passes=3, fixed_reliability=1.0, shuffle=False)
+    np.testing.assert_allclose(fixed.scores, reference, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(fixed.extra["score_variance"], reference_var, rtol=1e-10)
+    near_sure = crowdbt(prefs, passes=3, prior_reliability=(1e6, 1.0), shuffle=False)
+    assert np.max(np.abs(near_sure.scores - reference)) < 1e-3
+    assert np.all(near_sure.extra["reliability"] > 0.99999)
+    assert pairwise_accuracy(near_sure.scores, truth) > 0.9
+    assert pairwise_accuracy(crowdbt(prefs).scores, truth) > 0.9
+
+
+def test_reversed_annotator_gets_low_reliability():
+    rng = np.random.default_rng(2)
+    truth = rng.normal(0, 1.5, 30)
+    prefs = _simulate_bt(truth, 3000, 10, rng, reversed_annotators=[3])
+    result = crowdbt(prefs, random_state=0)
+    reliability = result.extra["reliability"]
+    assert reliability.shape == (10,)
+    assert reliability[3] < 0.5
+    assert np.all(np.delete(reliability, 3) > 0.5)
+    assert pairwise_accuracy(result.scores, truth) > 0.9
+    # plain BT, which trusts the spammer, does worse than CrowdBT here
+    trusting = crowdbt(prefs, fixed_reliability=1.0, random_state=0)
+    assert pairwise_accuracy(trusting.scores, truth) < pairwise_accuracy(result.scores, truth)
+
+
+def test_strongly_separated_truth_is_recovered():
+    rng = np.random.default_rng(3)
+    truth = np.linspace(-6, 6, 25)
+    prefs = _simulate_bt(truth, 1500, 15, rng)
+    result = crowdbt(prefs, random_state=1)
+    assert pairwise_accuracy(result.scores, truth) >= 0.95
+
+
+@pytest.mark.parametrize("n_items", [2, 3, 50])
+@pytest.mark.parametrize("kind", ["pairs", "lists", "ties"])
+def test_small_and_mixed_inputs_give_finite_scores(n_items, kind):
+    rng = np.random.default_rng(n_items)
+    lists = []
+    for _ in range(40):
+        k = int(rng.integers(2, min(n_items, 5) + 1)) if kind != "pairs" else 2
+        items = rng.permutation(n_items)[:k].tolist()
+        if kind == "ties" and k >= 3:
+            items = [items[0], frozenset(items[1:3]), *items[3:]]
+        elif kind == "ties":
+            items = [frozenset(items)] if rng.random() < 0.3 else items
+        lists.append(items)
+    prefs = Preferences.from_lists(lists, n_items=n_items, rankers=rng.integers(0, 4, 40))
+    result = crowdbt(prefs, virtual_node=True)
+    assert result.scores.shape == (n_items,)
+    assert np.all(np.isfinite(result.scores))
+    assert np.all(result.extra["score_variance"] > 0)
+    assert np.all((result.extra["reliability"] > 0) & (result.extra["reliability"] < 1))
+
+
+def test_lists_are_rank_broken_and_tied_items_give_no_pair():
+    lists = [[0, frozenset({1, 2}), 3]]
+    broken = Preferences.from_lists([[0, 1], [0, 2], [0, 3], [1, 3], [2, 3]], rankers=[0] * 5)
+    a = crowdbt(Preferences.from_lists(lists, rankers=[0]), shuffle=False)
+    b = crowdbt(broken, shuffle=False)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-12)
+    np.testing.assert_allclose(a.extra["reliability"], b.extra["reliability"], rtol=1e-12)
+
+
+def test_order_is_deterministic_and_shuffles_differ():
+    rng = np.random.default_rng(4)
+    prefs = _simulate_bt(rng.normal(size=20), 600, 5, rng)
+    a, b = crowdbt(prefs, random_state=7), crowdbt(prefs, random_state=7)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    c = crowdbt(prefs, random_state=8)
+    assert not np.allclose(a.scores, c.scores)
+    d = crowdbt(prefs, shuffle=False, random_state=1)
+    e = crowdbt(prefs, shuffle=False, random_state=2)
+    np.testing.assert_array_equal(d.scores, e.scores)
+
+
+@pytest.mark.parametrize("var0", [1.0, 50.0])  # 50: the κ floors are hit
+def test_inline_loop_equals_the_update_function_in_file_order(var0):
+    rng = np.random.default_rng(5)
+    prefs = _simulate_bt(rng.normal(size=15), 400, 4, rng)
+    mu, var = [0.0] * 15, [var0] * 15
+    alpha, beta = [5.0] * 4, [3.0] * 4
+    for (i, j), k in zip(prefs.items.reshape(-1, 2).tolist(), prefs.rankers.tolist()):
+        mu[i], mu[j], var[i], var[j], alpha[k], beta[k] = crowdbt_update(
+            mu[i], mu[j], var[i], var[j], alpha[k], beta[k])
+    result = crowdbt(prefs, passes=1, shuffle=False, score_prior=(0.0, var0))
+    np.testing.assert_allclose(result.scores, mu, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(result.extra["reliability_alpha"], alpha, rtol=1e-12)
+    np.testing.assert_allclose(result.extra["reliability_beta"], beta, rtol=1e-12)
+
+
+def test_integer_weights_repeat_a_comparison():
+    weighted = Preferences.from_lists([[0, 1], [1, 2], [2, 0]], rankers=[0, 1, 0],
+                                      weights=[3, 1, 2])
+    repeated = Preferences.from_lists([[0, 1]] * 3 + [[1, 2]] + [[2, 0]] * 2,
+                                      rankers=[0, 0, 0, 1, 0, 0])
+    a = crowdbt(weighted, shuffle=False, passes=2)
+    b = crowdbt(repeated, shuffle=False, passes=2)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-12)
+    with pytest.raises(ValueError, match="integers"):
+        crowdbt(weighted._replace(weights=np.array([1.5, 1.0, 1.0])))
+
+
+def test_a_symmetric_reliability_prior_leaves_every_score_at_the_prior_mean():
+    prefs = Preferences.from_lists([[0, 1, 2], [0, 1], [1, 2]], rankers=[0, 1, 1])
+    result = crowdbt(prefs, prior_reliability=(2.0, 2.0), score_prior=(0.5, 1.0))
+    np.testing.assert_array_equal(result.scores, 0.5)
+    np.testing.assert_allclose(result.extra["reliability"], 0.5)
+
+
+def test_without_rankers_every_preference_is_its_own_annotator():
+    prefs = Preferences.from_lists([[0, 1, 2], [2, 1], [0, 2]])
+    result = crowdbt(prefs)
+    assert result.extra["reliability"].shape == (3,)
+    assert result.method == "crowdbt" and result.iterations == 5
+
+
+def test_virtual_node_pulls_an_unbeaten_item_towards_zero():
+    prefs = Preferences.from_lists([[0, 1], [0, 2], [0, 1], [0, 2], [1, 2]] * 4)
+    free = crowdbt(prefs, shuffle=False, passes=5)
+    tied_down = crowdbt(prefs, shuffle=False, passes=5, virtual_node=True)
+    assert 0 < tied_down.scores[0] < free.scores[0]
+    assert tied_down.order.tolist() == free.order.tolist() == [0, 1, 2]
+
+
+def test_tol_stops_early_and_params_are_kept():
+    rng = np.random.default_rng(6)
+    prefs = _simulate_bt(rng.normal(size=10), 300, 3, rng)
+    result = crowdbt(prefs, passes=200, tol=0.05, prior_reliability=(4, 2))
+    assert result.converged and result.iterations < 200 and result.change < 0.05
+    assert result.params["prior_reliability"] == (4, 2)
+    per_ranker = crowdbt(prefs, prior_reliability=np.array([[5, 3], [5, 3], [1, 9]]))
+    assert per_ranker.extra["reliability"].shape == (3,)
+
+
+@pytest.mark.parametrize("kwargs", [dict(passes=0), dict(kappa=0), dict(score_prior=(0, 0)),
+                                    dict(prior_reliability=(0, 1)),
+                                    dict(fixed_reliability=1.5), dict(tol=-1)])
+def test_invalid_arguments_raise(kwargs):
+    with pytest.raises(ValueError):
+        crowdbt(Preferences.from_lists([[0, 1]]), **kwargs)
