@@ -10,8 +10,8 @@ from scipy.special import xlogy
 from .preferences import Preferences
 from .results import PosteriorResult, RankingResult, tempering
 
-__all__ = ["coarsen_pl", "coarsen_pl_gibbs", "pl_log_likelihood", "tempered_log_posterior",
-           "resolve_calibration"]
+__all__ = ["coarsen_pl", "pl_em", "coarsen_pl_gibbs", "pl_log_likelihood",
+           "tempered_log_posterior", "resolve_calibration"]
 
 
 def _check_prior(prior) -> tuple[float, float]:
@@ -157,6 +157,17 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     return RankingResult(method=method, scores=theta, iterations=iteration, converged=converged,
                          seconds=time.perf_counter() - start, change=change, tau=tau,
                          params=params, trace=np.array(values) if trace else None)
+
+
+def pl_em(prefs: Preferences, prior=(1.0, 2.0), calibration=None, max_iter: int = 500,
+          tol: float = 1e-8, init=None, trace: bool = False) -> RankingResult:
+    """Plain Plackett–Luce by EM (Caron & Doucet 2012): :func:`coarsen_pl` with ``α = ∞``.
+
+    The paper's "PL-EM" baseline. It takes no ``alpha``, so a comparison that passes one
+    α to every method leaves it untempered.
+    """
+    return coarsen_pl(prefs, alpha=np.inf, prior=prior, calibration=calibration,
+                      max_iter=max_iter, tol=tol, init=init, trace=trace)
 
 
 def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:

@@ -88,7 +88,7 @@ def films(rng) -> None:
 
 
 def essays(rng) -> None:
-    """40 students each grade 4 of 12 essays; equal grades are ties; 5 students grade upside down."""
+    """40 students grade 4 of 12 essays each; equal grades are ties; 5 grade upside down."""
     worth = np.exp(np.linspace(1.2, -1.2, len(ESSAYS)))
     n = 40
     subsets = random_subsets(len(ESSAYS), np.full(n, 4), random_state=rng).reshape(n, 4)

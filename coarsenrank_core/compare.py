@@ -1,0 +1,170 @@
+"""Run several registered methods on one collection and tabulate accuracy, agreement and time."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.stats import kendalltau
+
+from .export import table_to_csv
+from .frozen import FrozenDict
+from .metrics import kendall_tau_b, pairwise_accuracy
+from .preferences import Preferences
+from .registry import METHODS, PAPER_METHODS
+
+__all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement"]
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """One method's line of a comparison (``nan``/``None`` where it does not apply)."""
+
+    method: str
+    name: str
+    accuracy: float
+    kendall_tau: float
+    seconds_mean: float
+    seconds_std: float
+    iterations: int | None
+    converged: bool | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the method ran without error."""
+        return self.error is None
+
+
+CSV_COLUMNS = ("method", "name", "pairwise_accuracy", "kendall_tau_b", "seconds_mean",
+               "seconds_std", "iterations", "converged", "error")
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """What :func:`compare` returns.
+
+    Attributes
+    ----------
+    rows : tuple of ComparisonRow
+        One per method, in the order asked for.
+    agreement : numpy.ndarray
+        ``agreement[i, j]``: fraction of item pairs that methods ``i`` and ``j`` order the
+        same way (1 on the diagonal, ``nan`` next to a method that failed).
+    results : Mapping
+        Method id -> the :class:`RankingResult` of its last repeat.
+    has_truth : bool
+        Whether accuracy columns were computed against a ground truth.
+    """
+
+    rows: tuple[ComparisonRow, ...]
+    agreement: np.ndarray
+    results: Mapping = field(default_factory=dict)
+    has_truth: bool = False
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """Method ids in row order."""
+        return tuple(row.method for row in self.rows)
+
+    def row(self, method: str) -> ComparisonRow:
+        """The row of one method."""
+        return next(r for r in self.rows if r.method == method)
+
+    def records(self) -> list[dict]:
+        """Rows as dictionaries keyed by :data:`CSV_COLUMNS`."""
+        return [dict(zip(CSV_COLUMNS, (r.method, r.name, r.accuracy, r.kendall_tau,
+                                        r.seconds_mean, r.seconds_std, r.iterations,
+                                        r.converged, r.error or "")))
+                for r in self.rows]
+
+    def to_csv(self) -> str:
+        """The table as CSV (text cells neutralised for spreadsheets)."""
+        return table_to_csv(CSV_COLUMNS, [list(rec.values()) for rec in self.records()])
+
+
+def order_agreement(scores_a, scores_b) -> float:
+    """Fraction of item pairs that two score vectors' orders (ties broken by id) agree on."""
+    ranks = [np.argsort(np.argsort(-np.asarray(s, float), kind="stable"), kind="stable")
+             for s in (scores_a, scores_b)]
+    if ranks[0].size < 2:
+        return 1.0
+    return float((1.0 + kendalltau(ranks[0], ranks[1]).statistic) / 2.0)
+
+
+def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None,
+            repeats: int = 1, progress: Callable[[int, int], None] | None = None,
+            overrides: Mapping | None = None) -> ComparisonResult:
+    """Fit several registered methods and compare them.
+
+    A method that raises is reported in its row (``error``) and the others still run.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    methods : sequence of str, optional
+        Registry ids; default the paper's seven methods.
+    truth : array, shape (M,), optional
+        Ground-truth scores (higher is better) for pairwise accuracy and Kendall's τ-b.
+    repeats : int
+        Fits per method; seconds are the mean and standard deviation over repeats.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after every fit.
+    overrides : Mapping, optional
+        Parameters passed to every method that accepts them (e.g. ``{"alpha": 200}``).
+
+    Returns
+    -------
+    ComparisonResult
+    """
+    methods = list(PAPER_METHODS if methods is None else methods)
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; choose from {list(METHODS)}")
+    if repeats < 1:
+        raise ValueError("repeats must be at least 1")
+    if truth is not None:
+        truth = np.asarray(truth, dtype=float)
+        if truth.shape != (prefs.n_items,):
+            raise ValueError(f"truth must hold one score per item ({prefs.n_items})")
+    total, done = len(methods) * repeats, 0
+    rows, results = [], {}
+    for method_id in methods:
+        method = METHODS[method_id]
+        seconds, result, error = [], None, None
+        for _ in range(repeats):
+            start = time.perf_counter()
+            try:
+                result = method.run(prefs, **(overrides or {}))
+            except Exception as exc:  # a failing method is reported, not raised
+                error = f"{type(exc).__name__}: {exc}"
+                result = None
+            seconds.append(time.perf_counter() - start)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            if error:
+                break
+        accuracy = tau = math.nan
+        if result is not None:
+            results[method_id] = result
+            if truth is not None:
+                accuracy = pairwise_accuracy(result.scores, truth)
+                tau = kendall_tau_b(result.scores, truth)
+        rows.append(ComparisonRow(
+            method=method_id, name=method.name, accuracy=accuracy, kendall_tau=tau,
+            seconds_mean=float(np.mean(seconds)),
+            seconds_std=float(np.std(seconds, ddof=1)) if len(seconds) > 1 else 0.0,
+            iterations=None if result is None else result.iterations,
+            converged=None if result is None else result.converged, error=error))
+    agreement = np.full((len(methods), len(methods)), np.nan)
+    for i, a in enumerate(methods):
+        for j, b in enumerate(methods[: i + 1]):
+            if a in results and b in results:
+                agreement[i, j] = agreement[j, i] = (
+                    1.0 if i == j else order_agreement(results[a].scores, results[b].scores))
+    return ComparisonResult(rows=tuple(rows), agreement=agreement,
+                            results=FrozenDict(results), has_truth=truth is not None)

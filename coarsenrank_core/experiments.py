@@ -1,0 +1,265 @@
+"""The dashboard's experiments: robustness to noise, time against data size, and rater agreement."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .metrics import pairwise_accuracy
+from .noise import NOISE_TYPES, magnify
+from .preferences import Preferences
+from .registry import METHODS
+
+__all__ = ["RobustnessResult", "ScaleResult", "RaterAgreement", "robustness_curve",
+           "scale_test", "rater_disagreement", "DEFAULT_NOISE_LEVELS", "DEFAULT_FACTORS"]
+
+DEFAULT_NOISE_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+DEFAULT_FACTORS = (1, 10, 50, 100)
+
+
+def _check_methods(methods: Sequence[str]) -> list[str]:
+    methods = list(methods)
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown or not methods:
+        raise ValueError(f"choose one or more methods from {list(METHODS)} (got {methods})")
+    return methods
+
+
+@dataclass(frozen=True)
+class RobustnessResult:
+    """Accuracy against noise level, per method, over several seeds.
+
+    ``accuracy[i, j, s]`` is method ``i`` at ``levels[j]`` with seed ``s``; ``mean`` and
+    ``std`` summarise over seeds. ``noise`` is the :data:`~coarsenrank_core.noise.NOISE_TYPES`
+    id used.
+    """
+
+    methods: tuple[str, ...]
+    levels: np.ndarray
+    accuracy: np.ndarray
+    noise: str
+    seconds: float
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Mean accuracy over seeds, shape (methods, levels)."""
+        return np.nanmean(self.accuracy, axis=2)
+
+    @property
+    def std(self) -> np.ndarray:
+        """Standard deviation over seeds, shape (methods, levels)."""
+        return np.nanstd(self.accuracy, axis=2)
+
+
+def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
+                     noise: str = "replace_random", levels=DEFAULT_NOISE_LEVELS,
+                     seeds: int = 3, random_state=0,
+                     progress: Callable[[int, int], None] | None = None,
+                     overrides: Mapping | None = None) -> RobustnessResult:
+    """Pairwise accuracy of each method as more of the data is corrupted.
+
+    For every level and seed the noise injector ``NOISE_TYPES[noise]`` corrupts ``prefs``
+    (level 0 leaves it clean), every method is fitted, and its pairwise accuracy against
+    ``truth`` is recorded. A method that fails at some point records ``nan`` there.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    methods : sequence of str
+        Registry ids.
+    truth : array, shape (M,)
+        Ground-truth scores.
+    noise : str
+        Noise type; default the paper's SUSHI protocol (random replacement).
+    levels : sequence of float
+        Noise levels (fractions for most types).
+    seeds : int
+        Repetitions per level, each with its own seed.
+    random_state : int, Generator or None
+        Master seed.
+    progress : callable, optional
+        ``progress(done, total)`` after every fit.
+    overrides : Mapping, optional
+        Parameters for every method that accepts them (e.g. ``alpha``).
+    """
+    start = time.perf_counter()
+    methods = _check_methods(methods)
+    if noise not in NOISE_TYPES:
+        raise ValueError(f"unknown noise {noise!r}; choose from {list(NOISE_TYPES)}")
+    truth = np.asarray(truth, dtype=float)
+    levels = np.asarray(levels, dtype=float)
+    seed_values = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=seeds)
+    accuracy = np.full((len(methods), levels.size, seeds), np.nan)
+    total, done = len(methods) * levels.size * seeds, 0
+    for j, level in enumerate(levels):
+        for s, seed in enumerate(seed_values):
+            noisy = prefs if level == 0 else NOISE_TYPES[noise].function(
+                prefs, float(level), random_state=int(seed)).preferences
+            for i, method_id in enumerate(methods):
+                params = dict(overrides or {}, random_state=int(seed))
+                try:
+                    fit = METHODS[method_id].run(noisy, **params)
+                    accuracy[i, j, s] = pairwise_accuracy(fit.scores, truth)
+                except Exception:  # a failure shows as a gap in the curve
+                    pass
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+    return RobustnessResult(methods=tuple(methods), levels=levels, accuracy=accuracy,
+                            noise=noise, seconds=time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class ScaleResult:
+    """Seconds per fit against magnification (the paper's Table "Ablation_size").
+
+    ``seconds[i, j]`` and ``std[i, j]`` are method ``i`` on the data duplicated
+    ``factors[j]`` times, which holds ``n_preferences[j]`` preferences.
+    """
+
+    methods: tuple[str, ...]
+    factors: np.ndarray
+    n_preferences: np.ndarray
+    seconds: np.ndarray
+    std: np.ndarray
+
+
+def scale_test(prefs: Preferences, methods: Sequence[str], factors=DEFAULT_FACTORS,
+               repeats: int = 1, iterations: int | None = 15,
+               progress: Callable[[int, int], None] | None = None,
+               overrides: Mapping | None = None) -> ScaleResult:
+    """Time each method on the data duplicated ``factor`` times.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    methods : sequence of str
+        Registry ids.
+    factors : sequence of int
+        Magnifications (the paper: 1, 10, 50, 100).
+    repeats : int
+        Fits per cell; the mean and standard deviation are reported.
+    iterations : int or None
+        Fix every method's inner iterations to this number, as the paper does (15), via
+        :func:`fixed_iterations`; ``None`` keeps the methods' own stopping rules.
+    progress : callable, optional
+        ``progress(done, total)`` after every fit.
+    overrides : Mapping, optional
+        Parameters for every method that accepts them.
+    """
+    methods = _check_methods(methods)
+    factors = np.asarray(factors, dtype=int)
+    seconds = np.full((len(methods), factors.size), np.nan)
+    spread = np.full_like(seconds, np.nan)
+    sizes = np.empty(factors.size, dtype=int)
+    total, done = len(methods) * factors.size * repeats, 0
+    for j, factor in enumerate(factors):
+        data = prefs if factor == 1 else magnify(prefs, int(factor)).preferences
+        sizes[j] = len(data)
+        for i, method_id in enumerate(methods):
+            params = dict(overrides or {})
+            if iterations is not None:
+                params.update(fixed_iterations(method_id, iterations))
+            times = []
+            for _ in range(repeats):
+                begin = time.perf_counter()
+                try:
+                    METHODS[method_id].run(data, **params)
+                except Exception:
+                    times = []
+                    break
+                times.append(time.perf_counter() - begin)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            if times:
+                seconds[i, j] = np.mean(times)
+                spread[i, j] = np.std(times, ddof=1) if len(times) > 1 else 0.0
+    return ScaleResult(methods=tuple(methods), factors=factors, n_preferences=sizes,
+                       seconds=seconds, std=spread)
+
+
+def fixed_iterations(method_id: str, n: int) -> dict:
+    """Parameters that make a method run exactly ``n`` inner iterations (no early stop)."""
+    method = METHODS[method_id]
+    accepted = set(method.parameters)
+    if "passes" in accepted:
+        return {"passes": n}
+    if "max_outer" in accepted:
+        return {"max_outer": 1, "max_iter": n, "tol": 0.0}
+    if "n_draws" in accepted:
+        return {"burn_in": 0, "n_draws": n}
+    if "max_iter" in accepted:
+        return {"max_iter": n, "tol": 0.0}
+    return {}
+
+
+@dataclass(frozen=True)
+class RaterAgreement:
+    """How well the consensus explains each rater's preferences.
+
+    Attributes
+    ----------
+    rankers : numpy.ndarray
+        Ranker ids (each preference its own ranker when the data have none).
+    names : tuple of str
+        Their names.
+    n_preferences : numpy.ndarray
+        Preferences per ranker.
+    mean_log_likelihood : numpy.ndarray
+        Mean PL log-likelihood per choice stage of the ranker's preferences under the
+        consensus worths (0 is perfect agreement; lower is worse). Dividing by the number of
+        stages keeps long lists from looking worse than short ones.
+    uniform_log_likelihood : numpy.ndarray
+        The same mean when every item is equally good: ``−mean log(choice-set size)``. A
+        rater near or below it is not explained better than by guessing.
+    outlier : numpy.ndarray
+        Raters whose lists the consensus explains worse than guessing
+        (``mean_log_likelihood < uniform_log_likelihood``). A rater who answers uniformly at
+        random lands there in expectation: by Jensen's inequality the expected
+        log-probability of a random choice from a set of ``k`` is at most ``−log k``.
+    """
+
+    rankers: np.ndarray
+    names: tuple[str, ...]
+    n_preferences: np.ndarray
+    mean_log_likelihood: np.ndarray
+    uniform_log_likelihood: np.ndarray
+    outlier: np.ndarray
+
+
+def rater_disagreement(prefs: Preferences, scores) -> RaterAgreement:
+    """Each rater's mean log-likelihood per choice stage under consensus PL worths.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    scores : array, shape (M,)
+        Consensus Plackett–Luce worths θ (e.g. ``coarsen_pl(...).scores`` or a posterior
+        mean). Worths of 0 are raised to ``1e-12 · max θ`` so that a rater who ranks an item
+        the consensus gives no chance above another still gets a finite score.
+    """
+    theta = np.asarray(scores, dtype=float)
+    if theta.shape != (prefs.n_items,) or np.any(theta < 0) or not np.any(theta > 0):
+        raise ValueError("scores must be M non-negative PL worths, not all zero")
+    theta = np.maximum(theta, 1e-12 * theta.max())
+    design = prefs.stages
+    per_pref = design.log_likelihood(theta, per_preference=True)
+    uniform = design.log_likelihood(np.ones(prefs.n_items), per_preference=True)
+    stages = design.stages_per_preference
+    rankers = prefs.ranker_index
+    n = prefs.n_rankers
+    weight = prefs.weights
+    stage_total = np.bincount(rankers, weights=weight * stages, minlength=n)
+    mean = np.bincount(rankers, weights=weight * per_pref, minlength=n) / stage_total
+    chance = np.bincount(rankers, weights=weight * uniform, minlength=n) / stage_total
+    outlier = mean < chance
+    names = prefs.ranker_names if prefs.ranker_names is not None else tuple(
+        f"preference {i + 1}" for i in range(n))
+    return RaterAgreement(rankers=np.arange(n), names=tuple(names),
+                          n_preferences=np.bincount(rankers, minlength=n),
+                          mean_log_likelihood=mean, uniform_log_likelihood=chance,
+                          outlier=outlier)

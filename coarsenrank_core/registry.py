@@ -1,0 +1,173 @@
+"""The method registry: one entry per method, read by the dashboard, the CLI and the tests."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .baselines import borda, copeland
+from .bradley_terry import coarsen_bt
+from .crowdbt import crowdbt
+from .frozen import FrozenDict
+from .peergrader import peergrader
+from .pl_gradient import pl_lbfgs
+from .plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_em
+from .preferences import Preferences
+from .results import RankingResult
+from .thurstone import coarsen_th
+
+__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS"]
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered method: its function, defaults and what it can do.
+
+    Attributes
+    ----------
+    id, name : str
+        Stable id (``"coarsen-pl"``) and display name (``"CoarsenPL"``).
+    function : callable
+        ``function(prefs, **params) -> RankingResult``.
+    defaults : Mapping
+        Parameters used when the caller gives none.
+    family : str
+        ``"vanilla"``, ``"robust"``, ``"coarsen"`` or ``"classic"`` (the paper's grouping).
+    input : str
+        ``"lists"`` (models whole lists) or ``"pairs"`` (rank-breaks lists into pairs).
+    ties : str
+        How the method treats tied items, in one sentence.
+    uncertainty : bool
+        Whether the result carries posterior draws.
+    uses_rankers : bool
+        Whether ranker ids change the result (without them each preference is its own ranker).
+    in_paper : bool
+        One of the seven methods of the paper's Table "Accuracy".
+    reference : str
+        Where the method comes from.
+    summary : str
+        One plain-language sentence for the dashboard.
+    """
+
+    id: str
+    name: str
+    function: Callable[..., RankingResult]
+    defaults: Mapping = field(default_factory=dict)
+    family: str = "coarsen"
+    input: str = "lists"
+    ties: str = ""
+    uncertainty: bool = False
+    uses_rankers: bool = False
+    in_paper: bool = True
+    reference: str = ""
+    summary: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "defaults", FrozenDict(dict(self.defaults)))
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """Names of the keyword parameters the function accepts."""
+        signature = inspect.signature(self.function)
+        return tuple(name for name in list(signature.parameters)[1:])
+
+    @property
+    def tempered(self) -> bool:
+        """Whether the method takes the CoarsenRank neighbourhood size ``alpha``."""
+        return "alpha" in self.parameters
+
+    @property
+    def stochastic(self) -> bool:
+        """Whether the method takes a ``random_state``."""
+        return "random_state" in self.parameters
+
+    def resolve(self, overrides: Mapping | None = None) -> dict:
+        """Defaults updated by those ``overrides`` that the method accepts."""
+        params = dict(self.defaults)
+        accepted = set(self.parameters)
+        params.update({k: v for k, v in (overrides or {}).items() if k in accepted})
+        return params
+
+    def run(self, prefs: Preferences, **overrides) -> RankingResult:
+        """Fit the method; overrides it does not accept (e.g. ``alpha``) are ignored."""
+        return self.function(prefs, **self.resolve(overrides))
+
+
+_COARSEN_EM = dict(alpha=1000.0, prior=(1.0, 2.0), calibration="paper", max_iter=500,
+                   tol=1e-8)
+
+METHODS: dict[str, Method] = {m.id: m for m in [
+    Method(
+        "pl", "PL", pl_lbfgs, dict(regularization=1.0), family="vanilla",
+        ties="Breslow: tied items each chosen from the same remaining set.",
+        reference="Plackett 1975, Luce 1959; fitted by L-BFGS as in Pan et al. 2022 §7.1",
+        summary="The classic Plackett–Luce model, fitted directly; assumes every rater is "
+                "equally reliable."),
+    Method(
+        "pl-em", "PL-EM", pl_em, dict(prior=(1.0, 2.0), calibration="paper", max_iter=500,
+                                      tol=1e-8), family="vanilla",
+        ties="Breslow: tied items each chosen from the same remaining set.",
+        reference="Caron & Doucet 2012; Pan et al. 2022 Algorithm 1 with τ = 1",
+        summary="Plackett–Luce fitted by EM: CoarsenPL with no neighbourhood (α = ∞)."),
+    Method(
+        "crowdbt", "CrowdBT", crowdbt, dict(passes=5, prior_reliability=(5.0, 3.0)),
+        family="robust", input="pairs", uses_rankers=True,
+        ties="Lists are rank-broken into pairs; tied items give no pair.",
+        reference="Chen, Bennett, Collins-Thompson & Horvitz, WSDM 2013",
+        summary="Bradley–Terry with a learned reliability for every rater, updated online."),
+    Method(
+        "peergrader", "PeerGrader", peergrader, dict(regularization=1.0,
+                                                     reliability_prior=(10.0, 10.0)),
+        family="robust", uses_rankers=True,
+        ties="Breslow, inside each grader's scaled Plackett–Luce model.",
+        reference="Raman & Joachims, KDD 2014 (PL with grader reliability)",
+        summary="Plackett–Luce where each grader's reliability sharpens or blurs their "
+                "rankings."),
+    Method(
+        "coarsen-th", "CoarsenTH", coarsen_th, dict(alpha=1000.0, regularization=1.0),
+        input="pairs", ties="Lists are rank-broken into pairs; tied items give no pair.",
+        reference="Pan et al. 2022 §3.3.1 (Eq. CoarsenTH2)",
+        summary="Robust Thurstone model on pairs: the data count with power τ = α/(α+N)."),
+    Method(
+        "coarsen-bt", "CoarsenBT", coarsen_bt, dict(_COARSEN_EM), input="pairs",
+        ties="Tied items give a tied pair (Breslow: each chosen over the other).",
+        reference="Pan et al. 2022 §3.3.2 (Eq. CoarsenBT)",
+        summary="Robust Bradley–Terry on pairs, fitted by the CoarsenRank EM."),
+    Method(
+        "coarsen-pl", "CoarsenPL", coarsen_pl, dict(_COARSEN_EM),
+        ties="Breslow: tied items each chosen from the same remaining set.",
+        reference="Pan et al. 2022 §3.3.3 and Algorithm 1",
+        summary="CoarsenRank: Plackett–Luce over a neighbourhood of the data, robust to "
+                "careless or inconsistent raters."),
+    Method(
+        "coarsen-pl-gibbs", "CoarsenPL (Gibbs)", coarsen_pl_gibbs,
+        dict(alpha=1000.0, prior=(1.0, 2.0), burn_in=100, n_draws=200, random_state=0),
+        uncertainty=True, in_paper=False,
+        ties="Breslow: tied items each chosen from the same remaining set.",
+        reference="Pan et al. 2022 Algorithm 2, with the exact sampler of the notes",
+        summary="CoarsenPL's posterior mean by Gibbs sampling, with uncertainty of every "
+                "rank."),
+    Method(
+        "borda", "Borda", borda, family="classic", in_paper=False,
+        ties="Tied items share the mean of their positions.",
+        reference="Borda 1781; normalised for lists of different length",
+        summary="Points for position: first in a list scores 1, last scores 0, averaged."),
+    Method(
+        "copeland", "Copeland", copeland, family="classic", in_paper=False,
+        ties="Tied items give no pair.",
+        reference="Copeland 1951",
+        summary="Head-to-head contests: pairs won by majority minus pairs lost."),
+]}
+
+PAPER_METHODS: tuple[str, ...] = tuple(m for m, spec in METHODS.items() if spec.in_paper)
+
+
+def run_method(method_id: str, prefs: Preferences, **overrides) -> RankingResult:
+    """Fit the registered method ``method_id`` on ``prefs`` (overrides it ignores are dropped)."""
+    try:
+        method = METHODS[method_id]
+    except KeyError:
+        raise ValueError(f"unknown method {method_id!r}; choose from {', '.join(METHODS)}") \
+            from None
+    return method.run(prefs, **overrides)

@@ -1,0 +1,111 @@
+"""Compare methods: accuracy, agreement and time; robustness to noise; time against data size."""
+
+import streamlit as st
+
+from ui.shell import ensure_shell
+
+ensure_shell()
+
+from coarsenrank_core.registry import METHODS, PAPER_METHODS  # noqa: E402
+from ui import charts, compute, state  # noqa: E402
+from ui.widgets import alpha_text, csv_download, explain  # noqa: E402
+
+st.title("Compare methods")
+st.markdown("Run several rank-aggregation methods on the loaded data and compare how close "
+            "they get to the true order (when it is known) and how long they take.")
+
+dataset = state.current()
+prefs = dataset.preferences
+chosen = state.chosen_alpha()
+
+methods = st.multiselect("Methods (used by all three sections of this page)", list(METHODS),
+                         default=list(PAPER_METHODS), format_func=lambda m: METHODS[m].name,
+                         key="compare_methods")
+with st.form("compare_form"):
+    source = st.radio("α for the CoarsenRank methods",
+                      (["From the Choose α page"] if chosen is not None else [])
+                      + ["Type a value"], horizontal=True, key="compare_alpha_source")
+    typed = st.number_input("α", min_value=0.001, value=float(chosen or 1000.0),
+                            format="%g", key="compare_alpha")
+    repeats = st.slider("Repeats (for timing)", 1, 5, 1, key="compare_repeats")
+    run = st.form_submit_button("Run the comparison", type="primary")
+
+alpha = chosen if source == "From the Choose α page" and chosen is not None else float(typed)
+st.caption("CoarsenRank methods use " + alpha_text(alpha) + ".")
+with st.expander("What the methods are"):
+    for method in METHODS.values():
+        st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")
+
+if run and not methods:
+    st.error("Choose at least one method.")
+elif run:
+    bar = st.progress(0.0, text="Running the methods…")
+    result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
+                                int(repeats), _progress=lambda d, t: bar.progress(
+                                    d / t, text=f"{d} of {t} fits done"))
+    bar.empty()
+    state.store("compare", result)
+
+result = state.stored("compare")
+if result is not None:
+    failed = [r for r in result.rows if not r.ok]
+    for row in failed:
+        st.warning(f"{row.name} did not run: {row.error}")
+    if result.has_truth:
+        st.plotly_chart(charts.accuracy_chart(result), key="accuracy_chart")
+        explain("Taller is better: the share of item pairs each method puts in the true "
+                "order (left) and Kendall's τ-b (right, 1 = identical order).")
+        with st.expander("Do the methods agree with each other?"):
+            st.plotly_chart(charts.agreement_heatmap(result), key="agreement_chart_truth")
+    else:
+        st.plotly_chart(charts.agreement_heatmap(result), key="agreement_chart")
+        explain("No true order is loaded, so this shows how alike the methods' orders are: "
+                "1 means identical.")
+    st.plotly_chart(charts.timing_chart(result), key="timing_chart")
+    explain("Lower is faster; the scale is logarithmic, so each grid line is ten times "
+            "slower. Error bars show the spread over repeats.")
+    records = result.records()
+    st.dataframe(records, hide_index=True)
+    csv_download("Download the results (CSV)", list(records[0]),
+                 [list(r.values()) for r in records], "comparison.csv", key="compare_download")
+
+st.header("Robustness: what if more raters answer at random?", divider="gray")
+if dataset.truth is None:
+    st.info("This needs a true order: load a sample, simulate a scenario, or upload a truth "
+            "file on the Data page.")
+else:
+    with st.form("robustness_form"):
+        seeds = st.slider("Repetitions per noise level", 1, 10, 3, key="robust_seeds")
+        robust_run = st.form_submit_button("Draw the robustness curve")
+    if robust_run and not methods:
+        st.error("Choose at least one method above.")
+    elif robust_run:
+        bar = st.progress(0.0, text="Adding noise and refitting…")
+        curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
+                                   int(seeds), _progress=lambda d, t: bar.progress(d / t))
+        bar.empty()
+        state.store("robustness", curve)
+    curve = state.stored("robustness")
+    if curve is not None:
+        st.plotly_chart(charts.robustness_chart(curve), key="robustness_chart")
+        explain("Each line is a method; the band shows the spread over repetitions. A robust "
+                "method's line stays high as the share of random answers grows.")
+
+st.header("Scale: how does the time grow with the data?", divider="gray")
+with st.form("scale_form"):
+    st.caption("Copies the data ×1, ×10, ×50 and ×100 and times 15 iterations of each method, "
+               "as in the paper's Table “Ablation_size”.")
+    scale_run = st.form_submit_button("Run the scale test")
+if scale_run and not methods:
+    st.error("Choose at least one method above.")
+elif scale_run:
+    bar = st.progress(0.0, text="Timing…")
+    timing = compute.scale(prefs, dataset.key, tuple(methods), alpha,
+                           _progress=lambda d, t: bar.progress(d / t))
+    bar.empty()
+    state.store("scale", timing)
+timing = state.stored("scale")
+if timing is not None:
+    st.plotly_chart(charts.scale_chart(timing), key="scale_chart")
+    explain("Both axes are logarithmic: a line parallel to the diagonal means the time grows "
+            "in proportion to the data.")

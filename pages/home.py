@@ -1,0 +1,36 @@
+"""Home: what the tool does, where to start, and what is loaded."""
+
+import streamlit as st
+
+from ui.shell import ensure_shell
+
+ensure_shell()
+
+from ui import state  # noqa: E402
+from ui.widgets import dataset_card  # noqa: E402
+
+st.title("CoarsenRank: one fair ranking from many people's rankings")
+st.markdown(
+    "Many people put the same things in order: pizzas in a survey, essays in peer grading, "
+    "photos in a crowd task. This tool combines their rankings into one consensus order, "
+    "even when some people answered carelessly or in bad faith. It uses **CoarsenRank** "
+    "(Pan et al., JMLR 2022), which trusts the data a little less than usual so that a few "
+    "odd answers cannot drag the result around.")
+
+st.subheader("Start here")
+st.page_link("pages/data.py", label="1 · Load your rankings, or keep the sample",
+             icon=":material/upload_file:")
+st.page_link("pages/dic.py", label="2 · Let the data choose how much to trust it (α)",
+             icon=":material/tune:")
+st.page_link("pages/consensus.py", label="3 · Read the consensus ranking and how sure it is",
+             icon=":material/format_list_numbered:")
+st.page_link("pages/compare.py", label="4 · Compare with other methods (accuracy and time)",
+             icon=":material/leaderboard:")
+st.page_link("pages/noise.py", label="For teaching · add careless raters and watch what "
+             "happens", icon=":material/grain:")
+
+st.subheader("Loaded now")
+dataset = state.current()
+dataset_card(dataset)
+if dataset.description:
+    st.caption(dataset.description)

@@ -1,0 +1,234 @@
+"""AppTest checks of every dashboard page: default sample, uploads, and the computations' charts."""
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from coarsenrank_core import compare, dic_sweep, read_preferences, read_truth
+from ui.shell import PAGES
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+SAMPLE = ROOT / "sample_data"
+SMALL_CSV = b"voter,1st,2nd,3rd\nann,tea,coffee,juice\nbob,coffee,tea,juice\ncy,tea,juice,coffee\n"
+
+
+def fresh_app() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=120)
+
+
+def open_page(path: str, at: AppTest | None = None) -> AppTest:
+    at = at or fresh_app()
+    return at.switch_page(path).run()
+
+
+def sidebar_text(at: AppTest) -> str:
+    return " ".join(str(e.value) for e in at.sidebar.get("text")) + " " + " ".join(
+        str(e.value) for e in at.sidebar.caption)
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def values(array) -> np.ndarray:
+    """Plotly serialises numeric arrays as base64 typed arrays; decode either form."""
+    if isinstance(array, dict) and "bdata" in array:
+        flat = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+        shape = array.get("shape")
+        if isinstance(shape, str):
+            shape = [int(v) for v in shape.split(",")]
+        return flat.reshape(shape) if shape else flat
+    return np.asarray(array)
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    [button] = [b for b in at.button if b.label == label]
+    return button.click().run()
+
+
+def no_failure(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e for e in at.error if "Something went wrong" in e.value]
+
+
+@pytest.mark.parametrize("path, title", [(p[0], p[1]) for p in PAGES])
+def test_every_page_opens_on_the_default_sample_with_the_shared_sidebar(path, title):
+    at = open_page(path)
+    no_failure(at)
+    assert at.title, f"{path} has no title"
+    text = sidebar_text(at)
+    assert "Pizza survey" in text and "8 items" in text and "30 lists" in text
+
+
+def test_home_page_says_what_the_tool_does_and_where_to_start():
+    at = fresh_app().run()
+    no_failure(at)
+    assert "CoarsenRank" in at.title[0].value
+    assert any("Start here" in h.value for h in at.subheader)
+
+
+def test_data_page_summarises_the_sample():
+    at = open_page("pages/data.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Items"] == "8" and metrics["Lists"] == "30" and metrics["Raters"] == "30"
+    specs = chart_specs(at)
+    lengths = specs[0]["data"][0]
+    assert list(lengths["x"]) == ["8"] and list(values(lengths["y"])) == [30]
+
+
+def upload(at: AppTest, name: str, content: bytes) -> AppTest:
+    at.radio(key="data_source").set_value("My own file").run()
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv"))
+    return at.run()
+
+
+def test_successful_upload_replaces_the_data_on_every_page():
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    no_failure(at)
+    assert any("Loaded drinks.csv" in s.value for s in at.success)
+    assert "drinks.csv" in sidebar_text(at)
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    table = at.dataframe[0].value
+    assert sorted(table["item"]) == ["coffee", "juice", "tea"]
+    assert table["item"].iloc[0] == "tea"
+
+
+@pytest.mark.parametrize("content, where", [
+    (b"voter,1st,2nd\nann,tea,tea\n", "column"),
+    (b"", "empty"),
+    (b"PK\x03\x04\x14\x00binary", "Excel"),
+])
+def test_failing_upload_shows_the_problem_and_keeps_the_old_data(content, where):
+    at = upload(open_page("pages/data.py"), "broken.csv", content)
+    no_failure(at)
+    [error] = [e for e in at.error if "could not read" in e.value]
+    assert where.lower() in error.value.lower()
+    assert "How to fix it" in error.value
+    assert any("Still loaded: Pizza survey" in i.value for i in at.info)
+    assert "Pizza survey" in sidebar_text(at)
+    assert at.get("download_button"), "an example file is offered"
+    at = open_page("pages/consensus.py", at)
+    assert len(at.dataframe[0].value) == 8
+
+
+def test_truth_upload_enables_accuracy():
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    at.file_uploader(key="upload_truth").set_value(
+        ("truth.csv", b"item,score\ntea,3\ncoffee,2\njuice,1\n", "text/csv"))
+    at.run()
+    assert any("True order loaded" in s.value for s in at.success)
+    at = open_page("pages/consensus.py", at)
+    assert [m.label for m in at.metric] == ["Agreement with the true order"]
+
+
+def test_item_names_are_shown_as_text_not_html():
+    evil = b"voter,1st,2nd\nann,<img src=x onerror=alert(1)>,=SUM(A1)\nbob,=SUM(A1),plain\n"
+    at = open_page("pages/consensus.py", upload(open_page("pages/data.py"), "evil.csv", evil))
+    no_failure(at)
+    assert "<img src=x onerror=alert(1)>" in list(at.dataframe[0].value["item"])
+    heatmap = [s for s in chart_specs(at) if s["data"][0]["type"] == "heatmap"][0]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in heatmap["data"][0]["y"]
+
+
+def test_dic_run_draws_the_curve_and_stores_alpha():
+    at = open_page("pages/dic.py")
+    at.radio(key="dic_grid_kind").set_value("My own list")
+    at.text_input(key="dic_custom").set_value("1, 10, 100")
+    at.number_input(key="dic_draws").set_value(20)
+    at = click(at, "Run")
+    no_failure(at)
+    [spec] = chart_specs(at)
+    np.testing.assert_allclose(values(spec["data"][0]["x"]), [1, 10, 100])
+    prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
+    expected = dic_sweep(prefs, alphas=[1, 10, 100], burn_in=100, n_draws=20, random_state=0)
+    np.testing.assert_allclose(values(spec["data"][0]["y"]), expected.dic)
+    best = f"{expected.best_alpha:g}"
+    at = click(at, f"Use α = {best} (lowest DIC)")
+    assert f"Chosen α = {best}" in sidebar_text(at)
+    at = open_page("pages/compare.py", at)
+    assert f"α = {best}" in " ".join(c.value for c in at.caption)
+
+
+def test_compare_run_charts_accuracy_and_time_from_the_engine():
+    at = open_page("pages/compare.py")
+    at.multiselect(key="compare_methods").set_value(["pl-em", "coarsen-pl", "borda"])
+    at.number_input(key="compare_alpha").set_value(20.0)
+    at = click(at, "Run the comparison")
+    no_failure(at)
+    specs = chart_specs(at)
+    accuracy = specs[0]["data"][0]
+    assert list(accuracy["x"]) == ["PL-EM", "CoarsenPL", "Borda"]
+    prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
+    truth = read_truth(SAMPLE / "pizza_truth.csv", prefs)
+    expected = compare(prefs, ["pl-em", "coarsen-pl", "borda"], truth=truth,
+                       overrides={"alpha": 20.0})
+    np.testing.assert_allclose(values(accuracy["y"]), [r.accuracy for r in expected.rows])
+    timing = [s for s in specs if s["layout"]["yaxis"].get("type") == "log"][0]
+    assert list(timing["data"][0]["x"]) == ["PL-EM", "CoarsenPL", "Borda"]
+    table = at.dataframe[0].value
+    assert list(table["method"]) == ["pl-em", "coarsen-pl", "borda"]
+
+
+def test_compare_without_truth_shows_agreement_heatmap():
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    at = open_page("pages/compare.py", at)
+    at.multiselect(key="compare_methods").set_value(["coarsen-pl", "borda"])
+    at = click(at, "Run the comparison")
+    no_failure(at)
+    heatmap = chart_specs(at)[0]["data"][0]
+    assert heatmap["type"] == "heatmap"
+    assert np.allclose(np.diag(values(heatmap["z"])), 1.0)
+
+
+def test_robustness_curve_and_scale_test_run_from_the_compare_page():
+    at = open_page("pages/compare.py")
+    at.multiselect(key="compare_methods").set_value(["pl-em", "coarsen-pl"])
+    at.slider(key="robust_seeds").set_value(1)
+    at = click(at, "Draw the robustness curve")
+    no_failure(at)
+    lines = [d for d in chart_specs(at)[-1]["data"] if d.get("mode") == "lines+markers"]
+    assert [d["name"] for d in lines] == ["PL-EM", "CoarsenPL"]
+    np.testing.assert_allclose(values(lines[0]["x"]), [0, 10, 20, 30, 40, 50, 60])
+    at = click(at, "Run the scale test")
+    no_failure(at)
+    scale = chart_specs(at)[-1]
+    np.testing.assert_allclose(values(scale["data"][0]["x"]), [1, 10, 50, 100])
+    assert scale["layout"]["xaxis"]["type"] == "log" == scale["layout"]["yaxis"]["type"]
+
+
+def test_noise_makes_a_copy_and_one_click_goes_back():
+    at = open_page("pages/noise.py")
+    at.selectbox(key="noise_kind").set_value("reverse_preferences").run()
+    at.slider(key="noise_level_reverse_preferences").set_value(0.5)
+    at = click(at, "Make the noisy copy")
+    no_failure(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Lists altered"] == "50%"
+    assert "noisy copy" in sidebar_text(at)
+    at = click(at, "Back to the original data")
+    assert "noisy copy" not in sidebar_text(at)
+    assert "Pizza survey" in sidebar_text(at)
+
+
+def test_consensus_page_shows_ranking_intervals_heatmap_and_raters():
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    table = at.dataframe[0].value
+    assert list(table["rank"]) == list(range(1, 9))
+    assert table["chance of being first"].between(0, 1).all()
+    types = [s["data"][0]["type"] for s in chart_specs(at)]
+    assert types == ["heatmap", "bar"]
+    assert at.get("download_button")
+
+
+def test_sessions_do_not_share_data():
+    first = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    second = open_page("pages/data.py")
+    assert "drinks.csv" in sidebar_text(first)
+    assert "Pizza survey" in sidebar_text(second) and "drinks.csv" not in sidebar_text(second)

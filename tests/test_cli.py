@@ -1,0 +1,97 @@
+"""The command line: rank, dic and compare, and its behaviour on bad input."""
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coarsenrank_core import coarsen_pl, read_preferences
+from coarsenrank_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PIZZA = ROOT / "sample_data" / "pizza_rankings.csv"
+PIZZA_TRUTH = ROOT / "sample_data" / "pizza_truth.csv"
+
+
+def rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_rank_writes_item_rank_score_matching_the_engine(tmp_path, capsys):
+    out = tmp_path / "ranking.csv"
+    code = main(["rank", str(PIZZA), "--alpha", "50", "--calibration", "paper", "--max-iter",
+                 "30", "--tol", "0", "--out", str(out)])
+    assert code == 0
+    table = rows(out.read_text())
+    prefs = read_preferences(PIZZA)
+    fit = coarsen_pl(prefs, alpha=50, calibration="paper", max_iter=30, tol=0)
+    assert [r["item"] for r in table] == [prefs.item_names[i] for i in fit.order]
+    assert [int(r["rank"]) for r in table] == list(range(1, prefs.n_items + 1))
+    np.testing.assert_allclose([float(r["score"]) for r in table], fit.scores[fit.order])
+    assert "tau" in capsys.readouterr().err
+
+
+def test_rank_with_posterior_and_auto_alpha(tmp_path, capsys):
+    out = tmp_path / "ranking.csv"
+    code = main(["rank", str(PIZZA), "--alpha", "auto", "--posterior", "--draws", "30",
+                 "--burn-in", "20", "--out", str(out)])
+    assert code == 0
+    table = rows(out.read_text())
+    assert set(table[0]) >= {"item", "rank", "score", "score_low", "score_high", "rank_low",
+                             "rank_high"}
+    for r in table:
+        assert float(r["score_low"]) <= float(r["posterior_mean"]) <= float(r["score_high"])
+        assert 1 <= int(r["rank_low"]) <= int(r["rank_high"]) <= 8
+    assert "alpha chosen by DIC" in capsys.readouterr().err
+
+
+def test_dic_writes_the_curve(tmp_path):
+    out = tmp_path / "dic.csv"
+    assert main(["dic", str(PIZZA), "--alphas", "1", "10", "100", "--draws", "10",
+                 "--burn-in", "10", "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    assert [float(r["alpha"]) for r in table] == [1.0, 10.0, 100.0]
+    assert sum(r["lowest_dic"] == "True" for r in table) == 1
+    for r in table:
+        assert float(r["dic"]) == pytest.approx(float(r["g"]) - float(r["f"]))
+
+
+def test_compare_runs_the_registry(tmp_path):
+    out = tmp_path / "results.csv"
+    assert main(["compare", str(PIZZA), "--truth", str(PIZZA_TRUTH), "--methods", "pl-em",
+                 "coarsen-pl", "borda", "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    assert [r["method"] for r in table] == ["pl-em", "coarsen-pl", "borda"]
+    assert all(0.5 < float(r["pairwise_accuracy"]) <= 1.0 for r in table)
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "no such file"),
+    (b"", "empty"),
+    (b"a,b\nc,a,a\n", "twice"),
+    (b"PK\x03\x04binary", "Excel"),
+])
+def test_bad_input_gives_a_short_message_and_exit_code_2(tmp_path, content, expected):
+    path = tmp_path / "input.csv"
+    if content is not None:
+        path.write_bytes(content)
+    result = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 2
+    assert expected.lower() in result.stderr.lower()
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 4
+    assert result.stdout == ""
+
+
+def test_bad_arguments_exit_2_without_traceback(tmp_path):
+    for argv in (["rank", str(PIZZA), "--alpha", "-3"], ["rank", str(PIZZA), "--prior", "0.5",
+                                                         "1", "--alpha", "5"]):
+        result = subprocess.run([sys.executable, "-m", "coarsenrank_core", *argv],
+                                capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert result.returncode == 2, argv
+        assert "Traceback" not in result.stderr

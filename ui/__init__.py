@@ -1,0 +1,1 @@
+"""Streamlit helpers for the CoarsenRank dashboard: state, cached engine calls, charts, widgets."""

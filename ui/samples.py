@@ -1,0 +1,50 @@
+"""The built-in sample datasets shipped in ``sample_data/``, each with its ground truth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One built-in dataset: a preferences file, its format, and a ground-truth file."""
+
+    id: str
+    title: str
+    description: str
+    file: str
+    truth: str
+    format: str
+
+    @property
+    def path(self) -> Path:
+        return SAMPLE_DIR / self.file
+
+    @property
+    def truth_path(self) -> Path:
+        return SAMPLE_DIR / self.truth
+
+
+SAMPLES: dict[str, Sample] = {s.id: s for s in [
+    Sample("pizza", "Pizza survey (8 pizzas, 30 people)",
+           "Thirty people each put 8 pizzas in order of preference. Seven of them did not "
+           "care and answered at random. A small teaching example with full rankings.",
+           "pizza_rankings.csv", "pizza_truth.csv", "wide"),
+    Sample("photos", "Crowd photo comparisons (20 photos, 12 workers)",
+           "Crowd workers were shown two photos at a time and picked the sharper one. Three "
+           "of the twelve workers clicked at random. Pairwise comparisons, 480 in all.",
+           "photo_pairs.csv", "photo_truth.csv", "pairwise"),
+    Sample("films", "Film lists (25 films, 150 viewers)",
+           "Each viewer ordered the 3 to 6 films they had seen. A quarter of the viewers "
+           "gave random answers. Partial lists of different lengths.",
+           "film_lists.csv", "film_truth.csv", "long"),
+    Sample("essays", "Essay grades with ties (12 essays, 40 students)",
+           "Each student graded 4 essays; equal grades are ties. Five students graded "
+           "upside down (best as worst).",
+           "essay_grades.csv", "essay_truth.csv", "long"),
+]}
+
+DEFAULT_SAMPLE = "pizza"

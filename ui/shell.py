@@ -1,0 +1,73 @@
+"""The app shell: the page list, the shared sidebar, and a guard against legacy page routing."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+
+import streamlit as st
+
+from . import state
+from .widgets import alpha_text, dataset_card
+
+_IN_SHELL = contextvars.ContextVar("in_shell", default=False)
+_LOG = logging.getLogger("coarsenrank.dashboard")
+
+# (file, title, icon, url path); the url path equals the file name so that a direct link
+# resolves to the same page whichever way Streamlit first routes it.
+PAGES = (
+    ("pages/home.py", "Home", ":material/home:", "home"),
+    ("pages/data.py", "Data", ":material/upload_file:", "data"),
+    ("pages/noise.py", "Noise", ":material/grain:", "noise"),
+    ("pages/dic.py", "Choose α (DIC)", ":material/tune:", "dic"),
+    ("pages/compare.py", "Compare methods", ":material/leaderboard:", "compare"),
+    ("pages/consensus.py", "Consensus ranking", ":material/format_list_numbered:", "consensus"),
+)
+
+
+def _pages() -> list:
+    return [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
+            for i, (path, title, icon, url) in enumerate(PAGES)]
+
+
+def _sidebar(slot) -> None:
+    with slot:
+        dataset_card(state.current())
+        alpha = state.chosen_alpha()
+        st.caption("Chosen " + alpha_text(alpha) if alpha is not None
+                   else "α: not chosen yet (the Choose α page picks one from the data)")
+
+
+def run_app() -> None:
+    """Entry point: configure the page, draw the shared sidebar, run the selected page."""
+    st.set_page_config(page_title="CoarsenRank", page_icon=":material/leaderboard:",
+                       layout="wide")
+    navigation = st.navigation(_pages())
+    # filled after the page has run, so that it shows data the page has just loaded
+    slot = st.sidebar.container()
+    token = _IN_SHELL.set(True)
+    try:
+        navigation.run()
+    except Exception:  # noqa: BLE001 - the page must never show a traceback
+        _LOG.exception("page %s failed", navigation.title)
+        st.error("Something went wrong on this page. Your data is still loaded; try other "
+                 "settings or reload the page. (The details are in the server log.)",
+                 icon="⚠️")
+    finally:
+        _IN_SHELL.reset(token)
+        _sidebar(slot)
+
+
+def ensure_shell() -> None:
+    """Make a page opened directly on a fresh server come up inside the app shell.
+
+    Until the entry point has called ``st.navigation`` once, Streamlit routes a URL such
+    as ``/data`` to ``pages/data.py`` and runs it on its own (legacy multipage routing),
+    without the shared sidebar. A page that finds itself outside the shell runs the shell
+    in its place, within the same run so that clicks and uploads are not lost, and then
+    stops. Declaring the navigation also switches the legacy routing off for good.
+    """
+    if _IN_SHELL.get():
+        return
+    run_app()
+    st.stop()

@@ -1,0 +1,28 @@
+"""Colours and labels shared by every chart, so a method looks the same on every page."""
+
+from __future__ import annotations
+
+import html
+
+from coarsenrank_core.registry import METHODS
+
+# Okabe–Ito and Tableau colours: distinguishable for common colour-vision deficiencies.
+_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#1b1b1b",
+            "#7f3c8d", "#999999", "#b8860b")
+METHOD_COLORS: dict[str, str] = {m: _PALETTE[i % len(_PALETTE)] for i, m in enumerate(METHODS)}
+METHOD_NAMES: dict[str, str] = {m: spec.name for m, spec in METHODS.items()}
+FONT_SIZE = 17
+CHART_HEIGHT = 460
+
+
+def method_color(method_id: str) -> str:
+    """The colour of a method on every chart."""
+    return METHOD_COLORS.get(method_id, "#444444")
+
+
+def plot_text(name) -> str:
+    """A user-supplied label made safe for plotly, which would read some HTML tags.
+
+    ``<``, ``>`` and ``&`` become entities, so ``<img src=x>`` shows literally.
+    """
+    return html.escape(str(name), quote=False)
