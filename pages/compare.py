@@ -39,11 +39,8 @@ with st.expander("What the methods are"):
 if run and not methods:
     st.error("Choose at least one method.")
 elif run:
-    bar = st.progress(0.0, text="Running the methods…")
     result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                int(repeats), _progress=lambda d, t: bar.progress(
-                                    d / t, text=f"{d} of {t} fits done"))
-    bar.empty()
+                                int(repeats), label="Running the methods: fit")
     state.store("compare", result)
 
 result = state.stored("compare")
@@ -80,10 +77,8 @@ else:
     if robust_run and not methods:
         st.error("Choose at least one method above.")
     elif robust_run:
-        bar = st.progress(0.0, text="Adding noise and refitting…")
         curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                   int(seeds), _progress=lambda d, t: bar.progress(d / t))
-        bar.empty()
+                                   int(seeds), label="Adding noise and refitting: fit")
         state.store("robustness", curve)
     curve = state.stored("robustness")
     if curve is not None:
@@ -99,10 +94,8 @@ with st.form("scale_form"):
 if scale_run and not methods:
     st.error("Choose at least one method above.")
 elif scale_run:
-    bar = st.progress(0.0, text="Timing…")
     timing = compute.scale(prefs, dataset.key, tuple(methods), alpha,
-                           _progress=lambda d, t: bar.progress(d / t))
-    bar.empty()
+                           label="Timing the magnified data: fit")
     state.store("scale", timing)
 timing = state.stored("scale")
 if timing is not None:

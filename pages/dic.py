@@ -45,11 +45,8 @@ if run and grid_kind == "My own list":
     if not grid_ok:
         st.error("Write positive numbers separated by commas, e.g. 10, 100, 1000.")
 if run and grid_ok:
-    bar = st.progress(0.0, text="Sampling the posterior for each α…")
     result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
-                         _progress=lambda done, total: bar.progress(
-                             done / total, text=f"α {done} of {total} done"))
-    bar.empty()
+                         label="Sampling the posterior for each α:")
     state.store("dic", result)
 
 

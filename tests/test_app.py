@@ -232,3 +232,17 @@ def test_sessions_do_not_share_data():
     second = open_page("pages/data.py")
     assert "drinks.csv" in sidebar_text(first)
     assert "Pizza survey" in sidebar_text(second) and "drinks.csv" not in sidebar_text(second)
+
+
+def test_a_cached_sweep_replays_cleanly_on_another_page():
+    # The DIC page's automatic sweep is the same cached call the Consensus and Noise pages
+    # make for their default alpha; a cache hit must replay without touching the old page.
+    at = click(open_page("pages/dic.py"), "Run")
+    no_failure(at)
+    knee = [m.value for m in at.metric if m.label == "Where the curve levels off"][0]
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    assert knee in " ".join(c.value for c in at.caption)
+    at = click(open_page("pages/noise.py", at), "Make the noisy copy")
+    no_failure(at)
+    assert [s.value for s in at.subheader] == ["What changed"]

@@ -2,10 +2,14 @@
 
 Each function is keyed on the dataset's content key (a digest of its preferences and truth)
 and its parameters; the collection itself is passed as ``_prefs`` so Streamlit does not
-hash it again. Entries are bounded with ``max_entries``.
+hash it again. Entries are bounded with ``max_entries``. Long runs draw their own progress
+bar inside the cached function: Streamlit replays what a cached function drew, which only
+works for elements the function itself created.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import numpy as np
 import streamlit as st
@@ -22,6 +26,19 @@ from .samples import SAMPLES
 from .state import Dataset
 
 CONSENSUS_DRAWS = dict(burn_in=200, n_draws=400)
+
+
+@contextmanager
+def _progress(label: str | None):
+    """A progress bar for one cached run, as a ``(done, total)`` callback; None without label."""
+    if label is None:
+        yield None
+        return
+    bar = st.progress(0.0, text=label)
+    try:
+        yield lambda done, total: bar.progress(done / total, text=f"{label} {done}/{total}")
+    finally:
+        bar.empty()
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -76,32 +93,37 @@ def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_draws: int,
-        seed: int, _progress=None):
+        seed: int, label: str | None = None):
     """The DIC sweep over a grid of α."""
-    return dic_sweep(_prefs, alphas=alphas, burn_in=burn_in, n_draws=n_draws,
-                     random_state=seed, progress=_progress)
+    with _progress(label) as progress:
+        return dic_sweep(_prefs, alphas=alphas, burn_in=burn_in, n_draws=n_draws,
+                         random_state=seed, progress=progress)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods: tuple,
-               alpha: float, repeats: int, _progress=None):
+               alpha: float, repeats: int, label: str | None = None):
     """Run the chosen methods and compare them."""
-    return compare(_prefs, list(methods), truth=truth, repeats=repeats, progress=_progress,
-                   overrides={"alpha": alpha})
+    with _progress(label) as progress:
+        return compare(_prefs, list(methods), truth=truth, repeats=repeats, progress=progress,
+                       overrides={"alpha": alpha})
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def robustness(_prefs: Preferences, key: str, truth: np.ndarray, methods: tuple,
-               alpha: float, seeds: int, _progress=None):
+               alpha: float, seeds: int, label: str | None = None):
     """Accuracy against the share of random answers (0–60%)."""
-    return robustness_curve(_prefs, list(methods), truth, seeds=seeds, progress=_progress,
-                            overrides={"alpha": alpha})
+    with _progress(label) as progress:
+        return robustness_curve(_prefs, list(methods), truth, seeds=seeds, progress=progress,
+                                overrides={"alpha": alpha})
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float, _progress=None):
+def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float,
+          label: str | None = None):
     """Seconds against magnification ×1 to ×100."""
-    return scale_test(_prefs, list(methods), progress=_progress, overrides={"alpha": alpha})
+    with _progress(label) as progress:
+        return scale_test(_prefs, list(methods), progress=progress, overrides={"alpha": alpha})
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

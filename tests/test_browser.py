@@ -1,0 +1,187 @@
+"""Headless Chromium against `streamlit run app.py`: page URLs, upload, DIC, compare, download."""
+
+import csv
+import io
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from ui.shell import PAGES
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+EVIL = "<img src=x onerror=alert(1)>"
+UPLOAD = ("rater,1st,2nd,3rd,4th\n"
+          f"ann,espresso,latte,{EVIL},mocha\n"
+          f"bob,espresso,mocha,latte,{EVIL}\n"
+          f"cy,latte,espresso,mocha,{EVIL}\n"
+          f"di,{EVIL},mocha,latte,espresso\n"
+          f"ed,espresso,latte,mocha,{EVIL}\n")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"chromium is missing at {CHROMIUM} on CI (.ci/run installs it)")
+        pytest.skip(f"chromium is not installed at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """Screenshots go to a temporary folder (and to $COARSENRANK_SCREENSHOTS when set)."""
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    yield folder
+    keep = os.environ.get("COARSENRANK_SCREENSHOTS")
+    if keep:
+        shutil.copytree(folder, keep, dirs_exist_ok=True)
+
+
+@contextmanager
+def served_app():
+    """A fresh ``streamlit run app.py`` on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    raise RuntimeError("the Streamlit server did not start") from None
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def new_page(browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.set_default_timeout(90_000)
+    return page, dialogs
+
+
+def wait_idle(page):
+    """Wait until the script run has finished: the sidebar card is drawn last, after the page."""
+    page.locator("[data-testid=stSidebar]").get_by_text("Loaded data").wait_for()
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stStatusWidget]')"
+        " || !document.querySelector('[data-testid=stStatusWidget]').innerText"
+        ".includes('Running')", timeout=120_000)
+    page.wait_for_timeout(300)
+
+
+def go(page, title, heading):
+    """Follow a sidebar link (keeping the session) and wait for that page's heading."""
+    page.locator("[data-testid=stSidebarNav] a", has_text=title).click()
+    page.locator("h1", has_text=heading).wait_for()
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
+def test_each_page_opens_by_url_on_a_fresh_server(browser, shots, path, title, url):
+    with served_app() as base:
+        page, _ = new_page(browser)
+        page.goto(f"{base}/{url}")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        nav = [t.split("\n")[-1] for t in
+               page.locator("[data-testid=stSidebarNav] a").all_inner_texts()]
+        assert nav == [p[1] for p in PAGES]
+        active = page.locator("[data-testid=stSidebarNav] a[aria-current=page]").inner_text()
+        assert active.split("\n")[-1] == title
+        sidebar = page.locator("[data-testid=stSidebar]").inner_text()
+        assert "Loaded data" in sidebar and "Pizza survey" in sidebar
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.screenshot(path=shots / f"open_{url}.png", full_page=True)
+        page.close()
+
+
+def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
+    upload = tmp_path / "coffee.csv"
+    upload.write_text(UPLOAD, encoding="utf-8")
+    with served_app() as base:
+        page, dialogs = new_page(browser)
+        page.goto(f"{base}/data")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own file").click()
+        wait_idle(page)
+        page.locator("input[type=file]").first.set_input_files(str(upload))
+        page.get_by_text("Loaded coffee.csv").wait_for()
+        wait_idle(page)
+        assert "coffee.csv" in page.locator("[data-testid=stSidebar]").inner_text()
+        page.screenshot(path=shots / "data_uploaded.png", full_page=True)
+
+        go(page, "Choose α (DIC)", "Choose α")
+        page.get_by_role("button", name="Run").click()
+        page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="(levels off)").click()
+        page.locator("[data-testid=stSidebar]").get_by_text("Chosen α").wait_for()
+        wait_idle(page)
+        page.screenshot(path=shots / "dic.png", full_page=True)
+
+        go(page, "Compare methods", "Compare methods")
+        page.get_by_role("button", name="Run the comparison").click()
+        page.get_by_text("How long does each method take?").wait_for()
+        wait_idle(page)
+        page.screenshot(path=shots / "compare.png", full_page=True)
+
+        go(page, "Consensus ranking", "Consensus ranking")
+        table = page.locator("[data-testid=stDataFrame]").first
+        table.wait_for()
+        wait_idle(page)
+        cells = table.locator("[role=gridcell]").all_inner_texts()
+        items = {"espresso", "latte", "mocha", EVIL}
+        assert items <= set(cells), cells
+        assert cells[:2] == ["1", "espresso"]
+        with page.expect_download() as download_info:
+            page.get_by_role("button", name="Download the ranking (CSV)").click()
+        path = download_info.value.path()
+        rows = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+        assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
+        assert {r["item"] for r in rows} == items
+        page.screenshot(path=shots / "consensus.png", full_page=True)
+
+        go(page, "Noise", "Noise")
+        page.get_by_role("button", name="Make the noisy copy").click()
+        page.get_by_text("What changed").wait_for()
+        wait_idle(page)
+        page.screenshot(path=shots / "noise.png", full_page=True)
+        assert not dialogs, f"a script ran from an item name: {dialogs}"
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.close()
