@@ -1,20 +1,37 @@
-"""CoarsenRank: robust rank aggregation by tempered Plackett–Luce inference, in pure NumPy."""
+"""CoarsenRank: robust rank aggregation by tempered Plackett–Luce inference, in pure NumPy.
 
-from .compare import ComparisonResult, compare
-from .dic import DICResult, dic_sweep
-from .errors import PreferenceFormatError
-from .metrics import kendall_tau_b, pairwise_accuracy
-from .plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_log_likelihood, tempered_log_posterior
-from .preferences import Preferences, PreferenceSummary
-from .readers import FORMATS, detect_format, example_file, read_preferences, read_truth
-from .registry import METHODS, run_method
-from .results import PosteriorResult, RankingResult, tempering
-from .simulate import simulate_pl
+The public names are loaded on first use, so ``import coarsenrank_core`` stays light and
+pandas (needed only by the file readers) is imported only when a file is read.
+"""
 
-__all__ = ["Preferences", "PreferenceSummary", "PreferenceFormatError", "RankingResult",
-           "PosteriorResult", "DICResult", "ComparisonResult", "METHODS", "FORMATS",
-           "coarsen_pl", "coarsen_pl_gibbs", "dic_sweep", "compare", "run_method",
-           "pl_log_likelihood", "tempered_log_posterior", "tempering", "pairwise_accuracy",
-           "kendall_tau_b", "read_preferences", "read_truth", "detect_format", "example_file",
-           "simulate_pl"]
+from importlib import import_module
+
+_EXPORTS = {
+    "Preferences": "preferences", "PreferenceSummary": "preferences",
+    "PreferenceFormatError": "errors",
+    "RankingResult": "results", "PosteriorResult": "results", "tempering": "results",
+    "coarsen_pl": "plackett_luce", "coarsen_pl_gibbs": "plackett_luce", "pl_em": "plackett_luce",
+    "pl_log_likelihood": "plackett_luce", "tempered_log_posterior": "plackett_luce",
+    "DICResult": "dic", "dic_sweep": "dic",
+    "pairwise_accuracy": "metrics", "kendall_tau_b": "metrics",
+    "read_preferences": "readers", "read_truth": "readers", "detect_format": "readers",
+    "example_file": "readers", "FORMATS": "readers",
+    "METHODS": "registry", "run_method": "registry",
+    "ComparisonResult": "compare", "compare": "compare",
+    "simulate_pl": "simulate",
+}
+
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

@@ -60,8 +60,8 @@ def log_sigmoid(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run_lbfgs(fun: Callable, x0: np.ndarray, max_iter: int, tol: float, trace: bool,
-              sign: float = -1.0) -> dict:
-    """Minimise ``fun`` (returning value and gradient) with scipy's L-BFGS-B, no bounds.
+              sign: float = -1.0, bounds=None) -> dict:
+    """Minimise ``fun`` (returning value and gradient) with scipy's L-BFGS-B.
 
     ``tol`` is L-BFGS-B's ``gtol``: stop when the largest gradient entry is below it.
     Returns the final point, iteration count, success flag, the relative L1 change of the
@@ -81,7 +81,7 @@ def run_lbfgs(fun: Callable, x0: np.ndarray, max_iter: int, tol: float, trace: b
             history["values"].append(sign * float(intermediate_result.fun))
 
     result = minimize(fun, np.array(x0, dtype=float), jac=True, method="L-BFGS-B",
-                      callback=callback,
+                      callback=callback, bounds=bounds,
                       options={"maxiter": int(max_iter), "gtol": float(tol), "ftol": _FTOL})
     grad = np.asarray(result.jac, dtype=float)
     change = 0.0 if result.nit == 0 else history["change"]

@@ -32,6 +32,51 @@ def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]
     return codes, tuple(str(v) for v in index)
 
 
+def _canonical(items: np.ndarray, offsets: np.ndarray, groups, n_items: int):
+    """Check the tied-group structure and duplicates; sort tied groups by item id.
+
+    Returns the (possibly reordered) items and the group indices.
+    """
+    n = offsets.size - 1
+    lengths = np.diff(offsets)
+    if n and lengths.max() == 2:  # all pairs: no per-entry temporaries needed
+        groups = np.tile(np.array([0, 1], np.intp), n) if groups is None else np.asarray(groups)
+        if groups.shape != items.shape:
+            raise ValueError("groups must have the same length as items")
+        second = groups[1::2]
+        if np.any(groups[0::2] != 0) or np.any((second != 0) & (second != 1)):
+            raise ValueError("tied-group indices must start at 0 in every preference and "
+                             "increase by 0 or 1")
+        swap = (second == 0) & (items[0::2] > items[1::2])
+        if swap.any():
+            items = items.copy()
+            first = items[0::2][swap]
+            items[0::2][swap] = items[1::2][swap]
+            items[1::2][swap] = first
+        repeated = np.flatnonzero(items[0::2] == items[1::2])
+        bad = int(repeated[0]) if repeated.size else None
+    else:
+        owner = np.repeat(np.arange(n), lengths)
+        position = np.arange(items.size) - offsets[:-1][owner]
+        groups = position if groups is None else np.asarray(groups)
+        if groups.shape != items.shape:
+            raise ValueError("groups must have the same length as items")
+        starts = position == 0
+        inner_steps = np.diff(groups)[~starts[1:]]
+        if np.any(groups[starts] != 0) or np.any((inner_steps != 0) & (inner_steps != 1)):
+            raise ValueError("tied-group indices must start at 0 in every preference and "
+                             "increase by 0 or 1")
+        if np.any(inner_steps == 0):
+            order = np.lexsort((items, groups, owner))
+            items, groups = items[order], groups[order]
+        key = np.sort(owner.astype(np.int64) * max(n_items, 1) + items)
+        repeated = np.flatnonzero(np.diff(key) == 0)
+        bad = int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
+    if bad is not None:
+        raise ValueError(f"preference {bad} lists an item more than once")
+    return items, groups
+
+
 @dataclass(frozen=True)
 class PreferenceSummary:
     """Counts that describe a collection of preferences.
@@ -130,31 +175,7 @@ class Preferences:
         if items.size and (items.min() < 0 or items.max() >= n_items):
             raise ValueError(f"item ids must lie in 0..{n_items - 1}")
         n = offsets.size - 1
-        lengths = np.diff(offsets)
-        owner = np.repeat(np.arange(n), lengths)
-        position = np.arange(items.size) - offsets[:-1][owner]
-        groups = position if self.groups is None else np.asarray(self.groups)
-        if groups.shape != items.shape:
-            raise ValueError("groups must have the same length as items")
-        starts = position == 0
-        steps = np.diff(groups)
-        inner_steps = steps[~starts[1:]]
-        if np.any(groups[starts] != 0) or np.any((inner_steps != 0) & (inner_steps != 1)):
-            raise ValueError("tied-group indices must start at 0 in every preference and "
-                             "increase by 0 or 1")
-        if np.any(steps[~starts[1:]] == 0):
-            # canonical form: members of a tied group sorted by item id
-            order = np.lexsort((items, groups, owner))
-            items, groups = items[order], groups[order]
-        if lengths.size and lengths.max() == 2:
-            repeated = np.flatnonzero(items[0::2] == items[1::2])
-            bad = int(repeated[0]) if repeated.size else None
-        else:
-            key = np.sort(owner.astype(np.int64) * max(n_items, 1) + items)
-            repeated = np.flatnonzero(np.diff(key) == 0)
-            bad = int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
-        if bad is not None:
-            raise ValueError(f"preference {bad} lists an item more than once")
+        items, groups = _canonical(items, offsets, self.groups, n_items)
         weights = np.ones(n) if self.weights is None else np.asarray(self.weights, float)
         if weights.shape != (n,) or not np.all(np.isfinite(weights)) or np.any(weights <= 0):
             raise ValueError("weights must be N positive finite numbers")

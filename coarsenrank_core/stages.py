@@ -15,10 +15,12 @@ __all__ = ["StageDesign"]
 class _Block:
     """All preferences of one length ``k``, as ``(n, k)`` matrices.
 
+    ``rows`` are the preferences' indices.
     ``multiplicity`` is ``None`` for strict orders (one stage at each of the first ``k - 1``
     positions). With ties it holds, at the first entry of every tied group, the number of
     stages whose choice set starts there (the group's size, or 0 for a trailing single
-    item), and zero elsewhere; ``chosen`` marks the entries that win a stage.
+    item), and zero elsewhere; ``chosen`` marks the entries that win a stage. Strict pairs
+    also carry the item-by-pair incidence matrix that sums their stages per item.
     """
 
     rows: np.ndarray
@@ -26,7 +28,6 @@ class _Block:
     weights: np.ndarray | None
     multiplicity: np.ndarray | None
     chosen: np.ndarray | None
-    incidence: csr_matrix | None
     incidence_t: csr_matrix | None
 
     @property
@@ -38,6 +39,20 @@ def _reverse_cumsum(values: np.ndarray) -> np.ndarray:
     return np.cumsum(values[:, ::-1], axis=1)[:, ::-1]
 
 
+def _tie_layout(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stage multiplicity at each group start and the entries that win a stage, per row."""
+    k = groups.shape[1]
+    column = np.arange(k)
+    change = groups[:, 1:] != groups[:, :-1]
+    starts = np.concatenate([np.ones((len(groups), 1), bool), change], axis=1)
+    ends = np.concatenate([change, np.ones((len(groups), 1), bool)], axis=1)
+    first = np.maximum.accumulate(np.where(starts, column, 0), axis=1)
+    last = np.minimum.accumulate(np.where(ends, column, k - 1)[:, ::-1], axis=1)[:, ::-1]
+    size = last - first + 1
+    chosen = ~((groups == groups[:, -1:]) & (size == 1))
+    return np.where(starts & chosen, size, 0).astype(float), chosen
+
+
 class StageDesign:
     """Index arrays for the stage-wise PL likelihood of a :class:`Preferences` collection.
 
@@ -47,59 +62,75 @@ class StageDesign:
     the usual ``k - 1`` stages. ``η`` of a stage is the sum of ``θ`` over its choice set.
 
     Preferences are grouped by length into dense blocks, so every operation is a handful of
-    vectorised passes over arrays of the total preference length; strict pairs use sparse
-    incidence matrices.
+    vectorised passes over arrays of the total preference length; strict pairs sum their
+    stages per item with one sparse matrix product.
     """
 
-    def __init__(self, n_items: int, blocks: list[_Block], wins: np.ndarray,
-                 wins_count: np.ndarray, stages_per_preference: np.ndarray, unit_weights: bool):
+    def __init__(self, n_items: int, n_preferences: int, blocks: list[_Block],
+                 wins: np.ndarray, wins_count: np.ndarray):
         self.n_items = n_items
+        self.n_preferences = n_preferences
         self.blocks = blocks
         self.wins = wins
         self.wins_count = wins_count
-        self.stages_per_preference = stages_per_preference
-        self.unit_weights = unit_weights
 
     @classmethod
     def build(cls, prefs) -> StageDesign:
         """Lay out the stages of ``prefs`` (called once; cached on the collection)."""
-        n_items = prefs.n_items
-        owner, groups = prefs.owner, prefs.groups
-        position = np.arange(prefs.items.size) - prefs.offsets[:-1][owner]
-        group_start = (position == 0) | np.concatenate([[True], groups[1:] != groups[:-1]])
-        group_id = np.cumsum(group_start) - 1
-        group_size = np.bincount(group_id)[group_id]
-        trailing_single = (groups == prefs.n_groups[owner] - 1) & (group_size == 1)
-        chosen = ~trailing_single
-        multiplicity = np.where(group_start & chosen, group_size, 0).astype(float)
+        n_items, n = prefs.n_items, len(prefs)
         weights = prefs.weights
         unit = bool(np.all(weights == 1.0))
-        wins = np.bincount(prefs.items[chosen], weights=weights[owner][chosen],
-                           minlength=n_items)
-        wins_count = np.bincount(prefs.items[chosen], minlength=n_items)
-        tied_pref = prefs.n_groups < prefs.lengths
+        lengths = prefs.lengths
+        tied_pref = prefs.n_groups < lengths
+        wins = np.zeros(n_items)
+        wins_count = np.zeros(n_items, dtype=np.intp)
         blocks = []
-        for k in np.unique(prefs.lengths):
+        for k in np.unique(lengths):
             k = int(k)
             for tied in (False, True):
-                rows = np.flatnonzero((prefs.lengths == k) & (tied_pref == tied))
-                if rows.size == 0:
+                selected = (lengths == k) & (tied_pref == tied)
+                if not selected.any():
                     continue
-                element = prefs.offsets[:-1][rows, None] + np.arange(k)
-                items = np.ascontiguousarray(prefs.items[element])
-                incidence = incidence_t = None
+                if selected.all():  # one block: a view of the flat arrays, no copy
+                    rows, items = np.arange(n), prefs.items.reshape(n, k)
+                    element = None
+                else:
+                    rows = np.flatnonzero(selected)
+                    element = prefs.offsets[:-1][rows, None] + np.arange(k)
+                    items = prefs.items[element]
+                block_weights = None if unit else weights[rows]
+                multiplicity = chosen = None
+                if tied:
+                    groups = (prefs.groups.reshape(n, k) if element is None
+                              else prefs.groups[element])
+                    multiplicity, chosen = _tie_layout(groups)
+                    winners = items[chosen]
+                    winner_weight = (None if block_weights is None else
+                                     np.broadcast_to(block_weights[:, None], chosen.shape)[chosen])
+                else:
+                    winners = items[:, :-1].ravel()
+                    winner_weight = (None if block_weights is None
+                                     else np.repeat(block_weights, k - 1))
+                wins += np.bincount(winners, weights=winner_weight, minlength=n_items)
+                wins_count += np.bincount(winners, minlength=n_items)
+                incidence_t = None
                 if k == 2 and not tied:
-                    incidence = csr_matrix(
+                    incidence_t = csr_matrix(
                         (np.ones(items.size), items.ravel(), np.arange(0, items.size + 1, 2)),
-                        shape=(rows.size, n_items))
-                    incidence_t = incidence.T.tocsr()
-                blocks.append(_Block(
-                    rows=rows, items=items, weights=None if unit else weights[rows],
-                    multiplicity=multiplicity[element] if tied else None,
-                    chosen=chosen[element] if tied else None,
-                    incidence=incidence, incidence_t=incidence_t))
-        stages = np.bincount(owner, weights=chosen, minlength=len(prefs))
-        return cls(n_items, blocks, wins, wins_count, stages, unit)
+                        shape=(len(items), n_items)).T.tocsr()
+                blocks.append(_Block(rows=rows, items=items, weights=block_weights,
+                                     multiplicity=multiplicity, chosen=chosen,
+                                     incidence_t=incidence_t))
+        return cls(n_items, n, blocks, wins, wins_count)
+
+    @property
+    def stages_per_preference(self) -> np.ndarray:
+        """Number of choice stages of every preference (unweighted)."""
+        out = np.zeros(self.n_preferences)
+        for block in self.blocks:
+            count = (block.width - 1 if block.chosen is None else block.chosen.sum(axis=1))
+            out[block.rows] = count
+        return out
 
     # ------------------------------------------------------------------ helpers
     def _accumulate(self, block: _Block, per_stage: np.ndarray, out: np.ndarray) -> None:
@@ -118,8 +149,8 @@ class StageDesign:
     @staticmethod
     def _eta(block: _Block, theta: np.ndarray) -> np.ndarray:
         """Choice-set sums: ``(n,)`` for pairs, ``(n, k-1)`` strict, ``(n, k)`` with ties."""
-        if block.incidence is not None:
-            return block.incidence @ theta
+        if block.incidence_t is not None:
+            return theta[block.items[:, 0]] + theta[block.items[:, 1]]
         eta = _reverse_cumsum(theta[block.items])
         return eta[:, :-1] if block.multiplicity is None else eta
 
@@ -131,7 +162,7 @@ class StageDesign:
             return block.multiplicity * block.weights[:, None]
         if block.weights is None:
             return 1.0
-        return block.weights if block.incidence is not None else block.weights[:, None]
+        return block.weights if block.incidence_t is not None else block.weights[:, None]
 
     # ------------------------------------------------------------------ public
     def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -190,7 +221,7 @@ class StageDesign:
                     total -= float(np.sum(counts * log_eta))
                 return total
             log_theta = np.log(theta)
-            out = np.zeros(self.stages_per_preference.size)
+            out = np.zeros(self.n_preferences)
             for block in self.blocks:
                 log_eta = np.log(self._eta(block, theta))
                 log_items = log_theta[block.items]

@@ -175,3 +175,11 @@ def test_from_pairs_with_ties_and_large_input_is_fast_path():
     assert prefs.to_lists() == [[0, 1], [frozenset({1, 2})], [2, 0]]
     with pytest.raises(ValueError, match="more than once"):
         Preferences.from_pairs([0, 1], [1, 1])
+
+
+def test_tied_pairs_are_stored_in_canonical_order():
+    prefs = Preferences.from_pairs([2, 0], [1, 3], tied=[True, False])
+    assert prefs.items.tolist() == [1, 2, 0, 3]
+    assert prefs == Preferences.from_lists([[{1, 2}], [0, 3]])
+    with pytest.raises(ValueError, match="tied-group"):
+        Preferences(items=[0, 1], offsets=[0, 2], groups=[1, 1], n_items=2)
