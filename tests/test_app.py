@@ -246,3 +246,26 @@ def test_a_cached_sweep_replays_cleanly_on_another_page():
     at = click(open_page("pages/noise.py", at), "Make the noisy copy")
     no_failure(at)
     assert [s.value for s in at.subheader] == ["What changed"]
+
+
+def test_a_widget_change_that_needs_no_recomputation_does_not_recompute(monkeypatch):
+    import ui.compute
+
+    calls = []
+    real = ui.compute.dic_sweep
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("alphas"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ui.compute, "dic_sweep", counting)
+    at = open_page("pages/dic.py")
+    at.radio(key="dic_grid_kind").set_value("My own list")
+    at.text_input(key="dic_custom").set_value("2, 20, 200, 2000")
+    at = click(at, "Run")
+    assert calls == [(2.0, 20.0, 200.0, 2000.0)]
+    at.multiselect(key="dic_curves").set_value(["dic", "f", "g"]).run()
+    no_failure(at)
+    assert len(chart_specs(at)[0]["data"]) > 3
+    at = click(at, "Run")  # the same settings again: served from the cache
+    assert len(calls) == 1
