@@ -1,0 +1,74 @@
+"""The paper's reproduction: golden accuracies on the real data and a quick end-to-end run."""
+
+import csv
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.datasets import load_babyface, load_peergrading, load_readlevel
+from coarsenrank_core.paper_figures import ACCURACY
+from coarsenrank_core.reproduce import accuracy_section, main
+
+
+@pytest.fixture(scope="module")
+def accuracy_rows(data_dir):
+    datasets = {"readlevel": load_readlevel(data_dir), "babyface": load_babyface(data_dir),
+                "peergrading_released": load_peergrading(data_dir)}
+    rows, _ = accuracy_section(datasets, None)
+    return {(r["dataset"], r["method"]): r for r in rows}
+
+
+PAPER_KEY = {"readlevel": "readlevel", "babyface": "babyface",
+             "peergrading_released": "peergrading"}
+
+
+@pytest.mark.parametrize("dataset", list(PAPER_KEY))
+@pytest.mark.parametrize("method, tolerance", [
+    ("coarsen-pl", 0.01), ("coarsen-bt", 0.01), ("pl-em", 0.01),
+    ("pl", 0.03), ("coarsen-th", 0.03), ("crowdbt", 0.03), ("peergrader", 0.03)])
+def test_accuracy_table_matches_the_paper(accuracy_rows, dataset, method, tolerance):
+    row = accuracy_rows[(dataset, method)]
+    assert row["paper"] == ACCURACY[method][PAPER_KEY[dataset]]
+    assert abs(row["ours"] - row["paper"]) <= tolerance, row
+
+
+@pytest.mark.parametrize("dataset, method, tolerance", [
+    ("readlevel", "coarsen-pl", 0.002), ("readlevel", "pl-em", 0.003),
+    ("babyface", "coarsen-pl", 0.002), ("babyface", "pl-em", 0.002)])
+def test_coarsen_pl_and_pl_em_stay_within_the_engine_tolerances(accuracy_rows, dataset,
+                                                                 method, tolerance):
+    row = accuracy_rows[(dataset, method)]
+    assert abs(row["ours"] - row["paper"]) <= tolerance, row
+
+
+def _sushi_file(folder, rng):
+    worth = rng.normal(0, 1, 100)
+    lines = ["100 1"]
+    for _ in range(600):
+        items = rng.choice(100, 10, replace=False)
+        order = items[np.argsort(-(worth[items] + rng.gumbel(size=10)))]
+        lines.append("0 10 " + " ".join(map(str, order)))
+    (folder / "sushi3b.5000.10.order").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.slow
+def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
+    sushi = tmp_path / "sushi"
+    sushi.mkdir()
+    _sushi_file(sushi, np.random.default_rng(0))
+    out = tmp_path / "reports"
+    assert main(["--data", str(data_dir), "--out", str(out), "--quick",
+                 "--sushi", str(sushi)]) == 0
+    report = (out / "paper_reproduction.md").read_text()
+    for heading in ["Table \"Accuracy\"", "PeerGrading built two ways", "Annotation ablation",
+                    "Scale ablation", "DIC curves", "Learning times", "Calibration"]:
+        assert heading in report
+    with open(out / "paper_accuracy.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0])[:4] == ["dataset", "method", "ours", "paper"]
+    assert {r["dataset"] for r in rows} == {"readlevel", "babyface", "peergrading_released",
+                                            "peergrading_rebuilt", "sushi"}
+    assert len(rows) == 5 * 7
+    for name in ["ablation_annotations.csv", "ablation_scale.csv", "learning_times.csv",
+                 "dic_summary.csv", "dic_readlevel.csv", "calibration_readlevel.csv"]:
+        assert (out / name).stat().st_size > 0
