@@ -8,7 +8,7 @@ ensure_shell()
 
 from coarsenrank_core.registry import METHODS, PAPER_METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain  # noqa: E402
+from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
 
 st.title("Compare methods")
 st.markdown("Run several rank-aggregation methods on the loaded data and compare how close "
@@ -49,16 +49,16 @@ if result is not None:
     for row in failed:
         st.warning(f"{row.name} did not run: {row.error}")
     if result.has_truth:
-        st.plotly_chart(charts.accuracy_chart(result), key="accuracy_chart")
+        show_chart(charts.accuracy_chart(result), key="accuracy_chart")
         explain("Taller is better: the share of item pairs each method puts in the true "
                 "order (left) and Kendall's τ-b (right, 1 = identical order).")
         with st.expander("Do the methods agree with each other?"):
-            st.plotly_chart(charts.agreement_heatmap(result), key="agreement_chart_truth")
+            show_chart(charts.agreement_heatmap(result), key="agreement_chart_truth")
     else:
-        st.plotly_chart(charts.agreement_heatmap(result), key="agreement_chart")
+        show_chart(charts.agreement_heatmap(result), key="agreement_chart")
         explain("No true order is loaded, so this shows how alike the methods' orders are: "
                 "1 means identical.")
-    st.plotly_chart(charts.timing_chart(result), key="timing_chart")
+    show_chart(charts.timing_chart(result), key="timing_chart")
     explain("Lower is faster; the scale is logarithmic, so each grid line is ten times "
             "slower. Error bars show the spread over repeats.")
     records = result.records()
@@ -82,7 +82,7 @@ else:
         state.store("robustness", curve)
     curve = state.stored("robustness")
     if curve is not None:
-        st.plotly_chart(charts.robustness_chart(curve), key="robustness_chart")
+        show_chart(charts.robustness_chart(curve), key="robustness_chart")
         explain("Each line is a method; the band shows the spread over repetitions. A robust "
                 "method's line stays high as the share of random answers grows.")
 
@@ -99,6 +99,6 @@ elif scale_run:
     state.store("scale", timing)
 timing = state.stored("scale")
 if timing is not None:
-    st.plotly_chart(charts.scale_chart(timing), key="scale_chart")
+    show_chart(charts.scale_chart(timing), key="scale_chart")
     explain("Both axes are logarithmic: a line parallel to the diagonal means the time grows "
             "in proportion to the data.")

@@ -10,7 +10,7 @@ ensure_shell()
 from coarsenrank_core import pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain  # noqa: E402
+from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
 
 st.title("Consensus ranking")
 
@@ -58,13 +58,13 @@ csv_download("Download the ranking (CSV)",
                float(probabilities[i, 0])] for r, i in enumerate(order)],
              "consensus_ranking.csv", key="consensus_download")
 
-st.plotly_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
+show_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
 explain("Each row is an item, each column a rank. Dark cells on the diagonal mean a sure "
         "place; a smear across columns means the place is uncertain.")
 
 st.header("Which raters disagree with the consensus?", divider="gray")
 agreement = compute.raters(prefs, dataset.key, alpha)
-st.plotly_chart(charts.rater_chart(agreement), key="rater_chart")
+show_chart(charts.rater_chart(agreement), key="rater_chart")
 flagged = int(np.sum(agreement.outlier))
 explain("Each bar is a rater's average agreement per choice (closer to 0 is better). Raters "
         "left of the dashed line are explained no better than by guessing. "

@@ -11,7 +11,7 @@ from coarsenrank_core.readers import FORMATS, example_file  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import simulate_scenario  # noqa: E402
-from ui.widgets import explain, format_error  # noqa: E402
+from ui.widgets import explain, format_error, show_chart  # noqa: E402
 
 st.title("Data")
 st.markdown("Load the rankings to combine. The app starts with a small sample so that every "
@@ -119,7 +119,7 @@ left.plotly_chart(charts.length_histogram(summary), key="length_chart")
 right.plotly_chart(charts.ranker_histogram(summary), key="ranker_chart")
 explain("Left: the number of items in each list. Right: how many lists each rater gave; "
         "raters with many lists weigh more in the result.")
-st.plotly_chart(charts.coverage_chart(summary, prefs.item_names), key="coverage_chart")
+show_chart(charts.coverage_chart(summary, prefs.item_names), key="coverage_chart")
 explain("Items at the top were ranked least often: their place in the consensus is the least "
         "certain.")
 

@@ -8,7 +8,7 @@ ensure_shell()
 
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain  # noqa: E402
+from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
 
 st.title("Choose α: how much should we trust the data?")
 st.markdown(
@@ -55,7 +55,7 @@ def show(result) -> None:
     shown = st.multiselect("Curves to show", ["dic", "f", "g"], default=["dic"],
                            format_func={"dic": "DIC", "f": "f (fit)", "g": "g (complexity)"}.get,
                            key="dic_curves")
-    st.plotly_chart(charts.dic_chart(result, shown, state.chosen_alpha()), key="dic_chart")
+    show_chart(charts.dic_chart(result, shown, state.chosen_alpha()), key="dic_chart")
     explain("Look for the bottom of the curve (star) or the point after which it stops "
             "falling much (diamond). Further right means trusting the data more.")
     best, knee = result.best_alpha, result.knee_alpha

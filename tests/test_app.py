@@ -87,6 +87,31 @@ def upload(at: AppTest, name: str, content: bytes) -> AppTest:
     return at.run()
 
 
+@pytest.mark.parametrize("path", [p[0] for p in PAGES])
+def test_every_page_works_after_a_successful_upload(path):
+    at = open_page(path, upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV))
+    no_failure(at)
+    assert at.title
+    text = sidebar_text(at)
+    assert "drinks.csv" in text and "3 items" in text and "Pizza" not in text
+
+
+@pytest.mark.parametrize("path", [p[0] for p in PAGES])
+def test_every_page_works_after_a_failing_upload(path):
+    at = upload(open_page("pages/data.py"), "broken.csv", b"voter,1st\nann,\x00\x01\n")
+    assert any("could not read" in e.value for e in at.error)
+    at = open_page(path, at)
+    no_failure(at)
+    assert "Pizza survey" in sidebar_text(at)
+
+
+def test_disconnected_items_are_named_in_a_warning():
+    data = b"voter,1st,2nd\nann,tea,coffee\nbob,coffee,tea\ncy,cola,lemonade\n"
+    at = upload(open_page("pages/data.py"), "split.csv", data)
+    [warning] = [w.value for w in at.warning if "never compared" in w.value]
+    assert "2 groups" in warning and "(tea, coffee)" in warning and "(cola, lemonade)" in warning
+
+
 def test_successful_upload_replaces_the_data_on_every_page():
     at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
     no_failure(at)

@@ -24,12 +24,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 EVIL = "<img src=x onerror=alert(1)>"
+FORMULA = "@mocha"
 UPLOAD = ("rater,1st,2nd,3rd,4th\n"
-          f"ann,espresso,latte,{EVIL},mocha\n"
-          f"bob,espresso,mocha,latte,{EVIL}\n"
-          f"cy,latte,espresso,mocha,{EVIL}\n"
-          f"di,{EVIL},mocha,latte,espresso\n"
-          f"ed,espresso,latte,mocha,{EVIL}\n")
+          f"ann,espresso,latte,{EVIL},{FORMULA}\n"
+          f"bob,espresso,{FORMULA},latte,{EVIL}\n"
+          f"cy,latte,espresso,{FORMULA},{EVIL}\n"
+          f"di,{EVIL},{FORMULA},latte,espresso\n"
+          f"ed,espresso,latte,{FORMULA},{EVIL}\n")
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +167,7 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         table.wait_for()
         wait_idle(page)
         cells = table.locator("[role=gridcell]").all_inner_texts()
-        items = {"espresso", "latte", "mocha", EVIL}
+        items = {"espresso", "latte", FORMULA, EVIL}
         assert items <= set(cells), cells
         assert cells[:2] == ["1", "espresso"]
         with page.expect_download() as download_info:
@@ -174,7 +175,8 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         path = download_info.value.path()
         rows = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
         assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
-        assert {r["item"] for r in rows} == items
+        # the download neutralises the formula-like name; the page shows it as it is
+        assert {r["item"] for r in rows} == items - {FORMULA} | {"'" + FORMULA}
         page.screenshot(path=shots / "consensus.png", full_page=True)
 
         go(page, "Noise", "Noise")

@@ -55,3 +55,12 @@ def format_error(error: PreferenceFormatError) -> None:
     if error.fix:
         lines += ["", "How to fix it: " + error.fix]
     st.error("\n".join(lines), icon="⚠️")
+
+
+PLOT_CONFIG = {"displaylogo": False,
+               "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+def show_chart(figure, key: str) -> None:
+    """Draw a plotly figure with its toolbar's PNG download (at twice the screen resolution)."""
+    st.plotly_chart(figure, key=key, config=PLOT_CONFIG)
