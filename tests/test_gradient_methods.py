@@ -7,7 +7,7 @@ from scipy.special import log_expit
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import kendall_tau_b, pairwise_accuracy
-from coarsenrank_core.peergrader import GraderDesign, peergrader, peergrader_objective
+from coarsenrank_core.peergrader import ETA_MIN, GraderDesign, peergrader, peergrader_objective
 from coarsenrank_core.pl_gradient import pl_lbfgs, pl_objective, virtual_node_penalty
 from coarsenrank_core.thurstone import LOGISTIC_SLOPE, coarsen_th, pairs_of, th_objective
 
@@ -272,6 +272,20 @@ def test_a_reversed_grader_gets_the_lowest_reliability():
     assert eta.shape == (6,)
     assert eta[5] < 0.5 * eta[:5].min()
     assert pairwise_accuracy(result.scores, truth) == 1.0
+
+
+def test_with_gamma_shape_one_a_reversed_grader_reaches_the_lower_bound():
+    """Shape 1: the reversed grader's optimum is η = 0 (the bound); both solvers find it."""
+    truth = np.linspace(0, 4, 8)
+    prefs = simulate(truth, 300, lengths=(3,), n_rankers=4, reversed_rankers=(3,), seed=14)
+    joint = peergrader(prefs, reliability_prior=(1.0, 1.0), inner_tol=1e-10)
+    alternating = peergrader(prefs, reliability_prior=(1.0, 1.0), solver="alternating",
+                             inner_tol=1e-10, tol=1e-9)
+    for result in (joint, alternating):
+        eta = result.extra["reliability"]
+        assert result.converged
+        assert eta[3] == pytest.approx(ETA_MIN) and eta[:3].min() > 0.1
+    np.testing.assert_allclose(joint.scores, alternating.scores, atol=1e-5)
 
 
 def test_peergrader_without_rankers_gives_one_reliability_per_preference():
