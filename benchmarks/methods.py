@@ -19,7 +19,7 @@ from coarsenrank_core.datasets import load_readlevel  # noqa: E402
 from coarsenrank_core.noise import magnify  # noqa: E402
 from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER, SCALE  # noqa: E402
 from coarsenrank_core.registry import METHODS  # noqa: E402
-from coarsenrank_core.reproduce import timed  # noqa: E402
+from coarsenrank_core.reproduce import method_params, timed  # noqa: E402
 
 DATA = Path(os.environ.get("COARSENRANK_DATA", ROOT.parent / "shared" / "datasets"))
 SPEEDUP_TARGETS = {"coarsen-pl": 50.0, "coarsen-bt": 50.0, "coarsen-th": 20.0}
@@ -48,6 +48,11 @@ def main() -> None:
         print(f"{METHODS[method].name:<12} {one:9.4f} {paper_one:8.3f} {paper_one / one:8.0f}×"
               f"   {hundred:9.3f} {paper_hundred:9.1f} {paper_hundred / hundred:8.0f}×  "
               f"{verdict}")
+    fit = METHODS["peergrader"].function(large, **method_params("peergrader", "readlevel"))
+    verdict = "met" if fit.seconds <= PEERGRADER_X100_LIMIT else "MISSED"
+    print(f"PeerGrader on ×100 run to convergence (its own stopping rule): {fit.seconds:.1f} s, "
+          f"{fit.iterations} iterations, converged={fit.converged} (limit "
+          f"{PEERGRADER_X100_LIMIT:g} s: {verdict})")
 
 
 if __name__ == "__main__":
