@@ -121,6 +121,49 @@ def accuracy_section(datasets: dict, sushi_runs: list | None) -> tuple[list[dict
     return rows, text
 
 
+RELEASED_PG_FILES = {"readlevel": "readlevel/PeerGrading/ReadLevel_docscores.txt",
+                     "babyface": "babyface/PeerGrading/BabyFace_docscores.txt",
+                     "peergrading_released": "peergrading/PeerGrading/PeerGrader_docscores.txt"}
+
+
+def released_peergrader_output(data_dir: Path, datasets: dict) -> str:
+    """Accuracy of the authors' released PeerGrading-PL score files (``item score`` lines)."""
+    cells = []
+    for key, relative in RELEASED_PG_FILES.items():
+        path = data_dir / relative
+        if not path.is_file():
+            continue
+        table = np.loadtxt(path, ndmin=2)
+        data = datasets[key]
+        index = {name: i for i, name in enumerate(data.preferences.item_names)}
+        scores = np.full(data.preferences.n_items, np.nan)
+        for item, score in table:
+            scores[index[str(int(item))]] = score
+        cells.append(f"{TABLE_NAME[key]} {pairwise_accuracy(scores, data.truth):.4f} "
+                     f"(paper {ACCURACY['peergrader'][PAPER_KEY[key]]:.4f})")
+    return "; ".join(cells)
+
+
+def deviations_text(rows: list[dict]) -> str:
+    """Which rows miss the tolerances we hold (±0.01 for the EM methods, ±0.03 otherwise)."""
+    misses, largest = [], {}
+    for row in rows:
+        if row["paper"] is None:
+            continue
+        tolerance = 0.01 if row["method"] in ("coarsen-pl", "coarsen-bt", "pl-em") else 0.03
+        gap = row["ours"] - row["paper"]
+        if abs(gap) > abs(largest.get(row["method"], 0.0)):
+            largest[row["method"]] = gap
+        if abs(gap) > tolerance:
+            misses.append(f"{METHODS[row['method']].name} on {TABLE_NAME[row['dataset']]} "
+                          f"({gap:+.4f})")
+    worst = ", ".join(f"{METHODS[m].name} {g:+.4f}" for m, g in largest.items())
+    verdict = ("Every cell is within ±0.01 of the paper for CoarsenPL, CoarsenBT and PL-EM and "
+               "within ±0.03 for the other methods." if not misses else
+               "Outside the tolerances: " + "; ".join(misses) + ".")
+    return f"{verdict} Largest difference per method: {worst}."
+
+
 def sensitivity_section(datasets: dict) -> str:
     lines = []
     for method, (name, values) in SENSITIVITY.items():
@@ -153,7 +196,13 @@ def ablation_section(babyface: PaperDataset, seeds: int) -> tuple[list[dict], st
     averages = [f"{r['annotations']:g}" for r in rows if r["method"] == PAPER_METHOD_ORDER[0]]
     header = ["method"] + [f"{ratio:.0%} ({avg}; paper {p:g})" for ratio, avg, p in
                            zip(ABLATION_RATIOS, averages, ABLATION_ANNOTATIONS)]
-    return rows, markdown_table(header, table)
+    gaps = [r for r in rows if abs(r["ours"] - r["paper"]) > max(2 * r["ours_std"], 0.03)]
+    summary = (f"\n\n{len(gaps)} of {len(rows)} cells differ from the paper by more than "
+               "twice our spread over seeds (and more than 0.03): "
+               + (", ".join(f"{METHODS[r['method']].name} at {r['ratio']:.0%} "
+                            f"({r['ours']:.3f} vs {r['paper']:.3f})" for r in gaps) or "none")
+               + ".")
+    return rows, markdown_table(header, table) + summary
 
 
 def timed(method: str, prefs, dataset: str, repeats: int) -> tuple[float, float]:
@@ -219,14 +268,22 @@ def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], st
         near = [name for name, value in (("lowest DIC", sweep.best_alpha),
                                          ("knee", sweep.knee_alpha))
                 if 0.5 <= hand / value <= 2.0]
+        accuracy = {alpha: fit_accuracy("coarsen-pl", data, key, alpha=alpha)
+                    for alpha in (hand, sweep.knee_alpha, sweep.best_alpha)}
         summary.append(dict(dataset=key, prior=released["prior"], best_alpha=sweep.best_alpha,
                             knee_alpha=sweep.knee_alpha, released_alpha=hand,
-                            near=" and ".join(near) or "neither"))
+                            near=" and ".join(near) or "neither",
+                            accuracy_released=accuracy[hand],
+                            accuracy_knee=accuracy[sweep.knee_alpha],
+                            accuracy_best=accuracy[sweep.best_alpha]))
         lines.append(
             f"- **{TABLE_NAME[key]}** (prior {released['prior']}): lowest DIC at α = "
             f"{sweep.best_alpha:g}, levels off at α = {sweep.knee_alpha:g}; the released code "
             f"uses α = {hand:g}, which is within a factor of 2 of "
-            f"{' and '.join(near) if near else 'neither'} (`dic_{key}.csv`).")
+            f"{' and '.join(near) if near else 'neither'} (`dic_{key}.csv`). CoarsenPL "
+            f"accuracy with the released settings at these three α: {accuracy[hand]:.4f} "
+            f"(released), {accuracy[sweep.knee_alpha]:.4f} (knee), "
+            f"{accuracy[sweep.best_alpha]:.4f} (lowest DIC).")
     return summary, "\n".join(lines)
 
 
@@ -284,6 +341,8 @@ def main(argv=None) -> int:
 
     accuracy_rows, accuracy_text = accuracy_section(datasets, sushi_runs)
     write_csv(out / "paper_accuracy.csv", accuracy_rows)
+    accuracy_text += "\n\n" + deviations_text(accuracy_rows)
+    released_output = released_peergrader_output(data, datasets)
     sensitivity_text = sensitivity_section(datasets)
     ablation_rows, ablation_text = ablation_section(datasets["babyface"], seeds)
     write_csv(out / "ablation_annotations.csv", ablation_rows)
@@ -302,6 +361,7 @@ def main(argv=None) -> int:
                 f"numpy {np.__version__}",
         seconds=time.perf_counter() - started, accuracy=accuracy_text,
         sensitivity=sensitivity_text, chosen=_chosen_text(), ablation=ablation_text,
+        released_output=released_output or "not found",
         seeds=seeds, scale=scale_text, computation=time_text, repeats=repeats, dic=dic_text,
         calibration=calibration_text,
         sushi="" if sushi_runs else SUSHI_ABSENT,
@@ -357,6 +417,13 @@ Sensitivity (pairwise accuracy on Readlevel; BabyFace; PeerGrading released, for
 
 {sensitivity}
 
+The authors also released the output of their PeerGrading-PL baseline (item scores per
+dataset). Scored with the same metric it gives: {released_output}. So the paper's PeerGrader
+column is not the released output everywhere, and our PeerGrader, fitted from scratch with
+the prior above, lands between the two. PeerGrader here is fitted by one L-BFGS run over the
+scores and the log-reliabilities jointly (`solver="joint"`), which reaches the same optimum as
+the alternating scheme (`solver="alternating"`, tested to agree) about 25 times faster.
+
 ## 2. PeerGrading built two ways
 
 {peergrading} The released script that builds `PeerGrader.mat` writes a peer's *grade*
@@ -372,6 +439,16 @@ annotations per annotator (ours; paper).
 
 {ablation}
 
+The subsampling rule matches the paper's (the average annotations per annotator agree to
+two decimals), and every method agrees with the paper at 100 %. The gaps are at small ratios,
+where the paper reports one random subsample per ratio and we average {seeds}: the spread
+over seeds there (up to ±0.06) shows how far one draw can move a cell. In the paper the
+vanilla methods (PL-EM above all) score lower at small ratios than in our average, and
+CoarsenTH and CoarsenBT sit at exactly 0.8824 for every ratio up to 16 %. We do not reproduce
+that flat line: with one to twelve annotations per annotator every method loses accuracy,
+CoarsenBT the most, so the paper's claim that the CoarsenRank variants are the least
+sensitive to few annotations does not hold in our runs.
+
 ## 4. Scale ablation (Readlevel magnified, Table "Ablation_size")
 
 Seconds for 15 inner iterations on this machine (paper's i5 seconds, speed-up).
@@ -384,6 +461,11 @@ Exact Gibbs sampler (100 burn-in, 50 draws), each dataset with its CoarsenPL pri
 is the automatic one plus the released α.
 
 {dic}
+
+On all three datasets the corrected DIC keeps falling slowly up to the largest α tried, so its
+minimum is essentially the plain model; the point where it levels off is the useful choice and
+is what the dashboard uses by default. The released code plotted a different quantity (see the
+notes), which is why its hand-picked α sit well below both.
 
 ## 6. Learning times (Table "Computation")
 
