@@ -133,8 +133,15 @@ def _compare(args) -> None:
     if unknown:
         raise _UsageError(f"unknown method(s) {', '.join(unknown)}; choose from "
                           f"{', '.join(METHODS)}")
-    overrides = {} if args.alpha is None else {"alpha": args.alpha}
-    result = compare(prefs, methods, truth=truth, repeats=args.repeats, overrides=overrides)
+    alpha = args.alpha
+    if alpha is None:
+        from .dic import dic_sweep
+
+        alpha = dic_sweep(prefs, random_state=0).knee_alpha
+        print(f"alpha for the CoarsenRank methods, where the DIC curve levels off: {alpha:g}",
+              file=sys.stderr)
+    result = compare(prefs, methods, truth=truth, repeats=args.repeats,
+                     overrides={"alpha": alpha})
     _emit(result.to_csv(), args.out)
 
 
@@ -184,7 +191,8 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--truth", help="ground-truth file (item and score, or ordered items)")
     comp.add_argument("--methods", nargs="+", help="method ids (default: the paper's methods)")
     comp.add_argument("--repeats", type=int, default=1, help="timing repeats (default 1)")
-    comp.add_argument("--alpha", type=float, help="alpha for the CoarsenRank methods")
+    comp.add_argument("--alpha", type=float,
+                      help="alpha for the CoarsenRank methods (default: where DIC levels off)")
     comp.set_defaults(handler=_compare)
     return parser
 

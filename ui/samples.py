@@ -37,9 +37,10 @@ SAMPLES: dict[str, Sample] = {s.id: s for s in [
            "Crowd workers were shown two photos at a time and picked the sharper one. Three "
            "of the twelve workers clicked at random. Pairwise comparisons, 480 in all.",
            "photo_pairs.csv", "photo_truth.csv", "pairwise"),
-    Sample("films", "Film lists (25 films, 150 viewers)",
-           "Each viewer ordered the 3 to 6 films they had seen. A quarter of the viewers "
-           "gave random answers. Partial lists of different lengths.",
+    Sample("films", "Top-5 film lists (25 films, 150 viewers)",
+           "Each viewer listed their five favourite films out of 25, best first. A quarter of "
+           "the viewers gave random answers. Each list is treated as an order of the films it "
+           "names.",
            "film_lists.csv", "film_truth.csv", "long"),
     Sample("essays", "Essay grades with ties (12 essays, 40 students)",
            "Each student graded 4 essays; equal grades are ties. Five students graded "

@@ -1,0 +1,62 @@
+"""The public API named in the engine issue works exactly as written there."""
+
+import numpy as np
+
+import coarsenrank_core
+
+
+def test_the_documented_calls_run():
+    from coarsenrank_core import (  # noqa: F401 - every documented name must import
+        PreferenceFormatError,
+        Preferences,
+        coarsen_pl,
+        coarsen_pl_gibbs,
+        dic_sweep,
+        kendall_tau_b,
+        pairwise_accuracy,
+        read_preferences,
+        read_truth,
+        simulate_pl,
+    )
+
+    lists = [[0, 1, 2], [1, {0, 2}], [2, 0], [0, 2, 1]]
+    prefs = Preferences.from_lists(lists, n_items=None, item_names=None, rankers=None,
+                                   weights=None)
+    fit = coarsen_pl(prefs, alpha=200.0, prior=(1.0, 2.0), calibration=100.0, max_iter=15,
+                     tol=0.0)
+    assert isinstance(fit.scores, np.ndarray) and fit.scores.shape == (prefs.n_items,)
+    post = coarsen_pl_gibbs(prefs, alpha=10.0, prior=(1.0, 2.0), burn_in=100, n_draws=50,
+                            random_state=0)
+    assert post.draws.shape == (50, 3)
+    np.testing.assert_allclose(post.mean, post.draws.mean(axis=0))
+    sweep = dic_sweep(prefs, alphas=None, burn_in=100, n_draws=50, random_state=0,
+                      progress=None)
+    for name in ("alphas", "f", "g", "dic"):
+        assert getattr(sweep, name).shape == sweep.alphas.shape
+    assert sweep.best_alpha in sweep.alphas and sweep.knee_alpha in sweep.alphas
+    assert issubclass(PreferenceFormatError, ValueError)
+
+
+def test_package_exports_registry_and_compare_and_stays_light():
+    assert "coarsen-pl" in coarsenrank_core.METHODS
+    assert callable(coarsenrank_core.compare)
+    assert set(coarsenrank_core.__all__) <= set(dir(coarsenrank_core))
+
+
+def test_engine_imports_neither_ui_libraries_nor_pandas_outside_the_readers():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, coarsenrank_core as c; c.coarsen_pl; c.dic_sweep; c.compare; "
+            "c.METHODS; import coarsenrank_core.experiments, coarsenrank_core.noise; "
+            "print(sorted(m for m in ('pandas', 'streamlit', 'plotly') if m in sys.modules))")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=root, check=True).stdout.strip()
+    assert out == "[]"
+    for source in (root / "coarsenrank_core").glob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        assert "import streamlit" not in text and "import plotly" not in text, source
+        if source.name != "readers.py":
+            assert "import pandas" not in text, source
