@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .frozen import FrozenDict
+from .frozen import FrozenDict, readonly_array
 from .plackett_luce import coarsen_pl_gibbs
 from .preferences import Preferences
 from .results import tempering
@@ -51,6 +51,10 @@ class DICResult:
     knee_alpha: float
     seconds: float
     params: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __post_init__(self):
+        for name in ("alphas", "taus", "f", "g", "dic"):
+            object.__setattr__(self, name, readonly_array(getattr(self, name)))
 
     @property
     def best_index(self) -> int:

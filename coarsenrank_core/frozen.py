@@ -1,11 +1,22 @@
-"""A read-only mapping that, unlike ``types.MappingProxyType``, survives pickling."""
+"""Read-only building blocks of the frozen results: arrays and a mapping that survives pickling."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["FrozenDict"]
+import numpy as np
+
+__all__ = ["FrozenDict", "readonly_array"]
+
+
+def readonly_array(array, dtype=float) -> np.ndarray | None:
+    """A read-only copy of ``array`` as ``dtype`` (``None`` stays ``None``)."""
+    if array is None:
+        return None
+    out = np.array(array, dtype=dtype, copy=True)
+    out.flags.writeable = False
+    return out
 
 
 class FrozenDict(Mapping):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .frozen import FrozenDict
+from .frozen import FrozenDict, readonly_array
 from .preferences import Preferences
 from .simulate import random_orderings, random_subsets
 
@@ -16,12 +16,6 @@ __all__ = ["NoiseResult", "NoiseType", "NOISE_TYPES", "replace_random", "reverse
            "mallows_insertions"]
 
 _PAIR_CELLS = 1 << 22  # bound on the (rows × item pairs) cells that altered_distance holds
-
-
-def _frozen(array, dtype) -> np.ndarray:
-    out = np.array(array, dtype=dtype, copy=True)
-    out.flags.writeable = False
-    return out
 
 
 @dataclass(frozen=True)
@@ -56,8 +50,8 @@ class NoiseResult:
     extra: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
-        object.__setattr__(self, "source", _frozen(self.source, np.intp))
-        object.__setattr__(self, "altered", _frozen(self.altered, bool))
+        object.__setattr__(self, "source", readonly_array(self.source, np.intp))
+        object.__setattr__(self, "altered", readonly_array(self.altered, bool))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
         object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
         if self.source.shape != (len(self.preferences),) or self.altered.shape != self.source.shape:

@@ -13,15 +13,11 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .frozen import readonly_array
+
 __all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS"]
 
 CANONICAL_COLUMNS = ("preference", "ranker", "weight", "item", "rank")
-
-
-def _frozen(array, dtype) -> np.ndarray:
-    out = np.array(array, dtype=dtype, copy=True)
-    out.flags.writeable = False
-    return out
 
 
 def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -194,12 +190,12 @@ class Preferences:
             if rankers is not None and n and rankers.max() >= len(ranker_names):
                 raise ValueError("a ranker id has no name in ranker_names")
         set_ = object.__setattr__
-        set_(self, "items", _frozen(items, np.intp))
-        set_(self, "offsets", _frozen(offsets, np.intp))
-        set_(self, "groups", _frozen(groups, np.intp))
+        set_(self, "items", readonly_array(items, np.intp))
+        set_(self, "offsets", readonly_array(offsets, np.intp))
+        set_(self, "groups", readonly_array(groups, np.intp))
         set_(self, "n_items", n_items)
-        set_(self, "weights", _frozen(weights, np.float64))
-        set_(self, "rankers", None if rankers is None else _frozen(rankers, np.intp))
+        set_(self, "weights", readonly_array(weights, np.float64))
+        set_(self, "rankers", None if rankers is None else readonly_array(rankers, np.intp))
         set_(self, "item_names", names)
         set_(self, "ranker_names", ranker_names)
         set_(self, "notes", tuple(self.notes))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .frozen import FrozenDict
+from .frozen import FrozenDict, readonly_array
 
 __all__ = ["RankingResult", "PosteriorResult", "tempering"]
 
@@ -18,14 +18,6 @@ def tempering(alpha: float, n: float) -> float:
     if not alpha > 0:
         raise ValueError(f"alpha must be positive (got {alpha}); use inf for the plain model")
     return 1.0 if np.isinf(alpha) else alpha / (alpha + float(n))
-
-
-def _readonly(array) -> np.ndarray | None:
-    if array is None:
-        return None
-    out = np.array(array, dtype=float, copy=True)
-    out.flags.writeable = False
-    return out
 
 
 @dataclass(frozen=True)
@@ -69,8 +61,8 @@ class RankingResult:
     extra: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
-        object.__setattr__(self, "scores", _readonly(self.scores))
-        object.__setattr__(self, "trace", _readonly(self.trace))
+        object.__setattr__(self, "scores", readonly_array(self.scores))
+        object.__setattr__(self, "trace", readonly_array(self.trace))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
         object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
 
@@ -103,7 +95,7 @@ class PosteriorResult(RankingResult):
     def __post_init__(self):
         super().__post_init__()
         for name in ("draws", "lower", "upper"):
-            object.__setattr__(self, name, _readonly(getattr(self, name)))
+            object.__setattr__(self, name, readonly_array(getattr(self, name)))
 
     @property
     def mean(self) -> np.ndarray:
