@@ -88,7 +88,7 @@ def served_app():
 
 
 def new_page(browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = browser.new_page(viewport={"width": 1400, "height": 2000}, accept_downloads=True)
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.set_default_timeout(90_000)

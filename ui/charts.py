@@ -92,8 +92,8 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
         if chosen_alpha is not None:
             fig.add_vline(x=chosen_alpha, line_dash="dash", line_color="#7f3c8d", row=row,
                           col=1)
-    fig.update_xaxes(type="log", title_text="α (neighbourhood size; larger = trust the data more)",
-                     row=len(curves), col=1)
+    fig.update_xaxes(type="log", dtick=1, title_text="α (neighbourhood size; larger = trust "
+                     "the data more)", row=len(curves), col=1)
     return _layout(fig, "Choosing α: where does the DIC curve bottom out or level off?",
                    height=CHART_HEIGHT + 220 * (len(curves) - 1),
                    legend=dict(orientation="h", y=-0.2))
@@ -128,7 +128,7 @@ def timing_chart(comparison) -> go.Figure:
         marker_color=[method_color(r.method) for r in rows],
         text=[f"{r.seconds_mean:.3g} s" for r in rows], textposition="outside",
         hovertemplate="%{x}: %{y:.3g} s<extra></extra>"))
-    fig.update_yaxes(type="log", title_text="seconds (log scale)")
+    fig.update_yaxes(type="log", dtick=1, title_text="seconds (log scale)")
     return _layout(fig, "How long does each method take?")
 
 
@@ -175,8 +175,8 @@ def scale_chart(result) -> go.Figure:
             line=dict(color=method_color(method), width=3), customdata=result.n_preferences,
             hovertemplate="×%{x} (%{customdata} lists): %{y:.3g} s<extra>%{fullData.name}"
                           "</extra>"))
-    fig.update_xaxes(type="log", title_text="data duplicated × times (log scale)")
-    fig.update_yaxes(type="log", title_text="seconds (log scale)")
+    fig.update_xaxes(type="log", dtick=1, title_text="data duplicated × times (log scale)")
+    fig.update_yaxes(type="log", dtick=1, title_text="seconds (log scale)")
     return _layout(fig, "Does the time grow in step with the data?")
 
 
