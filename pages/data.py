@@ -123,7 +123,7 @@ show_chart(charts.coverage_chart(summary, prefs.item_names), key="coverage_chart
 explain("Items at the top were ranked least often: their place in the consensus is the least "
         "certain.")
 
-with st.expander("See the first lists as read"):
+with st.expander("See the first lists as read", expanded=dataset.origin == "upload"):
     rows = []
     for n, pref in enumerate(prefs.to_lists(names=True)[:25]):
         text = " > ".join(" = ".join(sorted(g)) if isinstance(g, frozenset) else g

@@ -117,6 +117,9 @@ def test_successful_upload_replaces_the_data_on_every_page():
     no_failure(at)
     assert any("Loaded drinks.csv" in s.value for s in at.success)
     assert "drinks.csv" in sidebar_text(at)
+    preview = at.dataframe[0].value
+    assert list(preview["rater"]) == ["ann", "bob", "cy"]
+    assert preview["list (best first)"].iloc[0] == "tea > coffee > juice"
     at = open_page("pages/consensus.py", at)
     no_failure(at)
     table = at.dataframe[0].value
