@@ -15,8 +15,8 @@ __all__ = ["borda", "copeland"]
 
 def _mid_positions(prefs: Preferences) -> np.ndarray:
     """0-based position of every entry, tied entries sharing their group's mean position."""
-    owner, groups = prefs.owner, prefs.groups
-    position = np.arange(prefs.items.size) - prefs.offsets[:-1][owner]
+    groups = prefs.groups
+    position = prefs.positions
     new_group = (position == 0) | np.concatenate([[True], groups[1:] != groups[:-1]])
     group_id = np.cumsum(new_group) - 1
     first = position[new_group][group_id]

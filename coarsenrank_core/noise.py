@@ -83,11 +83,6 @@ def _check_fraction(fraction: float, name: str = "fraction", low_open: bool = Fa
     return fraction
 
 
-def _positions(prefs: Preferences) -> np.ndarray:
-    """Position of every flat entry inside its preference."""
-    return np.arange(prefs.items.size) - prefs.offsets[:-1][prefs.owner]
-
-
 def _entry_mask(prefs: Preferences, rows: np.ndarray) -> np.ndarray:
     chosen = np.zeros(len(prefs), dtype=bool)
     chosen[rows] = True
@@ -98,7 +93,7 @@ def _differs(original: Preferences, new: Preferences, source: np.ndarray) -> np.
     """Whether each preference of ``new`` differs in content from ``original[source]``."""
     source = np.asarray(source, dtype=np.intp)
     same_length = new.lengths == original.lengths[source]
-    element = (np.repeat(original.offsets[:-1][source], new.lengths) + _positions(new))
+    element = (np.repeat(original.offsets[:-1][source], new.lengths) + new.positions)
     element = np.where(same_length[new.owner], element, 0)
     if original.items.size == 0:
         return ~same_length
@@ -161,7 +156,7 @@ def replace_random(prefs: Preferences, fraction: float, random_state=None) -> No
     items = prefs.items.copy()
     groups = prefs.groups.copy()
     items[mask] = random_subsets(prefs.n_items, prefs.lengths[rows], rng)
-    groups[mask] = _positions(prefs)[mask]
+    groups[mask] = prefs.positions[mask]
     return _result(prefs, items, groups, "replace_random", params)
 
 

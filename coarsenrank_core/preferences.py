@@ -322,6 +322,11 @@ class Preferences:
         return np.repeat(np.arange(len(self)), self.lengths)
 
     @cached_property
+    def positions(self) -> np.ndarray:
+        """For every flat entry, its 0-based position inside its preference."""
+        return np.arange(self.items.size) - self.offsets[:-1][self.owner]
+
+    @cached_property
     def n_groups(self) -> np.ndarray:
         """Number of tied groups (distinct positions) in each preference."""
         return self.groups[self.offsets[1:] - 1] + 1
@@ -497,7 +502,10 @@ class Preferences:
         Returns
         -------
         Preferences or (Preferences, numpy.ndarray)
+            Strict pairs come back as the same collection, with its cached stage layout.
         """
+        if self.is_pairwise:
+            return (self, np.arange(len(self))) if return_source else self
         first_parts, second_parts, source_parts, tied_parts = [], [], [], []
         for k in np.unique(self.lengths):
             rows = np.flatnonzero(self.lengths == k)
@@ -528,7 +536,7 @@ class Preferences:
             return self
         width = int(self.lengths.max())
         table = np.full((len(self), 2 * width + 1), -1, dtype=np.int64)
-        column = np.arange(self.items.size) - self.offsets[:-1][self.owner]
+        column = self.positions
         table[self.owner, column] = self.items
         table[self.owner, width + column] = self.groups
         table[:, -1] = self.ranker_index

@@ -18,8 +18,6 @@ LOGISTIC_SLOPE = 2.0 / np.sqrt(np.pi)
 
 def pairs_of(prefs: Preferences) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Winners, losers and weights of the fully rank-broken pairs (tied items give none)."""
-    if prefs.is_pairwise:
-        return prefs.items[0::2], prefs.items[1::2], prefs.weights
     pairs = prefs.rank_break()
     return pairs.items[0::2], pairs.items[1::2], pairs.weights
 
