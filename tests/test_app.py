@@ -297,3 +297,13 @@ def test_a_widget_change_that_needs_no_recomputation_does_not_recompute(monkeypa
     assert len(chart_specs(at)[0]["data"]) > 3
     at = click(at, "Run")  # the same settings again: served from the cache
     assert len(calls) == 1
+
+
+def test_a_preflib_upload_is_recognised_by_its_file_name():
+    soc = (b"# FILE NAME: drinks.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 3\n"
+           b"# ALTERNATIVE NAME 1: tea\n# ALTERNATIVE NAME 2: coffee\n"
+           b"# ALTERNATIVE NAME 3: juice\n2: 1,2,3\n1: 2,1,3\n")
+    at = upload(open_page("pages/data.py"), "drinks.soc", soc)
+    no_failure(at)
+    assert any("Loaded drinks.soc" in s.value for s in at.success)
+    assert "3 items" in sidebar_text(at)

@@ -9,6 +9,7 @@ works for elements the function itself created.
 
 from __future__ import annotations
 
+import io
 from contextlib import contextmanager
 
 import numpy as np
@@ -63,18 +64,11 @@ def read_truth_upload(data: bytes, name: str, _prefs: Preferences, key: str) -> 
     return read_truth(_named(data, name), _prefs)
 
 
-class _NamedBytes:
+def _named(data: bytes, name: str) -> io.BytesIO:
     """Uploaded bytes with the file name the readers use to recognise PrefLib files."""
-
-    def __init__(self, data: bytes, name: str):
-        self._data, self.name = data, name
-
-    def read(self) -> bytes:
-        return self._data
-
-
-def _named(data: bytes, name: str) -> _NamedBytes:
-    return _NamedBytes(data, name)
+    buffer = io.BytesIO(data)
+    buffer.name = name
+    return buffer
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
