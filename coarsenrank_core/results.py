@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -102,17 +103,19 @@ class PosteriorResult(RankingResult):
         """Posterior mean of the scores (the same array as ``scores``)."""
         return self.scores
 
+    @cached_property
     def draw_ranks(self) -> np.ndarray:
-        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)``."""
+        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once)."""
         order = np.argsort(-self.draws, axis=1, kind="stable")
         ranks = np.empty_like(order)
         np.put_along_axis(ranks, order, np.arange(self.draws.shape[1])[None, :], axis=1)
+        ranks.flags.writeable = False
         return ranks
 
     def rank_probabilities(self) -> np.ndarray:
         """``P[m, r]``: posterior probability that item ``m`` is at rank ``r`` (0 = best)."""
         n_draws, n_items = self.draws.shape
-        ranks = self.draw_ranks()
+        ranks = self.draw_ranks
         cells = (np.arange(n_items)[None, :] * n_items + ranks).ravel()
         counts = np.bincount(cells, minlength=n_items * n_items)
         return counts.reshape(n_items, n_items) / n_draws
@@ -120,7 +123,7 @@ class PosteriorResult(RankingResult):
     def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Central credible interval of every item's 1-based rank."""
         level = self.interval_level if level is None else level
-        ranks = self.draw_ranks() + 1
+        ranks = self.draw_ranks + 1
         tail = (1 - level) / 2
         low = np.floor(np.quantile(ranks, tail, axis=0)).astype(int)
         high = np.ceil(np.quantile(ranks, 1 - tail, axis=0)).astype(int)
