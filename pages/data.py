@@ -56,7 +56,7 @@ elif source == "My own file":
             if st.session_state.get("applied_upload") != marker:
                 st.session_state["applied_upload"] = marker
                 state.set_current(state.Dataset(name=upload.name, preferences=prefs,
-                                                origin="upload", notes=prefs.notes))
+                                                origin="upload"))
                 st.success(f"Loaded {upload.name}: {len(prefs)} lists over "
                            f"{prefs.n_items} items.")
     if truth_upload is not None:
@@ -70,8 +70,7 @@ elif source == "My own file":
             if dataset.truth is None or not (dataset.truth == truth).all():
                 state.set_current(state.Dataset(
                     name=dataset.name, preferences=dataset.preferences, truth=truth,
-                    origin=dataset.origin, description=dataset.description,
-                    notes=dataset.notes))
+                    origin=dataset.origin, description=dataset.description))
                 st.success("True order loaded: accuracy charts are now available.")
 
 else:

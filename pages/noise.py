@@ -42,8 +42,7 @@ if apply:
     state.set_current(state.Dataset(
         name=f"{original.name} + {noise.label.lower()} ({level:g})",
         preferences=result.preferences, truth=original.truth, origin="noise",
-        description=original.description, parent=original, noise=report,
-        notes=original.notes))
+        description=original.description, parent=original, noise=report))
     st.rerun()
 
 report = dataset.noise

@@ -307,3 +307,10 @@ def test_a_preflib_upload_is_recognised_by_its_file_name():
     no_failure(at)
     assert any("Loaded drinks.soc" in s.value for s in at.success)
     assert "3 items" in sidebar_text(at)
+
+
+def test_rows_the_reader_skipped_are_reported_on_the_data_page():
+    data = b"voter,1st,2nd\nann,tea,coffee\nbob,juice\ncy,coffee,tea\n"
+    at = upload(open_page("pages/data.py"), "drinks.csv", data)
+    no_failure(at)
+    assert any("Skipped 1 row" in i.value and "3" in i.value for i in at.info)

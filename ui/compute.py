@@ -49,7 +49,7 @@ def load_sample(sample_id: str) -> Dataset:
     prefs = read_preferences(sample.path, format=sample.format)
     truth = read_truth(sample.truth_path, prefs)
     return Dataset(name=sample.title, preferences=prefs, truth=truth, origin="sample",
-                   description=sample.description, notes=prefs.notes)
+                   description=sample.description)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -40,7 +40,11 @@ class Dataset:
     description: str = ""
     parent: Dataset | None = None
     noise: NoiseReport | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the reader skipped or changed while loading (kept on the preferences)."""
+        return self.preferences.notes
 
     @property
     def key(self) -> str:
