@@ -86,13 +86,20 @@ class ComparisonResult:
         return table_to_csv(CSV_COLUMNS, [list(rec.values()) for rec in self.records()])
 
 
+def _strict_ranks(scores) -> np.ndarray:
+    """Positions in the order best first, equal scores broken by item id."""
+    return np.argsort(np.argsort(-np.asarray(scores, float), kind="stable"), kind="stable")
+
+
+def _rank_agreement(ranks_a: np.ndarray, ranks_b: np.ndarray) -> float:
+    if ranks_a.size < 2:
+        return 1.0
+    return float((1.0 + kendalltau(ranks_a, ranks_b).statistic) / 2.0)
+
+
 def order_agreement(scores_a, scores_b) -> float:
     """Fraction of item pairs that two score vectors' orders (ties broken by id) agree on."""
-    ranks = [np.argsort(np.argsort(-np.asarray(s, float), kind="stable"), kind="stable")
-             for s in (scores_a, scores_b)]
-    if ranks[0].size < 2:
-        return 1.0
-    return float((1.0 + kendalltau(ranks[0], ranks[1]).statistic) / 2.0)
+    return _rank_agreement(_strict_ranks(scores_a), _strict_ranks(scores_b))
 
 
 def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None,
@@ -160,11 +167,12 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
             seconds_std=float(np.std(seconds, ddof=1)) if len(seconds) > 1 else 0.0,
             iterations=None if result is None else result.iterations,
             converged=None if result is None else result.converged, error=error))
+    ranks = {m: _strict_ranks(r.scores) for m, r in results.items()}
     agreement = np.full((len(methods), len(methods)), np.nan)
     for i, a in enumerate(methods):
         for j, b in enumerate(methods[: i + 1]):
-            if a in results and b in results:
+            if a in ranks and b in ranks:
                 agreement[i, j] = agreement[j, i] = (
-                    1.0 if i == j else order_agreement(results[a].scores, results[b].scores))
+                    1.0 if i == j else _rank_agreement(ranks[a], ranks[b]))
     return ComparisonResult(rows=tuple(rows), agreement=agreement,
                             results=FrozenDict(results), has_truth=truth is not None)
