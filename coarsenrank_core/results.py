@@ -112,13 +112,40 @@ class PosteriorResult(RankingResult):
         ranks.flags.writeable = False
         return ranks
 
-    def rank_probabilities(self) -> np.ndarray:
-        """``P[m, r]``: posterior probability that item ``m`` is at rank ``r`` (0 = best)."""
+    def rank_probabilities(self, top: int | None = 30, block: int = 256) -> np.ndarray:
+        """``P[m, r]``: posterior probability that item ``m`` is at rank ``r`` (0 = best).
+
+        Only the best ``top`` ranks are kept, for every item: the result has shape
+        ``(M, min(top, M))``, so memory grows linearly in M (an ``M × M`` table of a
+        15,000-item upload would need gigabytes). Column ``0`` is each item's chance of
+        being first; ``P[order[:top], :top]`` is the heatmap of the ``top`` best items (by
+        posterior mean) over the ``top`` best ranks. Every column sums to 1; a row sums to
+        the item's chance of being in the top ``top`` (1 for every item when ``top ≥ M``).
+
+        Parameters
+        ----------
+        top : int or None
+            Number of leading ranks kept; ``None`` keeps all M (an ``M × M`` array: only
+            for small M).
+        block : int
+            Draws counted at a time; the temporaries hold ``block × M`` entries.
+
+        Returns
+        -------
+        numpy.ndarray, shape (M, min(top, M))
+        """
         n_draws, n_items = self.draws.shape
+        width = n_items if top is None else min(int(top), n_items)
+        if width < 0 or block < 1:
+            raise ValueError("top must be non-negative (or None) and block positive")
         ranks = self.draw_ranks
-        cells = (np.arange(n_items)[None, :] * n_items + ranks).ravel()
-        counts = np.bincount(cells, minlength=n_items * n_items)
-        return counts.reshape(n_items, n_items) / n_draws
+        counts = np.zeros(n_items * width, dtype=np.int64)
+        for lo in range(0, n_draws, block):
+            chunk = ranks[lo:lo + block]
+            kept = chunk < width
+            cells = np.nonzero(kept)[1] * width + chunk[kept]
+            counts += np.bincount(cells, minlength=n_items * width)
+        return counts.reshape(n_items, width) / max(n_draws, 1)
 
     def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Central credible interval of every item's 1-based rank."""

@@ -1,0 +1,56 @@
+"""Resource limits: memory that grows linearly in the number of items, costs bounded by the data."""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.results import PosteriorResult
+
+
+def _posterior(draws: np.ndarray) -> PosteriorResult:
+    return PosteriorResult(method="coarsen-pl-gibbs", scores=draws.mean(axis=0), iterations=1,
+                           converged=None, seconds=0.0, draws=draws, lower=draws.min(axis=0),
+                           upper=draws.max(axis=0))
+
+
+def _full_table(post: PosteriorResult) -> np.ndarray:
+    """The M × M rank-probability table, counted draw by draw."""
+    n_draws, n_items = post.draws.shape
+    table = np.zeros((n_items, n_items))
+    for ranks in post.draw_ranks:
+        table[np.arange(n_items), ranks] += 1
+    return table / n_draws
+
+
+def test_rank_probabilities_keep_the_leading_ranks_of_the_full_table():
+    rng = np.random.default_rng(0)
+    post = _posterior(rng.gamma(2.0, size=(500, 7)))
+    full = _full_table(post)
+    np.testing.assert_array_equal(post.rank_probabilities(), full)  # top 30 >= M: all ranks
+    np.testing.assert_array_equal(post.rank_probabilities(top=None, block=3), full)
+    top = post.rank_probabilities(top=3, block=64)
+    assert top.shape == (7, 3)
+    np.testing.assert_array_equal(top, full[:, :3])
+    np.testing.assert_allclose(top.sum(axis=0), 1.0)
+    with pytest.raises(ValueError):
+        post.rank_probabilities(top=-1)
+
+
+def test_rank_probabilities_of_20000_items_stay_linear_in_memory():
+    # the old M × M count and float tables would need 2 × 3.2 GB here
+    rng = np.random.default_rng(1)
+    n_draws, n_items = 100, 20_000
+    post = _posterior(rng.gamma(2.0, size=(n_draws, n_items)))
+    tracemalloc.start()
+    try:
+        probabilities = post.rank_probabilities()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert probabilities.shape == (n_items, 30)
+    # draws ranks (n_draws × M intp) and the argsort behind them dominate: 2 × 16 MB
+    assert peak < 100e6
+    np.testing.assert_allclose(probabilities.sum(axis=0), 1.0)
+    first = np.bincount(np.argmax(post.draws, axis=1), minlength=n_items) / n_draws
+    np.testing.assert_allclose(probabilities[:, 0], first)
