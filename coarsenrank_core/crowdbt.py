@@ -10,7 +10,7 @@ import numpy as np
 from .preferences import Preferences
 from .results import RankingResult
 
-__all__ = ["crowdbt", "crowdbt_update"]
+__all__ = ["crowdbt", "crowdbt_update", "weighted_update"]
 
 
 def _sigmoid_pair(d: float) -> tuple[float, float]:
@@ -86,14 +86,88 @@ def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: 
     return (*new, (alpha + w) * r, (beta + 1.0 - w) * r)
 
 
-def _run_pass(winners, losers, annotators, mu, var, alpha, beta, kappa, learn):
-    """Apply :func:`crowdbt_update` to an ordered list of comparisons, in place on lists.
+STEP_CHANGE = 0.01
+"""Largest relative change one sub-step of a weighted comparison makes (:func:`weighted_update`)."""
 
-    The update is written out inline (three times faster than calling the function).
+
+def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: float,
+                    beta: float, weight: float, kappa: float = 1e-4,
+                    learn_reliability: bool = True, step_change: float = STEP_CHANGE
+                    ) -> tuple[float, float, float, float, float, float]:
+    """The CrowdBT step for one comparison of weight (count) ``w``, in O(log w) operations.
+
+    Applying :func:`crowdbt_update` ``U`` to the same comparison ``w`` times in a row,
+    ``x ← x + (U(x) − x)``, is the forward-Euler path, with unit steps, of the flow
+    ``dx/dt = U(x) − x`` over ``t ∈ [0, w]`` (``x`` the six belief parameters). This
+    function follows that flow with steps of weight ``ω``:
+
+    - ``ω = 1`` is one plain :func:`crowdbt_update` (bit for bit);
+    - ``ω ≠ 1`` is a midpoint step ``x ← x + ω (U(x_½) − x_½)``,
+      ``x_½ = x + ½ω (U(x) − x)``;
+    - ``ω = min(left, max(1, c / ρ))`` with ``c = step_change`` and ``ρ`` the relative rate
+      of change of one unit update: the largest of ``|Δv_i|/v_i``, ``|Δv_j|/v_j``,
+      ``|Δ(μ_i − μ_j)|`` (which bounds the relative change of ``σ(±(μ_i − μ_j))``) and, when
+      learning, ``|Δα|/α``, ``|Δβ|/β``.
+
+    As the variances shrink like ``1/t`` and ``α + β`` grows like ``t``, ``ω`` grows
+    geometrically: from the default prior a count of ``10⁷`` takes about 1,200 sub-steps
+    (2,400 unit updates, milliseconds), ``10¹²`` about 2,400. A fractional weight ends with
+    a step ``ω < 1`` (a tempered observation).
+
+    Exactness: while every sub-step has ``ω = 1`` (``ρ ≥ c``: one unit update still moves
+    some parameter by ``c`` relatively, as at the prior of a fresh fit, ``v = 1``,
+    ``α + β = 8``) the result is bit for bit that of ``w`` repeated updates. Otherwise it
+    follows them closely: over 80 random beliefs and counts 2 to 10,000
+    (tests/test_crowdbt.py), the variances and ``α, β`` stay within 1% relative and the
+    means within 0.02 posterior standard deviations of the repeated updates.
+
+    Parameters
+    ----------
+    mu_i, mu_j, var_i, var_j, alpha, beta, kappa, learn_reliability
+        As for :func:`crowdbt_update`.
+    weight : float
+        The comparison's weight ``w > 0``.
+    step_change : float
+        ``c`` above: smaller is closer to the repeated updates and slower.
+
+    Returns
+    -------
+    (mu_i, mu_j, var_i, var_j, alpha, beta) after the step.
+    """
+    x = (mu_i, mu_j, var_i, var_j, alpha, beta)
+    left = float(weight)
+    while left > 0.0:
+        y = crowdbt_update(*x, kappa, learn_reliability)
+        step = 1.0
+        if left != 1.0:
+            rate = max(abs(y[2] / x[2] - 1.0), abs(y[3] / x[3] - 1.0),
+                       abs(y[0] - y[1] - x[0] + x[1]))
+            if learn_reliability:
+                rate = max(rate, abs(y[4] / x[4] - 1.0), abs(y[5] / x[5] - 1.0))
+            step = step_change / rate if rate > 0.0 else left
+            step = min(left, max(1.0, step))
+        if step != 1.0:
+            half = tuple(a + 0.5 * step * (b - a) for a, b in zip(x, y))
+            y_half = crowdbt_update(*half, kappa, learn_reliability)
+            y = tuple(a + step * (b - c) for a, b, c in zip(x, y_half, half))
+        x = y
+        left -= step
+    return x
+
+
+def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa, learn):
+    """Apply the CrowdBT update to an ordered list of comparisons, in place on lists.
+
+    A unit weight runs the update inline (three times faster than calling the function);
+    any other weight goes through :func:`weighted_update`.
     """
     exp = math.exp
-    for i, j, k in zip(winners, losers, annotators):
+    for i, j, k, weight in zip(winners, losers, annotators, weights):
         mi, mj, vi, vj, a, b = mu[i], mu[j], var[i], var[j], alpha[k], beta[k]
+        if weight != 1.0:
+            mu[i], mu[j], var[i], var[j], alpha[k], beta[k] = weighted_update(
+                mi, mj, vi, vj, a, b, weight, kappa, learn)
+            continue
         d = mi - mj
         if d >= 0.0:
             z = exp(-d)
@@ -153,7 +227,10 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     Preferences are broken into all their ordered pairs (:meth:`Preferences.rank_break`;
     tied items give no pair) and each pair keeps its preference's ranker as annotator
     (every preference is its own annotator when the collection has no ranker ids). A pair
-    of integer weight ``w`` is applied ``w`` times in a row.
+    of weight (count) ``w`` is one step of :func:`weighted_update`: ``O(log w)`` unit updates
+    that follow ``w`` repeated updates (exactly, for the small counts of a fresh fit), so a
+    count of ``10⁷`` costs milliseconds, not ``10⁷`` updates; fractional weights act as
+    tempered observations.
 
     Processing order: with ``shuffle=True`` (the authors' code) every pass visits the
     preferences in a fresh random order drawn from ``random_state``, the pairs of one
@@ -191,7 +268,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
         online Bradley–Terry (Weng & Lin 2011).
     tol : float
         Stop when a pass changes the scores by less than ``tol`` (relative L1); 0 runs all
-        passes.
+        passes (there is then no stopping rule and ``converged`` is ``None``).
 
     Returns
     -------
@@ -228,21 +305,15 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
             raise ValueError(f"fixed_reliability must lie in (0, 1], got {eta}")
         ab = np.broadcast_to(np.array([eta, 1.0 - eta]), (n_rankers, 2))
     pairs, source = prefs.rank_break(return_source=True)
-    counts = pairs.weights
-    if not np.allclose(counts, np.round(counts)):
-        raise ValueError("CrowdBT applies a pair once per unit of weight: weights must be "
-                         "integers")
-    repeat = np.round(counts).astype(np.intp)
-    winners = np.repeat(pairs.items[0::2], repeat)
-    losers = np.repeat(pairs.items[1::2], repeat)
-    source = np.repeat(source, repeat)
+    winners, losers = pairs.items[0::2], pairs.items[1::2]
+    weights = pairs.weights
     annotators = prefs.ranker_index[source]
     rng = np.random.default_rng(random_state)
     mu = [mu0] * n_items
     var = [var0] * n_items
     alpha, beta = ab[:, 0].tolist(), ab[:, 1].tolist()
-    plain = (winners.tolist(), losers.tolist(), annotators.tolist())
-    change, converged, done = float("nan"), False, 0
+    plain = (winners.tolist(), losers.tolist(), annotators.tolist(), weights.tolist())
+    change, converged, done = float("nan"), (False if tol > 0 else None), 0
     for _ in range(passes):
         before = np.array(mu)
         if virtual_node:
@@ -252,7 +323,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
             rank[rng.permutation(len(prefs))] = np.arange(len(prefs))
             order = np.argsort(rank[source], kind="stable")
             ordered = (winners[order].tolist(), losers[order].tolist(),
-                       annotators[order].tolist())
+                       annotators[order].tolist(), weights[order].tolist())
         else:
             ordered = plain
         _run_pass(*ordered, mu, var, alpha, beta, kappa, learn)

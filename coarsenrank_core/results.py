@@ -34,8 +34,9 @@ class RankingResult:
         methods (PL worths, log-worths, Borda points, …).
     iterations : int
         Iterations (or passes) run.
-    converged : bool
-        Whether the stopping rule was met before the iteration limit.
+    converged : bool or None
+        Whether the stopping rule was met before the iteration limit; ``None`` when the run
+        had no stopping rule (e.g. CrowdBT with ``tol=0`` runs a fixed number of passes).
     seconds : float
         Wall-clock time of the fit.
     change : float
@@ -53,7 +54,7 @@ class RankingResult:
     method: str
     scores: np.ndarray
     iterations: int
-    converged: bool
+    converged: bool | None
     seconds: float
     change: float = float("nan")
     tau: float | None = None

@@ -8,7 +8,8 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from coarsenrank_core import Preferences
-from coarsenrank_core.crowdbt import crowdbt, crowdbt_update
+from coarsenrank_core import crowdbt as crowdbt_module
+from coarsenrank_core.crowdbt import crowdbt, crowdbt_update, weighted_update
 from coarsenrank_core.metrics import pairwise_accuracy
 
 
@@ -223,8 +224,71 @@ def test_integer_weights_repeat_a_comparison():
     a = crowdbt(weighted, shuffle=False, passes=2)
     b = crowdbt(repeated, shuffle=False, passes=2)
     np.testing.assert_allclose(a.scores, b.scores, rtol=1e-12)
-    with pytest.raises(ValueError, match="integers"):
-        crowdbt(weighted._replace(weights=np.array([1.5, 1.0, 1.0])))
+    # a fractional weight is a tempered observation: it moves the scores less than weight 1
+    gaps = []
+    for weight in (0.5, 1.0, 1.5):
+        single = crowdbt(Preferences.from_pairs([0], [1], weights=[weight]), passes=1)
+        assert np.all(np.isfinite(single.scores))
+        gaps.append(single.scores[0] - single.scores[1])
+    assert 0 < gaps[0] < gaps[1] < gaps[2]
+
+
+def _repeated_updates(state, count, learn):
+    for _ in range(count):
+        state = crowdbt_update(*state, 1e-4, learn)
+    return np.array(state)
+
+
+def test_small_counts_from_the_prior_equal_repeated_updates_bit_for_bit():
+    for learn, (a, b) in [(True, (5.0, 3.0)), (False, (1.0, 0.0)), (False, (0.8, 0.2))]:
+        for count in range(1, 11):
+            state = (0.3, -0.2, 1.0, 0.8, a, b)
+            np.testing.assert_array_equal(
+                weighted_update(*state, count, learn_reliability=learn),
+                _repeated_updates(state, count, learn))
+
+
+@pytest.mark.parametrize("count", [2, 5, 100, 3000])
+def test_a_count_follows_repeated_updates_within_the_stated_tolerance(count):
+    # weighted_update's docstring: variances and (α, β) within 1% relative, means within
+    # 0.02 posterior standard deviations of `count` repeated updates
+    rng = np.random.default_rng(count)
+    for trial in range(20):
+        state = [rng.normal(), rng.normal(), rng.uniform(0.01, 1.0), rng.uniform(0.01, 1.0),
+                 rng.uniform(1, 20), rng.uniform(0.5, 10)]
+        if trial % 2:
+            state[4:] = [state[4] + state[5] + 1, 0.5]  # a reliable annotator
+        for learn in (True, False):
+            if not learn:
+                state[4:] = [1.0, 0.0]
+            ours = np.array(weighted_update(*state, count, learn_reliability=learn))
+            reference = _repeated_updates(state, count, learn)
+            sd = np.sqrt(reference[2:4])
+            assert np.all(np.abs(ours[:2] - reference[:2]) < 0.02 * sd)
+            np.testing.assert_allclose(ours[2:4], reference[2:4], rtol=0.01)
+            if learn:
+                np.testing.assert_allclose(ours[4:], reference[4:], rtol=0.01)
+
+
+def test_a_count_of_ten_million_costs_a_few_thousand_updates(monkeypatch):
+    calls = []
+    original = crowdbt_module.crowdbt_update
+
+    def counted(*args):
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(crowdbt_module, "crowdbt_update", counted)
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2]], rankers=["x", "y"],
+                                   weights=[3e6, 1])
+    small = crowdbt(prefs._replace(weights=np.array([3.0, 1.0])), passes=1)
+    n_small = len(calls)
+    huge = crowdbt(prefs._replace(weights=np.array([1e7, 1.0])), passes=1)
+    n_huge = len(calls) - n_small
+    assert n_huge < 20_000  # each of the 3 pairs of weight 1e7: ~2,400 unit updates
+    assert np.all(np.isfinite(huge.scores)) and huge.order.tolist() == [0, 1, 2]
+    assert huge.extra["reliability"][0] > 0.999 > small.extra["reliability"][0]
+    assert np.all(huge.extra["score_variance"] > 0)
 
 
 def test_a_symmetric_reliability_prior_leaves_every_score_at_the_prior_mean():
@@ -254,6 +318,8 @@ def test_tol_stops_early_and_params_are_kept():
     prefs = _simulate_bt(rng.normal(size=10), 300, 3, rng)
     result = crowdbt(prefs, passes=200, tol=0.05, prior_reliability=(4, 2))
     assert result.converged and result.iterations < 200 and result.change < 0.05
+    assert crowdbt(prefs, passes=2).converged is None  # tol=0: no stopping rule
+    assert crowdbt(prefs, passes=1, tol=1e-12).converged is False
     assert result.params["prior_reliability"] == (4, 2)
     per_ranker = crowdbt(prefs, prior_reliability=np.array([[5, 3], [5, 3], [1, 9]]))
     assert per_ranker.extra["reliability"].shape == (3,)
