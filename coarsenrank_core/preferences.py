@@ -15,9 +15,36 @@ from scipy.sparse.csgraph import connected_components
 
 from .frozen import readonly_array
 
-__all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS"]
+__all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS", "MIN_WEIGHT",
+           "MAX_WEIGHT"]
 
 CANONICAL_COLUMNS = ("preference", "ranker", "weight", "item", "rank")
+
+MIN_WEIGHT = 1e-12
+"""Smallest accepted weight: smaller (e.g. subnormal) weights give infinite or NaN scores."""
+MAX_WEIGHT = 1e12
+"""Largest accepted weight. With N preferences the total is at most ``N · 1e12`` (below
+``1e22`` for any collection that fits in memory), so sums of weights, the tempering
+``α / (α + N)`` and weighted log-likelihoods (``|log p| < 746`` in double precision) stay
+finite, also after rank-breaking, which copies each preference's weight to its pairs."""
+WEIGHT_RANGE = "weights must be finite numbers from 1e-12 to 1e12"
+
+
+def _checked_weights(values, n: int) -> np.ndarray:
+    """The weights as floats, or a ValueError that names the first bad one and the range."""
+    try:
+        weights = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"weights must be numbers: {WEIGHT_RANGE}") from None
+    if weights.shape != (n,):
+        raise ValueError(f"weights must be one number per preference ({n}), "
+                         f"got shape {weights.shape}")
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero(~((weights >= MIN_WEIGHT) & (weights <= MAX_WEIGHT)))
+    if bad.size:
+        raise ValueError(f"preference {int(bad[0]) + 1} (counting from 1) has weight "
+                         f"{float(weights[bad[0]])!r}; {WEIGHT_RANGE}.")
+    return weights
 
 
 def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -132,7 +159,8 @@ class Preferences:
     n_items : int
         M, the number of items (items that never appear are allowed).
     weights : array of float, shape (N,), optional
-        Positive weight (count) of each preference; all 1 when omitted.
+        Weight (count) of each preference, from ``MIN_WEIGHT = 1e-12`` to
+        ``MAX_WEIGHT = 1e12`` (a ValueError says so otherwise); all 1 when omitted.
     rankers : array of int, shape (N,), optional
         Ranker (annotator) id of each preference; when omitted each preference is
         treated as coming from its own anonymous ranker.
@@ -172,9 +200,7 @@ class Preferences:
             raise ValueError(f"item ids must lie in 0..{n_items - 1}")
         n = offsets.size - 1
         items, groups = _canonical(items, offsets, self.groups, n_items)
-        weights = np.ones(n) if self.weights is None else np.asarray(self.weights, float)
-        if weights.shape != (n,) or not np.all(np.isfinite(weights)) or np.any(weights <= 0):
-            raise ValueError("weights must be N positive finite numbers")
+        weights = np.ones(n) if self.weights is None else _checked_weights(self.weights, n)
         rankers = self.rankers
         if rankers is not None:
             rankers = np.asarray(rankers)

@@ -53,6 +53,35 @@ def test_weights_and_rankers_are_validated():
     assert prefs.ranker_names == ("ann", "bob")
 
 
+RANGE = "weights must be finite numbers from 1e-12 to 1e12"
+
+
+@pytest.mark.parametrize("weights", [[1e308, 1e308], [1e-320, 1.0], [0.0, 1.0], [-1.0, 1.0],
+                                     [float("nan"), 1.0], [float("inf"), 1.0],
+                                     [1.0, 1e12 * (1 + 1e-15)], [1.0, 0.99e-12]])
+def test_weights_outside_the_accepted_range_are_rejected_with_the_range(weights):
+    with pytest.raises(ValueError, match=RANGE) as error:
+        Preferences.from_lists([[0, 1], [1, 0]], weights=weights)
+    bad = 1 if weights[0] != 1.0 else 2
+    assert f"preference {bad} " in str(error.value)
+    with pytest.raises(ValueError, match=RANGE):
+        Preferences.from_pairs([0, 1], [1, 0], weights=weights)
+
+
+def test_weights_at_the_ends_of_the_range_give_finite_scores_for_every_method():
+    from coarsenrank_core.registry import METHODS, run_method
+
+    lists = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [0, 2, 1], [1, 2]]
+    for weights in ([1e-12] * 5, [1e12] * 5, [1e12, 1e-12, 1e-12, 1.0, 1e-12]):
+        prefs = Preferences.from_lists(lists, weights=weights, rankers=[0, 1, 0, 1, 2])
+        assert np.isfinite(prefs.total_weight)
+        assert np.isfinite(prefs.rank_break().total_weight)
+        for method in METHODS:
+            with np.errstate(over="raise", invalid="raise"):
+                result = run_method(method, prefs)
+            assert np.all(np.isfinite(result.scores)), (method, weights)
+
+
 def test_summary_counts():
     prefs = Preferences.from_lists([[0, 1, 2], [1, 0], [3, {1, 2}]], n_items=5,
                                    rankers=["a", "a", "b"], weights=[1, 2, 1])
