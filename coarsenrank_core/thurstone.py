@@ -63,8 +63,9 @@ def th_objective(scores, winners, losers, weights=None, n_items: int | None = No
     else:
         value = tau * float(log_lik.sum())
     push *= tau * slope
+    # float even without pairs (bincount of an empty array is integer, whatever the weights)
     grad = (np.bincount(winners, weights=push, minlength=n_items)
-            - np.bincount(losers, weights=push, minlength=n_items))
+            - np.bincount(losers, weights=push, minlength=n_items)).astype(float, copy=False)
     if regularization:
         penalty, penalty_grad = virtual_node_penalty(s, slope)
         value += regularization * penalty
@@ -95,7 +96,9 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
 
     Ties: items tied inside a preference give no pair (the rank-breaking of
     :meth:`Preferences.rank_break` emits none), so tied pairs, and a preference that is
-    entirely tied, contribute nothing.
+    entirely tied, contribute nothing. When every preference is entirely tied there is no
+    pair at all: the fit is then the maximum of the regulariser alone, every score is 0
+    (all items equal), and ``extra["note"]`` says so.
 
     Parameters
     ----------
@@ -119,7 +122,8 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
     -------
     RankingResult
         ``scores`` are the Thurstone scores ``s``; ``tau`` is filled; ``extra`` holds
-        ``n_pairs``, ``slope``, ``objective`` and ``gradient_norm``.
+        ``n_pairs``, ``slope``, ``objective``, ``gradient_norm`` and ``message``, plus
+        ``note`` when there is no pair to fit.
 
     Examples
     --------
@@ -143,11 +147,15 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
         return -scale * value, -scale * grad
 
     fit = run_lbfgs(loss, _initial(init, n_items), max_iter, tol, trace, sign=-1.0 / scale)
+    extra = {"n_pairs": int(winners.size), "slope": LOGISTIC_SLOPE,
+             "objective": -fit["fun"] / scale,
+             "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
+             "message": fit["message"]}
+    if winners.size == 0:
+        extra["note"] = ("No preference puts one item above another (every preference is "
+                         "entirely tied), so the data say nothing about the order: all "
+                         "items get equal scores.")
     return RankingResult(
         method="coarsen-th", scores=fit["x"], iterations=fit["nit"],
         converged=fit["success"], seconds=time.perf_counter() - start, change=fit["change"],
-        tau=tau, params=params, trace=fit["values"] if trace else None,
-        extra={"n_pairs": int(winners.size), "slope": LOGISTIC_SLOPE,
-               "objective": -fit["fun"] / scale,
-               "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
-               "message": fit["message"]})
+        tau=tau, params=params, trace=fit["values"] if trace else None, extra=extra)

@@ -335,3 +335,19 @@ def test_relabelling_items_permutes_the_scores(method, mixed):
     base = METHODS[method](mixed).scores
     moved = METHODS[method](mixed.relabel(perm)).scores
     np.testing.assert_allclose(moved[perm], base, atol=1e-5)
+
+
+@pytest.mark.parametrize("prefs", [
+    Preferences.from_lists([[{0, 1, 2}], [{0, 1}], [{1, 2}]]),
+    Preferences.from_pairs([0, 2], [1, 1], n_items=3, tied=[True, True], weights=[2.0, 1.0])])
+def test_coarsen_th_on_fully_tied_data_gives_equal_scores_and_says_why(prefs):
+    from coarsenrank_core.registry import run_method
+
+    for alpha in (5.0, np.inf):
+        result = run_method("coarsen-th", prefs, alpha=alpha)
+        np.testing.assert_array_equal(result.scores, 0.0)
+        assert result.converged and result.extra["n_pairs"] == 0
+        assert "entirely tied" in result.extra["note"]
+    value, grad = th_objective(np.zeros(3), np.zeros(0, np.intp), np.zeros(0, np.intp))
+    assert grad.dtype == float and value == pytest.approx(3 * 2 * np.log(0.5))
+    assert "note" not in coarsen_th(Preferences.from_lists([[0, {1, 2}]])).extra
