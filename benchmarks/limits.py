@@ -1,0 +1,271 @@
+"""Resource limits of uploads and long fits: ``python -m benchmarks.limits`` from the repo root.
+
+Generates adversarial files on the fly and reads each with
+:func:`coarsenrank_core.read_preferences` in a fresh subprocess, printing wall time, peak
+memory (``ru_maxrss``) and the memory still held after reading against the budgets of
+issue 11 (≤ 10 s, ≤ 1 GB peak, ≤ 0.4 GB held):
+
+- a 49.5 MB file whose first line holds all three delimiters ``, ; \\t``;
+- a 49.5 MB file of blank lines;
+- a realistic 49.5 MB pairwise file ``worker,winner,loser`` (about 2.3 M rows).
+
+Then it finds the largest number of items M for which the Consensus page's posterior
+summary (``coarsen_pl_gibbs`` with the page's 400 draws, ``rank_interval`` and
+``rank_probabilities``) peaks under 1 GB, and times CrowdBT on a comparison counted 10⁷
+times. It only measures and prints: a missed budget is reported, never raised. A child
+whose memory passes ``--kill-gb`` (default 6) is stopped so that the machine stays usable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+MB, GB = 1e6, 1e9
+TARGET_BYTES = int(49.5 * MB)
+READ_SECONDS, READ_PEAK, READ_HELD = 10.0, 1.0 * GB, 0.4 * GB
+CONSENSUS_PEAK = 1.0 * GB
+CONSENSUS_DRAWS = dict(burn_in=10, n_draws=400)  # the page's draws; burn-in costs no memory
+
+
+# ------------------------------------------------------------------ measurements in the child
+def _rss() -> int:
+    """Resident memory of this process now, in bytes."""
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _peak() -> int:
+    """Peak resident memory of this process, in bytes (``ru_maxrss`` is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _child_read(path: str) -> dict:
+    import gc
+
+    import coarsenrank_core
+
+    read = coarsenrank_core.read_preferences  # imports the readers (and pandas, if used)
+    try:
+        import pandas  # noqa: F401  (the app has it loaded already)
+    except ImportError:
+        pass
+    gc.collect()
+    before = _rss()
+    start = time.perf_counter()
+    try:
+        prefs = read(path)
+        outcome = f"read: {len(prefs):,} preferences over {prefs.n_items:,} items"
+    except Exception as error:  # noqa: BLE001 - an error message is a valid outcome
+        prefs = None
+        outcome = f"{type(error).__name__}: {' '.join(str(error).split())[:90]}"
+    seconds = time.perf_counter() - start
+    gc.collect()
+    return dict(seconds=seconds, peak=_peak(), held=_rss() - before, base=before,
+                outcome=outcome)
+
+
+def _pairs_over(n_items: int, per_item: int, rng: np.random.Generator):
+    """``per_item`` Bradley–Terry comparisons per item with random opponents."""
+    from coarsenrank_core import Preferences
+
+    strength = rng.normal(0.0, 1.0, n_items)
+    first = np.repeat(np.arange(n_items), per_item)
+    second = (first + rng.integers(1, n_items, first.size)) % n_items
+    wins = rng.random(first.size) < 1.0 / (1.0 + np.exp(strength[second] - strength[first]))
+    return Preferences.from_pairs(np.where(wins, first, second), np.where(wins, second, first),
+                                  n_items=n_items)
+
+
+def _child_consensus(n_items: int) -> dict:
+    from coarsenrank_core.plackett_luce import coarsen_pl_gibbs
+
+    prefs = _pairs_over(n_items, 2, np.random.default_rng(0))
+    start = time.perf_counter()
+    post = coarsen_pl_gibbs(prefs, alpha=10.0, random_state=0, **CONSENSUS_DRAWS)
+    post.rank_interval()
+    probabilities = post.rank_probabilities()
+    return dict(seconds=time.perf_counter() - start, peak=_peak(),
+                outcome=f"rank table {probabilities.shape}")
+
+
+def _child_crowdbt(count: float) -> dict:
+    from coarsenrank_core import Preferences
+    from coarsenrank_core.crowdbt import crowdbt
+
+    # the 50-byte wide file of the issue: x,COUNT,a,b,c / y,1,b,a,c
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2]], item_names=["a", "b", "c"],
+                                   rankers=["x", "y"], weights=[count, 1.0])
+    start = time.perf_counter()
+    result = crowdbt(prefs)
+    names = [prefs.item_names[i] for i in result.order]
+    return dict(seconds=time.perf_counter() - start, peak=_peak(),
+                outcome=f"order {names}, reliability x {result.extra['reliability'][0]:.6f}")
+
+
+# ------------------------------------------------------------------ the parent
+def run_child(args: list[str], kill_bytes: float, timeout: float = 600.0) -> dict:
+    """Run ``python -m benchmarks.limits --child ...`` and return its JSON line.
+
+    The child's resident memory is polled; above ``kill_bytes`` (or after ``timeout``
+    seconds) it is stopped and the result says so.
+    """
+    process = subprocess.Popen([sys.executable, "-m", "benchmarks.limits", "--child", *args],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    start, largest = time.perf_counter(), 0
+    while process.poll() is None:
+        try:
+            with open(f"/proc/{process.pid}/statm") as handle:
+                largest = max(largest, int(handle.read().split()[1]) *
+                              os.sysconf("SC_PAGE_SIZE"))
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            pass
+        elapsed = time.perf_counter() - start
+        if largest > kill_bytes or elapsed > timeout:
+            process.kill()
+            process.wait()
+            why = (f"stopped above {kill_bytes / GB:.1f} GB" if largest > kill_bytes
+                   else f"stopped after {timeout:.0f} s")
+            return dict(seconds=elapsed, peak=largest, held=float("nan"), outcome=why)
+        time.sleep(0.02)
+    out, err = process.communicate()
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if process.returncode != 0 or not lines:
+        tail = " ".join(err.strip().splitlines()[-1:]) or f"exit {process.returncode}"
+        return dict(seconds=time.perf_counter() - start, peak=largest, held=float("nan"),
+                    outcome=f"child failed: {tail[:100]}")
+    return json.loads(lines[-1])
+
+
+def three_delimiters(path: Path) -> str:
+    """A first line with ``,``, ``;`` and a tab, then comma rows up to 49.5 MB."""
+    rng = np.random.default_rng(1)
+    n = TARGET_BYTES // 20 + 1
+    a, b, c = rng.integers(0, 5000, n), rng.integers(0, 1000, n), rng.integers(0, 1000, n)
+    body = "".join(f"w{x:05d},it{y:04d},it{z:04d}\n" for x, y, z in zip(a, b, c))
+    text = ("worker,winner;loser\tnote\n" + body)[:TARGET_BYTES]
+    path.write_text(text[:text.rfind("\n") + 1])
+    return "line 1: , ; and tab"
+
+
+def blank_lines(path: Path) -> str:
+    """49.5 MB of empty lines."""
+    path.write_bytes(b"\n" * TARGET_BYTES)
+    return "blank lines only"
+
+
+def realistic_pairs(path: Path) -> str:
+    """``worker,winner,loser`` with Bradley–Terry outcomes, 49.5 MB (about 2.36 M rows)."""
+    rng = np.random.default_rng(2)
+    n_items, n_workers = 1000, 5000
+    strength = rng.normal(0.0, 1.0, n_items)
+    n = TARGET_BYTES // 21 + 1
+    i = rng.integers(0, n_items, n)
+    j = (i + rng.integers(1, n_items, n)) % n_items
+    wins = rng.random(n) < 1.0 / (1.0 + np.exp(strength[j] - strength[i]))
+    winner, loser = np.where(wins, i, j), np.where(wins, j, i)
+    worker = rng.integers(0, n_workers, n)
+    body = "".join(f"w{k:05d},it{x:04d},it{y:04d}\n" for k, x, y in zip(worker, winner, loser))
+    text = ("worker,winner,loser\n" + body)[:TARGET_BYTES]
+    text = text[:text.rfind("\n") + 1]
+    path.write_text(text)
+    return f"{text.count(chr(10)) - 1:,} rows"
+
+
+def _verdict(value: float, budget: float) -> str:
+    return "ok" if value <= budget else "OVER"
+
+
+def bench_reading(kill: float) -> None:
+    print("Reading a file in a fresh process (budgets: <= 10 s, <= 1 GB peak, <= 0.4 GB held)")
+    print(f"{'file':20s} {'size':>8s} {'time':>8s} {'peak':>9s} {'held':>9s}  outcome")
+    with tempfile.TemporaryDirectory() as folder:
+        for name, make in [("three delimiters", three_delimiters),
+                           ("blank lines", blank_lines),
+                           ("realistic pairwise", realistic_pairs)]:
+            path = Path(folder) / f"{name.replace(' ', '_')}.csv"
+            what = make(path)
+            size = path.stat().st_size
+            r = run_child(["read", str(path)], kill)
+            print(f"{name:20s} {size / MB:6.1f}MB {r['seconds']:7.2f}s "
+                  f"{r['peak'] / GB:7.2f}GB {r['held'] / GB:7.2f}GB  {r['outcome']}")
+            print(f"{'  ' + what:29.29s} {_verdict(r['seconds'], READ_SECONDS):>8s} "
+                  f"{_verdict(r['peak'], READ_PEAK):>9s} {_verdict(r['held'], READ_HELD):>9s}")
+            path.unlink()
+
+
+def bench_consensus(kill: float, start: int, largest: int) -> None:
+    print(f"\nConsensus posterior summary: Gibbs ({CONSENSUS_DRAWS['n_draws']} draws, burn-in "
+          f"{CONSENSUS_DRAWS['burn_in']}), rank_interval and rank_probabilities; 2 pairs per "
+          "item (budget: <= 1 GB peak)")
+    print(f"{'M':>9s} {'time':>8s} {'peak':>9s}  outcome")
+    under, over, m = 0, None, start
+    while m <= largest:
+        r = run_child(["consensus", str(m)], kill)
+        print(f"{m:9,d} {r['seconds']:7.2f}s {r['peak'] / GB:7.2f}GB  {r['outcome']}")
+        if r["peak"] <= CONSENSUS_PEAK and not r["outcome"].startswith(("stopped", "child")):
+            under, m = m, 2 * m
+        else:
+            over = m
+            break
+    for _ in range(2):  # two bisection steps between the last M under and the first over
+        if over is None or under == 0:
+            break
+        m = (under + over) // 2
+        r = run_child(["consensus", str(m)], kill)
+        print(f"{m:9,d} {r['seconds']:7.2f}s {r['peak'] / GB:7.2f}GB  {r['outcome']}")
+        if r["peak"] <= CONSENSUS_PEAK and not r["outcome"].startswith(("stopped", "child")):
+            under = m
+        else:
+            over = m
+    bound = f"(first M over: {over:,})" if over else f"(largest M tried: {largest:,})"
+    print(f"largest M under 1 GB: {under:,} {bound}")
+
+
+def bench_crowdbt(kill: float) -> None:
+    print("\nCrowdBT, 5 passes, on x,COUNT,a,b,c / y,1,b,a,c")
+    print(f"{'count':>9s} {'time':>8s} {'peak':>9s}  outcome")
+    for count in (1.0, 1e7):
+        r = run_child(["crowdbt", repr(count)], kill)
+        print(f"{count:9.0e} {r['seconds']:7.4f}s {r['peak'] / GB:7.3f}GB  {r['outcome']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", nargs=2, metavar=("TASK", "ARG"), help=argparse.SUPPRESS)
+    parser.add_argument("--kill-gb", type=float, default=6.0,
+                        help="stop a child whose resident memory passes this (GB)")
+    parser.add_argument("--consensus-from", type=int, default=10_000)
+    parser.add_argument("--consensus-to", type=int, default=640_000)
+    parser.add_argument("--only", choices=["read", "consensus", "crowdbt"])
+    args = parser.parse_args(argv)
+    if args.child:
+        task, value = args.child
+        run = {"read": lambda: _child_read(value),
+               "consensus": lambda: _child_consensus(int(value)),
+               "crowdbt": lambda: _child_crowdbt(float(value))}[task]
+        print(json.dumps(run()))
+        return 0
+    kill = args.kill_gb * GB
+    if args.only in (None, "read"):
+        bench_reading(kill)
+    if args.only in (None, "consensus"):
+        bench_consensus(kill, args.consensus_from, args.consensus_to)
+    if args.only in (None, "crowdbt"):
+        bench_crowdbt(kill)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
