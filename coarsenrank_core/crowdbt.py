@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from .errors import Cancelled
 from .preferences import Preferences
 from .results import RankingResult
 
@@ -85,6 +86,9 @@ def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: 
     r = n / (n + w * (1.0 - w) * (alpha + beta + 2.0))
     return (*new, (alpha + w) * r, (beta + 1.0 - w) * r)
 
+
+BATCH = 20_000
+"""Comparisons between two calls of ``should_stop`` (a few milliseconds of work)."""
 
 STEP_CHANGE = 0.01
 """Largest relative change one sub-step of a weighted comparison makes (:func:`weighted_update`)."""
@@ -212,7 +216,7 @@ def _virtual_pass(mu, var, kappa):
 def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
             score_prior=(0.0, 1.0), virtual_node: bool = False, kappa: float = 1e-4,
             shuffle: bool = True, random_state=0, fixed_reliability: float | None = None,
-            tol: float = 0.0) -> RankingResult:
+            tol: float = 0.0, should_stop=None) -> RankingResult:
     """CrowdBT (Chen, Bennett, Collins-Thompson & Horvitz, WSDM 2013), online version.
 
     Bradley–Terry scores ``s_m`` with a reliability ``η_k`` per annotator: annotator ``k``
@@ -269,6 +273,10 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     tol : float
         Stop when a pass changes the scores by less than ``tol`` (relative L1); 0 runs all
         passes (there is then no stopping rule and ``converged`` is ``None``).
+    should_stop : callable, optional
+        Called without arguments before every batch of ``BATCH`` comparisons (so every few
+        milliseconds) and between passes; when it returns true the fit raises
+        :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
 
     Returns
     -------
@@ -276,6 +284,11 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
         ``scores`` are the posterior means μ. ``extra`` holds ``reliability`` (posterior mean
         ``α/(α+β)`` per ranker id), ``reliability_alpha``/``reliability_beta`` and
         ``score_variance`` (σ² per item).
+
+    Raises
+    ------
+    Cancelled
+        When ``should_stop()`` returned true.
 
     Examples
     --------
@@ -326,7 +339,11 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
                        annotators[order].tolist(), weights[order].tolist())
         else:
             ordered = plain
-        _run_pass(*ordered, mu, var, alpha, beta, kappa, learn)
+        for lo in range(0, max(len(ordered[0]), 1), BATCH):
+            if should_stop is not None and should_stop():
+                raise Cancelled(f"CrowdBT was stopped during pass {done + 1} of {passes}.")
+            _run_pass(*(column[lo:lo + BATCH] for column in ordered), mu, var, alpha, beta,
+                      kappa, learn)
         done += 1
         moved, scale = float(np.abs(np.array(mu) - before).sum()), float(np.abs(before).sum())
         change = moved / scale if scale > 0 else (0.0 if moved == 0 else float("inf"))

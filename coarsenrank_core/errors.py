@@ -39,3 +39,11 @@ class PreferenceFormatError(ValueError):
         if self.fix:
             text += f" Fix: {self.fix}"
         return text
+
+
+class Cancelled(Exception):
+    """A long computation stopped because its ``should_stop`` callback asked it to.
+
+    Raised from inside the fit (between passes or batches), so no partial result is
+    returned; the message says how far the fit got.
+    """

@@ -331,3 +331,26 @@ def test_tol_stops_early_and_params_are_kept():
 def test_invalid_arguments_raise(kwargs):
     with pytest.raises(ValueError):
         crowdbt(Preferences.from_lists([[0, 1]]), **kwargs)
+
+
+def test_should_stop_is_asked_every_batch_and_cancels(monkeypatch):
+    from coarsenrank_core.errors import Cancelled
+
+    rng = np.random.default_rng(8)
+    prefs = _simulate_bt(rng.normal(size=12), 100, 4, rng)
+    plain = crowdbt(prefs, passes=3)
+    monkeypatch.setattr(crowdbt_module, "BATCH", 7)
+    asked = []
+    batched = crowdbt(prefs, passes=3, should_stop=lambda: asked.append(1) and False)
+    np.testing.assert_array_equal(batched.scores, plain.scores)  # batching changes nothing
+    assert len(asked) == 3 * 15  # ceil(100 / 7) batches per pass
+    assert "should_stop" not in batched.params
+
+    def stop_on_the_twentieth_call():
+        asked.append(1)
+        return len(asked) >= 20
+
+    asked.clear()
+    with pytest.raises(Cancelled, match="pass 2 of 3"):
+        crowdbt(prefs, passes=3, should_stop=stop_on_the_twentieth_call)
+    assert len(asked) == 20
