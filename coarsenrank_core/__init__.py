@@ -19,6 +19,7 @@ _EXPORTS = {
     "METHODS": "registry", "run_method": "registry",
     "ComparisonResult": "compare", "compare": "compare",
     "simulate_pl": "simulate",
+    "choose_alpha": "alpha", "AlphaChoice": "alpha",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -20,25 +19,29 @@ class _UsageError(Exception):
 
 
 def _alpha(text: str):
+    """``auto`` (the default rule), a rule name, ``inf`` or a positive number."""
+    from .alpha import RULES, parse_rule
+
     lowered = text.strip().lower()
-    if lowered in ("auto", "inf", "infinity"):
-        return lowered[:4] if lowered != "infinity" else "inf"
+    if lowered in ("auto", "default", *RULES):
+        return parse_rule(lowered)
     try:
-        value = float(text)
+        return parse_rule(lowered.replace("infinity", "inf"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"alpha must be auto, inf or a positive number, "
-                                         f"not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"alpha must be positive, not {text}")
-    return value
+        raise argparse.ArgumentTypeError(
+            f"alpha must be auto, {', '.join(RULES)}, inf or a positive number, "
+            f"not {text!r}") from None
+
+
+_NO_CALIBRATION = "none"
 
 
 def _calibration(text: str):
     lowered = text.strip().lower()
     if lowered in ("none", "off"):
-        return None
-    if lowered == "paper":
-        return "paper"
+        return _NO_CALIBRATION
+    if lowered in ("paper", "auto"):
+        return lowered
     try:
         return float(text)
     except ValueError:
@@ -68,30 +71,46 @@ def _emit(text: str, out: str | None) -> None:
 
 
 def _dic_settings(args) -> dict:
-    return dict(prior=tuple(args.prior), burn_in=args.burn_in, n_draws=args.draws,
-                random_state=args.seed, n_jobs=args.jobs)
+    return dict(prior=tuple(args.prior or (1.0, 2.0)), burn_in=args.burn_in,
+                n_draws=args.draws, random_state=args.seed, n_jobs=args.jobs,
+                warm_start=True)
+
+
+def _choose(prefs, rule, args):
+    """Run :func:`choose_alpha` and say on stderr which α it chose and why."""
+    from .alpha import choose_alpha
+
+    settings = dict(random_state=getattr(args, "seed", 0),
+                    prior=tuple(getattr(args, "prior", None) or (1.0, 2.0)),
+                    n_jobs=getattr(args, "jobs", 1))
+    if getattr(args, "draws", None) is not None:
+        settings.update(n_draws=args.draws, burn_in=args.burn_in)
+    choice = choose_alpha(prefs, rule, **settings)
+    if choice.rule != "fixed":
+        print(f"alpha chosen from the data: {choice.describe()}", file=sys.stderr)
+    return choice
 
 
 def _rank(args) -> None:
-    from .dic import dic_sweep
-    from .plackett_luce import coarsen_pl, coarsen_pl_gibbs
+    from .alpha import consensus_fit
+    from .plackett_luce import coarsen_pl_gibbs
 
     prefs = _read(args.file, args.format)
-    alpha = args.alpha
-    if alpha == "auto":
-        sweep = dic_sweep(prefs, **_dic_settings(args))
-        alpha = sweep.best_alpha
-        print(f"alpha chosen by DIC: {alpha:g} (tau = {sweep.taus[sweep.best_index]:.4g}); "
-              f"the curve levels off at alpha = {sweep.knee_alpha:g}", file=sys.stderr)
-    alpha = math.inf if alpha == "inf" else float(alpha)
-    fit = coarsen_pl(prefs, alpha=alpha, prior=tuple(args.prior), calibration=args.calibration,
-                     max_iter=args.max_iter, tol=args.tol)
+    alpha = _choose(prefs, args.alpha, args).alpha
+    # the consensus fit of the whole package, with only the options given here changed
+    options = dict(max_iter=args.max_iter, tol=args.tol)
+    if args.prior is not None:
+        options["prior"] = tuple(args.prior)
+    if args.calibration is not None:
+        options["calibration"] = None if args.calibration == _NO_CALIBRATION else args.calibration
+    fit = consensus_fit(prefs, alpha, **{k: v for k, v in options.items() if v is not None})
     header = ["item", "rank", "score"]
     columns = [np.asarray(prefs.item_names, dtype=object), fit.ranks, fit.scores]
     if args.posterior:
-        post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=tuple(args.prior),
+        prior = tuple(fit.params["prior"])
+        post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior,
                                 burn_in=args.burn_in, n_draws=args.draws, random_state=args.seed,
-                                warm_start=fit if args.prior[0] >= 1 else None)
+                                warm_start=fit if prior[0] >= 1 else None)
         low, high = post.rank_interval()
         header += ["posterior_mean", "score_low", "score_high", "rank_low", "rank_high"]
         columns += [post.mean, post.lower, post.upper, low, high]
@@ -113,8 +132,10 @@ def _dic(args) -> None:
                                                     sweep.f.tolist(), sweep.g.tolist(),
                                                     sweep.dic.tolist())))
     _emit(table_to_csv(["alpha", "tau", "f", "g", "dic", "lowest_dic", "knee"], rows), args.out)
-    print(f"lowest DIC at alpha = {sweep.best_alpha:g}; levels off at alpha = "
-          f"{sweep.knee_alpha:g} ({sweep.seconds:.1f} s)", file=sys.stderr)
+    lowest = (f"lowest DIC at alpha = {sweep.best_alpha:g}" if not sweep.still_falling else
+              f"DIC still falling at the largest alpha tried ({sweep.best_alpha:g})")
+    print(f"{lowest}; levels off at alpha = {sweep.knee_alpha:g} ({sweep.seconds:.1f} s)",
+          file=sys.stderr)
 
 
 def _compare(args) -> None:
@@ -133,13 +154,7 @@ def _compare(args) -> None:
     if unknown:
         raise _UsageError(f"unknown method(s) {', '.join(unknown)}; choose from "
                           f"{', '.join(METHODS)}")
-    alpha = args.alpha
-    if alpha is None:
-        from .dic import dic_sweep
-
-        alpha = dic_sweep(prefs, random_state=0).knee_alpha
-        print(f"alpha for the CoarsenRank methods, where the DIC curve levels off: {alpha:g}",
-              file=sys.stderr)
+    alpha = _choose(prefs, args.alpha, args).alpha
     result = compare(prefs, methods, truth=truth, repeats=args.repeats,
                      overrides={"alpha": alpha})
     _emit(result.to_csv(), args.out)
@@ -158,9 +173,10 @@ def _parser() -> argparse.ArgumentParser:
                          help="file layout (default: detect)")
         sub.add_argument("--out", help="output CSV (default: standard output)")
         if sampler:
-            sub.add_argument("--prior", nargs=2, type=float, default=(1.0, 2.0),
+            sub.add_argument("--prior", nargs=2, type=float, default=None,
                              metavar=("A", "B"), help="Gamma(a, rate b) prior (default 1 2)")
-            sub.add_argument("--draws", type=int, default=50, help="Gibbs draws (default 50)")
+            sub.add_argument("--draws", type=int, default=100,
+                             help="Gibbs draws per alpha (default 100)")
             sub.add_argument("--burn-in", type=int, default=100,
                              help="Gibbs burn-in sweeps (default 100)")
             sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -170,11 +186,14 @@ def _parser() -> argparse.ArgumentParser:
     rank = commands.add_parser("rank", help="consensus ranking by CoarsenPL (EM)")
     common(rank)
     rank.add_argument("--alpha", type=_alpha, default="auto",
-                      help="auto (choose by DIC), inf (plain PL) or a number (default auto)")
+                      help="auto (the default rule: where the DIC curve levels off), knee, "
+                           "dic-min, cv, inf (plain PL) or a number (default auto)")
     rank.add_argument("--calibration", type=_calibration, default=None,
-                      help="none (exact MAP, default), paper (C = M/2) or a number C")
-    rank.add_argument("--max-iter", type=int, default=500, help="EM iterations (default 500)")
-    rank.add_argument("--tol", type=float, default=1e-8,
+                      help="paper (C = M/2, the default with a = 1), none (exact MAP; needs "
+                           "a > 1 or alpha = inf) or a number C")
+    rank.add_argument("--max-iter", type=int, default=None,
+                      help="EM iterations (default 500)")
+    rank.add_argument("--tol", type=float, default=None,
                       help="relative change that stops EM (0 runs all iterations)")
     rank.add_argument("--posterior", action="store_true",
                       help="add Gibbs credible intervals of scores and ranks")
@@ -191,8 +210,9 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--truth", help="ground-truth file (item and score, or ordered items)")
     comp.add_argument("--methods", nargs="+", help="method ids (default: the paper's methods)")
     comp.add_argument("--repeats", type=int, default=1, help="timing repeats (default 1)")
-    comp.add_argument("--alpha", type=float,
-                      help="alpha for the CoarsenRank methods (default: where DIC levels off)")
+    comp.add_argument("--alpha", type=_alpha, default="auto",
+                      help="alpha for the CoarsenRank methods: auto (the default rule, where "
+                           "the DIC curve levels off), knee, dic-min, cv, inf or a number")
     comp.set_defaults(handler=_compare)
     return parser
 

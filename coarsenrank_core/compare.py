@@ -58,12 +58,16 @@ class ComparisonResult:
         Method id -> the :class:`RankingResult` of its last repeat.
     has_truth : bool
         Whether accuracy columns were computed against a ground truth.
+    alpha_choice : AlphaChoice or None
+        The α every tempered method used and how it was chosen (``None`` when no method
+        takes α).
     """
 
     rows: tuple[ComparisonRow, ...]
     agreement: np.ndarray
     results: Mapping = field(default_factory=dict)
     has_truth: bool = False
+    alpha_choice: object = None
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -122,6 +126,9 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
         Called as ``progress(done, total)`` after every fit.
     overrides : Mapping, optional
         Parameters passed to every method that accepts them (e.g. ``{"alpha": 200}``).
+        Without ``alpha`` the tempered methods share the α of
+        :func:`~coarsenrank_core.alpha.choose_alpha` with its default rule; a rule name
+        (``"knee"``, ``"dic-min"``, ``"cv"``) is resolved the same way.
 
     Returns
     -------
@@ -137,6 +144,13 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
         truth = np.asarray(truth, dtype=float)
         if truth.shape != (prefs.n_items,):
             raise ValueError(f"truth must hold one score per item ({prefs.n_items})")
+    overrides = dict(overrides or {})
+    choice = None
+    if any(METHODS[m].tempered for m in methods):
+        from .alpha import choose_alpha
+
+        choice = choose_alpha(prefs, overrides.get("alpha", "auto"))
+        overrides["alpha"] = choice.alpha
     total, done = len(methods) * repeats, 0
     rows, results = [], {}
     for method_id in methods:
@@ -145,7 +159,7 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
         for _ in range(repeats):
             start = time.perf_counter()
             try:
-                result = method.run(prefs, **(overrides or {}))
+                result = method.run(prefs, **overrides)
             except Exception as exc:  # a failing method is reported, not raised
                 error = f"{type(exc).__name__}: {exc}"
                 result = None
@@ -175,4 +189,5 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
                 agreement[i, j] = agreement[j, i] = (
                     1.0 if i == j else _rank_agreement(ranks[a], ranks[b]))
     return ComparisonResult(rows=tuple(rows), agreement=agreement,
-                            results=FrozenDict(results), has_truth=truth is not None)
+                            results=FrozenDict(results), has_truth=truth is not None,
+                            alpha_choice=choice)

@@ -21,17 +21,32 @@ def _check_prior(prior) -> tuple[float, float]:
     return a, b
 
 
-def resolve_calibration(calibration, n_items: int) -> float | None:
+def resolve_calibration(calibration, n_items: int, a: float = 2.0,
+                        tau: float = 1.0) -> float | None:
     """Turn the ``calibration`` argument into the constant C (or ``None``).
 
     ``None`` means no calibration; ``"paper"`` means ``M / 2`` (paper §7.1); a positive
-    number is used as it is.
+    number is used as it is. ``"auto"`` means ``"paper"`` when ``a = 1`` and ``τ < 1`` and
+    ``None`` otherwise.
+
+    With ``a = 1``, ``τ < 1`` and no calibration the tempered MAP does not exist: the PL
+    likelihood is scale-free, so EM shrinks θ towards 0 along the plain-PL direction and α
+    has no effect on the order. That combination raises ``ValueError`` instead of returning
+    a fit on which α is silently ignored.
     """
+    if isinstance(calibration, str) and calibration == "auto":
+        calibration = "paper" if a == 1.0 and tau < 1.0 else None
     if calibration is None:
+        if a == 1.0 and tau < 1.0:
+            raise ValueError(
+                "with a = 1 and no calibration α has no effect (the PL likelihood is "
+                "scale-free, so the tempered MAP shrinks to 0 along the plain-PL direction). "
+                "Use calibration='paper' (θ ← (M/2)·θ/Σθ, paper §7.1), a number C, or a > 1.")
         return None
     if isinstance(calibration, str):
         if calibration != "paper":
-            raise ValueError(f"calibration must be None, 'paper' or a number, not {calibration!r}")
+            raise ValueError("calibration must be None, 'auto', 'paper' or a number, "
+                             f"not {calibration!r}")
         return n_items / 2
     value = float(calibration)
     if not value > 0:
@@ -70,7 +85,7 @@ def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0,
 
 
 def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
-               calibration=None, max_iter: int = 500, tol: float = 1e-8, init=None,
+               calibration="auto", max_iter: int = 500, tol: float = 1e-8, init=None,
                trace: bool = False, *, n_for_tau: float | None = None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
@@ -93,9 +108,12 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         total weight. ``inf`` gives the plain PL-EM (``τ = 1``).
     prior : (float, float)
         Gamma(a, rate b) prior of every θ_m; EM needs ``a ≥ 1``.
-    calibration : None, "paper" or float
+    calibration : "auto", None, "paper" or float
         After each step rescale ``θ ← C θ / Σθ`` (paper §7.1). ``None``: no calibration,
         the exact MAP. ``"paper"``: ``C = M / 2``. Calibration breaks monotonicity.
+        ``"auto"`` (default): ``"paper"`` when ``a = 1`` and ``α < ∞``, else ``None``.
+        With ``a = 1`` and ``α < ∞`` the uncalibrated MAP does not exist and α would have
+        no effect on the order, so ``None`` raises ``ValueError`` there.
     max_iter : int
         Maximum number of EM iterations.
     tol : float
@@ -132,7 +150,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     if max_iter < 1 or tol < 0:
         raise ValueError("max_iter must be >= 1 and tol >= 0")
     tau = tempering(alpha, prefs.total_weight if n_for_tau is None else n_for_tau)
-    const = resolve_calibration(calibration, prefs.n_items)
+    const = resolve_calibration(calibration, prefs.n_items, a, tau)
     design = prefs.stages
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)
     if theta.shape != (prefs.n_items,) or np.any(theta < 0) or not np.all(np.isfinite(theta)):
@@ -159,7 +177,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                          params=params, trace=np.array(values) if trace else None)
 
 
-def pl_em(prefs: Preferences, prior=(1.0, 2.0), calibration=None, max_iter: int = 500,
+def pl_em(prefs: Preferences, prior=(1.0, 2.0), calibration="auto", max_iter: int = 500,
           tol: float = 1e-8, init=None, trace: bool = False) -> RankingResult:
     """Plain Plackett–Luce by EM (Caron & Doucet 2012): :func:`coarsen_pl` with ``α = ∞``.
 
@@ -176,7 +194,7 @@ def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
         return np.full(prefs.n_items, a / b)
     if warm_start is True:
         return coarsen_pl(prefs, alpha=alpha, prior=(max(a, 1.0), b), max_iter=10,
-                          tol=0.0).scores.copy()
+                          tol=0.0, calibration="auto").scores.copy()
     scores = warm_start.scores if isinstance(warm_start, RankingResult) else warm_start
     scores = np.array(scores, dtype=float)
     if scores.shape != (prefs.n_items,) or np.any(scores < 0):

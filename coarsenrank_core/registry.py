@@ -17,7 +17,7 @@ from .preferences import Preferences
 from .results import RankingResult
 from .thurstone import coarsen_th
 
-__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS"]
+__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA"]
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,24 @@ class Method:
         return params
 
     def run(self, prefs: Preferences, **overrides) -> RankingResult:
-        """Fit the method; overrides it does not accept (e.g. ``alpha``) are ignored."""
-        return self.function(prefs, **self.resolve(overrides))
+        """Fit the method; overrides it does not accept (e.g. ``alpha``) are ignored.
+
+        ``alpha="auto"`` (the default of every tempered method) is replaced by
+        :func:`~coarsenrank_core.alpha.choose_alpha` with the default rule.
+        """
+        params = self.resolve(overrides)
+        if isinstance(params.get("alpha"), str):
+            from .alpha import choose_alpha
+
+            params["alpha"] = choose_alpha(prefs, params["alpha"]).alpha
+        return self.function(prefs, **params)
 
 
-_COARSEN_EM = dict(alpha=1000.0, prior=(1.0, 2.0), calibration="paper", max_iter=500,
+#: The α of every tempered method unless the caller gives one: chosen from the data by
+#: :func:`~coarsenrank_core.alpha.choose_alpha` with its default rule.
+AUTO_ALPHA = "auto"
+
+_COARSEN_EM = dict(alpha=AUTO_ALPHA, prior=(1.0, 2.0), calibration="paper", max_iter=500,
                    tol=1e-8)
 
 METHODS: dict[str, Method] = {m.id: m for m in [
@@ -125,7 +138,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         summary="Plackett–Luce where each grader's reliability sharpens or blurs their "
                 "rankings."),
     Method(
-        "coarsen-th", "CoarsenTH", coarsen_th, dict(alpha=1000.0, regularization=1.0),
+        "coarsen-th", "CoarsenTH", coarsen_th, dict(alpha=AUTO_ALPHA, regularization=1.0),
         input="pairs", ties="Lists are rank-broken into pairs; tied items give no pair.",
         reference="Pan et al. 2022 §3.3.1 (Eq. CoarsenTH2)",
         summary="Robust Thurstone model on pairs: the data count with power τ = α/(α+N)."),
@@ -142,7 +155,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
                 "careless or inconsistent raters."),
     Method(
         "coarsen-pl-gibbs", "CoarsenPL (Gibbs)", coarsen_pl_gibbs,
-        dict(alpha=1000.0, prior=(1.0, 2.0), burn_in=100, n_draws=200, random_state=0),
+        dict(alpha=AUTO_ALPHA, prior=(1.0, 2.0), burn_in=100, n_draws=200, random_state=0),
         uncertainty=True, in_paper=False,
         ties="Breslow: tied items each chosen from the same remaining set.",
         reference="Pan et al. 2022 Algorithm 2, with the exact sampler of the notes",

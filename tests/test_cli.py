@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coarsenrank_core import coarsen_pl, read_preferences
+from coarsenrank_core import choose_alpha, coarsen_pl, compare, read_preferences, run_method
 from coarsenrank_core.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ def test_rank_with_posterior_and_auto_alpha(tmp_path, capsys):
     for r in table:
         assert float(r["score_low"]) <= float(r["posterior_mean"]) <= float(r["score_high"])
         assert 1 <= int(r["rank_low"]) <= int(r["rank_high"]) <= 8
-    assert "alpha chosen by DIC" in capsys.readouterr().err
+    assert "alpha chosen from the data" in capsys.readouterr().err
 
 
 def test_dic_writes_the_curve(tmp_path):
@@ -95,3 +95,49 @@ def test_bad_arguments_exit_2_without_traceback(tmp_path):
                                 capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert result.returncode == 2, argv
         assert "Traceback" not in result.stderr
+
+
+def write_readlevel_csv(data_dir, tmp_path) -> Path:
+    """The Readlevel pairs as a pairwise CSV (worker, left, right, winner), in a temp folder."""
+    from coarsenrank_core.datasets import load_readlevel
+
+    prefs = load_readlevel(data_dir).preferences
+    names = prefs.ranker_names
+    lines = ["worker,left,right,winner"]
+    for (winner, loser), ranker in zip(prefs.to_lists(names=True), prefs.ranker_index):
+        lines.append(f"{names[ranker]},{winner},{loser},{winner}")
+    path = tmp_path / "readlevel.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def cli_order(path, *extra) -> list[str]:
+    out = Path(str(path) + ".ranking.csv")
+    assert main(["rank", str(path), *extra, "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    assert list(table[0]) == ["item", "rank", "score"]
+    return [r["item"] for r in table]
+
+
+def test_alpha_changes_the_cli_ranking_under_its_defaults(data_dir, tmp_path):
+    path = write_readlevel_csv(data_dir, tmp_path)
+    orders = {alpha: cli_order(path, "--alpha", alpha) for alpha in ("10", "1000", "inf")}
+    assert orders["10"] != orders["1000"] != orders["inf"] != orders["10"]
+
+
+def test_cli_rank_compare_and_the_engine_agree_on_alpha_and_order(tmp_path, capsys):
+    prefs = read_preferences(PIZZA)
+    choice = choose_alpha(prefs)
+    order = cli_order(PIZZA)
+    err = capsys.readouterr().err
+    assert f"α = {choice.alpha:g}" in err
+    fit = run_method("coarsen-pl", prefs)
+    assert fit.params["alpha"] == choice.alpha
+    assert order == [prefs.item_names[i] for i in fit.order]
+    out = tmp_path / "compare.csv"
+    assert main(["compare", str(PIZZA), "--methods", "coarsen-pl", "borda",
+                 "--out", str(out)]) == 0
+    assert f"α = {choice.alpha:g}" in capsys.readouterr().err
+    result = compare(prefs, ["coarsen-pl", "borda"])
+    assert result.alpha_choice.alpha == choice.alpha
+    np.testing.assert_array_equal(result.results["coarsen-pl"].order, fit.order)

@@ -5,7 +5,14 @@ import pytest
 
 import coarsenrank_core.dic as dic_module
 from coarsenrank_core import Preferences, coarsen_pl_gibbs, pl_log_likelihood
-from coarsenrank_core.dic import auto_alpha_grid, dic_point, dic_sweep, knee_index
+from coarsenrank_core.dic import (
+    auto_alpha_grid,
+    dic_point,
+    dic_sweep,
+    knee_alpha,
+    knee_index,
+    smooth_curve,
+)
 
 
 def small_prefs(seed=0, n=60, m=6):
@@ -86,7 +93,40 @@ def test_auto_grid_spans_one_to_ten_n():
 ])
 def test_knee_rule(curve, expected):
     alphas = np.geomspace(1, 10 ** (len(curve) - 1), len(curve))
-    assert knee_index(alphas, curve) == expected
+    knee = knee_alpha(alphas, curve, smooth=False)
+    assert int(np.argmin(np.abs(np.log(alphas) - np.log(knee)))) == expected
+
+
+def test_knee_lies_between_grid_points_and_does_not_depend_on_grid_density():
+    # a smooth decreasing curve: the knee is a property of the curve, not of the grid
+    def curve(alphas):
+        return 1000.0 / (1.0 + alphas / 50.0)
+
+    coarse = np.geomspace(1, 1e5, 12)
+    fine = np.geomspace(1, 1e5, 40)
+    k_coarse, k_fine = knee_alpha(coarse, curve(coarse)), knee_alpha(fine, curve(fine))
+    assert k_coarse not in coarse
+    assert 1 / 1.25 < k_coarse / k_fine < 1.25
+    assert knee_index(coarse, curve(coarse)) == int(
+        np.argmin(np.abs(np.log(coarse) - np.log(k_coarse))))
+
+
+def test_smoothing_keeps_a_line_straight_and_flattens_a_noisy_tail():
+    np.testing.assert_allclose(smooth_curve([6.0, 5.0, 4.0, 3.0, 2.0]), [6, 5, 4, 3, 2])
+    tail = smooth_curve([100.0, 50.0, 20.0, 10.0, 5.0, 7.0, 4.0, 6.0])
+    assert np.all(np.diff(tail) <= 0)
+
+
+def test_sweep_uses_common_random_numbers_and_flags_a_minimum_at_the_grid_end():
+    prefs = small_prefs(n=200)
+    kwargs = dict(burn_in=10, n_draws=10, random_state=2)
+    both = dic_sweep(prefs, alphas=[5.0, 50.0], **kwargs)
+    alone = dic_sweep(prefs, alphas=[50.0], **kwargs)
+    assert both.f[1] == alone.f[0]  # the same random numbers at every alpha
+    independent = dic_sweep(prefs, alphas=[5.0, 50.0], common_random_numbers=False, **kwargs)
+    assert independent.f[1] != alone.f[0]
+    rising = dic_sweep(prefs, alphas=[0.5, 3000.0], burn_in=50, n_draws=40, random_state=0)
+    assert rising.still_falling and rising.best_index == 1
 
 
 def test_knee_is_scale_free():

@@ -114,11 +114,14 @@ def test_each_em_step_never_decreases_the_tempered_log_posterior(prior):
     # item 5 never wins: with a = 1 its score reaches exactly 0
     lists = random_lists(rng, 5, 25, ties=True) + [[0, 5], [3, 5], [1, 2, 5]]
     prefs = Preferences.from_lists(lists, n_items=6)
-    fit = coarsen_pl(prefs, alpha=10.0, prior=prior, max_iter=200, tol=0.0, trace=True)
+    # with a = 1 the uncalibrated MAP exists only untempered (alpha = inf)
+    alpha = np.inf if prior[0] == 1.0 else 10.0
+    fit = coarsen_pl(prefs, alpha=alpha, prior=prior, calibration=None, max_iter=200, tol=0.0,
+                     trace=True)
     assert fit.iterations == 200
     assert np.all(np.diff(fit.trace) >= -1e-10 * np.abs(fit.trace[1:]))
     assert fit.trace[-1] == pytest.approx(
-        tempered_log_posterior(prefs, fit.scores, alpha=10.0, prior=prior), rel=1e-12)
+        tempered_log_posterior(prefs, fit.scores, alpha=alpha, prior=prior), rel=1e-12)
     if prior[0] == 1.0:
         assert fit.scores[5] == 0.0
     assert np.all(np.isfinite(fit.scores))
@@ -208,3 +211,18 @@ def test_weight_two_equals_listing_twice(lists, data):
         b = coarsen_pl(repeated, max_iter=40, tol=0.0, **kwargs)
         assert a.tau == b.tau
         np.testing.assert_allclose(a.scores, b.scores, rtol=1e-12)
+
+
+def test_alpha_is_never_silently_ignored_with_a_equal_to_one():
+    rng = np.random.default_rng(5)
+    prefs = Preferences.from_lists(random_lists(rng, 6, 40), n_items=6)
+    with pytest.raises(ValueError, match="no effect"):
+        coarsen_pl(prefs, alpha=10.0, prior=(1.0, 2.0), calibration=None)
+    # the default calibrates exactly as the paper's §7.1 does (C = M / 2)
+    auto = coarsen_pl(prefs, alpha=10.0, max_iter=50, tol=0.0)
+    paper = coarsen_pl(prefs, alpha=10.0, calibration="paper", max_iter=50, tol=0.0)
+    np.testing.assert_array_equal(auto.scores, paper.scores)
+    assert auto.scores.sum() == pytest.approx(3.0)
+    # alpha = inf (no tempering) and a > 1 keep the exact, uncalibrated MAP
+    assert coarsen_pl(prefs, alpha=np.inf).scores.sum() != pytest.approx(3.0)
+    assert coarsen_pl(prefs, alpha=10.0, prior=(2.0, 1.0)).scores.sum() != pytest.approx(3.0)

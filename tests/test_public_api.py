@@ -33,7 +33,10 @@ def test_the_documented_calls_run():
                       progress=None)
     for name in ("alphas", "f", "g", "dic"):
         assert getattr(sweep, name).shape == sweep.alphas.shape
-    assert sweep.best_alpha in sweep.alphas and sweep.knee_alpha in sweep.alphas
+    assert sweep.best_alpha in sweep.alphas
+    assert sweep.alphas[0] <= sweep.knee_alpha <= sweep.alphas[-1]  # read between grid points
+    choice = coarsenrank_core.choose_alpha(prefs, rule="knee", random_state=0)
+    assert choice.rule == "knee" and choice.alpha == choice.evidence.knee_alpha
     assert issubclass(PreferenceFormatError, ValueError)
 
 
