@@ -12,6 +12,9 @@ from .frozen import FrozenDict, readonly_array
 
 __all__ = ["RankingResult", "PosteriorResult", "tempering"]
 
+_BLOCK_ENTRIES = 1 << 22
+"""Entries (draws × items) handled at a time by the rank summaries: 32 MB of float64."""
+
 
 def tempering(alpha: float, n: float) -> float:
     """The tempering power ``τ = α / (α + N)`` (paper Eq. CoarsenRank); ``α = inf`` gives 1."""
@@ -106,10 +109,18 @@ class PosteriorResult(RankingResult):
 
     @cached_property
     def draw_ranks(self) -> np.ndarray:
-        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once)."""
-        order = np.argsort(-self.draws, axis=1, kind="stable")
-        ranks = np.empty_like(order)
-        np.put_along_axis(ranks, order, np.arange(self.draws.shape[1])[None, :], axis=1)
+        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once).
+
+        Stored as ``int32`` and sorted a block of draws at a time, so the temporaries stay
+        small next to the draws themselves.
+        """
+        n_draws, n_items = self.draws.shape
+        ranks = np.empty((n_draws, n_items), dtype=np.int32 if n_items < 2**31 else np.intp)
+        positions = np.arange(n_items, dtype=ranks.dtype)[None, :]
+        step = max(1, _BLOCK_ENTRIES // max(n_items, 1))
+        for lo in range(0, n_draws, step):
+            order = np.argsort(-self.draws[lo:lo + step], axis=1, kind="stable")
+            np.put_along_axis(ranks[lo:lo + step], order, positions, axis=1)
         ranks.flags.writeable = False
         return ranks
 
@@ -149,10 +160,16 @@ class PosteriorResult(RankingResult):
         return counts.reshape(n_items, width) / max(n_draws, 1)
 
     def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Central credible interval of every item's 1-based rank."""
+        """Central credible interval of every item's 1-based rank (a block of items at a time)."""
         level = self.interval_level if level is None else level
-        ranks = self.draw_ranks + 1
+        ranks = self.draw_ranks
+        n_draws, n_items = ranks.shape
         tail = (1 - level) / 2
-        low = np.floor(np.quantile(ranks, tail, axis=0)).astype(int)
-        high = np.ceil(np.quantile(ranks, 1 - tail, axis=0)).astype(int)
+        low = np.empty(n_items, dtype=int)
+        high = np.empty(n_items, dtype=int)
+        step = max(1, _BLOCK_ENTRIES // max(n_draws, 1))
+        for lo in range(0, n_items, step):
+            block = ranks[:, lo:lo + step] + 1
+            low[lo:lo + step] = np.floor(np.quantile(block, tail, axis=0))
+            high[lo:lo + step] = np.ceil(np.quantile(block, 1 - tail, axis=0))
         return low, high

@@ -5,6 +5,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from coarsenrank_core import results
 from coarsenrank_core.results import PosteriorResult
 
 
@@ -49,8 +50,40 @@ def test_rank_probabilities_of_20000_items_stay_linear_in_memory():
     finally:
         tracemalloc.stop()
     assert probabilities.shape == (n_items, 30)
-    # draws ranks (n_draws × M intp) and the argsort behind them dominate: 2 × 16 MB
-    assert peak < 100e6
+    # the draw ranks (n_draws × M int32, 8 MB) and one block's argsort dominate
+    assert peak < 60e6
     np.testing.assert_allclose(probabilities.sum(axis=0), 1.0)
     first = np.bincount(np.argmax(post.draws, axis=1), minlength=n_items) / n_draws
     np.testing.assert_allclose(probabilities[:, 0], first)
+
+
+def test_blocked_rank_summaries_equal_the_whole_array_formulas(monkeypatch):
+    rng = np.random.default_rng(2)
+    draws = rng.gamma(2.0, size=(37, 11))
+    draws[:, 3] = draws[:, 5]  # exact ties keep the item order (stable sort)
+    order = np.argsort(-draws, axis=1, kind="stable")
+    expected = np.empty_like(order)
+    np.put_along_axis(expected, order, np.arange(11)[None, :], axis=1)
+    low = np.floor(np.quantile(expected + 1, 0.05, axis=0)).astype(int)
+    high = np.ceil(np.quantile(expected + 1, 0.95, axis=0)).astype(int)
+    for entries in (1, 50, 1 << 22):  # one draw or item at a time, a few, all at once
+        monkeypatch.setattr(results, "_BLOCK_ENTRIES", entries)
+        post = _posterior(draws)
+        np.testing.assert_array_equal(post.draw_ranks, expected)
+        got_low, got_high = post.rank_interval()
+        np.testing.assert_array_equal(got_low, low)
+        np.testing.assert_array_equal(got_high, high)
+
+
+def test_the_consensus_rank_summary_needs_about_twice_the_draws():
+    # the Consensus page: 400 draws, rank_interval and rank_probabilities
+    rng = np.random.default_rng(3)
+    post = _posterior(rng.gamma(2.0, size=(400, 20_000)))
+    tracemalloc.start()
+    try:
+        post.rank_interval()
+        post.rank_probabilities()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2.5 * post.draws.nbytes  # 64 MB of draws; an M × M table: 3.2 GB
