@@ -10,6 +10,7 @@ from .baselines import borda, copeland
 from .bradley_terry import coarsen_bt
 from .crowdbt import crowdbt
 from .frozen import FrozenDict
+from .mixture import pl_mix, pl_mix_rater
 from .peergrader import peergrader
 from .pl_gradient import pl_lbfgs
 from .plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_em
@@ -161,6 +162,24 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         reference="Pan et al. 2022 Algorithm 2, with the exact sampler of the notes",
         summary="CoarsenPL's posterior mean by Gibbs sampling, with uncertainty of every "
                 "rank."),
+    Method(
+        "pl-mix", "PL-mix", pl_mix, dict(prior=(2.0, 1.0), pi_init=0.2, max_iter=1000,
+                                          tol=1e-8),
+        family="robust", in_paper=False,
+        ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
+        reference="A two-component mixture, PL or a uniformly random list, fitted by EM "
+                  "(this package; cf. Pan et al. 2022 §7 on outliers)",
+        summary="Each list is either an honest Plackett–Luce answer or a random one; EM "
+                "estimates the share of random lists and down-weights them."),
+    Method(
+        "pl-mix-rater", "PL-mix (raters)", pl_mix_rater,
+        dict(prior=(2.0, 1.0), pi_init=0.2, max_iter=1000, tol=1e-8),
+        family="robust", in_paper=False, uses_rankers=True,
+        ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
+        reference="The per-list mixture with one noise label per rater, fitted by EM "
+                  "(this package)",
+        summary="Each rater is either careful (Plackett–Luce) or answers every list at "
+                "random; EM gives each rater's chance of being careless."),
     Method(
         "borda", "Borda", borda, family="classic", in_paper=False,
         ties="Tied items share the mean of their positions.",

@@ -1,0 +1,139 @@
+"""pl-mix and pl-mix-rater: EM against a direct optimiser, noise recovery, ties and weights."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from scipy.special import expit
+
+from coarsenrank_core import Preferences, pairwise_accuracy, run_method
+from coarsenrank_core.mixture import mixture_log_posterior, pl_mixture
+from coarsenrank_core.simulate import pl_orderings, random_subsets
+
+
+def auc(scores, labels) -> float:
+    """Probability that a random positive outranks a random negative (ties count half)."""
+    scores, labels = np.asarray(scores, float), np.asarray(labels, bool)
+    pos, neg = scores[labels], scores[~labels]
+    greater = (pos[:, None] > neg[None, :]).mean()
+    equal = (pos[:, None] == neg[None, :]).mean()
+    return float(greater + 0.5 * equal)
+
+
+def planted(n_raters=40, lists_per_rater=6, n_items=20, length=6, spammers=0.3, seed=0,
+            noise_per="ranker"):
+    """PL lists from a known truth; a share of raters (or of lists) answer uniformly at random."""
+    rng = np.random.default_rng(seed)
+    n = n_raters * lists_per_rater
+    log_worth = np.linspace(2.0, -2.0, n_items)
+    subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
+    orders = pl_orderings(subsets, log_worth, random_state=rng)
+    rankers = np.repeat(np.arange(n_raters), lists_per_rater)
+    if noise_per == "ranker":
+        bad_rater = rng.permutation(n_raters) < round(spammers * n_raters)
+        bad_list = bad_rater[rankers]
+    else:
+        bad_list = rng.permutation(n) < round(spammers * n)
+        bad_rater = None
+    shuffled = np.array([rng.permutation(row) for row in subsets])
+    orders = np.where(bad_list[:, None], shuffled, orders)
+    prefs = Preferences.from_arrays(orders.ravel(), np.full(n, length), n_items=n_items,
+                                    rankers=rankers)
+    return prefs, np.exp(log_worth), bad_rater, bad_list
+
+
+def small(seed=0, ties=False, weights=False):
+    rng = np.random.default_rng(seed)
+    lists = []
+    for _ in range(40):
+        k = int(rng.integers(2, 5))
+        items = rng.choice(6, k, replace=False)
+        keys = np.linspace(1.5, -1.5, 6)[items] + rng.gumbel(size=k)
+        order = items[np.argsort(-keys)].tolist()
+        if rng.random() < 0.3:
+            order = rng.permutation(order).tolist()
+        if ties and k >= 3 and rng.random() < 0.4:
+            order = [order[0], set(order[1:3]), *order[3:]]
+        lists.append(order)
+    w = rng.choice([1.0, 2.0, 0.5], 40) if weights else None
+    return Preferences.from_lists(lists, n_items=6, weights=w,
+                                  rankers=np.arange(40) % 8)
+
+
+def direct(prefs, per, prior):
+    """Maximise the mixture log-posterior over (log θ, logit π) with L-BFGS."""
+    def negative(x):
+        return -mixture_log_posterior(prefs, np.exp(x[:-1]), expit(x[-1]), per, prior)
+
+    best = None
+    for start in (np.zeros(prefs.n_items + 1), np.r_[np.zeros(prefs.n_items), -2.0]):
+        fit = minimize(negative, start, method="L-BFGS-B",
+                       options=dict(maxiter=20_000, ftol=1e-15, gtol=1e-10))
+        if best is None or fit.fun < best.fun:
+            best = fit
+    return np.exp(best.x[:-1]), expit(best.x[-1]), -best.fun
+
+
+@pytest.mark.parametrize("per", ["list", "ranker"])
+@pytest.mark.parametrize("ties, weights", [(False, False), (True, True)])
+def test_em_reaches_the_optimum_a_direct_optimiser_finds(per, ties, weights):
+    prefs = small(seed=3, ties=ties, weights=weights)
+    fit = pl_mixture(prefs, per=per, prior=(2.0, 1.0), max_iter=50_000, tol=1e-13)
+    assert fit.converged
+    theta, pi, best = direct(prefs, per, (2.0, 1.0))
+    assert fit.extra["log_posterior"] >= best - 1e-6
+    np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)
+    assert fit.extra["pi"] == pytest.approx(pi, abs=2e-3)
+
+
+def test_each_em_step_never_decreases_the_objective():
+    prefs = small(seed=5, ties=True, weights=True)
+    values = [pl_mixture(prefs, per="ranker", max_iter=i, tol=0.0).extra["log_posterior"]
+              for i in range(1, 30)]
+    assert np.all(np.diff(values) >= -1e-9 * np.abs(values[1:]))
+
+
+def test_planted_spammer_raters_are_recovered():
+    aucs = []
+    for seed in range(3):
+        prefs, truth, bad_rater, _ = planted(seed=seed)
+        fit = run_method("pl-mix-rater", prefs)
+        noise = np.asarray(fit.extra["noise_probability"])
+        assert noise.shape == (prefs.n_rankers,)
+        aucs.append(auc(noise, bad_rater))
+        assert fit.extra["pi"] == pytest.approx(0.3, abs=0.12)
+        assert pairwise_accuracy(fit.scores, truth) >= pairwise_accuracy(
+            run_method("pl-em", prefs).scores, truth) - 0.01
+    assert min(aucs) >= 0.9, aucs
+
+
+def test_planted_random_lists_are_recovered_per_list():
+    prefs, truth, _, bad_list = planted(seed=4, noise_per="list")
+    fit = run_method("pl-mix", prefs)
+    noise = np.asarray(fit.extra["noise_probability"])
+    assert noise.shape == (len(prefs),)
+    assert auc(noise, bad_list) >= 0.9
+    assert fit.extra["pi"] == pytest.approx(0.3, abs=0.1)
+
+
+def test_clean_data_gives_little_noise_and_a_weight_is_a_repeat():
+    prefs, truth, _, _ = planted(spammers=0.0, seed=6)
+    fit = run_method("pl-mix", prefs)
+    assert fit.extra["pi"] < 0.05
+    assert pairwise_accuracy(fit.scores, truth) >= 0.9
+    half = prefs.subset(np.arange(0, len(prefs), 2))
+    doubled = half._replace(weights=np.full(len(half), 2.0))
+    twice = Preferences.from_arrays(
+        np.concatenate([half.items, half.items]), np.concatenate([half.lengths, half.lengths]),
+        n_items=half.n_items)
+    np.testing.assert_allclose(run_method("pl-mix", doubled, tol=1e-12).scores,
+                               run_method("pl-mix", twice, tol=1e-12).scores, rtol=1e-6)
+
+
+def test_bad_settings_are_refused():
+    prefs = small()
+    with pytest.raises(ValueError):
+        pl_mixture(prefs, per="item")
+    with pytest.raises(ValueError):
+        pl_mixture(prefs, pi_init=1.0)
+    with pytest.raises(ValueError):
+        pl_mixture(prefs, prior=(0.5, 1.0))
