@@ -410,23 +410,42 @@ class Preferences:
                 f"{self.lengths.max() if len(self) else 0}, "
                 f"ties={self.has_ties}, rankers={self.n_rankers if self.has_rankers else None})")
 
-    def to_lists(self, names: bool = False) -> list[list]:
+    def to_lists(self, names: bool = False, stop: int | None = None) -> list[list]:
         """Return the preferences as lists, best first, tied groups as frozensets.
 
         Parameters
         ----------
         names : bool
             Give item names instead of ids.
+        stop : int, optional
+            Convert only the first ``stop`` preferences (to show a few of a large
+            collection without building millions of Python lists).
         """
-        label = (lambda i: self.item_names[i]) if names else int
-        out = []
-        for n in range(len(self)):
-            lo, hi = self.offsets[n], self.offsets[n + 1]
+        n = len(self) if stop is None else min(max(int(stop), 0), len(self))
+        bounds = self.offsets[:n + 1]
+        strict = (self.groups[bounds[1:] - 1] + 1 == np.diff(bounds)).tolist()
+        offsets = bounds.tolist()
+        end = offsets[-1]
+        items = self.items[:end].tolist()
+        if names:
+            table = self.item_names
+            items = [table[i] for i in items]
+        groups = self.groups[:end].tolist()
+        out: list[list] = []
+        for k in range(n):
+            lo, hi = offsets[k], offsets[k + 1]
+            if strict[k]:
+                out.append(items[lo:hi])
+                continue
             pref: list = []
-            for g in range(int(self.groups[hi - 1]) + 1):
-                members = self.items[lo:hi][self.groups[lo:hi] == g]
-                pref.append(label(members[0]) if members.size == 1
-                            else frozenset(label(m) for m in members))
+            members = [items[lo]]
+            for e in range(lo + 1, hi):
+                if groups[e] == groups[e - 1]:
+                    members.append(items[e])
+                else:
+                    pref.append(members[0] if len(members) == 1 else frozenset(members))
+                    members = [items[e]]
+            pref.append(members[0] if len(members) == 1 else frozenset(members))
             out.append(pref)
         return out
 

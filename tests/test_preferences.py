@@ -212,3 +212,29 @@ def test_tied_pairs_are_stored_in_canonical_order():
     assert prefs == Preferences.from_lists([[{1, 2}], [0, 3]])
     with pytest.raises(ValueError, match="tied-group"):
         Preferences(items=[0, 1], offsets=[0, 2], groups=[1, 1], n_items=2)
+
+
+def _to_lists_reference(prefs, names=False):
+    """to_lists written the direct way: one tied group at a time."""
+    label = (lambda i: prefs.item_names[i]) if names else int
+    out = []
+    for n in range(len(prefs)):
+        lo, hi = prefs.offsets[n], prefs.offsets[n + 1]
+        pref = []
+        for g in range(int(prefs.groups[hi - 1]) + 1):
+            members = prefs.items[lo:hi][prefs.groups[lo:hi] == g]
+            pref.append(label(members[0]) if members.size == 1
+                        else frozenset(label(m) for m in members))
+        out.append(pref)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy, st.integers(0, 10))
+def test_to_lists_round_trips_and_stops_early(lists, stop):
+    prefs = Preferences.from_lists(lists, n_items=6, item_names=list("abcdef"))
+    assert prefs.to_lists() == _to_lists_reference(prefs) == lists
+    named = prefs.to_lists(names=True)
+    assert named == _to_lists_reference(prefs, names=True)
+    assert prefs.to_lists(names=True, stop=stop) == named[:stop]
+    assert all(type(i) is int for pref in prefs.to_lists() for i in pref if isinstance(i, int))
