@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from .errors import Cancelled
 from .pl_gradient import _check_common, _initial, log_sigmoid, run_lbfgs, virtual_node_penalty
 from .preferences import Preferences
 from .results import RankingResult, tempering
@@ -75,7 +76,7 @@ def th_objective(scores, winners, losers, weights=None, n_items: int | None = No
 
 def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float = 1.0,
                max_iter: int = 1000, tol: float = 1e-8, init=None,
-               trace: bool = False) -> RankingResult:
+               trace: bool = False, should_stop=None) -> RankingResult:
     """Fit CoarsenTH, the coarsened Thurstone model (paper §3.3.1, Eq. CoarsenTH2).
 
     Every preference is fully rank-broken into pairs (paper §7.1, after Khetan & Oh 2016):
@@ -117,6 +118,10 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
         Initial scores; zeros by default.
     trace : bool
         Record ``F(s)`` after every iteration.
+    should_stop : callable, optional
+        Called without arguments before every evaluation of the objective (one or a few
+        per L-BFGS iteration); when it returns true the fit raises
+        :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
 
     Returns
     -------
@@ -142,7 +147,14 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
     n_items = prefs.n_items
     scale = 1.0 / max(prefs.total_weight, 1.0)
 
+    evaluations = 0
+
     def loss(s):
+        nonlocal evaluations
+        if should_stop is not None and should_stop():
+            raise Cancelled(f"CoarsenTH was stopped after {evaluations} evaluations of its "
+                            "objective.")
+        evaluations += 1
         value, grad = th_objective(s, winners, losers, weights, n_items, tau, regularization)
         return -scale * value, -scale * grad
 

@@ -351,3 +351,18 @@ def test_coarsen_th_on_fully_tied_data_gives_equal_scores_and_says_why(prefs):
     value, grad = th_objective(np.zeros(3), np.zeros(0, np.intp), np.zeros(0, np.intp))
     assert grad.dtype == float and value == pytest.approx(3 * 2 * np.log(0.5))
     assert "note" not in coarsen_th(Preferences.from_lists([[0, {1, 2}]])).extra
+
+
+def test_coarsen_th_asks_should_stop_before_every_evaluation_and_cancels():
+    from coarsenrank_core.errors import Cancelled
+
+    rng = np.random.default_rng(9)
+    lists = [rng.permutation(8)[:4].tolist() for _ in range(60)]
+    prefs = Preferences.from_lists(lists, n_items=8)
+    asked = []
+    free = coarsen_th(prefs, alpha=5.0, should_stop=lambda: asked.append(1) and False)
+    np.testing.assert_array_equal(free.scores, coarsen_th(prefs, alpha=5.0).scores)
+    assert len(asked) >= free.iterations > 1 and "should_stop" not in free.params
+    calls = []
+    with pytest.raises(Cancelled, match="after 3 evaluations"):
+        coarsen_th(prefs, alpha=5.0, should_stop=lambda: calls.append(1) or len(calls) > 3)
