@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from itertools import repeat
 
 import numpy as np
 
@@ -325,25 +326,28 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     mu = [mu0] * n_items
     var = [var0] * n_items
     alpha, beta = ab[:, 0].tolist(), ab[:, 1].tolist()
-    plain = (winners.tolist(), losers.tolist(), annotators.tolist(), weights.tolist())
+    unit = bool(np.all(weights == 1.0))
+    n_pairs = winners.size
     change, converged, done = float("nan"), (False if tol > 0 else None), 0
     for _ in range(passes):
         before = np.array(mu)
         if virtual_node:
             _virtual_pass(mu, var, kappa)
-        if shuffle and winners.size:
+        order = None
+        if shuffle and n_pairs:
             rank = np.empty(len(prefs), dtype=np.intp)
             rank[rng.permutation(len(prefs))] = np.arange(len(prefs))
             order = np.argsort(rank[source], kind="stable")
-            ordered = (winners[order].tolist(), losers[order].tolist(),
-                       annotators[order].tolist(), weights[order].tolist())
-        else:
-            ordered = plain
-        for lo in range(0, max(len(ordered[0]), 1), BATCH):
+        # Python lists are built one batch at a time: whole-pass lists of millions of
+        # pairs would cost about 130 bytes per pair
+        for lo in range(0, max(n_pairs, 1), BATCH):
             if should_stop is not None and should_stop():
                 raise Cancelled(f"CrowdBT was stopped during pass {done + 1} of {passes}.")
-            _run_pass(*(column[lo:lo + BATCH] for column in ordered), mu, var, alpha, beta,
-                      kappa, learn)
+            rows = slice(lo, lo + BATCH) if order is None else order[lo:lo + BATCH]
+            _run_pass(winners[rows].tolist(), losers[rows].tolist(),
+                      annotators[rows].tolist(),
+                      repeat(1.0) if unit else weights[rows].tolist(),
+                      mu, var, alpha, beta, kappa, learn)
         done += 1
         moved, scale = float(np.abs(np.array(mu) - before).sum()), float(np.abs(before).sum())
         change = moved / scale if scale > 0 else (0.0 if moved == 0 else float("inf"))
