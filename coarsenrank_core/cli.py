@@ -49,7 +49,7 @@ def _calibration(text: str):
 
 
 def _read(path: str, fmt: str | None):
-    from .readers import read_preferences
+    from .io import read_preferences
 
     file = Path(path)
     if not file.is_file():
@@ -140,7 +140,7 @@ def _dic(args) -> None:
 
 def _compare(args) -> None:
     from .compare import compare
-    from .readers import read_truth
+    from .io import read_truth
     from .registry import METHODS
 
     prefs = _read(args.file, args.format)

@@ -7,10 +7,11 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from coarsenrank_core import PreferenceFormatError  # noqa: E402
-from coarsenrank_core.readers import FORMATS, example_file  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
+from coarsenrank_core.io import FORMATS, example_file, extensions  # noqa: E402
+from ui import charts, compute, importer, state  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import simulate_scenario  # noqa: E402
+from ui.text import plain  # noqa: E402
 from ui.widgets import explain, format_error, show_chart  # noqa: E402
 
 st.title("Data")
@@ -30,35 +31,33 @@ if source == "A built-in sample":
         st.success(f"Loaded: {SAMPLES[choice].title}")
 
 elif source == "My own file":
-    format_labels = {"auto": "Detect automatically", **{f: f for f in FORMATS}}
-    file_format = st.selectbox("File layout", list(format_labels),
-                               format_func=format_labels.get, key="upload_format")
     with st.expander("Which layouts can I upload?"):
-        for name, text in FORMATS.items():
-            st.markdown(f"**{name}** — {text}")
-    upload = st.file_uploader("Rankings file (CSV or PrefLib .soc/.soi/.toc/.toi)",
-                              type=["csv", "txt", "tsv", "soc", "soi", "toc", "toi"],
-                              key="upload_file")
-    truth_upload = st.file_uploader("Optional: the true order (item and score, or items best "
-                                    "first)", type=["csv", "txt", "tsv"], key="upload_truth")
+        for fmt in FORMATS.values():
+            st.markdown(f"**{fmt.title}** ({', '.join(fmt.extensions)}): {fmt.description}")
+    upload = st.file_uploader(
+        "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to 50 MB", type=None,
+        key="upload_file", help="Accepted endings: " + ", ".join(extensions()))
     if upload is not None:
         data = upload.getvalue()
-        marker = (upload.name, len(data), hash(data), file_format)
+        importer.new_file(data, upload.name)
+        st.subheader("Check how the file was read", divider="gray")
+        layout, options = importer.corrections(data, upload.name)
         try:
-            prefs = compute.read_upload(data, upload.name, file_format)
+            result = importer.read_upload(data, upload.name, layout, options)
         except PreferenceFormatError as error:
             format_error(error)
-            example = file_format if file_format != "auto" else "wide"
-            st.download_button(f"Download an example {example} file", example_file(example),
-                               file_name=f"example_{example}.csv", key="example_download")
-            st.info(f"Still loaded: {state.current().name}")
+            example = layout if layout != "auto" else "wide"
+            st.download_button(f"Download an example {FORMATS[example].title} file",
+                               example_file(example),
+                               file_name=f"example_{example}{FORMATS[example].extensions[0]}",
+                               key="example_download")
+            st.info(f"Still loaded: {plain(state.current().name)}")
         else:
-            if st.session_state.get("applied_upload") != marker:
-                st.session_state["applied_upload"] = marker
-                state.set_current(state.Dataset(name=upload.name, preferences=prefs,
-                                                origin="upload"))
-                st.success(f"Loaded {upload.name}: {len(prefs)} lists over "
-                           f"{prefs.n_items} items.")
+            importer.preview(result)
+            importer.confirm(result, upload.name)
+    truth_upload = st.file_uploader("Optional: the true order of the loaded data (item and "
+                                    "score, or items best first)", type=["csv", "txt", "tsv"],
+                                    key="upload_truth")
     if truth_upload is not None:
         dataset = state.current()
         try:

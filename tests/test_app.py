@@ -81,10 +81,13 @@ def test_data_page_summarises_the_sample():
     assert list(lengths["x"]) == ["8"] and list(values(lengths["y"])) == [30]
 
 
-def upload(at: AppTest, name: str, content: bytes) -> AppTest:
+def upload(at: AppTest, name: str, content: bytes, confirm: bool = True) -> AppTest:
     at.radio(key="data_source").set_value("My own file").run()
     at.file_uploader(key="upload_file").set_value((name, content, "text/csv"))
-    return at.run()
+    at.run()
+    if confirm and [b for b in at.button if b.key == "confirm_upload"]:
+        at.button(key="confirm_upload").click().run()
+    return at
 
 
 @pytest.mark.parametrize("path", [p[0] for p in PAGES])

@@ -9,14 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import PreferenceFormatError, Preferences
-from coarsenrank_core.readers import (
-    _UNEXPECTED,
+from coarsenrank_core.io import (
     FORMATS,
     detect_format,
     example_file,
     read_preferences,
     read_truth,
 )
+from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -47,9 +47,10 @@ def same(a: Preferences, b: Preferences) -> bool:
 
 
 # ---------------------------------------------------------------------------- formats, examples
-def test_formats_describe_the_four_layouts():
-    assert list(FORMATS) == ["wide", "long", "pairwise", "preflib"]
-    assert all(len(text.split()) > 30 for text in FORMATS.values())
+def test_format_registry_describes_every_layout():
+    assert set(FORMATS) == {"wide", "long", "pairwise", "preflib", "ranks", "cell", "blt"}
+    assert all(len(f.description.split()) > 30 for f in FORMATS.values())
+    assert all(f.extensions and f.title and f.example for f in FORMATS.values())
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
@@ -59,7 +60,7 @@ def test_example_file_reads_back_and_is_detected(fmt):
     assert detect_format(data) == fmt
     explicit, auto = read_preferences(data, format=fmt), read_preferences(data)
     assert same(explicit, auto) and explicit == auto
-    assert len(auto) >= 3 and auto.has_ties and not auto.notes
+    assert len(auto) >= 3 and (auto.has_ties or fmt == "cell") and not auto.notes
     assert "margherita" in auto.item_names
 
 
@@ -134,8 +135,12 @@ def test_wide_blank_ranker_among_named_ones():
 
 
 def test_wide_rows_of_single_values_give_a_hint_about_separators():
-    error = fails("1 2 3\n2 1 3\n")
+    error = fails("a\nb\n")
     assert "two or more items" in error.reason and "commas" in error.fix
+
+
+def test_space_separated_rows_are_one_ranking_per_cell():
+    assert read("1 2 3\n2 1 3\n").to_lists(names=True) == [["1", "2", "3"], ["2", "1", "3"]]
 
 
 def test_wide_refuses_a_long_header_when_chosen_explicitly():

@@ -19,8 +19,8 @@ from coarsenrank_core import Preferences
 from coarsenrank_core.compare import compare
 from coarsenrank_core.dic import dic_sweep
 from coarsenrank_core.experiments import rater_disagreement, robustness_curve, scale_test
+from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
-from coarsenrank_core.readers import read_preferences, read_truth
 from coarsenrank_core.registry import METHODS
 
 from .samples import SAMPLES

@@ -1,0 +1,114 @@
+"""Bytes to text: loading a source, recognising binary files, decoding with a fallback chain."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ..errors import PreferenceFormatError
+
+# ---------------------------------------------------------------------------- bytes -> text
+ZIP_MAGIC = b"PK\x03\x04"
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_PREFLIB_EXTENSIONS = {".soc", ".soi", ".toc", ".toi"}
+BINARY_FIX = ("Open the file in Excel (or another spreadsheet program), choose File > Save As, "
+               "pick 'CSV (comma delimited)' and upload the .csv file.")
+
+
+def load_source(source) -> tuple[bytes, str | None]:
+    """The raw bytes of ``source`` and its file name (when it has one)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        try:
+            return path.read_bytes(), path.name
+        except (OSError, ValueError) as exc:
+            hint = ("It looks like file contents rather than a file name; pass the contents as "
+                    "bytes (text.encode()) instead." if isinstance(source, str)
+                    and ("\n" in source or "," in source) else "Check the file name and folder.")
+            reason = ("there is no file with that name" if isinstance(exc, FileNotFoundError)
+                      else "it is a folder" if isinstance(exc, IsADirectoryError)
+                      else "it could not be opened")
+            shown = str(source).replace("\n", " ")
+            shown = shown if len(shown) < 80 else shown[:77] + "..."
+            raise PreferenceFormatError(f"Cannot read '{shown}': {reason}.", fix=hint) from None
+    reader = getattr(source, "getvalue", None) or getattr(source, "read", None)
+    if reader is None:
+        raise PreferenceFormatError(
+            f"Cannot read preferences from a {type(source).__name__}.",
+            fix="Pass a file path, the file's bytes, or an uploaded file.")
+    data = reader()
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise PreferenceFormatError(
+            f"Reading the uploaded file gave a {type(data).__name__}, not its contents.",
+            fix="Pass a file path, the file's bytes, or an uploaded file.")
+    name = getattr(source, "name", None)
+    return bytes(data), (str(name) if name else None)
+
+
+def line_of(data: bytes, position: int) -> int:
+    return data[:position].count(b"\n") + 1
+
+
+def decode(data: bytes, encoding: str | None = None) -> str:
+    """Decode file bytes: BOM first, then UTF-8, Windows-1252 and Latin-1."""
+    if data.startswith(ZIP_MAGIC):
+        raise PreferenceFormatError(
+            "This looks like an Excel workbook (.xlsx) or another zipped binary file, not a "
+            "CSV text file.", fix=BINARY_FIX)
+    if data.startswith(_OLE_MAGIC):
+        raise PreferenceFormatError(
+            "This looks like an old Excel (.xls) or other Office binary file, not a CSV text "
+            "file.", fix=BINARY_FIX)
+    if encoding is not None:
+        try:
+            text = data.decode(encoding)
+        except LookupError:
+            raise PreferenceFormatError(f"'{encoding}' is not a known text encoding.",
+                                        fix="Use e.g. 'utf-8', 'cp1252' or 'latin-1'.") from None
+        except UnicodeDecodeError as exc:
+            line = line_of(data, exc.start)
+            raise PreferenceFormatError(
+                f"The file is not valid {encoding} text (byte {exc.start + 1}).", row=line,
+                fix="Choose the encoding the file was saved with, or leave it to be "
+                    "detected.") from None
+    else:
+        bom = next((enc for magic, enc in _BOMS if data.startswith(magic)), None)
+        if bom is None and b"\x00" in data:
+            raise PreferenceFormatError(
+                "This looks like an Excel or other binary file: it contains zero bytes, which "
+                "a CSV text file never has.", fix=BINARY_FIX)
+        text = None
+        for enc in ([bom] if bom else ["utf-8", "cp1252", "latin-1"]):
+            try:
+                text = data.decode(enc)
+                break
+            except UnicodeDecodeError as exc:
+                if bom:
+                    shown = bom.upper().removesuffix("-SIG")
+                    raise PreferenceFormatError(
+                        f"The file starts with a {shown} marker but is not valid {shown} text.",
+                        row=line_of(data, exc.start),
+                        fix="Save the file again as 'CSV UTF-8'.") from None
+    text = text.removeprefix("\ufeff").rstrip("\x1a")
+    bad = _CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise PreferenceFormatError(
+            "This looks like an Excel or other binary file, or text in an unknown encoding: "
+            f"it contains the control character U+{ord(bad.group()):04X}, which text files "
+            "do not have.", row=line, fix=BINARY_FIX + " Use the 'CSV UTF-8' option if "
+            "offered.")
+    return text
+
+
+def source_text(source, encoding: str | None = None) -> tuple[str, str | None]:
+    data, name = load_source(source)
+    return decode(data, encoding), name

@@ -1,0 +1,141 @@
+"""BLT ballots (OpaVote, OpenSTV): ``weight c1 c2=c3 0`` lines between a header and the names."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import assemble, empty_error, parse_numbers, plural
+
+__all__ = ["read_blt", "looks_blt", "BLT_EXTENSIONS"]
+
+BLT_EXTENSIONS = (".blt",)
+_HEADER = re.compile(r"\d+\s+\d+")
+_BALLOT = re.compile(r"(?:\([^()]*\)\s+)?\d+(?:\.\d+)?(?:\s+[\d=\-]+)*\s+0")
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out = []
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith('"') else raw.strip()
+        if line:
+            out.append((number, line))
+    return out
+
+
+def looks_blt(text: str) -> bool:
+    """Whether ``text`` opens with ``candidates seats`` and a ballot ending in 0."""
+    lines = _lines(text[:65536])
+    if len(lines) < 3 or not _HEADER.fullmatch(lines[0][1]):
+        return False
+    body = lines[1:]
+    if body and re.fullmatch(r"(-\d+\s*)+", body[0][1]):
+        body = body[1:]
+    return bool(body) and (_BALLOT.fullmatch(body[0][1]) is not None or body[0][1] == "0")
+
+
+def read_blt(text: str) -> Preferences:
+    """Read a BLT file: a ``candidates seats`` line, optional ``-k`` withdrawn candidates,
+    ballots ``weight c1 c2=c3 0`` (optionally after a ``(id)``), a ``0`` line, then the
+    candidates' names and the election's title, each in double quotes."""
+    lines = _lines(text)
+    if not lines:
+        raise empty_error()
+    number, first = lines[0]
+    if not _HEADER.fullmatch(first):
+        raise PreferenceFormatError(
+            f"A BLT file starts with the number of candidates and of seats, e.g. '4 2', but "
+            f"this line is '{first[:60]}'.", row=number, fix="Correct the first line.")
+    m = int(first.split()[0])
+    if not 2 <= m <= 100_000:
+        raise PreferenceFormatError(f"The file declares {m} candidates.", row=number,
+                                    fix="A BLT file needs between 2 and 100,000 candidates.")
+    position = 1
+    withdrawn: set[int] = set()
+    if position < len(lines) and re.fullmatch(r"(-\d+\s*)+", lines[position][1]):
+        withdrawn = {-int(t) for t in lines[position][1].split()}
+        position += 1
+    ballots = []
+    while position < len(lines) and lines[position][1] != "0":
+        ballots.append(lines[position])
+        position += 1
+    if position == len(lines):
+        raise PreferenceFormatError(
+            "The ballots are not ended by a line holding only 0.",
+            row=lines[-1][0], fix="Add a line with 0 after the last ballot.")
+    names = _names(lines[position + 1:], m)
+    pref, group, item, weights, rows = [], [], [], [], []
+    for n, (lineno, ballot) in enumerate(ballots):
+        tokens = re.sub(r"^\([^()]*\)\s+", "", ballot).split()
+        if len(tokens) < 2 or tokens[-1] != "0":
+            raise PreferenceFormatError(
+                f"A ballot is a weight, the candidates' numbers and a final 0, e.g. '1 2 3=4 0', "
+                f"but this line is '{ballot[:60]}'.", row=lineno, fix="Correct the ballot.")
+        weights.append(tokens[0])
+        rows.append(lineno)
+        seen: set[int] = set()
+        g = 0
+        for token in tokens[1:-1]:
+            members = []
+            for part in token.split("="):
+                if part == "-":
+                    continue
+                if not part.isdigit() or not 1 <= int(part) <= m:
+                    raise PreferenceFormatError(
+                        f"'{part[:20]}' is not a candidate number between 1 and {m}.",
+                        row=lineno, fix="Use the candidates' numbers, 1 to the number of "
+                                        "candidates.")
+                c = int(part)
+                if c in seen:
+                    raise PreferenceFormatError(
+                        f"Candidate {c} ('{names[c - 1]}') appears twice on this ballot.",
+                        row=lineno, fix="Each candidate may appear only once per ballot.")
+                seen.add(c)
+                if c not in withdrawn:
+                    members.append(c - 1)
+            for c in members:
+                pref.append(n)
+                group.append(g)
+                item.append(c)
+            g += bool(members)
+    line = np.asarray(rows, dtype=np.intp)
+    weight = parse_numbers(np.asarray(weights, dtype=object))
+    bad = np.flatnonzero(~(np.isfinite(weight) & (weight > 0)))
+    if bad.size:
+        raise PreferenceFormatError(
+            f"The ballot's weight '{weights[bad[0]]}' is not a positive number.",
+            row=int(line[bad[0]]), fix="Start each ballot with how many voters gave it.")
+    notes = []
+    if withdrawn:
+        notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "
+                     + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
+    return assemble(np.asarray(pref, dtype=np.intp), np.asarray(group, dtype=np.intp),
+                    np.asarray(item, dtype=np.intp), len(ballots), tuple(names), line,
+                    weights=weight, notes=notes, unit="ballot")
+
+
+def _names(lines: list[tuple[int, str]], m: int) -> list[str]:
+    """The candidates' names after the ballots: quoted (or bare) strings, one or more a line."""
+    names: list[str] = []
+    for lineno, text in lines:
+        try:
+            names.extend(shlex.split(text) if '"' in text else [text])
+        except ValueError:
+            raise PreferenceFormatError("A quote mark (\") is not closed.", row=lineno,
+                                        fix="Put each name in a pair of double quotes.") from None
+    if len(names) < m:
+        raise PreferenceFormatError(
+            f"The file declares {m} candidates but names only {len(names)}.",
+            fix="After the 0 line, give each candidate's name in double quotes, then the "
+                "title.")
+    unique, seen = [], {}
+    for c, name in enumerate(names[:m], 1):
+        if name in seen:
+            name = f"{name} ({c})"
+        seen.setdefault(name, c)
+        unique.append(name)
+    return unique

@@ -1,0 +1,102 @@
+"""A whole ranking in one cell: ``A;B;C;`` (Microsoft Forms), ``A > B = C``, ``a b c`` (Kobo)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import assemble, factorize, first_repeat, padded, parse_weights, quote_list
+from .options import ReadOptions
+from .survey import Prepared
+from .wide import item_columns
+
+__all__ = ["ranking_column", "read_cell"]
+
+# Separators in order of preference; '>' lists may tie items with '='.
+SEPARATORS = (">", ";", ",", " ")
+
+
+def _separator(values: pd.Series) -> str | None:
+    """The separator that splits most of the non-blank cells into two or more items."""
+    values = values[values != ""]
+    if values.empty:
+        return None
+    for separator in SEPARATORS:
+        if separator == " " and values.str.contains(r"[>=;,]").any():
+            return None
+        pattern = "[>=]" if separator == ">" else re.escape(separator)
+        parts = values.str.strip(separator + " ").str.count(pattern)
+        if (parts >= 1).mean() >= 0.5:
+            return separator
+    return None
+
+
+def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, bool] | None:
+    """The one column holding whole rankings, its separator and whether row 1 is a title."""
+    columns = item_columns(prepared, options)
+    table = prepared.table
+    candidates = []
+    for j in columns:
+        values = pd.Series([r[j] if j < len(r) else "" for r in table.rows], dtype=object)
+        separator = _separator(values.iloc[1:]) if len(values) > 1 else None
+        if separator is not None:
+            first_splits = _separator(values.iloc[:1]) == separator
+            candidates.append((j, separator, not first_splits))
+    if len(candidates) != 1:
+        return None
+    return candidates[0]
+
+
+def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
+    """Read one ranking per row from the single column that holds it as text."""
+    found = ranking_column(prepared, options)
+    if found is None:
+        several = [prepared.label(j) for j in item_columns(prepared, options)]
+        raise PreferenceFormatError(
+            "No single column holds whole rankings such as 'A;B;C' or 'A > B > C' "
+            f"(columns: {quote_list(several)}).",
+            fix="Choose the one column that holds the rankings.")
+    column, separator, titled = found
+    if not titled:
+        prepared = Prepared(prepared.table, None, 0, platform=prepared.platform)
+    titles = [prepared.label(j) for j in range(prepared.width)]
+    cells = padded(prepared.table, titles, prepared.start)
+    line = np.asarray(prepared.lines, dtype=np.intp)
+    text = pd.Series(cells[:, column], dtype=object).str.strip(separator + " ")
+    stages = text.str.split(separator, regex=False).explode()
+    stage_in_row = stages.groupby(level=0).cumcount().to_numpy()
+    tie = "=" if separator == ">" else None
+    members = stages.str.split(tie, regex=False).explode() if tie else stages
+    members = members.str.strip()
+    stage_index = (stages.reset_index(drop=True).index.to_numpy() if tie is None else
+                   np.repeat(np.arange(len(stages)),
+                             stages.str.count("=").fillna(0).to_numpy().astype(int) + 1))
+    group_raw = stage_in_row[stage_index]
+    keep = (members.fillna("") != "").to_numpy()
+    pref = members.index.to_numpy()[keep]
+    group_raw = group_raw[keep]
+    names = members.to_numpy(dtype=object)[keep]
+    # renumber groups so that blank stages (';;') leave no gap
+    key = pref.astype(np.int64) * (int(group_raw.max(initial=0)) + 1) + group_raw
+    _, group_rank = np.unique(key, return_inverse=True)
+    first_of_pref = np.r_[True, pref[1:] != pref[:-1]]
+    group = group_rank - np.repeat(group_rank[first_of_pref],
+                                   np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
+    item, item_names = factorize(names)
+    repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
+    if repeat is not None:
+        raise PreferenceFormatError(
+            f"The item '{item_names[item[repeat[1]]]}' appears twice in this ranking.",
+            row=int(line[pref[repeat[1]]]), column=prepared.label(column),
+            fix="Each item may appear only once per ranking.")
+    rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
+    weights = None
+    if prepared.count is not None:
+        weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
+    return assemble(pref.astype(np.intp), group.astype(np.intp), item, len(line), item_names,
+                    line, rankers=rankers,
+                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)

@@ -1,0 +1,405 @@
+"""The format registry: one record per layout, the detector that picks one, and the reader."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from . import examples
+from ._common import (
+    PREFERENCE_ROLES,
+    Table,
+    empty_error,
+    find_roles,
+    quote_list,
+    split_table,
+)
+from ._text import decode, load_source
+from .blt import BLT_EXTENSIONS, looks_blt, read_blt
+from .cell import ranking_column, read_cell
+from .containers import (
+    JSON_EXTENSIONS,
+    WORKBOOK_EXTENSIONS,
+    is_workbook,
+    json_table,
+    looks_json,
+    sheet_names,
+    workbook_table,
+)
+from .long import read_long
+from .options import ReadOptions
+from .pairwise import pairwise_columns, read_pairwise
+from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
+from .ranks import looks_like_ranks, read_ranks, with_text_ranker
+from .report import ReadReport, ReadResult
+from .survey import Prepared, platform_fix, prepare
+from .wide import has_rank_header, headerless, is_wide_header, item_columns, read_wide
+
+__all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
+
+TABLE_EXTENSIONS = (".csv", ".tsv", ".txt", *WORKBOOK_EXTENSIONS, *JSON_EXTENSIONS)
+
+
+class Source:
+    """A file being read: its bytes, and the text, table and header understood from them."""
+
+    def __init__(self, source, options: ReadOptions, encoding: str | None = None):
+        self.data, self.name = load_source(source)
+        self.options = options
+        self.encoding = encoding
+        self.sheet: str | None = None
+
+    @property
+    def extension(self) -> str:
+        return Path(self.name).suffix.lower() if self.name else ""
+
+    @cached_property
+    def workbook(self) -> bool:
+        return self.extension in WORKBOOK_EXTENSIONS or is_workbook(self.data)
+
+    @cached_property
+    def sheets(self) -> tuple[str, ...]:
+        return sheet_names(self.data) if self.workbook else ()
+
+    @cached_property
+    def text(self) -> str:
+        if self.workbook:
+            raise PreferenceFormatError(
+                "This is an Excel workbook; only its sheets hold tables of rankings.",
+                fix="Let the layout be detected, or choose a table layout (wide, long, "
+                    "pairwise, item columns holding ranks, one ranking per cell).")
+        return decode(self.data, self.encoding)
+
+    @cached_property
+    def table(self) -> Table:
+        if self.workbook:
+            table, self.sheet = workbook_table(self.data, self.options.sheet)
+        elif self.extension in JSON_EXTENSIONS or looks_json(self.text):
+            table = json_table(self.text)
+        else:
+            if not self.text.strip():
+                raise empty_error()
+            table = split_table(self.text)
+        if not table.rows:
+            raise empty_error()
+        return table
+
+    @cached_property
+    def prepared(self) -> Prepared:
+        return _apply_options(prepare(self.table), self.options)
+
+    @cached_property
+    def ranks_prepared(self) -> Prepared:
+        """The header as a table of ranks reads it: a leading column of names is the ranker."""
+        return with_text_ranker(self.prepared, self.options)
+
+
+def _apply_options(prepared: Prepared, options: ReadOptions) -> Prepared:
+    """The user's choice of ranker and count column, over the automatic one."""
+    labels = [prepared.label(j) for j in range(prepared.width)]
+    changes = {}
+    for role, choice in (("ranker", options.ranker_column), ("count", options.count_column)):
+        if choice is None:
+            continue
+        if choice and choice not in labels:
+            raise PreferenceFormatError(f"There is no column called '{choice}'.",
+                                        fix="Choose a column of the file, or none.")
+        changes[role] = labels.index(choice) if choice else None
+    if not changes:
+        return prepared
+    skipped = {j: why for j, why in prepared.skipped.items() if j not in changes.values()}
+    return replace(prepared, skipped=skipped, **changes)
+
+
+@dataclass(frozen=True)
+class Format:
+    """One file layout the readers know.
+
+    Attributes
+    ----------
+    id, title : str
+        Registry id (``--format`` in the CLI) and a short title for people.
+    description : str
+        The layout in plain words, for the "Which layouts can I upload?" help.
+    example : str
+        A small file in this layout.
+    extensions : tuple of str
+        File name endings this layout comes in.
+    detect : callable
+        ``detect(source) -> bool``: whether an automatically read file has this layout.
+    read : callable
+        ``read(source) -> Preferences``.
+    table : bool
+        Whether the layout is a table (CSV, TSV, Excel or JSON) rather than a text format.
+    """
+
+    id: str
+    title: str
+    description: str
+    example: str
+    extensions: tuple[str, ...]
+    detect: Callable[[Source], bool] = field(repr=False)
+    read: Callable[[Source], Preferences] = field(repr=False)
+    table: bool = True
+
+
+def _table_reader(function) -> Callable[[Source], Preferences]:
+    return lambda source: function(source.prepared, source.options)
+
+
+def _header(source: Source) -> list[str]:
+    return list(source.table.rows[0])
+
+
+FORMAT_LIST: tuple[Format, ...] = (
+    Format("preflib", "PrefLib", examples.PREFLIB_TEXT, examples.PREFLIB, PREFLIB_EXTENSIONS,
+           detect=lambda s: s.extension in PREFLIB_EXTENSIONS or (
+               not s.workbook and looks_preflib(s.text)),
+           read=lambda s: read_preflib(s.text), table=False),
+    Format("blt", "BLT ballots", examples.BLT_TEXT, examples.BLT, BLT_EXTENSIONS,
+           detect=lambda s: s.extension in BLT_EXTENSIONS or (
+               not s.workbook and looks_blt(s.text)),
+           read=lambda s: read_blt(s.text), table=False),
+    Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
+           detect=lambda s: {"item", "rank"} <= set(find_roles(_header(s), PREFERENCE_ROLES)),
+           read=lambda s: read_long(s.table, s.options)),
+    Format("pairwise", "pairwise comparisons", examples.PAIRWISE_TEXT, examples.PAIRWISE,
+           TABLE_EXTENSIONS, detect=lambda s: pairwise_columns(_header(s)) is not None,
+           read=lambda s: read_pairwise(s.table, s.options, explicit=True,
+                                        skipped=_row_ids(s))),
+    Format("ranks", "item columns holding ranks", examples.RANKS_TEXT, examples.RANKS,
+           TABLE_EXTENSIONS, detect=lambda s: looks_like_ranks(s.ranks_prepared, s.options),
+           read=lambda s: read_ranks(s.ranks_prepared, s.options)),
+    Format("cell", "one ranking per cell", examples.CELL_TEXT, examples.CELL, TABLE_EXTENSIONS,
+           detect=lambda s: _one_ranking_column(s.prepared, s.options),
+           read=_table_reader(read_cell)),
+    Format("wide", "wide rankings", examples.WIDE_TEXT, examples.WIDE, TABLE_EXTENSIONS,
+           detect=lambda s: True, read=_table_reader(read_wide)),
+)
+FORMATS: dict[str, Format] = {f.id: f for f in FORMAT_LIST}
+
+
+def extensions() -> tuple[str, ...]:
+    """Every file name ending some layout reads, without the dot."""
+    return tuple(dict.fromkeys(e.lstrip(".") for f in FORMAT_LIST for e in f.extensions))
+
+
+def _row_ids(source: Source) -> dict:
+    """Per-row id columns of a pairwise file (never its ranker)."""
+    return {j: why for j, why in prepare(source.table).skipped.items()
+            if why.startswith("a per-row id")}
+
+
+def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
+    """A single non-blank free column whose cells hold whole rankings."""
+    filled = [j for j in item_columns(prepared, options)
+              if any(j < len(r) and r[j] for r in prepared.rows)]
+    return (len(filled) == 1 and not has_rank_header(prepared)
+            and ranking_column(prepared, options) is not None)
+
+
+def _unknown_layout(source: Source) -> PreferenceFormatError | None:
+    """An error when the first row names columns that fit no layout; None if it names none."""
+    first = _header(source)
+    skipped = source.prepared.skipped
+    roles = find_roles([c if j not in skipped else "" for j, c in enumerate(first)],
+                       PREFERENCE_ROLES)
+    named = {r for r in roles if r in ("item", "rank", "winner", "loser", "left", "right",
+                                       "label", "score")}
+    if not named:
+        return None
+    found = quote_list(c for c in first if c)
+    if "score" in roles and "rank" not in roles and "winner" not in roles:
+        reason = ("it looks like a ground truth (items with scores), not rankings. Load it as "
+                  "the ground truth instead")
+    elif "item" in roles:
+        reason = "there is an 'item' column but no 'rank' column to put the items in order"
+    elif "rank" in roles:
+        reason = "there is a 'rank' column but no 'item' column saying what was ranked"
+    elif "winner" in roles or "loser" in roles:
+        reason = ("pairwise comparisons need both a 'winner' and a 'loser' column (or 'left', "
+                  "'right' and 'winner')")
+    else:
+        reason = ("pairwise comparisons with 'left' and 'right' also need a 'winner' column "
+                  "(or a result, 0/1 winner flags, or two scores)")
+    return PreferenceFormatError(
+        f"The layout of this file was not recognised: the first row names the columns {found}, "
+        f"but {reason}.", row=source.table.lines[0],
+        fix="Use one of the layouts described on this page (the example files show each). If "
+            "these are item names rather than column titles, choose the wide format.")
+
+
+def detect(source: Source) -> Format:
+    """The layout of an automatically read file (the first registry entry that fits)."""
+    for fmt in FORMAT_LIST:
+        if not fmt.table:
+            if fmt.detect(source):
+                return fmt
+            continue
+        if fmt.id == "wide":
+            error = _unknown_layout(source)
+            if error is not None:
+                raise error
+        if fmt.detect(source):
+            return fmt
+    return FORMATS["wide"]
+
+
+def read_file(source, format: str = "auto", *, encoding: str | None = None,
+              options: ReadOptions | None = None) -> ReadResult:
+    """Read a file of rankings and say how it was read.
+
+    See :func:`coarsenrank_core.io.read_preferences` for ``source``, ``format`` and
+    ``encoding``; ``options`` corrects the automatic reading (sheet, item columns, ranker
+    and count column, whether 1 is the best).
+    """
+    options = options or ReadOptions()
+    if format != "auto" and format not in FORMATS:
+        raise PreferenceFormatError(f"'{format}' is not a known format.",
+                                    fix=f"Use one of: auto, {', '.join(FORMATS)}.")
+    file = Source(source, options, encoding)
+    if not file.data.strip():
+        raise empty_error()
+    fmt = detect(file) if format == "auto" else FORMATS[format]
+    if fmt.table and not file.workbook and (looks_preflib(file.text) and fmt.id != "wide"
+                                            or looks_preflib(file.text) and format != "auto"):
+        raise PreferenceFormatError(
+            f"This looks like a PrefLib file, not a {fmt.title} table.",
+            fix="Choose the 'preflib' format, or let it be detected.")
+    try:
+        prefs = fmt.read(file)
+    except PreferenceFormatError as error:
+        raise _with_platform(error, file, fmt) from None
+    report = _report(file, fmt, prefs, automatic=format == "auto")
+    if format == "auto" and fmt.table:
+        _refuse_implausible_items(prefs, report)
+        if fmt.id == "wide":
+            _refuse_rank_numbers(file.prepared, report)
+    return ReadResult(prefs, report)
+
+
+def _with_platform(error: PreferenceFormatError, file: Source, fmt: Format):
+    """The error, saying which survey platform the file looks like and what to change."""
+    if not fmt.table:
+        return error
+    try:
+        platform = file.prepared.platform
+    except PreferenceFormatError:
+        return error
+    if platform is None:
+        return error
+    fix = platform_fix(platform)
+    return PreferenceFormatError(
+        f"This looks like a {platform} export. {error.reason}", row=error.row,
+        column=error.column, fix=" ".join(p for p in (error.fix, fix) if p))
+
+
+def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> ReadReport:
+    base = dict(layout=fmt.id, layout_title=fmt.title, file_name=file.name,
+                notes=prefs.notes, automatic=automatic)
+    if not fmt.table:
+        return ReadReport(**base)
+    if file.workbook:
+        base.update(sheet=file.sheet, sheets=file.sheets)
+    if fmt.id in ("long", "pairwise"):
+        header = _header(file)
+        roles = find_roles(header, PREFERENCE_ROLES)
+        labels = tuple(c or str(j + 1) for j, c in enumerate(header))
+        ranker = labels[roles["ranker"]] if "ranker" in roles else None
+        count = labels[roles["weight"]] if "weight" in roles else None
+        if file.options.ranker_column is not None:
+            ranker = file.options.ranker_column or None
+        if file.options.count_column is not None:
+            count = file.options.count_column or None
+        if fmt.id == "long":
+            items = tuple(labels[roles[r]] for r in ("item", "rank"))
+        else:
+            coding = pairwise_columns(header) or {}
+            items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
+        if ranker in _row_ids(file).values():
+            ranker = None
+        used = {*items, ranker, count}
+        return ReadReport(**base, header_rows=1, columns=labels, item_columns=items,
+                          ranker_column=ranker if prefs.has_rankers else None,
+                          count_column=count,
+                          skipped_columns=tuple(c for c in labels if c not in used))
+    prepared = file.ranks_prepared if fmt.id == "ranks" else file.prepared
+    if fmt.id == "wide" and not is_wide_header(prepared) and file.options.item_columns is None:
+        prepared = headerless(prepared)
+    if fmt.id == "cell":
+        found = ranking_column(prepared, file.options)
+        if found is not None and not found[2]:
+            prepared = headerless(prepared)
+    labels = tuple(prepared.label(j) for j in range(prepared.width))
+    columns = item_columns(prepared, file.options)
+    if fmt.id == "cell":
+        found = ranking_column(prepared, file.options)
+        columns = [found[0]] if found else columns
+    skipped = [f"{labels[j]} ({why})" for j, why in sorted(prepared.skipped.items())]
+    skipped += [labels[j] for j in item_columns(prepared, ReadOptions())
+                if j not in columns and prepared.header is not None]
+    return ReadReport(
+        **base, platform=prepared.platform, header_rows=prepared.start, columns=labels,
+        item_columns=tuple(labels[j] for j in columns) if prepared.header is not None else (),
+        ranker_column=labels[prepared.ranker] if prepared.ranker is not None else None,
+        count_column=labels[prepared.count] if prepared.count is not None else None,
+        skipped_columns=tuple(skipped),
+        one_is_best=file.options.one_is_best if fmt.id == "ranks" else None)
+
+
+_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}.*)?|"
+                   r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}([ T,]+\d{1,2}:\d{2}.*)?|"
+                   r"\d{1,2}:\d{2}(:\d{2})?(\s*[AaPp][Mm])?")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}")
+_KINDS = (("dates or times", _DATE), ("e-mail addresses", _EMAIL), ("IP addresses", _IP))
+
+
+def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
+    """Refuse an automatic read whose items look like survey metadata, not things ranked."""
+    from .survey import metadata_name
+
+    names = np.asarray(prefs.item_names or (), dtype=object)
+    for kind, pattern in _KINDS:
+        hits = [n for n in names if pattern.fullmatch(n.strip())]
+        if hits:
+            raise PreferenceFormatError(
+                f"This file was not loaded: read as {report.layout_title}, its items would "
+                f"include {kind} such as {quote_list(hits, 3)}, which are answers' details, "
+                "not things people ranked.",
+                fix="Choose the layout and the item columns by hand, or remove these columns. "
+                    "If these really are the items, choose the layout explicitly.")
+    titles = [n for n in names if metadata_name(n)]
+    if titles:
+        raise PreferenceFormatError(
+            f"This file was not loaded: read as {report.layout_title}, its items would include "
+            f"column titles such as {quote_list(titles, 3)}.",
+            fix="Check that the first row holds the column titles, then choose the layout by "
+                "hand. If these really are the items, choose the layout explicitly.")
+
+
+def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse rows of rank numbers read as items under a first row of item names."""
+    from .survey import looks_like_rank
+
+    rows = prepared.table.rows
+    first = [c for j, c in enumerate(rows[0]) if c and j in prepared.free]
+    rest = [c for row in rows[1:] for j, c in enumerate(row) if c and j in prepared.free]
+    if not first or not rest or any(looks_like_rank(c) for c in first):
+        return
+    numeric = [c for c in rest if looks_like_rank(c)]
+    if len(numeric) * 2 >= len(rest):
+        raise PreferenceFormatError(
+            f"This file was not loaded: read as {report.layout_title}, its items would be "
+            f"bare numbers such as {quote_list(dict.fromkeys(numeric), 3)} under a first row "
+            f"of names ({quote_list(first, 3)}). It probably holds one column per item with "
+            "that item's rank.", row=prepared.table.lines[0],
+            fix="Choose the layout 'item columns holding ranks', and make every cell a whole "
+                "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked.")

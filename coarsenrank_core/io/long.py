@@ -1,0 +1,115 @@
+"""Long rankings: one row per ranked item, with ranker (or list), item and rank columns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import (
+    PREFERENCE_ROLES,
+    Table,
+    assemble,
+    column_label,
+    factorize,
+    find_roles,
+    first_repeat,
+    header_only_error,
+    ignored_note,
+    padded,
+    parse_numbers,
+    parse_weights,
+    quote_list,
+)
+from .options import ReadOptions, override_roles
+
+__all__ = ["read_long"]
+
+def read_long(table: Table, options: ReadOptions) -> Preferences:
+    """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties."""
+    rows, lines = table.rows, table.lines
+    header = list(rows[0])
+    roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
+    if "item" not in roles or "rank" not in roles:
+        missing = " and ".join(f"'{r}'" for r in ("item", "rank") if r not in roles)
+        raise PreferenceFormatError(
+            f"A long rankings file needs a first row naming its columns, including {missing}; "
+            f"the first row here is {quote_list(c for c in header if c)}.", row=lines[0],
+            fix="Add a header row such as 'ranker,item,rank', or choose another format.")
+    if len(rows) == 1:
+        raise header_only_error(lines[0])
+    keys = [roles[r] for r in ("ranker", "list") if r in roles]
+    if not keys:
+        raise PreferenceFormatError(
+            "Nothing tells which rows belong to the same ranking: there is no ranker column "
+            "(ranker, voter, user, id ...) and no ranking column (preference, list, ballot ...).",
+            row=lines[0],
+            fix="Add a 'ranker' column saying who gave each ranking. If the file holds the true "
+                "order of the items, load it as the ground truth instead.")
+    cells = padded(table, header, 1)
+    line = np.asarray(lines[1:], dtype=np.intp)
+    item_col, rank_col = roles["item"], roles["rank"]
+    items = cells[:, item_col]
+    blank = np.flatnonzero(items == "")
+    if blank.size:
+        raise PreferenceFormatError("The item is blank on this row.", row=int(line[blank[0]]),
+                                    column=column_label(header, item_col),
+                                    fix="Fill in the item's name or delete the row.")
+    rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col))
+    joined = cells[:, keys[0]]
+    for j in keys[1:]:
+        joined = joined + "\x00" + cells[:, j]
+    key, _ = factorize(joined)
+    item, item_names = factorize(items)
+    _long_duplicates(key, item, item_names, line, column_label(header, item_col))
+    n_lists = int(key.max()) + 1
+    first_row = np.unique(key, return_index=True)[1]
+    weights = None
+    if "weight" in roles:
+        weight_col = roles["weight"]
+        row_weights = parse_weights(cells[:, weight_col], line, column_label(header, weight_col))
+        differs = np.flatnonzero(row_weights != row_weights[first_row][key])
+        if differs.size:
+            i = int(differs[0])
+            raise PreferenceFormatError(
+                f"The weight '{cells[i, weight_col]}' differs from the weight "
+                f"'{cells[first_row[key[i]], weight_col]}' given on row "
+                f"{line[first_row[key[i]]]} for the same ranking.", row=int(line[i]),
+                column=column_label(header, weight_col),
+                fix="Give every row of one ranking the same weight.")
+        weights = row_weights[first_row]
+    order = np.lexsort((np.arange(key.size), rank, key))
+    key_s, rank_s = key[order], rank[order]
+    start = np.r_[True, key_s[1:] != key_s[:-1]]
+    steps = np.cumsum(~start & np.r_[False, rank_s[1:] != rank_s[:-1]])
+    group = steps - np.repeat(steps[start], np.bincount(key_s, minlength=n_lists))
+    rankers = cells[first_row, roles["ranker"]] if "ranker" in roles else None
+    notes = ignored_note(header, {item_col, rank_col, *keys, roles.get("weight", -1)})
+    return assemble(key_s, group, item[order], n_lists, item_names, line[first_row],
+                     rankers=rankers, ranker_column=column_label(header, roles.get("ranker", 0)),
+                     weights=weights, notes=notes, unit="ranking")
+
+
+def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
+    numbers = parse_numbers(values)
+    bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers >= 1) & (numbers == np.floor(numbers))))
+    if bad.size:
+        i = int(bad[0])
+        found = f"'{values[i]}'" if values[i] else "a blank cell"
+        raise PreferenceFormatError(
+            f"The rank must be a whole number, 1 or more (1 = best), but this row has {found}.",
+            row=int(lines[i]), column=column,
+            fix="Write the item's position in the ranking: 1 for the best, 2 for the next ...")
+    return numbers
+
+
+def _long_duplicates(key, item, item_names, lines, column) -> None:
+    repeat = first_repeat(key.astype(np.int64) * max(len(item_names), 1) + item)
+    if repeat is not None:
+        first, second = repeat
+        raise PreferenceFormatError(
+            f"The item '{item_names[item[second]]}' appears twice in the same ranking: on rows "
+            f"{lines[first]} and {lines[second]}.", row=int(lines[second]), column=column,
+            fix="Each item may appear only once per ranking; give tied items the same rank.")
+
+

@@ -1,0 +1,48 @@
+"""What the user tells the readers: layout corrections and the meaning of rank numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ReadOptions", "override_roles"]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Corrections to the automatic reading of a file.
+
+    Attributes
+    ----------
+    sheet : str or int, optional
+        The workbook sheet to read (name or 0-based position); the first by default.
+    item_columns : tuple of str, optional
+        The titles of the columns that hold items (or their ranks); all others are skipped.
+    ranker_column, count_column : str, optional
+        The title of the column naming the ranker, or holding how many times a row was
+        given. ``None`` finds them automatically; ``""`` means there is none.
+    one_is_best : bool
+        For ranks written as numbers: whether 1 is the best (default) or the worst.
+    """
+
+    sheet: str | int | None = None
+    item_columns: tuple[str, ...] | None = None
+    ranker_column: str | None = None
+    count_column: str | None = None
+    one_is_best: bool = True
+
+
+def override_roles(roles: dict, header, options: ReadOptions) -> dict:
+    """Column roles with the user's choice of ranker and count column applied."""
+    roles = dict(roles)
+    labels = [c or str(j + 1) for j, c in enumerate(header)]
+    for role, choice in (("ranker", options.ranker_column), ("weight", options.count_column)):
+        if choice is None:
+            continue
+        roles.pop(role, None)
+        if choice:
+            if choice not in labels:
+                from ..errors import PreferenceFormatError
+                raise PreferenceFormatError(f"There is no column called '{choice}'.",
+                                            fix="Choose a column of the file, or none.")
+            roles[role] = labels.index(choice)
+    return roles

@@ -1,0 +1,276 @@
+"""Pairwise comparisons: winner/loser, left/right with an outcome, 0/1 flags or score pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import (
+    PREFERENCE_ROLES,
+    Table,
+    check_items,
+    column_label,
+    factorize,
+    find_roles,
+    header_only_error,
+    ignored_note,
+    normalise,
+    padded,
+    parse_numbers,
+    parse_weights,
+    plural,
+    quote_list,
+    ranker_ids,
+    rows_text,
+)
+from .options import ReadOptions, override_roles
+
+__all__ = ["read_pairwise", "pairwise_columns"]
+
+_LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0"}
+_RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1"}
+_TIE_WORDS = {"tie", "draw", "equal", "tied", "both", "bothbad", "bothgood", "tie(bothbad)",
+              "same", "1/21/2", "½½", "0505", "=", "½:½", "1/2:1/2", "drawn"}
+_TIE_FLAGS = {"tie", "draw", "tied", "istie", "isdraw", "drawn", "winnertie", "winnerdraw",
+              "winnertie(bothbad)"}
+_TRUE = {"1", "true", "yes", "y", "t", "x"}
+_FALSE = {"0", "false", "no", "n", "f", ""}
+_UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
+
+
+def pairwise_columns(header: list[str]) -> dict | None:
+    """The pairwise coding a header names, as role -> column, or None."""
+    roles = find_roles(header, PREFERENCE_ROLES)
+    keys = [normalise(c) for c in header]
+    tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS), None)
+    if "winner" in roles and "loser" in roles:
+        return {"mode": "winner", "a": roles["winner"], "b": roles["loser"], "tie": tie}
+    if "left" in roles and "right" in roles:
+        a, b = roles["left"], roles["right"]
+        for role in ("winner", "label"):
+            if role in roles:
+                return {"mode": "label", "a": a, "b": b, "label": roles[role]}
+        flags = _flag_columns(keys, keys[a], keys[b])
+        if flags is not None:
+            return {"mode": "flags", "a": a, "b": b, **flags, "tie": tie}
+        scores = _score_columns(keys, keys[a], keys[b])
+        if scores is not None:
+            return {"mode": "scores", "a": a, "b": b, **scores}
+    return None
+
+
+def _flag_columns(keys, left, right) -> dict | None:
+    """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
+    def find(names):
+        return next((j for j, k in enumerate(keys) if k in names), None)
+    a = find({f"winner{left}", "winnera", "winnermodela", "awins", "leftwins", "winnerleft",
+              f"{left}wins"})
+    b = find({f"winner{right}", "winnerb", "winnermodelb", "bwins", "rightwins", "winnerright",
+              f"{right}wins"})
+    return None if a is None or b is None else {"flag_a": a, "flag_b": b}
+
+
+def _score_columns(keys, left, right) -> dict | None:
+    """Score pairs such as ``home_score``/``away_score``: the higher score wins."""
+    def find(side, extra):
+        names = {f"{side}score", f"score{side}", f"{side}goals", f"{side}points", *extra}
+        return next((j for j, k in enumerate(keys) if k in names), None)
+    a = find(left, {"homescore", "hometeamscore", "homegoals", "scorea", "score1", "leftscore",
+                    "ascore", "whitescore"})
+    b = find(right, {"awayscore", "awayteamscore", "awaygoals", "scoreb", "score2",
+                     "rightscore", "bscore", "blackscore"})
+    return None if a is None or b is None else {"score_a": a, "score_b": b}
+
+
+def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
+                  skipped: dict | None = None) -> Preferences:
+    """Read one comparison per row; ``skipped`` columns (per-row ids) are never the ranker."""
+    rows, lines = table.rows, table.lines
+    first = list(rows[0])
+    coding = pairwise_columns(first)
+    roles = override_roles(find_roles(first, PREFERENCE_ROLES), first, options)
+    for j in skipped or {}:
+        if roles.get("ranker") == j:
+            del roles["ranker"]
+    if coding is None:
+        if explicit and not find_roles(first, PREFERENCE_ROLES) and table.width <= 2:
+            return _pairs_headerless(table)
+        raise PreferenceFormatError(
+            "A pairwise file needs a first row naming its columns: 'winner' and 'loser', or "
+            "'left', 'right' and 'winner' (or a result, 0/1 winner flags, or two scores); the "
+            f"first row here is {quote_list(c for c in first if c)}.", row=lines[0],
+            fix="Add such a header row, or choose another format.")
+    if len(rows) == 1:
+        raise header_only_error(lines[0])
+    cells = padded(table, first, 1)
+    line = np.asarray(lines[1:], dtype=np.intp)
+    a_col, b_col = coding["a"], coding["b"]
+    a, b = a_raw, b_raw = cells[:, a_col], cells[:, b_col]
+    for col, values in ((a_col, a), (b_col, b)):
+        blank = np.flatnonzero(values == "")
+        if blank.size:
+            raise PreferenceFormatError(
+                "This cell is blank; every comparison needs two items.",
+                row=int(line[blank[0]]), column=column_label(first, col),
+                fix="Fill in the item or delete the row.")
+    used = {j for key, j in coding.items() if key != "mode" and j is not None}
+    keep = np.ones(len(a), dtype=bool)
+    notes: list[str] = []
+    mode = coding["mode"]
+    if mode == "winner":
+        tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
+                _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
+    elif mode == "label":
+        labels = cells[:, coding["label"]]
+        unfinished = np.isin(np.char.lower(labels.astype(str)), list(_UNFINISHED))
+        if unfinished.any():
+            keep &= ~unfinished
+            notes.append(f"Skipped {plural(int(unfinished.sum()), 'row')} with no result "
+                         f"(unfinished): {plural(int(unfinished.sum()), 'row', number=False)} "
+                         f"{rows_text(line[unfinished])}")
+            labels = np.where(unfinished, a, labels)
+        a, b, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col, b_col)
+    elif mode == "flags":
+        a, b, tied = _resolve_flags(a, b, cells, line, first, coding)
+    else:
+        a, b, tied = _resolve_scores(a, b, cells, line, first, coding)
+    for role in ("ranker", "weight"):
+        if role in roles:
+            used.add(roles[role])
+    notes = ignored_note(first, used) + notes
+    return _pairs(a[keep], b[keep], tied[keep], line[keep], cells[keep], roles, first, notes,
+                  appearance=(a_raw[keep], b_raw[keep]))
+
+
+def _flags(values, line, header, col) -> np.ndarray:
+    """0/1, true/false or yes/no cells as booleans."""
+    words = np.char.lower(np.char.strip(values.astype(str)))
+    words = np.where(np.char.endswith(words, ".0"), np.char.replace(words, ".0", ""), words)
+    true, false = np.isin(words, list(_TRUE)), np.isin(words, list(_FALSE))
+    bad = np.flatnonzero(~(true | false))
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            f"'{values[i]}' is not a yes/no flag.", row=int(line[i]),
+            column=column_label(header, col), fix="Write 1 or 0 (or true/false, yes/no).")
+    return true
+
+
+def _resolve_flags(left, right, cells, line, header, coding):
+    """One 0/1 flag column per outcome: exactly one flag is set on each row."""
+    a_won = _flags(cells[:, coding["flag_a"]], line, header, coding["flag_a"])
+    b_won = _flags(cells[:, coding["flag_b"]], line, header, coding["flag_b"])
+    tie = (np.zeros(len(left), dtype=bool) if coding["tie"] is None else
+           _flags(cells[:, coding["tie"]], line, header, coding["tie"]))
+    bad = np.flatnonzero(a_won.astype(int) + b_won + tie != 1)
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            "Exactly one of the outcome flags must be set on each row, but this row sets "
+            f"{int(a_won[i]) + int(b_won[i]) + int(tie[i])}.", row=int(line[i]),
+            column=column_label(header, coding["flag_a"]),
+            fix="Put 1 in the column of the winner (or of the tie) and 0 in the others.")
+    return np.where(b_won, right, left), np.where(b_won, left, right), tie
+
+
+def _resolve_scores(left, right, cells, line, header, coding):
+    """Two score columns: the higher score wins; equal scores are a tie."""
+    scores = []
+    for key in ("score_a", "score_b"):
+        values = cells[:, coding[key]]
+        numbers = parse_numbers(values)
+        bad = np.flatnonzero(~np.isfinite(numbers))
+        if bad.size:
+            i = int(bad[0])
+            raise PreferenceFormatError(
+                f"The score '{values[i]}' is not a number.", row=int(line[i]),
+                column=column_label(header, coding[key]), fix="Write each score as a number.")
+        scores.append(numbers)
+    b_won = scores[1] > scores[0]
+    tie = scores[1] == scores[0]
+    return np.where(b_won, right, left), np.where(b_won, left, right), tie
+
+
+def _resolve_labels(left, right, label, lines, header, label_col, left_col, right_col):
+    """Turn left/right/winner rows into winner, loser and tie flags."""
+    words = np.asarray([normalise(x) for x in label], dtype=object)
+    left_words = _LEFT_WORDS | {normalise(header[left_col])}
+    right_words = _RIGHT_WORDS | {normalise(header[right_col])}
+    is_left = label == left
+    is_right = ~is_left & (label == right)
+    rest = ~(is_left | is_right)
+    word_left = rest & np.isin(words, list(left_words))
+    word_right = rest & ~word_left & np.isin(words, list(right_words))
+    tie = rest & ~word_left & ~word_right & np.isin(words, list(_TIE_WORDS))
+    bad = np.flatnonzero(rest & ~word_left & ~word_right & ~tie)
+    if bad.size:
+        i = int(bad[0])
+        found = f"'{label[i]}'" if label[i] else "a blank cell"
+        raise PreferenceFormatError(
+            f"The winner is {found}, which is neither the left item ('{left[i]}') nor the right "
+            f"item ('{right[i]}').", row=int(lines[i]),
+            column=column_label(header, label_col),
+            fix="Write the winning item's name, the word 'left' or 'right', or 'tie' for a draw.")
+    right_wins = is_right | word_right
+    winner = np.where(right_wins, right, left)
+    loser = np.where(right_wins, left, right)
+    return winner, loser, tie
+
+
+def _pairs_headerless(table: Table) -> Preferences:
+    width = 2
+    cells = np.full((len(table.rows), width), "", dtype=object)
+    for i, row in enumerate(table.rows):
+        cells[i, :len(row)] = row
+    line = np.asarray(table.lines, dtype=np.intp)
+    for col in range(width):
+        blank = np.flatnonzero(cells[:, col] == "")
+        if blank.size:
+            raise PreferenceFormatError(
+                "This cell is blank; every comparison needs two items (winner first).",
+                row=int(line[blank[0]]), column=str(col + 1),
+                fix="Fill in the item or delete the row.")
+    return _pairs(cells[:, 0], cells[:, 1], np.zeros(len(line), bool), line, cells, {}, None,
+                  [])
+
+
+def _pairs(winner, loser, tied, line, cells, roles, header, notes, appearance=None
+           ) -> Preferences:
+    """Build pairwise Preferences, skipping pairs of an item with itself.
+
+    Items are numbered in order of first appearance in the two columns of ``appearance``
+    (the file's own columns), which default to ``winner`` and ``loser``.
+    """
+    winner = np.asarray(winner, dtype=object)
+    loser = np.asarray(loser, dtype=object)
+    first, second = appearance if appearance is not None else (winner, loser)
+    seen = np.column_stack([first, second]).ravel()
+    codes, item_names = factorize(np.concatenate([seen, winner, loser]))
+    check_items(item_names)
+    w_id, l_id = codes[seen.size:seen.size + winner.size], codes[seen.size + winner.size:]
+    notes = list(notes)
+    keep = w_id != l_id
+    if not keep.all():
+        self_lines = line[~keep]
+        notes.append(f"Skipped {plural(self_lines.size, 'row')} comparing an item with "
+                     f"itself: {plural(self_lines.size, 'row', number=False)} "
+                     f"{rows_text(self_lines)}")
+    if not keep.any():
+        raise PreferenceFormatError(
+            "Every row compares an item with itself, so there is nothing to compare.",
+            fix="Each row must name two different items.")
+    weights = None
+    if "weight" in roles:
+        col = roles["weight"]
+        weights = parse_weights(cells[:, col], line, column_label(header, col))[keep]
+    rankers, ranker_names = None, None
+    if "ranker" in roles:
+        col = roles["ranker"]
+        rankers, ranker_names = ranker_ids(cells[keep, col], line[keep], column_label(header, col))
+    return Preferences.from_pairs(w_id[keep], l_id[keep], n_items=len(item_names),
+                                  tied=np.asarray(tied, bool)[keep], weights=weights,
+                                  rankers=rankers, item_names=item_names,
+                                  ranker_names=ranker_names, notes=tuple(notes))
+
+

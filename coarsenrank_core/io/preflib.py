@@ -1,0 +1,211 @@
+"""PrefLib files (.soc, .soi, .toc, .toi), current and older layouts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import INTEGER, assemble, empty_error, parse_numbers
+
+__all__ = ["read_preflib", "looks_preflib", "PREFLIB_EXTENSIONS"]
+
+PREFLIB_EXTENSIONS = (".soc", ".soi", ".toc", ".toi")
+_PREFLIB_KEY = re.compile(
+    r"#\s*(?:file name|title|description|data type|modification type|relates to|related files|"
+    r"publication date|modification date|number alternatives|number voters|"
+    r"number unique orders|alternative name\s*\d+)\s*:", re.IGNORECASE)
+
+
+def lines_of(text: str) -> list[tuple[int, str]]:
+    """Non-blank lines, stripped, with their 1-based line numbers."""
+    return [(i, s.strip()) for i, s in enumerate(re.split(r"\r\n|\r|\n", text), 1) if s.strip()]
+
+
+def _old_preflib_size(lines: list[tuple[int, str]]) -> int | None:
+    """M when ``lines`` follow the older PrefLib layout, else None."""
+    if not lines or not INTEGER.fullmatch(lines[0][1]):
+        return None
+    m = int(lines[0][1])
+    if m < 1 or len(lines) < m + 2:
+        return None
+    if not all(re.match(r"\d+\s*,", s) for _, s in lines[1:m + 1]):
+        return None
+    return m if re.fullmatch(r"\d+\s*,\s*\d+\s*,\s*\d+", lines[m + 1][1]) else None
+
+
+def looks_preflib(text: str) -> bool:
+    """Whether ``text`` has PrefLib header lines or the older PrefLib layout."""
+    lines = lines_of(text)
+    if lines and lines[0][1].startswith("#"):
+        return any(_PREFLIB_KEY.match(s) for _, s in lines if s.startswith("#"))
+    return _old_preflib_size(lines) is not None
+
+_MAX_ALTERNATIVES = 100_000
+_PREFLIB_DATA = re.compile(r"([^:,]*?)\s*:\s*(.*)")
+_ORDER_TOKEN = re.compile(r"\{[^{}]*\}|[^,{}]+|[{}]")
+
+
+def read_preflib(text: str) -> Preferences:
+    """Read a PrefLib file: ``count: 1,2,{3,4}`` lines under ``#`` header lines."""
+    lines = lines_of(text)
+    if not lines:
+        raise empty_error()
+    size = None if lines[0][1].startswith("#") else _old_preflib_size(lines)
+    if size is None:
+        if not (lines[0][1].startswith("#") or _PREFLIB_DATA.fullmatch(lines[0][1])):
+            raise PreferenceFormatError(
+                "This does not look like a PrefLib file: it should start with header lines "
+                "such as '# DATA TYPE: soi' (current PrefLib) or with the number of "
+                "alternatives on a line by itself (older PrefLib).", row=lines[0][0],
+                fix="Choose the format that matches the file, or download the file again "
+                    "from PrefLib.")
+        names, declared, data = _preflib_current(lines)
+    else:
+        names, declared, data = _preflib_old(lines, size)
+    return _preflib_build(names, declared, data)
+
+
+def _preflib_current(lines):
+    names: dict[int, tuple[str, int]] = {}
+    declared = None
+    data = []
+    for lineno, s in lines:
+        if s.startswith("#"):
+            alt = re.match(r"#\s*alternative name\s*(\d+)\s*:\s?(.*)$", s, re.IGNORECASE)
+            count = re.match(r"#\s*number alternatives\s*:\s*(\S+)\s*$", s, re.IGNORECASE)
+            if alt:
+                names[int(alt[1])] = (alt[2].strip(), lineno)
+            elif count:
+                if not INTEGER.fullmatch(count[1]):
+                    raise PreferenceFormatError(
+                        f"The number of alternatives should be a whole number, not "
+                        f"'{count[1]}'.", row=lineno, fix="Correct the header line.")
+                declared = (int(count[1]), lineno)
+            continue
+        match = _PREFLIB_DATA.fullmatch(s)
+        if not match:
+            raise PreferenceFormatError(
+                f"This line should look like '3: 1,2,{{3,4}}' (how many voters gave the order, "
+                f"a colon, then the order), but it is '{s[:60]}'.", row=lineno,
+                fix="Correct the line, or check that the file is a PrefLib file.")
+        data.append((lineno, match[1], match[2]))
+    return names, declared, data
+
+
+def _preflib_old(lines, size):
+    names: dict[int, tuple[str, int]] = {}
+    for lineno, s in lines[1:size + 1]:
+        number, _, name = s.partition(",")
+        names[int(number)] = (name.strip(), lineno)
+    data = []
+    for lineno, s in lines[size + 2:]:
+        count, comma, order = s.partition(",")
+        if not comma:
+            raise PreferenceFormatError(
+                f"This line should look like '3,1,2,{{3,4}}' (how many voters gave the order, "
+                f"then the order), but it is '{s[:60]}'.", row=lineno,
+                fix="Correct the line, or check that the file is a PrefLib file.")
+        data.append((lineno, count.strip(), order))
+    return names, (size, lines[0][0]), data
+
+
+def _preflib_size(names, declared, data) -> int:
+    if declared is not None:
+        m, lineno = declared
+        if m > _MAX_ALTERNATIVES:
+            raise PreferenceFormatError(
+                f"The file declares {m} alternatives; at most {_MAX_ALTERNATIVES} are "
+                "supported.", row=lineno, fix="Check the number of alternatives.")
+        for number, (_, name_line) in names.items():
+            if not 1 <= number <= m:
+                raise PreferenceFormatError(
+                    f"Alternative {number} is named, but the file declares only {m} "
+                    f"alternatives (numbered 1 to {m}).", row=name_line,
+                    fix="Correct the number of alternatives or the alternative's number.")
+        return m
+    used = [int(t) for _, _, order in data for t in re.findall(r"\d+", order)]
+    m = max([*names, *used, 0])
+    if m > _MAX_ALTERNATIVES:
+        raise PreferenceFormatError(
+            f"The file refers to alternative {m}; at most {_MAX_ALTERNATIVES} are supported.",
+            fix="Check the alternative numbers.")
+    return m
+
+
+def _preflib_build(names, declared, data) -> Preferences:
+    m = _preflib_size(names, declared, data)
+    item_names, notes, seen = [], [], {}
+    for number in range(1, m + 1):
+        name = names.get(number, (str(number), 0))[0] or str(number)
+        if name in seen:
+            notes.append(f"Alternatives {seen[name]} and {number} are both called '{name}'; "
+                         f"the second is shown as '{name} ({number})'")
+            name = f"{name} ({number})"
+        seen.setdefault(name, number)
+        item_names.append(name)
+    if not data:
+        raise PreferenceFormatError("The PrefLib file has header lines but no orders.",
+                                    fix="Add the lines holding the orders.")
+    pref, group, item, lines, counts = [], [], [], [], []
+    for n, (lineno, count, order) in enumerate(data):
+        groups = _preflib_order(order, lineno, m)
+        lines.append(lineno)
+        counts.append(count)
+        for g, members in enumerate(groups):
+            for alternative in members:
+                pref.append(n)
+                group.append(g)
+                item.append(alternative - 1)
+    line = np.asarray(lines, dtype=np.intp)
+    weights = _preflib_counts(np.asarray(counts, dtype=object), line)
+    return assemble(np.asarray(pref, dtype=np.intp), np.asarray(group, dtype=np.intp),
+                     np.asarray(item, dtype=np.intp), len(data), tuple(item_names), line,
+                     weights=weights, notes=notes, unit="order")
+
+
+def _preflib_counts(counts: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    numbers = parse_numbers(counts)
+    bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            f"The count before the order should be a positive number, but it is "
+            f"'{counts[i]}'.", row=int(lines[i]), column="count",
+            fix="Write how many voters gave this order, e.g. '3: 1,2,3'.")
+    return numbers
+
+
+def _preflib_order(order: str, lineno: int, m: int) -> list[list[int]]:
+    """Parse '1,2,{3,4},5' into tied groups of alternative numbers."""
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for token in _ORDER_TOKEN.findall(order):
+        token = token.strip()
+        if token in ("{", "}"):
+            raise PreferenceFormatError(
+                f"The braces in the order '{order.strip()[:60]}' do not match up.", row=lineno,
+                fix="Put tied alternatives in one pair of braces, e.g. {3,4}.")
+        parts = token[1:-1].split(",") if token.startswith("{") else [token]
+        members = []
+        for part in (p.strip() for p in parts):
+            if not part:
+                continue
+            if not INTEGER.fullmatch(part) or not 1 <= int(part) <= m:
+                raise PreferenceFormatError(
+                    f"'{part[:40]}' is not an alternative number between 1 and {m}.",
+                    row=lineno, fix="Use the numbers given in the ALTERNATIVE NAME lines.")
+            number = int(part)
+            if number in seen:
+                raise PreferenceFormatError(
+                    f"Alternative {number} ('{number}') appears twice in this order.",
+                    row=lineno, fix="Each alternative may appear only once per order.")
+            seen.add(number)
+            members.append(number)
+        if members:
+            groups.append(members)
+    return groups
+
+

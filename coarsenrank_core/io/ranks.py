@@ -1,0 +1,104 @@
+"""Item columns holding ranks: one row per respondent, one column per item, a rank in each cell."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import assemble, first_repeat, header_only_error, padded, parse_weights
+from .options import ReadOptions
+from .survey import Prepared, looks_like_rank, rank_values
+from .wide import has_rank_header, item_columns
+
+__all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker"]
+
+
+def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
+    """Take an untitled-role first column of names (no rank in it) as the ranker.
+
+    Only when there is no ranker yet and every other free column holds ranks.
+    """
+    free = prepared.free
+    if prepared.ranker is not None or options.ranker_column is not None \
+            or prepared.header is None or len(free) < 3 \
+            or not prepared.rows:
+        return prepared
+    cells = padded(prepared.table, _titles(prepared), prepared.start)
+    first = cells[:, free[0]]
+    if (first == "").any() or np.isfinite(rank_values(first)).any():
+        return prepared
+    rest = rank_values(cells[:, free[1:]])
+    if not np.isfinite(rest).all():
+        return prepared
+    return replace(prepared, ranker=free[0])
+
+
+def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
+    """Whether the item columns are titled by names and every cell below is a rank or blank."""
+    free = item_columns(prepared, options)
+    if prepared.header is None or len(free) < 2 or not prepared.rows or \
+            has_rank_header(prepared):
+        return False
+    titles = [prepared.header[j] if j < len(prepared.header) else "" for j in free]
+    if sum(bool(t) for t in titles) < 2 or all(looks_like_rank(t) for t in titles if t):
+        return False
+    cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
+    ranks = rank_values(cells)
+    return bool(np.isfinite(ranks).all() and ((ranks > 0).sum(axis=1) >= 2).any())
+
+
+def _titles(prepared: Prepared) -> list[str]:
+    return [prepared.label(j) for j in range(prepared.width)]
+
+
+def read_ranks(prepared: Prepared, options: ReadOptions) -> Preferences:
+    """Read one ranking per row from the ranks written under each item's column.
+
+    Equal ranks are ties; blank, ``-``, ``N/A``, ``No opinion`` and 0 mean "not ranked".
+    """
+    if prepared.header is None:
+        raise PreferenceFormatError(
+            "A table of ranks needs a first row naming the items.",
+            fix="Add a header row with one item name per column.")
+    if not prepared.rows:
+        raise header_only_error(prepared.table.lines[0])
+    columns = item_columns(prepared, options)
+    if len(columns) < 2:
+        raise PreferenceFormatError(
+            "A table of ranks needs at least two item columns.",
+            fix="Choose the columns that hold each item's rank.")
+    names = np.asarray([prepared.label(j) for j in columns], dtype=object)
+    repeat = first_repeat(names)
+    if repeat is not None:
+        raise PreferenceFormatError(
+            f"Two columns are called '{names[repeat[1]]}'.", row=prepared.table.lines[0],
+            column=str(columns[repeat[1]] + 1), fix="Give every item column its own name.")
+    cells = padded(prepared.table, _titles(prepared), prepared.start)
+    line = np.asarray(prepared.lines, dtype=np.intp)
+    ranks = rank_values(cells[:, columns])
+    bad = np.argwhere(~np.isfinite(ranks))
+    if bad.size:
+        i, k = bad[0]
+        raise PreferenceFormatError(
+            f"'{cells[i, columns[k]]}' is not a rank. In this layout every cell under an item "
+            "holds that item's rank (1, 2, 3 ... or 1st, First, Rank 1), or is blank.",
+            row=int(line[i]), column=prepared.label(columns[k]),
+            fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
+                "when the item was not ranked.")
+    row, k = np.nonzero(ranks > 0)
+    value = ranks[row, k] * (1.0 if options.one_is_best else -1.0)
+    order = np.lexsort((k, value, row))
+    row, k, value = row[order], k[order], value[order]
+    start = np.r_[True, row[1:] != row[:-1]]
+    steps = np.cumsum(~start & np.r_[False, value[1:] != value[:-1]])
+    group = steps - np.repeat(steps[start], np.diff(np.r_[np.flatnonzero(start), row.size]))
+    rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
+    weights = None
+    if prepared.count is not None:
+        weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
+    return assemble(row.astype(np.intp), group.astype(np.intp), k.astype(np.intp),
+                    len(line), tuple(str(n) for n in names), line, rankers=rankers,
+                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)

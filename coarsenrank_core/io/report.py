@@ -1,0 +1,96 @@
+"""What a read did: the record shown before data replaces what is loaded, and by the CLI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..preferences import Preferences
+
+__all__ = ["ReadReport", "ReadResult"]
+
+
+def _names(values, limit: int = 8) -> str:
+    values = list(values)
+    text = ", ".join(f"'{v}'" for v in values[:limit])
+    return text + (f" and {len(values) - limit} more" if len(values) > limit else "")
+
+
+@dataclass(frozen=True)
+class ReadReport:
+    """How a file was read.
+
+    Attributes
+    ----------
+    layout, layout_title : str
+        The format's registry id and its title.
+    file_name : str or None
+        The file's name, when it has one.
+    platform : str or None
+        The survey platform the file looks like an export of.
+    sheet : str or None
+        The workbook sheet read; ``sheets`` lists all of them.
+    header_rows : int
+        How many rows at the top were titles, not data.
+    columns : tuple of str
+        Every column's title (or position), for corrections.
+    item_columns : tuple of str
+        Columns whose cells (or titles) are the items.
+    ranker_column, count_column : str or None
+        The column naming the ranker, and the one saying how many times a row was given.
+    skipped_columns : tuple of str
+        Columns not used, each with the reason, e.g. ``"Timestamp (survey metadata)"``.
+    one_is_best : bool or None
+        For ranks written as numbers, whether 1 meant the best; None otherwise.
+    notes : tuple of str
+        Rows skipped or changed while reading.
+    automatic : bool
+        Whether the layout was detected rather than chosen.
+    """
+
+    layout: str
+    layout_title: str
+    file_name: str | None = None
+    platform: str | None = None
+    sheet: str | None = None
+    sheets: tuple[str, ...] = ()
+    header_rows: int = 0
+    columns: tuple[str, ...] = ()
+    item_columns: tuple[str, ...] = ()
+    ranker_column: str | None = None
+    count_column: str | None = None
+    skipped_columns: tuple[str, ...] = ()
+    one_is_best: bool | None = None
+    notes: tuple[str, ...] = ()
+    automatic: bool = True
+
+    def lines(self) -> list[str]:
+        """The record in plain sentences, one per line."""
+        how = "detected" if self.automatic else "chosen"
+        out = [f"We read this as: {self.layout_title} ({how})"
+               + (f", a {self.platform} export" if self.platform else "") + "."]
+        if self.sheet is not None:
+            out.append(f"Sheet: '{self.sheet}'"
+                       + (f" (of {len(self.sheets)})" if len(self.sheets) > 1 else "") + ".")
+        if self.header_rows:
+            out.append(f"Title rows at the top: {self.header_rows}.")
+        if self.item_columns:
+            out.append(f"Item columns: {_names(self.item_columns)}.")
+        out.append(f"Ranker column: '{self.ranker_column}'." if self.ranker_column
+                   else "Ranker column: none (each row is its own ranker).")
+        if self.count_column:
+            out.append(f"Count column: '{self.count_column}'.")
+        if self.skipped_columns:
+            out.append(f"Skipped columns: {_names(self.skipped_columns)}.")
+        if self.one_is_best is not None:
+            out.append("Rank 1 means the best." if self.one_is_best
+                       else "Rank 1 means the worst (larger numbers are better).")
+        out.extend(f"{note}." for note in self.notes)
+        return out
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """The preferences read from a file, with the record of how they were read."""
+
+    preferences: Preferences
+    report: ReadReport

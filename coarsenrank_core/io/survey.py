@@ -1,0 +1,333 @@
+"""Survey exports: metadata columns, wrapped headers, platform fingerprints and rank cells."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._common import ORDINALS, PREFERENCE_ROLES, Table, normalise
+
+__all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
+           "metadata_name"]
+
+# Metadata columns written by survey platforms (normalised names): skipped, never items.
+_METADATA = re.compile(
+    r"(timestamp|starttime|completiontime|lastmodifiedtime|startdate|enddate|recordeddate|"
+    r"submitdate|submittedat|datestamp|createdat|updatedat|date|time|ipaddress|ipaddr|ip|"
+    r"progress|duration|duration\(inseconds\)|finished|status|completed|userlanguage|"
+    r"startlanguage|language|distributionchannel|collectorid|customdata\d*|lastpage|seed|"
+    r"networkid|responsetype|externalreference|externaldatareference|locationlatitude|"
+    r"locationlongitude|recipientlastname|recipientfirstname|firstname|lastname|refurl|"
+    r"token|tags|endingdisplayed|userid\(optional\)|totalscore|quizfeedback|start|end|"
+    r"today|deviceid|subscriberid|simserial|phonenumber|uuid|submissiontime|validationstatus|"
+    r"version|submittedby|meta/instanceid|notes|geolocation|lastmodified|modified)"
+    r"(\((utc|gmt)\))?")
+# Per-row ids of games, battles or questions: skipped, never the ranker.
+_ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entry|pair|"
+                      r"comparison)(id|no|number|#)?|index|tstamp")
+# Ranker columns by priority: explicit ranker words, respondent ids, e-mails, names.
+_RANKER_PRIORITY = (
+    frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
+               "annotatorid", "worker", "workerid", "judge", "grader", "student", "studentid",
+               "user", "userid", "participant", "participantid", "respondent"}),
+    frozenset({"respondentid", "responseid", "id", "#", "responsenumber"}),
+    frozenset({"email", "emailaddress", "recipientemail", "e-mail"}),
+    frozenset({"name", "fullname", "username", "rankername", "votername", "ratername"}),
+)
+_COUNT = PREFERENCE_ROLES["weight"]
+_NOT_RANKED = frozenset({"", "-", "–", "—", "n/a", "na", "nan", "none", "null", "noopinion",
+                         "notranked", "unranked", "notapplicable", "skip", "skipped", "0"})
+_ORDINAL_WORDS = ORDINALS.split("|")[:-1]
+_RANK_CELL = re.compile(
+    r"(?:rank(?:ed)?|choice|place|position|preference|pref|no|nr|number|\#)?[\s_.#:-]*"
+    rf"(?:(?P<number>\d+)(?:st|nd|rd|th)?|(?P<word>{ORDINALS}))"
+    r"(?:[\s_.-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|favou?rite))?",
+    re.IGNORECASE | re.ASCII)
+
+_PLATFORM_FIX = {
+    "Qualtrics": "In Qualtrics, export the responses as CSV with 'Use numeric values' and keep "
+                 "its three header rows; the ranking question's columns must hold each "
+                 "item's rank.",
+    "SurveyMonkey": "In SurveyMonkey, export 'All individual responses' as CSV (expanded "
+                    "view, actual answer text) and upload the file as it is, with its two "
+                    "header rows.",
+    "Google Forms": "In Google Forms, open Responses, choose 'Download responses (.csv)' and "
+                    "upload that file; the ranking grid's columns are read as items.",
+    "Microsoft Forms": "In Microsoft Forms, choose 'Open results in Excel' and upload the "
+                       ".xlsx file as it is; the ranking column holds 'A;B;C;'.",
+    "LimeSurvey": "In LimeSurvey, export the responses as CSV with 'Full question text' "
+                  "headings and 'Full answers'.",
+    "Typeform": "In Typeform, download the responses as CSV or .xlsx and upload the file as "
+                "it is.",
+}
+
+
+_METADATA_TITLES = frozenset({
+    "timestamp", "email", "emailaddress", "starttime", "completiontime", "startdate", "enddate",
+    "recordeddate", "submitdate", "ipaddress", "responseid", "respondentid", "collectorid",
+    "networkid", "submitdate(utc)", "startdate(utc)", "lastpage", "startlanguage",
+    "distributionchannel", "userlanguage", "duration(inseconds)", "lastmodifiedtime"})
+
+
+def metadata_name(text: str) -> bool:
+    """Whether ``text`` is the title of a survey platform's metadata column."""
+    return normalise(text) in _METADATA_TITLES
+
+
+def platform_fix(platform: str | None) -> str | None:
+    """What to change in an export of ``platform`` so that it reads."""
+    return _PLATFORM_FIX.get(platform) if platform else None
+
+
+def rank_values(cells: np.ndarray) -> np.ndarray:
+    """Ranks written in cells as float: ``1``, ``1st``, ``First choice``, ``Rank 1``, ...
+
+    Blank, ``-``, ``N/A``, ``No opinion`` and ``0`` give 0 (not ranked); a cell that is not
+    a rank gives NaN.
+    """
+    cells = np.asarray(cells, dtype=object)
+    unique, inverse = np.unique(cells.astype(str), return_inverse=True)
+    parsed = np.array([_rank_value(u) for u in unique], dtype=float)
+    return parsed[inverse.reshape(-1)].reshape(cells.shape)
+
+
+def _rank_value(cell: str) -> float:
+    text = cell.strip()
+    key = normalise(text).replace("/", "/")
+    if key in _NOT_RANKED or key.replace("/", "") in _NOT_RANKED:
+        return 0.0
+    match = _RANK_CELL.fullmatch(text)
+    if match is None:
+        number = _decimal_rank(text)
+        return number
+    if match["number"] is not None:
+        return float(int(match["number"]))
+    return float(_ORDINAL_WORDS.index(match["word"].lower()) + 1) if \
+        match["word"].lower() in _ORDINAL_WORDS else np.nan
+
+
+def _decimal_rank(text: str) -> float:
+    """``2.0`` as written by spreadsheets is the rank 2; other numbers are not ranks."""
+    try:
+        value = float(text)
+    except ValueError:
+        return np.nan
+    if not (np.isfinite(value) and 1 <= value < 2 ** 53 and value == int(value)):
+        return np.nan
+    return value
+
+
+def looks_like_rank(cell: str) -> bool:
+    """Whether one cell reads as a rank (not blank)."""
+    return bool(np.isfinite(v := _rank_value(cell)) and v >= 1)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A table with its header understood: display names and what each column is for.
+
+    Attributes
+    ----------
+    table : Table
+        All records of the file (header rows included).
+    header : list of str or None
+        The column titles as shown to the user (wrappers stripped), None without a header.
+    start : int
+        Index in ``table.rows`` of the first data row.
+    platform : str or None
+        The survey platform whose export this looks like.
+    question : str or None
+        The question text stripped from wrapped item headers.
+    skipped : dict
+        Column index -> why it is skipped (survey metadata, a per-row id).
+    ranker, count : int or None
+        The ranker and the count column.
+    """
+
+    table: Table
+    header: list[str] | None
+    start: int
+    platform: str | None = None
+    question: str | None = None
+    skipped: dict = field(default_factory=dict)
+    ranker: int | None = None
+    count: int | None = None
+
+    @property
+    def width(self) -> int:
+        return max(self.table.width, len(self.header or ()))
+
+    @property
+    def rows(self) -> list[list[str]]:
+        return self.table.rows[self.start:]
+
+    @property
+    def lines(self) -> list[int]:
+        return self.table.lines[self.start:]
+
+    def label(self, j: int) -> str:
+        """A column as the user sees it: its title, else its 1-based position."""
+        if self.header is not None and j < len(self.header) and self.header[j]:
+            return self.header[j]
+        return str(j + 1)
+
+    @property
+    def free(self) -> list[int]:
+        """Columns that are not skipped, not the ranker and not the count."""
+        used = {self.ranker, self.count, *self.skipped}
+        return [j for j in range(self.width) if j not in used]
+
+
+def prepare(table: Table) -> Prepared:
+    """Understand the header of a survey export or a plain table."""
+    rows = table.rows
+    if len(rows) >= 3 and _is_import_id_row(rows[2]):
+        tags, texts = rows[0], rows[1]
+        header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
+        prepared = Prepared(table, header, 3, platform="Qualtrics",
+                            question=_common_prefix(texts, " - "))
+        return _classify(prepared, tags)
+    if len(rows) >= 3 and _is_two_row_header(rows[0], rows[1]):
+        top, below = rows[0], rows[1]
+        header, question = [], None
+        for j in range(max(len(top), len(below))):
+            name = below[j] if j < len(below) else ""
+            above = top[j] if j < len(top) else ""
+            if normalise(name) in ("", "response", "openendedresponse", "other(pleasespecify)"):
+                header.append(above)
+            else:
+                header.append(name)
+                question = question or (above or None)
+        prepared = Prepared(table, header, 2, platform=_platform(top) or "SurveyMonkey",
+                            question=question)
+        return _classify(prepared, top)
+    header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
+    prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
+                        question=question)
+    return _classify(prepared, rows[0] if rows else [])
+
+
+def _is_import_id_row(row: Sequence[str]) -> bool:
+    cells = [c for c in row if c]
+    return bool(cells) and sum('"importid"' in c.lower().replace(" ", "") for c in cells) \
+        >= max(1, len(cells) // 2)
+
+
+def _is_two_row_header(top: Sequence[str], below: Sequence[str]) -> bool:
+    """SurveyMonkey: question text over the first column of a block, item names below."""
+    width = max(len(top), len(below))
+    top = list(top) + [""] * (width - len(top))
+    below = list(below) + [""] * (width - len(below))
+    filled_by_below = sum(1 for t, b in zip(top, below) if not t and b)
+    metadata_over_blank = all(not b for t, b in zip(top, below)
+                              if _METADATA.fullmatch(normalise(t)) or normalise(t) in
+                              _RANKER_PRIORITY[1])
+    names_metadata = any(_METADATA.fullmatch(normalise(t)) or normalise(t) in
+                         _RANKER_PRIORITY[1] for t in top if t)
+    return filled_by_below >= 1 and metadata_over_blank and names_metadata
+
+
+def _platform(header: Sequence[str]) -> str | None:
+    names = {normalise(c) for c in header if c}
+    if {"respondentid", "collectorid"} & names:
+        return "SurveyMonkey"
+    if {"responseid", "recordeddate", "distributionchannel"} & names:
+        return "Qualtrics"
+    if {"starttime", "completiontime"} <= names:
+        return "Microsoft Forms"
+    if {"submitdate", "lastpage"} <= names or "startlanguage" in names:
+        return "LimeSurvey"
+    if "networkid" in names or "submitdate(utc)" in names:
+        return "Typeform"
+    if header and normalise(header[0]) == "timestamp":
+        return "Google Forms"
+    return None
+
+
+_BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
+
+
+def _unwrap_brackets(cells: Sequence[str]) -> tuple[list[str], str | None]:
+    """Google's ``Question [Item]`` and LimeSurvey's ``Question [Ranking 1]`` to the inner name.
+
+    Only columns whose question text is shared with another column are unwrapped.
+    """
+    matches = [_BRACKETED.fullmatch(c) if c else None for c in cells]
+    questions = pd.Series([m["question"] if m else None for m in matches], dtype=object)
+    shared = questions.duplicated(keep=False) & questions.notna()
+    header = [m["inner"].strip() if m and shared[j] else c
+              for j, (c, m) in enumerate(zip(cells, matches))]
+    question = next((m["question"] for j, m in enumerate(matches) if m and shared[j]), None)
+    return header, question or None
+
+
+def _unwrap_dash(texts: Sequence[str], j: int) -> str:
+    """Qualtrics' ``Q1 - Question - Item`` to ``Item`` when the prefix is shared."""
+    text = texts[j]
+    if " - " not in text:
+        return text
+    prefix, _, item = text.rpartition(" - ")
+    shared = sum(1 for t in texts if t.rpartition(" - ")[0] == prefix) >= 2
+    return item.strip() if shared else text
+
+
+def _common_prefix(texts: Sequence[str], separator: str) -> str | None:
+    prefixes = pd.Series([t.rpartition(separator)[0] for t in texts if separator in t])
+    if prefixes.empty:
+        return None
+    counts = prefixes.value_counts()
+    return str(counts.index[0]) if counts.iloc[0] >= 2 else None
+
+
+def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
+    """Mark metadata and per-row id columns as skipped; find the ranker and the count."""
+    skipped: dict[int, str] = {}
+    rankers: dict[int, int] = {}
+    count = None
+    width = prepared.width
+    for j in range(width):
+        keys = {normalise(names[j]) if j < len(names) else "", normalise(prepared.label(j))}
+        keys.discard("")
+        rank = next((p for p, words in enumerate(_RANKER_PRIORITY) if keys & words), None)
+        if rank is not None:
+            rankers.setdefault(j, rank)
+        elif count is None and keys & _COUNT:
+            count = j
+        elif any(_METADATA.fullmatch(k) for k in keys):
+            skipped[j] = "survey metadata"
+        elif any(_ROW_IDS.fullmatch(k) for k in keys):
+            skipped[j] = "a per-row id, not a ranker"
+    ranker = min(rankers, key=lambda j: (rankers[j], j)) if rankers else None
+    for j in rankers:
+        if j != ranker:
+            skipped[j] = "survey metadata"
+    if count is None and prepared.header is not None and width >= 3:
+        count = _trailing_count(prepared)
+    if prepared.header is not None and width >= 3 and 0 not in skipped and _row_numbers(
+            prepared):
+        skipped[0] = "row numbers"
+        if ranker == 0:
+            ranker = None
+    return Prepared(prepared.table, prepared.header, prepared.start, prepared.platform,
+                    prepared.question, skipped, ranker, count)
+
+
+def _row_numbers(prepared: Prepared) -> bool:
+    """R's ``write.csv`` row names: an untitled first column holding 1, 2, 3 ..."""
+    if prepared.header[0] or not prepared.rows:
+        return False
+    cells = [r[0] if r else "" for r in prepared.rows]
+    return cells == [str(i) for i in range(1, len(cells) + 1)]
+
+
+def _trailing_count(prepared: Prepared) -> int | None:
+    """pref_voting's unnamed last column of positive whole counts."""
+    j = prepared.width - 1
+    if prepared.label(j) != str(j + 1) or not prepared.rows:
+        return None
+    cells = [r[j] if j < len(r) else "" for r in prepared.rows]
+    return j if all(c.isdigit() and int(c) > 0 for c in cells) else None

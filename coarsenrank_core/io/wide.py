@@ -1,0 +1,163 @@
+"""Rows are rankings: one row per ranking, items in order in the cells (best first)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PreferenceFormatError
+from ..preferences import Preferences
+from ._common import (
+    INTEGER,
+    PREFERENCE_ROLES,
+    RANK_LABEL,
+    assemble,
+    factorize,
+    find_roles,
+    first_repeat,
+    header_only_error,
+    padded,
+    parse_weights,
+    quote_list,
+)
+from .options import ReadOptions
+from .survey import Prepared, looks_like_rank
+
+__all__ = ["read_wide", "has_rank_header", "is_wide_header"]
+
+TIE = "|"
+
+
+def has_rank_header(prepared: Prepared) -> bool:
+    """Whether the free columns are titled by rank (1st, Choice 1, [Ranking 1] ...)."""
+    labels = [prepared.label(j) for j in prepared.free if prepared.header
+              and j < len(prepared.header) and prepared.header[j]]
+    return bool(labels) and all(RANK_LABEL.fullmatch(c) for c in labels) and not all(
+        INTEGER.fullmatch(c) for c in labels)
+
+
+def is_wide_header(prepared: Prepared) -> bool:
+    """Whether the first row of a wide file holds column titles rather than a ranking.
+
+    Titles are recognised by rank labels (``1st, 2nd``), by survey metadata, or by ranker
+    and count words, unless some title also appears as an item in the rows below, which
+    makes the first row a ranking.
+    """
+    rows = prepared.table.rows
+    first, rest = rows[0], rows[1:]
+    cells = [c for c in first if c]
+    if not cells:
+        return False
+    if has_rank_header(prepared):
+        return True
+    values = {c for row in rest for c in row if c}
+    if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
+            or "weight" in find_roles(first, PREFERENCE_ROLES):
+        return not any(c in values for c in cells)
+    if not all(RANK_LABEL.fullmatch(c) for c in cells):
+        return False
+    if not all(INTEGER.fullmatch(c) for c in cells):
+        return True
+    # plain numbers 1, 2, 3 ... are titles only when the rows below hold no plain numbers
+    return ([int(c) for c in cells] == list(range(1, len(cells) + 1))
+            and not any(INTEGER.fullmatch(c) for c in values))
+
+
+def headerless(prepared: Prepared) -> Prepared:
+    """The same table read without a header row."""
+    return Prepared(prepared.table, None, 0, platform=prepared.platform)
+
+
+def item_columns(prepared: Prepared, options: ReadOptions) -> list[int]:
+    """The columns holding items: the user's choice, else every free column."""
+    if options.item_columns is None:
+        return prepared.free
+    chosen = [j for j in range(prepared.width) if prepared.label(j) in options.item_columns]
+    missing = set(options.item_columns) - {prepared.label(j) for j in chosen}
+    if missing:
+        raise PreferenceFormatError(
+            f"There is no column called '{sorted(missing)[0]}'.",
+            fix="Choose the item columns among the file's columns.")
+    return chosen
+
+
+def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
+    """Read rows of items in order, best first; ``a|b`` in one cell are tied."""
+    _refuse_other_layout(prepared)
+    if not is_wide_header(prepared) and options.item_columns is None:
+        prepared = headerless(prepared)
+    rows = prepared.rows
+    if prepared.header is not None and not rows:
+        raise header_only_error(prepared.table.lines[0])
+    header = prepared.header or []
+    width = max(prepared.width, 1)
+    cells = padded(prepared.table, (header + [""] * width)[:width], prepared.start)
+    line = np.asarray(prepared.lines, dtype=np.intp)
+    columns = item_columns(prepared, options)
+    block = cells[:, columns] if columns else np.empty((len(rows), 0), dtype=object)
+    flat = pd.Series(block.ravel(), dtype=object)
+    members = flat.str.split(TIE, regex=False).explode().str.strip()
+    members = members[members.fillna("") != ""]
+    cell_index = members.index.to_numpy()
+    n_cols = max(len(columns), 1)
+    pref = cell_index // n_cols
+    column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols] if columns else cell_index
+    filled = np.zeros(block.size, dtype=bool)
+    filled[cell_index] = True
+    group_of_cell = (np.cumsum(filled.reshape(block.shape), axis=1) - 1).ravel()
+    group = group_of_cell[cell_index]
+    item, item_names = factorize(members.to_numpy(dtype=object))
+    _duplicates(pref, item, column, item_names, line, prepared)
+    rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
+    weights = None
+    if prepared.count is not None:
+        weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
+    return assemble(pref.astype(np.intp), group.astype(np.intp), item, len(rows), item_names,
+                    line, rankers=rankers,
+                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+
+
+def _refuse_other_layout(prepared: Prepared) -> None:
+    from .pairwise import pairwise_columns
+
+    first = prepared.table.rows[0]
+    other = ("long" if {"item", "rank"} <= set(find_roles(first, PREFERENCE_ROLES)) else
+             "pairwise" if pairwise_columns(list(first)) is not None else None)
+    if other:
+        raise PreferenceFormatError(
+            f"The first row names the columns of a {other} file "
+            f"({quote_list(c for c in first if c)}), not a wide rankings table.",
+            row=prepared.table.lines[0],
+            fix=f"Choose the '{other}' format, or let it be detected.")
+
+
+def _duplicates(pref, item, column, item_names, lines, prepared: Prepared) -> None:
+    repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
+    if repeat is None:
+        return
+    first, second = repeat
+    name = item_names[item[second]]
+    a, b = prepared.label(int(column[first])), prepared.label(int(column[second]))
+    row = int(lines[pref[second]])
+    if looks_like_rank(name) and _names_items(prepared):
+        raise PreferenceFormatError(
+            f"The value '{name}' appears twice in this row. It looks like a rank number, not "
+            "an item: the column titles look like item names, so this file probably holds "
+            "one column per item with that item's rank.", row=row, column=b,
+            fix="Choose the layout 'Item columns holding ranks' (or let it be detected after "
+                "making every cell a whole rank such as 1, 2, 3 or blank).")
+    where = ("twice in the same cell" if a == b and column[first] == column[second]
+             else f"twice in this ranking: in column '{a}' and in column '{b}'")
+    raise PreferenceFormatError(
+        f"The item '{name}' appears {where}.", row=row, column=b,
+        fix="Each item may appear only once per ranking; to say that items are tied, put them "
+            f"in one cell separated by '{TIE}'.")
+
+
+def _names_items(prepared: Prepared) -> bool:
+    """Whether the first row's free cells read as names rather than ranks."""
+    first: Sequence[str] = prepared.table.rows[0] if prepared.table.rows else []
+    cells = [first[j] for j in prepared.free if j < len(first) and first[j]]
+    return bool(cells) and not any(looks_like_rank(c) for c in cells)

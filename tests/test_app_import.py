@@ -1,0 +1,124 @@
+"""AppTest of the Data page's import step: preview, corrections, confirmation."""
+
+import io
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from coarsenrank_core import read_preferences
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPORTS = ROOT / "tests" / "data" / "exports"
+RANKS = (b"Timestamp,Q [tea],Q [coffee],Q [juice]\n2024-05-01 10:00,2,1,3\n"
+         b"2024-05-01 10:01,1,2,3\n2024-05-01 10:02,2,1,3\n")
+
+
+def start_upload(name: str, content: bytes) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("My own file").run()
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv"))
+    return at.run()
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [c.value for c in at.code] + [i.value for i in at.info] + [s.value for s in at.success]
+    return "\n".join(parts).replace("\\", "")
+
+
+def sidebar(at: AppTest) -> str:
+    return " ".join(str(e.value) for e in at.sidebar.get("text"))
+
+
+def test_preview_comes_before_the_data_is_replaced():
+    at = start_upload("survey.csv", RANKS)
+    assert not at.exception
+    shown = texts(at)
+    assert "We read this as: item columns holding ranks (detected), a Google Forms export." \
+        in shown
+    assert "3 rankings over 3 items." in shown
+    assert "coffee > tea > juice\ntea > coffee > juice\ncoffee > tea > juice" in shown
+    assert "Skipped columns: 'Timestamp (survey metadata)'." in shown
+    assert "Item columns: 'tea', 'coffee', 'juice'." in shown
+    assert "Still loaded: Pizza survey" in shown
+    assert "Pizza survey" in sidebar(at), "nothing is replaced before the confirmation"
+
+
+def test_confirmation_loads_the_previewed_data():
+    at = start_upload("survey.csv", RANKS)
+    at.button(key="confirm_upload").click().run()
+    assert any("Loaded survey.csv: 3 lists over 3 items." in s.value.replace("\\", "")
+               for s in at.success)
+    assert "survey.csv" in sidebar(at)
+    at.switch_page("pages/consensus.py").run()
+    assert not at.exception
+    assert at.dataframe[0].value["item"].iloc[0] == "coffee"
+
+
+def test_rank_direction_correction_updates_the_preview():
+    at = start_upload("survey.csv", RANKS)
+    at.radio(key="upload_best").set_value("1 is the worst").run()
+    shown = texts(at)
+    assert "juice > tea > coffee" in shown and "Rank 1 means the worst" in shown
+
+
+def test_item_column_and_ranker_corrections_update_the_preview():
+    data = b"who,a,b,c\nann,1,2,3\nbob,2,1,3\n"
+    at = start_upload("grid.csv", data)
+    assert "Ranker column: 'who'." in texts(at)
+    at.multiselect(key="upload_items").set_value(["a", "b"]).run()
+    at.selectbox(key="upload_ranker").set_value("who").run()
+    shown = texts(at)
+    assert "Item columns: 'a', 'b'." in shown and "a > b\nb > a" in shown
+    at.selectbox(key="upload_ranker").set_value("(none)").run()
+    assert "Ranker column: none" in texts(at)
+
+
+def test_layout_correction_reads_rows_as_rankings():
+    data = b"a,b,c\nb,a,c\n"
+    at = start_upload("plain.csv", data)
+    assert "wide rankings (detected)" in texts(at)
+    at.selectbox(key="upload_format").set_value("cell").run()
+    assert any("could not read" in e.value for e in at.error)
+    at.selectbox(key="upload_format").set_value("wide").run()
+    assert "wide rankings (chosen)" in texts(at)
+
+
+def test_workbook_sheet_choice():
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.active.title = "About"
+    book.active.append(["Pizza survey, exported"])
+    responses = book.create_sheet("Responses")
+    for row in (["ID", "Start time", "Completion time", "Rank the pizzas"],
+                [1, "x", "y", "margherita;funghi;"], [2, "x", "y", "funghi;margherita;hawaii;"]):
+        responses.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    at = start_upload("forms.xlsx", buffer.getvalue())
+    assert any("could not read" in e.value for e in at.error), "the first sheet holds no data"
+    at.selectbox(key="upload_sheet").set_value("Responses").run()
+    shown = texts(at)
+    assert "one ranking per cell (detected), a Microsoft Forms export" in shown
+    assert "Sheet: 'Responses' (of 2)." in shown
+    at.button(key="confirm_upload").click().run()
+    assert "forms.xlsx" in sidebar(at)
+
+
+def test_refused_file_message_is_on_the_page_and_old_data_stays():
+    at = start_upload("dates.csv",
+                      b"2024-05-01 10:00,apple,banana\n2024-05-02 10:00,banana,apple\n")
+    [error] = [e.value for e in at.error if "could not read" in e.value]
+    assert "dates or times" in error
+    assert "Pizza survey" in sidebar(at)
+
+
+def test_every_export_fixture_previews_without_error():
+    for path in sorted(EXPORTS.iterdir()):
+        at = start_upload(path.name, path.read_bytes())
+        assert not at.exception, path.name
+        assert not [e for e in at.error if "could not read" in e.value], path.name
+        prefs = read_preferences(path)
+        assert f"over {prefs.n_items} items" in texts(at), path.name

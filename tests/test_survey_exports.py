@@ -1,0 +1,386 @@
+"""Survey exports and other layouts: fixtures of each platform, round trips, refusals."""
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coarsenrank_core import PreferenceFormatError, read_file, read_preferences
+from coarsenrank_core.io import FORMATS, ReadOptions, extensions, sheet_names
+from coarsenrank_core.registry import run_method
+
+EXPORTS = Path(__file__).parent / "data" / "exports"
+PIZZAS = ("Margherita", "Funghi", "Hawaii", "Quattro formaggi")
+ROUND_TRIP = settings(max_examples=60, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+# fixture, layout, items, lists, rankers (None = no ranker column), Borda winner
+CASES = [
+    ("google_forms_grid.csv", "ranks", PIZZAS, 4, 4, "Margherita"),
+    ("google_forms_rank_questions.csv", "wide", PIZZAS, 4, None, "Margherita"),
+    ("qualtrics_rank_order.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("surveymonkey_ranking.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("limesurvey_ranking.csv", "wide", PIZZAS, 3, 3, "Margherita"),
+    ("typeform_ranking.csv", "cell", PIZZAS, 3, 3, "Margherita"),
+    ("civs_ballots.csv", "ranks", PIZZAS, 4, None, "Margherita"),
+    ("plackettluce_rankings.csv", "ranks", PIZZAS, 4, None, "Margherita"),
+    ("pref_voting_candidate_columns.csv", "ranks", PIZZAS[:3], 3, None, "Margherita"),
+    ("kobo_space_list.csv", "cell", ("margherita", "funghi", "hawaii", "quattro"), 3, 3,
+     "margherita"),
+    ("arrow_rankings.csv", "cell", PIZZAS[:3], 3, 3, "Margherita"),
+    ("arena_battles.jsonl", "pairwise", ("alpha", "beta", "gamma"), 5, 3, "alpha"),
+    ("arena_battles.json", "pairwise", ("alpha", "beta", "gamma"), 4, None, "alpha"),
+    ("chess_results.csv", "pairwise", ("Anna", "Boris", "Clara", "Dmitri"), 5, None, "Anna"),
+    ("chess_winner_words.csv", "pairwise", ("Anna", "Boris", "Clara", "Dmitri"), 4, None,
+     "Anna"),
+    ("player_ab_winner.csv", "pairwise", ("Anna", "Boris", "Clara", "Dmitri"), 4, None,
+     "Anna"),
+    ("football_scores.csv", "pairwise", ("Lions", "Tigers", "Bears"), 4, None, "Lions"),
+    ("winner_loser_draw_flag.csv", "pairwise", ("Anna", "Boris", "Clara", "Dmitri"), 4, None,
+     "Anna"),
+    ("opavote.blt", "blt", PIZZAS, 3, None, "Funghi"),
+]
+
+
+def winner(prefs) -> str:
+    return prefs.item_names[int(np.argmax(run_method("borda", prefs).scores))]
+
+
+@pytest.mark.parametrize(("name", "layout", "items", "lists", "rankers", "best"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_export_loads_right(name, layout, items, lists, rankers, best):
+    result = read_file(EXPORTS / name)
+    prefs, report = result.preferences, result.report
+    assert report.layout == layout and report.automatic
+    assert prefs.item_names == items
+    assert len(prefs) == lists
+    assert (prefs.n_rankers if prefs.has_rankers else None) == rankers
+    assert winner(prefs) == best
+    assert report.lines()[0].startswith("We read this as: ")
+
+
+def test_survey_metadata_is_skipped_and_reported():
+    report = read_file(EXPORTS / "qualtrics_rank_order.csv").report
+    assert report.platform == "Qualtrics" and report.header_rows == 3
+    assert report.ranker_column == "Response ID"
+    skipped = " ".join(report.skipped_columns)
+    for name in ("Start Date", "IP Address", "Duration (in seconds)", "Recorded Date",
+                 "User Language", "Distribution Channel", "Progress", "Finished"):
+        assert name in skipped
+    monkey = read_file(EXPORTS / "surveymonkey_ranking.csv").report
+    assert monkey.platform == "SurveyMonkey" and monkey.header_rows == 2
+    assert "Custom Data 1 (survey metadata)" in monkey.skipped_columns
+    google = read_file(EXPORTS / "google_forms_grid.csv")
+    assert google.report.ranker_column == "Email Address"
+    assert google.preferences.ranker_names[0] == "ann@example.org"
+    assert google.report.skipped_columns == ("Timestamp (survey metadata)",)
+
+
+def test_per_row_ids_never_become_the_ranker():
+    battles = read_file(EXPORTS / "arena_battles.json")
+    assert not battles.preferences.has_rankers and "battle_id" in battles.report.skipped_columns
+    assert read_file(EXPORTS / "arena_battles.jsonl").report.ranker_column == "judge"
+
+
+def test_google_grid_parses_written_ranks_and_blanks():
+    prefs = read_file(EXPORTS / "google_forms_grid.csv").preferences
+    assert prefs.to_lists(names=True)[1] == ["Funghi", "Margherita", "Quattro formaggi"]
+
+
+@pytest.mark.parametrize("cell", ["1", "1st", "1st choice", "First", "Rank 1", "Choice 1",
+                                  "first choice", "#1"])
+def test_rank_cells_in_words(cell):
+    text = f"a,b,c\n{cell},3,2\n"
+    assert read_preferences(text.encode()).to_lists(names=True) == [["a", "c", "b"]]
+
+
+@pytest.mark.parametrize("blank", ["", "-", "N/A", "No opinion", "n/a", "0"])
+def test_unranked_cells(blank):
+    text = f"a,b,c\n1,{blank},2\n2,1,3\n"
+    assert read_preferences(text.encode()).to_lists(names=True) == [["a", "c"], ["b", "a", "c"]]
+
+
+def test_equal_ranks_are_ties_and_one_can_be_the_worst():
+    text = b"a,b,c\n1,1,2\n3,2,1\n"
+    assert read_preferences(text).to_lists(names=True)[0] == [frozenset({"a", "b"}), "c"]
+    worst = read_file(text, options=ReadOptions(one_is_best=False))
+    assert worst.preferences.to_lists(names=True) == [["c", frozenset({"a", "b"})],
+                                                      ["a", "b", "c"]]
+    assert worst.report.one_is_best is False and "worst" in " ".join(worst.report.lines())
+
+
+def test_corrections_choose_columns_ranker_and_count():
+    text = b"who,a,b,c,n\nann,1,2,3,2\nbob,2,1,3,1\n"
+    auto = read_file(text)
+    assert auto.report.ranker_column == "who" and auto.report.count_column == "n"
+    assert auto.preferences.weights.tolist() == [2.0, 1.0]
+    fewer = read_file(text, options=ReadOptions(item_columns=("a", "b"), count_column=""))
+    assert fewer.preferences.to_lists(names=True) == [["a", "b"], ["b", "a"]]
+    assert fewer.preferences.weights.tolist() == [1.0, 1.0]
+    assert set(fewer.report.skipped_columns) >= {"c"}
+    unnamed = read_file(text, options=ReadOptions(ranker_column="", item_columns=("a", "b", "c")))
+    assert not unnamed.preferences.has_rankers
+
+
+def _workbook(sheets: dict[str, list[list]]) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+MS_FORMS = [["ID", "Start time", "Completion time", "Email", "Name", "Rank the pizzas"],
+            [1, "5/1/24 10:00:00", "5/1/24 10:01:00", "anonymous", None,
+             "Margherita;Funghi;Hawaii;"],
+            [2, "5/1/24 10:02:00", "5/1/24 10:03:00", "anonymous", None,
+             "Funghi;Margherita;Quattro formaggi;"],
+            [3, "5/1/24 10:04:00", "5/1/24 10:05:00", "anonymous", None,
+             "Margherita;Hawaii;Funghi;Quattro formaggi;"]]
+
+
+def test_microsoft_forms_workbook():
+    data = _workbook({"Sheet1": MS_FORMS})
+    result = read_file(io.BytesIO(data))
+    assert result.report.layout == "cell" and result.report.platform == "Microsoft Forms"
+    assert result.preferences.to_lists(names=True)[0] == ["Margherita", "Funghi", "Hawaii"]
+    assert winner(result.preferences) == "Margherita"
+    assert "Start time (survey metadata)" in result.report.skipped_columns
+
+
+def test_workbook_with_several_sheets_reads_the_first_or_the_chosen():
+    data = _workbook({"About": [["This survey asked about pizzas"]],
+                      "Responses": MS_FORMS})
+    assert sheet_names(data) == ("About", "Responses")
+    with pytest.raises(PreferenceFormatError):
+        read_file(data)
+    chosen = read_file(data, options=ReadOptions(sheet="Responses"))
+    assert chosen.report.sheet == "Responses" and chosen.report.sheets == ("About",
+                                                                           "Responses")
+    assert len(chosen.preferences) == 3
+    with pytest.raises(PreferenceFormatError, match="no sheet called"):
+        read_file(data, options=ReadOptions(sheet="Nope"))
+
+
+def test_every_extension_the_readers_read_is_listed():
+    assert {"csv", "tsv", "txt", "xlsx", "json", "jsonl", "blt", "soc", "soi", "toc",
+            "toi"} <= set(extensions())
+    assert all(f.id and f.title and f.example for f in FORMATS.values())
+
+
+# ---------------------------------------------------------------------------- refusals
+@pytest.mark.parametrize(("text", "kind"), [
+    (b"2024-05-01 10:00:00,apple,banana\n2024-05-02 11:30:00,banana,apple\n", "dates"),
+    (b"5/1/2024 10:00,apple,banana\n5/2/2024 11:30,banana,apple\n", "dates"),
+    (b"ann@example.org,apple,banana\nbob@example.org,banana,apple\n", "e-mail"),
+    (b"192.0.2.1,apple,banana\n192.0.2.2,banana,apple\n", "IP addresses"),
+])
+def test_detector_refuses_metadata_as_items(text, kind):
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(text)
+    assert kind in info.value.reason and "not loaded" in info.value.reason
+    read_preferences(text, format="wide")  # an explicit choice is the user's
+
+
+@pytest.mark.parametrize("text", [
+    b"Margherita,Funghi,Hawaii\n1,2,x\n2,1,3\n",
+    b"Margherita,Funghi,Hawaii\n1,2,3\n2,2.5,1\n",
+])
+def test_detector_refuses_bare_rank_numbers_as_items(text):
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(text)
+    assert "bare numbers" in info.value.reason and "item columns holding ranks" in \
+        info.value.fix
+    assert "appears twice" not in info.value.reason
+
+
+def test_metadata_titles_never_become_items():
+    with pytest.raises(PreferenceFormatError, match="column titles"):
+        read_preferences(b"apple,Timestamp,banana\nbanana,apple,Timestamp\n")
+
+
+def test_rank_number_repeated_in_a_row_names_the_real_cause():
+    error = pytest.raises(PreferenceFormatError, read_preferences,
+                          b"Margherita,Funghi,Hawaii\n1,1,x\n", format="wide").value
+    assert "rank number" in error.reason and "Item columns holding ranks" in error.fix
+
+
+def test_broken_survey_export_names_its_platform():
+    text = (EXPORTS / "qualtrics_rank_order.csv").read_text().replace(",1,2,3,4\n",
+                                                                        ",1,2,3,lots\n")
+    error = pytest.raises(PreferenceFormatError, read_preferences, text.encode(),
+                          format="ranks").value
+    assert "Qualtrics" in error.reason and "Qualtrics" in error.fix
+    assert error.row == 4 and error.column == "Quattro formaggi"
+
+
+# ---------------------------------------------------------------------------- round trips
+NAMES = st.lists(st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8).map(
+    lambda s: "it " + s), min_size=2, max_size=6, unique=True)
+
+
+@st.composite
+def collections(draw, ties: bool = True, min_length: int = 2):
+    """Rankings over named items: lists of groups (a group of several is a tie)."""
+    names = draw(NAMES)
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        chosen = draw(st.permutations(names))[:draw(st.integers(min_length, len(names)))]
+        groups, k = [], 0
+        while k < len(chosen):
+            size = draw(st.integers(1, 2)) if ties else 1
+            groups.append(chosen[k:k + size])
+            k += size
+        if len(groups) == 1 and len(groups[0]) == 1:
+            continue
+        out.append(groups)
+    return names, out
+
+
+def expected(lists):
+    return [[g[0] if len(g) == 1 else frozenset(g) for g in groups] for groups in lists]
+
+
+def write_wide(names, lists):
+    width = max(len(g) for g in lists)
+    rows = ["voter," + ",".join(f"rank {k + 1}" for k in range(width))]
+    rows += [f"r{n}," + ",".join("|".join(g) for g in groups) for n, groups in enumerate(lists)]
+    return "\n".join(rows) + "\n"
+
+
+def write_long(names, lists):
+    rows = ["ranker,item,rank"]
+    rows += [f"r{n},{item},{k + 1}" for n, groups in enumerate(lists)
+             for k, g in enumerate(groups) for item in g]
+    return "\n".join(rows) + "\n"
+
+
+def write_ranks(names, lists):
+    rows = ["respondent," + ",".join(names)]
+    for n, groups in enumerate(lists):
+        rank = {item: k + 1 for k, g in enumerate(groups) for item in g}
+        rows.append(f"r{n}," + ",".join(str(rank.get(name, "")) for name in names))
+    return "\n".join(rows) + "\n"
+
+
+def write_cell(names, lists):
+    rows = ["voter,ranking"]
+    rows += [f"r{n}," + " > ".join(" = ".join(g) for g in groups)
+             for n, groups in enumerate(lists)]
+    return "\n".join(rows) + "\n"
+
+
+def write_preflib(names, lists):
+    index = {name: k + 1 for k, name in enumerate(names)}
+    rows = ["# DATA TYPE: toi", f"# NUMBER ALTERNATIVES: {len(names)}"]
+    rows += [f"# ALTERNATIVE NAME {index[n]}: {n}" for n in names]
+    for groups in lists:
+        parts = [str(index[g[0]]) if len(g) == 1 else "{" + ",".join(str(index[i]) for i in g)
+                 + "}" for g in groups]
+        rows.append("1: " + ",".join(parts))
+    return "\n".join(rows) + "\n"
+
+
+def write_blt(names, lists):
+    index = {name: k + 1 for k, name in enumerate(names)}
+    rows = [f"{len(names)} 1"]
+    rows += ["1 " + " ".join("=".join(str(index[i]) for i in g) for g in groups) + " 0"
+             for groups in lists]
+    rows += ["0"] + [f'"{n}"' for n in names] + ['"A title"']
+    return "\n".join(rows) + "\n"
+
+
+WRITERS = {"wide": write_wide, "long": write_long, "ranks": write_ranks, "cell": write_cell,
+           "preflib": write_preflib, "blt": write_blt}
+
+
+@pytest.mark.parametrize("layout", list(WRITERS))
+@ROUND_TRIP
+@given(data=collections())
+def test_property_every_layout_reads_back_equal(layout, data):
+    names, lists = data
+    text = WRITERS[layout](names, lists).encode()
+    for fmt in ("auto", layout):
+        result = read_file(text, format=fmt)
+        assert result.report.layout == layout
+        assert result.preferences.to_lists(names=True) == expected(lists)
+        if layout in ("wide", "long", "ranks", "cell"):
+            assert list(result.preferences.ranker_names) == [f"r{n}" for n in range(len(lists))]
+
+
+def _pairs(draw_pairs):
+    return [(a, b, tie) for a, b, tie in draw_pairs if a != b]
+
+
+PAIRS = st.lists(st.tuples(st.sampled_from(["it x", "it y", "it z", "it w"]),
+                           st.sampled_from(["it x", "it y", "it z", "it w"]), st.booleans()),
+                 min_size=1, max_size=12).map(_pairs).filter(bool)
+
+
+def pair_files(pairs):
+    """The same comparisons (winner first; tie flag) in each pairwise coding."""
+    files = {
+        "winner,loser,draw": "winner,loser,draw\n" + "".join(
+            f"{a},{b},{int(t)}\n" for a, b, t in pairs),
+        "left,right,winner": "left,right,winner\n" + "".join(
+            f"{a},{b},{'tie' if t else a}\n" for a, b, t in pairs),
+        "model_a,model_b,winner": "model_a,model_b,winner\n" + "".join(
+            f"{b},{a},{'tie' if t else 'model_b'}\n" for a, b, t in pairs),
+        "white,black,result": "white,black,result\n" + "".join(
+            f"{a},{b},{'1/2-1/2' if t else '1-0'}\n" for a, b, t in pairs),
+        "player_a,player_b,winner": "player_a,player_b,winner\n" + "".join(
+            f"{b},{a},{'draw' if t else 'B'}\n" for a, b, t in pairs),
+        "flags": "model_a,model_b,winner_model_a,winner_model_b,winner_tie\n" + "".join(
+            f"{a},{b},{int(not t)},0,{int(t)}\n" for a, b, t in pairs),
+        "scores": "home_team,away_team,home_score,away_score\n" + "".join(
+            f"{b},{a},{1 if t else 0},1\n" for a, b, t in pairs),
+        "jsonl": "".join(json.dumps({"battle_id": k, "model_a": a, "model_b": b,
+                                     "winner": "tie" if t else "model_a"}) + "\n"
+                         for k, (a, b, t) in enumerate(pairs)),
+    }
+    return {k: v.encode() for k, v in files.items()}
+
+
+@ROUND_TRIP
+@given(pairs=PAIRS)
+def test_property_every_pairwise_coding_reads_back_equal(pairs):
+    want = [[frozenset({a, b})] if t else [a, b] for a, b, t in pairs]
+    for coding, data in pair_files(pairs).items():
+        name = "battles.jsonl" if coding == "jsonl" else "pairs.csv"
+        buffer = io.BytesIO(data)
+        buffer.name = name
+        result = read_file(buffer)
+        assert result.report.layout == "pairwise", coding
+        assert result.preferences.to_lists(names=True) == want, coding
+
+
+@ROUND_TRIP
+@given(data=collections())
+def test_property_workbooks_read_back_equal(data):
+    names, lists = data
+    rows = [line.split(",") for line in write_wide(names, lists).splitlines()]
+    workbook = _workbook({"Sheet1": rows})
+    result = read_file(workbook)
+    assert result.report.layout == "wide" and result.report.sheet == "Sheet1"
+    assert result.preferences.to_lists(names=True) == expected(lists)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_property_random_bytes_give_only_format_errors(data):
+    for name in ("x.csv", "x.xlsx", "x.json", "x.blt", "x.soi"):
+        buffer = io.BytesIO(data)
+        buffer.name = name
+        try:
+            read_file(buffer)
+        except PreferenceFormatError as error:
+            assert not error.reason.startswith("Unexpected problem"), error

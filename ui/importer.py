@@ -1,0 +1,130 @@
+"""The import step: read an upload, show how it was read, let the user correct it, confirm."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import streamlit as st
+
+from coarsenrank_core.io import (
+    FORMATS,
+    ReadOptions,
+    ReadResult,
+    read_file,
+    sheet_names,
+    table_columns,
+)
+
+from . import state
+from .text import plain
+
+_MARKER = "import_marker"
+_CORRECTION_KEYS = ("upload_format", "upload_sheet", "upload_items", "upload_ranker",
+                    "upload_count", "upload_best")
+AUTO_COLUMN, NO_COLUMN = "(find it)", "(none)"
+PREVIEW_ROWS = 3
+
+
+def _named(data: bytes, name: str) -> io.BytesIO:
+    buffer = io.BytesIO(data)
+    buffer.name = name
+    return buffer
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
+    """Parse uploaded bytes with the user's corrections (errors are raised, not cached)."""
+    return read_file(_named(data, name), format=layout, options=options)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file's column titles and, for a workbook, its sheets."""
+    try:
+        sheets = sheet_names(data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
+    except Exception:  # noqa: BLE001 - a damaged workbook is reported by the reader
+        sheets = ()
+    return table_columns(_named(data, name), ReadOptions(sheet=sheet)), sheets
+
+
+def new_file(data: bytes, name: str) -> bool:
+    """Whether this upload differs from the last one; a new file resets the corrections."""
+    marker = (name, hashlib.sha1(data).hexdigest())
+    if st.session_state.get(_MARKER) == marker:
+        return False
+    st.session_state[_MARKER] = marker
+    for key in _CORRECTION_KEYS:
+        st.session_state.pop(key, None)
+    return True
+
+
+def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
+    """Widgets to correct the reading; returns the layout id and the options."""
+    layouts = {"auto": "Detect automatically",
+               **{f.id: f.title[:1].upper() + f.title[1:] for f in FORMATS.values()}}
+    left, right = st.columns(2)
+    layout = left.selectbox("How the file is laid out", list(layouts),
+                            format_func=layouts.get, key="upload_format")
+    sheet = st.session_state.get("upload_sheet")
+    columns, sheets = upload_columns(data, name, sheet)
+    if len(sheets) > 1:
+        sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
+        columns, _ = upload_columns(data, name, sheet)
+    items = ranker = count = None
+    one_is_best = True
+    if columns:
+        chosen = st.multiselect("Columns holding the items (or their ranks); leave empty to "
+                                "find them", list(columns), key="upload_items")
+        items = tuple(chosen) or None
+        pick = [AUTO_COLUMN, NO_COLUMN, *columns]
+        left, right = st.columns(2)
+        ranker = _column(left.selectbox("Column naming who ranked", pick, key="upload_ranker"))
+        count = _column(right.selectbox("Column saying how many times a row was given", pick,
+                                        key="upload_count"))
+        one_is_best = st.radio("Rank numbers mean", ["1 is the best", "1 is the worst"],
+                               horizontal=True, key="upload_best") == "1 is the best"
+    return layout, ReadOptions(sheet=sheet, item_columns=items, ranker_column=ranker,
+                               count_column=count, one_is_best=one_is_best)
+
+
+def _column(choice: str) -> str | None:
+    return None if choice == AUTO_COLUMN else "" if choice == NO_COLUMN else choice
+
+
+def ranking_text(pref) -> str:
+    """A ranking as ``A > B = C > D``."""
+    return " > ".join(" = ".join(sorted(g)) if isinstance(g, frozenset) else g for g in pref)
+
+
+def preview(result: ReadResult) -> None:
+    """How the file was read, before it replaces the loaded data."""
+    prefs, report = result.preferences, result.report
+    lines = report.lines()
+    st.markdown("**" + plain(lines[0]) + "**")
+    unit = "comparison" if prefs.is_pairwise else "ranking"
+    count = len(prefs)
+    st.markdown(f"{count:,} {unit}{'s' if count != 1 else ''} over "
+                f"{prefs.n_items:,} item{'s' if prefs.n_items != 1 else ''}.")
+    shown = prefs.subset(range(min(PREVIEW_ROWS, count))).to_lists(names=True)
+    st.markdown(f"First {unit}s as read:")
+    st.code("\n".join(ranking_text(p) for p in shown), language=None)
+    for line in lines[1:]:
+        st.caption(plain(line))
+
+
+def confirm(result: ReadResult, name: str) -> bool:
+    """The button that replaces the loaded data; True when pressed."""
+    prefs = result.preferences
+    loaded = state.current()
+    in_use = loaded.name == name and loaded.preferences == prefs
+    if not st.button("Use this data", type="primary", key="confirm_upload"):
+        if in_use:
+            st.success(f"In use: {plain(name)}, read as shown above.")
+            return False
+        st.info(f"Nothing has changed yet. Still loaded: {plain(loaded.name)}. Check the "
+                "reading above, correct it if needed, then press 'Use this data'.")
+        return False
+    state.set_current(state.Dataset(name=name, preferences=prefs, origin="upload"))
+    st.success(f"Loaded {plain(name)}: {len(prefs):,} lists over {prefs.n_items:,} items.")
+    return True
