@@ -48,16 +48,26 @@ def _calibration(text: str):
         raise argparse.ArgumentTypeError("calibration must be none, paper or a number") from None
 
 
-def _read(path: str, fmt: str | None):
-    from .io import read_preferences
+def _read(path: str, fmt: str | None, args=None):
+    """Read the preferences file and say on stderr how it was read."""
+    from .io import ReadOptions, read_file
 
     file = Path(path)
     if not file.is_file():
         raise _UsageError(f"cannot read {path}: no such file")
+    options = ReadOptions(
+        sheet=getattr(args, "sheet", None),
+        item_columns=tuple(args.items) if getattr(args, "items", None) else None,
+        ranker_column=getattr(args, "ranker", None),
+        count_column=getattr(args, "count", None),
+        one_is_best=not getattr(args, "one_is_worst", False))
     try:
-        return read_preferences(file, format=fmt or "auto")
+        result = read_file(file, format=fmt or "auto", options=options)
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    for line in result.report.lines():
+        print(f"{file.name}: {line}", file=sys.stderr)
+    return result.preferences
 
 
 def _emit(text: str, out: str | None) -> None:
@@ -95,7 +105,7 @@ def _rank(args) -> None:
     from .alpha import consensus_fit
     from .plackett_luce import coarsen_pl_gibbs
 
-    prefs = _read(args.file, args.format)
+    prefs = _read(args.file, args.format, args)
     alpha = _choose(prefs, args.alpha, args).alpha
     # the consensus fit of the whole package, with only the options given here changed
     options = dict(max_iter=args.max_iter, tol=args.tol)
@@ -125,7 +135,7 @@ def _rank(args) -> None:
 def _dic(args) -> None:
     from .dic import dic_sweep
 
-    prefs = _read(args.file, args.format)
+    prefs = _read(args.file, args.format, args)
     sweep = dic_sweep(prefs, alphas=args.alphas, **_dic_settings(args))
     rows = ([a, t, f, g, d, i == sweep.best_index, i == sweep.knee_index]
             for i, (a, t, f, g, d) in enumerate(zip(sweep.alphas.tolist(), sweep.taus.tolist(),
@@ -143,7 +153,7 @@ def _compare(args) -> None:
     from .io import read_truth
     from .registry import METHODS
 
-    prefs = _read(args.file, args.format)
+    prefs = _read(args.file, args.format, args)
     truth = None
     if args.truth:
         if not Path(args.truth).is_file():
@@ -165,12 +175,22 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m coarsenrank_core",
         description="Robust rank aggregation with CoarsenRank (Pan et al., JMLR 2022).")
     commands = parser.add_subparsers(dest="command", required=True)
-    formats = ["auto", "wide", "long", "pairwise", "preflib"]
+    from .io import FORMATS
 
     def common(sub, sampler=True):
-        sub.add_argument("file", help="preferences file (CSV or PrefLib)")
-        sub.add_argument("--format", choices=formats, default="auto",
-                         help="file layout (default: detect)")
+        sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, PrefLib, BLT)")
+        sub.add_argument("--format", choices=["auto", *FORMATS], default="auto",
+                         help="file layout (default: detect): " + "; ".join(
+                             f"{f.id} = {f.title}" for f in FORMATS.values()))
+        sub.add_argument("--sheet", help="workbook sheet to read (default: the first)")
+        sub.add_argument("--items", nargs="+", metavar="COLUMN",
+                         help="the columns holding the items or their ranks (default: detect)")
+        sub.add_argument("--ranker", metavar="COLUMN",
+                         help="the column naming who ranked ('' for none; default: detect)")
+        sub.add_argument("--count", metavar="COLUMN",
+                         help="the column saying how many times a row was given ('' for none)")
+        sub.add_argument("--one-is-worst", action="store_true",
+                         help="rank numbers: 1 is the worst (default: 1 is the best)")
         sub.add_argument("--out", help="output CSV (default: standard output)")
         if sampler:
             sub.add_argument("--prior", nargs=2, type=float, default=None,

@@ -384,3 +384,34 @@ def test_property_random_bytes_give_only_format_errors(data):
             read_file(buffer)
         except PreferenceFormatError as error:
             assert not error.reason.startswith("Unexpected problem"), error
+
+
+# ---------------------------------------------------------------------------- command line
+def test_cli_reads_an_export_and_prints_the_read_record(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(EXPORTS / "surveymonkey_ranking.csv"), "--alpha", "inf",
+                 "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "We read this as: item columns holding ranks (detected), a SurveyMonkey export." \
+        in err and "Ranker column: 'Respondent ID'." in err
+    assert out.read_text().splitlines()[1].startswith("Margherita,1,")
+
+
+def test_cli_corrections_and_sheet(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+
+    book = tmp_path / "forms.xlsx"
+    book.write_bytes(_workbook({"About": [["notes"]], "Responses": MS_FORMS}))
+    assert main(["rank", str(book), "--sheet", "Responses", "--alpha", "inf"]) == 0
+    captured = capsys.readouterr()
+    assert "Sheet: 'Responses' (of 2)." in captured.err
+    assert captured.out.splitlines()[1].startswith("Margherita,1,")
+    grid = tmp_path / "grid.csv"
+    grid.write_text("who,a,b,c\nann,1,2,3\nbob,2,1,3\n")
+    assert main(["rank", str(grid), "--one-is-worst", "--items", "a", "b", "c",
+                 "--alpha", "inf"]) == 0
+    captured = capsys.readouterr()
+    assert "Rank 1 means the worst" in captured.err
+    assert captured.out.splitlines()[1].startswith("c,1,")
