@@ -12,9 +12,13 @@ from .metrics import pairwise_accuracy
 from .noise import NOISE_TYPES, magnify
 from .preferences import Preferences
 from .registry import METHODS
+from .simulate import pl_orderings, random_subsets
 
 __all__ = ["RobustnessResult", "ScaleResult", "RaterAgreement", "robustness_curve",
-           "scale_test", "rater_disagreement", "DEFAULT_NOISE_LEVELS", "DEFAULT_FACTORS"]
+           "scale_test", "rater_disagreement", "DEFAULT_NOISE_LEVELS", "DEFAULT_FACTORS",
+           "CarelessRaters", "careless_raters", "MIXTURE_METHODS", "teaching_arrays"]
+
+MIXTURE_METHODS = ("pl-mix-rater", "pl-mix")
 
 DEFAULT_NOISE_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 DEFAULT_FACTORS = (1, 10, 50, 100)
@@ -263,3 +267,92 @@ def rater_disagreement(prefs: Preferences, scores) -> RaterAgreement:
                           n_preferences=np.bincount(rankers, minlength=n),
                           mean_log_likelihood=mean, uniform_log_likelihood=chance,
                           outlier=outlier)
+
+
+@dataclass(frozen=True)
+class CarelessRaters:
+    """Each rater's posterior probability of answering at random, from a mixture model.
+
+    Attributes
+    ----------
+    method : str
+        ``"pl-mix-rater"`` (one label per rater: the probability is the rater's own) or
+        ``"pl-mix"`` (one label per list: the rater's value is the mean over their lists).
+    names : tuple of str
+        Rater names (each preference its own rater when the data have none).
+    n_preferences : numpy.ndarray
+        Lists per rater.
+    probability : numpy.ndarray
+        Posterior probability that the rater (or, averaged, their lists) is noise.
+    pi : float
+        The estimated share of noise (of raters or of lists).
+    fit : RankingResult
+        The mixture fit itself (its scores are a consensus too).
+    """
+
+    method: str
+    names: tuple
+    n_preferences: np.ndarray
+    probability: np.ndarray
+    pi: float
+    fit: object
+
+    @property
+    def outlier(self) -> np.ndarray:
+        """Raters more likely careless than careful (probability above 1/2)."""
+        return self.probability > 0.5
+
+
+def careless_raters(prefs: Preferences, method: str = "pl-mix-rater") -> CarelessRaters:
+    """Fit a mixture model and read each rater's probability of being noise.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    method : {"pl-mix-rater", "pl-mix"}
+        The registry's mixture methods (:mod:`coarsenrank_core.mixture`).
+    """
+    if method not in MIXTURE_METHODS:
+        raise ValueError(f"method must be one of {MIXTURE_METHODS}, not {method!r}")
+    fit = METHODS[method].run(prefs)
+    noise = np.asarray(fit.extra["noise_probability"], dtype=float)
+    rankers = prefs.ranker_index
+    n = prefs.n_rankers
+    counts = np.bincount(rankers, minlength=n)
+    if method == "pl-mix":
+        noise = np.bincount(rankers, weights=noise, minlength=n) / np.maximum(counts, 1)
+    names = prefs.ranker_names if prefs.ranker_names is not None else tuple(
+        f"preference {i + 1}" for i in range(n))
+    return CarelessRaters(method=method, names=tuple(names), n_preferences=counts,
+                          probability=noise, pi=float(fit.extra["pi"]), fit=fit)
+
+
+def teaching_arrays(kind: str, seed: int = 0, n_items: int = 20, n_raters: int = 30,
+                    lists_per_rater: int = 8, length: int = 6, share: float = 0.5):
+    """Preferences and true worths of a teaching scenario.
+
+    ``n_raters`` raters each order ``lists_per_rater`` random subsets of ``length`` items
+    by Plackett–Luce with log-worths falling evenly from 1.5 to −1.5 (item 0 best). A share
+    ``share`` of the raters do otherwise: ``"careless"``, every list a uniformly random
+    order; ``"campaign"``, every list a Plackett–Luce draw from one shared wrong order (the
+    bottom half of the items promoted above the top half).
+    """
+    if kind not in ("careless", "campaign"):
+        raise ValueError(f"unknown scenario {kind!r}; choose 'careless' or 'campaign'")
+    rng = np.random.default_rng(seed)
+    n = n_raters * lists_per_rater
+    log_worth = np.linspace(1.5, -1.5, n_items)
+    subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
+    honest = pl_orderings(subsets, log_worth, random_state=rng)
+    rankers = np.repeat(np.arange(n_raters), lists_per_rater)
+    bad = (rng.permutation(n_raters) < round(share * n_raters))[rankers]
+    if kind == "careless":
+        other = rng.permuted(subsets, axis=1)
+    else:  # one shared wrong order: the bottom half of the items promoted above the top
+        other = pl_orderings(subsets, np.roll(log_worth, n_items // 2), random_state=rng)
+    orders = np.where(bad[:, None], other, honest)
+    prefs = Preferences.from_arrays(
+        orders.ravel(), np.full(n, length), n_items=n_items,
+        item_names=[f"Item {i + 1:02d}" for i in range(n_items)], rankers=rankers,
+        ranker_names=[f"rater {r + 1}" for r in range(n_raters)])
+    return prefs, np.exp(log_worth)

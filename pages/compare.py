@@ -8,7 +8,14 @@ ensure_shell()
 
 from coarsenrank_core.registry import METHODS, PAPER_METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
+from ui.widgets import (  # noqa: E402
+    alpha_input_text,
+    alpha_text,
+    csv_download,
+    explain,
+    parse_alpha,
+    show_chart,
+)
 
 st.title("Compare methods")
 st.markdown("Run several rank-aggregation methods on the loaded data and compare how close "
@@ -16,22 +23,35 @@ st.markdown("Run several rank-aggregation methods on the loaded data and compare
 
 dataset = state.current()
 prefs = dataset.preferences
-chosen = state.chosen_alpha()
+setting = state.alpha_setting()
+DEFAULT_METHODS = list(PAPER_METHODS) + ["pl-mix", "pl-mix-rater"]
 
 methods = st.multiselect("Methods (used by all three sections of this page)", list(METHODS),
-                         default=list(PAPER_METHODS), format_func=lambda m: METHODS[m].name,
+                         default=DEFAULT_METHODS, format_func=lambda m: METHODS[m].name,
                          key="compare_methods")
+# the box shows the session's α, also after another page has changed it
+if (st.session_state.get("_compare_alpha_shown") != setting.alpha
+        or "compare_alpha" not in st.session_state):
+    st.session_state["compare_alpha"] = alpha_input_text(setting.alpha)
+    st.session_state["_compare_alpha_shown"] = setting.alpha
 with st.form("compare_form"):
-    source = st.radio("α for the CoarsenRank methods",
-                      (["From the Choose α page"] if chosen is not None else [])
-                      + ["Type a value"], horizontal=True, key="compare_alpha_source")
-    typed = st.number_input("α", min_value=0.001, value=float(chosen or 1000.0),
-                            format="%g", key="compare_alpha")
+    typed = st.text_input("α for the CoarsenRank methods (a number or inf; changing it "
+                          "changes α on every page)", key="compare_alpha")
     repeats = st.slider("Repeats (for timing)", 1, 5, 1, key="compare_repeats")
     run = st.form_submit_button("Run the comparison", type="primary")
 
-alpha = chosen if source == "From the Choose α page" and chosen is not None else float(typed)
-st.caption("CoarsenRank methods use " + alpha_text(alpha) + ".")
+if run:
+    value = parse_alpha(typed)
+    if value is None:
+        st.error("α must be a positive number or inf.")
+        run = False
+    elif value != setting.alpha:
+        state.set_alpha(value, "typed")
+        st.session_state["_compare_alpha_shown"] = value
+        setting = state.alpha_setting()
+alpha = setting.alpha
+st.caption(f"CoarsenRank methods use {alpha_text(alpha)} ({setting.how}), the α of every "
+           "page.")
 with st.expander("What the methods are"):
     for method in METHODS.values():
         st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")

@@ -16,34 +16,40 @@ st.title("Consensus ranking")
 
 dataset = state.current()
 prefs = dataset.preferences
-chosen = state.chosen_alpha()
-if chosen is None:
-    with st.spinner("Letting the data choose α…"):
-        chosen = compute.default_alpha(prefs, dataset.key)
-    st.caption(f"α was chosen automatically, where the DIC curve levels off: "
-               f"{alpha_text(chosen)}. You can pick another on the “Choose α” page or just "
-               "below.")
+setting = state.alpha_setting()
 
-grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), chosen, float("inf")})
-alpha = st.select_slider("Trust in the data (α): move right to trust the data more",
-                         options=grid, value=chosen,
+grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha, float("inf")})
+# the slider shows the session's α, also after another page has changed it
+if (st.session_state.get("_consensus_alpha_shown") != setting.alpha
+        or "consensus_alpha" not in st.session_state):
+    st.session_state["consensus_alpha"] = setting.alpha
+    st.session_state["_consensus_alpha_shown"] = setting.alpha
+value = st.select_slider("Trust in the data (α): move right to trust the data more "
+                         "(changes α on every page)", options=grid,
                          format_func=lambda a: "∞" if a == float("inf") else f"{a:g}",
                          key="consensus_alpha")
-st.caption("Using " + alpha_text(alpha) + ".")
+if value != setting.alpha:
+    state.set_alpha(value, "slider")
+    st.session_state["_consensus_alpha_shown"] = value
+    setting = state.alpha_setting()
+alpha = setting.alpha
+st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM at "
+           "this α, the same fit as the command line's `rank` and the Compare page.")
 
 with st.spinner("Computing the consensus…"):
+    fit = compute.consensus_fit(prefs, dataset.key, alpha)
     post = compute.posterior(prefs, dataset.key, alpha)
 names = prefs.item_names
-order = post.order
+order = fit.order
 low, high = post.rank_interval()
 probabilities = post.rank_probabilities()
 
-rows = [{"rank": r + 1, "item": names[i], "strength": float(post.mean[i]),
+rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i]),
          "likely ranks (90%)": f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
          "chance of being first": float(probabilities[i, 0])}
         for r, i in enumerate(order)]
 if dataset.truth is not None:
-    accuracy = pairwise_accuracy(post.mean, dataset.truth)
+    accuracy = pairwise_accuracy(fit.scores, dataset.truth)
     st.metric("Agreement with the true order", f"{accuracy:.1%}",
               help="Share of item pairs that the consensus puts in the true order.")
 st.dataframe(rows, hide_index=True, column_config={
@@ -54,7 +60,7 @@ explain("Best first. “Likely ranks” gives the range of places the item takes
         "posterior draws: a wide range means the data cannot place it precisely.")
 csv_download("Download the ranking (CSV)",
              ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
-             [[r + 1, names[i], float(post.mean[i]), int(low[i]), int(high[i]),
+             [[r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
                float(probabilities[i, 0])] for r, i in enumerate(order)],
              "consensus_ranking.csv", key="consensus_download")
 
@@ -63,25 +69,47 @@ explain("Each row is an item, each column a rank. Dark cells on the diagonal mea
         "place; a smear across columns means the place is uncertain.")
 
 st.header("Which raters disagree with the consensus?", divider="gray")
-agreement = compute.raters(prefs, dataset.key, alpha)
-show_chart(charts.rater_chart(agreement), key="rater_chart")
-flagged = int(np.sum(agreement.outlier))
-explain("Each bar is a rater's average agreement per choice (closer to 0 is better). Raters "
-        "left of the dashed line are explained no better than by guessing. "
-        + (f"{flagged} rater(s) stand out (orange)." if flagged else ""))
-with st.expander("Per-rater table"):
+JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
+          "pl-mix-rater": "PL-mix (raters): the chance each rater answered at random",
+          "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater"}
+judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
+                 key="consensus_judge")
+if judge == "consensus":
+    agreement = compute.raters(prefs, dataset.key, alpha)
+    show_chart(charts.rater_chart(agreement), key="rater_chart")
+    flagged = int(np.sum(agreement.outlier))
+    explain("Each bar is a rater's average agreement per choice (closer to 0 is better). "
+            "Raters left of the dashed line are explained no better than by guessing. "
+            + (f"{flagged} rater(s) stand out (orange)." if flagged else ""))
     table = [{"rater": agreement.names[r], "lists": int(agreement.n_preferences[r]),
               "agreement per choice": float(agreement.mean_log_likelihood[r]),
               "stands out": bool(agreement.outlier[r])}
              for r in np.argsort(agreement.mean_log_likelihood)]
+else:
+    careless = compute.careless(prefs, dataset.key, judge)
+    show_chart(charts.careless_chart(careless), key="careless_chart")
+    flagged = int(np.sum(careless.outlier))
+    explain(f"The mixture model estimates that {careless.pi:.0%} of the "
+            f"{'raters' if judge == 'pl-mix-rater' else 'lists'} were answered at random. Each "
+            "bar is a rater's posterior chance of being careless; "
+            f"{flagged} rater(s) are more likely careless than careful (orange).")
+    table = [{"rater": careless.names[r], "lists": int(careless.n_preferences[r]),
+              "chance of answering at random": float(careless.probability[r]),
+              "stands out": bool(careless.outlier[r])}
+             for r in np.argsort(-careless.probability, kind="stable")]
+with st.expander("Per-rater table"):
     st.dataframe(table, hide_index=True)
-    csv_download("Download per-rater agreement (CSV)", list(table[0]) if table else [],
+    csv_download("Download the per-rater table (CSV)", list(table[0]) if table else [],
                  [list(t.values()) for t in table], "rater_agreement.csv",
                  key="rater_download")
 with st.expander("How this is computed"):
     st.markdown(
-        "The consensus is the posterior mean of CoarsenPL's item strengths, sampled exactly "
-        "by Gibbs sampling (400 draws after 200 warm-up sweeps). Strength is the Plackett–Luce "
-        "worth: an item with twice the strength of another is picked first twice as often. A "
-        "rater's agreement is the mean log-probability, per choice, of their lists under the "
-        "consensus.")
+        "**The consensus** is CoarsenPL fitted by EM (paper Algorithm 1) with prior Gamma(1, 2) "
+        "and the paper's §7.1 calibration θ ← (M/2)·θ/Σθ after every step, at the session's "
+        "α. The command line's `rank`, the Compare page and the Noise page use the same fit. "
+        "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
+        "picked first twice as often. **Likely ranks** and the chance of being first come "
+        "from the exact Gibbs posterior at the same α (400 draws after 200 warm-up sweeps). "
+        "**Agreement** is the mean log-probability, per choice, of a rater's lists under the "
+        "consensus. **PL-mix** models each rater (or list) as careful Plackett–Luce or "
+        "uniformly random and estimates the chance of each by EM.")

@@ -6,20 +6,27 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
+from coarsenrank_core.dic import DIC_DRAWS, auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
 
 st.title("Choose α: how much should we trust the data?")
-st.markdown(
-    "CoarsenRank looks for the ranking that fits a *neighbourhood* of the data rather than "
-    "the data exactly. **α** sets the size of that neighbourhood: a small α trusts the data "
-    "little (robust to bad raters), a large α trusts it fully (α = ∞ is the plain model). "
-    "The data itself can choose α: try a range of values and keep the one with the lowest "
-    "**DIC**, a score that rewards fitting the data and penalises over-fitting.")
-
 dataset = state.current()
 prefs = dataset.preferences
+n_lists = prefs.total_weight
+st.markdown(
+    "CoarsenRank looks for the ranking that fits a *neighbourhood* of the data rather than "
+    "the data exactly. **α** is the inverse size of that neighbourhood: **a larger α means a "
+    "smaller neighbourhood, i.e. trusting the data more** (α = ∞ is the plain model). In "
+    f"practice the data's log-likelihood is multiplied by **τ = α / (α + N)**, where N is the "
+    f"number of lists (their total weight; here N = {n_lists:g}): α = N gives τ = 1/2, and a "
+    "small α makes every list count for little.")
+st.markdown(
+    "**How α is chosen by default (on every page and in the command line):** run the DIC "
+    "sweep below and take α **where the DIC curve levels off** (the knee of the smoothed "
+    "curve, paper §4.4). DIC rewards fitting the data and penalises over-fitting. On real "
+    "data its lowest value usually sits at the largest α tried (the curve is still falling), "
+    "which would switch the neighbourhood off; the knee keeps it.")
 with st.form("dic_form"):
     grid_kind = st.radio("Values of α to try", ["Automatic", "My own list"], horizontal=True,
                          key="dic_grid_kind")
@@ -29,8 +36,8 @@ with st.form("dic_form"):
     left, middle, right = st.columns(3)
     burn_in = left.number_input("Warm-up sweeps (discarded)", 0, 5000, 100, step=50,
                                 key="dic_burn_in")
-    draws = middle.number_input("Posterior draws per α", 5, 5000, 50, step=10,
-                                key="dic_draws")
+    draws = middle.number_input("Posterior draws per α", 5, 5000, DIC_DRAWS["n_draws"],
+                                step=10, key="dic_draws")
     seed = right.number_input("Seed", 0, 100_000, 0, key="dic_seed")
     run = st.form_submit_button("Run", type="primary")
 
@@ -55,22 +62,30 @@ def show(result) -> None:
     shown = st.multiselect("Curves to show", ["dic", "f", "g"], default=["dic"],
                            format_func={"dic": "DIC", "f": "f (fit)", "g": "g (complexity)"}.get,
                            key="dic_curves")
-    show_chart(charts.dic_chart(result, shown, state.chosen_alpha()), key="dic_chart")
-    explain("Look for the bottom of the curve (star) or the point after which it stops "
-            "falling much (diamond). Further right means trusting the data more.")
+    setting = state.alpha_setting()
+    show_chart(charts.dic_chart(result, shown, setting.alpha), key="dic_chart")
+    explain("The diamond marks where the curve levels off (the default rule); the dashed "
+            "line is the α the pages use now. Further right means a smaller neighbourhood: "
+            "trusting the data more.")
     best, knee = result.best_alpha, result.knee_alpha
     left, right = st.columns(2)
-    left.metric("Lowest DIC", alpha_text(best))
-    right.metric("Where the curve levels off", alpha_text(knee))
+    right.metric("Where the curve levels off (default rule)", alpha_text(knee))
+    if result.still_falling:
+        left.metric("Lowest DIC", "still falling at the largest α tried",
+                    help=f"The lowest DIC is at the end of the grid (α = {best:g}): the "
+                         "search stopped there, the curve did not bottom out.")
+    else:
+        left.metric("Lowest DIC", alpha_text(best))
+    st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.")
     first, second = st.columns(2)
     if first.button(f"Use α = {knee:g} (levels off)", type="primary", key="use_knee"):
-        state.set_alpha(knee)
-        st.success(f"Using {alpha_text(knee)} on the other pages.")
-    if second.button(f"Use α = {best:g} (lowest DIC)", key="use_best"):
-        state.set_alpha(best)
-        st.success(f"Using {alpha_text(best)} on the other pages.")
-    st.caption("On real data the DIC often keeps falling slowly all the way to the plain "
-               "model; the point where it levels off then keeps most of the robustness.")
+        state.set_alpha(knee, "knee")
+        st.success(f"Using {alpha_text(knee)} on every page.")
+    best_label = (f"Use α = {best:g} (largest tried; still falling)" if result.still_falling
+                  else f"Use α = {best:g} (lowest DIC)")
+    if second.button(best_label, key="use_best"):
+        state.set_alpha(best, "dic-min")
+        st.success(f"Using {alpha_text(best)} on every page.")
     with st.expander("The numbers behind the curve"):
         st.markdown("f is the average log-likelihood of the data over posterior draws (fit); "
                     "g is the log-likelihood at the posterior mean minus f (the effective "

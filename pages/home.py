@@ -12,15 +12,22 @@ from ui.widgets import dataset_card  # noqa: E402
 st.title("CoarsenRank: one fair ranking from many people's rankings")
 st.markdown(
     "Many people put the same things in order: pizzas in a survey, essays in peer grading, "
-    "photos in a crowd task. This tool combines their rankings into one consensus order, "
-    "even when some people answered carelessly or in bad faith. It uses **CoarsenRank** "
-    "(Pan et al., JMLR 2022), which trusts the data a little less than usual so that a few "
-    "odd answers cannot drag the result around.")
+    "photos in a crowd task. This tool combines their rankings into one consensus order and "
+    "says how sure each place is. Its consensus is **CoarsenRank** (Pan et al., JMLR 2022), "
+    "which fits a neighbourhood of the data rather than the data exactly; next to it you can "
+    "run models that recognise careless raters (**PL-mix**, CrowdBT, PeerGrader) and the "
+    "classic methods.")
+st.markdown(
+    "**What our measurements show** (see the Noise page and `reports/`): when some raters "
+    "answer at random, the models of careless raters find the true order clearly better "
+    "than plain Plackett–Luce. CoarsenRank scores like plain Plackett–Luce unless the items "
+    "shown more often are also the better ones, as on the paper's datasets. Against a group "
+    "that coordinates on one wrong order, no method helps.")
 
 st.subheader("Start here")
 st.page_link("pages/data.py", label="1 · Load your rankings, or keep the sample",
              icon=":material/upload_file:")
-st.page_link("pages/dic.py", label="2 · Let the data choose how much to trust it (α)",
+st.page_link("pages/dic.py", label="2 · See how the data chose how much to trust it (α)",
              icon=":material/tune:")
 st.page_link("pages/consensus.py", label="3 · Read the consensus ranking and how sure it is",
              icon=":material/format_list_numbered:")

@@ -9,6 +9,9 @@ ensure_shell()
 from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import compute, state  # noqa: E402
 from ui.noise_report import describe_noise  # noqa: E402
+from ui.samples import SAMPLES  # noqa: E402
+from ui.scenario import TEACHING  # noqa: E402
+from ui.widgets import alpha_text  # noqa: E402
 
 st.title("Noise")
 st.markdown("Make a noisy copy of the loaded data to see how each method copes. The original "
@@ -16,8 +19,11 @@ st.markdown("Make a noisy copy of the loaded data to see how each method copes. 
 
 dataset = state.current()
 original = dataset.original
+setting = state.alpha_setting()
 if dataset.parent is not None:
-    st.info(f"You are looking at a noisy copy of “{original.name}”.")
+    st.info(f"You are looking at a noisy copy of “{original.name}”. It keeps the original's "
+            f"{alpha_text(setting.alpha)} ({setting.how}), so before and after are compared "
+            "at the same α.")
     if st.button("Back to the original data", key="noise_revert"):
         state.set_current(original)
         st.rerun()
@@ -38,7 +44,8 @@ if apply:
     result = compute.inject_noise(original.preferences, original.key, kind, float(level),
                                   int(seed))
     with st.spinner("Comparing the consensus before and after…"):
-        report = describe_noise(original, result, noise.label, float(level), int(seed))
+        report = describe_noise(original, result, noise.label, float(level), int(seed),
+                                setting.alpha)
     state.set_current(state.Dataset(
         name=f"{original.name} + {noise.label.lower()} ({level:g})",
         preferences=result.preferences, truth=original.truth, origin="noise",
@@ -56,5 +63,17 @@ if report is not None:
     third.metric("Consensus pairs that flipped", f"{report.consensus_distance}",
                  help=f"Kendall distance between the CoarsenPL consensus orders before and "
                       f"after, out of {report.consensus_pairs} item pairs.")
-    st.caption(f"{report.label}, level {report.level:g}, seed {report.seed}. Open "
-               "“Compare methods” to see which methods still find the true order.")
+    st.caption(f"{report.label}, level {report.level:g}, seed {report.seed}; both consensus "
+               f"orders at {alpha_text(setting.alpha)}. Open “Compare methods” to see which "
+               "methods still find the true order.")
+
+st.header("What helps, and what does not", divider="gray")
+st.markdown("Two built-in scenarios show what our measurements find (5 seeds each, "
+            "`reports/teaching_scenarios.csv`). Load one, then run “Compare methods”.")
+for sample_id in ("careless", "campaign"):
+    sample = SAMPLES[sample_id]
+    left, right = st.columns([3, 1])
+    left.markdown(f"**{sample.title}.** {TEACHING[sample.scenario]}")
+    if right.button("Load this scenario", key=f"load_{sample_id}"):
+        state.set_current(compute.load_sample(sample_id))
+        st.rerun()

@@ -177,10 +177,14 @@ def test_dic_run_draws_the_curve_and_stores_alpha():
     [spec] = chart_specs(at)
     np.testing.assert_allclose(values(spec["data"][0]["x"]), [1, 10, 100])
     prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
-    expected = dic_sweep(prefs, alphas=[1, 10, 100], burn_in=100, n_draws=20, random_state=0)
+    expected = dic_sweep(prefs, alphas=[1, 10, 100], burn_in=100, n_draws=20, random_state=0,
+                         warm_start=True)
     np.testing.assert_allclose(values(spec["data"][0]["y"]), expected.dic)
     best = f"{expected.best_alpha:g}"
-    at = click(at, f"Use α = {best} (lowest DIC)")
+    assert expected.still_falling  # the minimum is the grid's end: no star, a sentence
+    assert "still falling at the largest α tried" in [m.value for m in at.metric]
+    assert "star" not in [d.get("marker", {}).get("symbol") for d in spec["data"]]
+    at = click(at, f"Use α = {best} (largest tried; still falling)")
     assert f"Chosen α = {best}" in sidebar_text(at)
     at = open_page("pages/compare.py", at)
     assert f"α = {best}" in " ".join(c.value for c in at.caption)
@@ -189,7 +193,7 @@ def test_dic_run_draws_the_curve_and_stores_alpha():
 def test_compare_run_charts_accuracy_and_time_from_the_engine():
     at = open_page("pages/compare.py")
     at.multiselect(key="compare_methods").set_value(["pl-em", "coarsen-pl", "borda"])
-    at.number_input(key="compare_alpha").set_value(20.0)
+    at.text_input(key="compare_alpha").set_value("20")
     at = click(at, "Run the comparison")
     no_failure(at)
     specs = chart_specs(at)
@@ -270,7 +274,8 @@ def test_a_cached_sweep_replays_cleanly_on_another_page():
     # make for their default alpha; a cache hit must replay without touching the old page.
     at = click(open_page("pages/dic.py"), "Run")
     no_failure(at)
-    knee = [m.value for m in at.metric if m.label == "Where the curve levels off"][0]
+    knee = [m.value for m in at.metric
+            if m.label == "Where the curve levels off (default rule)"][0]
     at = open_page("pages/consensus.py", at)
     no_failure(at)
     assert knee in " ".join(c.value for c in at.caption)
@@ -317,3 +322,103 @@ def test_rows_the_reader_skipped_are_reported_on_the_data_page():
     at = upload(open_page("pages/data.py"), "drinks.csv", data)
     no_failure(at)
     assert any("Skipped 1 row" in i.value and "3" in i.value for i in at.info)
+
+
+def captions(at: AppTest) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def test_one_alpha_and_one_consensus_on_every_page():
+    from coarsenrank_core import choose_alpha, run_method
+
+    prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
+    truth = read_truth(SAMPLE / "pizza_truth.csv", prefs)
+    alpha = choose_alpha(prefs).alpha
+    expected = f"α = {alpha:g}"
+    fit = run_method("coarsen-pl", prefs)
+    assert fit.params["alpha"] == alpha
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    assert f"Chosen {expected}" in sidebar_text(at) and expected in captions(at)
+    assert at.select_slider(key="consensus_alpha").value == alpha
+    table = at.dataframe[0].value
+    assert list(table["item"]) == [prefs.item_names[i] for i in fit.order]
+    np.testing.assert_allclose(table["strength"], fit.scores[fit.order])
+    at = open_page("pages/compare.py", at)
+    assert f"Chosen {expected}" in sidebar_text(at) and expected in captions(at)
+    assert at.text_input(key="compare_alpha").value == f"{alpha:g}"
+    at.multiselect(key="compare_methods").set_value(["coarsen-pl", "pl-mix"])
+    at = click(at, "Run the comparison")
+    no_failure(at)
+    shown = values(chart_specs(at)[0]["data"][0]["y"])
+    engine = compare(prefs, ["coarsen-pl", "pl-mix"], truth=truth)
+    assert engine.alpha_choice.alpha == alpha
+    np.testing.assert_allclose(shown, [r.accuracy for r in engine.rows])
+    at = open_page("pages/home.py", at)
+    assert f"Chosen {expected}" in sidebar_text(at)
+
+
+def test_the_consensus_slider_sets_alpha_for_every_page():
+    at = open_page("pages/consensus.py")
+    at.select_slider(key="consensus_alpha").set_value(float("inf")).run()
+    no_failure(at)
+    assert "Chosen α = ∞" in sidebar_text(at) and "set with the slider" in sidebar_text(at)
+    at = open_page("pages/compare.py", at)
+    assert at.text_input(key="compare_alpha").value == "inf"
+    assert "α = ∞" in captions(at)
+    at = open_page("pages/noise.py", at)
+    assert "Chosen α = ∞" in sidebar_text(at)
+    # and a value typed on Compare reaches the Consensus slider
+    at = open_page("pages/compare.py", at)
+    at.multiselect(key="compare_methods").set_value(["borda"])
+    at.text_input(key="compare_alpha").set_value("24")
+    at = click(at, "Run the comparison")
+    assert "Chosen α = 24" in sidebar_text(at)
+    at = open_page("pages/consensus.py", at)
+    assert at.select_slider(key="consensus_alpha").value == 24.0
+    assert "α = 24" in captions(at)
+
+
+def test_a_noisy_copy_keeps_the_alpha_and_says_so():
+    at = open_page("pages/consensus.py")
+    grid = at.select_slider(key="consensus_alpha").options
+    chosen = float(grid[3])
+    at.select_slider(key="consensus_alpha").set_value(chosen).run()
+    at = open_page("pages/noise.py", at)
+    at = click(at, "Make the noisy copy")
+    no_failure(at)
+    assert "noisy copy" in sidebar_text(at)
+    assert f"Chosen α = {chosen:g}" in sidebar_text(at)
+    assert "Kept from the original" in sidebar_text(at)
+    assert any(f"α = {chosen:g}" in i.value and "keeps the original" in i.value
+               for i in at.info)
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    assert f"α = {chosen:g}" in captions(at)
+    assert at.select_slider(key="consensus_alpha").value == chosen
+
+
+def test_consensus_judges_raters_with_the_mixture_when_chosen():
+    from coarsenrank_core.experiments import careless_raters
+
+    at = open_page("pages/consensus.py")
+    at.radio(key="consensus_judge").set_value("pl-mix-rater").run()
+    no_failure(at)
+    spec = [s for s in chart_specs(at) if "random" in s["layout"]["title"]["text"]][0]
+    prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
+    expected = careless_raters(prefs, "pl-mix-rater")
+    np.testing.assert_allclose(sorted(values(spec["data"][0]["x"]), reverse=True),
+                               np.sort(expected.probability)[::-1][:40])
+    assert f"{expected.pi:.0%}" in spec["layout"]["title"]["text"]
+
+
+def test_teaching_scenarios_load_from_the_noise_page_with_their_sentence():
+    at = open_page("pages/noise.py")
+    no_failure(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "Nothing helps against a coordinated adversary" in text
+    assert "clearly better than plain PL" in text
+    [button] = [b for b in at.button if b.key == "load_campaign"]
+    at = button.click().run()
+    no_failure(at)
+    assert "Teaching: a coordinated campaign" in sidebar_text(at)

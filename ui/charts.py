@@ -12,7 +12,7 @@ from .theme import CHART_HEIGHT, FONT_SIZE, METHOD_NAMES, method_color, plot_tex
 
 __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart",
            "accuracy_chart", "timing_chart", "agreement_heatmap", "robustness_chart",
-           "scale_chart", "rank_heatmap", "rater_chart", "consensus_chart"]
+           "scale_chart", "rank_heatmap", "rater_chart", "consensus_chart", "careless_chart"]
 
 
 def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) -> go.Figure:
@@ -67,11 +67,18 @@ _CURVE_LABELS = {"dic": "DIC = g − f (lower is better)",
 
 def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | None = None
               ) -> go.Figure:
-    """DIC (and optionally f and g) against α on a log axis, marking lowest and knee α."""
+    """DIC (and optionally f and g) against α on a log axis, marking the knee and the minimum.
+
+    The knee is drawn where the smoothed curve levels off, which may lie between grid
+    points. The lowest DIC is starred only when it is inside the grid; at the grid's end the
+    chart says the curve is still falling instead.
+    """
     curves = [c for c in ("dic", "f", "g") if c in curves] or ["dic"]
     fig = make_subplots(rows=len(curves), cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         subplot_titles=[_CURVE_LABELS[c] for c in curves])
     alphas, taus = np.asarray(result.alphas), np.asarray(result.taus)
+    knee = float(result.knee_alpha)
+    falling = bool(result.still_falling)
     for row, curve in enumerate(curves, start=1):
         values = np.asarray(getattr(result, curve))
         fig.add_trace(go.Scatter(
@@ -79,22 +86,27 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
             else curve, line=dict(color="#1f5fa8" if curve == "dic" else "#555555", width=3),
             customdata=taus, hovertemplate="α = %{x:.3g} (τ = %{customdata:.3g})<br>"
             + curve + " = %{y:.5g}<extra></extra>"), row=row, col=1)
-        for index, label, color, symbol in ((result.best_index, "lowest DIC", "#D55E00",
-                                             "star"),
-                                            (result.knee_index, "levels off", "#009E73",
-                                             "diamond")):
+        knee_y = float(np.interp(np.log(knee), np.log(alphas), values))
+        marks = [(knee, knee_y, "levels off (default rule)", "#009E73", "diamond")]
+        if not falling:
+            best = result.best_index
+            marks.append((alphas[best], values[best], "lowest DIC", "#D55E00", "star"))
+        for x, y, label, color, symbol in marks:
             fig.add_trace(go.Scatter(
-                x=[alphas[index]], y=[values[index]], mode="markers", name=label,
-                showlegend=row == 1, legendgroup=label,
+                x=[x], y=[y], mode="markers", name=label, showlegend=row == 1,
+                legendgroup=label,
                 marker=dict(size=18, color=color, symbol=symbol, line=dict(width=1)),
-                hovertemplate=f"{label}: α = %{{x:.3g}} (τ = {taus[index]:.3g})<extra></extra>"),
-                row=row, col=1)
-        if chosen_alpha is not None:
+                hovertemplate=f"{label}: α = %{{x:.3g}}<extra></extra>"), row=row, col=1)
+        if chosen_alpha is not None and np.isfinite(chosen_alpha):
             fig.add_vline(x=chosen_alpha, line_dash="dash", line_color="#7f3c8d", row=row,
                           col=1)
-    fig.update_xaxes(type="log", dtick=1, title_text="α (neighbourhood size; larger = trust "
-                     "the data more)", row=len(curves), col=1)
-    return _layout(fig, "Choosing α: where does the DIC curve bottom out or level off?",
+    if falling:
+        fig.add_annotation(text="still falling at the largest α tried", x=np.log10(alphas[-1]),
+                           y=float(result.dic[-1]), xanchor="right", yanchor="bottom",
+                           showarrow=False, font=dict(color="#D55E00"), row=1, col=1)
+    fig.update_xaxes(type="log", dtick=1, title_text="α: larger α = smaller neighbourhood = "
+                     "trusting the data more", row=len(curves), col=1)
+    return _layout(fig, "Choosing α: where does the DIC curve level off?",
                    height=CHART_HEIGHT + 220 * (len(curves) - 1),
                    legend=dict(orientation="h", y=-0.2))
 
@@ -229,3 +241,20 @@ def rater_chart(agreement, max_raters: int = 40) -> go.Figure:
                    height=max(CHART_HEIGHT, 22 * len(order) + 140),
                    xaxis_title="agreement with the consensus (log-likelihood per choice; "
                                "closer to 0 is better)", yaxis=dict(autorange="reversed"))
+
+
+def careless_chart(careless, max_raters: int = 40) -> go.Figure:
+    """Each rater's posterior chance of answering at random (a mixture model), highest first."""
+    values = np.asarray(careless.probability)
+    order = np.argsort(-values, kind="stable")[:max_raters]
+    colors = np.where(values[order] > 0.5, "#D55E00", "#1f5fa8")
+    fig = go.Figure(go.Bar(
+        x=values[order], y=[plot_text(careless.names[i]) for i in order], orientation="h",
+        marker_color=colors, customdata=np.asarray(careless.n_preferences)[order],
+        hovertemplate="%{y}: %{x:.0%} (%{customdata} lists)<extra></extra>"))
+    fig.add_vline(x=0.5, line_dash="dash", line_color="#555555")
+    fig.update_xaxes(range=[0, 1], tickformat=".0%")
+    return _layout(fig, f"Which raters answered at random? (estimated share: {careless.pi:.0%})",
+                   height=max(CHART_HEIGHT, 22 * len(order) + 140),
+                   xaxis_title="chance that the rater answered at random",
+                   yaxis=dict(autorange="reversed"))

@@ -16,12 +16,18 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import Preferences
+from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
+from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
 from coarsenrank_core.compare import compare
-from coarsenrank_core.dic import dic_sweep
-from coarsenrank_core.experiments import rater_disagreement, robustness_curve, scale_test
+from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
+from coarsenrank_core.experiments import (
+    careless_raters,
+    rater_disagreement,
+    robustness_curve,
+    scale_test,
+)
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
-from coarsenrank_core.registry import METHODS
 
 from .samples import SAMPLES
 from .state import Dataset
@@ -46,6 +52,9 @@ def _progress(label: str | None):
 def load_sample(sample_id: str) -> Dataset:
     """A built-in sample with its ground truth."""
     sample = SAMPLES[sample_id]
+    if sample.scenario is not None:
+        from .scenario import teaching_scenario
+        return teaching_scenario(sample.scenario)
     prefs = read_preferences(sample.path, format=sample.format)
     truth = read_truth(sample.truth_path, prefs)
     return Dataset(name=sample.title, preferences=prefs, truth=truth, origin="sample",
@@ -71,10 +80,17 @@ def _named(data: bytes, name: str) -> io.BytesIO:
     return buffer
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def alpha_choice(_prefs: Preferences, key: str, rule: str = DEFAULT_RULE):
+    """α chosen from the data by :func:`choose_alpha` (the default rule unless told)."""
+    with st.spinner("Letting the data choose α…"):
+        return choose_alpha(_prefs, rule)
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def consensus_fit(_prefs: Preferences, key: str, alpha: float):
-    """CoarsenPL by EM with the registry's defaults at this α."""
-    return METHODS["coarsen-pl"].run(_prefs, alpha=alpha)
+    """The consensus of the whole package (CoarsenPL by EM, paper §7.1 calibration) at this α."""
+    return engine_consensus_fit(_prefs, alpha)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -88,10 +104,11 @@ def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
 @st.cache_data(max_entries=16, show_spinner=False)
 def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_draws: int,
         seed: int, label: str | None = None):
-    """The DIC sweep over a grid of α."""
+    """The DIC sweep over a grid of α (the settings :func:`choose_alpha` uses by default)."""
     with _progress(label) as progress:
         return dic_sweep(_prefs, alphas=alphas, burn_in=burn_in, n_draws=n_draws,
-                         random_state=seed, progress=progress)
+                         random_state=seed, progress=progress,
+                         warm_start=DIC_DRAWS["warm_start"])
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -122,8 +139,14 @@ def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float,
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def raters(_prefs: Preferences, key: str, alpha: float):
-    """Each rater's agreement with the posterior-mean consensus."""
-    return rater_disagreement(_prefs, posterior(_prefs, key, alpha).mean)
+    """Each rater's agreement with the consensus (the EM fit at this α)."""
+    return rater_disagreement(_prefs, consensus_fit(_prefs, key, alpha).scores)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def careless(_prefs: Preferences, key: str, method: str):
+    """A mixture model's fit and each rater's posterior probability of answering at random."""
+    return careless_raters(_prefs, method)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -132,11 +155,6 @@ def inject_noise(_prefs: Preferences, key: str, kind: str, level: float, seed: i
     return NOISE_TYPES[kind].function(_prefs, level, random_state=seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
 def default_alpha(_prefs: Preferences, key: str) -> float:
-    """α used before the user picks one: where the automatic DIC curve levels off.
-
-    On the paper's datasets the DIC keeps falling slowly up to the plain model, so its
-    minimum sits at the largest α tried; the knee keeps the robustness CoarsenRank is for.
-    """
-    return dic(_prefs, key, None, 100, 50, 0).knee_alpha
+    """α of the default rule for these data (the same as :func:`alpha_choice`)."""
+    return alpha_choice(_prefs, key).alpha

@@ -11,11 +11,13 @@ from . import compute
 from .state import Dataset, NoiseReport
 
 
-def describe_noise(original: Dataset, result, label: str, level: float, seed: int
-                   ) -> NoiseReport:
-    """Fraction altered, mean normalised Kendall distance of altered lists, consensus change."""
+def describe_noise(original: Dataset, result, label: str, level: float, seed: int,
+                   alpha: float) -> NoiseReport:
+    """Fraction altered, mean normalised Kendall distance of altered lists, consensus change.
+
+    Both consensus fits use the same ``alpha`` (the session's, which the noisy copy keeps).
+    """
     distances = altered_distance(original.preferences, result)
-    alpha = compute.default_alpha(original.preferences, original.key)
     before = compute.consensus_fit(original.preferences, original.key, alpha)
     noisy = result.preferences
     after = compute.consensus_fit(noisy, noisy.fingerprint, alpha)

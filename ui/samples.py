@@ -15,9 +15,10 @@ class Sample:
     id: str
     title: str
     description: str
-    file: str
-    truth: str
-    format: str
+    file: str = ""
+    truth: str = ""
+    format: str = "auto"
+    scenario: str | None = None  # a simulated teaching scenario instead of a file
 
     @property
     def path(self) -> Path:
@@ -46,6 +47,16 @@ SAMPLES: dict[str, Sample] = {s.id: s for s in [
            "Each student graded 4 essays; equal grades are ties. Five students graded "
            "upside down (best as worst).",
            "essay_grades.csv", "essay_truth.csv", "long"),
+    Sample("careless", "Teaching: careless raters (20 items, 30 raters)",
+           "Simulated. Half of the 30 raters answered all their 8 lists at random. The "
+           "robust methods that model careless raters (PL-mix, CrowdBT) find the true order "
+           "clearly better than plain PL; CoarsenPL does not.",
+           scenario="careless"),
+    Sample("campaign", "Teaching: a coordinated campaign (20 items, 30 raters)",
+           "Simulated. Half of the raters agree on the same wrong order (the bottom half of "
+           "the items promoted). Their lists look as consistent as the honest ones, so no "
+           "method can tell which half to believe: nothing helps.",
+           scenario="campaign"),
 ]}
 
 DEFAULT_SAMPLE = "pizza"

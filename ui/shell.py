@@ -32,10 +32,17 @@ def _pages() -> list:
 
 def _sidebar(slot) -> None:
     with slot:
-        dataset_card(state.current())
-        alpha = state.chosen_alpha()
-        st.caption("Chosen " + alpha_text(alpha) if alpha is not None
-                   else "α: not chosen yet (the Choose α page picks one from the data)")
+        dataset = state.current()
+        dataset_card(dataset)
+        try:
+            setting = state.alpha_setting()
+        except Exception:  # noqa: BLE001 - the sidebar must never break a page
+            _LOG.exception("choosing alpha failed")
+            st.caption("α could not be chosen for these data.")
+            return
+        kept = " Kept from the original data." if dataset.parent is not None else ""
+        st.caption(f"Chosen {alpha_text(setting.alpha)}: {setting.how}.{kept} Used by "
+                   "every page; the consensus is CoarsenPL (EM) at this α.")
 
 
 def run_app() -> None:

@@ -72,17 +72,56 @@ def set_current(dataset: Dataset) -> None:
     st.session_state[_DATASET] = dataset
 
 
-def chosen_alpha() -> float | None:
-    """The α the user picked for this dataset (on the DIC page or typed), if any."""
+@dataclass(frozen=True)
+class AlphaSetting:
+    """The session's one α: its value, the rule or control that set it, and its data.
+
+    ``rule`` is a :func:`~coarsenrank_core.choose_alpha` rule (``"knee"``, ``"dic-min"``,
+    ``"cv"``) or the control that wrote it (``"slider"``, ``"typed"``). ``data_key`` is the
+    key of the *original* dataset: a noisy copy shares the α of the data it came from.
+    """
+
+    alpha: float
+    rule: str
+    data_key: str
+
+    @property
+    def how(self) -> str:
+        """How α was set, in a few words."""
+        return {"knee": "chosen from the data: where the DIC curve levels off",
+                "dic-min": "chosen from the data: lowest DIC",
+                "cv": "chosen from the data: cross-validation",
+                "slider": "set with the slider", "typed": "typed in"}.get(self.rule, self.rule)
+
+
+def alpha_setting() -> AlphaSetting:
+    """The session's α for the loaded data, chosen by the default rule on first use.
+
+    Every page and the sidebar read α here, and every α control writes it with
+    :func:`set_alpha`, so all of them show and use the same value. A noisy copy reads the α
+    of its original (see :attr:`Dataset.original`).
+    """
+    original = current().original
     stored = st.session_state.get(_ALPHA)
-    if stored is None or stored[0] != current().key:
-        return None
-    return stored[1]
+    if stored is None or stored.data_key != original.key:
+        from coarsenrank_core.alpha import DEFAULT_RULE
+
+        from .compute import alpha_choice
+        choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
+        stored = AlphaSetting(alpha=choice.alpha, rule=choice.rule, data_key=original.key)
+        st.session_state[_ALPHA] = stored
+    return stored
 
 
-def set_alpha(alpha: float) -> None:
-    """Remember α for the current dataset."""
-    st.session_state[_ALPHA] = (current().key, float(alpha))
+def chosen_alpha() -> float:
+    """The session's α (see :func:`alpha_setting`)."""
+    return alpha_setting().alpha
+
+
+def set_alpha(alpha: float, rule: str) -> None:
+    """Make ``alpha`` the session's α for the loaded data (and its noisy copies)."""
+    st.session_state[_ALPHA] = AlphaSetting(alpha=float(alpha), rule=rule,
+                                            data_key=current().original.key)
 
 
 def tau_of(alpha: float) -> float:

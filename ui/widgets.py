@@ -19,6 +19,20 @@ def alpha_text(alpha: float) -> str:
     return f"α = {alpha:g} (τ = {tau_of(alpha):.3g})"
 
 
+def alpha_input_text(alpha: float) -> str:
+    """α as typed in a text box: ``8.4`` or ``inf``."""
+    return "inf" if alpha == float("inf") else f"{alpha:g}"
+
+
+def parse_alpha(text: str) -> float | None:
+    """A positive α from a text box (``inf`` allowed), or None when it is not one."""
+    try:
+        value = float(str(text).strip().lower().replace("∞", "inf"))
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
 def dataset_card(dataset: Dataset) -> None:
     """A compact description of the loaded data, for the sidebar and the home page."""
     prefs = dataset.preferences
@@ -28,7 +42,8 @@ def dataset_card(dataset: Dataset) -> None:
     st.caption(f"{prefs.n_items} items · {len(prefs)} lists · raters: {raters} · "
                f"true order: {'yes' if dataset.truth is not None else 'no'}")
     if dataset.parent is not None:
-        st.caption("This is a noisy copy; the original is one click away on the Noise page.")
+        st.caption("This is a noisy copy; the original is one click away on the Noise page. "
+                   "It keeps the original's α.")
 
 
 def explain(text: str) -> None:
