@@ -24,7 +24,7 @@ def start_upload(name: str, content: bytes) -> AppTest:
 
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [c.value for c in at.code] + [i.value for i in at.info] + [s.value for s in at.success]
+    parts += [t.value for t in at.text] + [i.value for i in at.info] + [s.value for s in at.success]
     return "\n".join(parts).replace("\\", "")
 
 

@@ -142,6 +142,9 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         page.get_by_text("My own file").click()
         wait_idle(page)
         page.locator("input[type=file]").first.set_input_files(str(upload))
+        page.get_by_text("We read this as").wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Use this data").click()
         page.get_by_text("Loaded coffee.csv").wait_for()
         wait_idle(page)
         assert "coffee.csv" in page.locator("[data-testid=stSidebar]").inner_text()
@@ -186,4 +189,39 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         page.screenshot(path=shots / "noise.png", full_page=True)
         assert not dialogs, f"a script ran from an item name: {dialogs}"
         assert page.locator("[data-testid=stException]").count() == 0
+        page.close()
+
+
+def test_survey_export_upload_preview_confirm_and_winner(browser, shots):
+    export = ROOT / "tests" / "data" / "exports" / "qualtrics_rank_order.csv"
+    with served_app() as base:
+        page, dialogs = new_page(browser)
+        page.goto(f"{base}/data")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own file").click()
+        wait_idle(page)
+        page.locator("input[type=file]").first.set_input_files(str(export))
+        page.get_by_text("We read this as").wait_for()
+        wait_idle(page)
+        body = page.locator("[data-testid=stMain]").inner_text()
+        assert "item columns holding ranks (detected), a Qualtrics export" in body
+        assert "3 rankings over 4 items" in body
+        assert "Margherita > Funghi > Hawaii > Quattro formaggi" in body
+        assert "Pizza survey" in page.locator("[data-testid=stSidebar]").inner_text()
+        page.screenshot(path=shots / "import_preview.png", full_page=True)
+        page.get_by_role("button", name="Use this data").click()
+        page.get_by_text("Loaded qualtrics_rank_order.csv").wait_for()
+        wait_idle(page)
+        assert "qualtrics_rank_order.csv" in page.locator(
+            "[data-testid=stSidebar]").inner_text()
+        go(page, "Consensus ranking", "Consensus ranking")
+        table = page.locator("[data-testid=stDataFrame]").first
+        table.wait_for()
+        wait_idle(page)
+        cells = table.locator("[role=gridcell]").all_inner_texts()
+        assert cells[:2] == ["1", "Margherita"], cells
+        assert {"Funghi", "Hawaii", "Quattro formaggi"} <= set(cells)
+        page.screenshot(path=shots / "import_consensus.png", full_page=True)
+        assert not dialogs and page.locator("[data-testid=stException]").count() == 0
         page.close()

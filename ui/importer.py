@@ -108,7 +108,7 @@ def preview(result: ReadResult) -> None:
                 f"{prefs.n_items:,} item{'s' if prefs.n_items != 1 else ''}.")
     shown = prefs.subset(range(min(PREVIEW_ROWS, count))).to_lists(names=True)
     st.markdown(f"First {unit}s as read:")
-    st.code("\n".join(ranking_text(p) for p in shown), language=None)
+    st.text("\n".join(ranking_text(p) for p in shown))
     for line in lines[1:]:
         st.caption(plain(line))
 
