@@ -415,3 +415,20 @@ def test_cli_corrections_and_sheet(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "Rank 1 means the worst" in captured.err
     assert captured.out.splitlines()[1].startswith("c,1,")
+
+
+def test_readme_shows_an_example_of_every_layout_and_each_reads():
+    import re
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Files it reads"):readme.index("## Python and")]
+    layouts = set()
+    for block in re.findall(r"```\n(.*?)```", section, re.S):
+        name = ("x.blt" if re.match(r"\d+ \d+\n", block) else
+                "x.jsonl" if block.startswith("{") else "x.csv")
+        buffer = io.BytesIO(block.encode())
+        buffer.name = name
+        result = read_file(buffer)
+        layouts.add(result.report.layout)
+        assert len(result.preferences) >= 1
+    assert layouts == set(FORMATS)
