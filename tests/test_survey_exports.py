@@ -23,6 +23,7 @@ CASES = [
     ("google_forms_grid.csv", "ranks", PIZZAS, 4, 4, "Margherita"),
     ("google_forms_rank_questions.csv", "wide", PIZZAS, 4, None, "Margherita"),
     ("qualtrics_rank_order.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("qualtrics_legacy.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
     ("surveymonkey_ranking.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
     ("limesurvey_ranking.csv", "wide", PIZZAS, 3, 3, "Margherita"),
     ("typeform_ranking.csv", "cell", PIZZAS, 3, 3, "Margherita"),
@@ -212,6 +213,13 @@ def test_rank_number_repeated_in_a_row_names_the_real_cause():
     error = pytest.raises(PreferenceFormatError, read_preferences,
                           b"Margherita,Funghi,Hawaii\n1,1,x\n", format="wide").value
     assert "rank number" in error.reason and "Item columns holding ranks" in error.fix
+
+
+def test_refusal_of_a_survey_export_names_its_platform():
+    text = b"StartDate,ResponseId,Q1_1,Q1_2\n2024-05-01,R_1,1,2\n2024-05-02,R_2,2,x\n"
+    error = pytest.raises(PreferenceFormatError, read_preferences, text).value
+    assert error.reason.startswith("This looks like a Qualtrics export.")
+    assert "bare numbers" in error.reason and "Use numeric values" in error.fix
 
 
 def test_broken_survey_export_names_its_platform():

@@ -279,9 +279,12 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         raise _with_platform(error, file, fmt) from None
     report = _report(file, fmt, prefs, automatic=format == "auto")
     if format == "auto" and fmt.table:
-        _refuse_implausible_items(prefs, report)
-        if fmt.id == "wide":
-            _refuse_rank_numbers(file.prepared, report)
+        try:
+            _refuse_implausible_items(prefs, report)
+            if fmt.id == "wide":
+                _refuse_rank_numbers(file.prepared, report)
+        except PreferenceFormatError as error:
+            raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
 
 

@@ -191,6 +191,12 @@ def prepare(table: Table) -> Prepared:
         prepared = Prepared(table, header, 3, platform="Qualtrics",
                             question=_common_prefix(texts, " - "))
         return _classify(prepared, tags)
+    if len(rows) >= 3 and _platform(rows[0]) == "Qualtrics" and _names_metadata(rows[1]):
+        tags, texts = rows[0], rows[1]  # the older Qualtrics export: no ImportId row
+        header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
+        prepared = Prepared(table, header, 2, platform="Qualtrics",
+                            question=_common_prefix(texts, " - "))
+        return _classify(prepared, tags)
     if len(rows) >= 3 and _is_two_row_header(rows[0], rows[1]):
         top, below = rows[0], rows[1]
         header, question = [], None
@@ -209,6 +215,11 @@ def prepare(table: Table) -> Prepared:
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
                         question=question)
     return _classify(prepared, rows[0] if rows else [])
+
+
+def _names_metadata(row: Sequence[str]) -> bool:
+    return any(_METADATA.fullmatch(normalise(c)) or normalise(c) in _RANKER_PRIORITY[1]
+               for c in row if c)
 
 
 def _is_import_id_row(row: Sequence[str]) -> bool:
