@@ -607,21 +607,37 @@ class Preferences:
         return self._replace(rankers=rankers, ranker_names=ranker_names)
 
     # ------------------------------------------------------------------ canonical CSV
-    def to_csv(self) -> str:
+    def to_csv(self, neutralise: bool = False) -> str:
         """Write the canonical long CSV: ``preference,ranker,weight,item,rank``.
 
         One row per item of each preference; ``rank`` is the 1-based position of the item's
         tied group (tied items share a rank). :func:`coarsenrank_core.read_preferences`
         reads it back to an equal collection.
+
+        Parameters
+        ----------
+        neutralise : bool
+            Write item and ranker names that a spreadsheet would run as a formula (starting
+            with ``= + - @``, a tab or a carriage return) with a leading apostrophe, as
+            :func:`coarsenrank_core.export.neutralise_cell` does for every download
+            (OWASP "CSV injection"): use it for a file meant to be opened in a spreadsheet.
+            The default ``False`` writes the names exactly as they are, so that the file
+            reads back to an equal collection (the readers keep a leading apostrophe).
         """
+        from .export import neutralise_cell
+
+        def cells(labels):
+            return np.asarray([neutralise_cell(v) for v in labels] if neutralise else labels,
+                              dtype=object)
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CANONICAL_COLUMNS)
-        rankers = (np.asarray(self.ranker_names, dtype=object)[self.rankers]
+        rankers = (cells(self.ranker_names)[self.rankers]
                    if self.rankers is not None and self.ranker_names is not None
                    else self.rankers if self.rankers is not None
                    else np.full(len(self), "", dtype=object))
-        names = np.asarray(self.item_names, dtype=object)
+        names = cells(self.item_names)
         weights = [repr(float(w)) if w != int(w) else str(int(w)) for w in self.weights]
         owner = self.owner
         writer.writerows(zip((owner + 1).tolist(), np.asarray(rankers)[owner].tolist(),

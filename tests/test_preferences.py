@@ -1,11 +1,15 @@
 """The Preferences data class: construction, validation, summaries, components, rank-breaking."""
 
+import csv
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences
+from coarsenrank_core.preferences import CANONICAL_COLUMNS
 
 
 def test_from_lists_stores_flat_arrays_with_tied_groups():
@@ -189,6 +193,30 @@ def test_canonical_csv_has_one_row_per_entry():
     prefs = Preferences.from_lists([[1, {0, 2}]], item_names=["a", "b", "c"], rankers=["r"])
     assert prefs.to_csv().splitlines() == ["preference,ranker,weight,item,rank",
                                            "1,r,1,b,1", "1,r,1,a,2", "1,r,1,c,2"]
+
+
+def test_canonical_csv_neutralises_formula_names_on_request():
+    from coarsenrank_core.export import neutralise_cell
+
+    names = ["=HYPERLINK(\"http://evil\")", "+1", "-a", "@SUM(A1)", "\tx", "plain", "a=b", "b"]
+    prefs = Preferences.from_lists([[0, 1, 2, 3], [4, 5, 6, 7]], item_names=names,
+                                   rankers=["=cmd|' /C calc'!A0", "bob"])
+    rows = list(csv.reader(io.StringIO(prefs.to_csv(neutralise=True))))
+    assert rows[0] == list(CANONICAL_COLUMNS)
+    items = [row[3] for row in rows[1:]]
+    assert items == [neutralise_cell(n) for n in names]
+    assert items[:5] == ["'" + n for n in names[:5]] and items[5:] == ["plain", "a=b", "b"]
+    assert {row[1] for row in rows[1:]} == {"'=cmd|' /C calc'!A0", "bob"}
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+                   for row in rows[1:] for cell in row)
+    # without neutralise the names are written as they are (the file reads back equal)
+    plain = list(csv.reader(io.StringIO(prefs.to_csv())))
+    assert [row[3] for row in plain[1:]] == names
+    # a carriage return (which Python's csv writer leaves unquoted) is neutralised too
+    assert "'\ry" in Preferences.from_lists([[0, 1]], item_names=["\ry", "z"]).to_csv(
+        neutralise=True)
+    numbered = Preferences.from_lists([[1, 0]], rankers=[7])
+    assert numbered.to_csv(neutralise=True) == numbered.to_csv()
 
 
 def test_equality_and_fingerprint():
