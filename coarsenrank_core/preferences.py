@@ -16,7 +16,7 @@ from scipy.sparse.csgraph import connected_components
 from .frozen import readonly_array
 
 __all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS", "MIN_WEIGHT",
-           "MAX_WEIGHT"]
+           "MAX_WEIGHT", "MAX_PAIRS"]
 
 CANONICAL_COLUMNS = ("preference", "ranker", "weight", "item", "rank")
 
@@ -28,6 +28,8 @@ MAX_WEIGHT = 1e12
 ``α / (α + N)`` and weighted log-likelihoods (``|log p| < 746`` in double precision) stay
 finite, also after rank-breaking, which copies each preference's weight to its pairs."""
 WEIGHT_RANGE = "weights must be finite numbers from 1e-12 to 1e12"
+MAX_PAIRS = 5_000_000
+"""Most pairs :meth:`Preferences.rank_break` builds unless asked for more (about 0.8 GB)."""
 
 
 def _checked_weights(values, n: int) -> np.ndarray:
@@ -529,7 +531,22 @@ class Preferences:
         """Keep the preferences of the given ranker ids."""
         return self.subset(np.isin(self.ranker_index, np.asarray(rankers)))
 
-    def rank_break(self, return_source: bool = False, keep_ties: bool = False):
+    def count_pairs(self, keep_ties: bool = False) -> int:
+        """Number of pairs :meth:`rank_break` gives, counted without building them.
+
+        A preference of ``L`` items in tied groups of sizes ``s_g`` gives
+        ``(L² − Σ s_g²) / 2`` strict pairs, or ``L (L − 1) / 2`` with ``keep_ties``.
+        """
+        lengths = self.lengths.astype(np.int64)
+        if keep_ties or not self.has_ties:
+            return int(np.sum(lengths * (lengths - 1)) // 2)
+        starts = np.ones(self.items.size, dtype=bool)
+        starts[1:] = (self.positions[1:] == 0) | (self.groups[1:] != self.groups[:-1])
+        sizes = np.diff(np.append(np.flatnonzero(starts), self.items.size)).astype(np.int64)
+        return int((np.sum(lengths * lengths) - np.sum(sizes * sizes)) // 2)
+
+    def rank_break(self, return_source: bool = False, keep_ties: bool = False,
+                   max_pairs: int | None = None):
         """Full rank-breaking: every pair of items in different groups becomes one pair.
 
         A preference ``a > b > c`` of weight ``w`` gives the pairs ``a > b``, ``a > c`` and
@@ -543,14 +560,34 @@ class Preferences:
             Also return, for every pair, the index of the preference it came from.
         keep_ties : bool
             Emit a tied pair for every two items of the same tied group.
+        max_pairs : int, optional
+            Refuse to build more pairs than this; ``None`` means :data:`MAX_PAIRS`
+            (5 million: building them peaks near 160 bytes a pair, 0.8 GB). Pass ``0``
+            for no limit.
 
         Returns
         -------
         Preferences or (Preferences, numpy.ndarray)
             Strict pairs come back as the same collection, with its cached stage layout.
+
+        Raises
+        ------
+        ValueError
+            When the pairs would be more than ``max_pairs``: a list of ``k`` items gives up
+            to ``k (k − 1) / 2`` pairs, so long lists grow the pairs with the square of
+            their length, far faster than the file.
         """
         if self.is_pairwise:
             return (self, np.arange(len(self))) if return_source else self
+        limit = MAX_PAIRS if max_pairs is None else int(max_pairs)
+        if limit > 0:
+            count = self.count_pairs(keep_ties)
+            if count > limit:
+                raise ValueError(
+                    f"breaking these rankings into pairs gives {count:,} pairs (a ranking of "
+                    f"k items gives up to k(k-1)/2), more than the {limit:,} that methods "
+                    "working on pairs accept; use a method that takes whole rankings "
+                    "(CoarsenPL, PL, Borda), or fewer or shorter rankings.")
         first_parts, second_parts, source_parts, tied_parts = [], [], [], []
         for k in np.unique(self.lengths):
             rows = np.flatnonzero(self.lengths == k)

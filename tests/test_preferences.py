@@ -82,7 +82,7 @@ def test_weights_at_the_ends_of_the_range_give_finite_scores_for_every_method():
         assert np.isfinite(prefs.rank_break().total_weight)
         for method in METHODS:
             with np.errstate(over="raise", invalid="raise"):
-                result = run_method(method, prefs)
+                result = run_method(method, prefs, alpha=10.0)
             assert np.all(np.isfinite(result.scores)), (method, weights)
 
 
@@ -158,6 +158,46 @@ def test_rank_break_matches_brute_force(lists, data):
     assert got == _brute_pairs(prefs.to_lists(), weights)
     assert np.all(np.diff(source) >= 0)
     assert pairs.is_pairwise
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy, st.booleans())
+def test_count_pairs_counts_what_rank_break_builds(lists, keep_ties):
+    prefs = Preferences.from_lists(lists, n_items=6)
+    assert prefs.count_pairs(keep_ties) == len(prefs.rank_break(keep_ties=keep_ties))
+
+
+def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
+    import tracemalloc
+
+    from coarsenrank_core.preferences import MAX_PAIRS
+
+    # 4 rankings of 4,000 items (a 100 KB file) would give 32 million pairs (2.5 GB)
+    rng = np.random.default_rng(0)
+    items = np.concatenate([rng.permutation(4000) for _ in range(4)])
+    long_lists = Preferences.from_arrays(items, [4000] * 4, n_items=4000)
+    assert long_lists.count_pairs() == 4 * 4000 * 3999 // 2 > MAX_PAIRS
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="31,992,000 pairs.*k\\(k-1\\)/2.*5,000,000"):
+            long_lists.rank_break()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 5e6
+    from coarsenrank_core.registry import run_method
+
+    for method in ("crowdbt", "coarsen-th"):
+        with pytest.raises(ValueError, match="whole rankings"):
+            run_method(method, long_lists, alpha=10.0)
+    one = Preferences.from_arrays(np.arange(1500), [1500])
+    assert len(one.rank_break(max_pairs=1_124_250)) == 1500 * 1499 // 2
+    with pytest.raises(ValueError, match="1,124,250 pairs"):
+        one.rank_break(max_pairs=1_124_249)
+    assert len(one.rank_break(max_pairs=0)) == 1500 * 1499 // 2
+    # pairs already are pairs: nothing is built, nothing is refused
+    pairs = Preferences.from_pairs(np.zeros(6_000_000, np.intp), np.ones(6_000_000, np.intp))
+    assert pairs.rank_break() is pairs
 
 
 @settings(max_examples=60, deadline=None)
