@@ -123,7 +123,7 @@ explain("Items at the top were ranked least often: their place in the consensus 
 
 with st.expander("See the first lists as read", expanded=dataset.origin == "upload"):
     rows = []
-    for n, pref in enumerate(prefs.to_lists(names=True)[:25]):
+    for n, pref in enumerate(prefs.to_lists(names=True, stop=25)):
         text = " > ".join(" = ".join(sorted(g)) if isinstance(g, frozenset) else g
                           for g in pref)
         rater = (prefs.ranker_names[prefs.rankers[n]] if prefs.has_rankers

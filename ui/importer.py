@@ -32,9 +32,13 @@ def _named(data: bytes, name: str) -> io.BytesIO:
     return buffer
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
-    """Parse uploaded bytes with the user's corrections (errors are raised, not cached)."""
+    """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
+
+    The result is immutable and cached once per content, shared by every session that
+    uploads the same file.
+    """
     return read_file(_named(data, name), format=layout, options=options)
 
 
@@ -106,7 +110,7 @@ def preview(result: ReadResult) -> None:
     count = len(prefs)
     st.markdown(f"{count:,} {unit}{'s' if count != 1 else ''} over "
                 f"{prefs.n_items:,} item{'s' if prefs.n_items != 1 else ''}.")
-    shown = prefs.subset(range(min(PREVIEW_ROWS, count))).to_lists(names=True)
+    shown = prefs.to_lists(names=True, stop=PREVIEW_ROWS)
     st.markdown(f"First {unit}s as read:")
     st.text("\n".join(ranking_text(p) for p in shown))
     for line in lines[1:]:

@@ -106,7 +106,7 @@ def detect_format(source) -> str:
     """
     def task() -> str:
         file = Source(source, ReadOptions())
-        if not file.data.strip():
+        if not file.data[:4096].strip() and not file.data.strip():
             from ._common import empty_error
             raise empty_error()
         return detect(file).id
@@ -121,7 +121,7 @@ def table_columns(source, options: ReadOptions | None = None) -> tuple[str, ...]
     """
     def task() -> tuple[str, ...]:
         file = Source(source, options or ReadOptions())
-        if not file.workbook and not file.data.strip():
+        if not file.workbook and not file.data[:4096].strip() and not file.data.strip():
             return ()
         if not file.workbook and any(f.detect(file) for f in FORMAT_LIST if not f.table):
             return ()

@@ -108,17 +108,67 @@ DELIMITERS = (",", ";", "\t")
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
-@dataclass(frozen=True)
-class Table:
-    """The non-blank records of a delimited text file, with the line each starts on."""
+HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
+_HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
-    rows: list[list[str]]
-    lines: list[int]
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """The non-blank records of a table, as a matrix of stripped text cells.
+
+    Attributes
+    ----------
+    cells : numpy.ndarray of object, shape (n_records, width)
+        The cells, ``""`` where a record is shorter than the widest one.
+    lines : numpy.ndarray of int
+        The 1-based line (or sheet row, or JSON record) each record starts on.
+    delimiter : str
+        The separator of a text file.
+    head_widths : tuple of int
+        The number of fields of each of the first records (a header's own width).
+    """
+
+    cells: np.ndarray
+    lines: np.ndarray
     delimiter: str
+    head_widths: tuple[int, ...] = ()
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[str]], lines: Sequence[int], delimiter: str
+                  ) -> Table:
+        """A table from Python lists of cells (small inputs: workbooks, JSON, fallbacks)."""
+        width = max((len(r) for r in rows), default=0)
+        cells = np.full((len(rows), width), "", dtype=object)
+        for i, row in enumerate(rows):
+            cells[i, :len(row)] = row
+        return cls(cells, np.asarray(lines, dtype=np.int64), delimiter,
+                   tuple(len(r) for r in rows[:_HEAD_RECORDS]))
 
     @property
     def width(self) -> int:
-        return max((len(r) for r in self.rows), default=0)
+        return self.cells.shape[1]
+
+    def __len__(self) -> int:
+        return self.cells.shape[0]
+
+    def row(self, i: int) -> list[str]:
+        """Record ``i`` as a list: its own fields for the first records, else to its last cell."""
+        cells = self.cells[i]
+        if i < len(self.head_widths):
+            return list(cells[:self.head_widths[i]])
+        filled = np.flatnonzero(cells != "")
+        return list(cells[:filled[-1] + 1]) if filled.size else []
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """Every record as a list (for small tables only)."""
+        return [self.row(i) for i in range(len(self))]
+
+    def column(self, j: int, start: int = 0) -> np.ndarray:
+        """The cells of column ``j`` from record ``start`` on (``""`` beyond a record's end)."""
+        if j >= self.width:
+            return np.full(max(len(self) - start, 0), "", dtype=object)
+        return self.cells[start:, j]
 
 
 def csv_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
@@ -137,73 +187,203 @@ def csv_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def split_table(text: str) -> Table:
-    """Split text into cells, choosing comma, semicolon or tab as the separator."""
-    candidates = [d for d in DELIMITERS if d in text] or [","]
-    parsed = {d: csv_records(text, d) for d in candidates}
-    nonblank = {d: [(line, r) for line, r in recs if any(c.strip() for c in r)]
-                for d, recs in parsed.items()}
+def _nonblank(records):
+    return [(line, r) for line, r in records if any(c.strip() for c in r)]
+
+
+def _choose_delimiter(head: str) -> str:
+    """The separator that splits most records of the file's head into several cells."""
+    candidates = [d for d in DELIMITERS if d in head] or [","]
+    if len(candidates) == 1:
+        return candidates[0]
+    nonblank = {d: _nonblank(csv_records(head, d)) for d in candidates}
 
     def score(d: str) -> tuple[int, bool, int]:
         recs = nonblank[d]
         used = sum(len(r) > 1 for _, r in recs)
         return used, bool(recs) and len(recs[0][1]) > 1, -DELIMITERS.index(d)
 
-    delimiter = max(candidates, key=score)
-    records = nonblank[delimiter]
-    others = {d: {line: len(r) for line, r in nonblank[d]} for d in candidates if d != delimiter}
-    for line, record in records:
-        if len(record) > 1:
-            continue
-        for d, widths in others.items():
-            if widths.get(line, 0) > 1:
-                raise PreferenceFormatError(
-                    f"This row separates its values with {DELIMITER_NAMES[d]}, but the rest "
-                    f"of the file uses {DELIMITER_NAMES[delimiter]}.", row=line,
-                    fix="Use the same separator on every row (saving the file again from a "
-                        "spreadsheet program as CSV does this).")
-    rows = []
-    for line, record in records:
+    return max(candidates, key=score)
+
+
+def _mixed_delimiter_error(line: int, found: str, used: str) -> PreferenceFormatError:
+    return PreferenceFormatError(
+        f"This row separates its values with {DELIMITER_NAMES[found]}, but the rest "
+        f"of the file uses {DELIMITER_NAMES[used]}.", row=line,
+        fix="Use the same separator on every row (saving the file again from a "
+            "spreadsheet program as CSV does this).")
+
+
+def _multiline_error(line: int, column: int) -> PreferenceFormatError:
+    return PreferenceFormatError(
+        "A cell runs over several lines, which usually means a quote mark (\") was "
+        "opened and never closed.", row=line, column=str(column),
+        fix="Close the quote, or remove the stray quote mark.")
+
+
+def split_table(text: str) -> Table:
+    """Split text into cells, choosing comma, semicolon or tab as the separator.
+
+    The separator is chosen on the first 64 KB; the whole text is then parsed once by
+    pandas' C parser. Files whose records span several lines, or that the C parser
+    refuses, are read by the csv module instead, which says where the problem is.
+    """
+    if "\n" not in text and "\r" in text:
+        text = text.replace("\r", "\n")
+    head = text[:HEAD_BYTES]
+    if len(text) > HEAD_BYTES and "\n" in head:
+        head = head[:head.rindex("\n") + 1]
+    delimiter = _choose_delimiter(head)
+    table = _split_fast(text, delimiter)
+    if table is None:
+        table = _split_slow(text, delimiter)
+    _check_single_cells(table, text)
+    return table
+
+
+def _split_fast(text: str, delimiter: str) -> Table | None:
+    """Parse with pandas' C engine when every record is one line; None otherwise."""
+    encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    newlines = np.flatnonzero(encoded == 10)
+    n_lines = newlines.size + (0 if text.endswith("\n") else 1)
+    if n_lines == 0:
+        return Table.from_rows([], [], delimiter)
+    marks = np.flatnonzero(encoded == ord(delimiter))
+    per_line = np.bincount(np.searchsorted(newlines, marks), minlength=n_lines)
+    width = int(per_line.max()) + 1
+    padding = _has_padding(text, encoded, delimiter)
+    del encoded, marks
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+                            dtype=object, na_filter=False, keep_default_na=False,
+                            skip_blank_lines=False, engine="c", quotechar='"',
+                            doublequote=True, index_col=False)
+    except (pd.errors.ParserError, ValueError, MemoryError):
+        return None
+    if len(frame) != n_lines:
+        return None
+    cells = frame.to_numpy(dtype=object)
+    del frame
+    if '"' in text or padding:
+        cells = _strip(cells)
+    quoted = '"' in text
+    if (quoted or text.count("\r") != text.count("\r\n")) and any(
+            _contains(cells, c) for c in ("\n", "\r")):
+        return None
+    filled = cells != ""
+    keep = filled.any(axis=1)
+    lines = np.flatnonzero(keep) + 1
+    if not keep.all():
+        cells, filled = cells[keep], filled[keep]
+    used = filled.any(axis=0)
+    widths = _head_widths(text, delimiter, min(int(keep.sum()), _HEAD_RECORDS))
+    last = max(int(np.flatnonzero(used)[-1]) + 1 if used.any() else 0, *widths, 0)
+    return Table(np.ascontiguousarray(cells[:, :last]), lines.astype(np.int64), delimiter,
+                 widths)
+
+
+def _head_widths(text: str, delimiter: str, count: int) -> tuple[int, ...]:
+    """The exact number of fields of the first ``count`` non-blank records."""
+    head = "\n".join(text[:HEAD_BYTES].split("\n", 50)[:50])
+    records = _nonblank(csv_records(head, delimiter))[:count]
+    return tuple(len(r) for _, r in records)
+
+
+def _has_padding(text: str, encoded: np.ndarray, delimiter: str) -> bool:
+    """Whether some cell may start or end with white space."""
+    if text.isascii():
+        spaces = encoded == 32
+        for c in "\t\x0b\x0c":
+            if c != delimiter:
+                spaces |= encoded == ord(c)
+        edges = (encoded == ord(delimiter)) | (encoded == 10) | (encoded == 13)
+        return bool(spaces[:1].any() or spaces[-1:].any() or (spaces[1:] & edges[:-1]).any()
+                    or (spaces[:-1] & edges[1:]).any())
+    space = r"[^\S\n\t]" if delimiter == "\t" else r"[^\S\n]"
+    sep = re.escape(delimiter)
+    return re.search(rf"{space}(?:{sep}|\n|\Z)|(?:\A|{sep}|\n){space}", text) is not None
+
+
+def _strip(cells: np.ndarray) -> np.ndarray:
+    out = np.empty_like(cells)
+    for j in range(cells.shape[1]):
+        out[:, j] = pd.Series(cells[:, j], dtype=object).str.strip().to_numpy(dtype=object)
+    return out
+
+
+def _contains(cells: np.ndarray, character: str) -> bool:
+    return any(pd.Series(cells[:, j], dtype=object).str.contains(character, regex=False).any()
+               for j in range(cells.shape[1]))
+
+
+def _split_slow(text: str, delimiter: str) -> Table:
+    """The csv module's reading, record by record, with the line each record starts on."""
+    rows, lines = [], []
+    for line, record in _nonblank(csv_records(text, delimiter)):
         cells = [c.strip() for c in record]
         for j, cell in enumerate(cells):
             if "\n" in cell or "\r" in cell:
-                raise PreferenceFormatError(
-                    "A cell runs over several lines, which usually means a quote mark (\") was "
-                    "opened and never closed.", row=line, column=str(j + 1),
-                    fix="Close the quote, or remove the stray quote mark.")
+                raise _multiline_error(line, j + 1)
         rows.append(cells)
-    return Table(rows, [line for line, _ in records], delimiter)
+        lines.append(line)
+    return Table.from_rows(rows, lines, delimiter)
+
+
+def _check_single_cells(table: Table, text: str) -> None:
+    """Refuse a row that uses another separator than the rest of the file."""
+    others = [d for d in DELIMITERS if d != table.delimiter and d in text]
+    if not others or not len(table):
+        return
+    single = (table.cells[:, 1:] == "").all(axis=1) if table.width > 1 else np.ones(
+        len(table), dtype=bool)
+    if table.head_widths:
+        single[:len(table.head_widths)] &= np.asarray(table.head_widths) <= 1
+    if not single.any():
+        return
+    first = pd.Series(table.cells[single, 0], dtype=object)
+    for d in others:
+        hits = np.flatnonzero(first.str.contains(d, regex=False).to_numpy())
+        if hits.size:
+            raise _mixed_delimiter_error(int(table.lines[single][hits[0]]), d,
+                                         table.delimiter)
 
 
 def padded(table: Table, header: list[str], start: int) -> np.ndarray:
     """Data rows as an object array of the header's width; longer rows are an error."""
     width = len(header)
-    rows = table.rows[start:]
-    for row, line in zip(rows, table.lines[start:]):
-        extra = [j for j in range(width, len(row)) if row[j]]
-        if extra:
+    cells = table.cells[start:]
+    if cells.shape[1] > width:
+        extra = np.argwhere(cells[:, width:] != "")
+        if extra.size:
+            i, k = extra[0]
+            filled = np.flatnonzero(cells[i] != "")
             raise PreferenceFormatError(
-                f"This row has {max(extra) + 1} values but the header names only {width} "
-                f"columns (the extra value is '{row[extra[0]]}').", row=line,
-                column=str(extra[0] + 1),
+                f"This row has {int(filled[-1]) + 1} values but the header names only "
+                f"{width} columns (the extra value is '{cells[i, width + k]}').",
+                row=int(table.lines[start + i]), column=str(width + k + 1),
                 fix="Remove the extra values, or put quote marks around names that contain "
-                    f"{DELIMITER_NAMES[table.delimiter]}.")
-    out = np.full((len(rows), width), "", dtype=object)
-    for i, row in enumerate(rows):
-        out[i, :min(len(row), width)] = row[:width]
+                    f"{DELIMITER_NAMES.get(table.delimiter, 'separators')}.")
+        return cells[:, :width]
+    if cells.shape[1] == width:
+        return cells
+    out = np.full((cells.shape[0], width), "", dtype=object)
+    out[:, :cells.shape[1]] = cells
     return out
 
 
 # ---------------------------------------------------------------------------- cell values
 def parse_numbers(values: np.ndarray) -> np.ndarray:
-    """Parse plain decimal numbers; NaN where a cell is not one."""
-    series = pd.Series(np.asarray(values, dtype=object), dtype=object)
+    """Parse plain decimal numbers; NaN where a cell is not one (each distinct cell once)."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object).ravel())
+    series = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
     ok = series.str.fullmatch(NUMBER).fillna(False).to_numpy(dtype=bool)
-    out = np.full(len(series), np.nan)
+    parsed = np.full(len(series), np.nan)
     if ok.any():
         with np.errstate(over="ignore"):
-            out[ok] = np.asarray(series[ok].tolist(), dtype=float)
-    return out
+            parsed[ok] = np.asarray(series[ok].tolist(), dtype=float)
+    out = parsed[codes] if len(parsed) else np.full(codes.size, np.nan)
+    out[codes < 0] = np.nan
+    return out.reshape(np.shape(values))
 
 
 def parse_weights(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:

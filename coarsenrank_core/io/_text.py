@@ -98,7 +98,7 @@ def decode(data: bytes, encoding: str | None = None) -> str:
                         row=line_of(data, exc.start),
                         fix="Save the file again as 'CSV UTF-8'.") from None
     text = text.removeprefix("\ufeff").rstrip("\x1a")
-    bad = _CONTROL.search(text)
+    bad = _CONTROL.search(text) if _may_hold_controls(text) else None
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         raise PreferenceFormatError(
@@ -107,6 +107,17 @@ def decode(data: bytes, encoding: str | None = None) -> str:
             "do not have.", row=line, fix=BINARY_FIX + " Use the 'CSV UTF-8' option if "
             "offered.")
     return text
+
+
+_ASCII_CONTROLS = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
+_NOT_CONTROL = bytes(b for b in range(256) if b not in _ASCII_CONTROLS)
+
+
+def _may_hold_controls(text: str) -> bool:
+    """A fast pre-check: an ASCII text without control bytes holds no control character."""
+    if not text.isascii():
+        return True
+    return bool(text.encode("ascii").translate(None, _NOT_CONTROL))
 
 
 def source_text(source, encoding: str | None = None) -> tuple[str, str | None]:

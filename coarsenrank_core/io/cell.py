@@ -41,7 +41,7 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     table = prepared.table
     candidates = []
     for j in columns:
-        values = pd.Series([r[j] if j < len(r) else "" for r in table.rows], dtype=object)
+        values = pd.Series(table.column(j), dtype=object)
         separator = _separator(values.iloc[1:]) if len(values) > 1 else None
         if separator is not None:
             first_splits = _separator(values.iloc[:1]) == separator

@@ -102,7 +102,7 @@ def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, 
             if row:
                 rows.append(row)
                 lines.append(number)
-        return Table(rows, lines, ","), sheet
+        return Table.from_rows(rows, lines, ","), sheet
     finally:
         book.close()
 
@@ -148,7 +148,7 @@ def json_table(text: str) -> Table:
     frame = pd.DataFrame.from_records(records, columns=keys)
     rows = [keys] + [[_json_text(v) for v in row] for row in frame.itertuples(index=False)]
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
-    return Table(rows, lines, ",")
+    return Table.from_rows(rows, lines, ",")
 
 
 def _json_lines(text: str, first_error: json.JSONDecodeError):

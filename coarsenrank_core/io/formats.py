@@ -87,7 +87,7 @@ class Source:
             if not self.text.strip():
                 raise empty_error()
             table = split_table(self.text)
-        if not table.rows:
+        if not len(table):
             raise empty_error()
         return table
 
@@ -155,7 +155,7 @@ def _table_reader(function) -> Callable[[Source], Preferences]:
 
 
 def _header(source: Source) -> list[str]:
-    return list(source.table.rows[0])
+    return source.table.row(0)
 
 
 FORMAT_LIST: tuple[Format, ...] = (
@@ -200,7 +200,7 @@ def _row_ids(source: Source) -> dict:
 def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
     """A single non-blank free column whose cells hold whole rankings."""
     filled = [j for j in item_columns(prepared, options)
-              if any(j < len(r) and r[j] for r in prepared.rows)]
+              if (prepared.table.column(j, prepared.start) != "").any()]
     return (len(filled) == 1 and not has_rank_header(prepared)
             and ranking_column(prepared, options) is not None)
 
@@ -265,7 +265,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         raise PreferenceFormatError(f"'{format}' is not a known format.",
                                     fix=f"Use one of: auto, {', '.join(FORMATS)}.")
     file = Source(source, options, encoding)
-    if not file.data.strip():
+    if not file.data[:4096].strip() and not file.data.strip():
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     if fmt.table and not file.workbook and (looks_preflib(file.text) and fmt.id != "wide"
@@ -278,7 +278,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     except PreferenceFormatError as error:
         raise _with_platform(error, file, fmt) from None
     report = _report(file, fmt, prefs, automatic=format == "auto")
-    if format == "auto" and fmt.table:
+    if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
             if fmt.id == "wide":
@@ -390,18 +390,20 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     """Refuse rows of rank numbers read as items under a first row of item names."""
-    from .survey import looks_like_rank
+    from .survey import looks_like_rank, rank_values
 
-    rows = prepared.table.rows
-    first = [c for j, c in enumerate(rows[0]) if c and j in prepared.free]
-    rest = [c for row in rows[1:] for j, c in enumerate(row) if c and j in prepared.free]
-    if not first or not rest or any(looks_like_rank(c) for c in first):
+    table, free = prepared.table, prepared.free
+    first = [c for j, c in enumerate(table.row(0)) if c and j in free]
+    rest = table.cells[1:, [j for j in free if j < table.width]].ravel()
+    rest = rest[rest != ""]
+    if not first or not rest.size or any(looks_like_rank(c) for c in first):
         return
-    numeric = [c for c in rest if looks_like_rank(c)]
-    if len(numeric) * 2 >= len(rest):
+    ranks = rank_values(rest)
+    numeric = rest[ranks >= 1]
+    if numeric.size * 2 >= rest.size:
         raise PreferenceFormatError(
             f"This file was not loaded: read as {report.layout_title}, its items would be "
-            f"bare numbers such as {quote_list(dict.fromkeys(numeric), 3)} under a first row "
+            f"bare numbers such as {quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "
             f"of names ({quote_list(first, 3)}). It probably holds one column per item with "
             "that item's rank.", row=prepared.table.lines[0],
             fix="Choose the layout 'item columns holding ranks', and make every cell a whole "

@@ -27,8 +27,8 @@ __all__ = ["read_long"]
 
 def read_long(table: Table, options: ReadOptions) -> Preferences:
     """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties."""
-    rows, lines = table.rows, table.lines
-    header = list(rows[0])
+    lines = table.lines
+    header = table.row(0)
     roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
     if "item" not in roles or "rank" not in roles:
         missing = " and ".join(f"'{r}'" for r in ("item", "rank") if r not in roles)
@@ -36,7 +36,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
             f"A long rankings file needs a first row naming its columns, including {missing}; "
             f"the first row here is {quote_list(c for c in header if c)}.", row=lines[0],
             fix="Add a header row such as 'ranker,item,rank', or choose another format.")
-    if len(rows) == 1:
+    if len(table) == 1:
         raise header_only_error(lines[0])
     keys = [roles[r] for r in ("ranker", "list") if r in roles]
     if not keys:

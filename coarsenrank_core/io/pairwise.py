@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
@@ -86,8 +87,8 @@ def _score_columns(keys, left, right) -> dict | None:
 def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                   skipped: dict | None = None) -> Preferences:
     """Read one comparison per row; ``skipped`` columns (per-row ids) are never the ranker."""
-    rows, lines = table.rows, table.lines
-    first = list(rows[0])
+    lines = table.lines
+    first = table.row(0)
     coding = pairwise_columns(first)
     roles = override_roles(find_roles(first, PREFERENCE_ROLES), first, options)
     for j in skipped or {}:
@@ -101,12 +102,12 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
             "'left', 'right' and 'winner' (or a result, 0/1 winner flags, or two scores); the "
             f"first row here is {quote_list(c for c in first if c)}.", row=lines[0],
             fix="Add such a header row, or choose another format.")
-    if len(rows) == 1:
+    if len(table) == 1:
         raise header_only_error(lines[0])
     cells = padded(table, first, 1)
     line = np.asarray(lines[1:], dtype=np.intp)
     a_col, b_col = coding["a"], coding["b"]
-    a, b = a_raw, b_raw = cells[:, a_col], cells[:, b_col]
+    a, b = cells[:, a_col], cells[:, b_col]
     for col, values in ((a_col, a), (b_col, b)):
         blank = np.flatnonzero(values == "")
         if blank.size:
@@ -118,6 +119,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     keep = np.ones(len(a), dtype=bool)
     notes: list[str] = []
     mode = coding["mode"]
+    b_won = np.zeros(len(a), dtype=bool)
     if mode == "winner":
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
@@ -130,17 +132,19 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                          f"(unfinished): {plural(int(unfinished.sum()), 'row', number=False)} "
                          f"{rows_text(line[unfinished])}")
             labels = np.where(unfinished, a, labels)
-        a, b, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col, b_col)
+        b_won, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col,
+                                      b_col)
     elif mode == "flags":
-        a, b, tied = _resolve_flags(a, b, cells, line, first, coding)
+        b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
-        a, b, tied = _resolve_scores(a, b, cells, line, first, coding)
+        b_won, tied = _resolve_scores(a, b, cells, line, first, coding)
     for role in ("ranker", "weight"):
         if role in roles:
             used.add(roles[role])
     notes = ignored_note(first, used) + notes
-    return _pairs(a[keep], b[keep], tied[keep], line[keep], cells[keep], roles, first, notes,
-                  appearance=(a_raw[keep], b_raw[keep]))
+    if not keep.all():
+        a, b, b_won, tied, line, cells = (x[keep] for x in (a, b, b_won, tied, line, cells))
+    return _pairs(a, b, b_won, tied, line, cells, roles, first, notes)
 
 
 def _flags(values, line, header, col) -> np.ndarray:
@@ -171,7 +175,7 @@ def _resolve_flags(left, right, cells, line, header, coding):
             f"{int(a_won[i]) + int(b_won[i]) + int(tie[i])}.", row=int(line[i]),
             column=column_label(header, coding["flag_a"]),
             fix="Put 1 in the column of the winner (or of the tie) and 0 in the others.")
-    return np.where(b_won, right, left), np.where(b_won, left, right), tie
+    return b_won, tie
 
 
 def _resolve_scores(left, right, cells, line, header, coding):
@@ -187,14 +191,13 @@ def _resolve_scores(left, right, cells, line, header, coding):
                 f"The score '{values[i]}' is not a number.", row=int(line[i]),
                 column=column_label(header, coding[key]), fix="Write each score as a number.")
         scores.append(numbers)
-    b_won = scores[1] > scores[0]
-    tie = scores[1] == scores[0]
-    return np.where(b_won, right, left), np.where(b_won, left, right), tie
+    return scores[1] > scores[0], scores[1] == scores[0]
 
 
 def _resolve_labels(left, right, label, lines, header, label_col, left_col, right_col):
     """Turn left/right/winner rows into winner, loser and tie flags."""
-    words = np.asarray([normalise(x) for x in label], dtype=object)
+    codes, uniques = pd.factorize(np.asarray(label, dtype=object))
+    words = np.asarray([normalise(x) for x in uniques] or [""], dtype=object)[codes]
     left_words = _LEFT_WORDS | {normalise(header[left_col])}
     right_words = _RIGHT_WORDS | {normalise(header[right_col])}
     is_left = label == left
@@ -212,17 +215,12 @@ def _resolve_labels(left, right, label, lines, header, label_col, left_col, righ
             f"item ('{right[i]}').", row=int(lines[i]),
             column=column_label(header, label_col),
             fix="Write the winning item's name, the word 'left' or 'right', or 'tie' for a draw.")
-    right_wins = is_right | word_right
-    winner = np.where(right_wins, right, left)
-    loser = np.where(right_wins, left, right)
-    return winner, loser, tie
+    return is_right | word_right, tie
 
 
 def _pairs_headerless(table: Table) -> Preferences:
     width = 2
-    cells = np.full((len(table.rows), width), "", dtype=object)
-    for i, row in enumerate(table.rows):
-        cells[i, :len(row)] = row
+    cells = padded(table, ["", ""], 0)
     line = np.asarray(table.lines, dtype=np.intp)
     for col in range(width):
         blank = np.flatnonzero(cells[:, col] == "")
@@ -231,24 +229,22 @@ def _pairs_headerless(table: Table) -> Preferences:
                 "This cell is blank; every comparison needs two items (winner first).",
                 row=int(line[blank[0]]), column=str(col + 1),
                 fix="Fill in the item or delete the row.")
-    return _pairs(cells[:, 0], cells[:, 1], np.zeros(len(line), bool), line, cells, {}, None,
-                  [])
+    no = np.zeros(len(line), dtype=bool)
+    return _pairs(cells[:, 0], cells[:, 1], no, no, line, cells, {}, None, [])
 
 
-def _pairs(winner, loser, tied, line, cells, roles, header, notes, appearance=None
+def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes
            ) -> Preferences:
-    """Build pairwise Preferences, skipping pairs of an item with itself.
+    """Build pairwise Preferences from the file's two item columns, skipping self-pairs.
 
-    Items are numbered in order of first appearance in the two columns of ``appearance``
-    (the file's own columns), which default to ``winner`` and ``loser``.
+    Items are numbered in order of first appearance in the two columns, row by row;
+    ``second_wins`` says where the second column holds the winner.
     """
-    winner = np.asarray(winner, dtype=object)
-    loser = np.asarray(loser, dtype=object)
-    first, second = appearance if appearance is not None else (winner, loser)
     seen = np.column_stack([first, second]).ravel()
-    codes, item_names = factorize(np.concatenate([seen, winner, loser]))
+    codes, item_names = factorize(seen)
     check_items(item_names)
-    w_id, l_id = codes[seen.size:seen.size + winner.size], codes[seen.size + winner.size:]
+    a_id, b_id = codes[0::2], codes[1::2]
+    w_id, l_id = np.where(second_wins, b_id, a_id), np.where(second_wins, a_id, b_id)
     notes = list(notes)
     keep = w_id != l_id
     if not keep.all():

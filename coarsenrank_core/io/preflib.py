@@ -38,7 +38,7 @@ def _old_preflib_size(lines: list[tuple[int, str]]) -> int | None:
 
 def looks_preflib(text: str) -> bool:
     """Whether ``text`` has PrefLib header lines or the older PrefLib layout."""
-    lines = lines_of(text)
+    lines = lines_of(text[:65536])
     if lines and lines[0][1].startswith("#"):
         return any(_PREFLIB_KEY.match(s) for _, s in lines if s.startswith("#"))
     return _old_preflib_size(lines) is not None

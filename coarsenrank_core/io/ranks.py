@@ -24,7 +24,7 @@ def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
     free = prepared.free
     if prepared.ranker is not None or options.ranker_column is not None \
             or prepared.header is None or len(free) < 3 \
-            or not prepared.rows:
+            or not prepared.n_rows:
         return prepared
     cells = padded(prepared.table, _titles(prepared), prepared.start)
     first = cells[:, free[0]]
@@ -39,7 +39,7 @@ def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
 def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     """Whether the item columns are titled by names and every cell below is a rank or blank."""
     free = item_columns(prepared, options)
-    if prepared.header is None or len(free) < 2 or not prepared.rows or \
+    if prepared.header is None or len(free) < 2 or not prepared.n_rows or \
             has_rank_header(prepared):
         return False
     titles = [prepared.header[j] if j < len(prepared.header) else "" for j in free]
@@ -63,7 +63,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions) -> Preferences:
         raise PreferenceFormatError(
             "A table of ranks needs a first row naming the items.",
             fix="Add a header row with one item name per column.")
-    if not prepared.rows:
+    if not prepared.n_rows:
         raise header_only_error(prepared.table.lines[0])
     columns = item_columns(prepared, options)
     if len(columns) < 2:

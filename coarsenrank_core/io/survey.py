@@ -162,11 +162,12 @@ class Prepared:
         return max(self.table.width, len(self.header or ()))
 
     @property
-    def rows(self) -> list[list[str]]:
-        return self.table.rows[self.start:]
+    def n_rows(self) -> int:
+        """The number of data rows."""
+        return max(len(self.table) - self.start, 0)
 
     @property
-    def lines(self) -> list[int]:
+    def lines(self) -> np.ndarray:
         return self.table.lines[self.start:]
 
     def label(self, j: int) -> str:
@@ -184,7 +185,7 @@ class Prepared:
 
 def prepare(table: Table) -> Prepared:
     """Understand the header of a survey export or a plain table."""
-    rows = table.rows
+    rows = [table.row(i) for i in range(min(len(table), 3))]
     if len(rows) >= 3 and _is_import_id_row(rows[2]):
         tags, texts = rows[0], rows[1]
         header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
@@ -329,16 +330,17 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
 
 def _row_numbers(prepared: Prepared) -> bool:
     """R's ``write.csv`` row names: an untitled first column holding 1, 2, 3 ..."""
-    if prepared.header[0] or not prepared.rows:
+    if prepared.header[0] or not prepared.n_rows:
         return False
-    cells = [r[0] if r else "" for r in prepared.rows]
-    return cells == [str(i) for i in range(1, len(cells) + 1)]
+    cells = prepared.table.column(0, prepared.start)
+    return bool((cells == np.arange(1, cells.size + 1).astype(str).astype(object)).all())
 
 
 def _trailing_count(prepared: Prepared) -> int | None:
     """pref_voting's unnamed last column of positive whole counts."""
     j = prepared.width - 1
-    if prepared.label(j) != str(j + 1) or not prepared.rows:
+    if prepared.label(j) != str(j + 1) or not prepared.n_rows:
         return None
-    cells = [r[j] if j < len(r) else "" for r in prepared.rows]
-    return j if all(c.isdigit() and int(c) > 0 for c in cells) else None
+    cells = pd.Series(prepared.table.column(j, prepared.start), dtype=object)
+    whole = cells.str.fullmatch(r"0*[1-9]\d{0,14}").fillna(False)
+    return j if bool(whole.all()) else None

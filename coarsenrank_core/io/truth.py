@@ -121,7 +121,7 @@ def _maybe_space_separated(table: Table, index: dict[str, int]) -> Table:
         return table
     split = [r[0].split() for r in table.rows]
     if all(len(parts) == 2 for parts in split):
-        return Table(split, table.lines, " ")
+        return Table.from_rows(split, table.lines, " ")
     return table
 
 

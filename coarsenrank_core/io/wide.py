@@ -45,24 +45,24 @@ def is_wide_header(prepared: Prepared) -> bool:
     and count words, unless some title also appears as an item in the rows below, which
     makes the first row a ranking.
     """
-    rows = prepared.table.rows
-    first, rest = rows[0], rows[1:]
+    table = prepared.table
+    first = table.row(0)
     cells = [c for c in first if c]
     if not cells:
         return False
     if has_rank_header(prepared):
         return True
-    values = {c for row in rest for c in row if c}
     if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
             or "weight" in find_roles(first, PREFERENCE_ROLES):
-        return not any(c in values for c in cells)
+        return not np.isin(np.asarray(cells, dtype=object), table.cells[1:].ravel()).any()
     if not all(RANK_LABEL.fullmatch(c) for c in cells):
         return False
     if not all(INTEGER.fullmatch(c) for c in cells):
         return True
     # plain numbers 1, 2, 3 ... are titles only when the rows below hold no plain numbers
+    rest = pd.Series(table.cells[1:].ravel(), dtype=object)
     return ([int(c) for c in cells] == list(range(1, len(cells) + 1))
-            and not any(INTEGER.fullmatch(c) for c in values))
+            and not rest.str.fullmatch(r"\d+").any())
 
 
 def headerless(prepared: Prepared) -> Prepared:
@@ -88,19 +88,16 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     _refuse_other_layout(prepared)
     if not is_wide_header(prepared) and options.item_columns is None:
         prepared = headerless(prepared)
-    rows = prepared.rows
-    if prepared.header is not None and not rows:
+    n_rows = prepared.n_rows
+    if prepared.header is not None and not n_rows:
         raise header_only_error(prepared.table.lines[0])
     header = prepared.header or []
     width = max(prepared.width, 1)
     cells = padded(prepared.table, (header + [""] * width)[:width], prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     columns = item_columns(prepared, options)
-    block = cells[:, columns] if columns else np.empty((len(rows), 0), dtype=object)
-    flat = pd.Series(block.ravel(), dtype=object)
-    members = flat.str.split(TIE, regex=False).explode().str.strip()
-    members = members[members.fillna("") != ""]
-    cell_index = members.index.to_numpy()
+    block = cells[:, columns] if columns else np.empty((n_rows, 0), dtype=object)
+    cell_index, members = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
     column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols] if columns else cell_index
@@ -108,21 +105,44 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     filled[cell_index] = True
     group_of_cell = (np.cumsum(filled.reshape(block.shape), axis=1) - 1).ravel()
     group = group_of_cell[cell_index]
-    item, item_names = factorize(members.to_numpy(dtype=object))
+    item, item_names = factorize(members)
     _duplicates(pref, item, column, item_names, line, prepared)
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
-    return assemble(pref.astype(np.intp), group.astype(np.intp), item, len(rows), item_names,
+    return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows, item_names,
                     line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+
+
+def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The items in a flat array of cells, with the index of the cell each comes from.
+
+    A cell ``a|b`` gives two items (tied); blank cells and blank members give none.
+    """
+    cells = np.asarray(cells, dtype=object)
+    codes, uniques = pd.factorize(cells)
+    uniques = np.asarray(uniques, dtype=object)
+    filled = (uniques != "")[codes]
+    tied = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
+        dtype=bool)[codes]
+    plain = np.flatnonzero(filled & ~tied)
+    if not tied.any():
+        return plain, cells[plain]
+    parts = pd.Series(cells[tied], index=np.flatnonzero(tied), dtype=object)
+    parts = parts.str.split(TIE, regex=False).explode().str.strip()
+    parts = parts[parts != ""]
+    index = np.concatenate([plain, parts.index.to_numpy(dtype=np.intp)])
+    values = np.concatenate([cells[plain], parts.to_numpy(dtype=object)])
+    order = np.argsort(index, kind="stable")
+    return index[order], values[order]
 
 
 def _refuse_other_layout(prepared: Prepared) -> None:
     from .pairwise import pairwise_columns
 
-    first = prepared.table.rows[0]
+    first = prepared.table.row(0)
     other = ("long" if {"item", "rank"} <= set(find_roles(first, PREFERENCE_ROLES)) else
              "pairwise" if pairwise_columns(list(first)) is not None else None)
     if other:
@@ -158,6 +178,6 @@ def _duplicates(pref, item, column, item_names, lines, prepared: Prepared) -> No
 
 def _names_items(prepared: Prepared) -> bool:
     """Whether the first row's free cells read as names rather than ranks."""
-    first: Sequence[str] = prepared.table.rows[0] if prepared.table.rows else []
+    first: Sequence[str] = prepared.table.row(0) if len(prepared.table) else []
     cells = [first[j] for j in prepared.free if j < len(first) and first[j]]
     return bool(cells) and not any(looks_like_rank(c) for c in cells)

@@ -1,0 +1,109 @@
+"""Reading speed against the parser's floor: ``python -m benchmarks.readers`` from the repo root.
+
+Generates three files (1 M pairwise rows, 1 M long rows, 100 k wide lists), reads each with
+:func:`coarsenrank_core.read_preferences` and with a pyarrow + ``pandas.factorize`` pipeline
+that builds the same integer codes, and prints the median of 3 runs of each and their ratio
+(target: at most 2). Also prints the peak memory of one read in a fresh process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+TARGET_RATIO = 2.0
+
+
+def make_files(folder: Path, rng: np.random.Generator) -> dict[str, Path]:
+    n, m, workers = 1_000_000, 5_000, 1_000
+    files = {}
+    pairs = folder / "pairs.csv"
+    w, a, b = rng.integers(0, workers, n), rng.integers(0, m, n), rng.integers(0, m, n)
+    b = np.where(a == b, (b + 1) % m, b)
+    frame = pd.DataFrame({"worker": np.char.add("w", w.astype(str)),
+                          "winner": np.char.add("item", a.astype(str)),
+                          "loser": np.char.add("item", b.astype(str))})
+    frame.to_csv(pairs, index=False)
+    files["pairwise, 1 M rows"] = pairs
+    long = folder / "long.csv"
+    lists, length = 100_000, 10
+    ranker = np.repeat(np.arange(lists), length)
+    items = np.argsort(rng.random((lists, m // 50)), axis=1)[:, :length].ravel()
+    pd.DataFrame({"ranker": np.char.add("r", ranker.astype(str)),
+                  "item": np.char.add("item", items.astype(str)),
+                  "rank": np.tile(np.arange(1, length + 1), lists)}).to_csv(long, index=False)
+    files["long, 1 M rows"] = long
+    wide = folder / "wide.csv"
+    names = np.char.add("item", items.reshape(lists, length).astype(str))
+    header = "voter," + ",".join(f"rank {k + 1}" for k in range(length))
+    body = pd.DataFrame(names).assign(voter=np.char.add("v", np.arange(lists).astype(str)))
+    body = body[["voter", *range(length)]]
+    wide.write_text(header + "\n" + body.to_csv(index=False, header=False))
+    files["wide, 100 k lists"] = wide
+    return files
+
+
+def floor_pipeline(path: Path) -> None:
+    """pyarrow's CSV reader, then integer codes for items and rankers (the floor)."""
+    import pyarrow.csv as pacsv
+
+    table = pacsv.read_csv(path)
+    columns = [table.column(i).to_numpy(zero_copy_only=False) for i in range(table.num_columns)]
+    pd.factorize(np.concatenate([c.astype(object) for c in columns[1:]]))
+    pd.factorize(columns[0])
+
+
+def ours(path: Path) -> None:
+    from coarsenrank_core import read_preferences
+
+    read_preferences(path)
+
+
+def median_seconds(function, path: Path, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function(path)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def peak_mb(path: Path) -> float:
+    """Peak resident memory (VmHWM, which a new program starts afresh) of one read."""
+    code = ("from coarsenrank_core import read_preferences; "
+            f"read_preferences({str(path)!r}); "
+            "print([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return int(out.strip()) / 1024
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    from coarsenrank_core import read_preferences
+
+    read_preferences(b"a,b\nb,a\n")  # import pandas and the readers before timing
+    with tempfile.TemporaryDirectory() as folder:
+        files = make_files(Path(folder), np.random.default_rng(0))
+        print(f"{'file':22s} {'MB':>6s} {'ours s':>8s} {'floor s':>8s} {'ratio':>6s} "
+              f"{'peak MB':>8s}  target ratio <= {TARGET_RATIO}")
+        for label, path in files.items():
+            size = path.stat().st_size / 1e6
+            mine = median_seconds(ours, path, args.repeats)
+            floor = median_seconds(floor_pipeline, path, args.repeats)
+            print(f"{label:22s} {size:6.1f} {mine:8.2f} {floor:8.2f} {mine / floor:6.2f} "
+                  f"{peak_mb(path):8.0f}")
+
+
+if __name__ == "__main__":
+    main()
