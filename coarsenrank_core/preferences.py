@@ -613,22 +613,31 @@ class Preferences:
         return (pairs, source) if return_source else pairs
 
     def merge_duplicates(self) -> Preferences:
-        """Merge identical preferences of the same ranker into one with summed weight."""
+        """Merge identical preferences of the same ranker into one with summed weight.
+
+        The merged preference keeps the place of its first copy. Preferences are compared
+        within each length, so the work and memory grow with the data (one table row of
+        ``2L + 1`` numbers per preference of length ``L``). A summed weight above
+        :data:`MAX_WEIGHT` raises ValueError.
+        """
         if len(self) == 0:
             return self
-        width = int(self.lengths.max())
-        table = np.full((len(self), 2 * width + 1), -1, dtype=np.int64)
-        column = self.positions
-        table[self.owner, column] = self.items
-        table[self.owner, width + column] = self.groups
-        table[:, -1] = self.ranker_index
-        _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
-        keep = np.sort(first)
-        rank_of_first = np.empty(len(first), np.intp)
-        rank_of_first[np.argsort(first)] = np.arange(len(first))
-        summed = np.bincount(rank_of_first[inverse.ravel()], weights=self.weights)
-        merged = self.subset(keep)
-        return merged._replace(weights=summed)
+        keep_parts, weight_parts = [], []
+        for k in np.unique(self.lengths):
+            rows = np.flatnonzero(self.lengths == k)
+            element = self.offsets[:-1][rows, None] + np.arange(k)
+            table = np.ascontiguousarray(np.concatenate(
+                [self.items[element], self.groups[element], self.ranker_index[rows, None]],
+                axis=1), dtype=np.int64)
+            # each row as one opaque byte string: fast whatever the width
+            keys = table.view(np.dtype((np.void, table.itemsize * table.shape[1]))).ravel()
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            keep_parts.append(rows[first])
+            weight_parts.append(np.bincount(inverse.ravel(), weights=self.weights[rows],
+                                            minlength=first.size))
+        keep = np.concatenate(keep_parts)
+        order = np.argsort(keep)
+        return self.subset(keep[order])._replace(weights=np.concatenate(weight_parts)[order])
 
     def relabel(self, permutation) -> Preferences:
         """Rename item ``i`` to ``permutation[i]`` (names move with their items)."""

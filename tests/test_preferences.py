@@ -229,6 +229,43 @@ def test_merge_duplicates_sums_weights():
     assert merged.total_weight == prefs.total_weight
 
 
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy, st.data())
+def test_merge_duplicates_matches_a_dictionary_of_copies(lists, data):
+    lists = lists + data.draw(st.lists(st.sampled_from(lists), max_size=6))
+    rankers = data.draw(st.lists(st.integers(0, 1), min_size=len(lists), max_size=len(lists)))
+    weights = data.draw(st.lists(st.sampled_from([1.0, 2.0, 0.5]), min_size=len(lists),
+                                 max_size=len(lists)))
+    prefs = Preferences.from_lists(lists, n_items=6, rankers=rankers, weights=weights)
+    expected: dict = {}
+    for pref, ranker, weight in zip(prefs.to_lists(), prefs.rankers.tolist(), weights):
+        key = (repr([sorted(g) if isinstance(g, frozenset) else g for g in pref]), ranker)
+        expected[key] = expected.get(key, 0.0) + weight  # dicts keep first-seen order
+    merged = prefs.merge_duplicates()
+    got = [(repr([sorted(g) if isinstance(g, frozenset) else g for g in pref]), ranker)
+           for pref, ranker in zip(merged.to_lists(), merged.rankers.tolist())]
+    assert got == list(expected)
+    np.testing.assert_allclose(merged.weights, list(expected.values()))
+
+
+def test_merge_duplicates_memory_grows_with_the_data_not_the_longest_list():
+    import tracemalloc
+
+    # one ranking of 200,000 items beside 100,000 pairs: a table as wide as the longest
+    # ranking would hold 100,001 x 400,001 numbers (320 GB)
+    items = np.concatenate([np.arange(200_000), np.tile([0, 1], 100_000)])
+    prefs = Preferences.from_arrays(items, [200_000] + [2] * 100_000,
+                                    rankers=np.zeros(100_001, np.intp))
+    tracemalloc.start()
+    try:
+        merged = prefs.merge_duplicates()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(merged) == 2 and merged.weights.tolist() == [1.0, 100_000.0]
+    assert peak < 100e6
+
+
 def test_canonical_csv_has_one_row_per_entry():
     prefs = Preferences.from_lists([[1, {0, 2}]], item_names=["a", "b", "c"], rankers=["r"])
     assert prefs.to_csv().splitlines() == ["preference,ranker,weight,item,rank",
