@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -437,16 +438,31 @@ def check_items(item_names: tuple[str, ...]) -> None:
 def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
               item_names: tuple[str, ...], pref_lines: np.ndarray, *, rankers=None,
               ranker_column: str = "", weights=None, notes: Sequence[str] = (),
-              unit: str = "row") -> Preferences:
+              unit: str = "row", merge_names: bool = True) -> Preferences:
     """Build Preferences from entries sorted by preference and group; skip one-item lists.
+
+    Item names that differ only in Unicode form, invisible characters or spacing are
+    merged (``merge_names``), with a note; formats that number their items pass False.
 
     ``pref``, ``group`` and ``item`` describe each entry; ``pref_lines``, ``rankers`` (raw
     cell values) and ``weights`` describe each of the ``n_pref`` preferences.
     """
+    notes = list(notes)
+    note = None
+    if merge_names:
+        item, item_names, note = unify_names(item, item_names)
+    if note:
+        notes.append(note)
+        repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
+        if repeat is not None:
+            raise PreferenceFormatError(
+                f"The item '{item_names[item[repeat[1]]]}' appears twice in this ranking, "
+                "written in two ways that look the same.", row=int(pref_lines[pref[repeat[1]]]),
+                fix="Each item may appear only once per ranking; write its name the same "
+                    "way everywhere.")
     check_items(item_names)
     counts = np.bincount(pref, minlength=n_pref)
     keep = counts >= 2
-    notes = list(notes)
     single = np.flatnonzero(counts == 1)
     if single.size:
         notes.append(f"Skipped {plural(single.size, unit)} with fewer than 2 items: "
@@ -466,6 +482,71 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
         item[entry_keep], counts[keep], groups=group[entry_keep], n_items=len(item_names),
         item_names=item_names, weights=None if weights is None else weights[keep],
         rankers=ranker_codes, ranker_names=ranker_names, notes=tuple(notes))
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+
+
+def tidy_name(name: str) -> str:
+    """A name in Unicode NFC form, without invisible characters or repeated spaces."""
+    tidy = " ".join(unicodedata.normalize("NFC", name).translate(_INVISIBLE).split())
+    return tidy or name
+
+
+def unify_names(codes: np.ndarray, names: Sequence[str]
+                ) -> tuple[np.ndarray, tuple[str, ...], str | None]:
+    """Merge names that differ only in Unicode form, invisible characters or spacing.
+
+    Returns the new codes and names, and a note for the user when anything changed.
+    """
+    tidy = [tidy_name(n) for n in names]
+    if tidy == list(names):
+        return codes, tuple(names), None
+    new_of_old, unique = pd.factorize(np.asarray(tidy, dtype=object))
+    merged = len(names) - len(unique)
+    changed = sum(a != b for a, b in zip(names, tidy))
+    if merged:
+        note = (f"Merged {plural(merged, 'item name')} that looked the same as another "
+                "(Unicode form, invisible characters or spaces)")
+    else:
+        note = (f"Tidied {plural(changed, 'item name')} (Unicode form, invisible characters "
+                "or repeated spaces)")
+    return new_of_old[codes], tuple(str(u) for u in unique), note
+
+
+MAX_DIGITS = 12
+
+
+def whole(text: str, row: int | None = None, what: str = "this number") -> int:
+    """A whole number written in a file, refusing ones too long to be meant (> 12 digits)."""
+    text = text.strip()
+    if len(text.lstrip("+-0")) > MAX_DIGITS:
+        shown = text if len(text) <= 20 else text[:12] + f"… ({len(text)} digits)"
+        raise PreferenceFormatError(
+            f"The number '{shown}' is too large for {what}.", row=row,
+            fix=f"Use numbers of at most {MAX_DIGITS} digits.")
+    return int(text)
+
+
+def unique_names(names: Sequence[str], kind: str) -> tuple[list[str], list[str]]:
+    """Numbered items' names made unique: a repeated name gets its number, e.g. ``x (3)``.
+
+    Returns the names and one note per renaming (``kind`` is e.g. ``"Alternatives"``).
+    """
+    taken = set(names)
+    out, notes, first = [], [], {}
+    for number, name in enumerate(names, 1):
+        if name in first:
+            new, k = f"{name} ({number})", 2
+            while new in taken:
+                new, k = f"{name} ({number}.{k})", k + 1
+            notes.append(f"{kind} {first[name]} and {number} are both called '{name}'; "
+                         f"the second is shown as '{new}'")
+            taken.add(new)
+            name = new
+        first.setdefault(name, number)
+        out.append(name)
+    return out, notes
 
 
 def ignored_note(header: Sequence[str], used: set[int]) -> list[str]:

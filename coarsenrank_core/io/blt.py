@@ -9,7 +9,15 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import assemble, empty_error, parse_numbers, plural
+from ._common import (
+    assemble,
+    empty_error,
+    parse_numbers,
+    plural,
+    tidy_name,
+    unique_names,
+    whole,
+)
 
 __all__ = ["read_blt", "looks_blt", "BLT_EXTENSIONS"]
 
@@ -50,14 +58,15 @@ def read_blt(text: str) -> Preferences:
         raise PreferenceFormatError(
             f"A BLT file starts with the number of candidates and of seats, e.g. '4 2', but "
             f"this line is '{first[:60]}'.", row=number, fix="Correct the first line.")
-    m = int(first.split()[0])
+    m = whole(first.split()[0], number, "the number of candidates")
     if not 2 <= m <= 100_000:
         raise PreferenceFormatError(f"The file declares {m} candidates.", row=number,
                                     fix="A BLT file needs between 2 and 100,000 candidates.")
     position = 1
     withdrawn: set[int] = set()
     if position < len(lines) and re.fullmatch(r"(-\d+\s*)+", lines[position][1]):
-        withdrawn = {-int(t) for t in lines[position][1].split()}
+        row = lines[position][0]
+        withdrawn = {-whole(t, row, "a candidate") for t in lines[position][1].split()}
         position += 1
     ballots = []
     while position < len(lines) and lines[position][1] != "0":
@@ -84,7 +93,7 @@ def read_blt(text: str) -> Preferences:
             for part in token.split("="):
                 if part == "-":
                     continue
-                if not part.isdigit() or not 1 <= int(part) <= m:
+                if not part.isdigit() or not 1 <= whole(part, lineno, "a candidate") <= m:
                     raise PreferenceFormatError(
                         f"'{part[:20]}' is not a candidate number between 1 and {m}.",
                         row=lineno, fix="Use the candidates' numbers, 1 to the number of "
@@ -115,7 +124,7 @@ def read_blt(text: str) -> Preferences:
                      + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
     return assemble(np.asarray(pref, dtype=np.intp), np.asarray(group, dtype=np.intp),
                     np.asarray(item, dtype=np.intp), len(ballots), tuple(names), line,
-                    weights=weight, notes=notes, unit="ballot")
+                    weights=weight, notes=notes, unit="ballot", merge_names=False)
 
 
 def _names(lines: list[tuple[int, str]], m: int) -> list[str]:
@@ -132,10 +141,4 @@ def _names(lines: list[tuple[int, str]], m: int) -> list[str]:
             f"The file declares {m} candidates but names only {len(names)}.",
             fix="After the 0 line, give each candidate's name in double quotes, then the "
                 "title.")
-    unique, seen = [], {}
-    for c, name in enumerate(names[:m], 1):
-        if name in seen:
-            name = f"{name} ({c})"
-        seen.setdefault(name, c)
-        unique.append(name)
-    return unique
+    return unique_names([tidy_name(n) for n in names[:m]], "Candidates")[0]

@@ -93,6 +93,13 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
     numbers = parse_numbers(values)
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers >= 1) & (numbers == np.floor(numbers))))
+    huge = np.flatnonzero(np.isfinite(numbers) & (numbers >= 2 ** 53))
+    if huge.size:
+        i = int(huge[0])
+        raise PreferenceFormatError(
+            f"The rank '{values[i][:20]}' is too large to tell apart from its neighbours.",
+            row=int(lines[i]), column=column,
+            fix="Write ranks as small whole numbers: 1 for the best, 2 for the next ...")
     if bad.size:
         i = int(bad[0])
         found = f"'{values[i]}'" if values[i] else "a blank cell"

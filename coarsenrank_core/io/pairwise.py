@@ -24,6 +24,7 @@ from ._common import (
     quote_list,
     ranker_ids,
     rows_text,
+    unify_names,
 )
 from .options import ReadOptions, override_roles
 
@@ -242,6 +243,8 @@ def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes
     """
     seen = np.column_stack([first, second]).ravel()
     codes, item_names = factorize(seen)
+    codes, item_names, note = unify_names(codes, item_names)
+    notes = list(notes) + ([note] if note else [])
     check_items(item_names)
     a_id, b_id = codes[0::2], codes[1::2]
     w_id, l_id = np.where(second_wins, b_id, a_id), np.where(second_wins, a_id, b_id)

@@ -8,7 +8,15 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import INTEGER, assemble, empty_error, parse_numbers
+from ._common import (
+    INTEGER,
+    assemble,
+    empty_error,
+    parse_numbers,
+    tidy_name,
+    unique_names,
+    whole,
+)
 
 __all__ = ["read_preflib", "looks_preflib", "PREFLIB_EXTENSIONS"]
 
@@ -27,6 +35,8 @@ def lines_of(text: str) -> list[tuple[int, str]]:
 def _old_preflib_size(lines: list[tuple[int, str]]) -> int | None:
     """M when ``lines`` follow the older PrefLib layout, else None."""
     if not lines or not INTEGER.fullmatch(lines[0][1]):
+        return None
+    if len(lines[0][1]) > 9:
         return None
     m = int(lines[0][1])
     if m < 1 or len(lines) < m + 2:
@@ -77,13 +87,18 @@ def _preflib_current(lines):
             alt = re.match(r"#\s*alternative name\s*(\d+)\s*:\s?(.*)$", s, re.IGNORECASE)
             count = re.match(r"#\s*number alternatives\s*:\s*(\S+)\s*$", s, re.IGNORECASE)
             if alt:
-                names[int(alt[1])] = (alt[2].strip(), lineno)
+                number = whole(alt[1], lineno, "an alternative's number")
+                if number in names:
+                    raise PreferenceFormatError(
+                        f"Alternative {number} is named twice: on rows {names[number][1]} and "
+                        f"{lineno}.", row=lineno, fix="Name each alternative once.")
+                names[number] = (alt[2].strip(), lineno)
             elif count:
                 if not INTEGER.fullmatch(count[1]):
                     raise PreferenceFormatError(
                         f"The number of alternatives should be a whole number, not "
                         f"'{count[1]}'.", row=lineno, fix="Correct the header line.")
-                declared = (int(count[1]), lineno)
+                declared = (whole(count[1], lineno, "the number of alternatives"), lineno)
             continue
         match = _PREFLIB_DATA.fullmatch(s)
         if not match:
@@ -99,7 +114,12 @@ def _preflib_old(lines, size):
     names: dict[int, tuple[str, int]] = {}
     for lineno, s in lines[1:size + 1]:
         number, _, name = s.partition(",")
-        names[int(number)] = (name.strip(), lineno)
+        key = whole(number, lineno, "an alternative's number")
+        if key in names:
+            raise PreferenceFormatError(
+                f"Alternative {key} is named twice: on rows {names[key][1]} and {lineno}.",
+                row=lineno, fix="Name each alternative once.")
+        names[key] = (name.strip(), lineno)
     data = []
     for lineno, s in lines[size + 2:]:
         count, comma, order = s.partition(",")
@@ -126,7 +146,8 @@ def _preflib_size(names, declared, data) -> int:
                     f"alternatives (numbered 1 to {m}).", row=name_line,
                     fix="Correct the number of alternatives or the alternative's number.")
         return m
-    used = [int(t) for _, _, order in data for t in re.findall(r"\d+", order)]
+    used = [whole(t, lineno, "an alternative's number") for lineno, _, order in data
+            for t in re.findall(r"\d+", order)]
     m = max([*names, *used, 0])
     if m > _MAX_ALTERNATIVES:
         raise PreferenceFormatError(
@@ -137,15 +158,9 @@ def _preflib_size(names, declared, data) -> int:
 
 def _preflib_build(names, declared, data) -> Preferences:
     m = _preflib_size(names, declared, data)
-    item_names, notes, seen = [], [], {}
-    for number in range(1, m + 1):
-        name = names.get(number, (str(number), 0))[0] or str(number)
-        if name in seen:
-            notes.append(f"Alternatives {seen[name]} and {number} are both called '{name}'; "
-                         f"the second is shown as '{name} ({number})'")
-            name = f"{name} ({number})"
-        seen.setdefault(name, number)
-        item_names.append(name)
+    item_names, notes = unique_names(
+        [tidy_name(names.get(number, (str(number), 0))[0] or str(number))
+         for number in range(1, m + 1)], "Alternatives")
     if not data:
         raise PreferenceFormatError("The PrefLib file has header lines but no orders.",
                                     fix="Add the lines holding the orders.")
@@ -163,7 +178,7 @@ def _preflib_build(names, declared, data) -> Preferences:
     weights = _preflib_counts(np.asarray(counts, dtype=object), line)
     return assemble(np.asarray(pref, dtype=np.intp), np.asarray(group, dtype=np.intp),
                      np.asarray(item, dtype=np.intp), len(data), tuple(item_names), line,
-                     weights=weights, notes=notes, unit="order")
+                     weights=weights, notes=notes, unit="order", merge_names=False)
 
 
 def _preflib_counts(counts: np.ndarray, lines: np.ndarray) -> np.ndarray:
@@ -193,7 +208,7 @@ def _preflib_order(order: str, lineno: int, m: int) -> list[list[int]]:
         for part in (p.strip() for p in parts):
             if not part:
                 continue
-            if not INTEGER.fullmatch(part) or not 1 <= int(part) <= m:
+            if not INTEGER.fullmatch(part) or not 1 <= whole(part, lineno, "an alternative") <= m:
                 raise PreferenceFormatError(
                     f"'{part[:40]}' is not an alternative number between 1 and {m}.",
                     row=lineno, fix="Use the numbers given in the ALTERNATIVE NAME lines.")

@@ -50,11 +50,13 @@ def is_wide_header(prepared: Prepared) -> bool:
     cells = [c for c in first if c]
     if not cells:
         return False
+    if len(table) > 1 and np.isin(np.asarray(cells, dtype=object), table.cells[1:].ravel()).any():
+        return False  # a title that is also an item below: the first row is a ranking
     if has_rank_header(prepared):
         return True
     if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
             or "weight" in find_roles(first, PREFERENCE_ROLES):
-        return not np.isin(np.asarray(cells, dtype=object), table.cells[1:].ravel()).any()
+        return True
     if not all(RANK_LABEL.fullmatch(c) for c in cells):
         return False
     if not all(INTEGER.fullmatch(c) for c in cells):

@@ -1,0 +1,81 @@
+"""Readers never change data silently: first rows, look-alike names, numbered names, huge numbers."""
+
+import pytest
+
+from coarsenrank_core import PreferenceFormatError, read_file, read_preferences
+
+
+@pytest.mark.parametrize("text", [
+    b"user,admin,guest\nadmin,guest,user\nguest,user,admin\n",
+    b"item1,p3,C1\np3,item1,C1\nC1,p3,item1\n",
+    b"option 1,option 2\noption 2,option 1\n",
+    b"name,count,id\ncount,id,name\nid,name,count\n",
+])
+def test_headerless_wide_files_keep_their_first_ranking(text):
+    result = read_file(text)
+    rows = [line.split(",") for line in text.decode().splitlines()]
+    assert result.preferences.to_lists(names=True) == rows
+    assert result.report.header_rows == 0 and not result.preferences.has_rankers
+
+
+def test_an_unambiguous_header_is_still_a_header():
+    result = read_file(b"voter,1st,2nd\nann,tea,coffee\nbob,coffee,tea\n")
+    assert result.report.header_rows == 1
+    assert result.preferences.ranker_names == ("ann", "bob")
+
+
+@pytest.mark.parametrize("twin", ["cafe\u0301", "caf\u00e9\u200b", " caf\u00e9", "caf\u00e9\ufeff"])
+def test_look_alike_names_are_unified_with_a_note(twin):
+    prefs = read_preferences(f"voter,1st,2nd\nann,caf\u00e9,tea\nbob,tea,{twin}\n".encode())
+    assert prefs.item_names == ("caf\u00e9", "tea")
+    assert prefs.to_lists(names=True) == [["caf\u00e9", "tea"], ["tea", "caf\u00e9"]]
+    assert any("looked the same" in note for note in prefs.notes) or twin == " caf\u00e9"
+
+
+def test_look_alike_names_in_pairs_are_unified():
+    prefs = read_preferences("winner,loser\ncaf\u00e9,tea\ntea,cafe\u0301\n".encode())
+    assert prefs.item_names == ("caf\u00e9", "tea")
+    assert any("looked the same" in note for note in prefs.notes)
+
+
+def test_look_alikes_in_one_ranking_are_refused_by_name():
+    with pytest.raises(PreferenceFormatError, match="written in two ways") as info:
+        read_preferences("voter,1st,2nd\nann,caf\u00e9,cafe\u0301\nbob,tea,x\n".encode())
+    assert info.value.row == 2
+
+
+def test_preflib_duplicate_names_become_unique():
+    text = (b"# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 3\n# ALTERNATIVE NAME 1: x\n"
+            b"# ALTERNATIVE NAME 2: x (3)\n# ALTERNATIVE NAME 3: x\n1: 1,2,3\n")
+    prefs = read_preferences(text)
+    assert len(set(prefs.item_names)) == 3 and prefs.item_names[:2] == ("x", "x (3)")
+    assert "shown as" in prefs.notes[0]
+
+
+@pytest.mark.parametrize("text", [
+    b"# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 1: x\n"
+    b"# ALTERNATIVE NAME 1: y\n1: 1,2\n",
+    b"2\n1,x\n1,y\n1,1,1\n1,1,2\n",
+])
+def test_preflib_alternative_named_twice_is_refused(text):
+    with pytest.raises(PreferenceFormatError, match="named twice"):
+        read_preferences(text)
+
+
+@pytest.mark.parametrize("text", [
+    b"# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 2\n1: 1," + b"9" * 5000 + b"\n",
+    b"# DATA TYPE: soc\n# NUMBER ALTERNATIVES: " + b"9" * 5000 + b"\n1: 1,2\n",
+    b"# DATA TYPE: soc\n# ALTERNATIVE NAME " + b"7" * 5000 + b": x\n1: 1,2\n",
+    b"4 1\n1 1 2 0\n0\n\"a\"\n\"b\"\n\"c\"\n\"d\"\n".replace(b"4 1", b"9" * 5000 + b" 1"),
+])
+def test_huge_integers_get_a_specific_message(text):
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(text)
+    assert "too large" in info.value.reason, info.value
+
+
+def test_long_ranks_beyond_float_precision_are_refused():
+    text = b"ranker,item,rank\nu,a,1\nu,b,9007199254740993\nu,c,9007199254740992\n"
+    with pytest.raises(PreferenceFormatError, match="too large") as info:
+        read_preferences(text)
+    assert info.value.column == "rank"
