@@ -1,4 +1,4 @@
-"""Readers never change data silently: first rows, look-alike names, numbered names, huge numbers."""
+"""Readers never change data silently: first rows, look-alikes, numbered names, huge numbers."""
 
 import pytest
 

@@ -488,8 +488,8 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), Non
 
 
 def tidy_name(name: str) -> str:
-    """A name in Unicode NFC form, without invisible characters or repeated spaces."""
-    tidy = " ".join(unicodedata.normalize("NFC", name).translate(_INVISIBLE).split())
+    """A name in Unicode NFC form, without invisible characters or surrounding spaces."""
+    tidy = unicodedata.normalize("NFC", name).translate(_INVISIBLE).strip()
     return tidy or name
 
 
@@ -510,7 +510,7 @@ def unify_names(codes: np.ndarray, names: Sequence[str]
                 "(Unicode form, invisible characters or spaces)")
     else:
         note = (f"Tidied {plural(changed, 'item name')} (Unicode form, invisible characters "
-                "or repeated spaces)")
+                "or surrounding spaces)")
     return new_of_old[codes], tuple(str(u) for u in unique), note
 
 
