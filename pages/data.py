@@ -91,14 +91,14 @@ else:
 dataset = state.current()
 prefs = dataset.preferences
 summary = prefs.summary()
-st.header(f"What is loaded: {dataset.name}", divider="gray")
+st.header(f"What is loaded: {plain(dataset.name)}", divider="gray")
 columns = st.columns(4)
 columns[0].metric("Items", summary.n_items)
 columns[1].metric("Lists", summary.n_preferences)
 columns[2].metric("Raters", summary.n_rankers if prefs.has_rankers else "not recorded")
 columns[3].metric("Lists with ties", summary.n_tied_preferences)
 for note in dataset.notes:
-    st.info(note)
+    st.info(plain(note))
 
 components = prefs.components()
 if len(components) > 1:
@@ -107,7 +107,7 @@ if len(components) > 1:
     st.warning(
         f"The items fall into {len(components)} groups that are never compared with each "
         "other, so their scores cannot be compared across groups. Groups: "
-        + "; ".join(f"({n})" for n in names))
+        + "; ".join(f"({plain(n)})" for n in names))
 never_seen = int((summary.appearances == 0).sum())
 if never_seen:
     st.warning(f"{never_seen} items appear in no list; they get the prior's score.")

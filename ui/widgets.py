@@ -10,6 +10,7 @@ from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.export import table_to_csv
 
 from .state import Dataset, tau_of
+from .text import plain
 
 
 def alpha_text(alpha: float) -> str:
@@ -59,16 +60,16 @@ def csv_download(label: str, header: Sequence[str], rows, file_name: str, key: s
 
 def format_error(error: PreferenceFormatError) -> None:
     """Show a reader error with where it is and how to fix it (never a traceback)."""
-    lines = ["**We could not read this file.**", "", error.reason]
+    lines = ["**We could not read this file.**", "", plain(error.reason)]
     if error.row is not None or error.column is not None:
         where = []
         if error.row is not None:
             where.append(f"row {error.row}")
         if error.column is not None:
-            where.append(f"column “{error.column}”")
+            where.append(f"column “{plain(error.column)}”")
         lines += ["", "Where: " + ", ".join(where)]
     if error.fix:
-        lines += ["", "How to fix it: " + error.fix]
+        lines += ["", "How to fix it: " + plain(error.fix)]
     st.error("\n".join(lines), icon="⚠️")
 
 
