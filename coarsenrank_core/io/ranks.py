@@ -46,6 +46,8 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     if sum(bool(t) for t in titles) < 2 or all(looks_like_rank(t) for t in titles if t):
         return False
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
+    if not np.isfinite(rank_values(cells[:200])).all():
+        return False  # the first rows already hold a cell that is not a rank
     ranks = rank_values(cells)
     return bool(np.isfinite(ranks).all() and ((ranks > 0).sum(axis=1) >= 2).any())
 

@@ -90,9 +90,9 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
     a rank gives NaN.
     """
     cells = np.asarray(cells, dtype=object)
-    unique, inverse = np.unique(cells.astype(str), return_inverse=True)
-    parsed = np.array([_rank_value(u) for u in unique], dtype=float)
-    return parsed[inverse.reshape(-1)].reshape(cells.shape)
+    codes, unique = pd.factorize(cells.ravel())
+    parsed = np.array([_rank_value(str(u)) for u in unique] or [np.nan], dtype=float)
+    return parsed[codes].reshape(cells.shape)
 
 
 def _rank_value(cell: str) -> float:
@@ -341,6 +341,6 @@ def _trailing_count(prepared: Prepared) -> int | None:
     j = prepared.width - 1
     if prepared.label(j) != str(j + 1) or not prepared.n_rows:
         return None
-    cells = pd.Series(prepared.table.column(j, prepared.start), dtype=object)
-    whole = cells.str.fullmatch(r"0*[1-9]\d{0,14}").fillna(False)
-    return j if bool(whole.all()) else None
+    uniques = pd.unique(prepared.table.column(j, prepared.start))
+    count = re.compile(r"0*[1-9]\d{0,14}")
+    return j if all(isinstance(u, str) and count.fullmatch(u) for u in uniques) else None

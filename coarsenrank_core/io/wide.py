@@ -50,7 +50,7 @@ def is_wide_header(prepared: Prepared) -> bool:
     cells = [c for c in first if c]
     if not cells:
         return False
-    if len(table) > 1 and np.isin(np.asarray(cells, dtype=object), table.cells[1:].ravel()).any():
+    if len(table) > 1 and pd.Series(table.cells[1:].ravel(), dtype=object).isin(cells).any():
         return False  # a title that is also an item below: the first row is a ranking
     if has_rank_header(prepared):
         return True
