@@ -149,7 +149,7 @@ def _dic(args) -> None:
 
 
 def _compare(args) -> None:
-    from .compare import compare
+    from .compare import DEFAULT_COMPARISON, compare
     from .io import read_truth
     from .registry import METHODS
 
@@ -159,7 +159,7 @@ def _compare(args) -> None:
         if not Path(args.truth).is_file():
             raise _UsageError(f"cannot read {args.truth}: no such file")
         truth = read_truth(Path(args.truth), prefs)
-    methods = args.methods or [m for m, spec in METHODS.items() if spec.in_paper]
+    methods = args.methods or list(DEFAULT_COMPARISON)
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise _UsageError(f"unknown method(s) {', '.join(unknown)}; choose from "
@@ -228,7 +228,8 @@ def _parser() -> argparse.ArgumentParser:
     comp = commands.add_parser("compare", help="run several methods, with accuracy and timing")
     common(comp, sampler=False)
     comp.add_argument("--truth", help="ground-truth file (item and score, or ordered items)")
-    comp.add_argument("--methods", nargs="+", help="method ids (default: the paper's methods)")
+    comp.add_argument("--methods", nargs="+",
+                      help="method ids (default: the paper's methods, pl-mix and pl-mix-rater)")
     comp.add_argument("--repeats", type=int, default=1, help="timing repeats (default 1)")
     comp.add_argument("--alpha", type=_alpha, default="auto",
                       help="alpha for the CoarsenRank methods: auto (the default rule, where "

@@ -16,7 +16,11 @@ from .metrics import kendall_tau_b, pairwise_accuracy
 from .preferences import Preferences
 from .registry import METHODS, PAPER_METHODS
 
-__all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement"]
+__all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement",
+           "DEFAULT_COMPARISON"]
+
+#: The methods compared when none are named: the paper's seven and the two mixture models.
+DEFAULT_COMPARISON: tuple[str, ...] = tuple(PAPER_METHODS) + ("pl-mix", "pl-mix-rater")
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,8 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
     ----------
     prefs : Preferences
     methods : sequence of str, optional
-        Registry ids; default the paper's seven methods.
+        Registry ids; default :data:`DEFAULT_COMPARISON` (the paper's seven methods and
+        the two mixture models).
     truth : array, shape (M,), optional
         Ground-truth scores (higher is better) for pairwise accuracy and Kendall's τ-b.
     repeats : int
@@ -134,7 +139,7 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
     -------
     ComparisonResult
     """
-    methods = list(PAPER_METHODS if methods is None else methods)
+    methods = list(DEFAULT_COMPARISON if methods is None else methods)
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; choose from {list(METHODS)}")

@@ -15,9 +15,16 @@ from pathlib import Path
 
 import numpy as np
 
+from .alpha import RULES, choose_alpha, consensus_fit
 from .datasets import PaperDataset, load_babyface, load_peergrading, load_readlevel, load_sushi
-from .dic import auto_alpha_grid, dic_sweep
-from .experiments import fixed_iterations
+from .dic import DIC_DRAWS, auto_alpha_grid, dic_sweep
+from .experiments import (
+    CONTAMINATIONS,
+    STUDY_METHODS,
+    exposure_study,
+    fixed_iterations,
+    teaching_arrays,
+)
 from .metrics import pairwise_accuracy
 from .noise import magnify, subsample
 from .paper_figures import (
@@ -260,7 +267,8 @@ def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], st
         grid = np.unique(np.concatenate([auto_alpha_grid(data.preferences.total_weight),
                                          [released["alpha"]]]))
         sweep = dic_sweep(data.preferences, alphas=grid, prior=released["prior"],
-                          burn_in=100, n_draws=n_draws, random_state=0)
+                          burn_in=DIC_DRAWS["burn_in"], n_draws=n_draws, random_state=0,
+                          warm_start=DIC_DRAWS["warm_start"])
         write_csv(out / f"dic_{key}.csv", [
             dict(alpha=a, tau=t, f=f, g=g, dic=d) for a, t, f, g, d in
             zip(sweep.alphas, sweep.taus, sweep.f, sweep.g, sweep.dic)])
@@ -276,9 +284,11 @@ def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], st
                             accuracy_released=accuracy[hand],
                             accuracy_knee=accuracy[sweep.knee_alpha],
                             accuracy_best=accuracy[sweep.best_alpha]))
+        lowest = (f"lowest DIC at α = {sweep.best_alpha:g}" if not sweep.still_falling else
+                  f"DIC still falling at the largest α tried ({sweep.best_alpha:g})")
         lines.append(
-            f"- **{TABLE_NAME[key]}** (prior {released['prior']}): lowest DIC at α = "
-            f"{sweep.best_alpha:g}, levels off at α = {sweep.knee_alpha:g}; the released code "
+            f"- **{TABLE_NAME[key]}** (prior {released['prior']}): {lowest}, levels off at "
+            f"α = {sweep.knee_alpha:g}; the released code "
             f"uses α = {hand:g}, which is within a factor of 2 of "
             f"{' and '.join(near) if near else 'neither'} (`dic_{key}.csv`). CoarsenPL "
             f"accuracy with the released settings at these three α: {accuracy[hand]:.4f} "
@@ -290,14 +300,22 @@ def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], st
 def calibration_section(readlevel: PaperDataset, iterations: int = 30) -> tuple[list, str]:
     rows = []
     runs = {("coarsen-pl", "with"): dict(alpha=200.0, calibration=100.0),
-            ("coarsen-pl", "without"): dict(alpha=200.0),
+            ("coarsen-pl", "without"): dict(alpha=200.0, calibration=None),
             ("pl-em", "with"): dict(calibration=100.0), ("pl-em", "without"): dict()}
+    prefs = readlevel.preferences
     curves = {}
     for (method, mode), params in runs.items():
         theta, curve = None, []
         for _ in range(iterations):
-            theta = coarsen_pl(readlevel.preferences, prior=(1.0, 2.0), max_iter=1, tol=0.0,
-                               init=theta, **params).scores
+            if mode == "without" and method == "coarsen-pl":
+                # the raw MM step of Algorithm 1: coarsen_pl refuses a = 1 without
+                # calibration at finite α, because its fixed point does not exist
+                tau = params["alpha"] / (params["alpha"] + prefs.total_weight)
+                start = np.full(prefs.n_items, 0.5) if theta is None else theta
+                theta = tau * prefs.stages.wins / (prefs.stages.exposure(start, tau) + 2.0)
+            else:
+                theta = coarsen_pl(prefs, prior=(1.0, 2.0), max_iter=1, tol=0.0, init=theta,
+                                   **params).scores
             curve.append(pairwise_accuracy(theta, readlevel.truth))
         curves[(method, mode)] = curve
         rows += [dict(method=method, calibration=mode, iteration=i + 1, accuracy=a)
@@ -309,6 +327,116 @@ def calibration_section(readlevel: PaperDataset, iterations: int = 30) -> tuple[
                      f"iteration {peak + 1}, {curve[14]:.4f} at 15, {curve[-1]:.4f} at "
                      f"{iterations}")
     return rows, "\n".join(lines)
+
+
+def alpha_rules_section(datasets: dict, out: Path, seeds: int) -> tuple[list[dict], str]:
+    """Each rule of :func:`choose_alpha` on each dataset: α, accuracy, spread, seconds."""
+    rows, table, curve_lines = [], [], []
+    for key, data in datasets.items():
+        prefs = data.preferences
+        picks = {}
+        for rule in RULES:
+            choices = [choose_alpha(prefs, rule, random_state=seed) for seed in range(seeds)]
+            alphas = np.array([c.alpha for c in choices])
+            picks[rule] = choices[0].alpha
+            accuracy = pairwise_accuracy(consensus_fit(prefs, choices[0].alpha).scores,
+                                         data.truth)
+            finite = alphas[np.isfinite(alphas)]
+            spread = (float(finite.max() / finite.min()) if finite.size == alphas.size
+                      else (1.0 if finite.size == 0 else float("inf")))
+            rows.append(dict(dataset=key, rule=rule, alpha=choices[0].alpha,
+                             accuracy=round(accuracy, 4), alpha_min=float(alphas.min()),
+                             alpha_max=float(alphas.max()), spread=round(spread, 3),
+                             seconds=round(float(np.mean([c.seconds for c in choices])), 2),
+                             at_grid_end=choices[0].at_grid_end))
+            table.append([TABLE_NAME[key], rule, f"{choices[0].alpha:g}", f"{accuracy:.4f}",
+                          f"{alphas.min():g}–{alphas.max():g} (×{spread:.2f})",
+                          f"{rows[-1]['seconds']:.2f} s"])
+        released = RELEASED[PAPER_KEY[key]]["coarsen-pl"]["alpha"]
+        grid = np.unique(np.concatenate([auto_alpha_grid(prefs.total_weight), [released],
+                                         [a for a in picks.values() if np.isfinite(a)],
+                                         [np.inf]]))
+        curve = []
+        for alpha in grid:
+            marks = [name for name, value in [("released", released), *picks.items()]
+                     if value == alpha]
+            curve.append(dict(alpha=float(alpha), tau=round(alpha / (alpha + prefs.total_weight)
+                                                          if np.isfinite(alpha) else 1.0, 6),
+                              accuracy=round(pairwise_accuracy(
+                                  consensus_fit(prefs, float(alpha)).scores, data.truth), 4),
+                              marks=" ".join(marks)))
+        write_csv(out / f"alpha_accuracy_{key}.csv", curve)
+        best = max(curve, key=lambda r: r["accuracy"])
+        curve_lines.append(
+            f"- **{TABLE_NAME[key]}** (`alpha_accuracy_{key}.csv`): "
+            + ", ".join(f"α = {r['alpha']:g}: {r['accuracy']:.4f}"
+                        + (f" **[{r['marks']}]**" if r["marks"] else "") for r in curve)
+            + f". Best on this grid: α = {best['alpha']:g} ({best['accuracy']:.4f}).")
+    text = markdown_table(["dataset", "rule", "α (seed 0)", "accuracy", f"α over {seeds} seeds",
+                           "seconds"], table)
+    return rows, text + "\n\nAccuracy of the consensus fit against α (marks: the released α "\
+        "and each rule's pick):\n\n" + "\n".join(curve_lines)
+
+
+def exposure_section(seeds: int, levels, contaminations) -> tuple[list[dict], str]:
+    """The simulated study of when CoarsenRank helps (item exposure × contamination)."""
+    rows = exposure_study(levels=levels, seeds=seeds, contaminations=contaminations)
+    names = [METHODS[m].name for m in STUDY_METHODS]
+    parts = []
+    for exposure in dict.fromkeys(r["exposure"] for r in rows):
+        table = []
+        for contamination in contaminations:
+            for level in levels:
+                cell = {r["method"]: r for r in rows if r["exposure"] == exposure
+                        and r["contamination"] == contamination and r["level"] == level}
+                top = max(cell[m]["mean"] for m in STUDY_METHODS)
+                table.append([f"{contamination} {level:.0%}"] + [
+                    ("**" if cell[m]["mean"] == top else "") + f"{cell[m]['mean']:.3f} ± "
+                    f"{cell[m]['sd']:.3f}" + ("**" if cell[m]["mean"] == top else "")
+                    for m in STUDY_METHODS])
+        parts.append(f"**Exposure {exposure}** (best in bold):\n\n"
+                     + markdown_table(["contamination"] + names, table))
+    findings = []
+    for exposure in dict.fromkeys(r["exposure"] for r in rows):
+        def mean_of(method, where=lambda r: True, exposure=exposure):
+            return float(np.mean([r["mean"] for r in rows if r["exposure"] == exposure
+                                  and r["method"] == method and where(r)]))
+
+        gap = mean_of("coarsen-pl") - mean_of("pl-em")
+        ranking = sorted(STUDY_METHODS, key=lambda m: -mean_of(m, lambda r: r["contamination"]
+                                                        != "campaign"))
+        campaign = {m: mean_of(m, lambda r: r["contamination"] == "campaign")
+                    for m in STUDY_METHODS} if "campaign" in contaminations else {}
+        line = (f"- **{exposure}**: CoarsenPL (default rule) minus PL-EM, averaged over every "
+                f"cell: {gap:+.4f}. Best on the non-coordinated contaminations: "
+                + ", ".join(f"{METHODS[m].name} {mean_of(m, lambda r: r['contamination'] != 'campaign'):.3f}"  # noqa: E501
+                            for m in ranking[:3]) + ".")
+        if campaign:
+            line += (" Coordinated campaign, every method: "
+                     + ", ".join(f"{METHODS[m].name} {v:.3f}" for m, v in campaign.items())
+                     + ".")
+        findings.append(line)
+    return rows, "\n\n".join(parts) + "\n\nFindings, as measured:\n\n" + "\n".join(findings)
+
+
+def teaching_section(seeds: int) -> tuple[list[dict], str]:
+    """The dashboard's two teaching scenarios, measured over seeds."""
+    rows, table = [], []
+    for kind in ("careless", "campaign"):
+        scores = {m: [] for m in STUDY_METHODS}
+        for seed in range(seeds):
+            prefs, truth = teaching_arrays(kind, seed)
+            for method in STUDY_METHODS:
+                scores[method].append(pairwise_accuracy(METHODS[method].run(prefs).scores,
+                                                        truth))
+        for method in STUDY_METHODS:
+            rows.append(dict(scenario=kind, method=method,
+                             mean=round(float(np.mean(scores[method])), 4),
+                             sd=round(float(np.std(scores[method])), 4), seeds=seeds))
+        table.append([kind] + [f"{np.mean(scores[m]):.3f} ± {np.std(scores[m]):.3f}"
+                               for m in STUDY_METHODS])
+    return rows, markdown_table(["scenario"] + [METHODS[m].name for m in STUDY_METHODS],
+                                table)
 
 
 # ---------------------------------------------------------------------------------- driver
@@ -351,10 +479,20 @@ def main(argv=None) -> int:
     time_rows, time_text = computation_section(datasets, repeats, sushi_clean)
     write_csv(out / "learning_times.csv", time_rows)
     dic_rows, dic_text = dic_section({k: v for k, v in datasets.items()
-                                      if k != "peergrading_rebuilt"}, out, 50)
+                                      if k != "peergrading_rebuilt"}, out, DIC_DRAWS["n_draws"])
     write_csv(out / "dic_summary.csv", dic_rows)
     calibration_rows, calibration_text = calibration_section(datasets["readlevel"])
     write_csv(out / "calibration_readlevel.csv", calibration_rows)
+    rule_rows, rule_text = alpha_rules_section(
+        {k: datasets[k] for k in ("readlevel", "babyface", "peergrading_released")}, out,
+        seeds)
+    write_csv(out / "alpha_rules.csv", rule_rows)
+    exposure_rows, exposure_text = exposure_section(
+        1 if args.quick else seeds, (0.2,) if args.quick else (0.1, 0.2, 0.3, 0.4),
+        ("spammers", "campaign") if args.quick else CONTAMINATIONS)
+    write_csv(out / "exposure_study.csv", exposure_rows)
+    teaching_rows, teaching_text = teaching_section(1 if args.quick else seeds)
+    write_csv(out / "teaching_scenarios.csv", teaching_rows)
 
     report = REPORT.format(
         machine=f"{platform.machine()}, Python {platform.python_version()}, "
@@ -363,7 +501,8 @@ def main(argv=None) -> int:
         sensitivity=sensitivity_text, chosen=_chosen_text(), ablation=ablation_text,
         released_output=released_output or "not found",
         seeds=seeds, scale=scale_text, computation=time_text, repeats=repeats, dic=dic_text,
-        calibration=calibration_text,
+        calibration=calibration_text, rules=rule_text, exposure=exposure_text,
+        teaching=teaching_text,
         sushi="" if sushi_runs else SUSHI_ABSENT,
         peergrading=_peergrading_text(accuracy_rows))
     (out / "paper_reproduction.md").write_text(report, encoding="utf-8")
@@ -457,8 +596,9 @@ Seconds for 15 inner iterations on this machine (paper's i5 seconds, speed-up).
 
 ## 5. DIC curves
 
-Exact Gibbs sampler (100 burn-in, 50 draws), each dataset with its CoarsenPL prior; the grid
-is the automatic one plus the released α.
+Exact Gibbs sampler (100 burn-in, 100 draws, warm start, the same random numbers at every α),
+each dataset with its CoarsenPL prior; the grid is the automatic one plus the released α. The
+knee is read on the smoothed curve and may lie between grid points.
 
 {dic}
 
@@ -479,6 +619,33 @@ Accuracy per EM iteration with calibration (θ ← 100·θ/Σθ) and without
 (`calibration_readlevel.csv`):
 
 {calibration}
+
+## 8. Choosing α: the rules of `choose_alpha`
+
+For each rule and dataset: the α chosen with seed 0, the pairwise accuracy of the package's
+consensus fit (CoarsenPL by EM, prior Gamma(1, 2), calibration C = M/2) at that α, the range
+of α over the seeds (Gibbs seeds for the DIC rules, fold assignments for "cv") and the mean
+seconds per choice (`alpha_rules.csv`). The default rule is "knee".
+
+{rules}
+
+## 9. Exposure: when does CoarsenRank help?
+
+Simulated data (30 items, 60 raters × 5 lists of 6 items, PL with log-worths from 1.5 to −1.5).
+Items are shown uniformly, more often when better ("correlated", as on the paper's datasets)
+or more often when worse ("anti-correlated"). Contamination: the noise menu's injectors, and a
+coordinated campaign (a share of raters drawing from one wrong order). Every method runs with
+the registry's defaults, so CoarsenPL uses the α of the default rule. Mean ± sd of pairwise
+accuracy over seeds (`exposure_study.csv`).
+
+{exposure}
+
+## 10. The dashboard's teaching scenarios
+
+The two built-in scenarios (20 items, 30 raters × 8 lists of 6; half of the raters careless,
+or half in a coordinated campaign), mean ± sd over seeds (`teaching_scenarios.csv`).
+
+{teaching}
 """
 
 

@@ -6,7 +6,8 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core.registry import METHODS, PAPER_METHODS  # noqa: E402
+from coarsenrank_core.compare import DEFAULT_COMPARISON  # noqa: E402
+from coarsenrank_core.registry import METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.widgets import (  # noqa: E402
     alpha_input_text,
@@ -24,10 +25,9 @@ st.markdown("Run several rank-aggregation methods on the loaded data and compare
 dataset = state.current()
 prefs = dataset.preferences
 setting = state.alpha_setting()
-DEFAULT_METHODS = list(PAPER_METHODS) + ["pl-mix", "pl-mix-rater"]
 
 methods = st.multiselect("Methods (used by all three sections of this page)", list(METHODS),
-                         default=DEFAULT_METHODS, format_func=lambda m: METHODS[m].name,
+                         default=list(DEFAULT_COMPARISON), format_func=lambda m: METHODS[m].name,
                          key="compare_methods")
 # the box shows the session's α, also after another page has changed it
 if (st.session_state.get("_compare_alpha_shown") != setting.alpha

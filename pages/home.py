@@ -20,9 +20,10 @@ st.markdown(
 st.markdown(
     "**What our measurements show** (see the Noise page and `reports/`): when some raters "
     "answer at random, the models of careless raters find the true order clearly better "
-    "than plain Plackett–Luce. CoarsenRank scores like plain Plackett–Luce unless the items "
-    "shown more often are also the better ones, as on the paper's datasets. Against a group "
-    "that coordinates on one wrong order, no method helps.")
+    "than plain Plackett–Luce. CoarsenRank scores like plain Plackett–Luce when every item "
+    "is shown equally often; it gains when the items shown more often are also the better "
+    "ones, as on the paper's datasets, and loses badly when they are the worse ones. Against "
+    "a coordinated group as large as the honest raters, no method helps.")
 
 st.subheader("Start here")
 st.page_link("pages/data.py", label="1 · Load your rankings, or keep the sample",

@@ -61,7 +61,9 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
                  "--sushi", str(sushi)]) == 0
     report = (out / "paper_reproduction.md").read_text()
     for heading in ["Table \"Accuracy\"", "PeerGrading built two ways", "Annotation ablation",
-                    "Scale ablation", "DIC curves", "Learning times", "Calibration"]:
+                    "Scale ablation", "DIC curves", "Learning times", "Calibration",
+                    "Choosing α: the rules", "Exposure: when does CoarsenRank help?",
+                    "teaching scenarios"]:
         assert heading in report
     with open(out / "paper_accuracy.csv") as handle:
         rows = list(csv.DictReader(handle))
@@ -70,5 +72,17 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
                                             "peergrading_rebuilt", "sushi"}
     assert len(rows) == 5 * 7
     for name in ["ablation_annotations.csv", "ablation_scale.csv", "learning_times.csv",
-                 "dic_summary.csv", "dic_readlevel.csv", "calibration_readlevel.csv"]:
+                 "dic_summary.csv", "dic_readlevel.csv", "calibration_readlevel.csv",
+                 "alpha_rules.csv", "alpha_accuracy_readlevel.csv", "exposure_study.csv",
+                 "teaching_scenarios.csv"]:
         assert (out / name).stat().st_size > 0
+    with open(out / "alpha_rules.csv") as handle:
+        rules = list(csv.DictReader(handle))
+    assert {(r["dataset"], r["rule"]) for r in rules} == {
+        (d, rule) for d in ("readlevel", "babyface", "peergrading_released")
+        for rule in ("knee", "dic-min", "cv")}
+    assert all(0.5 < float(r["accuracy"]) <= 1 for r in rules)
+    with open(out / "exposure_study.csv") as handle:
+        study = list(csv.DictReader(handle))
+    assert {r["exposure"] for r in study} == {"uniform", "correlated", "anti-correlated"}
+    assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-rater"}

@@ -43,9 +43,11 @@ TEACHING = {
                 "CoarsenPL does no better than plain PL here.",
     "campaign": "Half of the raters push the same wrong order. Their lists are as "
                 "consistent as the honest ones, so no method can know which half to "
-                "believe: every method lands near 0.7, and the rater-reliability methods "
-                "sometimes side with the wrong half. Nothing helps against a coordinated "
-                "adversary.",
+                "believe: the list-level methods land near 0.70 of item pairs right, and the "
+                "rater-reliability methods side with the honest half in some runs and with "
+                "the wrong half in others. Nothing helps against a coordinated adversary as "
+                "large as the honest raters (a smaller one is largely caught by the "
+                "rater-level models).",
 }
 
 
