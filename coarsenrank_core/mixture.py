@@ -6,7 +6,7 @@ import dataclasses
 import time
 
 import numpy as np
-from scipy.special import expit, xlogy
+from scipy.special import xlogy
 
 from .preferences import Preferences
 from .results import RankingResult
@@ -59,47 +59,104 @@ class _Reweighted:
                            self.base.wins_count)
 
 
-def mixture_log_posterior(prefs: Preferences, scores, pi: float, per: str = "list",
-                          prior=(2.0, 1.0)) -> float:
+def _reversed(prefs: Preferences) -> Preferences:
+    """Every preference upside down (tied groups keep their members): ``a > {b, c} > d`` ->
+    ``d > {b, c} > a``."""
+    from .noise import reverse_preferences
+
+    return reverse_preferences(prefs, 1.0, random_state=0).preferences
+
+
+def _stacked(prefs: Preferences, reverse: Preferences) -> Preferences:
+    """The preferences followed by their reverses, as one collection (unit weights)."""
+    return Preferences.from_arrays(
+        np.concatenate([prefs.items, reverse.items]),
+        np.concatenate([prefs.lengths, reverse.lengths]),
+        groups=np.concatenate([prefs.groups, reverse.groups]), n_items=prefs.n_items)
+
+
+class _Components:
+    """Per-unit log-likelihood of each component: PL, uniform, and (optionally) reversed PL."""
+
+    def __init__(self, prefs: Preferences, per: str, reversed_component: bool):
+        self.prefs, self.per = prefs, per
+        self.units, self.n_units = _units(prefs, per)
+        self.weights = prefs.weights
+        self.n = len(prefs)
+        self.reverse = reversed_component
+        self.data = _stacked(prefs, _reversed(prefs)) if reversed_component else prefs
+        self.design = self.data.stages
+        self.reweight = _Reweighted(self.data)
+        uniform = prefs.stages.log_likelihood(np.ones(prefs.n_items), per_preference=True)
+        self.uniform = self._per_unit(uniform)
+        self.unit_weight = self.weights if per == "list" else np.ones(self.n_units)
+
+    def _per_unit(self, values: np.ndarray) -> np.ndarray:
+        if self.per == "list":
+            return values
+        return np.bincount(self.units, weights=self.weights * values, minlength=self.n_units)
+
+    def log_terms(self, theta: np.ndarray, log_pi: np.ndarray) -> np.ndarray:
+        """``log π_k + log P_k(R_u)``, shape (units, components): PL, uniform[, reversed]."""
+        with np.errstate(divide="ignore"):
+            pl = self.design.log_likelihood(theta, per_preference=True)
+        columns = [self._per_unit(pl[:self.n]), self.uniform]
+        if self.reverse:
+            columns.append(self._per_unit(pl[self.n:]))
+        return np.column_stack(columns) + log_pi[None, :]
+
+    def theta_step(self, theta, responsibility, a, b) -> np.ndarray:
+        """One MM step of the expected complete-data log-posterior (paper Algorithm 1, τ = 1)."""
+        per_pref = responsibility if self.per == "list" else responsibility[self.units]
+        weights = [self.weights * per_pref[:, 0]]
+        if self.reverse:
+            weights.append(self.weights * per_pref[:, 2])
+        design = self.reweight.design(np.concatenate(weights))
+        return (design.wins + (a - 1)) / (design.exposure(theta) + b)
+
+
+def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
+                          prior=(2.0, 1.0), reversed_component: bool = False) -> float:
     """The objective EM increases (up to a constant).
 
-    ``Σ_u w_u log[(1 − π) P_θ(R_u) + π U(R_u)] + Σ_m [(a − 1) log θ_m − b θ_m]``, where a
-    unit ``u`` is one list (``per="list"``, each of weight ``w``) or all lists of one ranker
-    (``per="ranker"``, weights multiplying the log-likelihoods), ``P_θ`` is the
+    ``Σ_u w_u log[π_PL P_θ(R_u) + π_U U(R_u) (+ π_R P_θ(R_u reversed))] + Σ_m [(a − 1) log θ_m
+    − b θ_m]``, where a unit ``u`` is one list (``per="list"``, of weight ``w``) or all lists
+    of one ranker (``per="ranker"``, weights multiplying the log-likelihoods), ``P_θ`` is the
     Plackett–Luce likelihood (paper Eq. PL_model, ties by Breslow's rule) and ``U`` the
     probability of the same lists when every order is equally likely (PL with equal worths).
+
+    ``pi`` is the noise share π_U (a float; then π_PL = 1 − π_U), or the vector
+    ``(π_PL, π_U[, π_R])``.
     """
     a, b = prior
     theta = np.asarray(scores, dtype=float)
-    pl, uniform, weight = _unit_log_likelihoods(prefs, prefs.stages, theta, per)
-    mixed = np.logaddexp(np.log1p(-pi) + pl, np.log(pi) + uniform)
-    return float(np.dot(weight, mixed) + np.sum(xlogy(a - 1, theta)) - b * theta.sum())
-
-
-def _unit_log_likelihoods(prefs, design, theta, per):
-    """PL and uniform log-likelihood per unit, and the weight that multiplies each unit."""
-    units, n_units = _units(prefs, per)
-    pl = design.log_likelihood(theta, per_preference=True)
-    uniform = design.log_likelihood(np.ones(prefs.n_items), per_preference=True)
-    if per == "list":
-        return pl, uniform, prefs.weights
-    w = prefs.weights
-    return (np.bincount(units, weights=w * pl, minlength=n_units),
-            np.bincount(units, weights=w * uniform, minlength=n_units),
-            np.ones(n_units))
+    pis = np.atleast_1d(np.asarray(pi, dtype=float))
+    if pis.size == 1:
+        pis = np.array([1.0 - pis[0], pis[0]])
+    parts = _Components(prefs, per, reversed_component)
+    with np.errstate(divide="ignore"):
+        terms = parts.log_terms(theta, np.log(pis))
+    mixed = np.logaddexp.reduce(terms, axis=1)
+    return float(np.dot(parts.unit_weight, mixed) + np.sum(xlogy(a - 1, theta))
+                 - b * theta.sum())
 
 
 def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init: float = 0.2,
-               max_iter: int = 1000, tol: float = 1e-8, init=None) -> RankingResult:
+               max_iter: int = 1000, tol: float = 1e-8, init=None,
+               reversed_component: bool = False) -> RankingResult:
     """Fit "PL or a uniformly random order" by expectation–maximisation.
 
     Each unit (a list, or all lists of one ranker) comes from Plackett–Luce with worths θ
-    with probability ``1 − π``, or is a uniformly random order (every item equally likely
-    at every choice stage, ties by Breslow's rule as in PL) with probability ``π``.
+    with probability ``π_PL = 1 − π``, or is a uniformly random order (every item equally
+    likely at every choice stage, ties by Breslow's rule as in PL) with probability ``π``.
+    With ``reversed_component=True`` a third component is a PL(θ) order written upside down
+    (as the noise menu's reversed answers), with probability ``π_R ≤ π_PL`` (the constraint
+    keeps "careful" the larger of the two, which makes the model identifiable).
 
-    E-step: ``r_u = π U_u / (π U_u + (1 − π) P_θ(R_u))``, the posterior probability that
-    unit ``u`` is noise. M-step: ``π = Σ w_u r_u / Σ w_u`` and one minorise–maximise step of
-    the prior-regularised PL likelihood with every preference weighted by ``w (1 − r)``:
+    E-step: the posterior probability of each component for each unit, e.g.
+    ``r_u = π U_u / Σ_k π_k P_k(R_u)`` for noise. M-step: ``π_k = Σ w_u r_uk / Σ w_u`` and one
+    minorise–maximise step of the prior-regularised PL likelihood in which every preference
+    counts with weight ``w r_PL`` and its reverse with weight ``w r_R``:
     ``θ_m = (W'_m + a − 1) / (D'_m + b)`` (the update of paper Algorithm 1 with τ = 1).
     Each iteration never decreases :func:`mixture_log_posterior` (a generalised EM), so the
     fixed point is a local maximum of the posterior over θ and the maximum-likelihood π.
@@ -115,21 +172,25 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         Gamma(a, rate b) prior of every θ_m; ``a > 1`` makes the posterior mode exist (the PL
         likelihood is scale-free).
     pi_init : float
-        Initial π, in (0, 1).
+        Initial share of noise, in (0, 1) (split evenly with the reversed component).
     max_iter, tol : int, float
         Stop when the relative change of θ and the change of π fall below ``tol``.
     init : array, optional
         Initial worths; default ``a / b`` for every item.
+    reversed_component : bool
+        Add the "answers upside down" component.
 
     Returns
     -------
     RankingResult
         ``scores`` are θ. ``extra`` holds ``noise_probability`` (one per list or per ranker
-        id), ``pi``, ``per`` and ``log_posterior``.
+        id: the posterior probability of not being a careful PL answer), ``pi`` (the share of
+        noise, uniform plus reversed), ``pi_uniform``, ``pi_reversed``,
+        ``reversed_probability``, ``per`` and ``log_posterior``.
     """
     start = time.perf_counter()
     params = dict(per=per, prior=tuple(prior), pi_init=pi_init, max_iter=max_iter, tol=tol,
-                  init=init)
+                  init=init, reversed_component=reversed_component)
     a, b = (float(v) for v in prior)
     if not (a >= 1 and b > 0):
         raise ValueError(f"the mixture's EM needs a >= 1 and b > 0 (got a={a}, b={b})")
@@ -137,64 +198,65 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         raise ValueError("pi_init must lie strictly between 0 and 1")
     if max_iter < 1 or tol < 0:
         raise ValueError("max_iter must be >= 1 and tol >= 0")
-    units, n_units = _units(prefs, per)
+    parts = _Components(prefs, per, reversed_component)
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)
     if theta.shape != (prefs.n_items,) or np.any(theta <= 0):
         raise ValueError("init must hold M positive worths")
-    reweight = _Reweighted(prefs)
-    base = prefs.stages
-    weights = prefs.weights
-    pi = float(pi_init)
-    uniform = base.log_likelihood(np.ones(prefs.n_items), per_preference=True)
-    uniform_unit = (uniform if per == "list"
-                    else np.bincount(units, weights=weights * uniform, minlength=n_units))
-    unit_weight = weights if per == "list" else np.ones(n_units)
+    pis = (np.array([1 - pi_init, pi_init / 2, pi_init / 2]) if reversed_component
+           else np.array([1 - pi_init, pi_init]))
+    total = parts.unit_weight.sum()
     change, converged, iteration = np.inf, False, 0
-    noise = np.full(n_units, pi)
     while iteration < max_iter:
         iteration += 1
-        pl = base.log_likelihood(theta, per_preference=True)
-        pl_unit = pl if per == "list" else np.bincount(units, weights=weights * pl,
-                                                       minlength=n_units)
-        noise = expit(np.log(pi) - np.log1p(-pi) + uniform_unit - pl_unit)
-        new_pi = float(np.clip(np.dot(unit_weight, noise) / unit_weight.sum(), _EDGE,
-                               1 - _EDGE))
-        careful = weights * (1.0 - (noise if per == "list" else noise[units]))
-        design = reweight.design(careful)
-        new = (design.wins + (a - 1)) / (design.exposure(theta) + b)
-        change = float(np.abs(new - theta).sum() / np.abs(theta).sum()) + abs(new_pi - pi)
-        theta, pi = new, new_pi
+        terms = parts.log_terms(theta, np.log(pis))
+        responsibility = np.exp(terms - np.logaddexp.reduce(terms, axis=1)[:, None])
+        new_pis = np.clip(parts.unit_weight @ responsibility / total, _EDGE, 1.0)
+        new_pis /= new_pis.sum()
+        if reversed_component and new_pis[2] > new_pis[0]:
+            # identifiability: careful answers are at least as common as upside-down ones
+            # (otherwise "reversed PL(θ)" could take the place of "PL"); the constrained
+            # maximiser of Σ r log π sets the two shares equal
+            new_pis[0] = new_pis[2] = (new_pis[0] + new_pis[2]) / 2
+        new = parts.theta_step(theta, responsibility, a, b)
+        change = (float(np.abs(new - theta).sum() / np.abs(theta).sum())
+                  + float(np.abs(new_pis - pis).sum()))
+        theta, pis = new, new_pis
         converged = change < tol
         if converged and tol > 0:
             break
-    pl = base.log_likelihood(theta, per_preference=True)
-    pl_unit = pl if per == "list" else np.bincount(units, weights=weights * pl,
-                                                   minlength=n_units)
-    noise = expit(np.log(pi) - np.log1p(-pi) + uniform_unit - pl_unit)
-    objective = float(np.dot(unit_weight, np.logaddexp(np.log1p(-pi) + pl_unit,
-                                                       np.log(pi) + uniform_unit))
-                      + np.sum(xlogy(a - 1, theta)) - b * theta.sum())
+    terms = parts.log_terms(theta, np.log(pis))
+    mixed = np.logaddexp.reduce(terms, axis=1)
+    responsibility = np.exp(terms - mixed[:, None])
+    objective = float(np.dot(parts.unit_weight, mixed) + np.sum(xlogy(a - 1, theta))
+                      - b * theta.sum())
+    reversed_probability = (responsibility[:, 2] if reversed_component
+                            else np.zeros(parts.n_units))
     method = "pl-mix" if per == "list" else "pl-mix-rater"
     return RankingResult(method=method, scores=theta, iterations=iteration,
                          converged=converged, seconds=time.perf_counter() - start,
                          change=change, params=params,
-                         extra={"noise_probability": noise, "pi": pi, "per": per,
-                                "log_posterior": objective})
+                         extra={"noise_probability": 1.0 - responsibility[:, 0],
+                                "reversed_probability": reversed_probability,
+                                "pi": float(1.0 - pis[0]), "pi_uniform": float(pis[1]),
+                                "pi_reversed": float(pis[2]) if reversed_component else 0.0,
+                                "per": per, "log_posterior": objective})
 
 
 def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter: int = 1000,
-           tol: float = 1e-8, init=None) -> RankingResult:
+           tol: float = 1e-8, init=None, reversed_component: bool = False) -> RankingResult:
     """PL plus uniform noise per list (:func:`pl_mixture` with ``per="list"``)."""
     return pl_mixture(prefs, per="list", prior=prior, pi_init=pi_init, max_iter=max_iter,
-                      tol=tol, init=init)
+                      tol=tol, init=init, reversed_component=reversed_component)
 
 
 def pl_mix_rater(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
-                 max_iter: int = 1000, tol: float = 1e-8, init=None) -> RankingResult:
+                 max_iter: int = 1000, tol: float = 1e-8, init=None,
+                 reversed_component: bool = False) -> RankingResult:
     """PL plus uniform noise per ranker (:func:`pl_mixture` with ``per="ranker"``).
 
-    A ranker is careful (all their lists from PL(θ)) or answers every list at random.
-    Without ranker ids every list is its own ranker, which is :func:`pl_mix`.
+    A ranker is careful (all their lists from PL(θ)), answers every list at random, or
+    (with ``reversed_component=True``) writes every list upside down. Without ranker ids
+    every list is its own ranker, which is :func:`pl_mix`.
     """
     return pl_mixture(prefs, per="ranker", prior=prior, pi_init=pi_init, max_iter=max_iter,
-                      tol=tol, init=init)
+                      tol=tol, init=init, reversed_component=reversed_component)

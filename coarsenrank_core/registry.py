@@ -179,7 +179,8 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         reference="The per-list mixture with one noise label per rater, fitted by EM "
                   "(this package)",
         summary="Each rater is either careful (Plackett–Luce) or answers every list at "
-                "random; EM gives each rater's chance of being careless."),
+                "random (with reversed_component=True: or upside down); EM gives each "
+                "rater's chance of being careless."),
     Method(
         "borda", "Borda", borda, family="classic", in_paper=False,
         ties="Tied items share the mean of their positions.",

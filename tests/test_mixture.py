@@ -59,27 +59,41 @@ def small(seed=0, ties=False, weights=False):
                                   rankers=np.arange(40) % 8)
 
 
-def direct(prefs, per, prior):
-    """Maximise the mixture log-posterior over (log θ, logit π) with L-BFGS."""
+def direct(prefs, per, prior, reversed_component=False):
+    """Maximise the mixture log-posterior over (log θ, softmax π) with L-BFGS."""
+    k = 3 if reversed_component else 2
+
+    def shares(x):
+        if k == 2:
+            noise = expit(x[-1])
+            return np.array([1.0 - noise, noise])
+        # (π_PL, π_U, π_R) with π_R <= π_PL, the model's identifiability constraint
+        noise, careful = expit(x[-2]), 0.5 + 0.5 * expit(x[-1])
+        return np.array([(1 - noise) * careful, noise, (1 - noise) * (1 - careful)])
+
     def negative(x):
-        return -mixture_log_posterior(prefs, np.exp(x[:-1]), expit(x[-1]), per, prior)
+        return -mixture_log_posterior(prefs, np.exp(x[:prefs.n_items]), shares(x), per, prior,
+                                      reversed_component=reversed_component)
 
     best = None
-    for start in (np.zeros(prefs.n_items + 1), np.r_[np.zeros(prefs.n_items), -2.0]):
+    for start in (np.zeros(prefs.n_items + k - 1), np.r_[np.zeros(prefs.n_items),
+                                                          np.full(k - 1, -2.0)]):
         fit = minimize(negative, start, method="L-BFGS-B",
                        options=dict(maxiter=20_000, ftol=1e-15, gtol=1e-10))
         if best is None or fit.fun < best.fun:
             best = fit
-    return np.exp(best.x[:-1]), expit(best.x[-1]), -best.fun
+    return np.exp(best.x[:prefs.n_items]), 1.0 - shares(best.x)[0], -best.fun
 
 
 @pytest.mark.parametrize("per", ["list", "ranker"])
-@pytest.mark.parametrize("ties, weights", [(False, False), (True, True)])
-def test_em_reaches_the_optimum_a_direct_optimiser_finds(per, ties, weights):
+@pytest.mark.parametrize("ties, weights, reverse", [(False, False, False), (True, True, False),
+                                                     (True, False, True)])
+def test_em_reaches_the_optimum_a_direct_optimiser_finds(per, ties, weights, reverse):
     prefs = small(seed=3, ties=ties, weights=weights)
-    fit = pl_mixture(prefs, per=per, prior=(2.0, 1.0), max_iter=50_000, tol=1e-13)
+    fit = pl_mixture(prefs, per=per, prior=(2.0, 1.0), max_iter=50_000, tol=1e-13,
+                     reversed_component=reverse)
     assert fit.converged
-    theta, pi, best = direct(prefs, per, (2.0, 1.0))
+    theta, pi, best = direct(prefs, per, (2.0, 1.0), reverse)
     assert fit.extra["log_posterior"] >= best - 1e-6
     np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)
     assert fit.extra["pi"] == pytest.approx(pi, abs=2e-3)
@@ -104,6 +118,26 @@ def test_planted_spammer_raters_are_recovered():
         assert pairwise_accuracy(fit.scores, truth) >= pairwise_accuracy(
             run_method("pl-em", prefs).scores, truth) - 0.01
     assert min(aucs) >= 0.9, aucs
+
+
+def test_planted_upside_down_raters_are_recovered_by_the_reversed_component():
+    from coarsenrank_core.noise import reverse_preferences
+
+    prefs, truth, _, _ = planted(spammers=0.0, seed=7)
+    bad = np.random.default_rng(7).permutation(prefs.n_rankers) < 12
+    upside_down = reverse_preferences(prefs, 1.0).preferences
+    lists = [r if bad[k] else p for p, r, k in zip(prefs.to_lists(), upside_down.to_lists(),
+                                                     prefs.ranker_index)]
+    mixed = Preferences.from_lists(lists, n_items=prefs.n_items, rankers=prefs.ranker_index)
+    fit = run_method("pl-mix-rater", mixed, reversed_component=True)
+    assert auc(fit.extra["reversed_probability"], bad) >= 0.9
+    assert fit.extra["pi_reversed"] == pytest.approx(0.3, abs=0.1)
+    assert fit.extra["pi"] == pytest.approx(fit.extra["pi_uniform"] + fit.extra["pi_reversed"])
+    # the reversed lists are used, not only discarded: at least as good as the plain mixture
+    plain = run_method("pl-mix-rater", mixed)
+    assert pairwise_accuracy(fit.scores, truth) >= pairwise_accuracy(plain.scores, truth)
+    assert pairwise_accuracy(fit.scores, truth) > pairwise_accuracy(
+        run_method("pl-em", mixed).scores, truth) + 0.03
 
 
 def test_planted_random_lists_are_recovered_per_list():
