@@ -12,6 +12,7 @@ from .widgets import alpha_text, dataset_card
 
 _IN_SHELL = contextvars.ContextVar("in_shell", default=False)
 _LOG = logging.getLogger("coarsenrank.dashboard")
+SIDEBAR_CHOICE_LIMIT = 50_000  # list entries up to which the sidebar chooses α itself
 
 # (file, title, icon, url path); the url path equals the file name so that a direct link
 # resolves to the same page whichever way Streamlit first routes it.
@@ -34,11 +35,17 @@ def _sidebar(slot) -> None:
     with slot:
         dataset = state.current()
         dataset_card(dataset)
-        try:
-            setting = state.alpha_setting()
-        except Exception:  # noqa: BLE001 - the sidebar must never break a page
-            _LOG.exception("choosing alpha failed")
-            st.caption("α could not be chosen for these data.")
+        # the sidebar chooses α itself only for small data (a fraction of a second); on large
+        # data the pages that use α start the choice
+        setting = state.peek_alpha()
+        if setting is None and dataset.preferences.items.size <= SIDEBAR_CHOICE_LIMIT:
+            try:
+                setting = state.alpha_setting()
+            except Exception:  # noqa: BLE001 - the sidebar must never break a page
+                _LOG.exception("choosing alpha failed")
+        if setting is None:
+            st.caption("α: chosen from the data by the default rule (where the DIC curve "
+                       "levels off) as soon as a page needs it; every page then uses it.")
             return
         kept = " Kept from the original data." if dataset.parent is not None else ""
         st.caption(f"Chosen {alpha_text(setting.alpha)}: {setting.how}.{kept} Used by "

@@ -113,6 +113,12 @@ def alpha_setting() -> AlphaSetting:
     return stored
 
 
+def peek_alpha() -> AlphaSetting | None:
+    """The session's α if a page has already chosen or set it for the loaded data (no work)."""
+    stored = st.session_state.get(_ALPHA)
+    return stored if stored is not None and stored.data_key == current().original.key else None
+
+
 def chosen_alpha() -> float:
     """The session's α (see :func:`alpha_setting`)."""
     return alpha_setting().alpha
