@@ -29,7 +29,7 @@ MAX_WEIGHT = 1e12
 finite, also after rank-breaking, which copies each preference's weight to its pairs."""
 WEIGHT_RANGE = "weights must be finite numbers from 1e-12 to 1e12"
 MAX_PAIRS = 5_000_000
-"""Most pairs :meth:`Preferences.rank_break` builds unless asked for more (about 0.8 GB)."""
+"""Most pairs :meth:`Preferences.rank_break` builds unless asked for more (about 0.4 GB)."""
 
 
 def _checked_weights(values, n: int) -> np.ndarray:
@@ -47,6 +47,19 @@ def _checked_weights(values, n: int) -> np.ndarray:
         raise ValueError(f"preference {int(bad[0]) + 1} (counting from 1) has weight "
                          f"{float(weights[bad[0]])!r}; {WEIGHT_RANGE}.")
     return weights
+
+
+_PAIR_BLOCK = 1 << 20
+"""Pairs that :meth:`Preferences.rank_break` builds per block of preferences."""
+
+
+def _frozen(array, dtype) -> np.ndarray:
+    """``array`` itself when it is already read-only, owns its data and has ``dtype``;
+    otherwise a read-only copy (so that no caller can change a collection afterwards)."""
+    if (isinstance(array, np.ndarray) and array.dtype == dtype and not array.flags.writeable
+            and array.flags.owndata and array.flags.c_contiguous):
+        return array
+    return readonly_array(array, dtype)
 
 
 def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -218,12 +231,12 @@ class Preferences:
             if rankers is not None and n and rankers.max() >= len(ranker_names):
                 raise ValueError("a ranker id has no name in ranker_names")
         set_ = object.__setattr__
-        set_(self, "items", readonly_array(items, np.intp))
-        set_(self, "offsets", readonly_array(offsets, np.intp))
-        set_(self, "groups", readonly_array(groups, np.intp))
+        set_(self, "items", _frozen(items, np.intp))
+        set_(self, "offsets", _frozen(offsets, np.intp))
+        set_(self, "groups", _frozen(groups, np.intp))
         set_(self, "n_items", n_items)
-        set_(self, "weights", readonly_array(weights, np.float64))
-        set_(self, "rankers", None if rankers is None else readonly_array(rankers, np.intp))
+        set_(self, "weights", _frozen(weights, np.float64))
+        set_(self, "rankers", None if rankers is None else _frozen(rankers, np.intp))
         set_(self, "item_names", names)
         set_(self, "ranker_names", ranker_names)
         set_(self, "notes", tuple(self.notes))
@@ -537,13 +550,20 @@ class Preferences:
         A preference of ``L`` items in tied groups of sizes ``s_g`` gives
         ``(L² − Σ s_g²) / 2`` strict pairs, or ``L (L − 1) / 2`` with ``keep_ties``.
         """
+        return int(self._pairs_per_preference(keep_ties).sum())
+
+    def _pairs_per_preference(self, keep_ties: bool) -> np.ndarray:
+        """Number of rank-broken pairs of every preference (int64)."""
         lengths = self.lengths.astype(np.int64)
+        every = lengths * (lengths - 1) // 2
         if keep_ties or not self.has_ties:
-            return int(np.sum(lengths * (lengths - 1)) // 2)
-        starts = np.ones(self.items.size, dtype=bool)
-        starts[1:] = (self.positions[1:] == 0) | (self.groups[1:] != self.groups[:-1])
-        sizes = np.diff(np.append(np.flatnonzero(starts), self.items.size)).astype(np.int64)
-        return int((np.sum(lengths * lengths) - np.sum(sizes * sizes)) // 2)
+            return every
+        starts = np.flatnonzero(np.r_[True, (self.groups[1:] != self.groups[:-1])
+                                      | (self.positions[1:] == 0)])
+        sizes = np.diff(np.append(starts, self.items.size)).astype(np.int64)
+        tied = np.bincount(self.owner[starts], weights=sizes * (sizes - 1) // 2,
+                           minlength=len(self))
+        return every - np.rint(tied).astype(np.int64)
 
     def rank_break(self, return_source: bool = False, keep_ties: bool = False,
                    max_pairs: int | None = None):
@@ -562,8 +582,8 @@ class Preferences:
             Emit a tied pair for every two items of the same tied group.
         max_pairs : int, optional
             Refuse to build more pairs than this; ``None`` means :data:`MAX_PAIRS`
-            (5 million: building them peaks near 160 bytes a pair, 0.8 GB). Pass ``0``
-            for no limit.
+            (5 million: with rankers and sources, building them peaks near 80 bytes a pair,
+            0.4 GB, and they hold 64). Pass ``0`` for no limit.
 
         Returns
         -------
@@ -588,28 +608,42 @@ class Preferences:
                     f"k items gives up to k(k-1)/2), more than the {limit:,} that methods "
                     "working on pairs accept; use a method that takes whole rankings "
                     "(CoarsenPL, PL, Borda), or fewer or shorter rankings.")
-        first_parts, second_parts, source_parts, tied_parts = [], [], [], []
+        per = self._pairs_per_preference(keep_ties)
+        start = np.concatenate([[0], np.cumsum(per)])
+        count = int(start[-1])
+        # written in place, preference by preference in order, pairs in upper-triangle
+        # order inside each preference; the temporaries hold at most _PAIR_BLOCK pairs
+        items = np.empty(2 * count, dtype=np.intp)
+        groups = np.zeros(2 * count, dtype=np.intp)
+        source = np.empty(count, dtype=np.intp)
         for k in np.unique(self.lengths):
-            rows = np.flatnonzero(self.lengths == k)
-            element = self.offsets[:-1][rows, None] + np.arange(k)
-            upper, lower = np.triu_indices(int(k), 1)
-            tied = self.groups[element[:, upper]] == self.groups[element[:, lower]]
-            keep = np.ones_like(tied) if keep_ties else ~tied
-            first_parts.append(self.items[element[:, upper]][keep])
-            second_parts.append(self.items[element[:, lower]][keep])
-            source_parts.append(np.broadcast_to(rows[:, None], keep.shape)[keep])
-            tied_parts.append(tied[keep])
-        empty = np.zeros(0, np.intp)
-        source = np.concatenate(source_parts) if source_parts else empty
-        order = np.argsort(source, kind="stable")
-        source = source[order]
-        pairs = Preferences.from_pairs(
-            np.concatenate(first_parts)[order] if first_parts else empty,
-            np.concatenate(second_parts)[order] if second_parts else empty,
-            n_items=self.n_items, weights=self.weights[source],
-            tied=np.concatenate(tied_parts)[order] if tied_parts else None,
-            rankers=None if self.rankers is None else self.rankers[source],
-            item_names=self.item_names, ranker_names=self.ranker_names, notes=self.notes)
+            k = int(k)
+            upper, lower = np.triu_indices(k, 1)
+            all_rows = np.flatnonzero(self.lengths == k)
+            step = max(1, _PAIR_BLOCK // upper.size)
+            for lo in range(0, all_rows.size, step):
+                rows = all_rows[lo:lo + step]
+                element = self.offsets[:-1][rows, None] + np.arange(k)
+                group, item = self.groups[element], self.items[element]
+                tied = group[:, upper] == group[:, lower]
+                keep = np.ones_like(tied) if keep_ties else ~tied
+                at = (start[rows, None] + np.cumsum(keep, axis=1) - 1)[keep]
+                items[2 * at] = item[:, upper][keep]
+                items[2 * at + 1] = item[:, lower][keep]
+                groups[2 * at + 1] = ~tied[keep]
+                source[at] = np.broadcast_to(rows[:, None], keep.shape)[keep]
+        for array in (items, groups, source):
+            array.flags.writeable = False
+        weights = self.weights[source]
+        rankers = None if self.rankers is None else self.rankers[source]
+        for array in (weights, rankers):
+            if array is not None:
+                array.flags.writeable = False
+        offsets = np.arange(0, 2 * count + 1, 2, dtype=np.intp)
+        offsets.flags.writeable = False
+        pairs = Preferences(items=items, offsets=offsets, groups=groups, n_items=self.n_items,
+                            weights=weights, rankers=rankers, item_names=self.item_names,
+                            ranker_names=self.ranker_names, notes=self.notes)
         return (pairs, source) if return_source else pairs
 
     def merge_duplicates(self) -> Preferences:

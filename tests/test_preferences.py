@@ -30,6 +30,14 @@ def test_arrays_are_read_only():
         prefs.items[0] = 1
     with pytest.raises(AttributeError):
         prefs.n_items = 5
+    # a caller's writable arrays are copied; arrays already read-only are shared
+    winners, losers = np.array([0, 1]), np.array([1, 0])
+    pairs = Preferences.from_pairs(winners, losers, weights=np.array([1.0, 2.0]))
+    winners[0] = 1
+    assert pairs.items.tolist() == [0, 1, 1, 0] and not pairs.weights.flags.writeable
+    frozen = np.array([1.0, 2.0])
+    frozen.flags.writeable = False
+    assert pairs._replace(weights=frozen).weights is frozen
 
 
 @pytest.mark.parametrize("lists, message", [
@@ -195,6 +203,20 @@ def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
     with pytest.raises(ValueError, match="1,124,250 pairs"):
         one.rank_break(max_pairs=1_124_249)
     assert len(one.rank_break(max_pairs=0)) == 1500 * 1499 // 2
+    # 5 million pairs with rankers and sources: about 80 bytes a pair at the peak
+    rng = np.random.default_rng(1)
+    n = 111_111
+    tens = Preferences.from_arrays(np.argsort(rng.random((n, 200)), axis=1)[:, :10].ravel(),
+                                   [10] * n, n_items=200, rankers=rng.integers(0, 100, n))
+    tens.owner, tens.positions  # noqa: B018 - cached layout, as after any other use
+    tracemalloc.start()
+    try:
+        broken, source = tens.rank_break(return_source=True)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(broken) == 45 * n <= MAX_PAIRS and peak < 100 * len(broken)
+    assert not broken.items.flags.writeable and not source.flags.writeable
     # pairs already are pairs: nothing is built, nothing is refused
     pairs = Preferences.from_pairs(np.zeros(6_000_000, np.intp), np.ones(6_000_000, np.intp))
     assert pairs.rank_break() is pairs
