@@ -27,6 +27,9 @@ if dataset.parent is not None:
     if st.button("Back to the original data", key="noise_revert"):
         state.set_current(original)
         st.rerun()
+else:
+    st.caption(f"The consensus before and after is compared at {alpha_text(setting.alpha)} "
+               f"({setting.how}); the noisy copy keeps this α.")
 
 kind = st.selectbox("What kind of noise?", list(NOISE_TYPES),
                     format_func=lambda k: NOISE_TYPES[k].label, key="noise_kind")

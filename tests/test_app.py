@@ -328,8 +328,11 @@ def captions(at: AppTest) -> str:
     return " ".join(c.value for c in at.caption)
 
 
-def test_one_alpha_and_one_consensus_on_every_page():
+def test_one_alpha_and_one_consensus_on_every_page(tmp_path, capsys):
+    import csv
+
     from coarsenrank_core import choose_alpha, run_method
+    from coarsenrank_core.cli import main
 
     prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
     truth = read_truth(SAMPLE / "pizza_truth.csv", prefs)
@@ -344,6 +347,13 @@ def test_one_alpha_and_one_consensus_on_every_page():
     table = at.dataframe[0].value
     assert list(table["item"]) == [prefs.item_names[i] for i in fit.order]
     np.testing.assert_allclose(table["strength"], fit.scores[fit.order])
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(SAMPLE / "pizza_rankings.csv"), "--out", str(out)]) == 0
+    assert expected in capsys.readouterr().err
+    with open(out) as handle:
+        cli = list(csv.DictReader(handle))
+    assert [r["item"] for r in cli] == list(table["item"])
+    np.testing.assert_allclose([float(r["score"]) for r in cli], table["strength"])
     at = open_page("pages/compare.py", at)
     assert f"Chosen {expected}" in sidebar_text(at) and expected in captions(at)
     assert at.text_input(key="compare_alpha").value == f"{alpha:g}"

@@ -8,7 +8,7 @@ from coarsenrank_core.registry import METHODS
 
 # Okabe–Ito and Tableau colours: distinguishable for common colour-vision deficiencies.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#1b1b1b",
-            "#7f3c8d", "#999999", "#b8860b")
+            "#7f3c8d", "#999999", "#b8860b", "#8c564b", "#17becf")
 METHOD_COLORS: dict[str, str] = {m: _PALETTE[i % len(_PALETTE)] for i, m in enumerate(METHODS)}
 METHOD_NAMES: dict[str, str] = {m: spec.name for m, spec in METHODS.items()}
 FONT_SIZE = 17
