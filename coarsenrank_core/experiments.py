@@ -328,7 +328,7 @@ def careless_raters(prefs: Preferences, method: str = "pl-mix-rater") -> Careles
                           probability=noise, pi=float(fit.extra["pi"]), fit=fit)
 
 
-def teaching_arrays(kind: str, seed: int = 0, n_items: int = 20, n_raters: int = 30,
+def teaching_arrays(kind: str, random_state=0, n_items: int = 20, n_raters: int = 30,
                     lists_per_rater: int = 8, length: int = 6, share: float = 0.5):
     """Preferences and true worths of a teaching scenario.
 
@@ -340,7 +340,7 @@ def teaching_arrays(kind: str, seed: int = 0, n_items: int = 20, n_raters: int =
     """
     if kind not in ("careless", "campaign"):
         raise ValueError(f"unknown scenario {kind!r}; choose 'careless' or 'campaign'")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(random_state)
     n = n_raters * lists_per_rater
     log_worth = np.linspace(1.5, -1.5, n_items)
     subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
@@ -366,7 +366,7 @@ STUDY_METHODS = ("coarsen-pl", "pl-em", "pl-mix", "pl-mix-rater", "crowdbt", "pe
                  "borda")
 
 
-def exposure_data(exposure: float, contamination: str, level: float, seed: int,
+def exposure_data(exposure: float, contamination: str, level: float, random_state=0,
                   n_items: int = 30, n_raters: int = 60, lists_per_rater: int = 5,
                   length: int = 6):
     """One simulated dataset of the exposure study, and its true worths.
@@ -379,7 +379,7 @@ def exposure_data(exposure: float, contamination: str, level: float, seed: int,
     (:data:`~coarsenrank_core.noise.NOISE_TYPES`) or ``"campaign"``, a share ``level`` of the
     raters all drawing from one wrong order (the bottom half of the items promoted).
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(random_state)
     n = n_raters * lists_per_rater
     log_worth = np.linspace(1.5, -1.5, n_items)
     keys = exposure * log_worth[None, :] + rng.gumbel(size=(n, n_items))

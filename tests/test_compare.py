@@ -122,3 +122,24 @@ def test_rater_disagreement_is_per_stage_so_long_lists_are_not_penalised():
         np.log(4 / 6))
     per_stage = (np.log(4 / 7.5) + np.log(2 / 3.5) + np.log(1 / 1.5)) / 3
     assert rater_disagreement(long_, theta).mean_log_likelihood[1] == pytest.approx(per_stage)
+
+
+def test_exposure_study_data_show_items_as_asked_and_the_study_tabulates_every_cell():
+    from scipy.stats import spearmanr
+
+    from coarsenrank_core.experiments import exposure_data, exposure_study, teaching_arrays
+
+    shown = {}
+    for exposure in (-1.0, 0.0, 1.0):
+        prefs, truth = exposure_data(exposure, "spammers", 0.0, random_state=0)
+        shown[exposure] = spearmanr(np.asarray(prefs.appearances()), truth).statistic
+    assert shown[1.0] > 0.8 and shown[-1.0] < -0.8 and abs(shown[0.0]) < 0.5
+    clean, _ = exposure_data(0.0, "campaign", 0.0, random_state=1)
+    pushed, _ = exposure_data(0.0, "campaign", 0.4, random_state=1)
+    assert len(clean) == len(pushed) == 300 and clean != pushed
+    rows = exposure_study(levels=(0.2,), seeds=1, exposures={"uniform": 0.0},
+                          contaminations=("spammers",), methods=("pl-em", "borda"))
+    assert [(r["method"], r["seeds"]) for r in rows] == [("pl-em", 1), ("borda", 1)]
+    assert all(0.5 < r["mean"] <= 1 and r["sd"] == 0 for r in rows)
+    careless, truth = teaching_arrays("careless", random_state=0)
+    assert careless.n_rankers == 30 and len(careless) == 240 and truth.argmax() == 0
