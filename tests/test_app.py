@@ -184,6 +184,10 @@ def test_dic_run_draws_the_curve_and_stores_alpha():
     assert expected.still_falling  # the minimum is the grid's end: no star, a sentence
     assert "still falling at the largest α tried" in [m.value for m in at.metric]
     assert "star" not in [d.get("marker", {}).get("symbol") for d in spec["data"]]
+    axis = spec["layout"]["xaxis"]["title"]["text"]
+    assert "larger α = smaller neighbourhood = trusting the data more" in axis
+    text = " ".join(m.value for m in at.markdown)
+    assert "τ = α / (α + N)" in text and "N = 30" in text and "levels off" in text
     at = click(at, f"Use α = {best} (largest tried; still falling)")
     assert f"Chosen α = {best}" in sidebar_text(at)
     at = open_page("pages/compare.py", at)
