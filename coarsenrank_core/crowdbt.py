@@ -7,6 +7,7 @@ import time
 from itertools import repeat
 
 import numpy as np
+from scipy.special import expit
 
 from .errors import Cancelled
 from .preferences import Preferences
@@ -207,11 +208,19 @@ def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa,
 
 
 def _virtual_pass(mu, var, kappa):
-    """Each item beats, then loses to, a virtual item of known score 0 (η = 1)."""
-    for m in range(len(mu)):
-        mu_m, _, var_m, _, _, _ = crowdbt_update(mu[m], 0.0, var[m], 0.0, 1.0, 0.0, kappa, False)
-        _, mu_m, _, var_m, _, _ = crowdbt_update(0.0, mu_m, 0.0, var_m, 1.0, 0.0, kappa, False)
-        mu[m], var[m] = mu_m, var_m
+    """Each item beats, then loses to, a virtual item of known score 0 (η = 1), in place.
+
+    These are :func:`crowdbt_update` with ``α = 1, β = 0`` (``g = σ(∓μ)``, ``h = −pq``),
+    applied to all items at once since every item meets only the virtual one.
+    """
+    m, v = np.array(mu, dtype=float), np.array(var, dtype=float)
+    p, q = expit(m), expit(-m)  # the item beats the virtual item
+    m = m + v * q
+    v = v * np.maximum(1.0 - v * p * q, kappa)
+    p, q = expit(-m), expit(m)  # then loses to it
+    m = m - v * q
+    v = v * np.maximum(1.0 - v * p * q, kappa)
+    mu[:], var[:] = m.tolist(), v.tolist()
 
 
 def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),

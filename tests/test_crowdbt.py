@@ -354,3 +354,22 @@ def test_should_stop_is_asked_every_batch_and_cancels(monkeypatch):
     with pytest.raises(Cancelled, match="pass 2 of 3"):
         crowdbt(prefs, passes=3, should_stop=stop_on_the_twentieth_call)
     assert len(asked) == 20
+
+
+def test_the_vectorised_virtual_pass_equals_two_updates_per_item():
+    from coarsenrank_core.crowdbt import _virtual_pass
+
+    rng = np.random.default_rng(10)
+    mu, var = rng.normal(0, 3, 200).tolist(), rng.uniform(1e-3, 3, 200).tolist()
+    expected_mu, expected_var = [], []
+    for m, v in zip(mu, var):
+        m, _, v, _, _, _ = crowdbt_update(m, 0.0, v, 0.0, 1.0, 0.0, 1e-4, False)
+        _, m, _, v, _, _ = crowdbt_update(0.0, m, 0.0, v, 1.0, 0.0, 1e-4, False)
+        expected_mu.append(m)
+        expected_var.append(v)
+    _virtual_pass(mu, var, 1e-4)
+    np.testing.assert_allclose(mu, expected_mu, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(var, expected_var, rtol=1e-12)
+    far = [-800.0, 800.0]  # one update alone divides 0 by 0 here
+    _virtual_pass(far, [1.0, 1.0], 1e-4)
+    assert np.all(np.isfinite(far))
