@@ -74,8 +74,11 @@ def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: 
     p, q = _sigmoid_pair(mu_i - mu_j)
     ap = alpha * p
     mix = ap + beta * q
-    g = ap / mix - p
-    h = ap * beta * q / (mix * mix) - p * q
+    if mix > 0.0:
+        g = ap / mix - p
+        h = ap * beta * q / (mix * mix) - p * q
+    else:  # β = 0 and σ(μ_i − μ_j) underflowed: the limits of the two lines above
+        g, h = q, -p * q
     new = (mu_i + var_i * g, mu_j - var_j * g, var_i * max(1.0 + var_i * h, kappa),
            var_j * max(1.0 + var_j * h, kappa))
     if not learn_reliability:
@@ -186,8 +189,11 @@ def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa,
         ap = a * p
         mix = ap + b * q
         pq = p * q
-        g = ap / mix - p
-        h = ap * b * q / (mix * mix) - pq
+        if mix > 0.0:
+            g = ap / mix - p
+            h = ap * b * q / (mix * mix) - pq
+        else:  # see crowdbt_update
+            g, h = q, -pq
         mu[i] = mi + vi * g
         mu[j] = mj - vj * g
         f = 1.0 + vi * h

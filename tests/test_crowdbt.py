@@ -373,3 +373,13 @@ def test_the_vectorised_virtual_pass_equals_two_updates_per_item():
     far = [-800.0, 800.0]  # one update alone divides 0 by 0 here
     _virtual_pass(far, [1.0, 1.0], 1e-4)
     assert np.all(np.isfinite(far))
+
+
+def test_plain_online_bt_survives_a_winner_far_behind():
+    # a vague prior (σ₀² = 10⁶) moves scores by ~10⁶ per comparison: σ(μ_i − μ_j) then
+    # underflows to 0, where ap / (ap + βq) was 0 / 0 with β = 0
+    prefs = Preferences.from_lists([[0, 1], [1, 0], [0, 1]])
+    result = crowdbt(prefs, shuffle=False, score_prior=(0.0, 1e6), fixed_reliability=1.0)
+    assert np.all(np.isfinite(result.scores)) and result.order.tolist() == [0, 1]
+    step = crowdbt_update(-1e6, 0.0, 1.0, 1.0, 1.0, 0.0, 1e-4, False)
+    assert step[:4] == (-1e6 + 1.0, -1.0, 1.0, 1.0)  # g = q = 1, h = −pq = 0
