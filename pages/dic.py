@@ -103,3 +103,20 @@ if result is None:
     st.info("Press **Run** to draw the DIC curve (a few seconds on the samples).")
 else:
     show(result)
+
+st.header("Another rule: cross-validation", divider="gray")
+st.markdown("Hold out a fifth of the raters (or of the lists) at a time, fit the consensus on "
+            "the rest at each α, and score how likely the held-out answers are. The α with "
+            "the best held-out score wins; ties go to the larger α. On the paper's datasets "
+            "this picks α = ∞, the plain model.")
+if st.button("Run cross-validation", key="run_cv"):
+    state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
+cv = state.stored("cv")
+if cv is not None:
+    show_chart(charts.cv_chart(cv.evidence), key="cv_chart")
+    explain("Higher is better: the held-out log-likelihood summed over the folds. "
+            + cv.describe() + ".")
+    cv_label = "∞" if cv.alpha == float("inf") else f"{cv.alpha:g}"
+    if st.button(f"Use α = {cv_label} (cross-validation)", key="use_cv"):
+        state.set_alpha(cv.alpha, "cv")
+        st.success(f"Using {alpha_text(cv.alpha)} on every page.")

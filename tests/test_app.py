@@ -436,3 +436,17 @@ def test_teaching_scenarios_load_from_the_noise_page_with_their_sentence():
     at = button.click().run()
     no_failure(at)
     assert "Teaching: a coordinated campaign" in sidebar_text(at)
+
+
+def test_cross_validation_runs_on_the_dic_page_and_can_set_alpha():
+    from coarsenrank_core import choose_alpha
+
+    at = click(open_page("pages/dic.py"), "Run cross-validation")
+    no_failure(at)
+    expected = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv"), "cv")
+    [spec] = [s for s in chart_specs(at) if "Cross-validation" in s["layout"]["title"]["text"]]
+    np.testing.assert_allclose(values(spec["data"][0]["y"]), expected.evidence.mean)
+    label = "∞" if expected.alpha == float("inf") else f"{expected.alpha:g}"
+    at = click(at, f"Use α = {label} (cross-validation)")
+    assert f"Chosen α = {label}" in sidebar_text(at)
+    assert "cross-validation" in sidebar_text(at)

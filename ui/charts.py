@@ -12,7 +12,8 @@ from .theme import CHART_HEIGHT, FONT_SIZE, METHOD_NAMES, method_color, plot_tex
 
 __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart",
            "accuracy_chart", "timing_chart", "agreement_heatmap", "robustness_chart",
-           "scale_chart", "rank_heatmap", "rater_chart", "consensus_chart", "careless_chart"]
+           "scale_chart", "rank_heatmap", "rater_chart", "consensus_chart", "careless_chart",
+           "cv_chart"]
 
 
 def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) -> go.Figure:
@@ -109,6 +110,29 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
     return _layout(fig, "Choosing α: where does the DIC curve level off?",
                    height=CHART_HEIGHT + 220 * (len(curves) - 1),
                    legend=dict(orientation="h", y=-0.2))
+
+
+def cv_chart(evidence) -> go.Figure:
+    """Held-out log-likelihood (summed over folds) against α; α = ∞ drawn at the right end."""
+    alphas = np.asarray(evidence.alphas, dtype=float)
+    finite = alphas[np.isfinite(alphas)]
+    right = float(finite.max()) * 10 if finite.size else 1.0
+    x = np.where(np.isfinite(alphas), alphas, right)
+    labels = [f"{a:g}" if np.isfinite(a) else "∞" for a in alphas]
+    score = np.asarray(evidence.mean)
+    best = int(np.flatnonzero(score >= score.max() - 1e-9 * abs(score.max()))[-1])
+    fig = go.Figure(go.Scatter(
+        x=x, y=score, mode="lines+markers", name="held-out log-likelihood",
+        line=dict(color="#1f5fa8", width=3), customdata=labels,
+        hovertemplate="α = %{customdata}: %{y:.5g}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[x[best]], y=[score[best]], mode="markers",
+                             name="best (ties to the larger α)",
+                             marker=dict(size=18, color="#D55E00", symbol="star")))
+    fig.update_xaxes(type="log", tickvals=list(x), ticktext=labels,
+                     title_text="α: larger α = smaller neighbourhood = trusting the data more")
+    fig.update_yaxes(title_text="held-out log-likelihood (higher is better)")
+    return _layout(fig, f"Cross-validation over {evidence.folds} folds "
+                   f"(held out by {evidence.split})", legend=dict(orientation="h", y=-0.25))
 
 
 # ---------------------------------------------------------------- comparison
