@@ -79,3 +79,15 @@ def test_long_ranks_beyond_float_precision_are_refused():
     with pytest.raises(PreferenceFormatError, match="too large") as info:
         read_preferences(text)
     assert info.value.column == "rank"
+
+
+def test_a_row_with_too_many_columns_is_refused_quickly():
+    with pytest.raises(PreferenceFormatError, match="at most 20,000 columns") as info:
+        read_preferences(b"a," * 30_000 + b"b\n")
+    assert info.value.row == 1
+
+
+def test_a_first_row_of_numbers_is_data_not_item_names():
+    text = b"3,1,2\n1,2,3\n2,3,1\n"
+    result = read_file(text)
+    assert result.report.layout == "wide" and len(result.preferences) == 3

@@ -109,6 +109,7 @@ DELIMITERS = (",", ";", "\t")
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
+MAX_COLUMNS = 20_000
 HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
@@ -252,6 +253,13 @@ def _split_fast(text: str, delimiter: str) -> Table | None:
     marks = np.flatnonzero(encoded == ord(delimiter))
     per_line = np.bincount(np.searchsorted(newlines, marks), minlength=n_lines)
     width = int(per_line.max()) + 1
+    if width > MAX_COLUMNS:
+        line = int(np.argmax(per_line)) + 1
+        raise PreferenceFormatError(
+            f"This row holds {width:,} values separated by {DELIMITER_NAMES[delimiter]}; at "
+            f"most {MAX_COLUMNS:,} columns can be read.", row=line,
+            fix="Put one ranking per row with at most that many items, or use the long "
+                "layout (ranker, item, rank), which has no such limit.")
     padding = _has_padding(text, encoded, delimiter)
     del encoded, marks
     try:

@@ -43,8 +43,11 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
             has_rank_header(prepared):
         return False
     titles = [prepared.header[j] if j < len(prepared.header) else "" for j in free]
-    if sum(bool(t) for t in titles) < 2 or all(looks_like_rank(t) for t in titles if t):
+    named = [t for t in titles if t]
+    if len(named) < 2 or all(looks_like_rank(t) for t in named):
         return False
+    if sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
+        return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
     if not np.isfinite(rank_values(cells[:200])).all():
         return False  # the first rows already hold a cell that is not a rank
