@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .frozen import readonly_array
 from .metrics import pairwise_accuracy
 from .noise import NOISE_TYPES, magnify
 from .preferences import Preferences
@@ -297,6 +298,10 @@ class CarelessRaters:
     probability: np.ndarray
     pi: float
     fit: object
+
+    def __post_init__(self):
+        for name in ("n_preferences", "probability"):
+            object.__setattr__(self, name, readonly_array(getattr(self, name)))
 
     @property
     def outlier(self) -> np.ndarray:
