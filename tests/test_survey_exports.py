@@ -44,6 +44,10 @@ CASES = [
     ("winner_loser_draw_flag.csv", "pairwise", ("Anna", "Boris", "Clara", "Dmitri"), 4, None,
      "Anna"),
     ("opavote.blt", "blt", PIZZAS, 3, None, "Funghi"),
+    ("surveymonkey_several_questions.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("google_forms_several_questions.csv", "ranks", PIZZAS[:3], 3, 3, "Margherita"),
+    ("google_forms_rank_questions_and_comments.csv", "wide", PIZZAS, 2, None, "Margherita"),
+    ("qualtrics_several_questions.csv", "ranks", PIZZAS[:3], 2, 2, "Margherita"),
 ]
 
 
@@ -79,6 +83,17 @@ def test_survey_metadata_is_skipped_and_reported():
     assert google.report.ranker_column == "Email Address"
     assert google.preferences.ranker_names[0] == "ann@example.org"
     assert google.report.skipped_columns == ("Timestamp (survey metadata)",)
+
+
+@pytest.mark.parametrize("name", ["surveymonkey_several_questions.csv",
+                                  "google_forms_several_questions.csv",
+                                  "google_forms_rank_questions_and_comments.csv",
+                                  "qualtrics_several_questions.csv"])
+def test_answers_to_other_questions_are_skipped_and_listed(name):
+    report = read_file(EXPORTS / name).report
+    others = [c for c in report.skipped_columns if c.endswith("(another question)")]
+    assert len(others) >= 2, report.skipped_columns
+    assert not set(report.item_columns) & {c.rsplit(" (", 1)[0] for c in others}
 
 
 def test_per_row_ids_never_become_the_ranker():

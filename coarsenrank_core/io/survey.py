@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._common import ORDINALS, PREFERENCE_ROLES, Table, normalise
+from ._common import ORDINALS, PREFERENCE_ROLES, RANK_LABEL, Table, normalise
 
 __all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
            "metadata_name"]
@@ -146,6 +146,8 @@ class Prepared:
         Column index -> why it is skipped (survey metadata, a per-row id).
     ranker, count : int or None
         The ranker and the count column.
+    blocks : tuple of tuple of int
+        Groups of columns that answer one question (a grid, a rank-order question).
     """
 
     table: Table
@@ -156,6 +158,7 @@ class Prepared:
     skipped: dict = field(default_factory=dict)
     ranker: int | None = None
     count: int | None = None
+    blocks: tuple = ()
 
     @property
     def width(self) -> int:
@@ -190,32 +193,48 @@ def prepare(table: Table) -> Prepared:
         tags, texts = rows[0], rows[1]
         header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
         prepared = Prepared(table, header, 3, platform="Qualtrics",
-                            question=_common_prefix(texts, " - "))
+                            question=_common_prefix(texts, " - "),
+                            blocks=_groups([t.rpartition(" - ")[0] for t in texts]))
         return _classify(prepared, tags)
     if len(rows) >= 3 and _platform(rows[0]) == "Qualtrics" and _names_metadata(rows[1]):
         tags, texts = rows[0], rows[1]  # the older Qualtrics export: no ImportId row
         header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
         prepared = Prepared(table, header, 2, platform="Qualtrics",
-                            question=_common_prefix(texts, " - "))
+                            question=_common_prefix(texts, " - "),
+                            blocks=_groups([t.rpartition(" - ")[0] for t in texts]))
         return _classify(prepared, tags)
     if len(rows) >= 3 and _is_two_row_header(rows[0], rows[1]):
         top, below = rows[0], rows[1]
-        header, question = [], None
+        header, question, owners, owner = [], None, [], None
         for j in range(max(len(top), len(below))):
             name = below[j] if j < len(below) else ""
             above = top[j] if j < len(top) else ""
             if normalise(name) in ("", "response", "openendedresponse", "other(pleasespecify)"):
                 header.append(above)
+                owner = None
             else:
                 header.append(name)
                 question = question or (above or None)
+                owner = j if above else owner
+            owners.append(owner)
         prepared = Prepared(table, header, 2, platform=_platform(top) or "SurveyMonkey",
-                            question=question)
+                            question=question, blocks=_groups(owners))
         return _classify(prepared, top)
     header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
+    questions = [m["question"] if (m := _BRACKETED.fullmatch(c)) else None
+                 for c in (rows[0] if rows else [])]
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
-                        question=question)
+                        question=question, blocks=_groups(questions))
     return _classify(prepared, rows[0] if rows else [])
+
+
+def _groups(keys: Sequence) -> tuple[tuple[int, ...], ...]:
+    """Columns sharing a (non-empty) key, for every key shared by two or more columns."""
+    columns: dict = {}
+    for j, key in enumerate(keys):
+        if key:
+            columns.setdefault(key, []).append(j)
+    return tuple(tuple(c) for c in columns.values() if len(c) >= 2)
 
 
 def _names_metadata(row: Sequence[str]) -> bool:
@@ -324,8 +343,34 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
         skipped[0] = "row numbers"
         if ranker == 0:
             ranker = None
+    focus = _focus_block(prepared, {*skipped, ranker, count})
+    if focus is not None:
+        for j in range(width):
+            if j not in focus and j not in skipped and j not in (ranker, count):
+                skipped[j] = "another question"
     return Prepared(prepared.table, prepared.header, prepared.start, prepared.platform,
-                    prepared.question, skipped, ranker, count)
+                    prepared.question, skipped, ranker, count, prepared.blocks)
+
+
+def _focus_block(prepared: Prepared, used: set) -> tuple[int, ...] | None:
+    """The question block holding the ranking, when a survey has several questions.
+
+    A block titled by ranks (``[First choice]``) comes first, then one whose cells are all
+    ranks; otherwise the first block. None when the file has no such blocks.
+    """
+    blocks = [tuple(j for j in block if j not in used) for block in prepared.blocks]
+    blocks = [b for b in blocks if len(b) >= 2]
+    if not blocks:
+        return None
+    titled = [b for b in blocks if all(RANK_LABEL.fullmatch(prepared.label(j)) for j in b)]
+    if titled:
+        return titled[0]
+    for block in blocks:
+        ranks = rank_values(prepared.table.cells[prepared.start:, [
+            j for j in block if j < prepared.table.width]])
+        if ranks.size and np.isfinite(ranks).all() and (ranks > 0).any():
+            return block
+    return blocks[0]
 
 
 def _row_numbers(prepared: Prepared) -> bool:
