@@ -173,6 +173,14 @@ def test_microsoft_forms_workbook():
     assert "Start time (survey metadata)" in result.report.skipped_columns
 
 
+def test_microsoft_forms_workbook_with_another_question():
+    rows = [MS_FORMS[0] + ["Anything else?"]] + [r + [a] for r, a in zip(
+        MS_FORMS[1:], ["More vegan options, please", None, "no"])]
+    result = read_file(_workbook({"Sheet1": rows}))
+    assert result.report.layout == "cell" and "Anything else?" in result.report.skipped_columns
+    assert result.preferences.item_names == PIZZAS
+
+
 def test_workbook_with_several_sheets_reads_the_first_or_the_chosen():
     data = _workbook({"About": [["This survey asked about pizzas"]],
                       "Responses": MS_FORMS})

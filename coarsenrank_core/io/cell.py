@@ -18,6 +18,7 @@ __all__ = ["ranking_column", "read_cell"]
 
 # Separators in order of preference; '>' lists may tie items with '='.
 SEPARATORS = (">", ";", ",", " ")
+STRONG = (">", ";")  # separators that free-text answers rarely use
 
 
 def _separator(values: pd.Series) -> str | None:
@@ -46,6 +47,8 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
         if separator is not None:
             first_splits = _separator(values.iloc[:1]) == separator
             candidates.append((j, separator, not first_splits))
+    if len(candidates) > 1:  # other answers with commas or spaces: trust only ';' and '>'
+        candidates = [c for c in candidates if c[1] in STRONG]
     if len(candidates) != 1:
         return None
     return candidates[0]

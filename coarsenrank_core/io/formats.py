@@ -23,7 +23,7 @@ from ._common import (
 )
 from ._text import decode, load_source
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
-from .cell import ranking_column, read_cell
+from .cell import STRONG, ranking_column, read_cell
 from .containers import (
     JSON_EXTENSIONS,
     WORKBOOK_EXTENSIONS,
@@ -201,8 +201,10 @@ def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
     """A single non-blank free column whose cells hold whole rankings."""
     filled = [j for j in item_columns(prepared, options)
               if (prepared.table.column(j, prepared.start) != "").any()]
-    return (len(filled) == 1 and not has_rank_header(prepared)
-            and ranking_column(prepared, options) is not None)
+    if not filled or has_rank_header(prepared):
+        return False
+    found = ranking_column(prepared, options)
+    return found is not None and (len(filled) == 1 or found[1] in STRONG)
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:
