@@ -111,8 +111,8 @@ def write_readlevel_csv(data_dir, tmp_path) -> Path:
     return path
 
 
-def cli_order(path, *extra) -> list[str]:
-    out = Path(str(path) + ".ranking.csv")
+def cli_order(path, out_dir, *extra) -> list[str]:
+    out = Path(out_dir) / f"ranking{len(list(Path(out_dir).glob('ranking*.csv')))}.csv"
     assert main(["rank", str(path), *extra, "--out", str(out)]) == 0
     table = rows(out.read_text())
     assert list(table[0]) == ["item", "rank", "score"]
@@ -121,14 +121,15 @@ def cli_order(path, *extra) -> list[str]:
 
 def test_alpha_changes_the_cli_ranking_under_its_defaults(data_dir, tmp_path):
     path = write_readlevel_csv(data_dir, tmp_path)
-    orders = {alpha: cli_order(path, "--alpha", alpha) for alpha in ("10", "1000", "inf")}
+    orders = {alpha: cli_order(path, tmp_path, "--alpha", alpha)
+              for alpha in ("10", "1000", "inf")}
     assert orders["10"] != orders["1000"] != orders["inf"] != orders["10"]
 
 
 def test_cli_rank_compare_and_the_engine_agree_on_alpha_and_order(tmp_path, capsys):
     prefs = read_preferences(PIZZA)
     choice = choose_alpha(prefs)
-    order = cli_order(PIZZA)
+    order = cli_order(PIZZA, tmp_path)
     err = capsys.readouterr().err
     assert f"α = {choice.alpha:g}" in err
     fit = run_method("coarsen-pl", prefs)
