@@ -204,7 +204,8 @@ def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
     if not filled or has_rank_header(prepared):
         return False
     found = ranking_column(prepared, options)
-    return found is not None and (len(filled) == 1 or found[1] in STRONG)
+    survey = bool(prepared.skipped) or prepared.ranker is not None
+    return found is not None and (len(filled) == 1 or (survey and found[1] in STRONG))
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:
