@@ -87,3 +87,48 @@ def test_the_consensus_rank_summary_needs_about_twice_the_draws():
     finally:
         tracemalloc.stop()
     assert peak < 2.5 * post.draws.nbytes  # 64 MB of draws; an M × M table: 3.2 GB
+
+
+def _mixed_preferences(rng, n=60, m=12):
+    lists = []
+    for _ in range(n):
+        k = int(rng.integers(2, m + 1))
+        items = rng.permutation(m)[:k].tolist()
+        if k >= 4 and rng.random() < 0.5:  # a tied group in the middle
+            items = [items[0], frozenset(items[1:3]), *items[3:]]
+        lists.append(items)
+    from coarsenrank_core import Preferences
+
+    return Preferences.from_lists(lists, n_items=m)
+
+
+@pytest.mark.parametrize("injector", ["replace_random", "reverse_preferences", "mallows_swaps",
+                                      "spammers"])
+def test_altered_distance_by_counting_equals_comparing_every_pair(monkeypatch, injector):
+    from coarsenrank_core import noise
+
+    rng = np.random.default_rng(4)
+    prefs = _mixed_preferences(rng)
+    result = noise.NOISE_TYPES[injector].function(prefs, 0.7, random_state=1)
+    by_pairs = noise.altered_distance(prefs, result)
+    monkeypatch.setattr(noise, "_LONG", 2)  # every source of 3 items or more is counted
+    by_counting = noise.altered_distance(prefs, result)
+    assert by_pairs.size > 10
+    np.testing.assert_allclose(by_counting, by_pairs, rtol=0, atol=1e-12)
+
+
+def test_altered_distance_of_a_long_ranking_stays_linear_in_memory():
+    from coarsenrank_core import Preferences, noise
+
+    # one ranking of 30,000 items: its 450 million pairs would need gigabytes
+    k = 30_000
+    prefs = Preferences.from_arrays(np.arange(k), [k])
+    reversed_ = noise.reverse_preferences(prefs, 1.0, random_state=0)
+    tracemalloc.start()
+    try:
+        distance = noise.altered_distance(prefs, reversed_)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_allclose(distance, [1.0])
+    assert peak < 20e6
