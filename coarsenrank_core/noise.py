@@ -17,6 +17,7 @@ __all__ = ["NoiseResult", "NoiseType", "NOISE_TYPES", "replace_random", "reverse
 
 _PAIR_CELLS = 1 << 22  # bound on the (rows × item pairs) cells that altered_distance holds
 _LONG = 1024  # altered_distance counts pairs of longer preferences in O(k log k) instead
+_LONG_MALLOWS = 2048  # mallows_insertions places units of longer lists by a Fenwick tree
 
 
 def _pair_total(labels: np.ndarray) -> int:
@@ -253,6 +254,8 @@ def mallows_insertions(n_rows: int, length: int, dispersion: float,
         Row ``r`` lists the units best first.
     """
     rng = np.random.default_rng(random_state)
+    if int(length) > _LONG_MALLOWS:
+        return _mallows_by_free_slots(n_rows, int(length), dispersion, rng)
     current = np.zeros((n_rows, 1), dtype=np.intp)
     for unit in range(1, int(length)):
         place = unit - _truncated_geometric(dispersion, unit, n_rows, rng)
@@ -261,6 +264,52 @@ def mallows_insertions(n_rows: int, length: int, dispersion: float,
         current = np.where(column < place[:, None], np.pad(current, ((0, 0), (0, 1))),
                            np.where(column == place[:, None], unit, shifted))
     return current
+
+
+def _mallows_by_free_slots(n_rows: int, length: int, dispersion: float,
+                           rng: np.random.Generator) -> np.ndarray:
+    """:func:`mallows_insertions` for long lists, in ``O(k log k)`` per row.
+
+    The same uniforms give the same insertion depths ``V_i`` (so the same permutations).
+    Unit ``i`` went in at place ``i − V_i`` of the list of units ``0 .. i``; the later units
+    only push it back, so it ends in the ``(i − V_i)``-th slot (from the front) among the
+    slots that the units after it leave free. Walking ``i`` from last to first and finding
+    that slot with a Fenwick tree of free slots places every unit with ``O(log k)`` steps.
+    """
+    out = np.empty((n_rows, length), dtype=np.intp)
+    if dispersion == 0:
+        out[:] = np.arange(length)
+        return out
+    top = np.arange(1, length)[:, None]
+    u = rng.random((length - 1, n_rows))  # the order in which the loop draws them
+    if dispersion == 1:
+        depth = np.minimum((u * (top + 1)).astype(np.intp), top)
+    else:
+        log_phi = np.log(dispersion)
+        mass = -np.expm1((top + 1) * log_phi)
+        depth = np.clip(np.floor(np.log1p(-u * mass) / log_phi), 0, top).astype(np.intp)
+    places = np.vstack([np.zeros((1, n_rows), np.intp), top - depth])  # unit 0: place 0
+    high = 1 << (length.bit_length() - 1)
+    for r in range(n_rows):
+        tree = [0] * (length + 1)  # Fenwick tree of free slots, 1-based, all free
+        for j in range(1, length + 1):
+            tree[j] = j & -j
+        row = [0] * length
+        for unit, place in zip(range(length - 1, -1, -1), places[::-1, r].tolist()):
+            target, pos, step = place + 1, 0, high
+            while step:
+                nxt = pos + step
+                if nxt <= length and tree[nxt] < target:
+                    pos = nxt
+                    target -= tree[nxt]
+                step >>= 1
+            row[pos] = unit
+            j = pos + 1
+            while j <= length:
+                tree[j] -= 1
+                j += j & -j
+        out[r] = row
+    return out
 
 
 def mallows_swaps(prefs: Preferences, dispersion: float, random_state=None) -> NoiseResult:

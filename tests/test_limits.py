@@ -132,3 +132,29 @@ def test_altered_distance_of_a_long_ranking_stays_linear_in_memory():
         tracemalloc.stop()
     np.testing.assert_allclose(distance, [1.0])
     assert peak < 20e6
+
+
+@pytest.mark.parametrize("dispersion", [0.0, 0.3, 0.9, 1.0])
+def test_mallows_by_free_slots_draws_the_same_permutations(monkeypatch, dispersion):
+    from coarsenrank_core import noise
+
+    for length, rows in [(2, 5), (3, 4), (9, 6), (60, 3)]:
+        by_insertion = noise.mallows_insertions(rows, length, dispersion, random_state=7)
+        monkeypatch.setattr(noise, "_LONG_MALLOWS", 1)
+        by_slots = noise.mallows_insertions(rows, length, dispersion, random_state=7)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(by_slots, by_insertion)
+
+
+def test_mallows_swaps_of_one_long_ranking_is_a_permutation_of_it():
+    from coarsenrank_core import Preferences, noise
+
+    # 100,000 items: the insertion loop would touch 5·10⁹ cells, the free slots 3.4·10⁶
+    k = 100_000
+    prefs = Preferences.from_arrays(np.arange(k), [k])
+    result = noise.mallows_swaps(prefs, 0.3, random_state=0)
+    items = result.preferences.items
+    np.testing.assert_array_equal(np.sort(items), np.arange(k))
+    moved = np.mean(items != np.arange(k))
+    assert 0.1 < moved < 0.9  # φ = 0.3: mostly neighbours swapped
+    assert 0 < noise.altered_distance(prefs, result)[0] < 0.01
