@@ -261,6 +261,10 @@ def _split_fast(text: str, delimiter: str) -> Table | None:
             fix="Put one ranking per row with at most that many items, or use the long "
                 "layout (ranker, item, rank), which has no such limit.")
     padding = _has_padding(text, encoded, delimiter)
+    # a line can be blank only if it holds nothing but separators (and a carriage return)
+    lengths = np.diff(np.r_[-1, newlines, encoded.size if n_lines > newlines.size else -1])
+    maybe_blank = np.flatnonzero(lengths[:n_lines] - 1 <= per_line + 1) if not padding \
+        else None
     del encoded, marks
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
@@ -279,14 +283,19 @@ def _split_fast(text: str, delimiter: str) -> Table | None:
     if (quoted or text.count("\r") != text.count("\r\n")) and any(
             _contains(cells, c) for c in ("\n", "\r")):
         return None
-    filled = cells != ""
-    keep = filled.any(axis=1)
+    keep = np.ones(len(cells), dtype=bool)
+    if maybe_blank is None:
+        keep = (cells != "").any(axis=1)
+    elif maybe_blank.size:
+        keep[maybe_blank] = (cells[maybe_blank] != "").any(axis=1)
     lines = np.flatnonzero(keep) + 1
     if not keep.all():
-        cells, filled = cells[keep], filled[keep]
-    used = filled.any(axis=0)
+        cells = cells[keep]
+    last = cells.shape[1]
+    while last and not (cells[:, last - 1] != "").any():
+        last -= 1  # columns that are blank on every row
     widths = _head_widths(text, delimiter, min(int(keep.sum()), _HEAD_RECORDS))
-    last = max(int(np.flatnonzero(used)[-1]) + 1 if used.any() else 0, *widths, 0)
+    last = max(last, *widths, 0)
     return Table(np.ascontiguousarray(cells[:, :last]), lines.astype(np.int64), delimiter,
                  widths)
 

@@ -19,6 +19,7 @@ __all__ = ["ranking_column", "read_cell"]
 # Separators in order of preference; '>' lists may tie items with '='.
 SEPARATORS = (">", ";", ",", " ")
 STRONG = (">", ";")  # separators that free-text answers rarely use
+SAMPLE = 200  # rows looked at before a whole column is checked
 
 
 def _separator(values: pd.Series) -> str | None:
@@ -43,7 +44,9 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     candidates = []
     for j in columns:
         values = pd.Series(table.column(j), dtype=object)
-        separator = _separator(values.iloc[1:]) if len(values) > 1 else None
+        if len(values) < 2 or _separator(values.iloc[1:SAMPLE]) is None:
+            continue  # the first rows hold no whole ranking in this column
+        separator = _separator(values.iloc[1:])
         if separator is not None:
             first_splits = _separator(values.iloc[:1]) == separator
             candidates.append((j, separator, not first_splits))

@@ -40,7 +40,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .survey import Prepared, platform_fix, prepare
-from .wide import has_rank_header, headerless, is_wide_header, item_columns, read_wide
+from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
 
@@ -337,7 +337,7 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
                           count_column=count,
                           skipped_columns=tuple(c for c in labels if c not in used))
     prepared = file.ranks_prepared if fmt.id == "ranks" else file.prepared
-    if fmt.id == "wide" and not is_wide_header(prepared) and file.options.item_columns is None:
+    if fmt.id == "wide" and not prepared.wide_header and file.options.item_columns is None:
         prepared = headerless(prepared)
     if fmt.id == "cell":
         found = ranking_column(prepared, file.options)

@@ -27,6 +27,8 @@ def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
             or not prepared.n_rows:
         return prepared
     cells = padded(prepared.table, _titles(prepared), prepared.start)
+    if not np.isfinite(rank_values(cells[:200, free[1:]])).all():
+        return prepared  # the first rows already hold a cell that is not a rank
     first = cells[:, free[0]]
     if (first == "").any() or np.isfinite(rank_values(first)).any():
         return prepared

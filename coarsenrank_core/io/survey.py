@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -163,6 +164,13 @@ class Prepared:
     @property
     def width(self) -> int:
         return max(self.table.width, len(self.header or ()))
+
+    @cached_property
+    def wide_header(self) -> bool:
+        """Whether the first row holds titles when the rows are read as rankings."""
+        from .wide import is_wide_header
+
+        return is_wide_header(self)
 
     @property
     def n_rows(self) -> int:

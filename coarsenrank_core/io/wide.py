@@ -88,7 +88,7 @@ def item_columns(prepared: Prepared, options: ReadOptions) -> list[int]:
 def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     """Read rows of items in order, best first; ``a|b`` in one cell are tied."""
     _refuse_other_layout(prepared)
-    if not is_wide_header(prepared) and options.item_columns is None:
+    if not prepared.wide_header and options.item_columns is None:
         prepared = headerless(prepared)
     n_rows = prepared.n_rows
     if prepared.header is not None and not n_rows:
@@ -99,7 +99,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     line = np.asarray(prepared.lines, dtype=np.intp)
     columns = item_columns(prepared, options)
     block = cells[:, columns] if columns else np.empty((n_rows, 0), dtype=object)
-    cell_index, members = split_ties(block.ravel())
+    cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
     column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols] if columns else cell_index
@@ -107,7 +107,6 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     filled[cell_index] = True
     group_of_cell = (np.cumsum(filled.reshape(block.shape), axis=1) - 1).ravel()
     group = group_of_cell[cell_index]
-    item, item_names = factorize(members)
     _duplicates(pref, item, column, item_names, line, prepared)
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
@@ -118,27 +117,33 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
 
 
-def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The items in a flat array of cells, with the index of the cell each comes from.
+def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """The items in a flat array of cells: the cell each comes from, its code and the names.
 
-    A cell ``a|b`` gives two items (tied); blank cells and blank members give none.
+    A cell ``a|b`` gives two items (tied); blank cells and blank members give none. Items
+    are numbered in order of first appearance.
     """
     cells = np.asarray(cells, dtype=object)
     codes, uniques = pd.factorize(cells)
     uniques = np.asarray(uniques, dtype=object)
+    tied_unique = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
+        dtype=bool)
+    if not tied_unique.any():
+        named = uniques != ""
+        plain = np.flatnonzero(named[codes])
+        renumber = np.cumsum(named) - 1
+        return plain, renumber[codes[plain]], tuple(str(u) for u in uniques[named])
     filled = (uniques != "")[codes]
-    tied = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
-        dtype=bool)[codes]
+    tied = tied_unique[codes]
     plain = np.flatnonzero(filled & ~tied)
-    if not tied.any():
-        return plain, cells[plain]
     parts = pd.Series(cells[tied], index=np.flatnonzero(tied), dtype=object)
     parts = parts.str.split(TIE, regex=False).explode().str.strip()
     parts = parts[parts != ""]
     index = np.concatenate([plain, parts.index.to_numpy(dtype=np.intp)])
     values = np.concatenate([cells[plain], parts.to_numpy(dtype=object)])
     order = np.argsort(index, kind="stable")
-    return index[order], values[order]
+    item, names = factorize(values[order])
+    return index[order], item, names
 
 
 def _refuse_other_layout(prepared: Prepared) -> None:
