@@ -97,6 +97,10 @@ columns[0].metric("Items", summary.n_items)
 columns[1].metric("Lists", summary.n_preferences)
 columns[2].metric("Raters", summary.n_rankers if prefs.has_rankers else "not recorded")
 columns[3].metric("Lists with ties", summary.n_tied_preferences)
+if dataset.read_as:
+    with st.expander("How this file was read"):
+        for line in dataset.read_as:
+            st.markdown(plain(line))
 for note in dataset.notes:
     st.info(plain(note))
 

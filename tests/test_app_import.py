@@ -122,3 +122,11 @@ def test_every_export_fixture_previews_without_error():
         assert not [e for e in at.error if "could not read" in e.value], path.name
         prefs = read_preferences(path)
         assert f"over {prefs.n_items} items" in texts(at), path.name
+
+
+def test_the_loaded_data_keeps_its_reading_record():
+    at = start_upload("survey.csv", RANKS)
+    at.button(key="confirm_upload").click().run()
+    [expander] = [e for e in at.expander if e.label == "How this file was read"]
+    shown = " ".join(m.value for m in expander.markdown).replace("\\", "")
+    assert "item columns holding ranks" in shown and "Timestamp (survey metadata)" in shown

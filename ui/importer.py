@@ -129,6 +129,7 @@ def confirm(result: ReadResult, name: str) -> bool:
         st.info(f"Nothing has changed yet. Still loaded: {plain(loaded.name)}. Check the "
                 "reading above, correct it if needed, then press 'Use this data'.")
         return False
-    state.set_current(state.Dataset(name=name, preferences=prefs, origin="upload"))
+    state.set_current(state.Dataset(name=name, preferences=prefs, origin="upload",
+                                    read_as=tuple(result.report.lines())))
     st.success(f"Loaded {plain(name)}: {len(prefs):,} lists over {prefs.n_items:,} items.")
     return True

@@ -40,6 +40,7 @@ class Dataset:
     description: str = ""
     parent: Dataset | None = None
     noise: NoiseReport | None = None
+    read_as: tuple[str, ...] = ()  # how an uploaded file was read (ReadReport.lines())
 
     @property
     def notes(self) -> tuple[str, ...]:
