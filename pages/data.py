@@ -1,5 +1,7 @@
 """Data: load a sample, upload a file or simulate a scenario; see what was loaded."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from ui.shell import ensure_shell
@@ -67,9 +69,7 @@ elif source == "My own file":
             format_error(error)
         else:
             if dataset.truth is None or not (dataset.truth == truth).all():
-                state.set_current(state.Dataset(
-                    name=dataset.name, preferences=dataset.preferences, truth=truth,
-                    origin=dataset.origin, description=dataset.description))
+                state.set_current(replace(dataset, truth=truth))
                 st.success("True order loaded: accuracy charts are now available.")
 
 else:
