@@ -109,7 +109,7 @@ st.markdown("Hold out a fifth of the raters (or of the lists) at a time, fit the
             "the rest at each α, and score how likely the held-out answers are. The α with "
             "the best held-out score wins; ties go to the larger α. On the paper's datasets "
             "this picks α = ∞, the plain model.")
-if st.button("Run cross-validation", key="run_cv"):
+if st.button("Cross-validate", key="run_cv"):
     state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
 cv = state.stored("cv")
 if cv is not None:

@@ -441,7 +441,7 @@ def test_teaching_scenarios_load_from_the_noise_page_with_their_sentence():
 def test_cross_validation_runs_on_the_dic_page_and_can_set_alpha():
     from coarsenrank_core import choose_alpha
 
-    at = click(open_page("pages/dic.py"), "Run cross-validation")
+    at = click(open_page("pages/dic.py"), "Cross-validate")
     no_failure(at)
     expected = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv"), "cv")
     [spec] = [s for s in chart_specs(at) if "Cross-validation" in s["layout"]["title"]["text"]]
