@@ -143,3 +143,20 @@ def test_exposure_study_data_show_items_as_asked_and_the_study_tabulates_every_c
     assert all(0.5 < r["mean"] <= 1 and r["sd"] == 0 for r in rows)
     careless, truth = teaching_arrays("careless", random_state=0)
     assert careless.n_rankers == 30 and len(careless) == 240 and truth.argmax() == 0
+
+
+def test_the_built_in_teaching_scenarios_tell_the_story_their_sentences_tell():
+    from coarsenrank_core.experiments import teaching_arrays
+
+    def accuracy(kind):
+        prefs, truth = teaching_arrays(kind, random_state=0)
+        result = compare(prefs, ["pl-em", "coarsen-pl", "pl-mix-rater", "crowdbt", "borda"],
+                         truth=truth)
+        return {row.method: row.accuracy for row in result.rows}
+
+    careless = accuracy("careless")
+    assert careless["pl-mix-rater"] >= careless["pl-em"] + 0.03
+    assert careless["crowdbt"] >= careless["pl-em"] + 0.03
+    assert careless["coarsen-pl"] <= careless["pl-em"] + 0.01
+    campaign = accuracy("campaign")
+    assert max(campaign.values()) < 0.75
