@@ -518,8 +518,14 @@ class Preferences:
         _, labels = connected_components(graph, directed=strong,
                                          connection="strong" if strong else "weak")
         labels = labels[present]
-        comps = [present[labels == lab] for lab in np.unique(labels)]
-        return sorted(comps, key=lambda c: (-c.size, c[0]))
+        # one sort instead of one scan of all items per component (millions of components
+        # in a file of disjoint pairs)
+        by_label = np.argsort(labels, kind="stable")
+        members = present[by_label]  # ascending inside each component
+        starts = np.flatnonzero(np.r_[True, np.diff(labels[by_label]) != 0])
+        sizes = np.diff(np.append(starts, members.size))
+        comps = np.split(members, starts[1:])
+        return [comps[c] for c in np.lexsort((members[starts], -sizes))]
 
     # ------------------------------------------------------------------ transformations
     def subset(self, selection) -> Preferences:
