@@ -126,9 +126,10 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha:
     Exactness: while every sub-step has ``ω = 1`` (``ρ ≥ c``: one unit update still moves
     some parameter by ``c`` relatively, as at the prior of a fresh fit, ``v = 1``,
     ``α + β = 8``) the result is bit for bit that of ``w`` repeated updates. Otherwise it
-    follows them closely: over 80 random beliefs and counts 2 to 10,000
-    (tests/test_crowdbt.py), the variances and ``α, β`` stay within 1% relative and the
-    means within 0.02 posterior standard deviations of the repeated updates.
+    follows them closely: for 40 random beliefs at each of the counts 2, 5, 100 and 3,000
+    (tests/test_crowdbt.py; the largest errors seen up to 10,000 were 0.6% and 0.007 sd),
+    the variances and ``α, β`` stay within 1% relative and the means within 0.02 posterior
+    standard deviations of the repeated updates.
 
     Parameters
     ----------
