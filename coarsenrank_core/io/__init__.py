@@ -79,7 +79,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
 
     Examples
     --------
-    >>> result = read_file(b"Timestamp,Q [tea],Q [coffee]\n2024-05-01 10:00,2,1\n")
+    >>> result = read_file(b"Timestamp,Q [tea],Q [coffee]\\n2024-05-01 10:00,2,1\\n")
     >>> result.report.layout, result.preferences.to_lists(names=True)
     ('ranks', [['coffee', 'tea']])
     """
