@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import stat
 import sys
 from pathlib import Path
 
@@ -18,6 +20,62 @@ class _UsageError(Exception):
     """A problem with the command's arguments or input, reported in one line."""
 
 
+class _FileError(Exception):
+    """A file that could not be read, with the error that says why."""
+
+    def __init__(self, path: str, error: Exception):
+        super().__init__(f"{path}: {error}")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line (exit 2), without the usage text."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+# Limits on user-chosen work: beyond them a run takes hours or more memory than a machine has.
+MAX_DRAWS = 100_000
+MAX_GRID = 200
+MAX_ITERATIONS = 100_000
+MAX_REPEATS = 100
+MAX_JOBS = 64
+
+
+def _whole(name: str, low: int, high: int):
+    """An argparse type: a whole number between ``low`` and ``high``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") \
+                from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be between {low:,} and {high:,}, not {value:,}")
+        return value
+    return parse
+
+
+def _real(name: str, low: float, high: float, *, low_open: bool = False, inf: bool = False):
+    """An argparse type: a finite number in a range (``inf`` only when allowed)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, not {text!r}") from None
+        if inf and value == math.inf:
+            return value
+        below = value <= low if low_open else value < low
+        if not math.isfinite(value) or below or value > high:
+            bound = f"more than {low:g}" if low_open else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a finite number, {bound} and at most {high:g}"
+                + (" (or inf)" if inf else "") + f", not {text!r}")
+        return value
+    return parse
+
+
 def _alpha(text: str):
     """``auto`` (the default rule), a rule name, ``inf`` or a positive number."""
     from .alpha import RULES, parse_rule
@@ -26,11 +84,13 @@ def _alpha(text: str):
     if lowered in ("auto", "default", *RULES):
         return parse_rule(lowered)
     try:
-        return parse_rule(lowered.replace("infinity", "inf"))
+        value = parse_rule(lowered.replace("infinity", "inf"))
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"alpha must be auto, {', '.join(RULES)}, inf or a positive number, "
-            f"not {text!r}") from None
+        value = None
+    if isinstance(value, float) and (value == math.inf or 0 < value < math.inf):
+        return value
+    raise argparse.ArgumentTypeError(
+        f"alpha must be auto, {', '.join(RULES)}, inf or a positive number, not {text!r}")
 
 
 _NO_CALIBRATION = "none"
@@ -43,18 +103,35 @@ def _calibration(text: str):
     if lowered in ("paper", "auto"):
         return lowered
     try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("calibration must be none, paper or a number") from None
+        return _real("calibration", 1e-6, 1e12)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"calibration must be none, paper or a number from 1e-06 to 1e+12, not {text!r}") \
+            from None
+
+
+def _readable(path: str) -> Path:
+    """The path of a regular file that exists, or a one-line reason why it cannot be read."""
+    file = Path(path)
+    try:
+        mode = file.stat().st_mode
+    except FileNotFoundError:
+        raise _UsageError(f"cannot read {path}: no such file") from None
+    except OSError as error:
+        raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise _UsageError(f"cannot read {path}: it is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise _UsageError(f"cannot read {path}: it is not a regular file (a device, pipe or "
+                          "socket)")
+    return file
 
 
 def _read(path: str, fmt: str | None, args=None):
     """Read the preferences file and say on stderr how it was read."""
     from .io import ReadOptions, read_file
 
-    file = Path(path)
-    if not file.is_file():
-        raise _UsageError(f"cannot read {path}: no such file")
+    file = _readable(path)
     options = ReadOptions(
         sheet=getattr(args, "sheet", None),
         item_columns=tuple(args.items) if getattr(args, "items", None) else None,
@@ -65,6 +142,8 @@ def _read(path: str, fmt: str | None, args=None):
         result = read_file(file, format=fmt or "auto", options=options)
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except PreferenceFormatError as error:
+        raise _FileError(path, error) from None
     for line in result.report.lines():
         print(f"{file.name}: {line}", file=sys.stderr)
     return result.preferences
@@ -156,9 +235,10 @@ def _compare(args) -> None:
     prefs = _read(args.file, args.format, args)
     truth = None
     if args.truth:
-        if not Path(args.truth).is_file():
-            raise _UsageError(f"cannot read {args.truth}: no such file")
-        truth = read_truth(Path(args.truth), prefs)
+        try:
+            truth = read_truth(_readable(args.truth), prefs)
+        except PreferenceFormatError as error:
+            raise _FileError(args.truth, error) from None
     methods = args.methods or list(DEFAULT_COMPARISON)
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
@@ -171,10 +251,10 @@ def _compare(args) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m coarsenrank_core",
         description="Robust rank aggregation with CoarsenRank (Pan et al., JMLR 2022).")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     from .io import FORMATS
 
     def common(sub, sampler=True):
@@ -193,14 +273,16 @@ def _parser() -> argparse.ArgumentParser:
                          help="rank numbers: 1 is the worst (default: 1 is the best)")
         sub.add_argument("--out", help="output CSV (default: standard output)")
         if sampler:
-            sub.add_argument("--prior", nargs=2, type=float, default=None,
-                             metavar=("A", "B"), help="Gamma(a, rate b) prior (default 1 2)")
-            sub.add_argument("--draws", type=int, default=100,
-                             help="Gibbs draws per alpha (default 100)")
-            sub.add_argument("--burn-in", type=int, default=100,
-                             help="Gibbs burn-in sweeps (default 100)")
-            sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-            sub.add_argument("--jobs", type=int, default=1,
+            sub.add_argument("--prior", nargs=2, type=_real("prior", 0, 1e6, low_open=True),
+                             default=None, metavar=("A", "B"),
+                             help="Gamma(a, rate b) prior (default 1 2)")
+            sub.add_argument("--draws", type=_whole("draws", 1, MAX_DRAWS), default=100,
+                             help=f"Gibbs draws per alpha (default 100, at most {MAX_DRAWS:,})")
+            sub.add_argument("--burn-in", type=_whole("burn-in", 0, MAX_DRAWS), default=100,
+                             help=f"Gibbs burn-in sweeps (default 100, at most {MAX_DRAWS:,})")
+            sub.add_argument("--seed", type=_whole("seed", 0, 2**32 - 1), default=0,
+                             help="random seed (default 0)")
+            sub.add_argument("--jobs", type=_whole("jobs", -1, MAX_JOBS), default=1,
                              help="processes for the DIC sweep (default 1; -1 = all cores)")
 
     rank = commands.add_parser("rank", help="consensus ranking by CoarsenPL (EM)")
@@ -211,9 +293,9 @@ def _parser() -> argparse.ArgumentParser:
     rank.add_argument("--calibration", type=_calibration, default=None,
                       help="paper (C = M/2, the default with a = 1), none (exact MAP; needs "
                            "a > 1 or alpha = inf) or a number C")
-    rank.add_argument("--max-iter", type=int, default=None,
-                      help="EM iterations (default 500)")
-    rank.add_argument("--tol", type=float, default=None,
+    rank.add_argument("--max-iter", type=_whole("max-iter", 1, MAX_ITERATIONS), default=None,
+                      help=f"EM iterations (default 500, at most {MAX_ITERATIONS:,})")
+    rank.add_argument("--tol", type=_real("tol", 0, 1), default=None,
                       help="relative change that stops EM (0 runs all iterations)")
     rank.add_argument("--posterior", action="store_true",
                       help="add Gibbs credible intervals of scores and ranks")
@@ -221,8 +303,10 @@ def _parser() -> argparse.ArgumentParser:
 
     dic = commands.add_parser("dic", help="DIC against alpha (choose alpha from the data)")
     common(dic)
-    dic.add_argument("--alphas", nargs="+", type=float,
-                     help="grid of alpha values (default: 15 log-spaced from 1 to 10 N)")
+    dic.add_argument("--alphas", nargs="+", type=_real("alpha", 0, 1e300, low_open=True,
+                                                       inf=True),
+                     help=f"grid of alpha values (default: 15 log-spaced from 1 to 10 N; at "
+                          f"most {MAX_GRID})")
     dic.set_defaults(handler=_dic)
 
     comp = commands.add_parser("compare", help="run several methods, with accuracy and timing")
@@ -230,7 +314,8 @@ def _parser() -> argparse.ArgumentParser:
     comp.add_argument("--truth", help="ground-truth file (item and score, or ordered items)")
     comp.add_argument("--methods", nargs="+",
                       help="method ids (default: the paper's methods, pl-mix and pl-mix-rater)")
-    comp.add_argument("--repeats", type=int, default=1, help="timing repeats (default 1)")
+    comp.add_argument("--repeats", type=_whole("repeats", 1, MAX_REPEATS), default=1,
+                      help=f"timing repeats (default 1, at most {MAX_REPEATS})")
     comp.add_argument("--alpha", type=_alpha, default="auto",
                       help="alpha for the CoarsenRank methods: auto (the default rule, where "
                            "the DIC curve levels off), knee, dic-min, cv, inf or a number")
@@ -240,11 +325,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the command line; return the exit code (0 ok, 2 bad input or arguments)."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "alphas", None) and len(args.alphas) > MAX_GRID:
+        parser.error(f"at most {MAX_GRID} alpha values, not {len(args.alphas)}")
     try:
         args.handler(args)
-    except PreferenceFormatError as error:
-        print(f"error: {args.file}: {error}", file=sys.stderr)
+    except _FileError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     except (_UsageError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from ..preferences import Preferences
+from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 
 UNEXPECTED = "Unexpected problem while reading the file"
 
@@ -410,14 +410,28 @@ def parse_weights(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndar
     numbers = parse_numbers(values)
     blank = values == ""
     numbers[blank] = 1.0
+    check_weights(numbers, values, lines, column)
+    return numbers
+
+
+def check_weights(numbers: np.ndarray, values, lines: np.ndarray, column: str | None,
+                  what: str = "weight") -> None:
+    """Refuse weights that are not numbers from MIN_WEIGHT to MAX_WEIGHT (sums stay finite)."""
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
     if bad.size:
-        i = bad[0]
+        i = int(bad[0])
         raise PreferenceFormatError(
-            f"The weight '{values[i]}' is not a positive number.", row=int(lines[i]),
+            f"The {what} '{values[i]}' is not a positive number.", row=int(lines[i]),
             column=column, fix="Write how many times the ranking was given, e.g. 1 or 3 "
                                "(or leave the cell blank for 1).")
-    return numbers
+    bad = np.flatnonzero((numbers < MIN_WEIGHT) | (numbers > MAX_WEIGHT))
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            f"The {what} '{values[i]}' is outside the accepted range, {MIN_WEIGHT:g} to "
+            f"{MAX_WEIGHT:g}.", row=int(lines[i]), column=column,
+            fix=f"Write how many times the ranking was given, between {MIN_WEIGHT:g} and "
+                f"{MAX_WEIGHT:g}.")
 
 
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str):

@@ -11,6 +11,7 @@ from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from ._common import (
     assemble,
+    check_weights,
     empty_error,
     parse_numbers,
     plural,
@@ -118,6 +119,7 @@ def read_blt(text: str) -> Preferences:
         raise PreferenceFormatError(
             f"The ballot's weight '{weights[bad[0]]}' is not a positive number.",
             row=int(line[bad[0]]), fix="Start each ballot with how many voters gave it.")
+    check_weights(weight, weights, line, None, what="ballot weight")
     notes = []
     if withdrawn:
         notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "

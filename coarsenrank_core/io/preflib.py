@@ -11,6 +11,7 @@ from ..preferences import Preferences
 from ._common import (
     INTEGER,
     assemble,
+    check_weights,
     empty_error,
     parse_numbers,
     tidy_name,
@@ -190,6 +191,7 @@ def _preflib_counts(counts: np.ndarray, lines: np.ndarray) -> np.ndarray:
             f"The count before the order should be a positive number, but it is "
             f"'{counts[i]}'.", row=int(lines[i]), column="count",
             fix="Write how many voters gave this order, e.g. '3: 1,2,3'.")
+    check_weights(numbers, counts, lines, "count", what="count")
     return numbers
 
 
