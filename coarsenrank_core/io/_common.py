@@ -136,8 +136,8 @@ class Table:
     head_widths: tuple[int, ...] = ()
 
     @classmethod
-    def from_rows(cls, rows: Sequence[Sequence[str]], lines: Sequence[int], delimiter: str
-                  ) -> Table:
+    def from_rows(cls, rows: Sequence[Sequence[str]], lines: Sequence[int] | np.ndarray,
+                  delimiter: str) -> Table:
         """A table from Python lists of cells (small inputs: workbooks, JSON, fallbacks)."""
         width = max((len(r) for r in rows), default=0)
         cells = np.full((len(rows), width), "", dtype=object)
@@ -565,7 +565,9 @@ def unique_names(names: Sequence[str], kind: str) -> tuple[list[str], list[str]]
     Returns the names and one note per renaming (``kind`` is e.g. ``"Alternatives"``).
     """
     taken = set(names)
-    out, notes, first = [], [], {}
+    out: list[str] = []
+    notes: list[str] = []
+    first: dict[str, int] = {}
     for number, name in enumerate(names, 1):
         if name in first:
             new, k = f"{name} ({number})", 2

@@ -97,6 +97,7 @@ def decode(data: bytes, encoding: str | None = None) -> str:
                         f"The file starts with a {shown} marker but is not valid {shown} text.",
                         row=line_of(data, exc.start),
                         fix="Save the file again as 'CSV UTF-8'.") from None
+    assert text is not None  # Latin-1 decodes any bytes
     text = text.removeprefix("\ufeff").rstrip("\x1a")
     bad = _CONTROL.search(text) if _may_hold_controls(text) else None
     if bad:

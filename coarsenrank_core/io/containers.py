@@ -77,32 +77,34 @@ def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, 
     book = _workbook(data)
     try:
         names = book.sheetnames
-        if sheet is None:
-            sheet = 0
-        if isinstance(sheet, int):
-            if not 0 <= sheet < len(names):
+        position = 0 if sheet is None else sheet
+        if isinstance(position, int):
+            if not 0 <= position < len(names):
                 raise PreferenceFormatError(
-                    f"The workbook has {len(names)} sheet(s); there is no sheet {sheet + 1}.",
+                    f"The workbook has {len(names)} sheet(s); there is no sheet "
+                    f"{position + 1}.",
                     fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
-            sheet = names[sheet]
-        if sheet not in names:
+            title = str(names[position])
+        else:
+            title = str(position)
+        if title not in names:
             raise PreferenceFormatError(
-                f"The workbook has no sheet called '{sheet}'.",
+                f"The workbook has no sheet called '{title}'.",
                 fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
         rows, lines, cells = [], [], 0
-        for number, values in enumerate(book[sheet].iter_rows(values_only=True), 1):
+        for number, values in enumerate(book[title].iter_rows(values_only=True), 1):
             row = [_cell_text(v) for v in values]
             while row and not row[-1]:
                 row.pop()
             cells += len(row)
             if cells > _MAX_SHEET_CELLS:
                 raise PreferenceFormatError(
-                    f"The sheet '{sheet}' holds more than {_MAX_SHEET_CELLS:,} cells.",
+                    f"The sheet '{title}' holds more than {_MAX_SHEET_CELLS:,} cells.",
                     fix="Save the sheet as CSV, or remove the columns that are not needed.")
             if row:
                 rows.append(row)
                 lines.append(number)
-        return Table.from_rows(rows, lines, ","), sheet
+        return Table.from_rows(rows, lines, ","), title
     finally:
         book.close()
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -104,18 +105,19 @@ class Source:
 def _apply_options(prepared: Prepared, options: ReadOptions) -> Prepared:
     """The user's choice of ranker and count column, over the automatic one."""
     labels = [prepared.label(j) for j in range(prepared.width)]
-    changes = {}
+    chosen = {}
     for role, choice in (("ranker", options.ranker_column), ("count", options.count_column)):
         if choice is None:
             continue
         if choice and choice not in labels:
             raise PreferenceFormatError(f"There is no column called '{choice}'.",
                                         fix="Choose a column of the file, or none.")
-        changes[role] = labels.index(choice) if choice else None
-    if not changes:
+        chosen[role] = labels.index(choice) if choice else None
+    if not chosen:
         return prepared
-    skipped = {j: why for j, why in prepared.skipped.items() if j not in changes.values()}
-    return replace(prepared, skipped=skipped, **changes)
+    skipped = {j: why for j, why in prepared.skipped.items() if j not in chosen.values()}
+    return replace(prepared, skipped=skipped, ranker=chosen.get("ranker", prepared.ranker),
+                   count=chosen.get("count", prepared.count))
 
 
 @dataclass(frozen=True)
@@ -308,8 +310,8 @@ def _with_platform(error: PreferenceFormatError, file: Source, fmt: Format):
 
 
 def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> ReadReport:
-    base = dict(layout=fmt.id, layout_title=fmt.title, file_name=file.name,
-                notes=prefs.notes, automatic=automatic)
+    base: dict[str, Any] = dict(layout=fmt.id, layout_title=fmt.title, file_name=file.name,
+                                notes=prefs.notes, automatic=automatic)
     if not fmt.table:
         return ReadReport(**base)
     if file.workbook:

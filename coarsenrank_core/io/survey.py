@@ -383,7 +383,7 @@ def _focus_block(prepared: Prepared, used: set) -> tuple[int, ...] | None:
 
 def _row_numbers(prepared: Prepared) -> bool:
     """R's ``write.csv`` row names: an untitled first column holding 1, 2, 3 ..."""
-    if prepared.header[0] or not prepared.n_rows:
+    if prepared.header is None or prepared.header[0] or not prepared.n_rows:
         return False
     cells = prepared.table.column(0, prepared.start)
     return bool((cells == np.arange(1, cells.size + 1).astype(str).astype(object)).all())

@@ -59,7 +59,7 @@ def read_truth(source, prefs: Preferences, *, encoding: str | None = None) -> np
 def _read_truth(text: str, prefs: Preferences) -> np.ndarray:
     if not text.strip():
         raise empty_error()
-    index = {name: i for i, name in enumerate(prefs.item_names)}
+    index = {name: i for i, name in enumerate(prefs.item_names or ())}
     table = _maybe_space_separated(split_table(text), index)
     if not table.rows:
         raise empty_error()
@@ -107,7 +107,7 @@ def _truth_columns(table: Table, index: dict[str, int]):
     if not _truth_header(first, roles, index, table.rows[1:]):
         item_col = _item_column(table.rows, index) if two else 0
         return None, item_col, 1 - item_col, "score" if two else "order"
-    role = next((r for r in ("score", "rank") if r in roles), None)
+    role: str | None = next((r for r in ("score", "rank") if r in roles), None)
     value_col = roles[role] if role else None
     item_col = roles.get("item", roles.get("order", 1 if value_col == 0 else 0))
     if value_col is None:
