@@ -1,4 +1,4 @@
-"""Dashboard speed on the default sample, measured with AppTest: ``python benchmarks/dashboard.py``.
+"""Dashboard speed on the default sample, measured with AppTest: ``python -m benchmarks.dashboard``.
 
 Each measurement runs in a fresh process, so Streamlit's caches start empty:
 - first render of every page (target < 3 s);
@@ -19,7 +19,6 @@ TARGETS = {"first render": 3.0, "compare all methods": 5.0, "DIC sweep, 15 α": 
 
 CHILD = r'''
 import json, sys, time
-sys.path.insert(0, {root!r})
 from streamlit.testing.v1 import AppTest
 from ui.shell import PAGES
 from coarsenrank_core.registry import METHODS
@@ -53,7 +52,7 @@ elif task == "dic":
 
 
 def measure(task: str):
-    code = CHILD.format(root=str(ROOT), app=str(ROOT / "app.py"), task=task)
+    code = CHILD.format(app=str(ROOT / "app.py"), task=task)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
@@ -66,7 +65,6 @@ def report(name: str, seconds: float, target: float | None) -> None:
 
 
 def main() -> None:
-    sys.path.insert(0, str(ROOT))
     from ui.shell import PAGES
 
     print("Dashboard on the default sample (pizza: 8 items, 30 lists), fresh process each:")

@@ -1,16 +1,13 @@
-"""Regenerate the built-in sample datasets (seeded): ``python sample_data/make_samples.py``."""
+"""Regenerate the built-in sample datasets (seeded): ``python -m sample_data.make_samples``."""
 
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from coarsenrank_core.simulate import pl_orderings, random_orderings, random_subsets  # noqa: E402
+from coarsenrank_core.simulate import pl_orderings, random_orderings, random_subsets
 
 HERE = Path(__file__).resolve().parent
 
