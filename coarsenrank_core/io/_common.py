@@ -98,6 +98,13 @@ def plural(n: int, noun: str, number: bool = True) -> str:
     return f"{n} {word}" if number else word
 
 
+def skipped_note(lines, unit: str, reason: str) -> str:
+    """``Skipped 2 rows comparing an item with itself: rows 4, 9`` for the user."""
+    n = len(lines)
+    return f"Skipped {plural(n, unit)} {reason}: {plural(n, 'row', number=False)} " \
+           f"{rows_text(lines)}"
+
+
 def rows_text(lines, limit: int = 10) -> str:
     lines = [int(x) for x in lines]
     text = ", ".join(map(str, lines[:limit]))
@@ -496,9 +503,7 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
     keep = counts >= 2
     single = np.flatnonzero(counts == 1)
     if single.size:
-        notes.append(f"Skipped {plural(single.size, unit)} with fewer than 2 items: "
-                     f"{plural(single.size, 'row', number=False)} "
-                     f"{rows_text(pref_lines[single])}")
+        notes.append(skipped_note(pref_lines[single], unit, "with fewer than 2 items"))
     if not keep.any():
         raise PreferenceFormatError(
             "No ranking in the file has two or more items, so there is nothing to compare.",

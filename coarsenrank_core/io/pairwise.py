@@ -20,10 +20,9 @@ from ._common import (
     padded,
     parse_numbers,
     parse_weights,
-    plural,
     quote_list,
     ranker_ids,
-    rows_text,
+    skipped_note,
     unify_names,
 )
 from .options import ReadOptions, override_roles
@@ -126,12 +125,11 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
     elif mode == "label":
         labels = cells[:, coding["label"]]
-        unfinished = np.isin(np.char.lower(labels.astype(str)), list(_UNFINISHED))
+        codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
+        unfinished = np.array([str(u).lower() in _UNFINISHED for u in uniques] or [False])[codes]
         if unfinished.any():
             keep &= ~unfinished
-            notes.append(f"Skipped {plural(int(unfinished.sum()), 'row')} with no result "
-                         f"(unfinished): {plural(int(unfinished.sum()), 'row', number=False)} "
-                         f"{rows_text(line[unfinished])}")
+            notes.append(skipped_note(line[unfinished], "row", "with no result (unfinished)"))
             labels = np.where(unfinished, a, labels)
         b_won, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col,
                                       b_col)
@@ -251,10 +249,7 @@ def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes
     notes = list(notes)
     keep = w_id != l_id
     if not keep.all():
-        self_lines = line[~keep]
-        notes.append(f"Skipped {plural(self_lines.size, 'row')} comparing an item with "
-                     f"itself: {plural(self_lines.size, 'row', number=False)} "
-                     f"{rows_text(self_lines)}")
+        notes.append(skipped_note(line[~keep], "row", "comparing an item with itself"))
     if not keep.any():
         raise PreferenceFormatError(
             "Every row compares an item with itself, so there is nothing to compare.",
