@@ -6,14 +6,16 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core.compare import DEFAULT_COMPARISON  # noqa: E402
 from coarsenrank_core.registry import METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
 from ui.widgets import (  # noqa: E402
     alpha_input_text,
     alpha_text,
+    comparison_table,
     csv_download,
     explain,
+    glossary,
     parse_alpha,
     show_chart,
 )
@@ -26,18 +28,20 @@ dataset = state.current()
 prefs = dataset.preferences
 setting = state.alpha_setting()
 
+# the chosen methods live in the session (and the link), so they survive leaving the page
+state.show_in_widget("compare_methods", state.methods())
 methods = st.multiselect("Methods (used by all three sections of this page)", list(METHODS),
-                         default=list(DEFAULT_COMPARISON), format_func=lambda m: METHODS[m].name,
-                         key="compare_methods")
+                         format_func=lambda m: METHODS[m].name, key="compare_methods")
+if methods != state.methods():
+    state.set_methods(methods)
+    state.mark_shown("compare_methods", list(methods))
 # the box shows the session's α, also after another page has changed it
-if (st.session_state.get("_compare_alpha_shown") != setting.alpha
-        or "compare_alpha" not in st.session_state):
-    st.session_state["compare_alpha"] = alpha_input_text(setting.alpha)
-    st.session_state["_compare_alpha_shown"] = setting.alpha
+state.show_in_widget("compare_alpha", alpha_input_text(setting.alpha))
 with st.form("compare_form"):
     typed = st.text_input("α for the CoarsenRank methods (a number or inf; changing it "
                           "changes α on every page)", key="compare_alpha")
-    repeats = st.slider("Repeats (for timing)", 1, 5, 1, key="compare_repeats")
+    runs = st.slider("Timing runs per method (the chart shows the median)", 3, 7,
+                     compute.TIMING_RUNS, key="compare_repeats")
     run = st.form_submit_button("Run the comparison", type="primary")
 
 if run:
@@ -47,11 +51,13 @@ if run:
         run = False
     elif value != setting.alpha:
         state.set_alpha(value, "typed")
-        st.session_state["_compare_alpha_shown"] = value
+        state.mark_shown("compare_alpha", alpha_input_text(value))
         setting = state.alpha_setting()
 alpha = setting.alpha
 st.caption(f"CoarsenRank methods use {alpha_text(alpha)} ({setting.how}), the α of every "
-           "page.")
+           f"page. CoarsenPL (Gibbs) runs {compute.COMPARE_DRAWS['n_draws']} posterior draws "
+           f"after {compute.COMPARE_DRAWS['burn_in']} warm-up sweeps here, fewer than the "
+           "Consensus page's, because the comparison needs only its order.")
 with st.expander("What the methods are"):
     for method in METHODS.values():
         st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")
@@ -59,32 +65,40 @@ with st.expander("What the methods are"):
 if run and not methods:
     st.error("Choose at least one method.")
 elif run:
-    result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                int(repeats), label="Running the methods: fit")
-    state.store("compare", result)
+    result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha, 1,
+                                label="Running the methods: fit")
+    first = tuple(r.seconds_mean if r.ok else 0.0 for r in result.rows)
+    ok = tuple(r.method for r in result.rows if r.ok)
+    timing = compute.timings(prefs, dataset.key, ok, alpha, int(runs),
+                             tuple(s for r, s in zip(result.rows, first) if r.ok),
+                             label="Timing the methods: run")
+    state.store("compare", (result, timing))
 
-result = state.stored("compare")
-if result is not None:
+stored = state.stored("compare")
+if stored is not None:
+    result, timing = stored
     failed = [r for r in result.rows if not r.ok]
     for row in failed:
         st.warning(f"{row.name} did not run: {row.error}")
     if result.has_truth:
         show_chart(charts.accuracy_chart(result), key="accuracy_chart")
-        explain("Taller is better: the share of item pairs each method puts in the true "
-                "order (left) and Kendall's τ-b (right, 1 = identical order).")
+        explain("Further right is better: the share of item pairs each method puts in the "
+                "true order. The axis starts at 0.5, what a random order gets.")
         with st.expander("Do the methods agree with each other?"):
             show_chart(charts.agreement_heatmap(result), key="agreement_chart_truth")
     else:
         show_chart(charts.agreement_heatmap(result), key="agreement_chart")
         explain("No true order is loaded, so this shows how alike the methods' orders are: "
                 "1 means identical.")
-    show_chart(charts.timing_chart(result), key="timing_chart")
-    explain("Lower is faster; the scale is logarithmic, so each grid line is ten times "
-            "slower. Error bars show the spread over repeats.")
-    records = result.records()
-    st.dataframe(records, hide_index=True)
-    csv_download("Download the results (CSV)", list(records[0]),
-                 [list(r.values()) for r in records], "comparison.csv", key="compare_download")
+    if timing.methods:
+        show_chart(charts.timing_chart(timing), key="timing_chart")
+        explain(f"Further left is faster. Each dot is the median of {timing.runs} runs; the "
+                "bar spans the fastest to the slowest run. The axis is logarithmic: each grid "
+                "line is ten times slower.")
+    header, rows = comparison_table(result, timing)
+    st.dataframe([dict(zip(header, r)) for r in rows], hide_index=True)
+    csv_download("Download the results (CSV)", header, rows, "comparison.csv",
+                 key="compare_download")
 
 st.header("Robustness: what if more raters answer at random?", divider="gray")
 if dataset.truth is None:
@@ -102,9 +116,14 @@ else:
         state.store("robustness", curve)
     curve = state.stored("robustness")
     if curve is not None:
-        show_chart(charts.robustness_chart(curve), key="robustness_chart")
-        explain("Each line is a method; the band shows the spread over repetitions. A robust "
-                "method's line stays high as the share of random answers grows.")
+        shown = st.multiselect(
+            f"Methods on the chart (up to {ROBUSTNESS_SHOWN} at first, so the bands stay "
+            "readable)", list(curve.methods), default=list(curve.methods[:ROBUSTNESS_SHOWN]),
+            format_func=charts.method_name, key="robust_shown")
+        show_chart(charts.robustness_chart(curve, shown), key="robustness_chart")
+        explain("Each line is a method; the band shows ± one standard deviation over "
+                "repetitions. A robust method's line stays high as the share of random "
+                "answers grows; 0.5 is what guessing gets.")
 
 st.header("Scale: how does the time grow with the data?", divider="gray")
 with st.form("scale_form"):
@@ -114,11 +133,13 @@ with st.form("scale_form"):
 if scale_run and not methods:
     st.error("Choose at least one method above.")
 elif scale_run:
-    timing = compute.scale(prefs, dataset.key, tuple(methods), alpha,
-                           label="Timing the magnified data: fit")
-    state.store("scale", timing)
-timing = state.stored("scale")
-if timing is not None:
-    show_chart(charts.scale_chart(timing), key="scale_chart")
-    explain("Both axes are logarithmic: a line parallel to the diagonal means the time grows "
-            "in proportion to the data.")
+    scaling = compute.scale(prefs, dataset.key, tuple(methods), alpha,
+                            label="Timing the magnified data: fit")
+    state.store("scale", scaling)
+scaling = state.stored("scale")
+if scaling is not None:
+    show_chart(charts.scale_chart(scaling), key="scale_chart")
+    explain("Both axes are logarithmic. The dotted grey line grows in proportion to the data: "
+            "a method parallel to it takes ten times as long on ten times the data.")
+
+glossary("pairwise_accuracy", "kendall_tau_b", "tau", "converged", "median_runs", "alpha")

@@ -10,7 +10,8 @@ ensure_shell()
 from coarsenrank_core import pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
+from ui.text import alpha_number  # noqa: E402
+from ui.widgets import alpha_text, csv_download, explain, glossary, show_chart  # noqa: E402
 
 st.title("Consensus ranking")
 
@@ -20,17 +21,13 @@ setting = state.alpha_setting()
 
 grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha, float("inf")})
 # the slider shows the session's α, also after another page has changed it
-if (st.session_state.get("_consensus_alpha_shown") != setting.alpha
-        or "consensus_alpha" not in st.session_state):
-    st.session_state["consensus_alpha"] = setting.alpha
-    st.session_state["_consensus_alpha_shown"] = setting.alpha
+state.show_in_widget("consensus_alpha", setting.alpha)
 value = st.select_slider("Trust in the data (α): move right to trust the data more "
-                         "(changes α on every page)", options=grid,
-                         format_func=lambda a: "∞" if a == float("inf") else f"{a:g}",
+                         "(changes α on every page)", options=grid, format_func=alpha_number,
                          key="consensus_alpha")
 if value != setting.alpha:
     state.set_alpha(value, "slider")
-    st.session_state["_consensus_alpha_shown"] = value
+    state.mark_shown("consensus_alpha", value)
     setting = state.alpha_setting()
 alpha = setting.alpha
 st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM at "
@@ -74,25 +71,34 @@ JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
           "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater"}
 judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
                  key="consensus_judge")
+show_all = st.toggle("Show all raters (the chart shows the 40 most doubtful at first)",
+                     key="consensus_all_raters")
+limit = None if show_all else 40
+if dataset.careless is not None:
+    st.caption("These data mark which raters answered carelessly (a simulated scenario or "
+               "the noise): they are drawn as filled red dots.")
 if judge == "consensus":
     agreement = compute.raters(prefs, dataset.key, alpha)
-    show_chart(charts.rater_chart(agreement), key="rater_chart")
+    show_chart(charts.rater_chart(agreement, limit, dataset.careless), key="rater_chart")
     flagged = int(np.sum(agreement.outlier))
-    explain("Each bar is a rater's average agreement per choice (closer to 0 is better). "
-            "Raters left of the dashed line are explained no better than by guessing. "
-            + (f"{flagged} rater(s) stand out (orange)." if flagged else ""))
+    explain("Each dot is a rater's average agreement per choice (closer to 0 is better), "
+            "the least consistent at the top. Raters left of the dashed line are explained no "
+            "better than by guessing. "
+            + (f"{flagged} {'rater stands' if flagged == 1 else 'raters stand'} out (orange)."
+               if flagged else ""))
     table = [{"rater": agreement.names[r], "lists": int(agreement.n_preferences[r]),
               "agreement per choice": float(agreement.mean_log_likelihood[r]),
               "stands out": bool(agreement.outlier[r])}
              for r in np.argsort(agreement.mean_log_likelihood)]
 else:
     careless = compute.careless(prefs, dataset.key, judge)
-    show_chart(charts.careless_chart(careless), key="careless_chart")
+    show_chart(charts.careless_chart(careless, limit, dataset.careless), key="careless_chart")
     flagged = int(np.sum(careless.outlier))
     explain(f"The mixture model estimates that {careless.pi:.0%} of the "
             f"{'raters' if judge == 'pl-mix-rater' else 'lists'} were answered at random. Each "
-            "bar is a rater's posterior chance of being careless; "
-            f"{flagged} rater(s) are more likely careless than careful (orange).")
+            "dot is a rater's posterior chance of being careless; "
+            f"{flagged} {'rater is' if flagged == 1 else 'raters are'} more likely careless "
+            "than careful.")
     table = [{"rater": careless.names[r], "lists": int(careless.n_preferences[r]),
               "chance of answering at random": float(careless.probability[r]),
               "stands out": bool(careless.outlier[r])}
@@ -113,3 +119,5 @@ with st.expander("How this is computed"):
         "**Agreement** is the mean log-probability, per choice, of a rater's lists under the "
         "consensus. **PL-mix** models each rater (or list) as careful Plackett–Luce or "
         "uniformly random and estimates the chance of each by EM.")
+
+glossary("consensus", "alpha", "tau", "posterior", "log_likelihood")

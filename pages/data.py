@@ -1,4 +1,4 @@
-"""Data: load a sample, upload a file or simulate a scenario; see what was loaded."""
+"""Data: load a sample, upload a file, simulate a scenario or open a saved session."""
 
 from dataclasses import replace
 
@@ -13,18 +13,34 @@ from coarsenrank_core.io import FORMATS, example_file, extensions  # noqa: E402
 from ui import charts, compute, importer, state  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import simulate_scenario  # noqa: E402
-from ui.text import plain  # noqa: E402
-from ui.widgets import explain, format_error, show_chart  # noqa: E402
+from ui.share import SessionFileError, open_session_file  # noqa: E402
+from ui.text import count, list_word, plain  # noqa: E402
+from ui.widgets import explain, format_error, glossary, show_chart  # noqa: E402
 
 st.title("Data")
 st.markdown("Load the rankings to combine. The app starts with a small sample so that every "
             "page works straight away.")
 
-source = st.radio("Where do the rankings come from?",
-                  ["A built-in sample", "My own file", "A simulated scenario (for teaching)"],
+SOURCES = {"sample": "A built-in sample", "upload": "My own file",
+           "simulation": "A simulated scenario (for teaching)", "session": "A saved session"}
+loaded = state.current().original
+# the radio shows where the loaded data came from, unless the user has just picked another
+recipe = loaded.recipe
+state.show_in_widget("data_source", SOURCES["sample"] if recipe.startswith("sample:")
+                     else SOURCES.get(loaded.origin, SOURCES["upload"]))
+if recipe.startswith("sample:"):
+    state.show_in_widget("sample_choice", recipe[7:])
+elif recipe.startswith("scenario:"):
+    n_items, n_raters, length, careless, seed = recipe[9:].split(",")
+    for key, value in (("scenario_items", int(n_items)), ("scenario_raters", int(n_raters)),
+                       ("scenario_length", int(length)),
+                       ("scenario_careless", round(100 * float(careless))),
+                       ("scenario_seed", int(seed))):
+        state.show_in_widget(key, value)
+source = st.radio("Where do the rankings come from?", list(SOURCES.values()),
                   horizontal=True, key="data_source")
 
-if source == "A built-in sample":
+if source == SOURCES["sample"]:
     choice = st.selectbox("Sample", list(SAMPLES), format_func=lambda s: SAMPLES[s].title,
                           key="sample_choice")
     st.caption(SAMPLES[choice].description)
@@ -32,7 +48,21 @@ if source == "A built-in sample":
         state.set_current(compute.load_sample(choice))
         st.success(f"Loaded: {SAMPLES[choice].title}")
 
-elif source == "My own file":
+elif source == SOURCES["session"]:
+    st.markdown("Open a session file downloaded from “Share or save this view” in the "
+                "sidebar: it holds the data, the true order, α, the methods and the noise.")
+    saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
+    if saved is not None and state.upload_is_new("session", saved.getvalue()):
+        try:
+            opened = open_session_file(saved.getvalue())
+        except SessionFileError as error:
+            st.error(plain(str(error)), icon="⚠️")
+            st.info(f"Still loaded: {plain(state.current().name)}")
+        else:
+            state.upload_loaded("session", saved.getvalue())
+            st.success(f"Opened the session: {plain(opened.name)}")
+
+elif source == SOURCES["upload"]:
     with st.expander("Which layouts can I upload?"):
         for fmt in FORMATS.values():
             st.markdown(f"**{fmt.title}** ({', '.join(fmt.extensions)}): {fmt.description}")
@@ -77,11 +107,14 @@ else:
         st.markdown("Build a scenario with a known true order, then see which methods find "
                     "it.")
         left, right = st.columns(2)
-        n_items = left.slider("Items", 3, 40, 10)
-        n_raters = right.slider("Raters", 5, 500, 60)
-        length = left.slider("Items each rater orders", 2, 40, 5)
-        careless = right.slider("Careless raters (answer at random), %", 0, 90, 30)
-        seed = left.number_input("Seed", 0, 10_000, 1)
+        n_items = left.slider("Items", 3, 40, 10, key="scenario_items")
+        n_raters = right.slider("Raters", 5, 500, 60, key="scenario_raters")
+        length = left.slider("Items each rater orders", 2, 40, 5, key="scenario_length")
+        careless = right.slider("Careless raters (answer at random), %", 0, 90, 0,
+                                key="scenario_careless",
+                                help="0 by default: the scenario starts clean, and the Noise "
+                                     "page adds noise you can see and undo.")
+        seed = left.number_input("Seed", 0, 10_000, 1, key="scenario_seed")
         submitted = st.form_submit_button("Create scenario", type="primary")
     if submitted:
         state.set_current(simulate_scenario(n_items, n_raters, min(length, n_items),
@@ -93,10 +126,15 @@ prefs = dataset.preferences
 summary = prefs.summary()
 st.header(f"What is loaded: {plain(dataset.name)}", divider="gray")
 columns = st.columns(4)
-columns[0].metric("Items", summary.n_items)
-columns[1].metric("Lists", summary.n_preferences)
-columns[2].metric("Raters", summary.n_rankers if prefs.has_rankers else "not recorded")
-columns[3].metric("Lists with ties", summary.n_tied_preferences)
+word = list_word(prefs)
+columns[0].metric("Items", f"{summary.n_items:,}")
+columns[1].metric("Comparisons" if word == "comparison" else "Lists",
+                  f"{summary.n_preferences:,}")
+columns[2].metric("Raters", f"{summary.n_rankers:,}" if prefs.has_rankers else "not recorded")
+columns[3].metric(f"{word.capitalize()}s with ties", f"{summary.n_tied_preferences:,}")
+if dataset.careless:
+    st.caption(f"{count(len(dataset.careless), 'rater')} of these data answered carelessly by "
+               "design; the rater charts mark them.")
 if dataset.read_as:
     with st.expander("How this file was read"):
         for line in dataset.read_as:
@@ -114,11 +152,14 @@ if len(components) > 1:
         + "; ".join(f"({plain(n)})" for n in names))
 never_seen = int((summary.appearances == 0).sum())
 if never_seen:
-    st.warning(f"{never_seen} items appear in no list; they get the prior's score.")
+    verb = "appears" if never_seen == 1 else "appear"
+    st.warning(f"{count(never_seen, 'item')} {verb} in no {word}; they get the prior's score.")
 
 left, right = st.columns(2)
-left.plotly_chart(charts.length_histogram(summary), key="length_chart")
-right.plotly_chart(charts.ranker_histogram(summary), key="ranker_chart")
+with left:
+    show_chart(charts.length_histogram(summary), key="length_chart")
+with right:
+    show_chart(charts.ranker_histogram(summary), key="ranker_chart")
 explain("Left: the number of items in each list. Right: how many lists each rater gave; "
         "raters with many lists weigh more in the result.")
 show_chart(charts.coverage_chart(summary, prefs.item_names), key="coverage_chart")
@@ -135,3 +176,5 @@ with st.expander("See the first lists as read", expanded=dataset.origin == "uplo
         rows.append({"rater": rater, "list (best first)": text,
                      "weight": float(prefs.weights[n])})
     st.dataframe(rows, hide_index=True)
+
+glossary("consensus", "alpha")

@@ -8,7 +8,17 @@ ensure_shell()
 
 from coarsenrank_core.dic import DIC_DRAWS, auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain, show_chart  # noqa: E402
+from ui.text import alpha_number, number  # noqa: E402
+from ui.widgets import (  # noqa: E402
+    GLOSSARY,
+    alpha_text,
+    csv_download,
+    explain,
+    glossary,
+    show_chart,
+)
+
+MAX_ALPHAS, MAX_DRAWS, MAX_BURN_IN = 30, 1000, 1000
 
 st.title("Choose α: how much should we trust the data?")
 dataset = state.current()
@@ -19,7 +29,7 @@ st.markdown(
     "the data exactly. **α** is the inverse size of that neighbourhood: **a larger α means a "
     "smaller neighbourhood, i.e. trusting the data more** (α = ∞ is the plain model). In "
     f"practice the data's log-likelihood is multiplied by **τ = α / (α + N)**, where N is the "
-    f"number of lists (their total weight; here N = {n_lists:g}): α = N gives τ = 1/2, and a "
+    f"number of lists (their total weight; here N = {number(n_lists)}): α = N gives τ = 1/2, and a "
     "small α makes every list count for little.")
 st.markdown(
     "**How α is chosen by default (on every page and in the command line):** run the DIC "
@@ -34,11 +44,15 @@ with st.form("dic_form"):
     custom = st.text_input("My own list (comma-separated)",
                            ", ".join(f"{a:g}" for a in auto[::2]), key="dic_custom")
     left, middle, right = st.columns(3)
-    burn_in = left.number_input("Warm-up sweeps (discarded)", 0, 5000, 100, step=50,
-                                key="dic_burn_in")
-    draws = middle.number_input("Posterior draws per α", 5, 5000, DIC_DRAWS["n_draws"],
-                                step=10, key="dic_draws")
+    burn_in = left.number_input("Warm-up sweeps (discarded)", 0, MAX_BURN_IN, 100, step=50,
+                                key="dic_burn_in", help=GLOSSARY["warm_up"])
+    draws = middle.number_input("Posterior draws per α", 5, MAX_DRAWS, DIC_DRAWS["n_draws"],
+                                step=10, key="dic_draws", help=GLOSSARY["draws"])
     seed = right.number_input("Seed", 0, 100_000, 0, key="dic_seed")
+    st.caption(f"Limits: at most {MAX_ALPHAS} values of α, {number(MAX_DRAWS)} draws and "
+               f"{number(MAX_BURN_IN)} warm-up sweeps, so that one run stays within a few "
+               "minutes on large data and the server stays responsive for everyone. The "
+               "default settings already give a stable curve.")
     run = st.form_submit_button("Run", type="primary")
 
 alphas, grid_ok = None, True
@@ -48,9 +62,12 @@ if run and grid_kind == "My own list":
                                if v.strip()}))
     except ValueError:
         alphas = ()
-    grid_ok = bool(alphas) and min(alphas) > 0
-    if not grid_ok:
+    grid_ok = bool(alphas) and min(alphas) > 0 and len(alphas) <= MAX_ALPHAS
+    if not alphas or min(alphas) <= 0:
         st.error("Write positive numbers separated by commas, e.g. 10, 100, 1000.")
+    elif len(alphas) > MAX_ALPHAS:
+        st.error(f"Write at most {MAX_ALPHAS} values of α (you wrote {len(alphas)}): each "
+                 "value is a full run of the sampler.")
 if run and grid_ok:
     result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
                          label="Sampling the posterior for each α:")
@@ -78,20 +95,22 @@ def show(result) -> None:
         left.metric("Lowest DIC", alpha_text(best))
     st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.")
     first, second = st.columns(2)
-    if first.button(f"Use α = {knee:g} (levels off)", type="primary", key="use_knee"):
-        state.set_alpha(knee, "knee")
+    # callbacks run before the page, so the chart's dashed line moves in the same click
+    if first.button(f"Use α = {alpha_number(knee)} (levels off)", type="primary",
+                    key="use_knee", on_click=state.set_alpha, args=(knee, "knee")):
         st.success(f"Using {alpha_text(knee)} on every page.")
-    best_label = (f"Use α = {best:g} (largest tried; still falling)" if result.still_falling
-                  else f"Use α = {best:g} (lowest DIC)")
-    if second.button(best_label, key="use_best"):
-        state.set_alpha(best, "dic-min")
+    best_label = (f"Use α = {alpha_number(best)} (largest tried; still falling)"
+                  if result.still_falling else f"Use α = {alpha_number(best)} (lowest DIC)")
+    if second.button(best_label, key="use_best", on_click=state.set_alpha,
+                     args=(best, "dic-min")):
         st.success(f"Using {alpha_text(best)} on every page.")
     with st.expander("The numbers behind the curve"):
         st.markdown("f is the average log-likelihood of the data over posterior draws (fit); "
                     "g is the log-likelihood at the posterior mean minus f (the effective "
                     "complexity); DIC = g − f. Draws come from the exact Gibbs sampler of the "
                     "tempered posterior.")
-        rows = [dict(alpha=a, tau=t, f=f, g=g, DIC=d) for a, t, f, g, d in
+        rows = [{"α": a, "τ = α/(α+N)": t, "f (fit)": f, "g (complexity)": g, "DIC = g − f": d}
+                for a, t, f, g, d in
                 zip(result.alphas, result.taus, result.f, result.g, result.dic)]
         st.dataframe(rows, hide_index=True)
         csv_download("Download the curve (CSV)", ["alpha", "tau", "f", "g", "dic"],
@@ -116,7 +135,9 @@ if cv is not None:
     show_chart(charts.cv_chart(cv.evidence), key="cv_chart")
     explain("Higher is better: the held-out log-likelihood summed over the folds. "
             + cv.describe() + ".")
-    cv_label = "∞" if cv.alpha == float("inf") else f"{cv.alpha:g}"
-    if st.button(f"Use α = {cv_label} (cross-validation)", key="use_cv"):
-        state.set_alpha(cv.alpha, "cv")
+    if st.button(f"Use α = {alpha_number(cv.alpha)} (cross-validation)", key="use_cv",
+                 on_click=state.set_alpha, args=(cv.alpha, "cv")):
         st.success(f"Using {alpha_text(cv.alpha)} on every page.")
+
+glossary("alpha", "tau", "dic", "f", "g", "knee", "warm_up", "draws", "posterior",
+         "cross_validation")

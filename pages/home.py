@@ -7,6 +7,7 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from ui import state  # noqa: E402
+from ui.shell import PAGES, START_HERE  # noqa: E402
 from ui.widgets import dataset_card  # noqa: E402
 
 st.title("CoarsenRank: one fair ranking from many people's rankings")
@@ -26,16 +27,9 @@ st.markdown(
     "a coordinated group as large as the honest raters, no method helps.")
 
 st.subheader("Start here")
-st.page_link("pages/data.py", label="1 · Load your rankings, or keep the sample",
-             icon=":material/upload_file:")
-st.page_link("pages/dic.py", label="2 · See how the data chose how much to trust it (α)",
-             icon=":material/tune:")
-st.page_link("pages/consensus.py", label="3 · Read the consensus ranking and how sure it is",
-             icon=":material/format_list_numbered:")
-st.page_link("pages/compare.py", label="4 · Compare with other methods (accuracy and time)",
-             icon=":material/leaderboard:")
-st.page_link("pages/noise.py", label="For teaching · add careless raters and watch what "
-             "happens", icon=":material/grain:")
+# the same pages, in the same order, as the sidebar (ui.shell.PAGES)
+for path, title, icon, _ in PAGES[1:]:
+    st.page_link(path, label=f"{title} · {START_HERE[path]}", icon=icon)
 
 st.subheader("Loaded now")
 dataset = state.current()

@@ -1,4 +1,4 @@
-"""Noise: corrupt a copy of the data in a chosen way, see what changed, and go back."""
+"""Noise: corrupt a copy of the data in a chosen way, compare before with after, switch back."""
 
 import streamlit as st
 
@@ -7,29 +7,36 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
-from ui import compute, state  # noqa: E402
-from ui.noise_report import describe_noise  # noqa: E402
+from ui import charts, compute, state  # noqa: E402
+from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
-from ui.widgets import alpha_text  # noqa: E402
+from ui.text import count, plain  # noqa: E402
+from ui.widgets import ACCURACY_COLUMNS, alpha_text, explain, glossary, show_chart  # noqa: E402
 
 st.title("Noise")
 st.markdown("Make a noisy copy of the loaded data to see how each method copes. The original "
-            "stays safe: one click brings it back.")
+            "stays safe, and both stay one click away.")
 
 dataset = state.current()
 original = dataset.original
 setting = state.alpha_setting()
+copy = state.noisy_copy()
 if dataset.parent is not None:
-    st.info(f"You are looking at a noisy copy of “{original.name}”. It keeps the original's "
-            f"{alpha_text(setting.alpha)} ({setting.how}), so before and after are compared "
-            "at the same α.")
-    if st.button("Back to the original data", key="noise_revert"):
+    st.info(f"You are looking at a noisy copy of “{plain(original.name)}”. It keeps the "
+            f"original's {alpha_text(setting.alpha)} ({setting.how}), so before and after "
+            "are compared at the same α.")
+    if st.button("Switch to the original data", key="noise_revert"):
         state.set_current(original)
         st.rerun()
 else:
     st.caption(f"The consensus before and after is compared at {alpha_text(setting.alpha)} "
                f"({setting.how}); the noisy copy keeps this α.")
+    if copy is not None:
+        st.info("You are looking at the original data; your noisy copy is kept.")
+        if st.button("Switch to the noisy copy", key="noise_switch"):
+            state.set_current(copy)
+            st.rerun()
 
 kind = st.selectbox("What kind of noise?", list(NOISE_TYPES),
                     format_func=lambda k: NOISE_TYPES[k].label, key="noise_kind")
@@ -44,20 +51,15 @@ with st.form("noise_form"):
     apply = st.form_submit_button("Make the noisy copy", type="primary")
 
 if apply:
-    result = compute.inject_noise(original.preferences, original.key, kind, float(level),
-                                  int(seed))
-    with st.spinner("Comparing the consensus before and after…"):
-        report = describe_noise(original, result, noise.label, float(level), int(seed),
-                                setting.alpha)
-    state.set_current(state.Dataset(
-        name=f"{original.name} + {noise.label.lower()} ({level:g})",
-        preferences=result.preferences, truth=original.truth, origin="noise",
-        description=original.description, parent=original, noise=report))
+    with st.spinner("Making the copy and comparing the consensus before and after…"):
+        make_noisy_copy(kind, float(level), int(seed))
     st.rerun()
 
 report = dataset.noise
 if report is not None:
     st.subheader("What changed")
+    if report.unchanged:
+        st.warning(f"This noise changed nothing on these data. {report.unchanged}")
     first, second, third = st.columns(3)
     first.metric("Lists altered", f"{report.fraction_altered:.0%}")
     second.metric("How far an altered list moved", f"{report.mean_distance:.0%}",
@@ -65,10 +67,77 @@ if report is not None:
                        "(normalised Kendall distance to its source).")
     third.metric("Consensus pairs that flipped", f"{report.consensus_distance}",
                  help=f"Kendall distance between the CoarsenPL consensus orders before and "
-                      f"after, out of {report.consensus_pairs} item pairs.")
+                      f"after, out of {count(report.consensus_pairs, 'item pair')}.")
     st.caption(f"{report.label}, level {report.level:g}, seed {report.seed}; both consensus "
-               f"orders at {alpha_text(setting.alpha)}. Open “Compare methods” to see which "
-               "methods still find the true order.")
+               f"orders at {alpha_text(setting.alpha)}.")
+
+    st.subheader("The consensus before and after")
+    view = before_after(original, dataset, setting.alpha)
+    rows = view.rows()
+    st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table")
+    moved = sum(1 for r in rows if r["moved (noisy copy)"])
+    explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
+            f"by EM at the same α). {count(moved, 'place')} of {len(rows)} changed item; "
+            "▲ means the item moved up in the noisy copy, ▼ down (highlighted).")
+
+    st.subheader("Each method before and after")
+    methods = tuple(state.methods())
+    st.caption("The methods chosen on “Compare methods”: "
+               + ", ".join(charts.method_name(m) for m in methods) + ".")
+    if dataset.truth is None:
+        st.info("Accuracy needs a true order: load a sample or a scenario, or upload a truth "
+                "file on the Data page.")
+    elif st.button("Fit every method before and after", key="noise_methods") or state.stored(
+            "noise_methods") is not None:
+        before = compute.comparison(original.preferences, original.key, original.truth,
+                                    methods, setting.alpha, 1, label="Fitting the original:")
+        after = compute.comparison(dataset.preferences, dataset.key, dataset.truth, methods,
+                                   setting.alpha, 1, label="Fitting the noisy copy:")
+        state.store("noise_methods", True)
+        show_chart(charts.before_after_chart(before, after), key="before_after_chart")
+        explain("Share of item pairs each method puts in the true order, on the original "
+                "data and on the noisy copy; the axis starts at 0.5, what guessing gets.")
+        st.dataframe([{"method": b.name, "accuracy, original": b.accuracy,
+                       "accuracy, noisy copy": a.accuracy,
+                       "change": a.accuracy - b.accuracy}
+                      for b, a in zip(before.rows, after.rows) if b.ok and a.ok],
+                     hide_index=True, column_config=ACCURACY_COLUMNS)
+
+    st.subheader("Which raters were made noisy, and which do the models flag?")
+    check = rater_check(dataset)
+    if check is None:
+        st.info("The data have no rater names, so raters cannot be checked.")
+    else:
+        if original.careless is None:
+            st.caption("Only the raters this noise changed are known; any careless raters "
+                       "already in the original data are not marked, so a model that flags "
+                       "them counts as a false alarm here.")
+        left, middle, right = st.columns(3)
+        left.metric("Raters made noisy", len(check.noisy))
+        middle.metric("Flagged by PL-mix (raters)", len(check.flagged))
+        right.metric("Flagged and noisy", check.hits)
+        first, second = st.columns(2)
+        first.metric("Precision", "—" if check.precision is None else f"{check.precision:.0%}",
+                     help="Of the raters the model flags, the share that were made noisy.")
+        second.metric("Recall", "—" if check.recall is None else f"{check.recall:.0%}",
+                      help="Of the raters made noisy, the share the model flags.")
+        careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-rater")
+        show_all = st.toggle("Show all raters", key="noise_all_raters")
+        show_chart(charts.careless_chart(careless, truth=check.noisy,
+                                         max_raters=None if show_all else 40),
+                   key="noise_rater_chart")
+        explain("Each dot is a rater's chance of answering at random according to PL-mix "
+                "(raters); filled red dots are the raters made noisy (or careless in the "
+                "scenario), hollow blue dots the others.")
+else:
+    st.info("Make a noisy copy above to compare the consensus, the methods and the raters "
+            "before and after.")
+    check = rater_check(dataset)
+    if check is not None and check.noisy:
+        st.caption(f"These data already hold {count(len(check.noisy), 'careless rater')} "
+                   "(marked by the scenario); the rater charts can colour them.")
+
+glossary("precision", "recall", "kendall_distance", "consensus")
 
 st.header("What helps, and what does not", divider="gray")
 st.markdown("Two built-in scenarios show what our measurements find (5 seeds each, "

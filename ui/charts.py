@@ -13,14 +13,48 @@ from .theme import CHART_HEIGHT, FONT_SIZE, METHOD_NAMES, method_color, plot_tex
 __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart",
            "accuracy_chart", "timing_chart", "agreement_heatmap", "robustness_chart",
            "scale_chart", "rank_heatmap", "rater_chart", "consensus_chart", "careless_chart",
-           "cv_chart"]
+           "cv_chart", "before_after_chart", "highlight_moved", "wrap", "method_name"]
+
+
+TITLE_WIDTH = 34  # characters per title line: fits a 390 px phone screen
+
+
+def wrap(text: str, width: int = TITLE_WIDTH) -> str:
+    """Break a chart title into lines of at most ``width`` characters (plotly's ``<br>``)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "<br>".join(lines)
 
 
 def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) -> go.Figure:
-    fig.update_layout(title=dict(text=title, x=0.0, font=dict(size=FONT_SIZE + 3)),
-                      font=dict(size=FONT_SIZE), height=height, template="plotly_white",
-                      margin=dict(l=10, r=10, t=60, b=10), **kwargs)
+    """Title wrapped for a phone, above the plot and clear of the toolbar; shared fonts."""
+    text = wrap(title)
+    lines = text.count("<br>") + 1
+    top = 30 + 26 * lines
+    fig.update_layout(title=dict(text=text, x=0.0, xanchor="left", xref="paper", y=1.0,
+                                 yref="container", yanchor="top", pad=dict(t=8),
+                                 font=dict(size=FONT_SIZE + 1)),
+                      font=dict(size=FONT_SIZE - 2), height=height + 26 * (lines - 1),
+                      template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
+                      modebar=dict(orientation="v"), **kwargs)
     return fig
+
+
+def method_name(method: str) -> str:
+    """A method's display name."""
+    return METHOD_NAMES.get(method, method)
+
+
+def _shown(total: int, limit: int | None) -> tuple[int, str]:
+    """How many of ``total`` to draw, and the title's "showing K of N" note."""
+    k = total if limit is None else min(total, limit)
+    return k, ("" if k == total else f" (showing {k} of {total})")
 
 
 def _names(methods: Sequence[str]) -> list[str]:
@@ -41,8 +75,10 @@ def length_histogram(summary) -> go.Figure:
 def ranker_histogram(summary) -> go.Figure:
     """Histogram: how many preferences each rater gave."""
     counts = np.asarray(summary.preferences_per_ranker)
-    fig = go.Figure(go.Histogram(x=counts[counts > 0], marker_color="#E69F00",
-                                 hovertemplate="%{y} raters gave %{x} lists"))
+    values, raters = np.unique(counts[counts > 0], return_counts=True)
+    fig = go.Figure(go.Bar(x=[str(int(v)) for v in values], y=raters, marker_color="#E69F00",
+                           hovertemplate="%{y} raters gave %{x} lists<extra></extra>"))
+    fig.update_xaxes(type="category")
     return _layout(fig, "How much did each rater answer?", xaxis_title="lists per rater",
                    yaxis_title="number of raters", bargap=0.05)
 
@@ -54,7 +90,8 @@ def coverage_chart(summary, item_names: Sequence[str], max_items: int = 40) -> g
     fig = go.Figure(go.Bar(y=[plot_text(item_names[i]) for i in order],
                            x=appearances[order], orientation="h", marker_color="#009E73",
                            hovertemplate="%{y}: in %{x} lists<extra></extra>"))
-    shown = "" if appearances.size <= max_items else f" ({max_items} least covered)"
+    shown = ("" if appearances.size <= max_items
+             else f" (the {max_items} least covered of {appearances.size})")
     return _layout(fig, f"How often was each item ranked?{shown}",
                    height=max(CHART_HEIGHT, 22 * len(order) + 120),
                    xaxis_title="lists containing the item", yaxis=dict(autorange="reversed"))
@@ -68,15 +105,16 @@ _CURVE_LABELS = {"dic": "DIC = g − f (lower is better)",
 
 def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | None = None
               ) -> go.Figure:
-    """DIC (and optionally f and g) against α on a log axis, marking the knee and the minimum.
+    """DIC (and optionally f and g) against α, every panel on the same log-α axis.
 
-    The knee is drawn where the smoothed curve levels off, which may lie between grid
-    points. The lowest DIC is starred only when it is inside the grid; at the grid's end the
-    chart says the curve is still falling instead.
+    Each panel marks the knee (where the smoothed DIC curve levels off, possibly between
+    grid points) at the same α, the lowest DIC when it is inside the grid, and the session's
+    α as a dashed vertical line drawn as a trace (so it sits at the same α in every panel).
+    At the grid's end the chart says the curve is still falling instead of starring it.
     """
     curves = [c for c in ("dic", "f", "g") if c in curves] or ["dic"]
-    fig = make_subplots(rows=len(curves), cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=[_CURVE_LABELS[c] for c in curves])
+    fig = make_subplots(rows=len(curves), cols=1, shared_xaxes=True, vertical_spacing=0.12,
+                        subplot_titles=[wrap(_CURVE_LABELS[c], 44) for c in curves])
     alphas, taus = np.asarray(result.alphas), np.asarray(result.taus)
     knee = float(result.knee_alpha)
     falling = bool(result.still_falling)
@@ -96,20 +134,24 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
             fig.add_trace(go.Scatter(
                 x=[x], y=[y], mode="markers", name=label, showlegend=row == 1,
                 legendgroup=label,
-                marker=dict(size=18, color=color, symbol=symbol, line=dict(width=1)),
+                marker=dict(size=16, color=color, symbol=symbol, line=dict(width=1)),
                 hovertemplate=f"{label}: α = %{{x:.3g}}<extra></extra>"), row=row, col=1)
         if chosen_alpha is not None and np.isfinite(chosen_alpha):
-            fig.add_vline(x=chosen_alpha, line_dash="dash", line_color="#7f3c8d", row=row,
-                          col=1)
+            fig.add_trace(go.Scatter(
+                x=[chosen_alpha, chosen_alpha], y=[float(values.min()), float(values.max())],
+                mode="lines", name="α the pages use", showlegend=row == 1,
+                legendgroup="chosen", line=dict(color="#7f3c8d", dash="dash", width=2),
+                hovertemplate="α the pages use: %{x:.3g}<extra></extra>"), row=row, col=1)
     if falling:
         fig.add_annotation(text="still falling at the largest α tried", x=np.log10(alphas[-1]),
                            y=float(result.dic[-1]), xanchor="right", yanchor="bottom",
                            showarrow=False, font=dict(color="#D55E00"), row=1, col=1)
-    fig.update_xaxes(type="log", dtick=1, title_text="α: larger α = smaller neighbourhood = "
-                     "trusting the data more", row=len(curves), col=1)
+    fig.update_xaxes(type="log", dtick=1)
+    fig.update_xaxes(title_text="α: larger α = smaller neighbourhood = trusting the data more",
+                     row=len(curves), col=1)
     return _layout(fig, "Choosing α: where does the DIC curve level off?",
-                   height=CHART_HEIGHT + 220 * (len(curves) - 1),
-                   legend=dict(orientation="h", y=-0.2))
+                   height=CHART_HEIGHT + 240 * (len(curves) - 1),
+                   legend=dict(orientation="h", y=-0.25))
 
 
 def cv_chart(evidence) -> go.Figure:
@@ -136,36 +178,75 @@ def cv_chart(evidence) -> go.Figure:
 
 
 # ---------------------------------------------------------------- comparison
+CHANCE = 0.5  # pairwise accuracy of a random order
+
+
+def _accuracy_range(values) -> list[float]:
+    """From 0.5 (guessing) to 1, extended down only when a method does worse than guessing."""
+    low = min([CHANCE, *[float(v) for v in values if np.isfinite(v)]])
+    return [CHANCE if low >= CHANCE else low - 0.02, 1.0]
+
+
 def accuracy_chart(comparison) -> go.Figure:
-    """Pairwise accuracy and Kendall's τ-b of every method against the ground truth."""
+    """Pairwise accuracy of every method against the true order: dots on a 0.5–1 axis.
+
+    Kendall's τ-b is in the table beside it (one panel, so nothing overlaps on a phone).
+    """
     rows = [r for r in comparison.rows if r.ok]
     names = [plot_text(r.name) for r in rows]
-    colors = [method_color(r.method) for r in rows]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
-        "Pairwise accuracy (share of item pairs in the right order)", "Kendall τ-b"))
-    fig.add_trace(go.Bar(x=names, y=[r.accuracy for r in rows], marker_color=colors,
-                         text=[f"{r.accuracy:.3f}" for r in rows], textposition="outside",
-                         name="pairwise accuracy", showlegend=False), row=1, col=1)
-    fig.add_trace(go.Bar(x=names, y=[r.kendall_tau for r in rows], marker_color=colors,
-                         text=[f"{r.kendall_tau:.3f}" for r in rows], textposition="outside",
-                         name="Kendall τ-b", showlegend=False), row=1, col=2)
-    low = min([r.accuracy for r in rows] + [0.5])
-    fig.update_yaxes(range=[max(0.0, low - 0.1), 1.05], row=1, col=1)
-    fig.update_yaxes(range=[-1.0, 1.1], row=1, col=2)
-    return _layout(fig, "How close is each method to the true order?")
+    fig = go.Figure(go.Scatter(
+        x=[r.accuracy for r in rows], y=names, mode="markers+text",
+        marker=dict(size=16, color=[method_color(r.method) for r in rows]),
+        text=[f"{r.accuracy:.3f}" for r in rows], textposition="middle left",
+        name="pairwise accuracy", customdata=[r.kendall_tau for r in rows],
+        hovertemplate="%{y}: %{x:.3f} of item pairs right (Kendall τ-b %{customdata:.3f})"
+                      "<extra></extra>"))
+    fig.update_xaxes(range=_accuracy_range([r.accuracy for r in rows]),
+                     title_text="pairwise accuracy (0.5 = guessing, 1 = the true order)")
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, "How close is each method to the true order?",
+                   height=max(300, 44 * len(rows) + 160), showlegend=False)
 
 
-def timing_chart(comparison) -> go.Figure:
-    """Seconds per fit (mean and standard deviation over repeats), log axis."""
-    rows = [r for r in comparison.rows if r.ok]
-    fig = go.Figure(go.Bar(
-        x=[plot_text(r.name) for r in rows], y=[r.seconds_mean for r in rows],
-        error_y=dict(type="data", array=[r.seconds_std for r in rows], visible=True),
-        marker_color=[method_color(r.method) for r in rows],
-        text=[f"{r.seconds_mean:.3g} s" for r in rows], textposition="outside",
-        hovertemplate="%{x}: %{y:.3g} s<extra></extra>"))
-    fig.update_yaxes(type="log", dtick=1, title_text="seconds (log scale)")
-    return _layout(fig, "How long does each method take?")
+def before_after_chart(before, after) -> go.Figure:
+    """Each method's pairwise accuracy on the original data and on the noisy copy."""
+    pairs = [(b, a) for b, a in zip(before.rows, after.rows) if b.ok and a.ok]
+    names = [plot_text(b.name) for b, _ in pairs]
+    fig = go.Figure()
+    for b, a in pairs:
+        fig.add_trace(go.Scatter(x=[b.accuracy, a.accuracy], y=[plot_text(b.name)] * 2,
+                                 mode="lines", line=dict(color="#bbbbbb", width=3),
+                                 showlegend=False, hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=[b.accuracy for b, _ in pairs], y=names, mode="markers",
+                             name="original data", marker=dict(size=15, color="#0072B2"),
+                             hovertemplate="%{y}, original: %{x:.3f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[a.accuracy for _, a in pairs], y=names, mode="markers",
+                             name="noisy copy",
+                             marker=dict(size=15, color="#D55E00", symbol="diamond"),
+                             hovertemplate="%{y}, noisy copy: %{x:.3f}<extra></extra>"))
+    values = [v for b, a in pairs for v in (b.accuracy, a.accuracy)]
+    fig.update_xaxes(range=_accuracy_range(values),
+                     title_text="pairwise accuracy (0.5 = guessing)")
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, "Each method before and after the noise",
+                   height=max(300, 44 * len(pairs) + 180),
+                   legend=dict(orientation="h", y=-0.3))
+
+
+def timing_chart(timings) -> go.Figure:
+    """Seconds per fit: median of N runs as a dot, fastest to slowest run as a bar, log axis."""
+    fig = go.Figure(go.Scatter(
+        x=timings.median, y=[plot_text(n) for n in timings.names], mode="markers",
+        marker=dict(size=14, color=[method_color(m) for m in timings.methods]),
+        error_x=dict(type="data", symmetric=False, visible=True,
+                     array=np.asarray(timings.slowest) - np.asarray(timings.median),
+                     arrayminus=np.asarray(timings.median) - np.asarray(timings.fastest)),
+        hovertemplate="%{y}: %{x:.3g} s<extra></extra>"))
+    fig.update_xaxes(type="log",
+                     title_text=f"seconds per fit, median of {timings.runs} runs (log scale)")
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, "How long does each method take?",
+                   height=max(300, 44 * len(timings.methods) + 160), showlegend=False)
 
 
 def agreement_heatmap(comparison) -> go.Figure:
@@ -180,40 +261,57 @@ def agreement_heatmap(comparison) -> go.Figure:
                    yaxis=dict(autorange="reversed"))
 
 
-def robustness_chart(result) -> go.Figure:
-    """Accuracy against noise level per method, with a ±1 standard deviation band."""
+ROBUSTNESS_SHOWN = 4  # methods drawn at once by default (more bands overlap)
+
+
+def robustness_chart(result, shown: Sequence[str] | None = None) -> go.Figure:
+    """Accuracy against noise level for the ``shown`` methods, ±1 standard deviation band."""
     fig = go.Figure()
     levels = 100 * np.asarray(result.levels)
+    shown = list(result.methods[:ROBUSTNESS_SHOWN]) if shown is None else list(shown)
+    values = []
     for i, method in enumerate(result.methods):
-        mean, std = result.mean[i], result.std[i]
+        if method not in shown:
+            continue
+        mean, std = np.asarray(result.mean[i]), np.asarray(result.std[i])
+        values += list(mean - std)
         color = method_color(method)
         fig.add_trace(go.Scatter(
             x=np.concatenate([levels, levels[::-1]]),
             y=np.concatenate([mean + std, (mean - std)[::-1]]), fill="toself",
-            fillcolor=color, opacity=0.15, line=dict(width=0), hoverinfo="skip",
+            fillcolor=color, opacity=0.12, line=dict(width=0), hoverinfo="skip",
             showlegend=False, legendgroup=method))
-        fig.add_trace(go.Scatter(x=levels, y=mean, mode="lines+markers", name=METHOD_NAMES.get(
-            method, method), line=dict(color=color, width=3), legendgroup=method,
+        fig.add_trace(go.Scatter(x=levels, y=mean, mode="lines+markers", name=method_name(
+            method), line=dict(color=color, width=3), legendgroup=method,
             hovertemplate="%{x:.0f}% noise: %{y:.3f}<extra>%{fullData.name}</extra>"))
     fig.update_xaxes(title_text="share of answers replaced by noise (%)")
-    fig.update_yaxes(title_text="pairwise accuracy")
-    return _layout(fig, "What happens as more raters answer carelessly?")
+    fig.update_yaxes(title_text="pairwise accuracy (0.5 = guessing)",
+                     range=_accuracy_range(values))
+    return _layout(fig, "What happens as more raters answer carelessly?",
+                   legend=dict(orientation="h", y=-0.3))
 
 
 def scale_chart(result) -> go.Figure:
-    """Seconds against magnification on log–log axes."""
+    """Seconds against magnification on log–log axes, with a line for "in proportion"."""
     fig = go.Figure()
+    factors = np.asarray(result.factors, dtype=float)
     for i, method in enumerate(result.methods):
         fig.add_trace(go.Scatter(
-            x=result.factors, y=result.seconds[i], mode="lines+markers",
-            name=METHOD_NAMES.get(method, method),
+            x=factors, y=result.seconds[i], mode="lines+markers",
+            name=method_name(method),
             error_y=dict(type="data", array=result.std[i], visible=True),
             line=dict(color=method_color(method), width=3), customdata=result.n_preferences,
             hovertemplate="×%{x} (%{customdata} lists): %{y:.3g} s<extra>%{fullData.name}"
                           "</extra>"))
+    start = float(np.median([row[0] for row in result.seconds]))
+    fig.add_trace(go.Scatter(x=factors, y=start * factors / factors[0], mode="lines",
+                             name="in proportion to the data",
+                             line=dict(color="#999999", dash="dot", width=2),
+                             hoverinfo="skip"))
     fig.update_xaxes(type="log", dtick=1, title_text="data duplicated × times (log scale)")
     fig.update_yaxes(type="log", dtick=1, title_text="seconds (log scale)")
-    return _layout(fig, "Does the time grow in step with the data?")
+    return _layout(fig, "Does the time grow in step with the data?",
+                   legend=dict(orientation="h", y=-0.3))
 
 
 # ---------------------------------------------------------------- consensus
@@ -249,36 +347,96 @@ def rank_heatmap(probabilities, order, item_names: Sequence[str], max_items: int
                    xaxis_title="rank", yaxis=dict(autorange="reversed"))
 
 
-def rater_chart(agreement, max_raters: int = 40) -> go.Figure:
-    """Mean log-likelihood per choice of each rater, least consistent first."""
+def rater_chart(agreement, max_raters: int | None = 40,
+                careless: Sequence[int] | None = None) -> go.Figure:
+    """Each rater's agreement with the consensus as a dot, least consistent at the top.
+
+    Dots instead of bars: the axis (log-likelihood per choice, closer to 0 is better) has no
+    natural zero, so a bar's length would mean nothing. ``careless`` (known careless raters)
+    draws them as filled red dots.
+    """
     values = np.asarray(agreement.mean_log_likelihood)
-    order = np.argsort(values, kind="stable")[:max_raters]
-    colors = np.where(np.asarray(agreement.outlier)[order], "#D55E00", "#1f5fa8")
-    fig = go.Figure(go.Bar(
-        x=values[order], y=[plot_text(agreement.names[i]) for i in order], orientation="h",
-        marker_color=colors, customdata=np.asarray(agreement.n_preferences)[order],
-        hovertemplate="%{y}: %{x:.3f} per choice (%{customdata} lists)<extra></extra>"))
+    k, note = _shown(values.size, max_raters)
+    order = np.argsort(values, kind="stable")[:k]
+    outlier = np.asarray(agreement.outlier)[order]
+    fig = go.Figure()
+    known = np.isin(order, np.asarray(careless if careless is not None else [], dtype=int))
+    for mask, name, color, symbol in [
+            (~outlier & ~known, "fits like the others", "#1f5fa8", "circle-open"),
+            (outlier & ~known, "stands out", "#D55E00", "circle-open"),
+            (known, "careless (known)", "#D55E00", "circle")]:
+        if careless is None and name == "careless (known)":
+            continue
+        fig.add_trace(go.Scatter(
+            x=values[order][mask], y=[plot_text(agreement.names[i]) for i in order[mask]],
+            mode="markers", name=name, marker=dict(size=12, color=color, symbol=symbol,
+                                                   line=dict(width=2, color=color)),
+            customdata=np.asarray(agreement.n_preferences)[order][mask],
+            hovertemplate="%{y}: %{x:.3f} per choice (%{customdata} lists)<extra></extra>"))
     chance = float(np.mean(agreement.uniform_log_likelihood))
-    fig.add_vline(x=chance, line_dash="dash", line_color="#555555",
-                  annotation_text="guessing", annotation_position="top")
-    return _layout(fig, "Which raters disagree with the consensus? (lowest first)",
-                   height=max(CHART_HEIGHT, 22 * len(order) + 140),
+    fig.add_trace(go.Scatter(x=[chance, chance], y=[plot_text(agreement.names[order[0]]),
+                                                    plot_text(agreement.names[order[-1]])],
+                             mode="lines", name="guessing",
+                             line=dict(color="#555555", dash="dash"), hoverinfo="skip"))
+    fig.update_yaxes(categoryorder="array",
+                     categoryarray=[plot_text(agreement.names[i]) for i in order],
+                     autorange="reversed")
+    return _layout(fig, "Which raters disagree with the consensus? (lowest first)" + note,
+                   height=max(CHART_HEIGHT, 22 * len(order) + 160),
                    xaxis_title="agreement with the consensus (log-likelihood per choice; "
-                               "closer to 0 is better)", yaxis=dict(autorange="reversed"))
+                               "closer to 0 is better)",
+                   legend=dict(orientation="h", y=-0.15 if len(order) > 20 else -0.3))
 
 
-def careless_chart(careless, max_raters: int = 40) -> go.Figure:
-    """Each rater's posterior chance of answering at random (a mixture model), highest first."""
+def careless_chart(careless, max_raters: int | None = 40,
+                   truth: Sequence[int] | None = None) -> go.Figure:
+    """Each rater's posterior chance of answering at random (a mixture model), highest first.
+
+    ``truth`` (the raters known to be careless, e.g. a scenario's) draws them as filled red
+    dots and the others as hollow blue ones.
+    """
     values = np.asarray(careless.probability)
-    order = np.argsort(-values, kind="stable")[:max_raters]
-    colors = np.where(values[order] > 0.5, "#D55E00", "#1f5fa8")
-    fig = go.Figure(go.Bar(
-        x=values[order], y=[plot_text(careless.names[i]) for i in order], orientation="h",
-        marker_color=colors, customdata=np.asarray(careless.n_preferences)[order],
-        hovertemplate="%{y}: %{x:.0%} (%{customdata} lists)<extra></extra>"))
-    fig.add_vline(x=0.5, line_dash="dash", line_color="#555555")
+    k, note = _shown(values.size, max_raters)
+    order = np.argsort(-values, kind="stable")[:k]
+    if truth is None:
+        groups = [(values[order] > 0.5, "more likely careless", "#D55E00", "circle"),
+                  (values[order] <= 0.5, "more likely careful", "#1f5fa8", "circle")]
+    else:
+        known = np.isin(order, np.asarray(truth, dtype=int))
+        groups = [(known, "made noisy / careless (known)", "#D55E00", "circle"),
+                  (~known, "careful (known)", "#1f5fa8", "circle-open")]
+    fig = go.Figure()
+    for mask, name, color, symbol in groups:
+        fig.add_trace(go.Scatter(
+            x=values[order][mask], y=[plot_text(careless.names[i]) for i in order[mask]],
+            mode="markers", name=name,
+            marker=dict(size=12, color=color, symbol=symbol, line=dict(width=2, color=color)),
+            customdata=np.asarray(careless.n_preferences)[order][mask],
+            hovertemplate="%{y}: %{x:.0%} (%{customdata} lists)<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[0.5, 0.5], y=[plot_text(careless.names[order[0]]),
+                                              plot_text(careless.names[order[-1]])],
+                             mode="lines", name="flagged above 50%",
+                             line=dict(color="#555555", dash="dash"), hoverinfo="skip"))
     fig.update_xaxes(range=[0, 1], tickformat=".0%")
-    return _layout(fig, f"Which raters answered at random? (estimated share: {careless.pi:.0%})",
-                   height=max(CHART_HEIGHT, 22 * len(order) + 140),
+    fig.update_yaxes(categoryorder="array",
+                     categoryarray=[plot_text(careless.names[i]) for i in order],
+                     autorange="reversed")
+    return _layout(fig, f"Which raters answered at random? (estimated share: {careless.pi:.0%})"
+                   + note, height=max(CHART_HEIGHT, 22 * len(order) + 160),
                    xaxis_title="chance that the rater answered at random",
-                   yaxis=dict(autorange="reversed"))
+                   legend=dict(orientation="h", y=-0.15 if len(order) > 20 else -0.3))
+
+
+def highlight_moved(rows: list[dict]):
+    """The before/after table with the places whose item changed highlighted (a Styler)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows)
+
+    def colour(row):
+        moved = bool(row["moved (noisy copy)"])
+        return ["background-color: #fde2c8" if moved and column != "place"
+                and column != "original data" else "" for column in row.index]
+
+    return frame.style.apply(colour, axis=1)
+

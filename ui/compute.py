@@ -10,7 +10,9 @@ works for elements the function itself created.
 from __future__ import annotations
 
 import io
+import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -33,6 +35,31 @@ from .samples import SAMPLES
 from .state import Dataset
 
 CONSENSUS_DRAWS = dict(burn_in=200, n_draws=400)
+#: Gibbs settings of the comparison: fewer draws than the Consensus page (the comparison needs
+#: only the posterior mean's order), stated on the Compare page.
+COMPARE_DRAWS = dict(burn_in=50, n_draws=100)
+TIMING_RUNS = 3  # each method is timed this many times; the chart shows the median
+PARALLEL_ENTRIES = 20_000  # list entries from which a DIC sweep uses both cores
+
+
+def workers(prefs: Preferences) -> int:
+    """Processes for a DIC sweep: both cores on data large enough to pay for starting them.
+
+    The curve does not depend on this (every α runs from the same seed).
+    """
+    return 2 if prefs.items.size >= PARALLEL_ENTRIES else 1
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds per fit of each method over ``runs`` runs: median, fastest and slowest."""
+
+    methods: tuple[str, ...]
+    names: tuple[str, ...]
+    median: tuple[float, ...]
+    fastest: tuple[float, ...]
+    slowest: tuple[float, ...]
+    runs: int
 
 
 @contextmanager
@@ -58,7 +85,7 @@ def load_sample(sample_id: str) -> Dataset:
     prefs = read_preferences(sample.path, format=sample.format)
     truth = read_truth(sample.truth_path, prefs)
     return Dataset(name=sample.title, preferences=prefs, truth=truth, origin="sample",
-                   description=sample.description)
+                   description=sample.description, recipe=f"sample:{sample_id}")
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -84,7 +111,7 @@ def _named(data: bytes, name: str) -> io.BytesIO:
 def alpha_choice(_prefs: Preferences, key: str, rule: str = DEFAULT_RULE):
     """α chosen from the data by :func:`choose_alpha` (the default rule unless told)."""
     with st.spinner("Letting the data choose α…"):
-        return choose_alpha(_prefs, rule)
+        return choose_alpha(_prefs, rule, n_jobs=workers(_prefs))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -107,7 +134,7 @@ def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_dra
     """The DIC sweep over a grid of α (the settings :func:`choose_alpha` uses by default)."""
     with _progress(label) as progress:
         return dic_sweep(_prefs, alphas=alphas, burn_in=burn_in, n_draws=n_draws,
-                         random_state=seed, progress=progress,
+                         random_state=seed, progress=progress, n_jobs=workers(_prefs),
                          warm_start=DIC_DRAWS["warm_start"])
 
 
@@ -117,7 +144,31 @@ def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods:
     """Run the chosen methods and compare them."""
     with _progress(label) as progress:
         return compare(_prefs, list(methods), truth=truth, repeats=repeats, progress=progress,
-                       overrides={"alpha": alpha})
+                       overrides={"alpha": alpha, **COMPARE_DRAWS})
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: int,
+            first: tuple, label: str | None = None) -> Timings:
+    """Time each method ``runs`` times; ``first`` holds the comparison's own run (seconds)."""
+    from coarsenrank_core.registry import METHODS, run_method
+
+    seconds = {m: [s] for m, s in zip(methods, first)}
+    total = len(methods) * (runs - 1)
+    with _progress(label) as progress:
+        done = 0
+        for _ in range(runs - 1):
+            for method in methods:
+                start = time.perf_counter()
+                run_method(method, _prefs, alpha=alpha, **COMPARE_DRAWS)
+                seconds[method].append(time.perf_counter() - start)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+    return Timings(methods=tuple(methods), names=tuple(METHODS[m].name for m in methods),
+                   median=tuple(float(np.median(seconds[m])) for m in methods),
+                   fastest=tuple(float(min(seconds[m])) for m in methods),
+                   slowest=tuple(float(max(seconds[m])) for m in methods), runs=runs)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -126,7 +177,7 @@ def robustness(_prefs: Preferences, key: str, truth: np.ndarray, methods: tuple,
     """Accuracy against the share of random answers (0–60%)."""
     with _progress(label) as progress:
         return robustness_curve(_prefs, list(methods), truth, seeds=seeds, progress=progress,
-                                overrides={"alpha": alpha})
+                                overrides={"alpha": alpha, **COMPARE_DRAWS})
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -6,7 +6,7 @@ import numpy as np
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.experiments import teaching_arrays
-from coarsenrank_core.noise import replace_random
+from coarsenrank_core.noise import spammers
 from coarsenrank_core.simulate import pl_orderings, random_subsets
 
 from .state import Dataset
@@ -17,7 +17,9 @@ def simulate_scenario(n_items: int, n_raters: int, length: int, careless: float,
     """Each rater orders ``length`` random items by a Plackett–Luce draw; a share answer at random.
 
     ``Item 01`` is the best; worths fall evenly on a log scale so the true order reads
-    straight off the names.
+    straight off the names. The careless raters (a share ``careless`` of them, chosen at
+    random) keep their items but put them in a random order; the dataset marks which they
+    are.
     """
     rng = np.random.default_rng(seed)
     worth = np.exp(np.linspace(1.5, -1.5, n_items))
@@ -27,11 +29,43 @@ def simulate_scenario(n_items: int, n_raters: int, length: int, careless: float,
         ordered.ravel(), np.full(n_raters, length), n_items=n_items,
         item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
         rankers=np.arange(n_raters), ranker_names=[f"rater {r + 1}" for r in range(n_raters)])
-    noisy = replace_random(prefs, careless, random_state=rng).preferences
-    return Dataset(name=f"Scenario: {n_items} items, {n_raters} raters, {careless:.0%} careless",
-                   preferences=noisy, truth=worth, origin="simulation",
-                   description="Simulated: the true order is Item 01, Item 02, … A share of "
-                               "the raters answered at random.")
+    noisy = spammers(prefs, careless, random_state=rng)
+    recipe = f"scenario:{n_items},{n_raters},{length},{careless:g},{seed}"
+    share = f"{careless:.0%} careless" if careless else "all careful"
+    return Dataset(name=f"Scenario: {n_items} items, {n_raters} raters, {share}",
+                   preferences=noisy.preferences, truth=worth, origin="simulation",
+                   description="Simulated: the true order is Item 01, Item 02, … "
+                               + ("A share of the raters answered at random; the rater "
+                                  "charts can mark them." if careless else
+                                  "Every rater is careful; add noise on the Noise page."),
+                   careless=tuple(int(r) for r in noisy.extra["spammers"]), recipe=recipe)
+
+
+def scenario_from_recipe(recipe: str) -> Dataset:
+    """The dataset a ``scenario:<items>,<raters>,<length>,<careless>,<seed>`` recipe names."""
+    n_items, n_raters, length, careless, seed = recipe.split(":", 1)[1].split(",")
+    n_items, n_raters, length = int(n_items), int(n_raters), int(length)
+    careless, seed = float(careless), int(seed)
+    if not (3 <= n_items <= 40 and 5 <= n_raters <= 500 and 2 <= length <= n_items
+            and 0 <= careless <= 0.9 and 0 <= seed <= 10_000):
+        raise ValueError("scenario settings out of range")
+    return simulate_scenario(n_items, n_raters, length, careless, seed)
+
+
+def teaching_careless(kind: str, seed: int = 0, n_items: int = 20, n_raters: int = 30,
+                      lists_per_rater: int = 8, length: int = 6, share: float = 0.5
+                      ) -> tuple[int, ...]:
+    """The raters a teaching scenario made careless (or part of the campaign).
+
+    Replays the random draws of :func:`coarsenrank_core.experiments.teaching_arrays` up to
+    its choice of raters; a test checks the replay against the engine's data.
+    """
+    rng = np.random.default_rng(seed)
+    n = n_raters * lists_per_rater
+    subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
+    pl_orderings(subsets, np.linspace(1.5, -1.5, n_items), random_state=rng)
+    bad = rng.permutation(n_raters) < round(share * n_raters)
+    return tuple(int(r) for r in np.flatnonzero(bad))
 
 
 #: The plain sentence shown with each teaching scenario (measured with 5 seeds in
@@ -57,4 +91,5 @@ def teaching_scenario(kind: str, seed: int = 0) -> Dataset:
     title = {"careless": "Teaching: careless raters",
              "campaign": "Teaching: a coordinated campaign"}[kind]
     return Dataset(name=title, preferences=prefs, truth=truth, origin="simulation",
-                   description=TEACHING[kind])
+                   description=TEACHING[kind], careless=teaching_careless(kind, seed),
+                   recipe=f"sample:{kind}")

@@ -7,7 +7,8 @@ import logging
 
 import streamlit as st
 
-from . import state
+from . import share, state
+from .text import count, list_word, plain
 from .widgets import alpha_text, dataset_card
 
 _IN_SHELL = contextvars.ContextVar("in_shell", default=False)
@@ -25,10 +26,31 @@ PAGES = (
     ("pages/consensus.py", "Consensus ranking", ":material/format_list_numbered:", "consensus"),
 )
 
+#: What each page is for, in a few words (the Home page's "Start here" list).
+START_HERE = {
+    "pages/data.py": "load your rankings, or keep the sample",
+    "pages/noise.py": "for teaching: add careless raters and compare before and after",
+    "pages/dic.py": "see how the data chose how much to trust it (α)",
+    "pages/compare.py": "compare with other methods (accuracy and time)",
+    "pages/consensus.py": "read the consensus ranking and how sure it is",
+}
+
 
 def _pages() -> list:
     return [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
             for i, (path, title, icon, url) in enumerate(PAGES)]
+
+
+def _setting():
+    """The session's α, chosen here only on small data (a fraction of a second)."""
+    dataset = state.current()
+    setting = state.peek_alpha()
+    if setting is None and dataset.preferences.items.size <= SIDEBAR_CHOICE_LIMIT:
+        try:
+            setting = state.alpha_setting()
+        except Exception:  # noqa: BLE001 - the sidebar must never break a page
+            _LOG.exception("choosing alpha failed")
+    return setting
 
 
 def _sidebar(slot) -> None:
@@ -37,19 +59,44 @@ def _sidebar(slot) -> None:
         dataset_card(dataset)
         # the sidebar chooses α itself only for small data (a fraction of a second); on large
         # data the pages that use α start the choice
-        setting = state.peek_alpha()
-        if setting is None and dataset.preferences.items.size <= SIDEBAR_CHOICE_LIMIT:
-            try:
-                setting = state.alpha_setting()
-            except Exception:  # noqa: BLE001 - the sidebar must never break a page
-                _LOG.exception("choosing alpha failed")
+        setting = _setting()
         if setting is None:
             st.caption("α: chosen from the data by the default rule (where the DIC curve "
                        "levels off) as soon as a page needs it; every page then uses it.")
-            return
-        kept = " Kept from the original data." if dataset.parent is not None else ""
-        st.caption(f"Chosen {alpha_text(setting.alpha)}: {setting.how}.{kept} Used by "
-                   "every page; the consensus is CoarsenPL (EM) at this α.")
+        else:
+            kept = " Kept from the original data." if dataset.parent is not None else ""
+            st.caption(f"Chosen {alpha_text(setting.alpha)}: {setting.how}.{kept} Used by "
+                       "every page; the consensus is CoarsenPL (EM) at this α.")
+        _share_box()
+
+
+def _status_line(slot) -> None:
+    """One line at the top of every page: what is loaded and the α (visible on a phone too)."""
+    dataset = state.current()
+    prefs = dataset.preferences
+    setting = state.peek_alpha()
+    alpha = "α: chosen when a page needs it" if setting is None else alpha_text(setting.alpha)
+    with slot:
+        st.caption(f"Loaded: {plain(dataset.name)} · {count(prefs.n_items, 'item')} · "
+                   f"{count(len(prefs), list_word(prefs))} · {alpha}")
+
+
+def _share_box() -> None:
+    """The "Copy link" control: this view's address, or a session file for uploaded data."""
+    with st.expander("Share or save this view", icon=":material/link:"):
+        link = share.share_link()
+        if link is not None:
+            st.caption("Copy link: opening it in another browser shows the same data, noise, "
+                       "α and methods, with the same numbers. Use the copy icon of the box.")
+            st.code(link, language=None, wrap_lines=True)
+        else:
+            st.caption("Uploaded data cannot travel in a link (it would hold the whole file). "
+                       "Download the session instead: one file with the data, the true order "
+                       "and your choices, which the Data page opens again "
+                       "(“A saved session”).")
+        st.download_button("Download the session (.json)", share.session_writer(),
+                           file_name="coarsenrank_session.json", mime="application/json",
+                           key="session_download", on_click="ignore")
 
 
 def run_app() -> None:
@@ -59,8 +106,11 @@ def run_app() -> None:
     navigation = st.navigation(_pages())
     # filled after the page has run, so that it shows data the page has just loaded
     slot = st.sidebar.container()
+    top = st.container()
     token = _IN_SHELL.set(True)
     try:
+        for problem in share.apply_url():
+            st.warning(problem)
         navigation.run()
     except Exception:  # noqa: BLE001 - the page must never show a traceback
         _LOG.exception("page %s failed", navigation.title)
@@ -70,6 +120,11 @@ def run_app() -> None:
     finally:
         _IN_SHELL.reset(token)
         _sidebar(slot)
+        _status_line(top)
+        try:
+            share.write_url()
+        except Exception:  # noqa: BLE001 - the address bar must never break a page
+            _LOG.exception("writing the URL failed")
 
 
 def ensure_shell() -> None:

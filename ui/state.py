@@ -14,6 +14,9 @@ from coarsenrank_core.results import tempering
 _DATASET = "dataset"
 _ALPHA = "alpha"
 _RESULTS = "results"
+_METHODS = "methods"
+_NOISY = "noisy_copy"
+_SHOWN = "_widget_shown"
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,11 @@ class NoiseReport:
     mean_distance: float
     consensus_distance: float
     consensus_pairs: int
+    kind: str = ""
+    #: raters the noise made noisy (spammers, or at least half of their lists altered)
+    made_noisy: tuple[int, ...] = ()
+    #: why the noise changed nothing on these data ("" when it changed something)
+    unchanged: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,11 @@ class Dataset:
     parent: Dataset | None = None
     noise: NoiseReport | None = None
     read_as: tuple[str, ...] = ()  # how an uploaded file was read (ReadReport.lines())
+    #: ranker ids known to answer carelessly (a simulated scenario's or the noise's truth)
+    careless: tuple[int, ...] | None = None
+    #: how to rebuild these data from a URL: ``sample:<id>``, ``scenario:<n>,<r>,<k>,<p>,<s>``
+    #: or ``""`` (uploaded data, which cannot travel in a URL)
+    recipe: str = ""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -69,8 +82,72 @@ def current() -> Dataset:
 
 
 def set_current(dataset: Dataset) -> None:
-    """Replace the session's dataset (results of the previous data stay stored but unused)."""
+    """Replace the session's dataset (results of the previous data stay stored but unused).
+
+    A noisy copy is also remembered, so that after going back to the original it is one
+    click away (:func:`noisy_copy`); loading other data forgets it.
+    """
+    if dataset.parent is not None:
+        st.session_state[_NOISY] = dataset
+    elif (st.session_state.get(_NOISY) is not None
+          and st.session_state[_NOISY].original.key != dataset.key):
+        st.session_state[_NOISY] = None
     st.session_state[_DATASET] = dataset
+
+
+def noisy_copy() -> Dataset | None:
+    """The last noisy copy of the loaded data's original, kept after going back to it."""
+    copy = st.session_state.get(_NOISY)
+    return copy if copy is not None and copy.original.key == current().original.key else None
+
+
+def methods() -> list[str]:
+    """The methods the teacher chose on Compare (the engine's default comparison at first)."""
+    if _METHODS not in st.session_state:
+        from coarsenrank_core.compare import DEFAULT_COMPARISON
+        st.session_state[_METHODS] = list(DEFAULT_COMPARISON)
+    return list(st.session_state[_METHODS])
+
+
+def set_methods(chosen) -> None:
+    """Keep the chosen methods for the session (they survive leaving the page)."""
+    st.session_state[_METHODS] = list(chosen)
+
+
+def show_in_widget(key: str, value) -> None:
+    """Put ``value`` in the widget ``key`` when it changed elsewhere since last shown.
+
+    A widget keeps what the user typed; this writes the session's value into it only when
+    that value changed (on another page, from a URL), so the widget never lags behind.
+    """
+    shown = st.session_state.setdefault(_SHOWN, {})
+    if key not in st.session_state or shown.get(key) != value:
+        st.session_state[key] = value
+        shown[key] = value
+
+
+def mark_shown(key: str, value) -> None:
+    """Record that the widget ``key`` now shows ``value`` (after the user set it)."""
+    st.session_state.setdefault(_SHOWN, {})[key] = value
+
+
+def widget(key: str, default=None):
+    """A widget's value from the session (``default`` before it is drawn)."""
+    return st.session_state.get(key, default)
+
+
+def set_widget(key: str, value) -> None:
+    """Set a widget's value before it is drawn (e.g. the Data page's source radio)."""
+    st.session_state[key] = value
+
+
+def once(key: str) -> bool:
+    """True the first time it is asked for ``key`` in this session, then False."""
+    flag = "_once_" + key
+    if st.session_state.get(flag):
+        return False
+    st.session_state[flag] = True
+    return True
 
 
 @dataclass(frozen=True)
@@ -145,3 +222,20 @@ def stored(name: str):
     """A result kept for the current dataset, or None (results of other data are ignored)."""
     entry = st.session_state.get(_RESULTS, {}).get(name)
     return entry[1] if entry is not None and entry[0] == current().key else None
+
+
+def upload_is_new(slot: str, data: bytes) -> bool:
+    """Whether the file in uploader ``slot`` still has to be loaded.
+
+    True for a file not loaded yet, and also for the same file again after other data were
+    loaded, so that re-uploading always reloads it.
+    """
+    marker = st.session_state.get("_upload_" + slot)
+    digest = hashlib.sha1(data).hexdigest()
+    return marker is None or marker != (digest, current().original.key)
+
+
+def upload_loaded(slot: str, data: bytes) -> None:
+    """Record that the file in uploader ``slot`` is what is loaded now."""
+    st.session_state["_upload_" + slot] = (hashlib.sha1(data).hexdigest(),
+                                           current().original.key)
