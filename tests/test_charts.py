@@ -1,0 +1,166 @@
+"""Chart properties under AppTest: axis types and ranges, marker positions, what is shown."""
+
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.test_app import APP, chart_specs, click, no_failure, open_page, values
+from ui.charts import TITLE_WIDTH
+
+
+def spec_titled(at: AppTest, words: str) -> dict:
+    found = [s for s in chart_specs(at) if words in s["layout"]["title"]["text"].replace(
+        "<br>", " ")]
+    assert found, [s["layout"]["title"]["text"] for s in chart_specs(at)]
+    return found[0]
+
+
+def title_lines(spec: dict) -> list[str]:
+    return spec["layout"]["title"]["text"].split("<br>")
+
+
+def axes(spec: dict, letter: str) -> list[dict]:
+    layout = spec["layout"]
+    return [layout[k] for k in sorted(layout) if k.startswith(letter + "axis")]
+
+
+def test_dic_panels_share_one_log_alpha_axis_and_the_chosen_line_moves_at_once():
+    at = open_page("pages/dic.py")
+    at.number_input(key="dic_draws").set_value(20)
+    at = click(at, "Run")
+    at.multiselect(key="dic_curves").set_value(["dic", "f", "g"]).run()
+    no_failure(at)
+    spec = spec_titled(at, "DIC curve")
+    xaxes = axes(spec, "x")
+    assert len(xaxes) == 3 and all(a["type"] == "log" for a in xaxes)
+    # every panel marks the knee, and the α the pages use, at the same α
+    knees = [values(d["x"])[0] for d in spec["data"] if d["name"].startswith("levels off")]
+    chosen = [values(d["x"]) for d in spec["data"] if d["name"] == "α the pages use"]
+    assert len(knees) == 3 and len(set(knees)) == 1
+    assert len(chosen) == 3 and all(np.all(c == chosen[0][0]) for c in chosen)
+    # the knee marker sits on its panel's curve: its y is interpolated on log α
+    curve = next(d for d in spec["data"] if d["name"] == "f")
+    mark = [d for d in spec["data"] if d["name"].startswith("levels off")][1]
+    expected = np.interp(np.log(knees[0]), np.log(values(curve["x"])), values(curve["y"]))
+    assert values(mark["y"])[0] == pytest.approx(expected)
+    # "Use α" moves the dashed line in the same click (no rerun late)
+    label = next(b.label for b in at.button if b.key == "use_best")
+    best = float(label.split("= ")[1].split(" ")[0].replace(",", ""))
+    at = click(at, label)
+    spec = spec_titled(at, "DIC curve")
+    lines = [values(d["x"]) for d in spec["data"] if d["name"] == "α the pages use"]
+    assert all(line[0] == pytest.approx(best, rel=1e-5) for line in lines)
+
+
+@pytest.fixture(scope="module")
+def compared() -> AppTest:
+    at = open_page("pages/compare.py")
+    at.multiselect(key="compare_methods").set_value(
+        ["pl-em", "coarsen-pl", "crowdbt", "borda", "copeland", "pl-mix"]).run()
+    at = click(at, "Run the comparison")
+    at.slider(key="robust_seeds").set_value(1)
+    at = click(at, "Draw the robustness curve")
+    at = click(at, "Run the scale test")
+    no_failure(at)
+    return at
+
+
+def test_accuracy_axis_runs_from_chance_to_one(compared):
+    spec = spec_titled(compared, "How close is each method")
+    assert spec["layout"]["xaxis"]["range"] == [0.5, 1.0]
+    dots = spec["data"][0]
+    assert dots["mode"].startswith("markers")  # dots: no bar length from an arbitrary base
+    assert np.all((values(dots["x"]) >= 0.5) & (values(dots["x"]) <= 1.0))
+
+
+def test_times_are_points_with_error_bars_on_a_log_axis_from_three_runs(compared):
+    spec = spec_titled(compared, "How long does each method take")
+    trace = spec["data"][0]
+    assert trace["type"] == "scatter" and trace["mode"] == "markers"
+    assert spec["layout"]["xaxis"]["type"] == "log"
+    assert "median of 3 runs" in spec["layout"]["xaxis"]["title"]["text"]
+    median, plus, minus = (values(trace["x"]), values(trace["error_x"]["array"]),
+                           values(trace["error_x"]["arrayminus"]))
+    assert np.all(plus >= 0) and np.all(minus >= 0) and np.all(median > 0)
+    table = compared.dataframe[0].value
+    assert "seconds per fit (median of 3 runs)" in table.columns
+    assert "converged" not in table.columns and "stopped by its rule" in table.columns
+    assert set(table["stopped by its rule"]) <= {"yes", "no", "—"}
+
+
+def test_a_method_without_a_stopping_rule_shows_a_dash():
+    from dataclasses import replace
+
+    from coarsenrank_core import compare, read_preferences
+    from tests.test_app import SAMPLE
+    from ui.compute import Timings
+    from ui.widgets import comparison_table
+
+    result = compare(read_preferences(SAMPLE / "pizza_rankings.csv"), ["borda", "pl-em"])
+    rows = (replace(result.rows[0], converged=None), replace(result.rows[1], converged=False))
+    timing = Timings(("borda", "pl-em"), ("Borda", "PL-EM"), (0.1, 0.2), (0.1, 0.2),
+                     (0.1, 0.2), 3)
+    header, table = comparison_table(replace(result, rows=rows), timing)
+    column = header.index("stopped by its rule")
+    assert [r[column] for r in table] == ["—", "no"]
+    assert header[3] == "seconds per fit (median of 3 runs)"
+
+
+def test_robustness_shows_four_methods_at_first_and_each_can_be_chosen(compared):
+    spec = spec_titled(compared, "as more raters answer")
+    lines = [d["name"] for d in spec["data"] if d.get("mode") == "lines+markers"]
+    assert lines == ["PL-EM", "CoarsenPL", "CrowdBT", "Borda"]
+    assert spec["layout"]["yaxis"]["range"][1] == 1.0
+    compared.multiselect(key="robust_shown").set_value(["copeland", "pl-mix"]).run()
+    spec = spec_titled(compared, "as more raters answer")
+    assert [d["name"] for d in spec["data"] if d.get("mode") == "lines+markers"] == [
+        "Copeland", "PL-mix"]
+
+
+def test_scale_chart_draws_the_proportional_line_its_caption_names(compared):
+    spec = spec_titled(compared, "grow in step")
+    assert spec["layout"]["xaxis"]["type"] == "log" == spec["layout"]["yaxis"]["type"]
+    [line] = [d for d in spec["data"] if d["name"] == "in proportion to the data"]
+    x, y = values(line["x"]), values(line["y"])
+    np.testing.assert_allclose(y / y[0], x / x[0])
+    assert "dotted grey line" in " ".join(c.value for c in compared.caption)
+
+
+def test_raters_are_sorted_say_how_many_are_shown_and_can_all_be_seen():
+    at = open_page("pages/data.py")
+    at.radio(key="data_source").set_value("A simulated scenario (for teaching)").run()
+    at.slider(key="scenario_careless").set_value(20)
+    at = click(at, "Create scenario")  # 60 raters, 12 of them careless
+    spec = spec_titled(at, "How much did each rater answer")
+    assert spec["layout"]["xaxis"]["type"] == "category"  # whole numbers, no 0.6-1.4 ticks
+    assert list(spec["data"][0]["x"]) == ["1"]
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    spec = spec_titled(at, "disagree with the consensus")
+    assert "(showing 40 of 60)" in spec["layout"]["title"]["text"].replace("<br>", " ")
+    dots = [d for d in spec["data"] if d["mode"] == "markers"]
+    shown = np.concatenate([values(d["x"]) for d in dots])
+    assert shown.size == 40
+    order = spec["layout"]["yaxis"]["categoryarray"]
+    by_name = {n: x for d in dots for n, x in zip(d["y"], values(d["x"]))}
+    assert [by_name[n] for n in order] == sorted(by_name.values())  # lowest first
+    assert any(d["name"] == "careless (known)" for d in dots)
+    at.toggle(key="consensus_all_raters").set_value(True).run()
+    spec = spec_titled(at, "disagree with the consensus")
+    assert "showing" not in spec["layout"]["title"]["text"]
+    assert sum(values(d["x"]).size for d in spec["data"] if d["mode"] == "markers") == 60
+
+
+@pytest.mark.parametrize("path", ["pages/data.py", "pages/consensus.py"])
+def test_every_chart_has_a_png_export_and_a_title_that_fits_a_phone(path):
+    at = open_page(path)
+    charts = at.get("plotly_chart")
+    assert charts
+    for chart in charts:
+        config = json.loads(chart.proto.config)
+        assert config["toImageButtonOptions"]["format"] == "png"
+        spec = json.loads(chart.proto.spec)
+        assert all(len(line) <= TITLE_WIDTH for line in title_lines(spec))
+        assert spec["layout"]["margin"]["t"] >= 30 + 26 * len(title_lines(spec)) - 1
