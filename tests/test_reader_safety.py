@@ -91,3 +91,9 @@ def test_a_first_row_of_numbers_is_data_not_item_names():
     text = b"3,1,2\n1,2,3\n2,3,1\n"
     result = read_file(text)
     assert result.report.layout == "wide" and len(result.preferences) == 3
+
+
+def test_a_column_of_numbers_beside_names_is_refused_not_read_as_items():
+    with pytest.raises(PreferenceFormatError, match="holds only numbers") as info:
+        read_preferences(b"voter,copies,1st,2nd\nann,3,tea,coffee\nbob,1,coffee,tea\n")
+    assert info.value.column == "copies" and "count column" in info.value.fix

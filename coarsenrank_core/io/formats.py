@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
@@ -288,6 +289,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
             _refuse_implausible_items(prefs, report)
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
+                _refuse_number_column(file.prepared, report)
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
@@ -391,6 +393,41 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
             f"column titles such as {quote_list(titles, 3)}.",
             fix="Check that the first row holds the column titles, then choose the layout by "
                 "hand. If these really are the items, choose the layout explicitly.")
+
+
+def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse a column of numbers read as items beside columns of names (a count or score)."""
+    from .survey import rank_values
+
+    if not report.header_rows:
+        return
+    table = prepared.table
+    numeric, named = [], 0
+    for j in (j for j in prepared.free if j < table.width):
+        cells = table.column(j, prepared.start)
+        values = pd.unique(cells[cells != ""])
+        if not values.size:
+            continue
+        if np.isfinite(rank_values(values)).all() or all(_is_number(v) for v in values):
+            numeric.append(j)
+        else:
+            named += 1
+    if numeric and named:
+        title = prepared.label(numeric[0])
+        raise PreferenceFormatError(
+            f"This file was not loaded: read as {report.layout_title}, the column '{title}' "
+            "holds only numbers while the other columns hold names, so its numbers would "
+            "become items.", row=int(table.lines[0]), column=title,
+            fix=f"If '{title}' says how many times a row was given, choose it as the count "
+                "column; otherwise leave it out of the item columns.")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:

@@ -1,0 +1,33 @@
+"""AppTest: the count column can be corrected in the import preview, and the preview follows."""
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_upload(name: str, content: bytes) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("My own file").run()
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv"))
+    return at.run()
+
+
+def shown(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    return "\n".join(parts).replace("\\", "")
+
+
+def test_count_column_correction_updates_the_preview_and_the_loaded_weights():
+    data = b"voter,copies,1st,2nd\nann,3,tea,coffee\nbob,1,coffee,tea\n"
+    at = start_upload("drinks.csv", data)
+    assert "Count column" not in shown(at)  # 'copies' is not a count word
+    at.selectbox(key="upload_count").set_value("copies").run()
+    assert "Count column: 'copies'." in shown(at)
+    at.button(key="confirm_upload").click().run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception
+    table = at.dataframe[-1].value
+    assert list(table["weight"]) == [3.0, 1.0]
