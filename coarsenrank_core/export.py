@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 __all__ = ["neutralise_cell", "table_to_csv"]
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutralise_cell(value):
@@ -22,7 +22,7 @@ def neutralise_cell(value):
     if isinstance(value, (numbers.Number, bool)) or value is None:
         return value
     text = str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def table_to_csv(header: Sequence[str], rows: Iterable[Sequence]) -> str:

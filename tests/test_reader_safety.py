@@ -97,3 +97,15 @@ def test_a_column_of_numbers_beside_names_is_refused_not_read_as_items():
     with pytest.raises(PreferenceFormatError, match="holds only numbers") as info:
         read_preferences(b"voter,copies,1st,2nd\nann,3,tea,coffee\nbob,1,coffee,tea\n")
     assert info.value.column == "copies" and "count column" in info.value.fix
+
+
+def test_a_spreadsheet_safe_export_reads_back_equal():
+    from coarsenrank_core import Preferences
+
+    prefs = Preferences.from_lists([[0, 1, 2], [2, {0, 1}]],
+                                   item_names=["=SUM(A1)", "@cmd", "-1 start"],
+                                   rankers=["+rater", "plain"])
+    text = prefs.to_csv(neutralise=True)
+    assert "'=SUM(A1)" in text and "'+rater" in text
+    back = read_preferences(text.encode())
+    assert back == prefs and back.ranker_names == ("+rater", "plain") and not back.notes

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
+from ..export import FORMULA_STARTS
 from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 
 UNEXPECTED = "Unexpected problem while reading the file"
@@ -454,7 +455,22 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str):
             row=int(lines[i]), column=column,
             fix="Fill in who gave this ranking, or delete the ranker column.")
     codes, names = pd.factorize(values)
-    return codes.astype(np.intp), tuple(str(n) for n in names)
+    shown = [unneutralise(str(n)) for n in names]
+    if shown != [str(n) for n in names]:
+        merged, unique = pd.factorize(np.asarray(shown, dtype=object))
+        return merged[codes].astype(np.intp), tuple(str(n) for n in unique)
+    return codes.astype(np.intp), tuple(shown)
+
+
+def unneutralise(text: str) -> str:
+    """A cell as written before a spreadsheet-safe export: ``'=x`` is read as ``=x``.
+
+    :func:`coarsenrank_core.export.neutralise_cell` prefixes text that a spreadsheet would
+    run as a formula with an apostrophe; reading removes exactly that one apostrophe.
+    """
+    if text.startswith("'") and text[1:2] and text[1] in FORMULA_STARTS:
+        return text[1:]
+    return text
 
 
 def factorize(values: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -535,12 +551,15 @@ def unify_names(codes: np.ndarray, names: Sequence[str]
 
     Returns the new codes and names, and a note for the user when anything changed.
     """
-    tidy = [tidy_name(n) for n in names]
+    plain = [unneutralise(n) for n in names]  # our own spreadsheet-safe export, undone
+    tidy = [tidy_name(n) for n in plain]
     if tidy == list(names):
         return codes, tuple(names), None
     new_of_old, unique = pd.factorize(np.asarray(tidy, dtype=object))
     merged = len(names) - len(unique)
-    changed = sum(a != b for a, b in zip(names, tidy))
+    changed = sum(a != b for a, b in zip(plain, tidy))
+    if not merged and not changed:
+        return new_of_old[codes], tuple(str(u) for u in unique), None
     if merged:
         note = (f"Merged {plural(merged, 'item name')} that looked the same as another "
                 "(Unicode form, invisible characters or spaces)")
