@@ -206,9 +206,10 @@ def _rank(args) -> None:
     order = fit.order
     rows = zip(*(np.asarray(c)[order].tolist() for c in columns))
     _emit(table_to_csv(header, rows), args.out)
+    status = {True: "converged", False: "not converged", None: "no stopping rule"}[
+        fit.converged]
     print(f"{len(prefs)} preferences over {prefs.n_items} items; tau = {fit.tau:.4g}; "
-          f"{fit.iterations} iterations, {'converged' if fit.converged else 'not converged'}",
-          file=sys.stderr)
+          f"{fit.iterations} iterations, {status}", file=sys.stderr)
 
 
 def _dic(args) -> None:
