@@ -31,3 +31,10 @@ def test_count_column_correction_updates_the_preview_and_the_loaded_weights():
     assert not at.exception
     table = at.dataframe[-1].value
     assert list(table["weight"]) == [3.0, 1.0]
+
+
+def test_the_preview_says_when_the_first_row_is_data():
+    at = start_upload("plain.csv", b"user,admin,guest\nadmin,guest,user\n")
+    assert "No title row: the first row is data." in shown(at)
+    assert "2 rankings over 3 items." in shown(at)
+

@@ -73,6 +73,8 @@ class ReadReport:
                        + (f" (of {len(self.sheets)})" if len(self.sheets) > 1 else "") + ".")
         if self.header_rows:
             out.append(f"Title rows at the top: {self.header_rows}.")
+        elif self.columns:
+            out.append("No title row: the first row is data.")
         if self.item_columns:
             out.append(f"Item columns: {_names(self.item_columns)}.")
         out.append(f"Ranker column: '{self.ranker_column}'." if self.ranker_column
