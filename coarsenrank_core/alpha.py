@@ -149,7 +149,8 @@ _CACHE_SIZE = 16
 def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alphas=None,
                  prior=(1.0, 2.0), burn_in: int = DIC_DRAWS["burn_in"],
                  n_draws: int = DIC_DRAWS["n_draws"], folds: int = 5, n_jobs: int = 1,
-                 progress: Callable[[int, int], None] | None = None) -> AlphaChoice:
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> AlphaChoice:
     """Choose the neighbourhood size α of CoarsenRank from the data.
 
     Rules
@@ -189,6 +190,9 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
         Worker processes of the DIC sweep.
     progress : callable, optional
         ``progress(done, total)``.
+    should_stop : callable, optional
+        Checked every few sweeps or fits; when it returns true the choice raises
+        :class:`coarsenrank_core.errors.Cancelled` (and nothing is cached).
 
     Returns
     -------
@@ -216,12 +220,12 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     if parsed in ("knee", "dic-min"):
         sweep = dic_sweep(prefs, alphas=grid, prior=prior, burn_in=burn_in, n_draws=n_draws,
                           random_state=random_state, n_jobs=n_jobs, progress=progress,
-                          warm_start=DIC_DRAWS["warm_start"])
+                          warm_start=DIC_DRAWS["warm_start"], should_stop=should_stop)
         alpha = sweep.knee_alpha if parsed == "knee" else sweep.best_alpha
         evidence = sweep
         params.update(burn_in=burn_in, n_draws=n_draws)
     else:
-        evidence = _cross_validate(prefs, grid, folds, random_state, progress)
+        evidence = _cross_validate(prefs, grid, folds, random_state, progress, should_stop)
         best = evidence.mean
         top = np.max(best)
         tied = np.flatnonzero(best >= top - 1e-9 * abs(top))
@@ -237,7 +241,7 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
 
 
 def _cross_validate(prefs: Preferences, grid, folds: int, random_state,
-                    progress) -> CVEvidence:
+                    progress, should_stop=None) -> CVEvidence:
     """Held-out PL log-likelihood of the consensus fit per fold and α."""
     if len(prefs) < 2:
         raise ValueError("cross-validation needs at least 2 preferences")
@@ -257,7 +261,8 @@ def _cross_validate(prefs: Preferences, grid, folds: int, random_state,
     for f in range(k):
         train, test = prefs.subset(fold != f), prefs.subset(fold == f)
         for j, alpha in enumerate(alphas):
-            theta = np.asarray(consensus_fit(train, float(alpha), n_for_tau=n).scores)
+            theta = np.asarray(consensus_fit(train, float(alpha), n_for_tau=n,
+                                             should_stop=should_stop).scores)
             theta = np.maximum(theta, 1e-9 * theta.max())
             scores[f, j] = test.stages.log_likelihood(theta)
             done += 1

@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.stats import kendalltau
 
+from .errors import check_stop
 from .export import table_to_csv
-from .frozen import FrozenDict
+from .frozen import FrozenDict, readonly_array
 from .metrics import kendall_tau_b, pairwise_accuracy
 from .preferences import Preferences
-from .registry import METHODS, PAPER_METHODS
+from .registry import (
+    METHODS,
+    PAPER_METHODS,
+    SHARED_PARAMETERS,
+    attempt,
+    check_methods,
+    seconds_summary,
+)
 
 __all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement",
-           "DEFAULT_COMPARISON"]
+           "DEFAULT_COMPARISON", "COMPARE_DRAWS"]
 
 #: The methods compared when none are named: the paper's seven and the two mixture models.
 DEFAULT_COMPARISON: tuple[str, ...] = tuple(PAPER_METHODS) + ("pl-mix", "pl-mix-rater")
+
+#: Sampler settings of CoarsenPL (Gibbs) inside a comparison unless the caller gives
+#: others: a comparison needs its posterior mean's order, not its tails, so it runs fewer
+#: draws than the Consensus page (the chain starts from 10 EM steps).
+COMPARE_DRAWS = dict(burn_in=50, n_draws=100)
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,11 @@ class ComparisonResult:
     has_truth: bool = False
     alpha_choice: object = None
 
+    def __post_init__(self):
+        object.__setattr__(self, "rows", tuple(self.rows))
+        object.__setattr__(self, "agreement", readonly_array(self.agreement))
+        object.__setattr__(self, "results", FrozenDict(dict(self.results)))
+
     @property
     def methods(self) -> tuple[str, ...]:
         """Method ids in row order."""
@@ -112,10 +129,12 @@ def order_agreement(scores_a, scores_b) -> float:
 
 def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None,
             repeats: int = 1, progress: Callable[[int, int], None] | None = None,
-            overrides: Mapping | None = None) -> ComparisonResult:
+            overrides: Mapping | None = None,
+            should_stop: Callable[[], bool] | None = None) -> ComparisonResult:
     """Fit several registered methods and compare them.
 
-    A method that raises is reported in its row (``error``) and the others still run.
+    A method that raises is reported in its row (``error``, as
+    :class:`~coarsenrank_core.registry.FitAttempt` words it) and the others still run.
 
     Parameters
     ----------
@@ -130,45 +149,52 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
     progress : callable, optional
         Called as ``progress(done, total)`` after every fit.
     overrides : Mapping, optional
-        Parameters passed to every method that accepts them (e.g. ``{"alpha": 200}``).
+        Parameters passed to every method that accepts them (e.g. ``{"alpha": 200}``);
+        a name that none of the compared methods takes raises ``ValueError``.
         Without ``alpha`` the tempered methods share the α of
         :func:`~coarsenrank_core.alpha.choose_alpha` with its default rule; a rule name
-        (``"knee"``, ``"dic-min"``, ``"cv"``) is resolved the same way.
+        (``"knee"``, ``"dic-min"``, ``"cv"``) is resolved the same way. The Gibbs method
+        runs :data:`COMPARE_DRAWS` unless ``burn_in``/``n_draws`` are given.
+    should_stop : callable, optional
+        Handed to every fit that takes it and checked between fits; when it returns true
+        the comparison raises :class:`coarsenrank_core.errors.Cancelled`.
 
     Returns
     -------
     ComparisonResult
     """
-    methods = list(DEFAULT_COMPARISON if methods is None else methods)
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose from {list(METHODS)}")
+    methods = check_methods(DEFAULT_COMPARISON if methods is None else methods)
     if repeats < 1:
         raise ValueError("repeats must be at least 1")
     if truth is not None:
         truth = np.asarray(truth, dtype=float)
         if truth.shape != (prefs.n_items,):
             raise ValueError(f"truth must hold one score per item ({prefs.n_items})")
-    overrides = dict(overrides or {})
+    overrides = {**COMPARE_DRAWS, **dict(overrides or {})}
+    taken = set().union(*(METHODS[m].parameters for m in methods)) | SHARED_PARAMETERS
+    unknown = sorted(set(overrides) - taken)
+    if unknown:
+        raise ValueError(f"no compared method takes {', '.join(map(repr, unknown))}")
+    if should_stop is not None:
+        overrides["should_stop"] = should_stop
     choice = None
     if any(METHODS[m].tempered for m in methods):
         from .alpha import choose_alpha
 
-        choice = choose_alpha(prefs, overrides.get("alpha", "auto"))
+        choice = choose_alpha(prefs, overrides.get("alpha", "auto"), should_stop=should_stop)
         overrides["alpha"] = choice.alpha
     total, done = len(methods) * repeats, 0
     rows, results = [], {}
     for method_id in methods:
         method = METHODS[method_id]
+        accepted = set(method.parameters)
+        own = {k: v for k, v in overrides.items() if k in accepted}
         seconds, result, error = [], None, None
         for _ in range(repeats):
-            start = time.perf_counter()
-            try:
-                result = method.run(prefs, **overrides)
-            except Exception as exc:  # a failing method is reported, not raised
-                error = f"{type(exc).__name__}: {exc}"
-                result = None
-            seconds.append(time.perf_counter() - start)
+            check_stop(should_stop, f"The comparison was stopped after {done} of {total} fits.")
+            fit = attempt(method_id, prefs, **own)
+            result, error = fit.result, fit.error
+            seconds.append(fit.seconds)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -180,10 +206,10 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
             if truth is not None:
                 accuracy = pairwise_accuracy(result.scores, truth)
                 tau = kendall_tau_b(result.scores, truth)
+        mean, spread = seconds_summary(seconds)
         rows.append(ComparisonRow(
             method=method_id, name=method.name, accuracy=accuracy, kendall_tau=tau,
-            seconds_mean=float(np.mean(seconds)),
-            seconds_std=float(np.std(seconds, ddof=1)) if len(seconds) > 1 else 0.0,
+            seconds_mean=mean, seconds_std=spread,
             iterations=None if result is None else result.iterations,
             converged=None if result is None else result.converged, error=error))
     ranks = {m: _strict_ranks(r.scores) for m, r in results.items()}

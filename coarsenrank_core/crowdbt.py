@@ -25,71 +25,71 @@ def _sigmoid_pair(d: float) -> tuple[float, float]:
     return 1.0 - q if d > -1.0 else math.exp(d) * q, q
 
 
-def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: float,
-                   beta: float, kappa: float = 1e-4, learn_reliability: bool = True
+def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, rel_a: float,
+                   rel_b: float, kappa: float = 1e-4, learn_reliability: bool = True
                    ) -> tuple[float, float, float, float, float, float]:
     """One CrowdBT moment-matching step for the observation "annotator k prefers i to j".
 
     Beliefs before the step: ``s_i ~ N(μ_i, v_i)``, ``s_j ~ N(μ_j, v_j)``,
-    ``η_k ~ Beta(α, β)``; the likelihood is Chen et al.'s crowd model
+    ``η_k ~ Beta(a, b)``; the likelihood is Chen et al.'s crowd model
     ``P(i ≻_k j) = η_k σ(s_i − s_j) + (1 − η_k) σ(s_j − s_i)``. With ``p = σ(μ_i − μ_j)``,
     ``q = 1 − p``:
 
     *Scores* (Weng & Lin's Stein-lemma step on the η-marginal likelihood
-    ``f = (α e^{s_i} + β e^{s_j}) / ((α + β)(e^{s_i} + e^{s_j}))``, derivatives at the mean):
+    ``f = (a e^{s_i} + b e^{s_j}) / ((a + b)(e^{s_i} + e^{s_j}))``, derivatives at the mean):
 
-    - ``g = ∂ log f/∂s_i = αp / (αp + βq) − p``,  ``μ_i += v_i g``,  ``μ_j −= v_j g``;
-    - ``h = ∂² log f/∂s_i² = αβpq / (αp + βq)² − pq``,
+    - ``g = ∂ log f/∂s_i = ap / (ap + bq) − p``,  ``μ_i += v_i g``,  ``μ_j −= v_j g``;
+    - ``h = ∂² log f/∂s_i² = abpq / (ap + bq)² − pq``,
       ``v_i ← v_i max(1 + v_i h, κ)``, ``v_j ← v_j max(1 + v_j h, κ)``.
 
-    *Reliability*: the posterior of η is ``Beta(α, β) (η C_1 + (1 − η) C_2)`` with
+    *Reliability*: the posterior of η is ``Beta(a, b) (η C_1 + (1 − η) C_2)`` with
     ``C_1 = E[σ(s_i − s_j)]``, taken to second order (Taylor) over
     ``s_i − s_j ~ N(μ_i − μ_j, v_i + v_j)``: ``C_1 = p + ½ (v_i + v_j) pq(q − p)``,
     ``C_2 = 1 − C_1`` (both floored at κ, then normalised). This is a two-component mixture
-    ``w Beta(α + 1, β) + (1 − w) Beta(α, β + 1)`` with ``w = C_1 α / (C_1 α + C_2 β)``;
+    ``w Beta(a + 1, b) + (1 − w) Beta(a, b + 1)`` with ``w = C_1 a / (C_1 a + C_2 b)``;
     matching its first two moments with a Beta gives, in closed form,
 
-    - ``α' = (α + w) r``,  ``β' = (β + 1 − w) r``,
-    - ``r = N / (N + w (1 − w)(α + β + 2))``,  ``N = (1 − w) α (β + 1) + w β (α + 1)``,
+    - ``a' = (a + w) r``,  ``b' = (b + 1 − w) r``,
+    - ``r = N / (N + w (1 − w)(a + b + 2))``,  ``N = (1 − w) a (b + 1) + w b (a + 1)``,
 
     which equals the authors' ``(m − v) m / (v − m²)`` form (``m``, ``v`` the mixture's first
-    two moments) without its cancellation when ``α + β`` is large.
+    two moments) without its cancellation when ``a + b`` is large.
 
     Parameters
     ----------
     mu_i, mu_j, var_i, var_j : float
         Means and variances of the winner's and the loser's score.
-    alpha, beta : float
+    rel_a, rel_b : float
         The annotator's Beta parameters. With ``learn_reliability=False`` they are used as
-        fixed weights ``η = α / (α + β)`` (``beta = 0`` is plain online Bradley–Terry).
+        fixed weights ``η = a / (a + b)`` (``rel_b = 0`` is plain online Bradley–Terry).
     kappa : float
         Floor of the variance shrink factor and of ``C_1, C_2``.
     learn_reliability : bool
-        Update ``α, β`` (CrowdBT) or keep them (fixed reliability).
+        Update ``a, b`` (CrowdBT) or keep them (fixed reliability).
 
     Returns
     -------
-    (mu_i, mu_j, var_i, var_j, alpha, beta) after the step.
+    (mu_i, mu_j, var_i, var_j, rel_a, rel_b) after the step.
     """
     p, q = _sigmoid_pair(mu_i - mu_j)
-    ap = alpha * p
-    mix = ap + beta * q
+    ap = rel_a * p
+    mix = ap + rel_b * q
     if mix > 0.0:
         g = ap / mix - p
-        h = ap * beta * q / (mix * mix) - p * q
-    else:  # β = 0 and σ(μ_i − μ_j) underflowed: the limits of the two lines above
+        h = ap * rel_b * q / (mix * mix) - p * q
+    else:  # b = 0 and σ(μ_i − μ_j) underflowed: the limits of the two lines above
         g, h = q, -p * q
     new = (mu_i + var_i * g, mu_j - var_j * g, var_i * max(1.0 + var_i * h, kappa),
            var_j * max(1.0 + var_j * h, kappa))
     if not learn_reliability:
-        return (*new, alpha, beta)
+        return (*new, rel_a, rel_b)
     bend = 0.5 * (var_i + var_j) * p * q * (q - p)
     c1 = max(p + bend, kappa)
     c2 = max(q - bend, kappa)
-    w = c1 * alpha / (c1 * alpha + c2 * beta)
-    n = (1.0 - w) * alpha * (beta + 1.0) + w * beta * (alpha + 1.0)
-    r = n / (n + w * (1.0 - w) * (alpha + beta + 2.0))
-    return (*new, (alpha + w) * r, (beta + 1.0 - w) * r)
+    w = c1 * rel_a / (c1 * rel_a + c2 * rel_b)
+    n = (1.0 - w) * rel_a * (rel_b + 1.0) + w * rel_b * (rel_a + 1.0)
+    r = n / (n + w * (1.0 - w) * (rel_a + rel_b + 2.0))
+    return (*new, (rel_a + w) * r, (rel_b + 1.0 - w) * r)
 
 
 BATCH = 20_000
@@ -99,8 +99,8 @@ STEP_CHANGE = 0.01
 """Largest relative change one sub-step of a weighted comparison makes (:func:`weighted_update`)."""
 
 
-def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha: float,
-                    beta: float, weight: float, kappa: float = 1e-4,
+def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, rel_a: float,
+                    rel_b: float, weight: float, kappa: float = 1e-4,
                     learn_reliability: bool = True, step_change: float = STEP_CHANGE
                     ) -> tuple[float, float, float, float, float, float]:
     """The CrowdBT step for one comparison of weight (count) ``w``, in O(log w) operations.
@@ -116,24 +116,24 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha:
     - ``ω = min(left, max(1, c / ρ))`` with ``c = step_change`` and ``ρ`` the relative rate
       of change of one unit update: the largest of ``|Δv_i|/v_i``, ``|Δv_j|/v_j``,
       ``|Δ(μ_i − μ_j)|`` (which bounds the relative change of ``σ(±(μ_i − μ_j))``) and, when
-      learning, ``|Δα|/α``, ``|Δβ|/β``.
+      learning, ``|Δa|/a``, ``|Δb|/b``.
 
-    As the variances shrink like ``1/t`` and ``α + β`` grows like ``t``, ``ω`` grows
+    As the variances shrink like ``1/t`` and ``a + b`` grows like ``t``, ``ω`` grows
     geometrically: from the default prior a count of ``10⁷`` takes about 1,200 sub-steps
     (2,400 unit updates, milliseconds), ``10¹²`` about 2,400. A fractional weight ends with
     a step ``ω < 1`` (a tempered observation).
 
     Exactness: while every sub-step has ``ω = 1`` (``ρ ≥ c``: one unit update still moves
     some parameter by ``c`` relatively, as at the prior of a fresh fit, ``v = 1``,
-    ``α + β = 8``) the result is bit for bit that of ``w`` repeated updates. Otherwise it
+    ``a + b = 8``) the result is bit for bit that of ``w`` repeated updates. Otherwise it
     follows them closely: for 40 random beliefs at each of the counts 2, 5, 100 and 3,000
     (tests/test_crowdbt.py; the largest errors seen up to 10,000 were 0.6% and 0.007 sd),
-    the variances and ``α, β`` stay within 1% relative and the means within 0.02 posterior
+    the variances and ``a, b`` stay within 1% relative and the means within 0.02 posterior
     standard deviations of the repeated updates.
 
     Parameters
     ----------
-    mu_i, mu_j, var_i, var_j, alpha, beta, kappa, learn_reliability
+    mu_i, mu_j, var_i, var_j, rel_a, rel_b, kappa, learn_reliability
         As for :func:`crowdbt_update`.
     weight : float
         The comparison's weight ``w > 0``.
@@ -142,9 +142,9 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha:
 
     Returns
     -------
-    (mu_i, mu_j, var_i, var_j, alpha, beta) after the step.
+    (mu_i, mu_j, var_i, var_j, rel_a, rel_b) after the step.
     """
-    x = (mu_i, mu_j, var_i, var_j, alpha, beta)
+    x = (mu_i, mu_j, var_i, var_j, rel_a, rel_b)
     left = float(weight)
     while left > 0.0:
         y = crowdbt_update(*x, kappa, learn_reliability)
@@ -165,7 +165,7 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, alpha:
     return x
 
 
-def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa, learn):
+def _run_pass(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn):
     """Apply the CrowdBT update to an ordered list of comparisons, in place on lists.
 
     A unit weight runs the update inline (three times faster than calling the function);
@@ -173,9 +173,9 @@ def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa,
     """
     exp = math.exp
     for i, j, k, weight in zip(winners, losers, annotators, weights):
-        mi, mj, vi, vj, a, b = mu[i], mu[j], var[i], var[j], alpha[k], beta[k]
+        mi, mj, vi, vj, a, b = mu[i], mu[j], var[i], var[j], rel_a[k], rel_b[k]
         if weight != 1.0:
-            mu[i], mu[j], var[i], var[j], alpha[k], beta[k] = weighted_update(
+            mu[i], mu[j], var[i], var[j], rel_a[k], rel_b[k] = weighted_update(
                 mi, mj, vi, vj, a, b, weight, kappa, learn)
             continue
         d = mi - mj
@@ -210,14 +210,14 @@ def _run_pass(winners, losers, annotators, weights, mu, var, alpha, beta, kappa,
             w = c1 * a / (c1 * a + c2 * b)
             n = (1.0 - w) * a * (b + 1.0) + w * b * (a + 1.0)
             r = n / (n + w * (1.0 - w) * (a + b + 2.0))
-            alpha[k] = (a + w) * r
-            beta[k] = (b + 1.0 - w) * r
+            rel_a[k] = (a + w) * r
+            rel_b[k] = (b + 1.0 - w) * r
 
 
 def _virtual_pass(mu, var, kappa):
     """Each item beats, then loses to, a virtual item of known score 0 (η = 1), in place.
 
-    These are :func:`crowdbt_update` with ``α = 1, β = 0`` (``g = σ(∓μ)``, ``h = −pq``),
+    These are :func:`crowdbt_update` with ``a = 1, b = 0`` (``g = σ(∓μ)``, ``h = −pq``),
     applied to all items at once since every item meets only the virtual one.
     """
     m, v = np.array(mu, dtype=float), np.array(var, dtype=float)
@@ -230,7 +230,7 @@ def _virtual_pass(mu, var, kappa):
     mu[:], var[:] = m.tolist(), v.tolist()
 
 
-def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
+def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
             score_prior=(0.0, 1.0), virtual_node: bool = False, kappa: float = 1e-4,
             shuffle: bool = True, random_state=0, fixed_reliability: float | None = None,
             tol: float = 0.0, should_stop=None) -> RankingResult:
@@ -239,11 +239,11 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     Bradley–Terry scores ``s_m`` with a reliability ``η_k`` per annotator: annotator ``k``
     reports ``i ≻ j`` with probability ``η_k σ(s_i − s_j) + (1 − η_k) σ(s_j − s_i)``
     (their Crowd-BT model), so ``η_k < 1/2`` describes an annotator who tends to answer
-    reversed. Beliefs ``s_m ~ N(μ_m, σ_m²)`` and ``η_k ~ Beta(α_k, β_k)`` are updated one
+    reversed. Beliefs ``s_m ~ N(μ_m, σ_m²)`` and ``η_k ~ Beta(a_k, b_k)`` are updated one
     comparison at a time by their online Bayesian moment matching, with the second-order
     Taylor expectation of the CoarsenRank authors' code; :func:`crowdbt_update` states the
-    equations. A symmetric prior ``α = β`` is a fixed point (``E[η] = 1/2`` makes every
-    comparison uninformative, so nothing moves): use ``α > β``.
+    equations. A symmetric prior ``a = b`` is a fixed point (``E[η] = 1/2`` makes every
+    comparison uninformative, so nothing moves): use ``a > b``.
 
     Preferences are broken into all their ordered pairs (:meth:`Preferences.rank_break`;
     tied items give no pair) and each pair keeps its preference's ranker as annotator
@@ -271,8 +271,8 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     prefs : Preferences
     passes : int
         Passes over the comparisons (the authors' code uses 5 for every dataset).
-    prior_reliability : (float, float) or array of shape (K, 2)
-        Beta(α, β) prior of every annotator's η (released code: (5, 3) for BabyFace and
+    reliability_prior : (float, float) or array of shape (K, 2)
+        Beta(a, b) prior of every annotator's η (released code: (5, 3) for BabyFace and
         PeerGrading, (5, 4) for Readlevel, (5, 1) for SUSHI), or one row per ranker id.
     score_prior : (float, float)
         Prior mean μ₀ and variance σ₀² of every score (released code: 0 and 1).
@@ -299,7 +299,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     -------
     RankingResult
         ``scores`` are the posterior means μ. ``extra`` holds ``reliability`` (posterior mean
-        ``α/(α+β)`` per ranker id), ``reliability_alpha``/``reliability_beta`` and
+        ``a/(a+b)`` per ranker id), ``reliability_a``/``reliability_b`` and
         ``score_variance`` (σ² per item).
 
     Raises
@@ -314,7 +314,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     [0, 1, 2]
     """
     start = time.perf_counter()
-    params = dict(passes=passes, prior_reliability=prior_reliability, score_prior=score_prior,
+    params = dict(passes=passes, reliability_prior=reliability_prior, score_prior=score_prior,
                   virtual_node=virtual_node, kappa=kappa, shuffle=shuffle,
                   random_state=random_state, fixed_reliability=fixed_reliability, tol=tol)
     if passes < 1 or not kappa > 0 or tol < 0:
@@ -326,9 +326,9 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
                          f"{score_prior}")
     learn = fixed_reliability is None
     if learn:
-        ab = np.broadcast_to(np.asarray(prior_reliability, dtype=float), (n_rankers, 2))
+        ab = np.broadcast_to(np.asarray(reliability_prior, dtype=float), (n_rankers, 2))
         if not np.all(ab > 0) or not np.all(np.isfinite(ab)):
-            raise ValueError("prior_reliability needs positive finite Beta parameters")
+            raise ValueError("reliability_prior needs positive finite Beta parameters")
     else:
         eta = float(fixed_reliability)
         if not 0 < eta <= 1:
@@ -341,7 +341,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
     rng = np.random.default_rng(random_state)
     mu = [mu0] * n_items
     var = [var0] * n_items
-    alpha, beta = ab[:, 0].tolist(), ab[:, 1].tolist()
+    rel_a, rel_b = ab[:, 0].tolist(), ab[:, 1].tolist()
     unit = bool(np.all(weights == 1.0))
     n_pairs = winners.size
     change, converged, done = float("nan"), (False if tol > 0 else None), 0
@@ -363,16 +363,16 @@ def crowdbt(prefs: Preferences, passes: int = 5, prior_reliability=(5.0, 3.0),
             _run_pass(winners[rows].tolist(), losers[rows].tolist(),
                       annotators[rows].tolist(),
                       repeat(1.0) if unit else weights[rows].tolist(),
-                      mu, var, alpha, beta, kappa, learn)
+                      mu, var, rel_a, rel_b, kappa, learn)
         done += 1
         moved, scale = float(np.abs(np.array(mu) - before).sum()), float(np.abs(before).sum())
         change = moved / scale if scale > 0 else (0.0 if moved == 0 else float("inf"))
         if tol > 0 and change < tol:
             converged = True
             break
-    alpha_arr, beta_arr = np.array(alpha), np.array(beta)
-    extra = dict(reliability=alpha_arr / (alpha_arr + beta_arr), reliability_alpha=alpha_arr,
-                 reliability_beta=beta_arr, score_variance=np.array(var))
+    a_arr, b_arr = np.array(rel_a), np.array(rel_b)
+    extra = dict(reliability=a_arr / (a_arr + b_arr), reliability_a=a_arr,
+                 reliability_b=b_arr, score_variance=np.array(var))
     return RankingResult(method="crowdbt", scores=np.array(mu), iterations=done,
                          converged=converged, seconds=time.perf_counter() - start,
                          change=change, params=params, extra=extra)

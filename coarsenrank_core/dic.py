@@ -10,18 +10,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import check_stop
 from .frozen import FrozenDict, readonly_array
 from .plackett_luce import coarsen_pl_gibbs
 from .preferences import Preferences
 from .results import tempering
 
 __all__ = ["DICResult", "dic_sweep", "dic_point", "auto_alpha_grid", "knee_index", "knee_alpha",
-           "smooth_curve", "DIC_DRAWS"]
+           "smooth_curve", "DIC_DRAWS", "CHAIN_BURN_IN"]
 
-# Sampler settings of every automatic sweep (the default rule, the pages, the CLI): the
-# paper's 50 draws are too few for a stable knee; 100 draws with a warm start are enough
-# for the knee to stay within a factor 1.3 across seeds on the paper's datasets.
-DIC_DRAWS = dict(burn_in=100, n_draws=100, warm_start=True)
+#: Sampler settings of every automatic sweep (the default rule, the pages, the CLI): the
+#: paper's 50 draws are too few for a stable knee; 100 draws are enough for the knee to
+#: stay within a factor 1.3 across seeds on the paper's datasets. ``warm_start="chain"``:
+#: the largest α starts from EM and runs ``burn_in`` sweeps, every smaller α continues the
+#: previous α's chain with :data:`CHAIN_BURN_IN` sweeps.
+DIC_DRAWS: dict = dict(burn_in=100, n_draws=100, warm_start="chain")
+
+#: Burn-in of every α after the first when the sweep continues one chain across the grid:
+#: a chain already near the neighbouring posterior needs only a few sweeps
+#: (``test_dic.py::test_chained_sweep_matches_cold_sweep`` checks the curve).
+CHAIN_BURN_IN = 15
 
 
 @dataclass(frozen=True)
@@ -175,22 +183,47 @@ def knee_index(alphas, dic) -> int:
     return int(np.argmin(np.abs(np.log(alphas) - np.log(knee_alpha(alphas, dic)))))
 
 
-def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int = 100,
-              n_draws: int = 50, thin: int = 1, random_state=None,
-              warm_start=None) -> tuple[float, float]:
-    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. DIC_eq)."""
-    post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws,
-                            thin=thin, random_state=random_state, warm_start=warm_start)
-    design = prefs.stages
+def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
+    """``(f, g)`` of one posterior sample (paper Eq. (12), as corrected in the notes)."""
+    design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
     f = float(np.mean([design.log_likelihood(theta) for theta in post.draws]))
     g = design.log_likelihood(post.mean) - f
     return f, g
 
 
+def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int = 100,
+              n_draws: int = 50, thin: int = 1, random_state=None,
+              warm_start=None, should_stop=None) -> tuple[float, float]:
+    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (12))."""
+    post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws,
+                            thin=thin, random_state=random_state, warm_start=warm_start,
+                            should_stop=should_stop)
+    return _curve_point(prefs, post)
+
+
+def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain_burn_in: int,
+                   n_draws: int, thin: int, should_stop=None, progress=None,
+                   done: int = 0, total: int = 0) -> list[tuple[float, float]]:
+    """One chain through ``alphas`` (largest first): EM start, then each α from the last."""
+    out = []
+    state = True  # the first α starts from EM
+    for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
+        post = coarsen_pl_gibbs(prefs, alpha=float(alpha), prior=prior,
+                                burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws,
+                                thin=thin, random_state=seed, warm_start=state,
+                                should_stop=should_stop)
+        out.append(_curve_point(prefs, post))
+        state = post
+        if progress is not None:
+            progress(done + i + 1, total)
+    return out
+
+
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(1.0, 2.0),
               burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              warm_start=None, common_random_numbers: bool = True) -> DICResult:
+              warm_start=None, common_random_numbers: bool = True,
+              chain_burn_in: int | None = None, should_stop=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
     For each α: ``f(α)`` is the posterior mean of the untempered log-likelihood,
@@ -215,10 +248,21 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
         Called as ``progress(done, total)`` after each α.
     n_jobs : int
         Worker processes; ``-1`` uses every core. ``1`` runs in this process.
-    warm_start : None or True
-        Passed to :func:`coarsen_pl_gibbs`.
+    warm_start : None, True or "chain"
+        ``None``/``True``: every α starts afresh (prior mean or 10 EM steps, see
+        :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"``: one chain walks
+        the grid from the largest α down; the largest α starts from 10 EM steps and runs
+        ``burn_in`` sweeps, every other α starts from the previous α's last draw and runs
+        ``chain_burn_in`` sweeps. With ``n_jobs > 1`` each worker walks its own contiguous
+        part of the grid.
     common_random_numbers : bool
         One seed for every α (default); ``False`` gives each α its own child seed.
+    chain_burn_in : int, optional
+        Burn-in of the continued α with ``warm_start="chain"``; default
+        ``min(burn_in, CHAIN_BURN_IN)``.
+    should_stop : callable, optional
+        Checked every few sweeps of every α (in this process); when it returns true the
+        sweep raises :class:`coarsenrank_core.errors.Cancelled`.
 
     Returns
     -------
@@ -228,7 +272,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
     params = dict(alphas=None if alphas is None else tuple(alphas), prior=tuple(prior),
                   burn_in=burn_in, n_draws=n_draws, thin=thin, random_state=random_state,
                   n_jobs=n_jobs, warm_start=warm_start,
-                  common_random_numbers=common_random_numbers)
+                  common_random_numbers=common_random_numbers, chain_burn_in=chain_burn_in)
     grid = auto_alpha_grid(prefs.total_weight) if alphas is None else np.asarray(alphas, float)
     grid = np.unique(grid)
     if grid.size < 1 or not np.all(grid > 0):
@@ -243,7 +287,35 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
     f = np.empty(grid.size)
     g = np.empty(grid.size)
     workers = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
-    if workers > 1 and grid.size > 1:
+    if isinstance(warm_start, str):
+        if warm_start != "chain":
+            raise ValueError(f"warm_start must be None, True or 'chain', not {warm_start!r}")
+        later = min(burn_in, CHAIN_BURN_IN) if chain_burn_in is None else int(chain_burn_in)
+        if later < 0:
+            raise ValueError("chain_burn_in must be >= 0")
+        down = np.arange(grid.size)[::-1]
+        parts = [p for p in np.array_split(down, max(1, min(workers, grid.size))) if p.size]
+        chain = dict(prior=prior, burn_in=burn_in, chain_burn_in=later, n_draws=n_draws,
+                     thin=thin)
+        if len(parts) > 1:
+            with ProcessPoolExecutor(max_workers=len(parts)) as pool:
+                futures = {pool.submit(_chain_segment, prefs, grid[p], [seeds[i] for i in p],
+                                       **chain): p for p in parts}
+                finished = 0
+                for future in as_completed(futures):
+                    part = futures[future]
+                    for i, (fi, gi) in zip(part, future.result()):
+                        f[i], g[i] = fi, gi
+                    finished += part.size
+                    if progress is not None:
+                        progress(finished, grid.size)
+        else:
+            points = _chain_segment(prefs, grid[down], [seeds[i] for i in down],
+                                    should_stop=should_stop, progress=progress,
+                                    total=grid.size, **chain)
+            for i, (fi, gi) in zip(down, points):
+                f[i], g[i] = fi, gi
+    elif workers > 1 and grid.size > 1:
         with ProcessPoolExecutor(max_workers=min(workers, grid.size)) as pool:
             futures = {pool.submit(dic_point, prefs, float(alpha), random_state=seed, **settings): i
                        for i, (alpha, seed) in enumerate(zip(grid, seeds))}
@@ -253,7 +325,9 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
                     progress(done, grid.size)
     else:
         for i, (alpha, seed) in enumerate(zip(grid, seeds)):
-            f[i], g[i] = dic_point(prefs, float(alpha), random_state=seed, **settings)
+            check_stop(should_stop, f"The DIC sweep was stopped after {i} of {grid.size} α.")
+            f[i], g[i] = dic_point(prefs, float(alpha), random_state=seed,
+                                   should_stop=should_stop, **settings)
             if progress is not None:
                 progress(i + 1, grid.size)
     dic = g - f

@@ -47,3 +47,12 @@ class Cancelled(Exception):
     Raised from inside the fit (between passes or batches), so no partial result is
     returned; the message says how far the fit got.
     """
+
+
+def check_stop(should_stop, what: str) -> None:
+    """Raise :class:`Cancelled` with ``what`` (how far the fit got) if ``should_stop()`` is true.
+
+    Every long fit calls this every few iterations; ``should_stop=None`` never stops.
+    """
+    if should_stop is not None and should_stop():
+        raise Cancelled(what)

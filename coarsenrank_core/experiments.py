@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from .frozen import readonly_array
+from .errors import check_stop
+from .frozen import FrozenDict, readonly_array
 from .metrics import pairwise_accuracy
 from .noise import NOISE_TYPES, magnify
 from .preferences import Preferences
-from .registry import METHODS
+from .registry import METHODS, attempt, check_methods, seconds_summary
 from .simulate import pl_orderings, random_subsets
 
 __all__ = ["RobustnessResult", "ScaleResult", "RaterAgreement", "robustness_curve",
@@ -27,11 +28,20 @@ DEFAULT_FACTORS = (1, 10, 50, 100)
 
 
 def _check_methods(methods: Sequence[str]) -> list[str]:
-    methods = list(methods)
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown or not methods:
-        raise ValueError(f"choose one or more methods from {list(METHODS)} (got {methods})")
+    methods = check_methods(methods)
+    if not methods:
+        raise ValueError(f"choose one or more methods from {list(METHODS)}")
     return methods
+
+
+def _own(method_id: str, params: Mapping) -> dict:
+    """The shared parameters of an experiment that this method takes."""
+    accepted = set(METHODS[method_id].parameters)
+    return {k: v for k, v in params.items() if k in accepted}
+
+
+def _first_errors(errors: dict) -> FrozenDict:
+    return FrozenDict(errors)
 
 
 @dataclass(frozen=True)
@@ -40,7 +50,10 @@ class RobustnessResult:
 
     ``accuracy[i, j, s]`` is method ``i`` at ``levels[j]`` with seed ``s``; ``mean`` and
     ``std`` summarise over seeds. ``noise`` is the :data:`~coarsenrank_core.noise.NOISE_TYPES`
-    id used.
+    id used. A fit that raised leaves ``nan`` in its cell and its first error message in
+    ``errors`` (method id -> ``"<ExceptionType>: <message>"``, as
+    :class:`~coarsenrank_core.registry.FitAttempt` and the comparison's ``error`` column
+    word it).
     """
 
     methods: tuple[str, ...]
@@ -48,6 +61,12 @@ class RobustnessResult:
     accuracy: np.ndarray
     noise: str
     seconds: float
+    errors: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __post_init__(self):
+        object.__setattr__(self, "levels", readonly_array(self.levels))
+        object.__setattr__(self, "accuracy", readonly_array(self.accuracy))
+        object.__setattr__(self, "errors", FrozenDict(dict(self.errors)))
 
     @property
     def mean(self) -> np.ndarray:
@@ -64,12 +83,14 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
                      noise: str = "replace_random", levels=DEFAULT_NOISE_LEVELS,
                      seeds: int = 3, random_state=0,
                      progress: Callable[[int, int], None] | None = None,
-                     overrides: Mapping | None = None) -> RobustnessResult:
+                     overrides: Mapping | None = None,
+                     should_stop: Callable[[], bool] | None = None) -> RobustnessResult:
     """Pairwise accuracy of each method as more of the data is corrupted.
 
     For every level and seed the noise injector ``NOISE_TYPES[noise]`` corrupts ``prefs``
     (level 0 leaves it clean), every method is fitted, and its pairwise accuracy against
-    ``truth`` is recorded. A method that fails at some point records ``nan`` there.
+    ``truth`` is recorded. A method that fails at some point records ``nan`` there and its
+    first error in :attr:`RobustnessResult.errors`.
 
     Parameters
     ----------
@@ -90,6 +111,9 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
         ``progress(done, total)`` after every fit.
     overrides : Mapping, optional
         Parameters for every method that accepts them (e.g. ``alpha``).
+    should_stop : callable, optional
+        Handed to every fit that takes it and checked between fits; when it returns true
+        the run raises :class:`coarsenrank_core.errors.Cancelled`.
     """
     start = time.perf_counter()
     methods = _check_methods(methods)
@@ -100,22 +124,26 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
     seed_values = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=seeds)
     accuracy = np.full((len(methods), levels.size, seeds), np.nan)
     total, done = len(methods) * levels.size * seeds, 0
+    errors: dict[str, str] = {}
     for j, level in enumerate(levels):
         for s, seed in enumerate(seed_values):
             noisy = prefs if level == 0 else NOISE_TYPES[noise].function(
                 prefs, float(level), random_state=int(seed)).preferences
             for i, method_id in enumerate(methods):
-                params = dict(overrides or {}, random_state=int(seed))
-                try:
-                    fit = METHODS[method_id].run(noisy, **params)
-                    accuracy[i, j, s] = pairwise_accuracy(fit.scores, truth)
-                except Exception:  # a failure shows as a gap in the curve
-                    pass
+                check_stop(should_stop, f"The robustness curve was stopped after {done} of "
+                                        f"{total} fits.")
+                params = dict(overrides or {}, random_state=int(seed), should_stop=should_stop)
+                fit = attempt(method_id, noisy, **_own(method_id, params))
+                if fit.result is not None:
+                    accuracy[i, j, s] = pairwise_accuracy(fit.result.scores, truth)
+                elif fit.error is not None:
+                    errors.setdefault(method_id, fit.error)
                 done += 1
                 if progress is not None:
                     progress(done, total)
     return RobustnessResult(methods=tuple(methods), levels=levels, accuracy=accuracy,
-                            noise=noise, seconds=time.perf_counter() - start)
+                            noise=noise, seconds=time.perf_counter() - start,
+                            errors=_first_errors(errors))
 
 
 @dataclass(frozen=True)
@@ -123,7 +151,10 @@ class ScaleResult:
     """Seconds per fit against magnification (the paper's Table "Ablation_size").
 
     ``seconds[i, j]`` and ``std[i, j]`` are method ``i`` on the data duplicated
-    ``factors[j]`` times, which holds ``n_preferences[j]`` preferences.
+    ``factors[j]`` times, which holds ``n_preferences[j]`` preferences (mean and sample
+    standard deviation, :func:`~coarsenrank_core.registry.seconds_summary`). A method that
+    raised leaves ``nan`` and its first error in ``errors``, worded as in
+    :class:`RobustnessResult`.
     """
 
     methods: tuple[str, ...]
@@ -131,12 +162,20 @@ class ScaleResult:
     n_preferences: np.ndarray
     seconds: np.ndarray
     std: np.ndarray
+    errors: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __post_init__(self):
+        for name in ("factors", "n_preferences", "seconds", "std"):
+            value = getattr(self, name)
+            object.__setattr__(self, name, readonly_array(value, np.asarray(value).dtype))
+        object.__setattr__(self, "errors", FrozenDict(dict(self.errors)))
 
 
 def scale_test(prefs: Preferences, methods: Sequence[str], factors=DEFAULT_FACTORS,
                repeats: int = 1, iterations: int | None = 15,
                progress: Callable[[int, int], None] | None = None,
-               overrides: Mapping | None = None) -> ScaleResult:
+               overrides: Mapping | None = None,
+               should_stop: Callable[[], bool] | None = None) -> ScaleResult:
     """Time each method on the data duplicated ``factor`` times.
 
     Parameters
@@ -155,6 +194,8 @@ def scale_test(prefs: Preferences, methods: Sequence[str], factors=DEFAULT_FACTO
         ``progress(done, total)`` after every fit.
     overrides : Mapping, optional
         Parameters for every method that accepts them.
+    should_stop : callable, optional
+        As for :func:`robustness_curve`.
     """
     methods = _check_methods(methods)
     factors = np.asarray(factors, dtype=int)
@@ -162,30 +203,31 @@ def scale_test(prefs: Preferences, methods: Sequence[str], factors=DEFAULT_FACTO
     spread = np.full_like(seconds, np.nan)
     sizes = np.empty(factors.size, dtype=int)
     total, done = len(methods) * factors.size * repeats, 0
+    errors: dict[str, str] = {}
     for j, factor in enumerate(factors):
         data = prefs if factor == 1 else magnify(prefs, int(factor)).preferences
         sizes[j] = len(data)
         for i, method_id in enumerate(methods):
-            params = dict(overrides or {})
+            params = _own(method_id, dict(overrides or {}, should_stop=should_stop))
             if iterations is not None:
                 params.update(fixed_iterations(method_id, iterations))
             times = []
             for _ in range(repeats):
-                begin = time.perf_counter()
-                try:
-                    METHODS[method_id].run(data, **params)
-                except Exception:
+                check_stop(should_stop, f"The scale test was stopped after {done} of "
+                                        f"{total} fits.")
+                fit = attempt(method_id, data, **params)
+                if fit.error is not None:
+                    errors.setdefault(method_id, fit.error)
                     times = []
                     break
-                times.append(time.perf_counter() - begin)
+                times.append(fit.seconds)
                 done += 1
                 if progress is not None:
                     progress(done, total)
             if times:
-                seconds[i, j] = np.mean(times)
-                spread[i, j] = np.std(times, ddof=1) if len(times) > 1 else 0.0
+                seconds[i, j], spread[i, j] = seconds_summary(times)
     return ScaleResult(methods=tuple(methods), factors=factors, n_preferences=sizes,
-                       seconds=seconds, std=spread)
+                       seconds=seconds, std=spread, errors=_first_errors(errors))
 
 
 def fixed_iterations(method_id: str, n: int) -> dict:
@@ -235,6 +277,13 @@ class RaterAgreement:
     mean_log_likelihood: np.ndarray
     uniform_log_likelihood: np.ndarray
     outlier: np.ndarray
+
+    def __post_init__(self):
+        for name in ("rankers", "n_preferences", "mean_log_likelihood",
+                     "uniform_log_likelihood", "outlier"):
+            value = np.asarray(getattr(self, name))
+            object.__setattr__(self, name, readonly_array(value, value.dtype))
+        object.__setattr__(self, "names", tuple(self.names))
 
 
 def rater_disagreement(prefs: Preferences, scores) -> RaterAgreement:

@@ -41,13 +41,20 @@ class _Block:
 class GraderDesign:
     """Per-length blocks of a :class:`Preferences` collection, with each row's grader.
 
-    Built from :attr:`Preferences.stages`; evaluates the reliability-scaled PL likelihood
-    and its derivatives in a few vectorised passes over arrays of the total list length.
+    Built from :attr:`Preferences.stages` of the collection with each grader's identical
+    preferences merged into one of summed weight (:meth:`Preferences.merge_duplicates`;
+    exact, since the likelihood is a weighted sum over preferences and a grader's copies
+    share its reliability); evaluates the reliability-scaled PL likelihood and its
+    derivatives in a few vectorised passes over arrays of the total list length.
     """
 
     def __init__(self, prefs: Preferences):
         self.n_items = prefs.n_items
         self.n_graders = prefs.n_rankers
+        if prefs.has_rankers:
+            merged = prefs.merge_duplicates()
+            if len(merged) < len(prefs):
+                prefs = merged
         grader = prefs.ranker_index
         weights = prefs.weights
         blocks = []
@@ -153,14 +160,14 @@ def _check_prior(prior) -> tuple[float, float]:
     return shape, rate
 
 
-def peergrader_objective(prefs: Preferences, scores, reliability, regularization: float = 1.0,
+def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.0,
                          reliability_prior=(10.0, 10.0),
                          design: GraderDesign | None = None):
     """The log-posterior PeerGrader maximises, with its gradients in ``s`` and ``η``.
 
     ``J(s, η) = Σ_n w_n log P(ρ_n | η_{g(n)} s) − (λ/2)‖s‖² + Σ_g [(a−1) log η_g − b η_g]``,
     where ``P(ρ | η s)`` is the PL probability with worths ``exp(η s_i)`` (Breslow ties),
-    ``λ = regularization`` and ``(a, b) = reliability_prior``.
+    ``λ = l2`` and ``(a, b) = reliability_prior``.
 
     Returns
     -------
@@ -172,9 +179,9 @@ def peergrader_objective(prefs: Preferences, scores, reliability, regularization
     s = np.asarray(scores, dtype=float)
     eta = np.asarray(reliability, dtype=float)
     value, d_s, d_eta, _ = design.evaluate(s, eta)
-    value += (-0.5 * regularization * float(s @ s)
+    value += (-0.5 * l2 * float(s @ s)
               + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
-    return value, d_s - regularization * s, d_eta + (shape - 1) / eta - rate
+    return value, d_s - l2 * s, d_eta + (shape - 1) / eta - rate
 
 
 def _update_reliability(design: GraderDesign, s: np.ndarray, eta: np.ndarray, shape: float,
@@ -209,7 +216,7 @@ def _update_reliability(design: GraderDesign, s: np.ndarray, eta: np.ndarray, sh
     return eta, step
 
 
-def _best_scale(s: np.ndarray, eta: np.ndarray, regularization: float, shape: float,
+def _best_scale(s: np.ndarray, eta: np.ndarray, l2: float, shape: float,
                 rate: float) -> float:
     """The exact ``J``-maximising ``c`` for the move ``(s, η) → (c s, η / c)``.
 
@@ -219,7 +226,7 @@ def _best_scale(s: np.ndarray, eta: np.ndarray, regularization: float, shape: fl
     and ``f(0) > 0``: one positive root. Without this step, alternating over ``s`` and
     ``η`` creeps along the ridge ``η s = const`` that only the priors curve.
     """
-    quad = regularization * float(s @ s)
+    quad = l2 * float(s @ s)
     linear = (shape - 1) * eta.size
     const = rate * float(eta.sum())
     bounds = [const / linear] if linear > 0 else []
@@ -237,10 +244,10 @@ def _best_scale(s: np.ndarray, eta: np.ndarray, regularization: float, shape: fl
     return brentq(stationarity, 0.0, high, xtol=1e-14, rtol=1e-12)
 
 
-def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prior=(10.0, 10.0),
+def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.0),
                max_outer: int = 100, max_iter: int = 2000, tol: float = 1e-6,
                inner_tol: float = 1e-8, solver: str = "joint", fit_reliability: bool = True,
-               init=None, trace: bool = False) -> RankingResult:
+               init="em", trace: bool = False, *, should_stop=None) -> RankingResult:
     """Fit PeerGrader, PL with grader reliability ("PL+G" of Raman & Joachims, KDD 2014).
 
     Raman & Joachims' Plackett–Luce model (§4, "PL") gives grader ``g``'s ordering
@@ -274,13 +281,16 @@ def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prio
     its own grader, with its own reliability, which only the Gamma prior then restrains.
     With ``fit_reliability=False`` every ``η_g`` stays 1 and the fit is the PL MAP under
     the Gaussian prior: :func:`coarsenrank_core.pl_gradient.pl_lbfgs` with
-    ``regularization=0, l2=λ``.
+    ``regularization=0, l2=λ`` (the same ``l2``).
 
     Parameters
     ----------
     prefs : Preferences
-    regularization : float
-        ``λ``: the precision of the Gaussian prior ``s_m ~ N(0, 1/λ)``. Default 1.
+    l2 : float
+        ``λ``: the precision of the Gaussian prior ``s_m ~ N(0, 1/λ)``, the term
+        ``−(λ/2)‖s‖²``, as ``l2`` of :func:`~coarsenrank_core.pl_gradient.pl_lbfgs`.
+        Default 1. (``regularization`` in this package always means the virtual-node
+        weight of paper §7.1.)
     reliability_prior : (float, float)
         ``(a, b)``: shape and rate of the Gamma prior on every ``η_g``; ``a ≥ 1`` keeps each
         ``η``-problem concave. The default ``(10, 10)`` has mean 1 and standard deviation
@@ -299,10 +309,15 @@ def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prio
     solver : {"joint", "alternating"}
     fit_reliability : bool
         Estimate the reliabilities (True) or keep every ``η_g = 1`` (one ``s``-step).
-    init : array, optional
-        Initial scores; zeros by default.
+    init : "em", None or array
+        Initial scores: the centred log-worths of a short accelerated PL-EM
+        (:func:`~coarsenrank_core.pl_gradient.em_start`, default), zeros (``None``), or
+        given. Reliabilities start at 1.
     trace : bool
         Record ``J`` after every round (alternating) or L-BFGS iteration (joint).
+    should_stop : callable, optional
+        Called after every L-BFGS iteration; when it returns true the fit raises
+        :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
 
     Returns
     -------
@@ -320,10 +335,10 @@ def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prio
     (0, True)
     """
     start = time.perf_counter()
-    params = dict(regularization=regularization, reliability_prior=tuple(reliability_prior),
+    params = dict(l2=l2, reliability_prior=tuple(reliability_prior),
                   max_outer=max_outer, max_iter=max_iter, tol=tol, inner_tol=inner_tol,
                   solver=solver, fit_reliability=fit_reliability, init=init, trace=trace)
-    _check_common(max_iter, inner_tol, regularization)
+    _check_common(max_iter, inner_tol, l2)
     shape, rate = _check_prior(reliability_prior)
     if max_outer < 1 or not tol >= 0:
         raise ValueError("max_outer must be >= 1 and tol >= 0")
@@ -331,19 +346,19 @@ def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prio
         raise ValueError(f"solver must be 'joint' or 'alternating', not {solver!r}")
     design = GraderDesign(prefs)
     scale = 1.0 / max(prefs.total_weight, 1.0)
-    s = _initial(init, prefs.n_items)
+    s = _initial(init, prefs.n_items, prefs)
     eta = np.ones(design.n_graders)
     if fit_reliability and solver == "joint":
-        s, eta, fit = _fit_joint(design, s, regularization, shape, rate, scale, max_iter,
-                                 inner_tol, trace)
+        s, eta, fit = _fit_joint(design, s, l2, shape, rate, scale, max_iter,
+                                 inner_tol, trace, should_stop)
         rounds, inner, newton, converged, change = (fit["nit"], fit["nit"], 0, fit["success"],
                                                     fit["change"])
         values = fit["values"]
     else:
         s, eta, rounds, inner, newton, converged, change, values = _fit_alternating(
-            design, s, eta, regularization, shape, rate, scale, max_outer, max_iter, tol,
-            inner_tol, fit_reliability, trace)
-    objective = peergrader_objective(prefs, s, eta, regularization, (shape, rate), design)[0]
+            design, s, eta, l2, shape, rate, scale, max_outer, max_iter, tol,
+            inner_tol, fit_reliability, trace, should_stop)
+    objective = peergrader_objective(prefs, s, eta, l2, (shape, rate), design)[0]
     return RankingResult(
         method="peergrader", scores=s, iterations=rounds, converged=converged,
         seconds=time.perf_counter() - start, change=change, tau=None, params=params,
@@ -352,7 +367,7 @@ def peergrader(prefs: Preferences, regularization: float = 1.0, reliability_prio
                "solver": solver if fit_reliability else "fixed", "objective": objective})
 
 
-def _fit_joint(design, s, regularization, shape, rate, scale, max_iter, tol, trace):
+def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_stop=None):
     """One L-BFGS-B run over ``(s, u)``: ``u = log η`` when ``a > 1``, else ``u = η ≥ ETA_MIN``.
 
     With ``a > 1`` every reliability's optimum is interior and ``log η`` conditions the
@@ -367,10 +382,10 @@ def _fit_joint(design, s, regularization, shape, rate, scale, max_iter, tol, tra
         scores, u = x[:n_items], x[n_items:]
         eta = np.exp(u) if log_scale else u
         value, d_s, d_eta, _ = design.evaluate(scores, eta)
-        value += (-0.5 * regularization * float(scores @ scores)
+        value += (-0.5 * l2 * float(scores @ scores)
                   + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
         d_eta += (shape - 1) / eta - rate
-        grad = np.concatenate([d_s - regularization * scores,
+        grad = np.concatenate([d_s - l2 * scores,
                                d_eta * eta if log_scale else d_eta])
         return -scale * value, -scale * grad
 
@@ -378,20 +393,20 @@ def _fit_joint(design, s, regularization, shape, rate, scale, max_iter, tol, tra
     bounds = None if log_scale else Bounds(
         np.concatenate([np.full(n_items, -np.inf), np.full(design.n_graders, ETA_MIN)]), np.inf)
     fit = run_lbfgs(loss, np.concatenate([s, start]), max_iter, tol, trace, sign=-1.0 / scale,
-                    bounds=bounds)
+                    bounds=bounds, should_stop=should_stop, name="PeerGrader")
     u = fit["x"][n_items:]
     return fit["x"][:n_items], np.exp(u) if log_scale else u.copy(), fit
 
 
-def _fit_alternating(design, s, eta, regularization, shape, rate, scale, max_outer, max_iter,
-                     tol, inner_tol, fit_reliability, trace):
+def _fit_alternating(design, s, eta, l2, shape, rate, scale, max_outer, max_iter,
+                     tol, inner_tol, fit_reliability, trace, should_stop=None):
     """Rounds of: L-BFGS over ``s``, Newton over every ``η_g``, best common rescaling."""
     current = {"eta": eta}
 
     def loss(x):
         value, d_s, _, _ = design.evaluate(x, current["eta"])
-        value -= 0.5 * regularization * float(x @ x)
-        return -scale * value, -scale * (d_s - regularization * x)
+        value -= 0.5 * l2 * float(x @ x)
+        return -scale * value, -scale * (d_s - l2 * x)
 
     def relative(new, old):
         size = np.abs(old).sum()
@@ -401,7 +416,8 @@ def _fit_alternating(design, s, eta, regularization, shape, rate, scale, max_out
     while rounds < max_outer:
         rounds += 1
         old_s, old_eta = s, eta
-        fit = run_lbfgs(loss, s, max_iter, inner_tol, trace=False)
+        fit = run_lbfgs(loss, s, max_iter, inner_tol, trace=False, should_stop=should_stop,
+                        name="PeerGrader")
         inner += fit["nit"]
         s = fit["x"]
         if not fit_reliability:
@@ -409,13 +425,13 @@ def _fit_alternating(design, s, eta, regularization, shape, rate, scale, max_out
             break
         eta, steps = _update_reliability(design, s, eta, shape, rate, inner_tol)
         newton += steps
-        factor = _best_scale(s, eta, regularization, shape, rate)
+        factor = _best_scale(s, eta, l2, shape, rate)
         s, eta = s * factor, eta / factor
         current["eta"] = eta
         change = max(relative(s, old_s), relative(eta, old_eta))
         if trace:
             value = design.evaluate(s, eta, grad_s=False)[0]
-            values.append(value - 0.5 * regularization * float(s @ s)
+            values.append(value - 0.5 * l2 * float(s @ s)
                           + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
         if change < tol:
             converged = True

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 from scipy.special import xlogy
 
+from .errors import check_stop
 from .preferences import Preferences
 from .results import PosteriorResult, RankingResult, tempering
 
@@ -84,17 +86,64 @@ def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0,
                  + tau * pl_log_likelihood(prefs, theta))
 
 
+#: Iterations between two calls of ``should_stop`` in the EM loops.
+STOP_EVERY = 5
+
+
+def _squarem_step(step, theta: np.ndarray, step_max: float):
+    """One SQUAREM cycle (Varadhan & Roland 2008, scheme S3) around the fixed-point map.
+
+    Two plain steps ``θ₁ = F(θ)``, ``θ₂ = F(θ₁)`` give ``r = θ₁ − θ`` and
+    ``v = θ₂ − 2θ₁ + θ``; the extrapolation ``θ − 2s r + s² v`` with ``s = −‖r‖/‖v‖``
+    (at most ``−1``, at least ``−step_max``) is followed by one stabilising step ``F``. The
+    extrapolated point is kept only when it is non-negative and its residual is not larger
+    than the residual at ``θ``; otherwise the cycle returns ``θ₂`` (two plain EM steps).
+    Any fixed point of the cycle is a fixed point of ``F``.
+
+    Returns ``(θ_next, change, evaluations, step_max)``, where ``change`` is the relative
+    size ``Σ|F(x) − x| / Σ|x|`` of the last plain step taken.
+    """
+    tiny = np.finfo(float).tiny
+    first = step(theta)
+    second = step(first)
+    r = first - theta
+    v = second - 2 * first + theta
+    norm_r, norm_v = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
+    fallback_change = float(np.abs(second - first).sum() / max(np.abs(first).sum(), tiny))
+    if norm_v == 0.0 or norm_r == 0.0:
+        return second, fallback_change, 2, step_max
+    s = max(-step_max, min(-1.0, -norm_r / norm_v))
+    if s == -step_max:
+        step_max *= 4.0
+    extrapolated = theta - 2 * s * r + s * s * v
+    if not (np.all(extrapolated >= 0) and np.all(np.isfinite(extrapolated))):
+        return second, fallback_change, 2, step_max
+    stabilised = step(extrapolated)
+    residual = float(np.abs(stabilised - extrapolated).sum())
+    if not residual <= float(np.abs(r).sum()):
+        return second, fallback_change, 3, max(1.0, step_max / 4.0)
+    change = residual / max(float(np.abs(extrapolated).sum()), tiny)
+    return stabilised, change, 3, step_max
+
+
 def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                calibration="auto", max_iter: int = 500, tol: float = 1e-8, init=None,
-               trace: bool = False, *, n_for_tau: float | None = None) -> RankingResult:
+               trace: bool = False, *, n_for_tau: float | None = None,
+               accelerate: bool | None = None, should_stop=None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
-    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. posterior) and
-    then ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. theta_update), where ``W_m``
-    counts the stages item ``m`` wins and ``D_m`` sums ``1/η`` over the stages whose choice
-    set holds ``m``; preference weights multiply both sums. Without calibration this is an
-    MM algorithm: the tempered log-posterior never decreases and the fixed point is its
+    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (9)) and then
+    ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. (10)), where ``W_m`` counts the
+    stages item ``m`` wins and ``D_m`` sums ``1/η`` over the stages whose choice set holds
+    ``m``; preference weights multiply both sums. Without calibration this is an MM
+    algorithm: the tempered log-posterior never decreases and the fixed point is its
     maximum (MAP). With ``a = 1`` items that never win reach ``θ = 0`` exactly.
+
+    Identical preferences are merged into one of summed weight first
+    (:attr:`Preferences.pooled`): the sums above are weighted, so the iterates are the same
+    up to rounding. When the fit runs to a tolerance the iterations are accelerated by
+    SQUAREM (Varadhan & Roland 2008), which converges to the same fixed point with far
+    fewer passes over the data.
 
     Ties use Breslow's rule: a tied group at a stage counts as each of its members being
     chosen from the same remaining set. A trailing group of size ``d ≥ 2`` therefore adds
@@ -105,7 +154,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     prefs : Preferences
     alpha : float
         Size of the KL neighbourhood's exponential prior; ``τ = α / (α + N)`` with ``N`` the
-        total weight. ``inf`` gives the plain PL-EM (``τ = 1``).
+        total weight (paper Eq. (5)). ``inf`` gives the plain PL-EM (``τ = 1``).
     prior : (float, float)
         Gamma(a, rate b) prior of every θ_m; EM needs ``a ≥ 1``.
     calibration : "auto", None, "paper" or float
@@ -115,24 +164,30 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         With ``a = 1`` and ``α < ∞`` the uncalibrated MAP does not exist and α would have
         no effect on the order, so ``None`` raises ``ValueError`` there.
     max_iter : int
-        Maximum number of EM iterations.
+        Maximum number of EM steps (each is one pass over the data, also inside SQUAREM).
     tol : float
-        Stop when ``Σ|θ_new − θ| / Σ|θ| < tol``. ``0`` runs exactly ``max_iter``
-        iterations; ``converged`` then says whether the last step changed nothing.
+        Stop when ``Σ|θ_new − θ| / Σ|θ| < tol`` for a plain EM step. ``0`` runs exactly
+        ``max_iter`` plain EM iterations (the paper's timing protocol) and ``converged``
+        is then ``None``: there is no stopping rule.
     init : array, optional
         Initial scores; default ``a / b`` for every item, as the authors do.
     trace : bool
-        Record the tempered log-posterior after every iteration (costs one likelihood
-        evaluation per iteration).
+        Record the tempered log-posterior after every update (costs one likelihood
+        evaluation per update).
     n_for_tau : float, optional
         The ``N`` in ``τ = α / (α + N)``; default the total weight of ``prefs``. CoarsenBT
         passes the number of original preferences here.
+    accelerate : bool, optional
+        Use SQUAREM; default: when ``tol > 0``. ``False`` runs plain EM.
+    should_stop : callable, optional
+        Called every :data:`STOP_EVERY` iterations; when it returns true the fit raises
+        :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
 
     Returns
     -------
     RankingResult
         ``scores`` are the worths θ; ``tau``, ``iterations``, ``converged``, ``change`` and
-        (with ``trace=True``) ``trace`` are filled.
+        (with ``trace=True``) ``trace`` are filled. ``method`` is ``"coarsen-pl"``.
 
     Examples
     --------
@@ -142,7 +197,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     """
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), calibration=calibration, max_iter=max_iter,
-                  tol=tol, init=init, trace=trace, n_for_tau=n_for_tau)
+                  tol=tol, init=init, trace=trace, n_for_tau=n_for_tau, accelerate=accelerate)
     a, b = _check_prior(prior)
     if a < 1:
         raise ValueError(f"EM needs a >= 1 (got a={a}): for a < 1 the M-step can turn negative. "
@@ -151,41 +206,60 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         raise ValueError("max_iter must be >= 1 and tol >= 0")
     tau = tempering(alpha, prefs.total_weight if n_for_tau is None else n_for_tau)
     const = resolve_calibration(calibration, prefs.n_items, a, tau)
-    design = prefs.stages
+    design = prefs.pooled.stages
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)
     if theta.shape != (prefs.n_items,) or np.any(theta < 0) or not np.all(np.isfinite(theta)):
         raise ValueError("init must hold M non-negative finite scores")
     numerator = tau * design.wins + (a - 1)
-    values = []
-    change, converged, iteration = np.inf, False, 0
-    while iteration < max_iter:
-        iteration += 1
-        new = numerator / (design.exposure(theta, tau) + b)
+    tiny = np.finfo(float).tiny
+
+    def step(current: np.ndarray) -> np.ndarray:
+        new = numerator / (design.exposure(current, tau) + b)
         if const is not None:
             new *= const / new.sum()
-        change = float(np.abs(new - theta).sum() / max(np.abs(theta).sum(), np.finfo(float).tiny))
-        theta = new
+        return new
+
+    use_squarem = tol > 0 if accelerate is None else bool(accelerate)
+    values = []
+    change, met, iteration, step_max = np.inf, False, 0, 1.0
+    checked = 0
+    while iteration < max_iter:
+        if iteration - checked >= STOP_EVERY:
+            checked = iteration
+            check_stop(should_stop, f"EM was stopped after {iteration} of at most "
+                                    f"{max_iter} iterations.")
+        if use_squarem and max_iter - iteration >= 3:
+            theta, change, used, step_max = _squarem_step(step, theta, step_max)
+            iteration += used
+        else:
+            new = step(theta)
+            change = float(np.abs(new - theta).sum() / max(np.abs(theta).sum(), tiny))
+            theta = new
+            iteration += 1
         if trace:
             values.append(float(np.sum(xlogy(a - 1, theta)) - b * theta.sum()
                                 + tau * design.log_likelihood(theta)))
-        converged = change < tol or change == 0.0
-        if converged and tol > 0:
+        met = change < tol or change == 0.0
+        if met and tol > 0:
             break
-    method = "pl-em" if tau == 1.0 else "coarsen-pl"
-    return RankingResult(method=method, scores=theta, iterations=iteration, converged=converged,
+    return RankingResult(method="coarsen-pl", scores=theta, iterations=iteration,
+                         converged=bool(met) if tol > 0 else None,
                          seconds=time.perf_counter() - start, change=change, tau=tau,
                          params=params, trace=np.array(values) if trace else None)
 
 
 def pl_em(prefs: Preferences, prior=(1.0, 2.0), calibration="auto", max_iter: int = 500,
-          tol: float = 1e-8, init=None, trace: bool = False) -> RankingResult:
+          tol: float = 1e-8, init=None, trace: bool = False, *, accelerate: bool | None = None,
+          should_stop=None) -> RankingResult:
     """Plain Plackett–Luce by EM (Caron & Doucet 2012): :func:`coarsen_pl` with ``α = ∞``.
 
     The paper's "PL-EM" baseline. It takes no ``alpha``, so a comparison that passes one
     α to every method leaves it untempered.
     """
-    return coarsen_pl(prefs, alpha=np.inf, prior=prior, calibration=calibration,
-                      max_iter=max_iter, tol=tol, init=init, trace=trace)
+    fit = coarsen_pl(prefs, alpha=np.inf, prior=prior, calibration=calibration,
+                     max_iter=max_iter, tol=tol, init=init, trace=trace,
+                     accelerate=accelerate, should_stop=should_stop)
+    return replace(fit, method="pl-em")
 
 
 def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
@@ -195,7 +269,10 @@ def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
     if warm_start is True:
         return coarsen_pl(prefs, alpha=alpha, prior=(max(a, 1.0), b), max_iter=10,
                           tol=0.0, calibration="auto").scores.copy()
-    scores = warm_start.scores if isinstance(warm_start, RankingResult) else warm_start
+    if isinstance(warm_start, PosteriorResult):  # continue that chain from its last draw
+        scores = warm_start.draws[-1]
+    else:
+        scores = warm_start.scores if isinstance(warm_start, RankingResult) else warm_start
     scores = np.array(scores, dtype=float)
     if scores.shape != (prefs.n_items,) or np.any(scores < 0):
         raise ValueError("warm_start must hold M non-negative scores")
@@ -204,7 +281,8 @@ def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
 
 def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                      burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
-                     warm_start=None, interval: float = 0.9) -> PosteriorResult:
+                     warm_start=None, interval: float = 0.9, *,
+                     should_stop=None) -> PosteriorResult:
     """Sample the tempered PL posterior exactly by Gibbs sampling (corrected Algorithm 2).
 
     With ``τ = α / (α + N)``, every choice stage of weight ``w`` and choice-set sum ``η``
@@ -212,6 +290,11 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
     then ``θ_m ~ Gamma(shape a + τ W_m, rate b + Σ ξ)`` over the stages whose choice set
     holds ``m``. τ sits in ξ's shape only. This samples ``prior(θ) Π_n P_θ(ρ_n)^{w_n τ}``
     exactly, for any ``a > 0``; the paper's printed sampler does not (see the notes).
+
+    The same Gamma identity makes merging identical preferences exact: ``w`` identical
+    stages with ``ξ_i ~ Gamma(τ, η)`` enter the θ-update only through ``Σ ξ_i``, which is
+    ``Gamma(wτ, η)``. The sampler therefore runs on :attr:`Preferences.pooled` (one stage
+    per distinct choice set), with the same stationary distribution.
 
     Parameters
     ----------
@@ -224,15 +307,21 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
         Sweeps discarded, draws kept, and sweeps per kept draw.
     random_state : None, int, numpy.random.Generator or SeedSequence
         Seed of the sampler.
-    warm_start : None, True, array or RankingResult
-        Initial θ: the prior mean ``a / b`` (None), 10 EM steps (True), or given scores.
+    warm_start : None, True, array, RankingResult or PosteriorResult
+        Initial θ: the prior mean ``a / b`` (None), 10 EM steps (True), given scores, or
+        the last draw of an earlier chain (a PosteriorResult).
     interval : float
         Level of the central credible intervals in ``lower``/``upper``.
+    should_stop : callable, optional
+        Called every :data:`STOP_EVERY` sweeps; when it returns true the sampler raises
+        :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
 
     Returns
     -------
     PosteriorResult
-        ``draws`` (n_draws, M), ``scores``/``mean`` the posterior mean, ``lower``/``upper``.
+        ``draws`` (n_draws, M), ``scores``/``mean`` the posterior mean, ``lower``/``upper``,
+        and the largest split-R̂ of the log-draws in ``max_split_rhat``. ``converged`` is
+        ``None``: a sampler has no stopping rule.
     """
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), burn_in=burn_in, n_draws=n_draws, thin=thin,
@@ -244,13 +333,16 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
         raise ValueError("interval must lie strictly between 0 and 1")
     rng = np.random.default_rng(random_state)
     tau = tempering(alpha, prefs.total_weight)
-    design = prefs.stages
+    design = prefs.pooled.stages
     theta = _initial_scores(prefs, alpha, (a, b), warm_start)
     shape = a + tau * design.wins
     tiny = np.finfo(float).tiny
     draws = np.empty((n_draws, prefs.n_items))
     total = burn_in + n_draws * thin
     for sweep in range(total):
+        if sweep % STOP_EVERY == 0 and sweep:
+            check_stop(should_stop, f"The Gibbs sampler was stopped after {sweep} of "
+                                    f"{total} sweeps.")
         rate = b + design.sample_exposure(theta, tau, rng)
         theta = np.maximum(rng.standard_gamma(shape) / rate, tiny)
         kept = sweep - burn_in
@@ -261,9 +353,8 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
     rhat = split_rhat(np.log(draws))
     return PosteriorResult(
         method="coarsen-pl-gibbs", scores=draws.mean(axis=0), iterations=total,
-        converged=bool(rhat < 1.1), seconds=time.perf_counter() - start, tau=tau,
-        params=params, extra={"max_split_rhat": rhat}, draws=draws, lower=lower, upper=upper,
-        interval_level=interval)
+        converged=None, seconds=time.perf_counter() - start, tau=tau, params=params,
+        draws=draws, lower=lower, upper=upper, interval_level=interval, max_split_rhat=rhat)
 
 
 def split_rhat(draws: np.ndarray) -> float:

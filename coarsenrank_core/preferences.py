@@ -679,6 +679,50 @@ class Preferences:
         order = np.argsort(keep)
         return self.subset(keep[order])._replace(weights=np.concatenate(weight_parts)[order])
 
+    @cached_property
+    def pooled(self) -> Preferences:
+        """Identical preferences merged into one of summed weight, whoever ranked them.
+
+        This is what every Plackett–Luce-family fit needs: their likelihood depends on the
+        rankers only through the weights, and ``w`` identical preferences contribute the
+        same stages as one of weight ``w`` (EM's sums are weighted; in the Gibbs sampler
+        ``w`` identical stages of shape ``τ`` give one of shape ``wτ``, since a sum of
+        independent Gamma(τ, η) variables is Gamma(wτ, η)). The total weight, and so
+        ``τ = α / (α + N)``, is unchanged. Rankers are dropped. Returns the collection
+        itself when nothing repeats or when a summed weight would exceed
+        :data:`MAX_WEIGHT`.
+
+        Pairs are keyed by one 64-bit integer each (``(winner · M + loser) · 2 + tie``);
+        longer preferences as in :meth:`merge_duplicates`.
+        """
+        if len(self) == 0:
+            return self
+        if self.lengths.max() == 2:
+            first, second = self.items[0::2], self.items[1::2]
+            key = ((first.astype(np.int64) * max(self.n_items, 1) + second) * 2
+                   + self.groups[1::2])
+            _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
+            weights = np.bincount(inverse.ravel(), weights=self.weights, minlength=keep.size)
+        else:
+            keep_parts, weight_parts = [], []
+            for k in np.unique(self.lengths):
+                rows = np.flatnonzero(self.lengths == k)
+                element = self.offsets[:-1][rows, None] + np.arange(k)
+                table = np.ascontiguousarray(np.concatenate(
+                    [self.items[element], self.groups[element]], axis=1), dtype=np.int64)
+                keys = table.view(np.dtype((np.void, table.itemsize * table.shape[1]))).ravel()
+                _, first_copy, inverse = np.unique(keys, return_index=True, return_inverse=True)
+                keep_parts.append(rows[first_copy])
+                weight_parts.append(np.bincount(inverse.ravel(), weights=self.weights[rows],
+                                                minlength=first_copy.size))
+            keep = np.concatenate(keep_parts)
+            weights = np.concatenate(weight_parts)
+        if (keep.size == len(self) and self.rankers is None) or weights.max() > MAX_WEIGHT:
+            return self  # nothing repeats, or a summed weight would leave the checked range
+        order = np.argsort(keep)
+        merged = self.subset(keep[order])
+        return merged._replace(weights=weights[order], rankers=None, ranker_names=None)
+
     def relabel(self, permutation) -> Preferences:
         """Rename item ``i`` to ``permutation[i]`` (names move with their items)."""
         permutation = np.asarray(permutation, dtype=np.intp)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from .baselines import borda, copeland
 from .bradley_terry import coarsen_bt
 from .crowdbt import crowdbt
+from .errors import Cancelled
 from .frozen import FrozenDict
 from .mixture import pl_mix, pl_mix_rater
 from .peergrader import peergrader
@@ -18,7 +22,13 @@ from .preferences import Preferences
 from .results import RankingResult
 from .thurstone import coarsen_th
 
-__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA"]
+__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA", "get_method",
+           "check_methods", "SHARED_PARAMETERS", "FitAttempt", "attempt", "seconds_summary"]
+
+#: Parameters a comparison hands to every method at once (:func:`~coarsenrank_core.compare.
+#: compare`, the robustness and scale experiments): a method that does not take one of
+#: these ignores it. Any other parameter a method does not take raises ``ValueError``.
+SHARED_PARAMETERS = frozenset({"alpha", "random_state", "burn_in", "n_draws", "should_stop"})
 
 
 @dataclass(frozen=True)
@@ -84,24 +94,39 @@ class Method:
         return "random_state" in self.parameters
 
     def resolve(self, overrides: Mapping | None = None) -> dict:
-        """Defaults updated by those ``overrides`` that the method accepts."""
+        """Defaults updated by ``overrides``.
+
+        A parameter the method does not take raises ``ValueError`` (a typo such as
+        ``alhpa`` never runs silently with the default), except the
+        :data:`SHARED_PARAMETERS` a comparison hands to every method, which a method
+        without them ignores.
+        """
         params = dict(self.defaults)
         accepted = set(self.parameters)
+        unknown = sorted(k for k in (overrides or {})
+                         if k not in accepted and k not in SHARED_PARAMETERS)
+        if unknown:
+            raise ValueError(f"{self.id} takes no parameter {', '.join(map(repr, unknown))}; "
+                             f"it takes {', '.join(self.parameters) or 'none'}")
         params.update({k: v for k, v in (overrides or {}).items() if k in accepted})
         return params
 
     def run(self, prefs: Preferences, **overrides) -> RankingResult:
-        """Fit the method; overrides it does not accept (e.g. ``alpha``) are ignored.
+        """Fit the method with its defaults updated by ``overrides`` (see :meth:`resolve`).
 
         ``alpha="auto"`` (the default of every tempered method) is replaced by
-        :func:`~coarsenrank_core.alpha.choose_alpha` with the default rule.
+        :func:`~coarsenrank_core.alpha.choose_alpha` with the default rule. The result's
+        ``method`` is always this registry id (``coarsen-pl`` at ``α = ∞`` stays
+        ``coarsen-pl``).
         """
         params = self.resolve(overrides)
         if isinstance(params.get("alpha"), str):
             from .alpha import choose_alpha
 
-            params["alpha"] = choose_alpha(prefs, params["alpha"]).alpha
-        return self.function(prefs, **params)
+            params["alpha"] = choose_alpha(prefs, params["alpha"],
+                                           should_stop=params.get("should_stop")).alpha
+        result = self.function(prefs, **params)
+        return result if result.method == self.id else replace(result, method=self.id)
 
 
 #: The α of every tempered method unless the caller gives one: chosen from the data by
@@ -125,14 +150,13 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         reference="Caron & Doucet 2012; Pan et al. 2022 Algorithm 1 with τ = 1",
         summary="Plackett–Luce fitted by EM: CoarsenPL with no neighbourhood (α = ∞)."),
     Method(
-        "crowdbt", "CrowdBT", crowdbt, dict(passes=5, prior_reliability=(5.0, 3.0)),
+        "crowdbt", "CrowdBT", crowdbt, dict(passes=5, reliability_prior=(5.0, 3.0)),
         family="robust", input="pairs", uses_rankers=True,
         ties="Lists are rank-broken into pairs; tied items give no pair.",
         reference="Chen, Bennett, Collins-Thompson & Horvitz, WSDM 2013",
         summary="Bradley–Terry with a learned reliability for every rater, updated online."),
     Method(
-        "peergrader", "PeerGrader", peergrader, dict(regularization=1.0,
-                                                     reliability_prior=(10.0, 10.0)),
+        "peergrader", "PeerGrader", peergrader, dict(l2=1.0, reliability_prior=(10.0, 10.0)),
         family="robust", uses_rankers=True,
         ties="Breslow, inside each grader's scaled Plackett–Luce model.",
         reference="Raman & Joachims, KDD 2014 (PL with grader reliability)",
@@ -196,11 +220,84 @@ METHODS: dict[str, Method] = {m.id: m for m in [
 PAPER_METHODS: tuple[str, ...] = tuple(m for m, spec in METHODS.items() if spec.in_paper)
 
 
-def run_method(method_id: str, prefs: Preferences, **overrides) -> RankingResult:
-    """Fit the registered method ``method_id`` on ``prefs`` (overrides it ignores are dropped)."""
+def get_method(method_id: str) -> Method:
+    """The registered method ``method_id``; ``ValueError`` naming the known ids otherwise.
+
+    The one place where a method id is checked (:func:`check_methods` for several).
+    """
     try:
-        method = METHODS[method_id]
-    except KeyError:
+        return METHODS[method_id]
+    except (KeyError, TypeError):
         raise ValueError(f"unknown method {method_id!r}; choose from {', '.join(METHODS)}") \
             from None
-    return method.run(prefs, **overrides)
+
+
+def check_methods(method_ids: Iterable[str]) -> list[str]:
+    """The ids as a list, after checking every one (``ValueError`` names the unknown ones)."""
+    ids = list(method_ids)
+    unknown = [m for m in ids if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown method(s) {', '.join(map(repr, unknown))}; choose from "
+                         f"{', '.join(METHODS)}")
+    return ids
+
+
+def run_method(method_id: str, prefs: Preferences, **overrides) -> RankingResult:
+    """Fit the registered method ``method_id`` on ``prefs`` (see :meth:`Method.resolve`).
+
+    Examples
+    --------
+    >>> prefs = Preferences.from_lists([[0, 1, 2], [0, 2, 1], [1, 0, 2]])
+    >>> run_method("coarsen-pl", prefs, alpha=float("inf")).method
+    'coarsen-pl'
+    """
+    return get_method(method_id).run(prefs, **overrides)
+
+
+@dataclass(frozen=True)
+class FitAttempt:
+    """One fit as a comparison runs it: the result, or the error that stopped it.
+
+    The single policy for a method that raises, used by
+    :func:`~coarsenrank_core.compare.compare`,
+    :func:`~coarsenrank_core.experiments.robustness_curve` and
+    :func:`~coarsenrank_core.experiments.scale_test`: the error is reported as
+    ``"<ExceptionType>: <message>"`` and the other methods still run.
+    :class:`~coarsenrank_core.errors.Cancelled` is never caught: a stop request ends the
+    whole run.
+    """
+
+    method: str
+    result: RankingResult | None
+    error: str | None
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        """Whether the fit returned a result."""
+        return self.error is None
+
+
+def attempt(method_id: str, prefs: Preferences, **overrides) -> FitAttempt:
+    """Fit ``method_id`` and time it, turning any error except Cancelled into a report."""
+    method = get_method(method_id)
+    start = time.perf_counter()
+    try:
+        result = method.run(prefs, **overrides)
+    except Cancelled:
+        raise
+    except Exception as exc:  # the one place a failing method is caught
+        return FitAttempt(method_id, None, f"{type(exc).__name__}: {exc}",
+                          time.perf_counter() - start)
+    return FitAttempt(method_id, result, None, time.perf_counter() - start)
+
+
+def seconds_summary(seconds) -> tuple[float, float]:
+    """Mean and sample standard deviation (``ddof=1``; 0 for one run) of timed runs.
+
+    The one timing convention of the package (comparison, scale test, reproduction).
+    """
+    values = np.asarray(seconds, dtype=float)
+    if values.size == 0:
+        return float("nan"), float("nan")
+    return float(values.mean()), float(values.std(ddof=1)) if values.size > 1 else 0.0

@@ -89,13 +89,17 @@ class PosteriorResult(RankingResult):
     """A Gibbs-sampling result: :class:`RankingResult` plus the posterior draws.
 
     ``scores`` is the posterior mean. ``lower``/``upper`` bound the central
-    ``interval_level`` credible interval of each item's score.
+    ``interval_level`` credible interval of each item's score. ``max_split_rhat`` is the
+    sampler's diagnostic: the largest split-R̂ (BDA3 §11.4) over the items' log-draws
+    (values near 1 mean the two halves of the chain agree; ``nan`` with fewer than 4
+    draws). ``converged`` is ``None``: a sampler has no stopping rule.
     """
 
-    draws: np.ndarray = None
-    lower: np.ndarray = None
-    upper: np.ndarray = None
+    draws: np.ndarray = None  # type: ignore[assignment]
+    lower: np.ndarray = None  # type: ignore[assignment]
+    upper: np.ndarray = None  # type: ignore[assignment]
     interval_level: float = 0.9
+    max_split_rhat: float = float("nan")
 
     def __post_init__(self):
         super().__post_init__()

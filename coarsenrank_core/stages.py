@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
 from scipy.special import xlogy
 
 __all__ = ["StageDesign"]
@@ -20,7 +19,8 @@ class _Block:
     positions). With ties it holds, at the first entry of every tied group, the number of
     stages whose choice set starts there (the group's size, or 0 for a trailing single
     item), and zero elsewhere; ``chosen`` marks the entries that win a stage. Strict pairs
-    also carry the item-by-pair incidence matrix that sums their stages per item.
+    also carry their winners and losers as two contiguous id arrays (``pair``), so a sum
+    over their stages is two ``bincount`` passes.
     """
 
     rows: np.ndarray
@@ -28,7 +28,7 @@ class _Block:
     weights: np.ndarray | None
     multiplicity: np.ndarray | None
     chosen: np.ndarray | None
-    incidence_t: csr_matrix | None
+    pair: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def width(self) -> int:
@@ -63,7 +63,7 @@ class StageDesign:
 
     Preferences are grouped by length into dense blocks, so every operation is a handful of
     vectorised passes over arrays of the total preference length; strict pairs sum their
-    stages per item with one sparse matrix product.
+    stages per item with two ``bincount`` passes.
     """
 
     def __init__(self, n_items: int, n_preferences: int, blocks: list[_Block],
@@ -113,14 +113,11 @@ class StageDesign:
                                      else np.repeat(block_weights, k - 1))
                 wins += np.bincount(winners, weights=winner_weight, minlength=n_items)
                 wins_count += np.bincount(winners, minlength=n_items)
-                incidence_t = None
+                pair = None
                 if k == 2 and not tied:
-                    incidence_t = csr_matrix(
-                        (np.ones(items.size), items.ravel(), np.arange(0, items.size + 1, 2)),
-                        shape=(len(items), n_items)).T.tocsr()
+                    pair = (np.ascontiguousarray(items[:, 0]), np.ascontiguousarray(items[:, 1]))
                 blocks.append(_Block(rows=rows, items=items, weights=block_weights,
-                                     multiplicity=multiplicity, chosen=chosen,
-                                     incidence_t=incidence_t))
+                                     multiplicity=multiplicity, chosen=chosen, pair=pair))
         return cls(n_items, n, blocks, wins, wins_count)
 
     @property
@@ -135,8 +132,9 @@ class StageDesign:
     # ------------------------------------------------------------------ helpers
     def _accumulate(self, block: _Block, per_stage: np.ndarray, out: np.ndarray) -> None:
         """Add to ``out[m]`` the per-stage values of every stage whose set contains ``m``."""
-        if block.incidence_t is not None:
-            out += block.incidence_t @ per_stage
+        if block.pair is not None:
+            out += np.bincount(block.pair[0], weights=per_stage, minlength=out.size)
+            out += np.bincount(block.pair[1], weights=per_stage, minlength=out.size)
             return
         running = np.cumsum(per_stage, axis=1)
         if block.multiplicity is None:
@@ -149,8 +147,8 @@ class StageDesign:
     @staticmethod
     def _eta(block: _Block, theta: np.ndarray) -> np.ndarray:
         """Choice-set sums: ``(n,)`` for pairs, ``(n, k-1)`` strict, ``(n, k)`` with ties."""
-        if block.incidence_t is not None:
-            return theta[block.items[:, 0]] + theta[block.items[:, 1]]
+        if block.pair is not None:
+            return theta[block.pair[0]] + theta[block.pair[1]]
         eta = _reverse_cumsum(theta[block.items])
         return eta[:, :-1] if block.multiplicity is None else eta
 
@@ -162,7 +160,7 @@ class StageDesign:
             return block.multiplicity * block.weights[:, None]
         if block.weights is None:
             return 1.0
-        return block.weights if block.incidence_t is not None else block.weights[:, None]
+        return block.weights if block.pair is not None else block.weights[:, None]
 
     # ------------------------------------------------------------------ public
     def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -191,6 +189,15 @@ class StageDesign:
             counts = self._stage_counts(block)
             if np.isscalar(counts):
                 xi = rng.standard_gamma(tau * counts, size=eta.shape)
+            elif block.multiplicity is None:
+                # strict orders: unit-weight rows share one scalar shape (NumPy's fast
+                # path); only the rows of other weights draw their own shape w·τ
+                xi = rng.standard_gamma(tau, size=eta.shape)
+                heavy = np.flatnonzero(block.weights != 1.0)
+                if heavy.size:
+                    xi[heavy] = rng.standard_gamma(
+                        np.broadcast_to((tau * block.weights[heavy]).reshape(
+                            (-1,) + (1,) * (eta.ndim - 1)), xi[heavy].shape))
             else:
                 shape = np.broadcast_to(tau * counts, eta.shape)
                 xi = np.zeros(eta.shape)

@@ -129,7 +129,7 @@ def test_fully_reliable_annotators_give_plain_online_bt_and_recover_the_truth():
     fixed = crowdbt(prefs, passes=3, fixed_reliability=1.0, shuffle=False)
     np.testing.assert_allclose(fixed.scores, reference, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(fixed.extra["score_variance"], reference_var, rtol=1e-10)
-    near_sure = crowdbt(prefs, passes=3, prior_reliability=(1e6, 1.0), shuffle=False)
+    near_sure = crowdbt(prefs, passes=3, reliability_prior=(1e6, 1.0), shuffle=False)
     assert np.max(np.abs(near_sure.scores - reference)) < 1e-3
     assert np.all(near_sure.extra["reliability"] > 0.99999)
     assert pairwise_accuracy(near_sure.scores, truth) > 0.9
@@ -212,8 +212,8 @@ def test_inline_loop_equals_the_update_function_in_file_order(var0):
             mu[i], mu[j], var[i], var[j], alpha[k], beta[k])
     result = crowdbt(prefs, passes=1, shuffle=False, score_prior=(0.0, var0))
     np.testing.assert_allclose(result.scores, mu, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(result.extra["reliability_alpha"], alpha, rtol=1e-12)
-    np.testing.assert_allclose(result.extra["reliability_beta"], beta, rtol=1e-12)
+    np.testing.assert_allclose(result.extra["reliability_a"], alpha, rtol=1e-12)
+    np.testing.assert_allclose(result.extra["reliability_b"], beta, rtol=1e-12)
 
 
 def test_integer_weights_repeat_a_comparison():
@@ -293,7 +293,7 @@ def test_a_count_of_ten_million_costs_a_few_thousand_updates(monkeypatch):
 
 def test_a_symmetric_reliability_prior_leaves_every_score_at_the_prior_mean():
     prefs = Preferences.from_lists([[0, 1, 2], [0, 1], [1, 2]], rankers=[0, 1, 1])
-    result = crowdbt(prefs, prior_reliability=(2.0, 2.0), score_prior=(0.5, 1.0))
+    result = crowdbt(prefs, reliability_prior=(2.0, 2.0), score_prior=(0.5, 1.0))
     np.testing.assert_array_equal(result.scores, 0.5)
     np.testing.assert_allclose(result.extra["reliability"], 0.5)
 
@@ -316,17 +316,17 @@ def test_virtual_node_pulls_an_unbeaten_item_towards_zero():
 def test_tol_stops_early_and_params_are_kept():
     rng = np.random.default_rng(6)
     prefs = _simulate_bt(rng.normal(size=10), 300, 3, rng)
-    result = crowdbt(prefs, passes=200, tol=0.05, prior_reliability=(4, 2))
+    result = crowdbt(prefs, passes=200, tol=0.05, reliability_prior=(4, 2))
     assert result.converged and result.iterations < 200 and result.change < 0.05
     assert crowdbt(prefs, passes=2).converged is None  # tol=0: no stopping rule
     assert crowdbt(prefs, passes=1, tol=1e-12).converged is False
-    assert result.params["prior_reliability"] == (4, 2)
-    per_ranker = crowdbt(prefs, prior_reliability=np.array([[5, 3], [5, 3], [1, 9]]))
+    assert result.params["reliability_prior"] == (4, 2)
+    per_ranker = crowdbt(prefs, reliability_prior=np.array([[5, 3], [5, 3], [1, 9]]))
     assert per_ranker.extra["reliability"].shape == (3,)
 
 
 @pytest.mark.parametrize("kwargs", [dict(passes=0), dict(kappa=0), dict(score_prior=(0, 0)),
-                                    dict(prior_reliability=(0, 1)),
+                                    dict(reliability_prior=(0, 1)),
                                     dict(fixed_reliability=1.5), dict(tol=-1)])
 def test_invalid_arguments_raise(kwargs):
     with pytest.raises(ValueError):

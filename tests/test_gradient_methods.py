@@ -149,7 +149,11 @@ def test_pl_lbfgs_optimum_has_zero_gradient(mixed):
     result = pl_lbfgs(mixed, regularization=0.5, tol=1e-10)
     _, grad = pl_objective(mixed, result.scores, regularization=0.5)
     assert result.converged
-    assert np.abs(grad).max() < 1e-6
+    # L-BFGS-B stops when F no longer falls at float precision (ftol 1e-15 relative, F near
+    # -180 here): from the EM start that leaves a gradient of 1.6e-6, from zeros 2.6e-8
+    assert np.abs(grad).max() < 1e-5
+    cold = pl_lbfgs(mixed, regularization=0.5, tol=1e-10, init=None)
+    np.testing.assert_allclose(result.scores, cold.scores, atol=1e-6)
     assert result.extra["objective"] == pytest.approx(
         pl_objective(mixed, result.scores, 0.5)[0])
 
@@ -172,7 +176,7 @@ def test_pl_lbfgs_trace_increases_and_params_are_stored():
     prefs = simulate(np.linspace(0, 3, 6), 80, seed=3)
     result = pl_lbfgs(prefs, regularization=2.0, trace=True)
     assert result.params == {"regularization": 2.0, "max_iter": 1000, "tol": 1e-8,
-                             "init": None, "l2": 0.0, "trace": True}
+                             "init": "em", "l2": 0.0, "trace": True}
     assert result.trace.size == result.iterations
     assert np.all(np.diff(result.trace) >= -1e-9)
     assert result.tau is None and result.seconds >= 0
@@ -235,7 +239,7 @@ def test_coarsen_th_ignores_tied_pairs():
 
 # ---------------------------------------------------------------------------- PeerGrader
 def test_peergrader_with_unit_reliability_equals_pl_with_the_same_l2(mixed):
-    fixed = peergrader(mixed, regularization=0.4, fit_reliability=False, inner_tol=1e-12)
+    fixed = peergrader(mixed, l2=0.4, fit_reliability=False, inner_tol=1e-12)
     pl = pl_lbfgs(mixed, regularization=0.0, l2=0.4, tol=1e-12)
     np.testing.assert_allclose(fixed.scores, pl.scores, atol=1e-6)
     np.testing.assert_array_equal(fixed.extra["reliability"], 1.0)
@@ -245,7 +249,7 @@ def test_peergrader_with_unit_reliability_equals_pl_with_the_same_l2(mixed):
 @pytest.mark.parametrize("solver", ["joint", "alternating"])
 def test_peergrader_optimum_is_stationary_in_both_blocks(mixed, solver):
     prior = (4.0, 3.0)
-    result = peergrader(mixed, regularization=0.5, reliability_prior=prior, solver=solver,
+    result = peergrader(mixed, l2=0.5, reliability_prior=prior, solver=solver,
                         inner_tol=1e-11, tol=1e-9)
     eta = result.extra["reliability"]
     value, grad_s, grad_eta = peergrader_objective(mixed, result.scores, eta, 0.5, prior)
@@ -284,7 +288,8 @@ def test_with_gamma_shape_one_a_reversed_grader_reaches_the_lower_bound():
     for result in (joint, alternating):
         eta = result.extra["reliability"]
         assert result.converged
-        assert eta[3] == pytest.approx(ETA_MIN) and eta[:3].min() > 0.1
+        # the alternating Newton steps creep to the bound: 1.0002e-8 from the EM start
+        assert eta[3] == pytest.approx(ETA_MIN, rel=1e-3) and eta[:3].min() > 0.1
     np.testing.assert_allclose(joint.scores, alternating.scores, atol=1e-5)
 
 

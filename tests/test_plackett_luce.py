@@ -13,6 +13,7 @@ from coarsenrank_core import (
     Preferences,
     coarsen_pl,
     pl_log_likelihood,
+    simulate_pl,
     tempered_log_posterior,
     tempering,
 )
@@ -150,7 +151,7 @@ def test_alpha_inf_is_plain_pl_em():
         exposure = np.bincount(winners, inverse, 8) + np.bincount(losers, inverse, 8)
         theta = (wins + a - 1) / (exposure + b)
     fit = coarsen_pl(prefs, alpha=np.inf, prior=(a, b), max_iter=25, tol=0.0)
-    assert fit.tau == 1.0 and fit.method == "pl-em"
+    assert fit.tau == 1.0 and fit.method == "coarsen-pl"  # the id of the function called (issue 10)
     np.testing.assert_allclose(fit.scores, theta, rtol=1e-12)
 
 
@@ -226,3 +227,109 @@ def test_alpha_is_never_silently_ignored_with_a_equal_to_one():
     # alpha = inf (no tempering) and a > 1 keep the exact, uncalibrated MAP
     assert coarsen_pl(prefs, alpha=np.inf).scores.sum() != pytest.approx(3.0)
     assert coarsen_pl(prefs, alpha=10.0, prior=(2.0, 1.0)).scores.sum() != pytest.approx(3.0)
+
+
+# ------------------------------------------------------------------ issue 12: speed
+def _with_copies():
+    """Lists of several lengths, with ties and rankers, most of them repeated."""
+    rng = np.random.default_rng(5)
+    base = [[0, 1, 2, 3], [2, 0, 1], [1, 3], [3, 2, 1, 0, 4], [4, 0], [0, 2, 4, 1]]
+    lists = [base[i] for i in rng.integers(0, len(base), 300)]
+    tied = Preferences.from_lists([[0, frozenset({1, 2}), 3]] * 7 + [[frozenset({3, 4}), 0]] * 5,
+                                  n_items=5)
+    plain = Preferences.from_lists(lists, n_items=5, rankers=rng.integers(0, 9, 300).tolist(),
+                                   weights=rng.choice([1.0, 2.0, 0.5], 300).tolist())
+    items = np.concatenate([plain.items, tied.items])
+    lengths = np.concatenate([plain.lengths, tied.lengths])
+    groups = np.concatenate([plain.groups, tied.groups])
+    weights = np.concatenate([plain.weights, tied.weights])
+    return Preferences.from_arrays(items, lengths, groups=groups, n_items=5, weights=weights)
+
+
+def _reference_em(prefs, alpha, prior, const, iterations):
+    """Plain EM on the unmerged stage layout (one stage per preference and position)."""
+    a, b = prior
+    design = prefs.stages
+    tau = tempering(alpha, prefs.total_weight)
+    theta = np.full(prefs.n_items, a / b)
+    for _ in range(iterations):
+        theta = (tau * design.wins + a - 1) / (design.exposure(theta, tau) + b)
+        if const is not None:
+            theta = theta * const / theta.sum()
+    return theta
+
+
+@pytest.mark.parametrize("alpha, prior, calibration", [(np.inf, (2.0, 1.0), None),
+                                                      (20.0, (1.0, 2.0), "paper"),
+                                                      (5.0, (3.0, 1.0), None)])
+def test_merged_and_unmerged_em_agree(alpha, prior, calibration):
+    """EM on identical preferences merged into weights equals EM on the copies (1e-10)."""
+    prefs = _with_copies()
+    assert len(prefs.pooled) < len(prefs) / 10
+    assert prefs.pooled.total_weight == pytest.approx(prefs.total_weight, rel=1e-15)
+    fit = coarsen_pl(prefs, alpha=alpha, prior=prior, calibration=calibration, max_iter=60,
+                     tol=0.0)
+    const = None if calibration is None else prefs.n_items / 2
+    reference = _reference_em(prefs, alpha, prior, const, 60)
+    np.testing.assert_allclose(fit.scores, reference, rtol=1e-10)
+    assert pl_log_likelihood(prefs, fit.scores) == pytest.approx(
+        prefs.stages.log_likelihood(fit.scores), rel=1e-12)
+
+
+@pytest.mark.parametrize("alpha, prior, calibration", [(np.inf, (2.0, 1.0), None),
+                                                      (30.0, (1.0, 2.0), "paper"),
+                                                      (30.0, (1.5, 1.0), None)])
+def test_accelerated_em_reaches_the_plain_em_fixed_point(alpha, prior, calibration):
+    prefs, _ = simulate_pl(30, 400, length=5, random_state=3)
+    plain = coarsen_pl(prefs, alpha=alpha, prior=prior, calibration=calibration,
+                       max_iter=100_000, tol=1e-13, accelerate=False)
+    fast = coarsen_pl(prefs, alpha=alpha, prior=prior, calibration=calibration,
+                      max_iter=100_000, tol=1e-13, accelerate=True)
+    assert plain.converged and fast.converged
+    np.testing.assert_allclose(fast.scores, plain.scores, rtol=1e-8)
+    assert fast.iterations < plain.iterations
+    if calibration is None:  # the MAP: no ascent direction is left
+        objective = tempered_log_posterior(prefs, fast.scores, alpha, prior)
+        assert objective >= tempered_log_posterior(prefs, plain.scores, alpha, prior) - 1e-8
+
+
+def test_tolerance_zero_runs_plain_em_and_has_no_stopping_rule():
+    prefs, _ = simulate_pl(8, 60, length=4, random_state=1)
+    fixed = coarsen_pl(prefs, max_iter=9, tol=0.0)
+    plain = coarsen_pl(prefs, max_iter=9, tol=0.0, accelerate=False)
+    np.testing.assert_array_equal(fixed.scores, plain.scores)
+    assert fixed.converged is None and fixed.iterations == 9
+    assert coarsen_pl(prefs, prior=(2.0, 1.0)).converged is True
+
+
+@pytest.mark.slow
+def test_pl_em_converges_on_readlevel_x100_within_its_iteration_limit(data_dir):
+    from coarsenrank_core.datasets import load_readlevel
+    from coarsenrank_core.noise import magnify
+    from coarsenrank_core.registry import run_method
+
+    big = magnify(load_readlevel(data_dir).preferences, 100).preferences
+    fit = run_method("pl-em", big)
+    assert fit.converged and fit.iterations < fit.params["max_iter"]
+    assert fit.method == "pl-em"
+
+
+def test_em_stops_when_asked():
+    from coarsenrank_core.errors import Cancelled
+    from coarsenrank_core.plackett_luce import STOP_EVERY
+
+    prefs, _ = simulate_pl(10, 100, length=4, random_state=2)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return True
+
+    with pytest.raises(Cancelled, match="EM was stopped after"):
+        coarsen_pl(prefs, max_iter=10_000, tol=0.0, should_stop=stop)
+    assert len(calls) == 1
+    # a callback that never stops changes nothing
+    np.testing.assert_array_equal(
+        coarsen_pl(prefs, max_iter=30, tol=0.0, should_stop=lambda: False).scores,
+        coarsen_pl(prefs, max_iter=30, tol=0.0).scores)
+    assert STOP_EVERY <= 10
