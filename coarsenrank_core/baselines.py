@@ -39,7 +39,7 @@ def borda(prefs: Preferences) -> RankingResult:
     total = np.bincount(prefs.items, weights=weight * points, minlength=prefs.n_items)
     seen = np.bincount(prefs.items, weights=weight, minlength=prefs.n_items)
     scores = np.divide(total, seen, out=np.full(prefs.n_items, 0.5), where=seen > 0)
-    return RankingResult(method="borda", scores=scores, iterations=1, converged=True,
+    return RankingResult(method="borda", scores=scores, iterations=1, converged=None,
                          seconds=time.perf_counter() - start)
 
 
@@ -58,5 +58,5 @@ def copeland(prefs: Preferences) -> RankingResult:
     net = (tally - tally.T).tocoo()
     outcome = np.sign(net.data)
     scores = np.bincount(net.row, weights=outcome, minlength=n)
-    return RankingResult(method="copeland", scores=scores, iterations=1, converged=True,
+    return RankingResult(method="copeland", scores=scores, iterations=1, converged=None,
                          seconds=time.perf_counter() - start)

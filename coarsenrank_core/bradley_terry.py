@@ -14,7 +14,8 @@ __all__ = ["coarsen_bt"]
 
 
 def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), calibration=None,
-               max_iter: int = 500, tol: float = 1e-8, init=None) -> RankingResult:
+               max_iter: int = 500, tol: float = 1e-8, init=None, *,
+               should_stop=None) -> RankingResult:
     """Fit CoarsenBT (paper Eq. CoarsenBT): Bradley–Terry, tempered, on rank-broken pairs.
 
     Every preference is fully rank-broken (:meth:`Preferences.rank_break`): each ordered pair
@@ -30,8 +31,9 @@ def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), cali
     Parameters
     ----------
     prefs : Preferences
-    alpha, prior, calibration, max_iter, tol, init
-        As for :func:`coarsen_pl`.
+    alpha, prior, calibration, max_iter, tol, init, should_stop
+        As for :func:`coarsen_pl` (identical pairs are merged, EM is accelerated when run
+        to a tolerance, and ``converged`` is ``None`` with ``tol = 0``).
 
     Returns
     -------
@@ -41,7 +43,8 @@ def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), cali
     start = time.perf_counter()
     pairs = prefs.rank_break(keep_ties=True)
     fit = coarsen_pl(pairs, alpha=alpha, prior=prior, calibration=calibration,
-                     max_iter=max_iter, tol=tol, init=init, n_for_tau=prefs.total_weight)
+                     max_iter=max_iter, tol=tol, init=init, n_for_tau=prefs.total_weight,
+                     should_stop=should_stop)
     params = dict(alpha=alpha, prior=tuple(prior), calibration=calibration, max_iter=max_iter,
                   tol=tol, init=init)
     return RankingResult(method="coarsen-bt", scores=fit.scores, iterations=fit.iterations,

@@ -8,6 +8,8 @@ import time
 import numpy as np
 from scipy.special import xlogy
 
+from .errors import check_stop
+from .plackett_luce import STOP_EVERY
 from .preferences import Preferences
 from .results import RankingResult
 from .stages import StageDesign
@@ -143,7 +145,7 @@ def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
 
 def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init: float = 0.2,
                max_iter: int = 1000, tol: float = 1e-8, init=None,
-               reversed_component: bool = False) -> RankingResult:
+               reversed_component: bool = False, *, should_stop=None) -> RankingResult:
     """Fit "PL or a uniformly random order" by expectation–maximisation.
 
     Each unit (a list, or all lists of one ranker) comes from Plackett–Luce with worths θ
@@ -179,6 +181,9 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         Initial worths; default ``a / b`` for every item.
     reversed_component : bool
         Add the "answers upside down" component.
+    should_stop : callable, optional
+        Called every :data:`~coarsenrank_core.plackett_luce.STOP_EVERY` iterations; when
+        it returns true the fit raises :class:`coarsenrank_core.errors.Cancelled`.
 
     Returns
     -------
@@ -207,6 +212,9 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     total = parts.unit_weight.sum()
     change, converged, iteration = np.inf, False, 0
     while iteration < max_iter:
+        if iteration and iteration % STOP_EVERY == 0:
+            check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
+                                    f"most {max_iter} iterations.")
         iteration += 1
         terms = parts.log_terms(theta, np.log(pis))
         responsibility = np.exp(terms - np.logaddexp.reduce(terms, axis=1)[:, None])
@@ -233,8 +241,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
                             else np.zeros(parts.n_units))
     method = "pl-mix" if per == "list" else "pl-mix-rater"
     return RankingResult(method=method, scores=theta, iterations=iteration,
-                         converged=converged, seconds=time.perf_counter() - start,
-                         change=change, params=params,
+                         converged=bool(converged) if tol > 0 else None,
+                         seconds=time.perf_counter() - start, change=change, params=params,
                          extra={"noise_probability": 1.0 - responsibility[:, 0],
                                 "reversed_probability": reversed_probability,
                                 "pi": float(1.0 - pis[0]), "pi_uniform": float(pis[1]),
@@ -243,15 +251,17 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
 
 
 def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter: int = 1000,
-           tol: float = 1e-8, init=None, reversed_component: bool = False) -> RankingResult:
+           tol: float = 1e-8, init=None, reversed_component: bool = False, *,
+           should_stop=None) -> RankingResult:
     """PL plus uniform noise per list (:func:`pl_mixture` with ``per="list"``)."""
     return pl_mixture(prefs, per="list", prior=prior, pi_init=pi_init, max_iter=max_iter,
-                      tol=tol, init=init, reversed_component=reversed_component)
+                      tol=tol, init=init, reversed_component=reversed_component,
+                      should_stop=should_stop)
 
 
 def pl_mix_rater(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
                  max_iter: int = 1000, tol: float = 1e-8, init=None,
-                 reversed_component: bool = False) -> RankingResult:
+                 reversed_component: bool = False, *, should_stop=None) -> RankingResult:
     """PL plus uniform noise per ranker (:func:`pl_mixture` with ``per="ranker"``).
 
     A ranker is careful (all their lists from PL(θ)), answers every list at random, or
@@ -259,4 +269,5 @@ def pl_mix_rater(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
     every list is its own ranker, which is :func:`pl_mix`.
     """
     return pl_mixture(prefs, per="ranker", prior=prior, pi_init=pi_init, max_iter=max_iter,
-                      tol=tol, init=init, reversed_component=reversed_component)
+                      tol=tol, init=init, reversed_component=reversed_component,
+                      should_stop=should_stop)

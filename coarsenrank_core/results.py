@@ -24,6 +24,15 @@ def tempering(alpha: float, n: float) -> float:
     return 1.0 if np.isinf(alpha) else alpha / (alpha + float(n))
 
 
+def _frozen_value(value):
+    """Arrays in ``extra`` become read-only copies (their dtype kept); the rest is kept."""
+    if isinstance(value, np.ndarray):
+        if not value.flags.writeable and value.flags.owndata:
+            return value
+        return readonly_array(value, value.dtype)
+    return value
+
+
 @dataclass(frozen=True)
 class RankingResult:
     """What a rank-aggregation method returns.
@@ -51,7 +60,8 @@ class RankingResult:
     trace : numpy.ndarray or None
         Objective value after every iteration, when requested.
     extra : Mapping
-        Method-specific outputs (e.g. rater reliabilities).
+        Method-specific outputs (e.g. rater reliabilities), read-only: a
+        :class:`~coarsenrank_core.frozen.FrozenDict` whose arrays are read-only copies.
     """
 
     method: str
@@ -69,7 +79,8 @@ class RankingResult:
         object.__setattr__(self, "scores", readonly_array(self.scores))
         object.__setattr__(self, "trace", readonly_array(self.trace))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
-        object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
+        object.__setattr__(self, "extra", FrozenDict(
+            {k: _frozen_value(v) for k, v in dict(self.extra).items()}))
 
     @property
     def order(self) -> np.ndarray:

@@ -141,7 +141,9 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
                   init=init, trace=trace)
     _check_common(max_iter, tol, regularization)
     tau = tempering(alpha, prefs.total_weight)
-    winners, losers, weights = pairs_of(prefs)
+    pairs = prefs.rank_break().pooled  # identical pairs merged: the same weighted sums
+    winners, losers, weights = pairs.items[0::2], pairs.items[1::2], pairs.weights
+    n_pairs = int(prefs.count_pairs())
     if np.all(weights == 1.0):
         weights = None
     n_items = prefs.n_items
@@ -159,7 +161,7 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
         return -scale * value, -scale * grad
 
     fit = run_lbfgs(loss, _initial(init, n_items), max_iter, tol, trace, sign=-1.0 / scale)
-    extra = {"n_pairs": int(winners.size), "slope": LOGISTIC_SLOPE,
+    extra = {"n_pairs": n_pairs, "slope": LOGISTIC_SLOPE,
              "objective": -fit["fun"] / scale,
              "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
              "message": fit["message"]}

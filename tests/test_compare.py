@@ -160,3 +160,73 @@ def test_the_built_in_teaching_scenarios_tell_the_story_their_sentences_tell():
     assert careless["coarsen-pl"] <= careless["pl-em"] + 0.01
     campaign = accuracy("campaign")
     assert max(campaign.values()) < 0.75
+
+
+# ------------------------------------------------------------------ one failure policy
+@pytest.fixture
+def failing_borda(monkeypatch):
+    """Borda replaced by a method that always raises RuntimeError('boom')."""
+    def broken(prefs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(METHODS, "borda", dataclasses.replace(METHODS["borda"],
+                                                              function=broken))
+    return "RuntimeError: boom"
+
+
+def test_a_failing_method_is_reported_the_same_way_everywhere(simulated, failing_borda):
+    prefs, truth = simulated
+    methods = ["borda", "copeland"]
+    result = compare(prefs, methods, truth=truth)
+    assert result.row("borda").error == failing_borda and result.row("copeland").ok
+    curve = robustness_curve(prefs, methods, truth, levels=(0.0, 0.2), seeds=1)
+    assert curve.errors == {"borda": failing_borda}
+    assert np.all(np.isnan(curve.accuracy[0])) and np.all(np.isfinite(curve.accuracy[1]))
+    timing = scale_test(prefs, methods, factors=(1, 2))
+    assert timing.errors == {"borda": failing_borda}
+    assert np.all(np.isnan(timing.seconds[0])) and np.all(np.isfinite(timing.seconds[1]))
+
+
+def test_a_stop_request_is_never_swallowed(simulated):
+    from coarsenrank_core.errors import Cancelled
+
+    prefs, truth = simulated
+    for run in (lambda stop: compare(prefs, ["borda", "pl-em"], should_stop=stop),
+                lambda stop: robustness_curve(prefs, ["pl-em"], truth, seeds=1,
+                                              should_stop=stop),
+                lambda stop: scale_test(prefs, ["pl-em"], should_stop=stop)):
+        calls = []
+        with pytest.raises(Cancelled):
+            run(lambda calls=calls: calls.append(1) or len(calls) > 1)
+    # a stop inside a fit (after its first check) also ends the comparison
+    counter = []
+    with pytest.raises(Cancelled):
+        compare(prefs, ["pl"], overrides={"alpha": 10.0},
+                should_stop=lambda: counter.append(1) or len(counter) > 2)
+
+
+def test_comparison_records_are_read_only(simulated):
+    prefs, truth = simulated
+    result = compare(prefs, ["borda", "copeland"], truth=truth)
+    with pytest.raises(ValueError):
+        result.agreement[0, 0] = 0.0
+    with pytest.raises(TypeError):
+        result.results["x"] = None
+    curve = robustness_curve(prefs, ["borda"], truth, levels=(0.0,), seeds=1)
+    with pytest.raises(ValueError):
+        curve.accuracy[0, 0, 0] = 0.0
+    timing = scale_test(prefs, ["borda"], factors=(1,))
+    with pytest.raises(ValueError):
+        timing.seconds[0, 0] = 0.0
+    agreement = rater_disagreement(prefs, run_method("pl-em", prefs).scores)
+    with pytest.raises(ValueError):
+        agreement.outlier[0] = True
+
+
+def test_compare_refuses_a_parameter_no_method_takes(simulated):
+    prefs, _ = simulated
+    with pytest.raises(ValueError, match="alhpa"):
+        compare(prefs, ["pl-em"], overrides={"alhpa": 3.0})
+    # a parameter one method takes goes to that method only
+    result = compare(prefs, ["crowdbt", "borda"], overrides={"passes": 2})
+    assert result.results["crowdbt"].iterations == 2

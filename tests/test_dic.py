@@ -133,3 +133,56 @@ def test_knee_is_scale_free():
     alphas = np.geomspace(1, 1e4, 9)
     curve = 1000 * np.exp(-np.arange(9) / 1.5) + 3
     assert knee_index(alphas, curve) == knee_index(alphas * 7, curve * 0.01 - 50)
+
+
+# ------------------------------------------------------------------ issue 12: warm starts
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset", ["readlevel", "babyface"])
+def test_chained_sweep_matches_cold_sweep_within_seed_noise(data_dir, dataset):
+    """One chain walked down the grid (15 burn-in sweeps after the first α) gives the same
+    DIC curve as a fresh 100-sweep burn-in at every α, within the seed-to-seed noise."""
+    from coarsenrank_core import datasets
+
+    prefs = getattr(datasets, f"load_{dataset}")(data_dir).preferences
+    seeds = range(4)
+    cold = [dic_sweep(prefs, burn_in=100, n_draws=100, warm_start=True, random_state=s)
+            for s in seeds]
+    chain = [dic_sweep(prefs, burn_in=100, n_draws=100, warm_start="chain", random_state=s)
+             for s in seeds]
+    assert chain[0].params["warm_start"] == "chain"
+    c = np.array([r.dic for r in cold])
+    h = np.array([r.dic for r in chain])
+    error = np.sqrt(c.var(axis=0, ddof=1) / len(c) + h.var(axis=0, ddof=1) / len(h))
+    gap = np.abs(h.mean(axis=0) - c.mean(axis=0))
+    assert np.all(gap <= 3.5 * error + 1e-9 * np.abs(c.mean(axis=0)))
+    typical = np.median([r.knee_alpha for r in cold])
+    for result in chain:
+        assert typical / 1.3 <= result.knee_alpha <= typical * 1.3
+
+
+def test_chained_sweep_burn_in_and_cancellation():
+    from coarsenrank_core.errors import Cancelled
+
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2], [0, 2, 1], [2, 1, 0]] * 10)
+    calls = []
+    real = dic_module.coarsen_pl_gibbs
+
+    def spy(*args, **kwargs):
+        calls.append((kwargs["alpha"], kwargs["burn_in"]))
+        return real(*args, **kwargs)
+
+    dic_module.coarsen_pl_gibbs = spy
+    try:
+        dic_sweep(prefs, alphas=[1.0, 10.0, 100.0], burn_in=80, n_draws=20,
+                  warm_start="chain", random_state=0)
+    finally:
+        dic_module.coarsen_pl_gibbs = real
+    assert calls == [(100.0, 80), (10.0, dic_module.CHAIN_BURN_IN),
+                     (1.0, dic_module.CHAIN_BURN_IN)]
+    with pytest.raises(Cancelled):
+        dic_sweep(prefs, alphas=[1.0, 10.0], burn_in=5000, warm_start="chain",
+                  should_stop=lambda: True)
+    with pytest.raises(Cancelled):
+        dic_sweep(prefs, alphas=[1.0, 10.0], burn_in=5000, should_stop=lambda: True)
+    with pytest.raises(ValueError, match="warm_start"):
+        dic_sweep(prefs, alphas=[1.0, 10.0], warm_start="warm")

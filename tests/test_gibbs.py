@@ -121,3 +121,63 @@ def test_warm_start_from_em_and_given_scores():
     coarsen_pl_gibbs(prefs, alpha=5.0, burn_in=0, n_draws=5, warm_start=True, random_state=0)
     with pytest.raises(ValueError, match="warm_start"):
         coarsen_pl_gibbs(prefs, warm_start=[1.0, 2.0])
+
+
+# ------------------------------------------------------------------ issue 12 / issue 10
+def _unmerged_gibbs(prefs, alpha, prior, burn_in, n_draws, seed):
+    """The sampler on the unmerged layout: one Gamma(τ w) draw per stage of every copy."""
+    a, b = prior
+    rng = np.random.default_rng(seed)
+    design = prefs.stages
+    tau = tempering(alpha, prefs.total_weight)
+    theta = np.full(prefs.n_items, a / b)
+    shape = a + tau * design.wins
+    draws = []
+    for sweep in range(burn_in + n_draws):
+        theta = rng.standard_gamma(shape) / (b + design.sample_exposure(theta, tau, rng))
+        if sweep >= burn_in:
+            draws.append(theta)
+    return np.array(draws)
+
+
+def test_merged_and_unmerged_posteriors_agree_within_monte_carlo_error():
+    """w identical stages of shape τ sum to one of shape wτ: merging keeps the posterior."""
+    base = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [0, 2], [1, 2, 0, 3], [3, 0]]
+    rng = np.random.default_rng(4)
+    picks = rng.choice(6, 240, p=[.4, .2, .1, .1, .1, .1])
+    prefs = Preferences.from_lists([base[i] for i in picks], n_items=4)
+    assert len(prefs.pooled) == 6
+    alpha, prior = 60.0, (2.0, 1.0)
+    merged = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=200, n_draws=8000,
+                              random_state=3).draws
+    unmerged = _unmerged_gibbs(prefs, alpha, prior, 200, 8000, seed=9)
+    error = np.sqrt(batch_means_error(merged) ** 2 + batch_means_error(unmerged) ** 2)
+    assert np.all(np.abs(merged.mean(axis=0) - unmerged.mean(axis=0)) < 4.5 * error)
+    # the spread too: posterior standard deviations within 10 %
+    np.testing.assert_allclose(merged.std(axis=0), unmerged.std(axis=0), rtol=0.1)
+
+
+def test_a_sampler_has_no_stopping_rule_and_reports_split_rhat_in_its_own_field():
+    prefs = tiny_prefs()
+    post = coarsen_pl_gibbs(prefs, alpha=4.0, burn_in=20, n_draws=40, random_state=0)
+    assert post.converged is None
+    assert 0.9 < post.max_split_rhat < 2.0
+    assert "max_split_rhat" not in post.extra
+    assert np.isnan(coarsen_pl_gibbs(prefs, n_draws=3, random_state=0).max_split_rhat)
+
+
+def test_gibbs_stops_when_asked_and_continues_a_chain():
+    from coarsenrank_core.errors import Cancelled
+
+    prefs = tiny_prefs()
+    calls = []
+    with pytest.raises(Cancelled, match="Gibbs sampler was stopped after"):
+        coarsen_pl_gibbs(prefs, burn_in=10_000, n_draws=10,
+                         should_stop=lambda: calls.append(1) or len(calls) >= 2)
+    assert len(calls) == 2
+    first = coarsen_pl_gibbs(prefs, alpha=4.0, burn_in=5, n_draws=5, random_state=0)
+    again = coarsen_pl_gibbs(prefs, alpha=4.0, burn_in=0, n_draws=1, random_state=0,
+                             warm_start=first)
+    direct = coarsen_pl_gibbs(prefs, alpha=4.0, burn_in=0, n_draws=1, random_state=0,
+                              warm_start=first.draws[-1])
+    np.testing.assert_array_equal(again.draws, direct.draws)

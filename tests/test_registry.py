@@ -80,3 +80,108 @@ def test_rankers_matter_only_to_methods_that_use_them():
         b = run_method(method_id, anonymous).scores
         if not method.uses_rankers:
             np.testing.assert_allclose(a, b, err_msg=method_id)
+
+
+# ------------------------------------------------------------------ issue 10: contracts
+def test_a_misspelt_or_foreign_parameter_raises():
+    prefs, _ = synthetic(5, "lists", n_prefs=40)
+    with pytest.raises(ValueError, match="alhpa"):
+        run_method("coarsen-pl", prefs, alhpa=5.0)
+    with pytest.raises(ValueError, match="passes"):
+        run_method("coarsen-pl", prefs, passes=3)  # a CrowdBT parameter
+    with pytest.raises(ValueError, match="unknown method"):
+        run_method("coarsen-pl-typo", prefs)
+    # the parameters a comparison hands to every method are ignored where not taken
+    assert run_method("borda", prefs, alpha=5.0, random_state=1).method == "borda"
+
+
+def test_method_is_always_the_registry_id():
+    prefs, _ = synthetic(5, "lists", n_prefs=40)
+    assert run_method("coarsen-pl", prefs, alpha=np.inf).method == "coarsen-pl"
+    assert run_method("pl-em", prefs).method == "pl-em"
+    assert run_method("coarsen-bt", prefs, alpha=np.inf).method == "coarsen-bt"
+
+
+@pytest.mark.parametrize("method_id", list(METHODS))
+def test_converged_is_none_exactly_where_there_is_no_stopping_rule(method_id):
+    from coarsenrank_core.experiments import fixed_iterations
+
+    prefs, _ = synthetic(6, "lists", n_prefs=60)
+    result = run_method(method_id, prefs, alpha=20.0)
+    rule = method_id not in ("borda", "copeland", "coarsen-pl-gibbs", "crowdbt")
+    assert (result.converged is None) == (not rule), method_id
+    if rule:
+        assert isinstance(result.converged, bool)
+    fixed = run_method(method_id, prefs, alpha=20.0, **fixed_iterations(method_id, 3))
+    if method_id in ("pl-em", "coarsen-pl", "coarsen-bt", "pl-mix", "pl-mix-rater"):
+        assert fixed.converged is None  # tol = 0: a fixed number of iterations
+
+
+@pytest.mark.parametrize("method_id", list(METHODS))
+def test_results_are_read_only(method_id):
+    prefs, _ = synthetic(6, "lists", n_prefs=60)
+    result = run_method(method_id, prefs, alpha=20.0)
+    with pytest.raises((AttributeError, TypeError)):
+        result.method = "x"
+    with pytest.raises(ValueError):
+        result.scores[0] = 1.0
+    with pytest.raises(TypeError):
+        result.extra["new"] = 1
+    for value in result.extra.values():
+        if isinstance(value, np.ndarray):
+            assert not value.flags.writeable, method_id
+
+
+def test_one_place_for_ids_defaults_and_the_paper_list():
+    from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER
+    from coarsenrank_core.registry import check_methods, get_method
+    from coarsenrank_core.reproduce import CHOSEN
+
+    assert set(PAPER_METHOD_ORDER) == set(PAPER_METHODS)
+    for method_id, chosen in CHOSEN.items():
+        assert chosen.items() <= dict(METHODS[method_id].defaults).items()
+    assert get_method("pl") is METHODS["pl"]
+    with pytest.raises(ValueError, match="'nope'"):
+        check_methods(["pl", "nope"])
+
+
+def test_one_name_per_meaning():
+    import inspect
+
+    from coarsenrank_core.crowdbt import crowdbt, crowdbt_update
+    from coarsenrank_core.peergrader import peergrader
+    from coarsenrank_core.pl_gradient import pl_lbfgs
+    from coarsenrank_core.thurstone import coarsen_th
+
+    assert "alpha" not in inspect.signature(crowdbt_update).parameters
+    assert "reliability_prior" in inspect.signature(crowdbt).parameters
+    assert "reliability_prior" in inspect.signature(peergrader).parameters
+    # regularization is the virtual-node weight everywhere; a Gaussian precision is l2
+    assert "regularization" not in inspect.signature(peergrader).parameters
+    for function in (pl_lbfgs, coarsen_th):
+        assert "regularization" in inspect.signature(function).parameters
+    assert "l2" in inspect.signature(pl_lbfgs).parameters
+    assert "l2" in inspect.signature(peergrader).parameters
+
+
+# ------------------------------------------------------------------ issue 11: stopping
+@pytest.mark.parametrize("method_id", [m for m in METHODS if "should_stop" in
+                                       METHODS[m].parameters])
+def test_every_long_fit_stops_when_asked(method_id):
+    from coarsenrank_core.errors import Cancelled
+
+    prefs, _ = synthetic(30, "lists", n_prefs=400)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return True
+
+    with pytest.raises(Cancelled):
+        run_method(method_id, prefs, alpha=20.0, should_stop=stop)
+    assert 1 <= len(calls) <= 2
+
+
+def test_every_iterative_method_takes_should_stop():
+    iterative = set(METHODS) - {"borda", "copeland"}
+    assert {m for m in METHODS if "should_stop" in METHODS[m].parameters} == iterative
