@@ -86,13 +86,16 @@ def show(result) -> None:
             "trusting the data more.")
     best, knee = result.best_alpha, result.knee_alpha
     left, right = st.columns(2)
-    right.metric("Where the curve levels off (default rule)", alpha_text(knee))
+    right.metric("α where the curve levels off (default rule)", alpha_number(knee),
+                 help=alpha_text(knee))
     if result.still_falling:
-        left.metric("Lowest DIC", "still falling at the largest α tried",
-                    help=f"The lowest DIC is at the end of the grid (α = {best:g}): the "
-                         "search stopped there, the curve did not bottom out.")
+        left.metric("α with the lowest DIC", "not reached",
+                    help=f"The lowest DIC is at the end of the grid (α = "
+                         f"{alpha_number(best)}): the search stopped there, the curve did "
+                         "not bottom out.")
+        left.caption("The DIC curve is still falling at the largest α tried.")
     else:
-        left.metric("Lowest DIC", alpha_text(best))
+        left.metric("α with the lowest DIC", alpha_number(best), help=alpha_text(best))
     st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.")
     first, second = st.columns(2)
     # callbacks run before the page, so the chart's dashed line moves in the same click

@@ -3,6 +3,7 @@
 import csv
 import io
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -97,7 +98,7 @@ def new_page(browser):
 
 def wait_idle(page):
     """Wait until the script run has finished: the sidebar card is drawn last, after the page."""
-    page.locator("[data-testid=stSidebar]").get_by_text("Loaded data").wait_for()
+    page.locator("[data-testid=stSidebar]").get_by_text("Loaded data", exact=True).wait_for()
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=stStatusWidget]')"
         " || !document.querySelector('[data-testid=stStatusWidget]').innerText"
@@ -225,3 +226,128 @@ def test_survey_export_upload_preview_confirm_and_winner(browser, shots):
         page.screenshot(path=shots / "import_consensus.png", full_page=True)
         assert not dialogs and page.locator("[data-testid=stException]").count() == 0
         page.close()
+
+
+STATUS = re.compile(r"^Loaded: ")  # the status line at the top of every page
+
+
+def wait_main_idle(page):
+    """Wait for the run to finish where the sidebar may be folded away (a phone)."""
+    page.locator("[data-testid=stMain]").get_by_text(STATUS).first.wait_for()
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stStatusWidget]')"
+        " || !document.querySelector('[data-testid=stStatusWidget]').innerText"
+        ".includes('Running')", timeout=120_000)
+    page.wait_for_timeout(500)
+
+
+def consensus_cells(page) -> list[str]:
+    table = page.locator("[data-testid=stDataFrame]").first
+    table.wait_for()
+    return table.locator("[role=gridcell]").all_inner_texts()
+
+
+def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
+    with served_app() as base:
+        page, dialogs = new_page(browser)
+        page.goto(f"{base}/noise")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        # scenario -> noise -> α -> compare -> consensus
+        page.get_by_role("button", name="Load this scenario").first.click()
+        page.locator("[data-testid=stSidebar]").get_by_text(
+            "Teaching: careless raters").wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Make the noisy copy").click()
+        page.get_by_role("heading", name="The consensus before and after").wait_for()
+        wait_idle(page)
+        assert "noisy copy" in page.locator("[data-testid=stSidebar]").inner_text()
+        page.screenshot(path=shots / "teacher_noise.png", full_page=True)
+        go(page, "Choose α (DIC)", "Choose α")
+        page.get_by_role("button", name="Run").click()
+        page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="(levels off)").click()
+        wait_idle(page)
+        go(page, "Compare methods", "Compare methods")
+        page.get_by_role("button", name="Run the comparison").click()
+        page.get_by_text("How long does each method take?").wait_for()
+        wait_idle(page)
+        go(page, "Consensus ranking", "Consensus ranking")
+        cells = consensus_cells(page)
+        wait_idle(page)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_text("Share or save this view").click()
+        link = sidebar.locator("[data-testid=stCode] code").inner_text().strip()
+        assert "data=sample%3Acareless" in link and "noise=replace_random" in link
+        assert "alpha=" in link and "methods=" in link
+        page.screenshot(path=shots / "teacher_consensus.png", full_page=True)
+        assert not dialogs and page.locator("[data-testid=stException]").count() == 0
+
+        # a student opens the link in a browser of their own
+        context = browser.new_context(viewport={"width": 1400, "height": 2000})
+        student = context.new_page()
+        student.set_default_timeout(90_000)
+        student.goto(link)
+        student.locator("h1", has_text="Consensus ranking").wait_for()
+        wait_idle(student)
+        assert consensus_cells(student) == cells
+        side = student.locator("[data-testid=stSidebar]").inner_text()
+        assert "noisy copy" in side and "Teaching: careless raters" in side
+        student.screenshot(path=shots / "student_consensus.png", full_page=True)
+        context.close()
+        page.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
+def test_every_page_fits_a_phone(browser, shots, path, title, url):
+    with served_app() as base:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                      device_scale_factor=2)
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        page.goto(f"{base}/{url}?data=sample%3Acareless")
+        page.wait_for_selector("h1")
+        wait_main_idle(page)
+        button = {"dic": "Run", "compare": "Run the comparison",
+                  "noise": "Make the noisy copy"}.get(url)
+        if button:
+            page.get_by_role("button", name=button, exact=True).click()
+            page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+            wait_main_idle(page)
+        # the loaded data and α are in the first screen of every page
+        status = page.locator("[data-testid=stMain]").get_by_text(STATUS).first
+        box = status.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+        assert "Teaching: careless raters" in status.inner_text()
+        assert "α = " in status.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # nothing drawn (chart titles, axis titles, legends, text) runs past the screen edge
+        cut = page.evaluate("""() => [...document.querySelectorAll(
+                '[data-testid=stMain] svg text, [data-testid=stMain] h1,'
+                + ' [data-testid=stMain] p, [data-testid=stMain] button')]
+            .filter(e => e.getBoundingClientRect().width > 0
+                    && (e.getBoundingClientRect().right > 391
+                        || e.getBoundingClientRect().left < -1))
+            .map(e => e.textContent.slice(0, 60))""")
+        assert cut == [], cut
+        # every chart title lies inside its chart (not clipped at the top or the side)
+        clipped = page.evaluate("""() => [...document.querySelectorAll(
+                '[data-testid=stMain] .js-plotly-plot')].flatMap(plot => {
+                const box = plot.getBoundingClientRect();
+                return [...plot.querySelectorAll('.gtitle')].filter(t => {
+                    const r = t.getBoundingClientRect();
+                    return r.top < box.top - 1 || r.right > box.right + 1;
+                }).map(t => t.textContent)})""")
+        assert clipped == [], clipped
+        assert page.locator("[data-testid=stException]").count() == 0
+        height = page.evaluate(
+            "document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": PHONE["width"], "height": min(int(height), 12_000)})
+        page.wait_for_timeout(500)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=shots / f"phone_{url}.png", full_page=True)
+        context.close()

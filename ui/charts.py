@@ -17,6 +17,7 @@ __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart"
 
 
 TITLE_WIDTH = 34  # characters per title line: fits a 390 px phone screen
+AXIS_TITLE_WIDTH = 40  # axis titles are set smaller
 
 
 def wrap(text: str, width: int = TITLE_WIDTH) -> str:
@@ -37,12 +38,17 @@ def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) ->
     text = wrap(title)
     lines = text.count("<br>") + 1
     top = 30 + 26 * lines
-    fig.update_layout(title=dict(text=text, x=0.0, xanchor="left", xref="paper", y=1.0,
-                                 yref="container", yanchor="top", pad=dict(t=8),
+    fig.update_layout(title=dict(text=text, x=0.0, xanchor="left", xref="container", y=1.0,
+                                 yref="paper", yanchor="bottom", pad=dict(b=14, l=4),
                                  font=dict(size=FONT_SIZE + 1)),
                       font=dict(size=FONT_SIZE - 2), height=height + 26 * (lines - 1),
                       template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
                       modebar=dict(orientation="v"), **kwargs)
+    # long axis titles wrap too, and the margins grow to hold them
+    fig.for_each_xaxis(lambda axis: axis.update(automargin=True, title_text=wrap(
+        axis.title.text, AXIS_TITLE_WIDTH) if axis.title.text else None))
+    fig.for_each_yaxis(lambda axis: axis.update(automargin=True, title_text=wrap(
+        axis.title.text, AXIS_TITLE_WIDTH) if axis.title.text else None))
     return fig
 
 
@@ -143,7 +149,7 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
                 legendgroup="chosen", line=dict(color="#7f3c8d", dash="dash", width=2),
                 hovertemplate="α the pages use: %{x:.3g}<extra></extra>"), row=row, col=1)
     if falling:
-        fig.add_annotation(text="still falling at the largest α tried", x=np.log10(alphas[-1]),
+        fig.add_annotation(text="still falling at<br>the largest α tried", x=np.log10(alphas[-1]),
                            y=float(result.dic[-1]), xanchor="right", yanchor="bottom",
                            showarrow=False, font=dict(color="#D55E00"), row=1, col=1)
     fig.update_xaxes(type="log", dtick=1)

@@ -124,7 +124,11 @@ def format_error(error: PreferenceFormatError) -> None:
 
 
 PLOT_CONFIG = {"displaylogo": False,
-               "toImageButtonOptions": {"format": "png", "scale": 2}}
+               "toImageButtonOptions": {"format": "png", "scale": 2},
+               # the PNG download stays; the zoom tools would cover a phone-sized chart
+               "modeBarButtonsToRemove": ["zoom2d", "pan2d", "select2d", "lasso2d",
+                                          "zoomIn2d", "zoomOut2d", "autoScale2d",
+                                          "resetScale2d"]}
 
 
 def show_chart(figure, key: str) -> None:
