@@ -222,15 +222,16 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
                           random_state=random_state, n_jobs=n_jobs, progress=progress,
                           warm_start=DIC_DRAWS["warm_start"], should_stop=should_stop)
         alpha = sweep.knee_alpha if parsed == "knee" else sweep.best_alpha
-        evidence = sweep
+        evidence: DICResult | CVEvidence = sweep
         params.update(burn_in=burn_in, n_draws=n_draws)
     else:
-        evidence = _cross_validate(prefs, grid, folds, random_state, progress, should_stop)
-        best = evidence.mean
+        cv = _cross_validate(prefs, grid, folds, random_state, progress, should_stop)
+        best = cv.mean
         top = np.max(best)
         tied = np.flatnonzero(best >= top - 1e-9 * abs(top))
-        alpha = float(evidence.alphas[tied[-1]])
-        params.update(folds=evidence.folds)
+        alpha = float(cv.alphas[tied[-1]])
+        params.update(folds=cv.folds)
+        evidence = cv
     choice = AlphaChoice(alpha=float(alpha), rule=parsed, evidence=evidence,
                          seconds=time.perf_counter() - start, n=n, params=FrozenDict(params))
     if seed is not None:

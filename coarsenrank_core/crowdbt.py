@@ -158,8 +158,8 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, rel_a:
             step = min(left, max(1.0, step))
         if step != 1.0:
             half = tuple(a + 0.5 * step * (b - a) for a, b in zip(x, y))
-            y_half = crowdbt_update(*half, kappa, learn_reliability)
-            y = tuple(a + step * (b - c) for a, b, c in zip(x, y_half, half))
+            y_half = crowdbt_update(*half, kappa, learn_reliability)  # type: ignore[arg-type,misc,call-arg]
+            y = tuple(a + step * (b - c) for a, b, c in zip(x, y_half, half))  # type: ignore[assignment]
         x = y
         left -= step
     return x
@@ -330,7 +330,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
         if not np.all(ab > 0) or not np.all(np.isfinite(ab)):
             raise ValueError("reliability_prior needs positive finite Beta parameters")
     else:
-        eta = float(fixed_reliability)
+        eta = float(fixed_reliability)  # type: ignore[arg-type]  # None only when learning
         if not 0 < eta <= 1:
             raise ValueError(f"fixed_reliability must lie in (0, 1], got {eta}")
         ab = np.broadcast_to(np.array([eta, 1.0 - eta]), (n_rankers, 2))

@@ -156,7 +156,8 @@ def _read_grades(path: Path) -> np.ndarray:
 def peergrading_csvs(root) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ``ta``, ``self`` and ``peer`` grade tables of ``peergrading/read_data``."""
     folder = Path(root) / "peergrading" / "read_data"
-    return tuple(_read_grades(folder / f"{name}.csv") for name in ("ta", "self", "peer"))
+    ta, own, peer = (_read_grades(folder / f"{name}.csv") for name in ("ta", "self", "peer"))
+    return ta, own, peer
 
 
 def peergrading_truth(ta: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -206,7 +207,7 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
                    done: int = 0, total: int = 0) -> list[tuple[float, float]]:
     """One chain through ``alphas`` (largest first): EM start, then each α from the last."""
     out = []
-    state = True  # the first α starts from EM
+    state: Any = True  # the first α starts from EM, then from the last PosteriorResult
     for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
         post = coarsen_pl_gibbs(prefs, alpha=float(alpha), prior=prior,
                                 burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws,
@@ -219,7 +220,8 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     return out
 
 
-def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(1.0, 2.0),
+def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
+              prior=(1.0, 2.0),
               burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
               warm_start=None, common_random_numbers: bool = True,
@@ -279,10 +281,10 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
         raise ValueError("alphas must be positive numbers")
     if common_random_numbers:
         master = np.random.default_rng(random_state).integers(0, 2**63 - 1)
-        seeds = [int(master)] * grid.size
+        seeds: list[Any] = [int(master)] * grid.size
     else:
-        seeds = np.random.default_rng(random_state).spawn(grid.size)
-    settings = dict(prior=prior, burn_in=burn_in, n_draws=n_draws, thin=thin,
+        seeds = list(np.random.default_rng(random_state).spawn(grid.size))
+    settings: dict[str, Any] = dict(prior=prior, burn_in=burn_in, n_draws=n_draws, thin=thin,
                     warm_start=warm_start)
     f = np.empty(grid.size)
     g = np.empty(grid.size)
@@ -299,11 +301,12 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
                      thin=thin)
         if len(parts) > 1:
             with ProcessPoolExecutor(max_workers=len(parts)) as pool:
-                futures = {pool.submit(_chain_segment, prefs, grid[p], [seeds[i] for i in p],
-                                       **chain): p for p in parts}
+                segments: dict[Any, np.ndarray] = {
+                    pool.submit(_chain_segment, prefs, grid[p], [seeds[i] for i in p],
+                                **chain): p for p in parts}
                 finished = 0
-                for future in as_completed(futures):
-                    part = futures[future]
+                for future in as_completed(segments):
+                    part = segments[future]
                     for i, (fi, gi) in zip(part, future.result()):
                         f[i], g[i] = fi, gi
                     finished += part.size
@@ -317,8 +320,9 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | None = None, prior=(
                 f[i], g[i] = fi, gi
     elif workers > 1 and grid.size > 1:
         with ProcessPoolExecutor(max_workers=min(workers, grid.size)) as pool:
-            futures = {pool.submit(dic_point, prefs, float(alpha), random_state=seed, **settings): i
-                       for i, (alpha, seed) in enumerate(zip(grid, seeds))}
+            futures: dict[Any, int] = {
+                pool.submit(dic_point, prefs, float(alpha), random_state=seed, **settings): i
+                for i, (alpha, seed) in enumerate(zip(grid, seeds))}
             for done, future in enumerate(as_completed(futures), start=1):
                 f[futures[future]], g[futures[future]] = future.result()
                 if progress is not None:

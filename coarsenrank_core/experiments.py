@@ -211,7 +211,7 @@ def scale_test(prefs: Preferences, methods: Sequence[str], factors=DEFAULT_FACTO
             params = _own(method_id, dict(overrides or {}, should_stop=should_stop))
             if iterations is not None:
                 params.update(fixed_iterations(method_id, iterations))
-            times = []
+            times: list[float] = []
             for _ in range(repeats):
                 check_stop(should_stop, f"The scale test was stopped after {done} of "
                                         f"{total} fits.")
@@ -472,7 +472,7 @@ def exposure_study(levels=(0.1, 0.2, 0.3, 0.4), seeds: int = 5,
     for exposure_name, exposure in exposures.items():
         for contamination in contaminations:
             for level in levels:
-                scores = {m: [] for m in methods}
+                scores: dict[str, list[float]] = {m: [] for m in methods}
                 for seed in range(seeds):
                     prefs, truth = exposure_data(exposure, contamination, level, seed)
                     for method in methods:

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 __all__ = ["FrozenDict", "readonly_array"]
 
 
-def readonly_array(array, dtype=float) -> np.ndarray | None:
+@overload
+def readonly_array(array: None, dtype: Any = float) -> None: ...
+
+
+@overload
+def readonly_array(array: Any, dtype: Any = float) -> np.ndarray: ...
+
+
+def readonly_array(array, dtype=float):
     """A read-only copy of ``array`` as ``dtype`` (``None`` stays ``None``)."""
     if array is None:
         return None

@@ -48,9 +48,9 @@ class _Reweighted:
                 rows.append(np.broadcast_to(block.rows[:, None], block.chosen.shape)[
                     block.chosen])
                 cols.append(block.items[block.chosen])
-        rows = np.concatenate(rows) if rows else np.zeros(0, np.intp)
-        cols = np.concatenate(cols) if cols else np.zeros(0, np.intp)
-        self.win_matrix = csr_matrix((np.ones(rows.size), (rows, cols)),
+        row_ids = np.concatenate(rows) if rows else np.zeros(0, np.intp)
+        col_ids = np.concatenate(cols) if cols else np.zeros(0, np.intp)
+        self.win_matrix = csr_matrix((np.ones(row_ids.size), (row_ids, col_ids)),
                                      shape=(len(prefs), prefs.n_items))
 
     def design(self, weights: np.ndarray) -> StageDesign:

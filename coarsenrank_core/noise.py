@@ -408,7 +408,7 @@ def subsample(prefs: Preferences, fraction: float, random_state=None) -> NoiseRe
     fraction = _check_fraction(fraction, low_open=True)
     rng = np.random.default_rng(random_state)
     n = len(prefs)
-    ranker = prefs.rankers if prefs.has_rankers else np.zeros(n, dtype=np.intp)
+    ranker = prefs.rankers if prefs.rankers is not None else np.zeros(n, dtype=np.intp)
     order = np.lexsort((rng.random(n), ranker))
     counts = np.bincount(ranker, minlength=1)
     first = np.concatenate([[0], np.cumsum(counts)[:-1]])

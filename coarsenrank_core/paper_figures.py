@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 PAPER_METHOD_ORDER = ("pl", "pl-em", "crowdbt", "peergrader", "coarsen-th", "coarsen-bt",
                       "coarsen-pl")
 
@@ -65,7 +67,7 @@ SCALE = {
 
 # Hyper-parameters of the released MATLAB code for Table "Accuracy" (see the paper notes).
 # EM methods: prior (a, b), alpha, EM iterations, calibration constant C.
-RELEASED = {
+RELEASED: dict[str, dict[str, dict[str, Any]]] = {
     "readlevel": {
         "coarsen-pl": dict(prior=(1.0, 2.0), alpha=200.0, max_iter=15, calibration=100.0),
         "pl-em": dict(prior=(1.0, 2.0), max_iter=15, calibration=100.0),

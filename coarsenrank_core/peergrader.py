@@ -96,20 +96,21 @@ class GraderDesign:
                 push = lose if block.unit else block.weight * lose
                 value += float(log_p.sum() if block.unit else block.weight @ log_p)
                 row_d = push * diff
-                if grad_s:
+                if d_s is not None:
                     g = push * e
                     d_s += (np.bincount(winners, weights=g, minlength=self.n_items)
                             - np.bincount(losers, weights=g, minlength=self.n_items))
                 row_d2 = -push * (1.0 - lose) * diff**2 if curvature else None
             else:
+                assert isinstance(block.items, np.ndarray)  # only pairs hold a tuple
                 scores = s[block.items]
                 row_value, row_d, row_d2, grad_x = _general_block(block, scores, e, curvature)
                 value += row_value
-                if grad_s:
+                if d_s is not None:
                     d_s += np.bincount(block.items.ravel(), weights=(grad_x * e[:, None]).ravel(),
                                        minlength=self.n_items)
             d_eta += np.bincount(block.grader, weights=row_d, minlength=self.n_graders)
-            if curvature:
+            if d2_eta is not None:
                 d2_eta += np.bincount(block.grader, weights=row_d2, minlength=self.n_graders)
         return value, d_s, d_eta, d2_eta
 
@@ -137,12 +138,14 @@ def _general_block(block: _Block, scores: np.ndarray, e: np.ndarray, curvature: 
         log_sum[:, t] = np.logaddexp(x[:, t], log_sum[:, t + 1])
         p = np.exp(x[:, t] - log_sum[:, t])
         mean[:, t] = p * scores[:, t] + (1 - p) * mean[:, t + 1]
-        if curvature:
+        if second is not None:
             second[:, t] = p * scores[:, t] ** 2 + (1 - p) * second[:, t + 1]
     stage, win = block.stage, block.win
+    assert stage is not None and win is not None  # lists of 3 or more, or ties
     row_value = float(np.sum(win * x) - np.sum(stage * log_sum))
     row_d = np.sum(win * scores - stage * mean, axis=1)
-    row_d2 = -np.sum(stage * np.maximum(second - mean**2, 0.0), axis=1) if curvature else None
+    row_d2 = (-np.sum(stage * np.maximum(second - mean**2, 0.0), axis=1)
+              if second is not None else None)
     # expected wins of column t: e^{x_t} Σ_{j ≤ t} stage_j e^{−L_j} = e^{x_t − L_t} Q_t
     running = np.empty((n, k))
     running[:, 0] = stage[:, 0]

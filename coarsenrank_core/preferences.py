@@ -8,6 +8,7 @@ import io
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -191,9 +192,10 @@ class Preferences:
     offsets: np.ndarray
     groups: np.ndarray
     n_items: int
-    weights: np.ndarray | None = None
+    # weights and item_names are filled in by __post_init__ (all 1, "0" .. "M-1")
+    weights: np.ndarray = None  # type: ignore[assignment]
     rankers: np.ndarray | None = None
-    item_names: tuple[str, ...] | None = None
+    item_names: tuple[str, ...] = None  # type: ignore[assignment]
     ranker_names: tuple[str, ...] | None = None
     notes: tuple[str, ...] = ()
 
@@ -288,8 +290,9 @@ class Preferences:
         return cls(items=items,
                    offsets=np.concatenate([[0], np.cumsum(lengths, dtype=np.intp)]),
                    groups=np.asarray(groups, dtype=np.intp), n_items=n_items,
-                   weights=None if weights is None else np.asarray(weights, float),
-                   rankers=ranker_ids, item_names=item_names, ranker_names=ranker_names)
+                   weights=None if weights is None else np.asarray(weights, float),  # type: ignore[arg-type]  # noqa: E501
+                   rankers=ranker_ids, item_names=item_names,  # type: ignore[arg-type]
+                   ranker_names=ranker_names)
 
     @classmethod
     def from_pairs(cls, winners, losers, n_items: int | None = None, *, tied=None,
@@ -336,7 +339,7 @@ class Preferences:
                    groups=groups, n_items=n_items, **kwargs)
 
     def _replace(self, **changes) -> Preferences:
-        fields = dict(items=self.items, offsets=self.offsets, groups=self.groups,
+        fields: dict[str, Any] = dict(items=self.items, offsets=self.offsets, groups=self.groups,
                       n_items=self.n_items, weights=self.weights, rankers=self.rankers,
                       item_names=self.item_names, ranker_names=self.ranker_names,
                       notes=self.notes)
@@ -641,15 +644,17 @@ class Preferences:
         for array in (items, groups, source):
             array.flags.writeable = False
         weights = self.weights[source]
-        rankers = None if self.rankers is None else self.rankers[source]
-        for array in (weights, rankers):
-            if array is not None:
-                array.flags.writeable = False
+        pair_rankers: np.ndarray | None = (None if self.rankers is None
+                                           else self.rankers[source])
+        for extra in (weights, pair_rankers):
+            if extra is not None:
+                extra.flags.writeable = False
         offsets = np.arange(0, 2 * count + 1, 2, dtype=np.intp)
         offsets.flags.writeable = False
         pairs = Preferences(items=items, offsets=offsets, groups=groups, n_items=self.n_items,
-                            weights=weights, rankers=rankers, item_names=self.item_names,
-                            ranker_names=self.ranker_names, notes=self.notes)
+                            weights=weights, rankers=pair_rankers,
+                            item_names=self.item_names, ranker_names=self.ranker_names,
+                            notes=self.notes)
         return (pairs, source) if return_source else pairs
 
     def merge_duplicates(self) -> Preferences:

@@ -12,6 +12,7 @@ import csv
 import platform
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ from .registry import METHODS, seconds_summary
 # the registry's defaults, read from the one place they are written (α aside).
 CHOSEN = {method: {k: v for k, v in METHODS[method].defaults.items() if k != "alpha"}
           for method in ("pl", "crowdbt", "peergrader", "coarsen-th")}
-SENSITIVITY = {
+SENSITIVITY: dict[str, tuple[str, list[Any]]] = {
     "pl": ("regularization", [0.1, 0.3, 1.0, 3.0, 10.0]),
     "crowdbt": ("reliability_prior", [(5.0, 1.0), (5.0, 3.0), (10.0, 2.0), (50.0, 10.0)]),
     "peergrader": ("reliability_prior", [(2.0, 2.0), (10.0, 10.0), (50.0, 50.0)]),
@@ -150,7 +151,8 @@ def released_peergrader_output(data_dir: Path, datasets: dict) -> str:
 
 def deviations_text(rows: list[dict]) -> str:
     """Which rows miss the tolerances we hold (±0.01 for the EM methods, ±0.03 otherwise)."""
-    misses, largest = [], {}
+    misses: list[str] = []
+    largest: dict[str, float] = {}
     for row in rows:
         if row["paper"] is None:
             continue
@@ -296,7 +298,8 @@ def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], st
 
 def calibration_section(readlevel: PaperDataset, iterations: int = 30) -> tuple[list, str]:
     rows = []
-    runs = {("coarsen-pl", "with"): dict(alpha=200.0, calibration=100.0),
+    runs: dict[tuple[str, str], dict[str, Any]] = {
+            ("coarsen-pl", "with"): dict(alpha=200.0, calibration=100.0),
             ("coarsen-pl", "without"): dict(alpha=200.0, calibration=None),
             ("pl-em", "with"): dict(calibration=100.0), ("pl-em", "without"): dict()}
     prefs = readlevel.preferences
@@ -420,7 +423,7 @@ def teaching_section(seeds: int) -> tuple[list[dict], str]:
     """The dashboard's two teaching scenarios, measured over seeds."""
     rows, table = [], []
     for kind in ("careless", "campaign"):
-        scores = {m: [] for m in STUDY_METHODS}
+        scores: dict[str, list[float]] = {m: [] for m in STUDY_METHODS}
         for seed in range(seeds):
             prefs, truth = teaching_arrays(kind, seed)
             for method in STUDY_METHODS:

@@ -218,5 +218,6 @@ def simulate_pl(n_items: int, n_preferences: int, length: int | None = None,
         rankers = np.arange(n_preferences) % int(n_rankers)
         ranker_names = tuple(f"r{j + 1}" for j in range(int(n_rankers)))
     prefs = Preferences(items=items, offsets=offsets, groups=groups, n_items=n_items,
-                        rankers=rankers, item_names=item_names, ranker_names=ranker_names)
+                        rankers=rankers, item_names=item_names,  # type: ignore[arg-type]
+                        ranker_names=ranker_names)
     return prefs, np.exp(log_theta)

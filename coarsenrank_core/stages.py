@@ -187,9 +187,10 @@ class StageDesign:
         for block in self.blocks:
             eta = self._eta(block, theta)
             counts = self._stage_counts(block)
-            if np.isscalar(counts):
+            if isinstance(counts, float):
                 xi = rng.standard_gamma(tau * counts, size=eta.shape)
             elif block.multiplicity is None:
+                assert block.weights is not None  # unit weights give a scalar count
                 # strict orders: unit-weight rows share one scalar shape (NumPy's fast
                 # path); only the rows of other weights draw their own shape w·τ
                 xi = rng.standard_gamma(tau, size=eta.shape)
@@ -237,6 +238,7 @@ class StageDesign:
                         log_eta if log_eta.ndim == 1 else log_eta.sum(axis=1))
                 else:
                     stage_log_eta = np.where(block.multiplicity > 0, log_eta, 0.0)
+                    assert block.chosen is not None  # tied blocks carry both
                     value = (np.where(block.chosen, log_items, 0.0).sum(axis=1)
                              - (block.multiplicity * stage_log_eta).sum(axis=1))
                 out[block.rows] = value
