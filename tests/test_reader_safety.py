@@ -1,6 +1,8 @@
 """Readers never change data silently: first rows, look-alikes, numbered names, huge numbers."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coarsenrank_core import PreferenceFormatError, read_file, read_preferences
 
@@ -109,3 +111,26 @@ def test_a_spreadsheet_safe_export_reads_back_equal():
     assert "'=SUM(A1)" in text and "'+rater" in text
     back = read_preferences(text.encode())
     assert back == prefs and back.ranker_names == ("+rater", "plain") and not back.notes
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=2), min_size=1,
+                         max_size=5), min_size=1, max_size=8),
+       st.booleans())
+def test_property_preflib_read_at_once_equals_line_by_line(orders, declared):
+    from coarsenrank_core.io.preflib import _read_by_line, _read_fast
+
+    lines = ["# DATA TYPE: toi"] + (["# NUMBER ALTERNATIVES: 6"] if declared else [])
+    lines += ["# ALTERNATIVE NAME 1: one", "# ALTERNATIVE NAME 3: three"]
+    for k, groups in enumerate(orders):
+        cells = [str(g[0]) if len(g) == 1 else "{" + ",".join(map(str, g)) + "}"
+                 for g in groups]
+        lines.append(f"{k + 1}: " + ",".join(cells))
+    text = "\n".join(lines) + "\n"
+    try:
+        slow = _read_by_line(text)
+    except PreferenceFormatError:
+        assert _read_fast(text) is None  # the line reader explains the problem
+        return
+    fast = _read_fast(text)
+    assert fast is not None and fast == slow and fast.notes == slow.notes

@@ -244,14 +244,14 @@ def split_table(text: str) -> Table:
     if len(text) > HEAD_BYTES and "\n" in head:
         head = head[:head.rindex("\n") + 1]
     delimiter = _choose_delimiter(head)
-    table = _split_fast(text, delimiter)
+    table = split_fast(text, delimiter)
     if table is None:
         table = _split_slow(text, delimiter)
     _check_single_cells(table, text)
     return table
 
 
-def _split_fast(text: str, delimiter: str) -> Table | None:
+def split_fast(text: str, delimiter: str) -> Table | None:
     """Parse with pandas' C engine when every record is one line; None otherwise."""
     encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     newlines = np.flatnonzero(encoded == 10)
@@ -306,6 +306,36 @@ def _split_fast(text: str, delimiter: str) -> Table | None:
     last = max(last, *widths, 0)
     return Table(np.ascontiguousarray(cells[:, :last]), lines.astype(np.int64), delimiter,
                  widths)
+
+
+def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """Rows of numbers as a float matrix (NaN where a cell is blank) and each row's line.
+
+    No text object is made per cell. None when a cell is not a number, a quote appears, or
+    a row is wider than :data:`MAX_COLUMNS`.
+    """
+    if '"' in text:
+        return None
+    encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    newlines = np.flatnonzero(encoded == 10)
+    n_lines = newlines.size + (0 if text.endswith("\n") else 1)
+    marks = np.flatnonzero(encoded == ord(delimiter))
+    per_line = np.bincount(np.searchsorted(newlines, marks), minlength=n_lines)
+    width = int(per_line.max(initial=0)) + 1
+    del encoded, marks
+    if not n_lines or width > MAX_COLUMNS:
+        return None
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+                            dtype=float, skip_blank_lines=False, skipinitialspace=True,
+                            engine="c", index_col=False)
+    except (pd.errors.ParserError, ValueError, TypeError, MemoryError):
+        return None
+    if len(frame) != n_lines:
+        return None
+    values = frame.to_numpy(dtype=float)
+    keep = ~np.isnan(values).all(axis=1)
+    return values[keep], (np.flatnonzero(keep) + 1).astype(np.int64)
 
 
 def _head_widths(text: str, delimiter: str, count: int) -> tuple[int, ...]:

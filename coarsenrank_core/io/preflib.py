@@ -7,17 +7,20 @@ import re
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ..preferences import Preferences
+from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
     INTEGER,
     assemble,
     check_weights,
     empty_error,
+    numeric_rows,
     parse_numbers,
+    split_fast,
     tidy_name,
     unique_names,
     whole,
 )
+from .wide import TIE, split_ties
 
 __all__ = ["read_preflib", "looks_preflib", "PREFLIB_EXTENSIONS"]
 
@@ -60,7 +63,129 @@ _ORDER_TOKEN = re.compile(r"\{[^{}]*\}|[^,{}]+|[{}]")
 
 
 def read_preflib(text: str) -> Preferences:
-    """Read a PrefLib file: ``count: 1,2,{3,4}`` lines under ``#`` header lines."""
+    """Read a PrefLib file: ``count: 1,2,{3,4}`` lines under ``#`` header lines.
+
+    The orders are parsed at once as a table; a file that this cannot read is read line by
+    line, which names the line and the problem.
+    """
+    fast = _read_fast(text)
+    return fast if fast is not None else _read_by_line(text)
+
+
+_TIED = re.compile(r"\{([^{}\n]*)\}")
+
+
+def _read_fast(text: str) -> Preferences | None:
+    """The orders as one table: ``3: 1,{2,4},3`` becomes the row ``3,1,2|4,3``.
+
+    Orders without ties are parsed as numbers (no text per cell); None sends the file to
+    the line-by-line reader, which names the line and the problem.
+    """
+    text = text.replace("\r\n", "\n")
+    head_lines, start, offset = [], 0, 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        if line and not line.startswith("#"):
+            break
+        offset += 1
+        if line:
+            head_lines.append((offset, line))
+        start = end + 1
+    data = text[start:]
+    if not head_lines or not data.strip() or not _one_count_per_line(data):
+        return None  # the older layout, or a line to report: read line by line
+    names, declared, _ = _preflib_current(head_lines)
+    data = data.replace(":", ",")
+    if "{" in data or "}" in data:
+        data = _TIED.sub(lambda match: match[1].replace(",", TIE), data)
+        if "{" in data or "}" in data:
+            return None
+        orders = _tied_orders(data)
+    else:
+        orders = _strict_orders(data)
+    if orders is None:
+        return None
+    counts, pref, group, number, lines = orders
+    m = declared[0] if declared is not None else max([*names, int(number.max(initial=0))])
+    if m > _MAX_ALTERNATIVES or number.size and (number.min() < 1 or number.max() > m):
+        return None
+    if not (np.isfinite(counts) & (counts >= MIN_WEIGHT) & (counts <= MAX_WEIGHT)).all():
+        return None
+    if declared is not None:
+        m = _preflib_size(names, declared, [])
+    item_names, notes = unique_names(
+        [tidy_name(names.get(k, (str(k), 0))[0] or str(k)) for k in range(1, m + 1)],
+        "Alternatives")
+    try:
+        return assemble(pref.astype(np.intp), group.astype(np.intp),
+                        (number - 1).astype(np.intp), counts.size, tuple(item_names),
+                        lines + offset, weights=counts, notes=notes, unit="order",
+                        merge_names=False)
+    except ValueError:
+        return None  # e.g. an alternative twice in one order: the line reader says where
+
+
+def _one_count_per_line(data: str) -> bool:
+    """Whether every non-blank line holds exactly one colon, before any comma."""
+    encoded = np.frombuffer(data.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    newlines = np.flatnonzero(encoded == 10)
+    n_lines = newlines.size + 1
+
+    def per_line(positions):
+        return np.searchsorted(newlines, positions)
+
+    colons = np.flatnonzero(encoded == ord(":"))
+    colon_line = per_line(colons)
+    n_colons = np.bincount(colon_line, minlength=n_lines)
+    ends = np.r_[newlines, encoded.size]
+    starts = np.r_[0, newlines + 1]
+    content = (ends - starts) > (encoded[np.maximum(ends - 1, 0)] == 13)  # '\r' alone is blank
+    if (n_colons != content).any():
+        return False
+    colon_at = np.full(n_lines, -1)
+    colon_at[colon_line] = colons
+    commas = np.flatnonzero(encoded == ord(","))
+    return not (commas < colon_at[per_line(commas)]).any()
+
+
+def _strict_orders(data: str):
+    """Orders without ties, parsed as numbers: counts, entries and each order's line."""
+    parsed = numeric_rows(data, ",")
+    if parsed is None:
+        return None
+    values, lines = parsed
+    alternatives = values[:, 1:]
+    filled = ~np.isnan(alternatives)
+    index = np.flatnonzero(filled.ravel())
+    number = alternatives.ravel()[index]
+    if not (np.isfinite(number) & (np.abs(number) < 1e9) & (number == np.floor(number))).all():
+        return None
+    width = max(alternatives.shape[1], 1)
+    group = (np.cumsum(filled, axis=1) - 1).ravel()[index]
+    return values[:, 0], index // width, group, number.astype(np.int64), lines
+
+
+def _tied_orders(data: str):
+    """Orders with tied alternatives (``2|4`` in a cell), read as a table of text."""
+    table = split_fast(data, ",")
+    if table is None or not len(table):
+        return None
+    alternatives = table.cells[:, 1:]
+    index, codes, labels = split_ties(alternatives.ravel())
+    if not all(INTEGER.fullmatch(label) and len(label) <= 9 for label in labels):
+        return None
+    number = np.asarray([int(label) for label in labels] or [0], dtype=np.int64)[codes]
+    counts = parse_numbers(table.cells[:, 0])
+    width = max(alternatives.shape[1], 1)
+    filled = np.zeros(alternatives.size, dtype=bool)
+    filled[index] = True
+    group = (np.cumsum(filled.reshape(alternatives.shape), axis=1) - 1).ravel()[index]
+    return counts, index // width, group, number, table.lines
+
+
+def _read_by_line(text: str) -> Preferences:
     lines = lines_of(text)
     if not lines:
         raise empty_error()
