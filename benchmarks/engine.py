@@ -1,15 +1,23 @@
-"""Engine speed and memory, with the peers timed in the same run: ``python benchmarks/engine.py``.
+"""Engine speed and memory against issue 12's targets, peers in the same run.
 
-Prints, from one run on this machine:
-- 15 EM iterations (tolerance 0) of CoarsenPL on Readlevel magnified ×100 (1.27 M pairs), as
-  the data come and with identical preferences merged into weights, against the targets;
-- choix ``mm_pairwise`` and crowd-kit ``BradleyTerry`` with 15 iterations on the same pairs,
-  when installed (``pip install -r requirements-bench.txt``), and the speed ratios;
-- a 20-α DIC sweep (100 burn-in, 50 draws) on a SUSHI-shaped synthetic set (5,000 lists of
-  length 10 over 100 items), on one core and on two;
-- the peak memory of a process that loads Readlevel ×100 and runs the 15 EM iterations.
+``python benchmarks/engine.py`` prints, from one run on this machine (CPU seconds of this
+process and wall-clock seconds, one measurement per row unless said otherwise):
 
-Datasets are read from ``$COARSENRANK_DATA`` (default ``../shared/datasets``).
+- the Consensus page's first visit: the automatic α (``choose_alpha`` with the default
+  rule) + the consensus EM fit + the posterior the page draws (200 warm-up sweeps and 400
+  draws), on a SUSHI-shaped upload (5,000 lists of 10 over 10 items) and on Readlevel
+  magnified ×100 (targets 1.5 s and 10 s);
+- a 20-α DIC sweep on the SUSHI shape with the automatic sweep's settings (target 2 s),
+  on one process and on two;
+- 15 EM iterations of CoarsenPL (tolerance 0) on 10⁷ random pairs over 10⁴ items against
+  the two-``bincount`` yardstick (15 × two weighted ``bincount`` passes over the pairs;
+  target ≤ 1.2×), and the resident bytes per pair of a process that builds the pairs and
+  fits (target ≤ 24 B per pair);
+- choix ``mm_pairwise`` and crowd-kit ``BradleyTerry``, 15 iterations on Readlevel ×100.
+
+``--root PATH`` times the package found under PATH instead (to measure an older tree with
+the same script). ``benchmarks/methods.py`` times ``compare`` on every method. Datasets are
+read from ``$COARSENRANK_DATA`` (default ``../shared/datasets``).
 """
 
 from __future__ import annotations
@@ -17,8 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -27,43 +33,125 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from coarsenrank_core import coarsen_pl, dic_sweep, simulate_pl  # noqa: E402
-from coarsenrank_core.datasets import load_readlevel  # noqa: E402
-from coarsenrank_core.noise import magnify  # noqa: E402
-
 DATA = Path(os.environ.get("COARSENRANK_DATA", ROOT.parent / "shared" / "datasets"))
-EM = dict(alpha=200.0, prior=(1.0, 2.0), calibration=100.0, max_iter=15, tol=0.0)
-TARGET_EM, TARGET_SWEEP, TARGET_MEMORY = 0.2, 8.0, 300.0
-PAPER_EM_X100 = 125.343  # s, the paper's Table "Ablation_size", CoarsenPL ×100 on an i5
+TARGETS = {"first visit, SUSHI shape": 1.5, "first visit, Readlevel ×100": 10.0,
+           "20-α DIC sweep, SUSHI shape": 2.0}
+PAGE_POSTERIOR = dict(burn_in=200, n_draws=400)  # the Consensus page's posterior
+EM_RATIO_TARGET, BYTES_PER_PAIR_TARGET = 1.2, 24.0
+BIG_PAIRS, BIG_ITEMS = 10_000_000, 10_000
 
 
-def best_of(function, repeats: int = 5) -> tuple[float, float]:
-    """Median and minimum wall-clock seconds of ``function()`` over ``repeats`` runs."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times)
+def clock(function):
+    """``(result, cpu seconds, wall seconds)`` of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    out = function()
+    return out, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def peers(winners: np.ndarray, losers: np.ndarray, n_items: int) -> dict[str, float]:
-    """Seconds of choix and crowd-kit with 15 iterations on the same pairs (if installed)."""
+def verdict(seconds: float, target: float) -> str:
+    return f"target {target:g} s: {'met' if seconds <= target else 'MISSED'}"
+
+
+def sushi_shape():
+    from coarsenrank_core import simulate_pl
+
+    return simulate_pl(10, 5000, length=10, random_state=0)[0]
+
+
+def readlevel_x100():
+    from coarsenrank_core.datasets import load_readlevel
+    from coarsenrank_core.noise import magnify
+
+    return magnify(load_readlevel(DATA).preferences, 100).preferences
+
+
+def first_visit(prefs):
+    """What the Consensus page computes on its first run."""
+    from coarsenrank_core import coarsen_pl_gibbs
+    from coarsenrank_core.alpha import choose_alpha, consensus_fit
+
+    choice = choose_alpha(prefs)
+    consensus_fit(prefs, choice.alpha)
+    coarsen_pl_gibbs(prefs, alpha=choice.alpha, random_state=0, **PAGE_POSTERIOR)
+    return choice
+
+
+def sweep(prefs, jobs: int):
+    from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
+
+    alphas = np.geomspace(1.0, 10 * len(prefs), 20)
+    return dic_sweep(prefs, alphas=alphas, burn_in=DIC_DRAWS["burn_in"],
+                     n_draws=DIC_DRAWS["n_draws"], random_state=0, n_jobs=jobs,
+                     warm_start=DIC_DRAWS["warm_start"])
+
+
+def big_pairs():
+    from coarsenrank_core import Preferences
+
+    rng = np.random.default_rng(0)
+    first = rng.integers(0, BIG_ITEMS, BIG_PAIRS)
+    second = (first + rng.integers(1, BIG_ITEMS, BIG_PAIRS)) % BIG_ITEMS
+    return Preferences.from_pairs(first, second, n_items=BIG_ITEMS)
+
+
+def _resident_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _peak_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def em_child() -> None:
+    """In a fresh process: 10⁷ pairs, the yardstick, 15 EM iterations, memory per pair."""
+    from coarsenrank_core import coarsen_pl
+
+    baseline = _resident_mb()
+    prefs = big_pairs()
+    after_build = _resident_mb()
+    winners = np.ascontiguousarray(prefs.items[0::2])
+    losers = np.ascontiguousarray(prefs.items[1::2])
+    theta = np.ones(BIG_ITEMS)
+
+    def yardstick():
+        for _ in range(15):
+            per = 1.0 / (theta[winners] + theta[losers])
+            np.bincount(winners, per, BIG_ITEMS) + np.bincount(losers, per, BIG_ITEMS)
+
+    _, floor_cpu, floor_wall = clock(yardstick)
+    winners = losers = np.empty(0, dtype=np.intp)  # free the copies before the fit
+    getattr(prefs, "pooled", prefs).stages  # noqa: B018 - built once per dataset
+    laid_out = _resident_mb()
+    _, em_cpu, em_wall = clock(lambda: coarsen_pl(prefs, alpha=200.0, calibration=100.0,
+                                                  max_iter=15, tol=0.0))
+    print(json.dumps(dict(floor_cpu=floor_cpu, floor_wall=floor_wall, em_cpu=em_cpu,
+                          em_wall=em_wall, baseline=baseline, after_build=after_build,
+                          laid_out=laid_out, peak=_peak_mb(),
+                          collection_bytes=sum(a.nbytes for a in (prefs.items, prefs.offsets,
+                                                                  prefs.groups, prefs.weights)))))
+
+
+def peers(prefs) -> dict[str, float]:
+    """CPU seconds of choix and crowd-kit, 15 iterations on the same pairs (if installed)."""
     out = {}
+    winners, losers = prefs.items[0::2], prefs.items[1::2]
     try:
         import choix
 
-        data = np.column_stack([winners, losers])
-
         def run_choix():
             try:
-                choix.mm_pairwise(n_items, data, max_iter=15, tol=0.0)
+                choix.mm_pairwise(prefs.n_items, np.column_stack([winners, losers]),
+                                  max_iter=15, tol=0.0)
             except RuntimeError:  # choix raises when 15 iterations do not converge
                 pass
 
-        out["choix mm_pairwise"] = best_of(run_choix, repeats=1)[0]
+        out["choix mm_pairwise"] = clock(run_choix)[1]
     except ImportError:
         print("  choix is not installed: pip install -r requirements-bench.txt")
     try:
@@ -71,76 +159,61 @@ def peers(winners: np.ndarray, losers: np.ndarray, n_items: int) -> dict[str, fl
         from crowdkit.aggregation import BradleyTerry
 
         frame = pd.DataFrame({"worker": 0, "left": winners, "right": losers, "label": winners})
-        out["crowd-kit BradleyTerry"] = best_of(
-            lambda: BradleyTerry(n_iter=15, tol=0.0).fit(frame), repeats=3)[0]
+        out["crowd-kit BradleyTerry"] = clock(
+            lambda: BradleyTerry(n_iter=15, tol=0.0).fit(frame))[1]
     except ImportError:
         print("  crowd-kit is not installed: pip install -r requirements-bench.txt")
     return out
 
 
-def _peak_resident_mb() -> float:
-    """This process's peak resident set (VmHWM; unlike ru_maxrss it is not inherited on exec)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def memory_child() -> None:
-    """Run in a subprocess: load Readlevel ×100, fit, and print the peak RSS in MB."""
-    baseline = _peak_resident_mb()
-    big = magnify(load_readlevel(DATA).preferences, 100).preferences
-    coarsen_pl(big, **EM)
-    print(json.dumps({"baseline_mb": baseline, "peak_mb": _peak_resident_mb()}))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
-    if parser.parse_args().memory_child:
-        memory_child()
+    parser.add_argument("--root", default=str(ROOT), help="folder holding coarsenrank_core")
+    parser.add_argument("--em-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--skip-big", action="store_true", help="skip the 10⁷-pair rows")
+    args = parser.parse_args()
+    sys.path.insert(0, args.root)
+    if args.em_child:
+        em_child()
         return
-    print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
-    readlevel = load_readlevel(DATA).preferences
-    start = time.perf_counter()
-    big = magnify(readlevel, 100).preferences
-    build = time.perf_counter() - start
-    start = time.perf_counter()
-    big.stages  # noqa: B018 - lay out the index arrays once, as every fit does
-    design = time.perf_counter() - start
-    print(f"\nReadlevel ×100: {len(big):,} pairs (built in {build:.2f} s, "
-          f"stage index in {design:.2f} s, once per dataset)")
-    median, fastest = best_of(lambda: coarsen_pl(big, **EM))
-    print(f"  CoarsenPL EM, 15 iterations:     median {median:.3f} s, best {fastest:.3f} s "
-          f"(target < {TARGET_EM} s: {'met' if median < TARGET_EM else 'MISSED'})")
-    merged = big.merge_duplicates()
-    merged.stages  # noqa: B018
-    merged_median, _ = best_of(lambda: coarsen_pl(merged, **EM))
-    print(f"  same, identical pairs merged into {len(merged):,} weighted pairs: "
-          f"{merged_median:.4f} s (reported separately; not the target)")
-    print(f"  paper (MATLAB, i5): {PAPER_EM_X100} s  ->  {PAPER_EM_X100 / median:,.0f}× faster")
-    winners, losers = big.items[0::2], big.items[1::2]
-    for name, seconds in peers(winners, losers, big.n_items).items():
-        print(f"  {name}, 15 iterations: {seconds:.3f} s  ->  ours is {seconds / median:.1f}× "
-              "faster")
+    import coarsenrank_core
 
-    prefs, _ = simulate_pl(100, 5000, length=10, random_state=0)
-    alphas = np.geomspace(1.0, 10 * len(prefs), 20)
-    print(f"\nSUSHI-shaped: {len(prefs):,} lists of length 10 over 100 items; 20 α, "
-          "100 burn-in, 50 draws")
+    print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}, package "
+          f"{Path(coarsenrank_core.__file__).parent}")
+    print("row                                   CPU s    wall s")
+    sushi = sushi_shape()
+    choice, cpu, wall = clock(lambda: first_visit(sushi))
+    name = "first visit, SUSHI shape"
+    print(f"{name:<36} {cpu:7.2f}  {wall:7.2f}   α = {choice.alpha:g}; "
+          f"{verdict(cpu, TARGETS[name])}")
+    big = readlevel_x100()
+    choice, cpu, wall = clock(lambda: first_visit(big))
+    name = "first visit, Readlevel ×100"
+    print(f"{name:<36} {cpu:7.2f}  {wall:7.2f}   α = {choice.alpha:g}; "
+          f"{verdict(cpu, TARGETS[name])}")
+    name = "20-α DIC sweep, SUSHI shape"
     for jobs in (1, 2):
-        seconds, _ = best_of(lambda jobs=jobs: dic_sweep(prefs, alphas=alphas, burn_in=100,
-                                                         n_draws=50, random_state=0,
-                                                         n_jobs=jobs), repeats=1)
-        print(f"  DIC sweep, {jobs} process(es): {seconds:.2f} s (target < {TARGET_SWEEP} s: "
-              f"{'met' if seconds < TARGET_SWEEP else 'MISSED'})")
-
-    child = subprocess.run([sys.executable, __file__, "--memory-child"], capture_output=True,
-                           text=True, check=True)
-    memory = json.loads(child.stdout.strip().splitlines()[-1])
-    print(f"\nPeak memory, load Readlevel ×100 + 15 EM iterations: {memory['peak_mb']:.0f} MB "
-          f"resident (interpreter and libraries alone: {memory['baseline_mb']:.0f} MB; target "
-          f"< {TARGET_MEMORY:.0f} MB: {'met' if memory['peak_mb'] < TARGET_MEMORY else 'MISSED'})")
+        _, cpu, wall = clock(lambda jobs=jobs: sweep(sushi, jobs))
+        shown = wall if jobs > 1 else cpu  # a pool's work is in its children
+        print(f"{name + f', {jobs} proc':<36} {cpu:7.2f}  {wall:7.2f}   "
+              f"{verdict(shown, TARGETS[name])}")
+    for peer, seconds in peers(big).items():
+        print(f"{peer + ', 15 it, Readlevel ×100':<36} {seconds:7.2f}")
+    if args.skip_big:
+        return
+    child = subprocess.run([sys.executable, __file__, "--em-child", "--root", args.root],
+                           capture_output=True, text=True, check=True)
+    m = json.loads(child.stdout.strip().splitlines()[-1])
+    ratio = m["em_cpu"] / m["floor_cpu"]
+    print(f"{'15 EM it, 10⁷ pairs / 10⁴ items':<36} {m['em_cpu']:7.2f}  {m['em_wall']:7.2f}   "
+          f"{ratio:.2f}× the two-bincount yardstick ({m['floor_cpu']:.2f} s CPU); target "
+          f"{EM_RATIO_TARGET}×: {'met' if ratio <= EM_RATIO_TARGET else 'MISSED'}")
+    per_pair = (m["peak"] - m["baseline"]) * 2**20 / BIG_PAIRS
+    held = (m["laid_out"] - m["baseline"]) * 2**20 / BIG_PAIRS
+    print(f"  memory: collection {m['collection_bytes'] / BIG_PAIRS:.0f} B/pair, held after "
+          f"the layout {held:.0f} B/pair, peak {per_pair:.0f} B/pair over the interpreter's "
+          f"{m['baseline']:.0f} MB; target {BYTES_PER_PAIR_TARGET:g} B/pair resident: "
+          f"{'met' if held <= BYTES_PER_PAIR_TARGET else 'MISSED'}")
 
 
 if __name__ == "__main__":

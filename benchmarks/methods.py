@@ -1,4 +1,10 @@
-"""Each paper method on Readlevel ×1 and ×100 against the paper: `python benchmarks/methods.py`.
+"""Each method on Readlevel ×1 and ×100, against the paper and the peers (methods.py).
+
+First (``--compare-only`` stops there): ``compare`` with every registered method on
+Readlevel ×100 at a fixed α (target ≤ 5 s in all), each method's CPU seconds and its ratio
+to evalica's and crowd-kit's Bradley–Terry run to their own default convergence on the same
+1.27 M pairs in the same run (``pip install -r requirements-bench.txt``). ``--root PATH``
+times the package under PATH instead. Then the paper's tables:
 
 Each method runs 15 inner iterations (as in the paper's Tables "Computation" and
 "Ablation_size") with the Readlevel settings of the reproduction. Prints the seconds, the
@@ -8,27 +14,89 @@ paper's i5 seconds and the speed-up, and checks the targets: CoarsenPL and Coars
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from coarsenrank_core.datasets import load_readlevel  # noqa: E402
-from coarsenrank_core.noise import magnify  # noqa: E402
-from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER, SCALE  # noqa: E402
-from coarsenrank_core.registry import METHODS  # noqa: E402
-from coarsenrank_core.reproduce import method_params, timed  # noqa: E402
-
 DATA = Path(os.environ.get("COARSENRANK_DATA", ROOT.parent / "shared" / "datasets"))
 SPEEDUP_TARGETS = {"coarsen-pl": 50.0, "coarsen-bt": 50.0, "coarsen-th": 20.0}
 PEERGRADER_X100_LIMIT = 60.0
+COMPARE_TARGET = 5.0
+COMPARE_ALPHA = 2800.0  # the knee on Readlevel ×1 (reports/paper_reproduction.md)
+
+
+def cpu(function) -> float:
+    start = time.process_time()
+    function()
+    return time.process_time() - start
+
+
+def peer_seconds(prefs) -> dict[str, float]:
+    """CPU seconds of evalica's and crowd-kit's Bradley–Terry, each to its own convergence."""
+    winners, losers = prefs.items[0::2], prefs.items[1::2]
+    out = {}
+    try:
+        import evalica
+
+        out["evalica BT"] = cpu(lambda: evalica.bradley_terry(
+            winners, losers, [evalica.Winner.X] * len(winners)))
+    except ImportError:
+        print("  evalica is not installed: pip install -r requirements-bench.txt")
+    try:
+        import pandas as pd
+        from crowdkit.aggregation import BradleyTerry
+
+        frame = pd.DataFrame({"worker": 0, "left": winners, "right": losers, "label": winners})
+        out["crowd-kit BT"] = cpu(lambda: BradleyTerry(n_iter=100).fit(frame))
+    except ImportError:
+        print("  crowd-kit is not installed: pip install -r requirements-bench.txt")
+    return out
+
+
+def compare_section(large) -> None:
+    from coarsenrank_core.compare import compare
+    from coarsenrank_core.registry import METHODS
+
+    peers = peer_seconds(large)
+    start = time.process_time()
+    result = compare(large, list(METHODS), overrides={"alpha": COMPARE_ALPHA})
+    total = time.process_time() - start
+    names = list(peers)
+    print(f"\ncompare, every method, Readlevel ×100 at α = {COMPARE_ALPHA:g}: {total:.2f} s CPU "
+          f"(target {COMPARE_TARGET:g} s: {'met' if total <= COMPARE_TARGET else 'MISSED'})")
+    print(f"{'method':<18} {'s':>7} {'iter':>6} {'conv':>6} "
+          + " ".join(f"{'/ ' + n:>14}" for n in names))
+    for row in result.rows:
+        ratios = " ".join(f"{row.seconds_mean / peers[n]:14.1f}" for n in names)
+        print(f"{row.name:<18} {row.seconds_mean:7.2f} {row.iterations!s:>6} "
+              f"{row.converged!s:>6} {ratios}" + (f"  {row.error}" if row.error else ""))
+    for name, seconds in peers.items():
+        print(f"{name:<18} {seconds:7.2f}")
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=str(ROOT), help="folder holding coarsenrank_core")
+    parser.add_argument("--compare-only", action="store_true")
+    args = parser.parse_args()
+    sys.path.insert(0, args.root)
+    from coarsenrank_core.datasets import load_readlevel
+    from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER, SCALE
+    from coarsenrank_core.registry import METHODS
+    from coarsenrank_core.reproduce import method_params, timed
+
+    print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
     small = load_readlevel(DATA).preferences
     large = magnify(small, 100).preferences
+    compare_section(large)
+    if args.compare_only:
+        return
     print(f"Readlevel ×1: {len(small):,} pairs; ×100: {len(large):,} pairs; 15 inner "
           f"iterations; {os.cpu_count()} cores")
     print(f"{'method':<12} {'×1 (s)':>9} {'paper':>8} {'speed-up':>9}   "

@@ -50,6 +50,9 @@ def _checked_weights(values, n: int) -> np.ndarray:
     return weights
 
 
+POOL_WORTH = 0.8
+"""Largest share of preferences :attr:`Preferences.pooled` may keep and still be a copy."""
+
 _PAIR_BLOCK = 1 << 20
 """Pairs that :meth:`Preferences.rank_break` builds per block of preferences."""
 
@@ -694,8 +697,9 @@ class Preferences:
         ``w`` identical stages of shape ``τ`` give one of shape ``wτ``, since a sum of
         independent Gamma(τ, η) variables is Gamma(wτ, η)). The total weight, and so
         ``τ = α / (α + N)``, is unchanged. Rankers are dropped. Returns the collection
-        itself when nothing repeats or when a summed weight would exceed
-        :data:`MAX_WEIGHT`.
+        itself when merging would keep more than :data:`POOL_WORTH` of the preferences (a
+        second copy would cost more memory than it saves time) or when a summed weight
+        would exceed :data:`MAX_WEIGHT`.
 
         Pairs are keyed by one 64-bit integer each (``(winner · M + loser) · 2 + tie``);
         longer preferences as in :meth:`merge_duplicates`.
@@ -722,8 +726,10 @@ class Preferences:
                                                 minlength=first_copy.size))
             keep = np.concatenate(keep_parts)
             weights = np.concatenate(weight_parts)
-        if (keep.size == len(self) and self.rankers is None) or weights.max() > MAX_WEIGHT:
-            return self  # nothing repeats, or a summed weight would leave the checked range
+        if keep.size > POOL_WORTH * len(self) or weights.max() > MAX_WEIGHT:
+            # too few repeats to pay for a second copy, or a summed weight would leave the
+            # checked range: the collection itself (its stage sums are the same)
+            return self
         order = np.argsort(keep)
         merged = self.subset(keep[order])
         return merged._replace(weights=weights[order], rankers=None, ranker_names=None)

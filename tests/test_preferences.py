@@ -405,3 +405,18 @@ def test_components_of_many_disjoint_pairs_come_from_one_sort():
     components = prefs.components()
     assert len(components) == n == prefs.summary().n_components
     assert components[0].tolist() == [0, 1] and components[-1].tolist() == [2 * n - 2, 2 * n - 1]
+
+
+def test_pooled_merges_identical_preferences_whoever_ranked_them():
+    lists = [[0, 1, 2], [0, 1, 2], [2, 1, 0], [0, 1], [0, 1], [1, 0]] * 5
+    prefs = Preferences.from_lists(lists, rankers=list(range(len(lists))),
+                                   weights=[1.0, 2.0, 1.0, 0.5, 1.5, 1.0] * 5)
+    pooled = prefs.pooled
+    assert pooled.to_lists() == [[0, 1, 2], [2, 1, 0], [0, 1], [1, 0]]
+    np.testing.assert_allclose(pooled.weights, [15.0, 5.0, 10.0, 5.0])
+    assert pooled.rankers is None and pooled.total_weight == prefs.total_weight
+    theta = np.array([1.0, 0.5, 0.25])
+    assert pooled.stages.log_likelihood(theta) == pytest.approx(
+        prefs.stages.log_likelihood(theta), rel=1e-13)
+    distinct = Preferences.from_lists([[0, 1], [1, 2], [2, 0], [1, 0], [0, 2], [0, 1]])
+    assert distinct.pooled is distinct  # 5 of 6 kept: not worth a second copy
