@@ -202,8 +202,31 @@ def realistic_pairs(path: Path) -> str:
     return f"{text.count(chr(10)) - 1:,} rows"
 
 
+def preflib_orders(path: Path) -> str:
+    """A PrefLib .soi of 100 alternatives: orders of 2 to 11, 49.5 MB (about 2.2 M lines)."""
+    rng = np.random.default_rng(3)
+    m = 100
+    head = ["# FILE NAME: limits.soi", "# DATA TYPE: soi", f"# NUMBER ALTERNATIVES: {m}"]
+    head += [f"# ALTERNATIVE NAME {k}: item {k}" for k in range(1, m + 1)]
+    n = TARGET_BYTES // 22 + 1
+    lengths = rng.integers(2, 12, n)
+    keys = np.argsort(rng.random((n, 11)), axis=1)[:, :11] + 1
+    body = "".join(f"{c}: " + ",".join(map(str, row[:k])) + "\n"
+                   for c, k, row in zip(rng.integers(1, 5, n), lengths, keys.tolist()))
+    text = ("\n".join(head) + "\n" + body)[:TARGET_BYTES]
+    path.write_text(text[:text.rfind("\n") + 1])
+    return f"{text.count(chr(10)) - len(head):,} orders"
+
+
+def one_long_row(path: Path) -> str:
+    """A single 48 MB line of commas (24 M columns)."""
+    path.write_text("a," * 24_000_000 + "b\n")
+    return "24,000,001 columns"
+
+
 MAKERS = {"three delimiters": three_delimiters, "blank lines": blank_lines,
-          "realistic pairwise": realistic_pairs}
+          "realistic pairwise": realistic_pairs, "PrefLib orders": preflib_orders,
+          "one long row": one_long_row}
 
 
 def _verdict(value: float, budget: float) -> str:
