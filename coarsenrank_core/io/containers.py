@@ -8,6 +8,7 @@ import math
 import zipfile
 from datetime import date, datetime, time
 
+import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
@@ -148,9 +149,22 @@ def json_table(text: str) -> Table:
                 '{"model_a": "x", "model_b": "y", "winner": "model_a"}.')
     keys = list(dict.fromkeys(k for r in records for k in r))
     frame = pd.DataFrame.from_records(records, columns=keys)
-    rows = [keys] + [[_json_text(v) for v in row] for row in frame.itertuples(index=False)]
+    cells = np.empty((len(frame) + 1, len(keys)), dtype=object)
+    cells[0] = [str(k) for k in keys]
+    for j, key in enumerate(keys):
+        cells[1:, j] = _column_text(frame[key])
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
-    return Table.from_rows(rows, lines, ",")
+    return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
+
+
+def _column_text(column: pd.Series) -> np.ndarray:
+    """A column of JSON values as text cells, converting each distinct value once."""
+    try:
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    except TypeError:  # lists or objects in the column: convert cell by cell
+        return np.asarray([_json_text(v) for v in column], dtype=object)
+    texts = np.asarray([_json_text(u) for u in uniques] + [""], dtype=object)
+    return texts[codes]
 
 
 def _json_lines(text: str, first_error: json.JSONDecodeError):
