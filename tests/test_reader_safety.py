@@ -134,3 +134,24 @@ def test_property_preflib_read_at_once_equals_line_by_line(orders, declared):
         return
     fast = _read_fast(text)
     assert fast is not None and fast == slow and fast.notes == slow.notes
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.permutations([1, 2, 3, 4, 5]).flatmap(
+           lambda p: st.integers(1, 5).map(lambda k: p[:k])), min_size=1, max_size=8),
+       st.lists(st.integers(1, 9), min_size=8, max_size=8), st.booleans(), st.booleans())
+def test_property_blt_read_at_once_equals_ballot_by_ballot(ballots, weights, withdraw, ids):
+    from coarsenrank_core.io.blt import _read_by_ballot, _read_fast
+
+    lines = ["5 2"] + (["-3"] if withdraw else [])
+    lines += [(f"(b{k}) " if ids else "") + f"{weights[k]} " + " ".join(map(str, b)) + " 0"
+              for k, b in enumerate(ballots)]
+    lines += ["0", '"a"', '"b"', '"c"', '"d"', '"e"', '"Title"']
+    text = "\n".join(lines) + "\n"
+    try:
+        slow = _read_by_ballot(text)
+    except PreferenceFormatError:
+        assert _read_fast(text) is None
+        return
+    fast = _read_fast(text)
+    assert fast is not None and fast == slow and fast.notes == slow.notes

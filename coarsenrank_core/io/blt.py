@@ -8,11 +8,12 @@ import shlex
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ..preferences import Preferences
+from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
     assemble,
     check_weights,
     empty_error,
+    numeric_rows,
     parse_numbers,
     plural,
     tidy_name,
@@ -50,7 +51,80 @@ def looks_blt(text: str) -> bool:
 def read_blt(text: str) -> Preferences:
     """Read a BLT file: a ``candidates seats`` line, optional ``-k`` withdrawn candidates,
     ballots ``weight c1 c2=c3 0`` (optionally after a ``(id)``), a ``0`` line, then the
-    candidates' names and the election's title, each in double quotes."""
+    candidates' names and the election's title, each in double quotes.
+
+    Ballots without ties are parsed at once as a table of numbers; any other file is read
+    ballot by ballot, which names the line and the problem."""
+    fast = _read_fast(text)
+    return fast if fast is not None else _read_by_ballot(text)
+
+
+_TERMINATOR = re.compile(r"^[ \t]*0[ \t]*\r?$", re.MULTILINE)
+_BALLOT_ID = re.compile(r"^[ \t]*\([^()\n]*\)[ \t]+", re.MULTILINE)
+
+
+def _read_fast(text: str) -> Preferences | None:
+    """Strict ballots (no ``=``, ``-`` or comments) as one table of numbers; else None."""
+    head_end = text.find("\n")
+    if head_end < 0 or not _HEADER.fullmatch(text[:head_end].strip()):
+        return None
+    m = int(text[:head_end].split()[0]) if len(text[:head_end].split()[0]) <= 6 else 0
+    if not 2 <= m <= 100_000:
+        return None
+    start, offset, withdrawn = head_end + 1, 1, set()
+    second_end = text.find("\n", start)
+    second = text[start:second_end if second_end >= 0 else len(text)].strip()
+    if re.fullmatch(r"(-\d{1,6}\s*)+", second):
+        withdrawn = {-int(t) for t in second.split()}
+        start, offset = second_end + 1, 2
+    end = _TERMINATOR.search(text, start)
+    if end is None:
+        return None
+    block = text[start:end.start()]
+    if any(mark in block for mark in ("=", "-", "#", "\t", '"')):
+        return None
+    block = _BALLOT_ID.sub("", block)
+    parsed = numeric_rows(block, " ")
+    if parsed is None:
+        return None
+    values, lines = parsed
+    filled = ~np.isnan(values)
+    last = values.shape[1] - 1 - np.argmax(filled[:, ::-1], axis=1)
+    if (filled.sum(axis=1) < 2).any() or (values[np.arange(len(values)), last] != 0).any():
+        return None
+    filled[np.arange(len(values)), last] = False  # the 0 that ends each ballot
+    filled[:, 0] = False  # the weight
+    candidate = values[filled]
+    if not ((candidate >= 1) & (candidate <= m) & (candidate == np.floor(candidate))).all():
+        return None
+    number = candidate.astype(np.int64)
+    keep = ~np.isin(number, list(withdrawn)) if withdrawn else np.ones(number.size, bool)
+    mask = filled.copy()
+    mask[filled] = keep
+    index = np.flatnonzero(mask.ravel())
+    pref = index // values.shape[1]
+    group = (np.cumsum(mask, axis=1) - 1).ravel()[index]
+    try:
+        names = _names(_lines(text[end.end():]), m)
+    except PreferenceFormatError:
+        return None  # the ballot reader says which line
+    notes = []
+    if withdrawn:
+        notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "
+                     + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
+    weight = values[:, 0]
+    if not (np.isfinite(weight) & (weight >= MIN_WEIGHT) & (weight <= MAX_WEIGHT)).all():
+        return None
+    try:
+        return assemble(pref.astype(np.intp), group.astype(np.intp),
+                        (number[keep] - 1).astype(np.intp), len(values), tuple(names),
+                        lines + offset, weights=weight, notes=notes, unit="ballot",
+                        merge_names=False)
+    except ValueError:
+        return None  # e.g. a candidate twice on one ballot: the ballot reader says where
+
+
+def _read_by_ballot(text: str) -> Preferences:
     lines = _lines(text)
     if not lines:
         raise empty_error()
