@@ -18,6 +18,8 @@ from ui.widgets import (  # noqa: E402
     glossary,
     parse_alpha,
     show_chart,
+    stop_button,
+    was_stopped,
 )
 
 st.title("Compare methods")
@@ -62,16 +64,21 @@ with st.expander("What the methods are"):
     for method in METHODS.values():
         st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")
 
+for task, what in (("compare", "The comparison"), ("robustness", "The robustness curve"),
+                   ("scale", "The scale test")):
+    if was_stopped(task):
+        st.warning(f"{what} was stopped; press its button to start it again.")
 if run and not methods:
     st.error("Choose at least one method.")
 elif run:
-    result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha, 1,
-                                label="Running the methods: fit")
-    first = tuple(r.seconds_mean if r.ok else 0.0 for r in result.rows)
-    ok = tuple(r.method for r in result.rows if r.ok)
-    timing = compute.timings(prefs, dataset.key, ok, alpha, int(runs),
-                             tuple(s for r, s in zip(result.rows, first) if r.ok),
-                             label="Timing the methods: run")
+    with stop_button("compare"):
+        result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
+                                    1, label="Running the methods: fit")
+        first = tuple(r.seconds_mean if r.ok else 0.0 for r in result.rows)
+        ok = tuple(r.method for r in result.rows if r.ok)
+        timing = compute.timings(prefs, dataset.key, ok, alpha, int(runs),
+                                 tuple(s for r, s in zip(result.rows, first) if r.ok),
+                                 label="Timing the methods: run")
     state.store("compare", (result, timing))
 
 stored = state.stored("compare")
@@ -111,8 +118,10 @@ else:
     if robust_run and not methods:
         st.error("Choose at least one method above.")
     elif robust_run:
-        curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                   int(seeds), label="Adding noise and refitting: fit")
+        with stop_button("robustness"):
+            curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods),
+                                       alpha, int(seeds),
+                                       label="Adding noise and refitting: fit")
         state.store("robustness", curve)
     curve = state.stored("robustness")
     if curve is not None:
@@ -133,8 +142,9 @@ with st.form("scale_form"):
 if scale_run and not methods:
     st.error("Choose at least one method above.")
 elif scale_run:
-    scaling = compute.scale(prefs, dataset.key, tuple(methods), alpha,
-                            label="Timing the magnified data: fit")
+    with stop_button("scale"):
+        scaling = compute.scale(prefs, dataset.key, tuple(methods), alpha,
+                                label="Timing the magnified data: fit")
     state.store("scale", scaling)
 scaling = state.stored("scale")
 if scaling is not None:

@@ -11,7 +11,15 @@ from coarsenrank_core import pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.text import alpha_number  # noqa: E402
-from ui.widgets import alpha_text, csv_download, explain, glossary, show_chart  # noqa: E402
+from ui.widgets import (  # noqa: E402
+    alpha_text,
+    csv_download,
+    explain,
+    glossary,
+    show_chart,
+    stop_button,
+    was_stopped,
+)
 
 st.title("Consensus ranking")
 
@@ -33,7 +41,15 @@ alpha = setting.alpha
 st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM at "
            "this α, the same fit as the command line's `rank` and the Compare page.")
 
-with st.spinner("Computing the consensus…"):
+if was_stopped("consensus"):
+    state.set_widget("_consensus_stopped", (dataset.key, alpha))
+if state.widget("_consensus_stopped") == (dataset.key, alpha):
+    st.warning("Computing the consensus was stopped.")
+    if st.button("Compute the consensus", type="primary", key="consensus_restart"):
+        state.set_widget("_consensus_stopped", None)
+        st.rerun()
+    st.stop()
+with stop_button("consensus"):
     fit = compute.consensus_fit(prefs, dataset.key, alpha)
     post = compute.posterior(prefs, dataset.key, alpha)
 names = prefs.item_names

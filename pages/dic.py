@@ -16,6 +16,8 @@ from ui.widgets import (  # noqa: E402
     explain,
     glossary,
     show_chart,
+    stop_button,
+    was_stopped,
 )
 
 MAX_ALPHAS, MAX_DRAWS, MAX_BURN_IN = 30, 1000, 1000
@@ -68,9 +70,12 @@ if run and grid_kind == "My own list":
     elif len(alphas) > MAX_ALPHAS:
         st.error(f"Write at most {MAX_ALPHAS} values of α (you wrote {len(alphas)}): each "
                  "value is a full run of the sampler.")
+if was_stopped("dic"):
+    st.warning("The DIC run was stopped; press Run to start it again.")
 if run and grid_ok:
-    result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
-                         label="Sampling the posterior for each α:")
+    with stop_button("dic"):
+        result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
+                             label="Sampling the posterior for each α:")
     state.store("dic", result)
 
 
@@ -131,8 +136,11 @@ st.markdown("Hold out a fifth of the raters (or of the lists) at a time, fit the
             "the rest at each α, and score how likely the held-out answers are. The α with "
             "the best held-out score wins; ties go to the larger α. On the paper's datasets "
             "this picks α = ∞, the plain model.")
+if was_stopped("cv"):
+    st.warning("Cross-validation was stopped; press Cross-validate to start it again.")
 if st.button("Cross-validate", key="run_cv"):
-    state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
+    with stop_button("cv"):
+        state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
 cv = state.stored("cv")
 if cv is not None:
     show_chart(charts.cv_chart(cv.evidence), key="cv_chart")

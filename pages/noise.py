@@ -12,7 +12,15 @@ from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: 
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
 from ui.text import count, plain  # noqa: E402
-from ui.widgets import ACCURACY_COLUMNS, alpha_text, explain, glossary, show_chart  # noqa: E402
+from ui.widgets import (  # noqa: E402
+    ACCURACY_COLUMNS,
+    alpha_text,
+    explain,
+    glossary,
+    show_chart,
+    stop_button,
+    was_stopped,
+)
 
 st.title("Noise")
 st.markdown("Make a noisy copy of the loaded data to see how each method copes. The original "
@@ -50,8 +58,10 @@ with st.form("noise_form"):
                            key="noise_seed")
     apply = st.form_submit_button("Make the noisy copy", type="primary")
 
+if was_stopped("noise") or was_stopped("noise_methods"):
+    st.warning("Stopped; press the button again to start over.")
 if apply:
-    with st.spinner("Making the copy and comparing the consensus before and after…"):
+    with stop_button("noise"):
         make_noisy_copy(kind, float(level), int(seed))
     st.rerun()
 
@@ -89,10 +99,13 @@ if report is not None:
                 "file on the Data page.")
     elif st.button("Fit every method before and after", key="noise_methods") or state.stored(
             "noise_methods") is not None:
-        before = compute.comparison(original.preferences, original.key, original.truth,
-                                    methods, setting.alpha, 1, label="Fitting the original:")
-        after = compute.comparison(dataset.preferences, dataset.key, dataset.truth, methods,
-                                   setting.alpha, 1, label="Fitting the noisy copy:")
+        with stop_button("noise_methods"):
+            before = compute.comparison(original.preferences, original.key, original.truth,
+                                        methods, setting.alpha, 1,
+                                        label="Fitting the original:")
+            after = compute.comparison(dataset.preferences, dataset.key, dataset.truth,
+                                       methods, setting.alpha, 1,
+                                       label="Fitting the noisy copy:")
         state.store("noise_methods", True)
         show_chart(charts.before_after_chart(before, after), key="before_after_chart")
         explain("Share of item pairs each method puts in the true order, on the original "

@@ -351,3 +351,69 @@ def test_every_page_fits_a_phone(browser, shots, path, title, url):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=shots / f"phone_{url}.png", full_page=True)
         context.close()
+
+
+def test_ten_concurrent_sessions_each_see_only_their_own_data(browser, tmp_path):
+    """Load: ten browser sessions on one server at once, each uploading its own file and
+    running the DIC sweep, the comparison and the consensus, see only their own items."""
+    users = []
+    for n in range(10):
+        names = [f"drink{n}x{k}" for k in range(4)]
+        rows = ["voter,1st,2nd,3rd,4th"] + [
+            f"v{r}," + ",".join(names[r % 2:] + names[:r % 2] if r % 3 else names)
+            for r in range(9)]
+        path = tmp_path / f"user{n}.csv"
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        users.append((path, names))
+    with served_app() as base:
+        contexts = [browser.new_context(viewport={"width": 1400, "height": 2000})
+                    for _ in users]
+        pages = [c.new_page() for c in contexts]
+        for page in pages:
+            page.set_default_timeout(180_000)
+            page.goto(f"{base}/data")
+        for page in pages:
+            wait_idle(page)
+            page.get_by_text("My own file").click()
+        for page, (path, _) in zip(pages, users):
+            wait_idle(page)
+            page.locator("input[type=file]").first.set_input_files(str(path))
+        for page in pages:
+            page.get_by_text("We read this as").wait_for()
+            wait_idle(page)
+            page.get_by_role("button", name="Use this data").click()
+        for page, (path, _) in zip(pages, users):
+            page.get_by_text(f"Loaded {path.name}").wait_for()
+            wait_idle(page)
+            page.locator("[data-testid=stSidebarNav] a", has_text="Choose α (DIC)").click()
+        for page in pages:  # every session runs its sweep at the same time
+            page.locator("h1", has_text="Choose α").wait_for()
+            wait_idle(page)
+            page.get_by_role("button", name="Run", exact=True).click()
+        for page in pages:
+            page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+            wait_idle(page)
+            page.locator("[data-testid=stSidebarNav] a", has_text="Compare methods").click()
+        for page in pages:
+            page.locator("h1", has_text="Compare methods").wait_for()
+            wait_idle(page)
+            page.get_by_role("button", name="Run the comparison").click()
+        for page in pages:
+            page.get_by_text("How long does each method take?").wait_for()
+            wait_idle(page)
+            page.locator("[data-testid=stSidebarNav] a", has_text="Consensus ranking").click()
+        for page, (path, names) in zip(pages, users):
+            page.locator("h1", has_text="Consensus ranking").wait_for()
+            cells = consensus_cells(page)
+            wait_idle(page)
+            cells = consensus_cells(page)
+            shown = {c for c in cells if c.startswith("drink")}
+            assert shown == set(names), (path.name, cells)
+            sidebar = page.locator("[data-testid=stSidebar]").inner_text()
+            assert path.name in sidebar
+            assert not [u for u, _ in users if u.name != path.name and u.name in sidebar]
+            assert page.locator("[data-testid=stException]").count() == 0
+            assert "Something went wrong" not in page.locator(
+                "[data-testid=stMain]").inner_text()
+        for context in contexts:
+            context.close()

@@ -1,16 +1,22 @@
 """Cached calls into the engine: every expensive computation of the dashboard goes through here.
 
 Each function is keyed on the dataset's content key (a digest of its preferences and truth)
-and its parameters; the collection itself is passed as ``_prefs`` so Streamlit does not
-hash it again. Entries are bounded with ``max_entries``. Long runs draw their own progress
-bar inside the cached function: Streamlit replays what a cached function drew, which only
-works for elements the function itself created.
+and its parameters; the collection itself is passed as ``_prefs`` so it is not hashed again.
+Entries are bounded with ``max_entries`` and shared by every session (the results are
+immutable). The cache is this module's own rather than ``st.cache_data``: a long run draws
+a progress bar that must not be replayed on a cache hit (a replay into another session's
+page fails), and a hit should draw nothing at all.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import io
+import threading
 import time
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -20,7 +26,7 @@ import streamlit as st
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
-from coarsenrank_core.compare import compare
+from coarsenrank_core.compare import COMPARE_DRAWS, compare
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.experiments import (
     careless_raters,
@@ -35,9 +41,6 @@ from .samples import SAMPLES
 from .state import Dataset
 
 CONSENSUS_DRAWS = dict(burn_in=200, n_draws=400)
-#: Gibbs settings of the comparison: fewer draws than the Consensus page (the comparison needs
-#: only the posterior mean's order), stated on the Compare page.
-COMPARE_DRAWS = dict(burn_in=50, n_draws=100)
 TIMING_RUNS = 3  # each method is timed this many times; the chart shows the median
 PARALLEL_ENTRIES = 20_000  # list entries from which a DIC sweep uses both cores
 
@@ -62,20 +65,121 @@ class Timings:
     runs: int
 
 
+def _key_part(value):
+    if isinstance(value, (bytes, bytearray)):
+        return ("bytes", hashlib.sha1(value).hexdigest())
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape,
+                hashlib.sha1(np.ascontiguousarray(value).tobytes()).hexdigest())
+    if isinstance(value, (tuple, list)):
+        return tuple(_key_part(v) for v in value)
+    return value
+
+
+def _cached(max_entries: int):
+    """A bounded, thread-safe, process-wide cache keyed on the arguments.
+
+    Arguments whose name starts with ``_`` and ``label`` are not part of the key; bytes and
+    arrays are keyed by digest. Exceptions (including a stopped run) are not cached.
+    """
+    def decorate(function):
+        signature = inspect.signature(function)
+        entries: OrderedDict = OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = tuple((name, _key_part(value)) for name, value in bound.arguments.items()
+                        if not name.startswith("_") and name != "label")
+            with lock:
+                if key in entries:
+                    entries.move_to_end(key)
+                    return entries[key]
+            value = function(*args, **kwargs)
+            with lock:
+                entries[key] = value
+                while len(entries) > max_entries:
+                    entries.popitem(last=False)
+            return value
+
+        def clear():
+            with lock:
+                entries.clear()
+
+        wrapper.clear = clear
+        return wrapper
+    return decorate
+
+
+class Job:
+    """A progress bar with a time estimate, and the ``should_stop`` callback of a long fit.
+
+    The engine calls ``should_stop`` every few iterations; every quarter of a second it
+    refreshes the bar. Each refresh is a point where Streamlit ends the run when the user
+    pressed **Stop** (or any other widget) or closed the tab, so the fit ends within a
+    fraction of a second instead of running on for nobody.
+    """
+
+    REFRESH = 0.25  # seconds between two refreshes of the bar
+
+    def __init__(self, label: str):
+        self.label = label
+        self.start = time.monotonic()
+        self.last = self.start
+        self.fraction, self.done, self.total = 0.0, 0, 0
+        self.bar = st.progress(0.0, text=f"{label} starting…")
+
+    def _text(self) -> str:
+        elapsed = time.monotonic() - self.start
+        if self.done and self.total:
+            left = elapsed * (self.total - self.done) / self.done
+            return (f"{self.label} {self.done}/{self.total} · {_seconds(elapsed)} so far, "
+                    f"about {_seconds(left)} left")
+        return f"{self.label} {_seconds(elapsed)} so far"
+
+    def progress(self, done: int, total: int) -> None:
+        """``(done, total)`` callback of the engine's sweeps and comparisons."""
+        self.done, self.total = int(done), int(total)
+        self.fraction = min(1.0, done / total) if total else 0.0
+        self.last = time.monotonic()
+        self.bar.progress(self.fraction, text=self._text())
+
+    def should_stop(self) -> bool:
+        """Refresh the bar now and then (a point where Streamlit can end the run)."""
+        now = time.monotonic()
+        if now - self.last >= self.REFRESH:
+            self.last = now
+            self.bar.progress(self.fraction, text=self._text())
+        return False
+
+
+def _seconds(value: float) -> str:
+    value = max(0.0, float(value))
+    if value < 90:
+        return f"{value:.0f} s"
+    return f"{value / 60:.0f} min"
+
+
 @contextmanager
-def _progress(label: str | None):
-    """A progress bar for one cached run, as a ``(done, total)`` callback; None without label."""
+def _job(label: str | None):
+    """A :class:`Job` drawn by the cached function itself (Streamlit replays what it drew)."""
     if label is None:
         yield None
         return
-    bar = st.progress(0.0, text=label)
+    job = Job(label)
     try:
-        yield lambda done, total: bar.progress(done / total, text=f"{label} {done}/{total}")
+        yield job
     finally:
-        bar.empty()
+        job.bar.empty()
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+def _hooks(job: Job | None) -> dict:
+    return {} if job is None else {"progress": job.progress, "should_stop": job.should_stop}
+
+
+@_cached(max_entries=8)
 def load_sample(sample_id: str) -> Dataset:
     """A built-in sample with its ground truth."""
     sample = SAMPLES[sample_id]
@@ -88,13 +192,13 @@ def load_sample(sample_id: str) -> Dataset:
                    description=sample.description, recipe=f"sample:{sample_id}")
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def read_upload(data: bytes, name: str, file_format: str) -> Preferences:
     """Parse uploaded bytes (raises PreferenceFormatError, which is not cached)."""
     return read_preferences(_named(data, name), format=file_format)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def read_truth_upload(data: bytes, name: str, _prefs: Preferences, key: str) -> np.ndarray:
     """Parse an uploaded ground truth against the current items."""
     return read_truth(_named(data, name), _prefs)
@@ -107,47 +211,50 @@ def _named(data: bytes, name: str) -> io.BytesIO:
     return buffer
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def alpha_choice(_prefs: Preferences, key: str, rule: str = DEFAULT_RULE):
     """α chosen from the data by :func:`choose_alpha` (the default rule unless told)."""
-    with st.spinner("Letting the data choose α…"):
-        return choose_alpha(_prefs, rule, n_jobs=workers(_prefs))
+    with _job("Letting the data choose α: α value") as job:
+        return choose_alpha(_prefs, rule, n_jobs=workers(_prefs), **_hooks(job))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@_cached(max_entries=32)
 def consensus_fit(_prefs: Preferences, key: str, alpha: float):
     """The consensus of the whole package (CoarsenPL by EM, paper §7.1 calibration) at this α."""
-    return engine_consensus_fit(_prefs, alpha)
+    with _job("Fitting the consensus:") as job:
+        return engine_consensus_fit(_prefs, alpha, should_stop=job.should_stop)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
     """CoarsenPL's exact Gibbs posterior at this α (for rank uncertainty)."""
     from coarsenrank_core import coarsen_pl_gibbs
 
-    return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed, **CONSENSUS_DRAWS)
+    with _job("Sampling how sure each place is:") as job:
+        return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed,
+                                should_stop=job.should_stop, **CONSENSUS_DRAWS)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_draws: int,
         seed: int, label: str | None = None):
     """The DIC sweep over a grid of α (the settings :func:`choose_alpha` uses by default)."""
-    with _progress(label) as progress:
+    with _job(label) as job:
         return dic_sweep(_prefs, alphas=alphas, burn_in=burn_in, n_draws=n_draws,
-                         random_state=seed, progress=progress, n_jobs=workers(_prefs),
-                         warm_start=DIC_DRAWS["warm_start"])
+                         random_state=seed, n_jobs=workers(_prefs),
+                         warm_start=DIC_DRAWS["warm_start"], **_hooks(job))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods: tuple,
                alpha: float, repeats: int, label: str | None = None):
     """Run the chosen methods and compare them."""
-    with _progress(label) as progress:
-        return compare(_prefs, list(methods), truth=truth, repeats=repeats, progress=progress,
-                       overrides={"alpha": alpha, **COMPARE_DRAWS})
+    with _job(label) as job:
+        return compare(_prefs, list(methods), truth=truth, repeats=repeats,
+                       overrides={"alpha": alpha, **COMPARE_DRAWS}, **_hooks(job))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: int,
             first: tuple, label: str | None = None) -> Timings:
     """Time each method ``runs`` times; ``first`` holds the comparison's own run (seconds)."""
@@ -155,52 +262,53 @@ def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: i
 
     seconds = {m: [s] for m, s in zip(methods, first)}
     total = len(methods) * (runs - 1)
-    with _progress(label) as progress:
+    with _job(label) as job:
         done = 0
+        stop = {} if job is None else {"should_stop": job.should_stop}
         for _ in range(runs - 1):
             for method in methods:
                 start = time.perf_counter()
-                run_method(method, _prefs, alpha=alpha, **COMPARE_DRAWS)
+                run_method(method, _prefs, alpha=alpha, **COMPARE_DRAWS, **stop)
                 seconds[method].append(time.perf_counter() - start)
                 done += 1
-                if progress is not None:
-                    progress(done, total)
+                if job is not None:
+                    job.progress(done, total)
     return Timings(methods=tuple(methods), names=tuple(METHODS[m].name for m in methods),
                    median=tuple(float(np.median(seconds[m])) for m in methods),
                    fastest=tuple(float(min(seconds[m])) for m in methods),
                    slowest=tuple(float(max(seconds[m])) for m in methods), runs=runs)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def robustness(_prefs: Preferences, key: str, truth: np.ndarray, methods: tuple,
                alpha: float, seeds: int, label: str | None = None):
     """Accuracy against the share of random answers (0–60%)."""
-    with _progress(label) as progress:
-        return robustness_curve(_prefs, list(methods), truth, seeds=seeds, progress=progress,
-                                overrides={"alpha": alpha, **COMPARE_DRAWS})
+    with _job(label) as job:
+        return robustness_curve(_prefs, list(methods), truth, seeds=seeds,
+                                overrides={"alpha": alpha, **COMPARE_DRAWS}, **_hooks(job))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float,
           label: str | None = None):
     """Seconds against magnification ×1 to ×100."""
-    with _progress(label) as progress:
-        return scale_test(_prefs, list(methods), progress=progress, overrides={"alpha": alpha})
+    with _job(label) as job:
+        return scale_test(_prefs, list(methods), overrides={"alpha": alpha}, **_hooks(job))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def raters(_prefs: Preferences, key: str, alpha: float):
     """Each rater's agreement with the consensus (the EM fit at this α)."""
     return rater_disagreement(_prefs, consensus_fit(_prefs, key, alpha).scores)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def careless(_prefs: Preferences, key: str, method: str):
     """A mixture model's fit and each rater's posterior probability of answering at random."""
     return careless_raters(_prefs, method)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def inject_noise(_prefs: Preferences, key: str, kind: str, level: float, seed: int):
     """Apply one noise injector."""
     return NOISE_TYPES[kind].function(_prefs, level, random_state=seed)

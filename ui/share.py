@@ -49,7 +49,7 @@ def view_params() -> dict[str, str]:
     if report is not None and report.kind:
         params["noise"] = f"{report.kind},{report.level:g},{report.seed}"
     setting = state.peek_alpha()
-    if setting is not None:
+    if setting is not None and not setting.provisional:
         params["alpha"] = _alpha_param(setting.alpha)
         params["rule"] = setting.rule
     params["methods"] = ",".join(state.methods())

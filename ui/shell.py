@@ -9,7 +9,7 @@ import streamlit as st
 
 from . import share, state
 from .text import count, list_word, plain
-from .widgets import alpha_text, dataset_card
+from .widgets import alpha_text, dataset_card, stop_button, was_stopped
 
 _IN_SHELL = contextvars.ContextVar("in_shell", default=False)
 _LOG = logging.getLogger("coarsenrank.dashboard")
@@ -107,7 +107,10 @@ def run_app() -> None:
     # filled after the page has run, so that it shows data the page has just loaded
     slot = st.sidebar.container()
     top = st.container()
+    notice = st.container()
     token = _IN_SHELL.set(True)
+    if was_stopped("alpha"):
+        state.set_widget(_ALPHA_STOPPED, state.current().original.key)
     try:
         for problem in share.apply_url():
             st.warning(problem)
@@ -125,6 +128,43 @@ def run_app() -> None:
             share.write_url()
         except Exception:  # noqa: BLE001 - the address bar must never break a page
             _LOG.exception("writing the URL failed")
+    _refine_alpha(notice)
+
+
+_ALPHA_STOPPED = "_alpha_choice_stopped"
+
+
+def _refine_alpha(notice) -> None:
+    """After the page is drawn at a provisional α (large data), choose α and redraw.
+
+    The choice shows a progress bar with an estimate and a Stop button; after Stop the
+    provisional α stays, and the sidebar offers to choose again.
+    """
+    setting = state.peek_alpha()
+    if setting is None or not setting.provisional:
+        return
+    key = state.current().original.key
+    with notice:
+        if state.widget(_ALPHA_STOPPED) == key:
+            st.info("Choosing α from the data was stopped; the pages use the provisional "
+                    f"{alpha_text(setting.alpha)} (τ = ½).")
+            if st.button("Choose α from the data now", key="alpha_restart"):
+                state.set_widget(_ALPHA_STOPPED, None)
+                st.rerun()
+            return
+        st.info("This page is drawn at a provisional α = N (τ = ½). α is now being chosen "
+                "from the data (where the DIC curve levels off); the page updates when it "
+                "is ready.")
+        try:
+            with stop_button("alpha"):
+                changed = state.refine_alpha()
+        except Exception:  # noqa: BLE001 - a failed choice leaves the provisional α
+            _LOG.exception("choosing alpha failed")
+            st.warning("α could not be chosen from the data; the pages keep the provisional "
+                       "α. Try the DIC page.")
+            return
+    if changed:
+        st.rerun()
 
 
 def ensure_shell() -> None:

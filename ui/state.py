@@ -17,6 +17,9 @@ _RESULTS = "results"
 _METHODS = "methods"
 _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
+#: list entries up to which α is chosen before a page is drawn (a second or two); above, the
+#: page is drawn at a provisional α first and refined afterwards
+QUICK_CHOICE_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,13 @@ class AlphaSetting:
         return {"knee": "chosen from the data: where the DIC curve levels off",
                 "dic-min": "chosen from the data: lowest DIC",
                 "cv": "chosen from the data: cross-validation",
+                "provisional": "provisional, α = N (τ = ½), until the data have chosen α",
                 "slider": "set with the slider", "typed": "typed in"}.get(self.rule, self.rule)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether this α only stands in while the data choose α (large data)."""
+        return self.rule == "provisional"
 
 
 def alpha_setting() -> AlphaSetting:
@@ -182,6 +191,13 @@ def alpha_setting() -> AlphaSetting:
     original = current().original
     stored = st.session_state.get(_ALPHA)
     if stored is None or stored.data_key != original.key:
+        if original.preferences.items.size > QUICK_CHOICE_LIMIT:
+            # large data: the page is drawn first at a provisional α, and the shell then
+            # chooses α from the data (with a progress bar and a Stop button) and redraws
+            stored = AlphaSetting(alpha=float(original.preferences.total_weight),
+                                  rule="provisional", data_key=original.key)
+            st.session_state[_ALPHA] = stored
+            return stored
         from coarsenrank_core.alpha import DEFAULT_RULE
 
         from .compute import alpha_choice
@@ -189,6 +205,23 @@ def alpha_setting() -> AlphaSetting:
         stored = AlphaSetting(alpha=choice.alpha, rule=choice.rule, data_key=original.key)
         st.session_state[_ALPHA] = stored
     return stored
+
+
+def refine_alpha() -> bool:
+    """Replace a provisional α by the default rule's choice; True when α changed.
+
+    Called by the shell after the page has been drawn, so the page shows first.
+    """
+    stored = peek_alpha()
+    if stored is None or not stored.provisional:
+        return False
+    from coarsenrank_core.alpha import DEFAULT_RULE
+
+    from .compute import alpha_choice
+    original = current().original
+    choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
+    set_alpha(choice.alpha, choice.rule)
+    return True
 
 
 def peek_alpha() -> AlphaSetting | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import streamlit as st
 
@@ -162,3 +163,24 @@ def comparison_table(result, timing) -> tuple[list[str], list[list]]:
                      "—" if r.iterations is None else int(r.iterations), converged,
                      r.error or ""])
     return header, rows
+
+
+@contextmanager
+def stop_button(task: str):
+    """A **Stop** button shown while a long computation runs.
+
+    Pressing it makes Streamlit end the run at the computation's next progress refresh
+    (see :class:`ui.compute.Job`); on the next run :func:`was_stopped` is true for this task.
+    """
+    slot = st.empty()
+    slot.button("Stop", key=f"stop_{task}", icon=":material/stop_circle:",
+                help="End this computation now; nothing else is lost.")
+    try:
+        yield
+    finally:
+        slot.empty()
+
+
+def was_stopped(task: str) -> bool:
+    """Whether the user has just pressed the Stop button of ``task``."""
+    return bool(st.session_state.get(f"stop_{task}"))
