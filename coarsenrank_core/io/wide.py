@@ -107,14 +107,18 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     filled[cell_index] = True
     group_of_cell = (np.cumsum(filled.reshape(block.shape), axis=1) - 1).ravel()
     group = group_of_cell[cell_index]
-    _duplicates(pref, item, column, item_names, line, prepared)
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
-    return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows, item_names,
-                    line, rankers=rankers,
-                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+    try:
+        return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows,
+                        item_names, line, rankers=rankers,
+                        ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+    except ValueError:
+        # Preferences refuses an item twice in a ranking; say where, in the file's terms
+        _duplicates(pref, item, column, item_names, line, prepared)
+        raise
 
 
 def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
