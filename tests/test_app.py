@@ -454,3 +454,28 @@ def test_cross_validation_runs_on_the_dic_page_and_can_set_alpha():
     at = click(at, f"Use α = {label} (cross-validation)")
     assert f"Chosen α = {label}" in sidebar_text(at)
     assert "cross-validation" in sidebar_text(at)
+
+
+def test_large_data_are_drawn_first_at_a_provisional_alpha_then_refined(monkeypatch):
+    import ui.compute
+    import ui.state
+    from coarsenrank_core import choose_alpha
+
+    monkeypatch.setattr(ui.state, "QUICK_CHOICE_LIMIT", 0)  # every dataset counts as large
+    monkeypatch.setattr("ui.shell.SIDEBAR_CHOICE_LIMIT", 0)
+    fitted = []
+    real = ui.compute.engine_consensus_fit
+
+    def spy(prefs, alpha, **kwargs):
+        fitted.append(alpha)
+        return real(prefs, alpha, **kwargs)
+
+    monkeypatch.setattr(ui.compute, "engine_consensus_fit", spy)
+    ui.compute.consensus_fit.clear()
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    knee = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv")).alpha
+    assert fitted[0] == 30.0  # the page is drawn first at α = N (30 lists)
+    assert fitted[-1] == knee  # then α is chosen by the default rule and the page redrawn
+    assert f"Chosen α = {knee:g}" in sidebar_text(at)
+    assert not [i for i in at.info if "provisional" in i.value]

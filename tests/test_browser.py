@@ -417,3 +417,25 @@ def test_ten_concurrent_sessions_each_see_only_their_own_data(browser, tmp_path)
                 "[data-testid=stMain]").inner_text()
         for context in contexts:
             context.close()
+
+
+def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser):
+    with served_app() as base:
+        page, _ = new_page(browser)
+        page.goto(f"{base}/dic?data=sample%3Acareless")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own list", exact=True).click()
+        custom = page.get_by_label("My own list (comma-separated)")
+        custom.fill(", ".join(str(10 * k) for k in range(1, 31)))
+        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
+        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
+        page.get_by_role("button", name="Run", exact=True).click()
+        page.get_by_text("Sampling the posterior for each α").wait_for()
+        page.get_by_role("button", name="Stop", exact=True).click()
+        page.get_by_text("The DIC run was stopped").wait_for()
+        wait_idle(page)
+        assert page.locator("[data-testid=stPlotlyChart]").count() == 0
+        assert page.get_by_text("Sampling the posterior for each α").count() == 0
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.close()
