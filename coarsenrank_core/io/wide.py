@@ -98,15 +98,18 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     cells = padded(prepared.table, (header + [""] * width)[:width], prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     columns = item_columns(prepared, options)
-    block = cells[:, columns] if columns else np.empty((n_rows, 0), dtype=object)
+    if columns == list(range(cells.shape[1])):
+        block = cells  # every column holds items: no copy
+    else:
+        block = cells[:, columns] if columns else np.empty((n_rows, 0), dtype=object)
     cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
-    column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols] if columns else cell_index
     filled = np.zeros(block.size, dtype=bool)
     filled[cell_index] = True
-    group_of_cell = (np.cumsum(filled.reshape(block.shape), axis=1) - 1).ravel()
-    group = group_of_cell[cell_index]
+    group = (np.cumsum(filled.reshape(block.shape), axis=1, dtype=np.int32) - 1).ravel()[
+        cell_index]
+    del filled
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
@@ -117,6 +120,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
                         ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
     except ValueError:
         # Preferences refuses an item twice in a ranking; say where, in the file's terms
+        column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols]
         _duplicates(pref, item, column, item_names, line, prepared)
         raise
 
@@ -129,13 +133,14 @@ def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ..
     """
     cells = np.asarray(cells, dtype=object)
     codes, uniques = pd.factorize(cells)
+    codes = codes.astype(np.int32)
     uniques = np.asarray(uniques, dtype=object)
     tied_unique = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
         dtype=bool)
     if not tied_unique.any():
         named = uniques != ""
         plain = np.flatnonzero(named[codes])
-        renumber = np.cumsum(named) - 1
+        renumber = (np.cumsum(named) - 1).astype(np.int32)
         return plain, renumber[codes[plain]], tuple(str(u) for u in uniques[named])
     filled = (uniques != "")[codes]
     tied = tied_unique[codes]
