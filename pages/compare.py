@@ -9,6 +9,7 @@ ensure_shell()
 from coarsenrank_core.registry import METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
+from ui.text import plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
     alpha_input_text,
     alpha_text,
@@ -86,7 +87,7 @@ if stored is not None:
     result, timing = stored
     failed = [r for r in result.rows if not r.ok]
     for row in failed:
-        st.warning(f"{row.name} did not run: {row.error}")
+        st.warning(f"{row.name} did not run: {plain(row.error)}")
     if result.has_truth:
         show_chart(charts.accuracy_chart(result), key="accuracy_chart")
         explain("Further right is better: the share of item pairs each method puts in the "

@@ -439,3 +439,83 @@ def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser):
         assert page.get_by_text("Sampling the posterior for each α").count() == 0
         assert page.locator("[data-testid=stException]").count() == 0
         page.close()
+
+
+MARKUP = {"link": "[linkZq](http://evil.example/a)", "image": "![imgZq](http://evil.example/i.png)",
+          "bold": "**boldZq**", "html": "<strong>htmlZq</strong>"}
+FOUND_MARKUP = """() => [...document.querySelectorAll('a, img, strong, b, em, i')].filter(e =>
+    (e.getAttribute('href') || '').includes('evil.example')
+    || (e.getAttribute('src') || '').includes('evil.example')
+    || e.textContent.includes('Zq')).map(e => e.outerHTML.slice(0, 80))"""
+
+
+def no_markup(page, where):
+    found = page.evaluate(FOUND_MARKUP)
+    assert found == [], (where, found)
+
+
+def upload_payload(page, name, content, field=0):
+    page.locator("input[type=file]").nth(field).set_input_files(
+        {"name": name, "mimeType": "text/plain", "buffer": content})
+
+
+def test_names_with_markup_are_shown_as_text_in_every_message(browser):
+    m = MARKUP
+    bad_column = (f"voter,1st,2nd,{m['bold']} {m['link']}\n"
+                  f"ann,{m['link']},{m['bold']},3\nbob,{m['bold']},{m['link']},4\n").encode()
+    soc = (f"# FILE NAME: x.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 3\n"
+           f"# ALTERNATIVE NAME 1: {m['bold']} {m['link']}\n"
+           f"# ALTERNATIVE NAME 2: {m['bold']} {m['link']}\n"
+           f"# ALTERNATIVE NAME 3: {m['image']} {m['html']}\n"
+           "2: 1,2,3\n1: 2,1,3\n").encode()
+    truth = f"item,score\n{m['link']},1\n{m['html']},2\n".encode()
+    groups = (f"voter,1st,2nd\nann,{m['link']},{m['image']}\nbob,{m['image']},{m['link']}\n"
+              f"cy,{m['bold']},{m['html']}\ndi,{m['html']},{m['bold']}\n").encode()
+    name = f"{m['bold']} {m['link']} {m['html']}"
+    with served_app() as base:
+        page, dialogs = new_page(browser)
+        page.goto(f"{base}/data")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own file").click()
+        wait_idle(page)
+        # a reader error naming a column, and "still loaded"
+        upload_payload(page, f"{name} bad.csv", bad_column)
+        page.get_by_text("We could not read this file").wait_for()
+        wait_idle(page)
+        no_markup(page, "reader error")
+        # a PrefLib file whose duplicate names get a note; the loaded message and header
+        upload_payload(page, f"{name}.soc", soc)
+        page.get_by_text("We read this as").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Use this data").click()
+        page.get_by_text("What is loaded:").wait_for()
+        wait_idle(page)
+        assert "are both called" in page.locator("[data-testid=stMain]").inner_text()
+        no_markup(page, "PrefLib note, loaded message, header")
+        # a truth file naming items the data do not have
+        upload_payload(page, f"{name} truth.csv", truth, field=1)
+        page.get_by_text("not in the preferences").wait_for()
+        wait_idle(page)
+        no_markup(page, "truth error")
+        # two groups never compared: the warning names them
+        upload_payload(page, f"{name} groups.csv", groups)
+        page.get_by_text("We read this as").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Use this data").click()
+        page.get_by_text("never compared").wait_for()
+        wait_idle(page)
+        no_markup(page, "groups warning")
+        # the noisy copy's title, the status line and the sidebar
+        go(page, "Noise", "Noise")
+        page.get_by_role("button", name="Make the noisy copy").click()
+        page.get_by_role("heading", name="What changed").wait_for()
+        wait_idle(page)
+        assert "noisy copy of" in page.locator("[data-testid=stMain]").inner_text()
+        no_markup(page, "noisy copy")
+        go(page, "Consensus ranking", "Consensus ranking")
+        no_markup(page, "consensus")
+        body = page.locator("[data-testid=stMain]").inner_text()
+        assert m["bold"] in body  # shown literally, as typed
+        assert not dialogs
+        page.close()

@@ -17,7 +17,8 @@ from coarsenrank_core.io import (
 )
 
 from . import state
-from .text import plain
+from .text import count as text_count
+from .text import list_word, plain
 
 _MARKER = "import_marker"
 _CORRECTION_KEYS = ("upload_format", "upload_sheet", "upload_items", "upload_ranker",
@@ -131,5 +132,6 @@ def confirm(result: ReadResult, name: str) -> bool:
         return False
     state.set_current(state.Dataset(name=name, preferences=prefs, origin="upload",
                                     read_as=tuple(result.report.lines())))
-    st.success(f"Loaded {plain(name)}: {len(prefs):,} lists over {prefs.n_items:,} items.")
+    st.success(f"Loaded {plain(name)}: {text_count(len(prefs), list_word(prefs))} over "
+               f"{text_count(prefs.n_items, 'item')}.")
     return True

@@ -11,9 +11,17 @@ def plain(text: str) -> str:
     """``text`` escaped so that Streamlit's Markdown shows it literally.
 
     Every character that starts Markdown emphasis, code, links, images, HTML, tables,
-    maths or emoji short codes gets a backslash; line breaks stay.
+    maths or emoji short codes gets a backslash; line breaks stay. Bare addresses
+    (``http://…``, ``www.…``, ``name@host``) would still be turned into links by GitHub's
+    autolink rule, which ignores backslashes, so an invisible word joiner (U+2060) is put
+    inside ``://``, after ``www`` and before ``@``: the text reads the same and links nothing.
     """
-    return _MARKDOWN.sub(r"\\\1", str(text))
+    escaped = _MARKDOWN.sub(r"\\\1", str(text))
+    return _AUTOLINK.sub(lambda m: m.group(0)[:-1] + _JOINER + m.group(0)[-1], escaped)
+
+
+_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(?:\\:/|(?<![^\W_])www\.|@)", re.IGNORECASE)
 
 
 def number(value: float) -> str:
