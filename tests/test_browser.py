@@ -519,3 +519,31 @@ def test_names_with_markup_are_shown_as_text_in_every_message(browser):
         assert m["bold"] in body  # shown literally, as typed
         assert not dialogs
         page.close()
+
+
+def websocket_status(port: int, host: str) -> int:
+    """The status of a WebSocket upgrade to the app sent with this Host (and Origin)."""
+    import base64
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.putrequest("GET", "/_stcore/stream", skip_host=True)
+    for header, value in (("Host", host), ("Origin", f"http://{host}"),
+                          ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                          ("Sec-WebSocket-Key", base64.b64encode(os.urandom(16)).decode()),
+                          ("Sec-WebSocket-Version", "13"),
+                          ("Sec-WebSocket-Protocol", "streamlit")):
+        connection.putheader(header, value)
+    connection.endheaders()
+    try:
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_the_server_refuses_host_names_it_was_not_told_about():
+    with served_app() as base:
+        port = int(base.rsplit(":", 1)[1])
+        assert websocket_status(port, f"127.0.0.1:{port}") == 101
+        assert websocket_status(port, f"localhost:{port}") == 101
+        assert websocket_status(port, f"evil.example:{port}") == 403
