@@ -203,7 +203,17 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         raise ValueError("pi_init must lie strictly between 0 and 1")
     if max_iter < 1 or tol < 0:
         raise ValueError("max_iter must be >= 1 and tol >= 0")
-    parts = _Components(prefs, per, reversed_component)
+    # Identical lists are merged into one of summed weight first: exact, since a list of
+    # weight w already counts as w identical lists with their own labels (per="list"), and
+    # a ranker's copies share that ranker's label (per="ranker", merged within rankers)
+    back = None
+    if per == "list":
+        data, back = prefs.pooling
+    elif per == "ranker" and prefs.has_rankers:
+        data = prefs.merge_duplicates()
+    else:
+        data = prefs
+    parts = _Components(data, per, reversed_component)
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)
     if theta.shape != (prefs.n_items,) or np.any(theta <= 0):
         raise ValueError("init must hold M positive worths")
@@ -239,11 +249,15 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
                       - b * theta.sum())
     reversed_probability = (responsibility[:, 2] if reversed_component
                             else np.zeros(parts.n_units))
+    noise_probability = 1.0 - responsibility[:, 0]
+    if back is not None:  # one value per list of the data as given
+        noise_probability, reversed_probability = (noise_probability[back],
+                                                   reversed_probability[back])
     method = "pl-mix" if per == "list" else "pl-mix-rater"
     return RankingResult(method=method, scores=theta, iterations=iteration,
                          converged=bool(converged) if tol > 0 else None,
                          seconds=time.perf_counter() - start, change=change, params=params,
-                         extra={"noise_probability": 1.0 - responsibility[:, 0],
+                         extra={"noise_probability": noise_probability,
                                 "reversed_probability": reversed_probability,
                                 "pi": float(1.0 - pis[0]), "pi_uniform": float(pis[1]),
                                 "pi_reversed": float(pis[2]) if reversed_component else 0.0,

@@ -704,16 +704,24 @@ class Preferences:
         Pairs are keyed by one 64-bit integer each (``(winner · M + loser) · 2 + tie``);
         longer preferences as in :meth:`merge_duplicates`.
         """
-        if len(self) == 0:
-            return self
+        return self.pooling[0]
+
+    @cached_property
+    def pooling(self) -> tuple[Preferences, np.ndarray]:
+        """:attr:`pooled` and, for every preference, the index of its row there."""
+        n = len(self)
+        if n == 0:
+            return self, np.zeros(0, dtype=np.intp)
+        group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
         if self.lengths.max() == 2:
             first, second = self.items[0::2], self.items[1::2]
             key = ((first.astype(np.int64) * max(self.n_items, 1) + second) * 2
                    + self.groups[1::2])
             _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
-            weights = np.bincount(inverse.ravel(), weights=self.weights, minlength=keep.size)
+            group[:] = inverse.ravel()
+            weights = np.bincount(group, weights=self.weights, minlength=keep.size)
         else:
-            keep_parts, weight_parts = [], []
+            keep_parts, weight_parts, shift = [], [], 0
             for k in np.unique(self.lengths):
                 rows = np.flatnonzero(self.lengths == k)
                 element = self.offsets[:-1][rows, None] + np.arange(k)
@@ -724,15 +732,22 @@ class Preferences:
                 keep_parts.append(rows[first_copy])
                 weight_parts.append(np.bincount(inverse.ravel(), weights=self.weights[rows],
                                                 minlength=first_copy.size))
+                group[rows] = inverse.ravel() + shift
+                shift += first_copy.size
             keep = np.concatenate(keep_parts)
             weights = np.concatenate(weight_parts)
-        if keep.size > POOL_WORTH * len(self) or weights.max() > MAX_WEIGHT:
+        if keep.size > POOL_WORTH * n or weights.max() > MAX_WEIGHT:
             # too few repeats to pay for a second copy, or a summed weight would leave the
             # checked range: the collection itself (its stage sums are the same)
-            return self
+            return self, np.arange(n)
         order = np.argsort(keep)
-        merged = self.subset(keep[order])
-        return merged._replace(weights=weights[order], rankers=None, ranker_names=None)
+        position = np.empty(keep.size, dtype=np.intp)
+        position[order] = np.arange(keep.size)
+        merged = self.subset(keep[order])._replace(weights=weights[order], rankers=None,
+                                                   ranker_names=None)
+        index = position[group]
+        index.flags.writeable = False
+        return merged, index
 
     def relabel(self, permutation) -> Preferences:
         """Rename item ``i`` to ``permutation[i]`` (names move with their items)."""

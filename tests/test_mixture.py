@@ -6,7 +6,7 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from coarsenrank_core import Preferences, pairwise_accuracy, run_method
-from coarsenrank_core.mixture import mixture_log_posterior, pl_mixture
+from coarsenrank_core.mixture import mixture_log_posterior, pl_mix, pl_mixture
 from coarsenrank_core.simulate import pl_orderings, random_subsets
 
 
@@ -187,3 +187,19 @@ def test_careless_raters_reads_the_mixture_per_rater():
                                per_list[prefs.ranker_index == 3].mean())
     with pytest.raises(ValueError):
         careless_raters(prefs, "pl-em")
+
+
+def test_copies_and_weights_give_the_same_mixture_fit():
+    """Identical lists are fitted once with summed weight; every list keeps its own value."""
+    lists = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]]
+    counts = [20, 4, 9, 7]
+    copies = Preferences.from_lists([x for x, c in zip(lists, counts) for _ in range(c)])
+    weighted = Preferences.from_lists(lists, weights=counts)
+    a = pl_mix(copies, tol=1e-12, max_iter=5000)
+    b = pl_mix(weighted, tol=1e-12, max_iter=5000)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-9)
+    assert a.extra["pi"] == pytest.approx(b.extra["pi"], rel=1e-9)
+    noise = np.asarray(a.extra["noise_probability"])
+    assert noise.shape == (len(copies),)
+    np.testing.assert_allclose(noise, np.repeat(b.extra["noise_probability"], counts),
+                               rtol=1e-9)
