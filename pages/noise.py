@@ -46,6 +46,12 @@ else:
             state.set_current(copy)
             st.rerun()
 
+if dataset.noise is not None and dataset.noise.kind in NOISE_TYPES:
+    # the controls show the settings of the noisy copy on screen (e.g. opened from a link)
+    made = dataset.noise
+    state.show_in_widget("noise_kind", made.kind)
+    state.show_in_widget(f"noise_level_{made.kind}", float(made.level))
+    state.show_in_widget("noise_seed", int(made.seed))
 kind = st.selectbox("What kind of noise?", list(NOISE_TYPES),
                     format_func=lambda k: NOISE_TYPES[k].label, key="noise_kind")
 noise = NOISE_TYPES[kind]

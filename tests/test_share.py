@@ -41,6 +41,13 @@ def test_a_url_rebuilds_a_scenario_with_noise_alpha_and_methods_in_a_fresh_sessi
     assert list(table["item"]) == [noisy.item_names[i] for i in fit.order]
     np.testing.assert_allclose(table["strength"], fit.scores[fit.order])
     assert "α = 15" in sidebar_text(at) and "noisy copy" in sidebar_text(at)
+    noise = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        noise.query_params[key] = value
+    noise = noise.switch_page("pages/noise.py").run()
+    assert noise.selectbox(key="noise_kind").value == "replace_random"
+    assert noise.slider(key="noise_level_replace_random").value == 0.4
+    assert noise.number_input(key="noise_seed").value == 3
     # the page keeps the URL in step, and the methods reached Compare
     assert dict(at.query_params) == params
     at = at.switch_page("pages/compare.py").run()
@@ -86,7 +93,7 @@ def test_uploaded_data_is_not_put_in_the_url_and_the_page_says_so():
     from tests.test_app import SMALL_CSV, open_page, upload
     at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
     no_failure(at)
-    assert "data" not in dict(at.query_params)
+    assert dict(at.query_params) == {"data": "upload"}  # only a marker, never the data
     text = " ".join(c.value for c in at.sidebar.caption)
     assert "Uploaded data cannot travel in a link" in text
     assert [b for b in at.get("download_button") if "session" in b.proto.label]
@@ -212,3 +219,14 @@ def test_scenarios_start_clean_and_a_noise_that_changes_nothing_says_why():
     no_failure(at)
     [warning] = [w.value for w in at.warning if "changed nothing" in w.value]
     assert "only one list" in warning
+
+
+def test_a_reload_of_uploaded_data_says_why_the_sample_is_back():
+    from tests.test_app import SMALL_CSV, open_page, upload
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    assert dict(at.query_params) == {"data": "upload"}
+    reloaded = app_with_url(dict(at.query_params)).switch_page("pages/data.py").run()
+    no_failure(reloaded)
+    [warning] = [w.value for w in reloaded.warning if "uploaded data" in w.value]
+    assert "session file" in warning
+    assert "Pizza survey" in sidebar_text(reloaded)

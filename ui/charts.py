@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .text import alpha_number
 from .theme import CHART_HEIGHT, FONT_SIZE, METHOD_NAMES, method_color, plot_text
 
 __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart",
@@ -152,7 +153,7 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
         fig.add_annotation(text="still falling at<br>the largest α tried", x=np.log10(alphas[-1]),
                            y=float(result.dic[-1]), xanchor="right", yanchor="bottom",
                            showarrow=False, font=dict(color="#D55E00"), row=1, col=1)
-    fig.update_xaxes(type="log", dtick=1)
+    fig.update_xaxes(type="log", dtick=1, exponentformat="none", separatethousands=True)
     fig.update_xaxes(title_text="α: larger α = smaller neighbourhood = trusting the data more",
                      row=len(curves), col=1)
     return _layout(fig, "Choosing α: where does the DIC curve level off?",
@@ -166,7 +167,7 @@ def cv_chart(evidence) -> go.Figure:
     finite = alphas[np.isfinite(alphas)]
     right = float(finite.max()) * 10 if finite.size else 1.0
     x = np.where(np.isfinite(alphas), alphas, right)
-    labels = [f"{a:g}" if np.isfinite(a) else "∞" for a in alphas]
+    labels = [alpha_number(a) for a in alphas]
     score = np.asarray(evidence.mean)
     best = int(np.flatnonzero(score >= score.max() - 1e-9 * abs(score.max()))[-1])
     fig = go.Figure(go.Scatter(

@@ -32,6 +32,7 @@ SESSION_FORMAT = "coarsenrank-session"
 SESSION_VERSION = 1
 PARAMS = ("data", "noise", "alpha", "rule", "methods")
 RULES = ("knee", "dic-min", "cv", "slider", "typed")
+UPLOADED = "upload"
 
 
 def _alpha_param(alpha: float) -> str:
@@ -43,7 +44,9 @@ def view_params() -> dict[str, str]:
     dataset = state.current()
     original = dataset.original
     if not original.recipe:
-        return {}
+        # uploaded data cannot travel; the marker lets a reload say so instead of silently
+        # showing the sample
+        return {"data": UPLOADED}
     params = {"data": original.recipe}
     report = dataset.noise
     if report is not None and report.kind:
@@ -67,7 +70,7 @@ def write_url() -> None:
 def share_link() -> str | None:
     """The address that reopens this view, or None when the data were uploaded."""
     params = view_params()
-    if not params:
+    if params.get("data") == UPLOADED:
         return None
     try:
         base = st.context.url or ""
@@ -97,6 +100,12 @@ def apply_url() -> list[str]:
             state.set_current(compute.load_sample(recipe[7:]))
         elif recipe.startswith("scenario:"):
             state.set_current(scenario_from_recipe(recipe))
+        elif recipe == UPLOADED:
+            problems.append("This address was of uploaded data, which cannot travel in a link "
+                            "or survive a reload; the sample is loaded instead. To get your "
+                            "data back, open the session file you saved (Data page, “A saved "
+                            "session”) or upload the file again.")
+            return problems
         elif recipe:
             problems.append("The link names data this app does not have; the sample is "
                             "loaded instead.")
