@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .errors import check_stop
+from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array
 from .plackett_luce import coarsen_pl_gibbs
 from .preferences import Preferences
@@ -220,6 +220,25 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     return out
 
 
+def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float = 0.25):
+    """Yield the futures as they finish, checking ``should_stop`` every ``poll`` seconds.
+
+    On a stop request the queued work is cancelled, the worker processes are terminated
+    (a sampler inside a worker cannot see the callback) and Cancelled is raised.
+    """
+    waiting = set(futures)
+    while waiting:
+        done, waiting = wait(waiting, timeout=poll, return_when=FIRST_COMPLETED)
+        yield from done
+        if waiting and should_stop is not None and should_stop():
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            raise Cancelled(f"The DIC sweep was stopped with {len(waiting)} of "
+                            f"{len(futures)} parts unfinished.")
+
+
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
               prior=(1.0, 2.0),
               burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
@@ -263,8 +282,9 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         Burn-in of the continued α with ``warm_start="chain"``; default
         ``min(burn_in, CHAIN_BURN_IN)``.
     should_stop : callable, optional
-        Checked every few sweeps of every α (in this process); when it returns true the
-        sweep raises :class:`coarsenrank_core.errors.Cancelled`.
+        Checked every few sweeps of every α (in this process; with ``n_jobs > 1`` every
+        quarter second while the workers run, which are then terminated); when it returns
+        true the sweep raises :class:`coarsenrank_core.errors.Cancelled`.
 
     Returns
     -------
@@ -305,7 +325,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
                     pool.submit(_chain_segment, prefs, grid[p], [seeds[i] for i in p],
                                 **chain): p for p in parts}
                 finished = 0
-                for future in as_completed(segments):
+                for future in _as_completed(pool, segments, should_stop):
                     part = segments[future]
                     for i, (fi, gi) in zip(part, future.result()):
                         f[i], g[i] = fi, gi
@@ -323,7 +343,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
             futures: dict[Any, int] = {
                 pool.submit(dic_point, prefs, float(alpha), random_state=seed, **settings): i
                 for i, (alpha, seed) in enumerate(zip(grid, seeds))}
-            for done, future in enumerate(as_completed(futures), start=1):
+            for done, future in enumerate(_as_completed(pool, futures, should_stop), start=1):
                 f[futures[future]], g[futures[future]] = future.result()
                 if progress is not None:
                     progress(done, grid.size)

@@ -186,3 +186,16 @@ def test_chained_sweep_burn_in_and_cancellation():
         dic_sweep(prefs, alphas=[1.0, 10.0], burn_in=5000, should_stop=lambda: True)
     with pytest.raises(ValueError, match="warm_start"):
         dic_sweep(prefs, alphas=[1.0, 10.0], warm_start="warm")
+
+
+def test_a_parallel_sweep_stops_when_asked():
+    import time
+
+    from coarsenrank_core.errors import Cancelled
+
+    prefs = small_prefs(n=200)
+    start = time.monotonic()
+    with pytest.raises(Cancelled, match="stopped"):
+        dic_sweep(prefs, alphas=[1.0, 10.0, 100.0, 1000.0], burn_in=200_000, n_draws=10,
+                  n_jobs=2, warm_start="chain",
+                  should_stop=lambda: time.monotonic() - start > 1.0)
