@@ -23,11 +23,19 @@ st.markdown("Load the rankings to combine. The app starts with a small sample so
 
 SOURCES = {"sample": "A built-in sample", "upload": "My own file",
            "simulation": "A simulated scenario (for teaching)", "session": "A saved session"}
+
+
+def source_of(dataset) -> str:
+    """The radio's label for where a dataset came from."""
+    if dataset.recipe.startswith("sample:"):
+        return SOURCES["sample"]
+    return SOURCES.get(dataset.origin, SOURCES["upload"])
+
+
 loaded = state.current().original
 # the radio shows where the loaded data came from, unless the user has just picked another
 recipe = loaded.recipe
-state.show_in_widget("data_source", SOURCES["sample"] if recipe.startswith("sample:")
-                     else SOURCES.get(loaded.origin, SOURCES["upload"]))
+state.show_in_widget("data_source", source_of(loaded))
 if recipe.startswith("sample:"):
     state.show_in_widget("sample_choice", recipe[7:])
 elif recipe.startswith("scenario:"):
@@ -120,6 +128,10 @@ else:
         state.set_current(simulate_scenario(n_items, n_raters, min(length, n_items),
                                             careless / 100, int(seed)))
         st.success("Scenario created.")
+
+# data loaded by this page was loaded from the radio's own choice: the next run must not
+# put the radio back (only data changed on other pages, or by a link, moves it)
+state.mark_shown("data_source", source_of(state.current().original))
 
 dataset = state.current()
 prefs = dataset.preferences

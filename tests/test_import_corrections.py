@@ -38,3 +38,20 @@ def test_the_preview_says_when_the_first_row_is_data():
     assert "No title row: the first row is data." in shown(at)
     assert "2 rankings over 3 items." in shown(at)
 
+
+
+def sidebar(at: AppTest) -> str:
+    return " ".join(str(t.value) for t in at.sidebar.get("text"))
+
+
+def test_re_uploading_the_same_file_after_a_sample_reloads_it():
+    data = b"voter,1st,2nd\nann,tea,coffee\nbob,coffee,tea\n"
+    at = start_upload("drinks.csv", data)
+    at.button(key="confirm_upload").click().run()
+    at.radio(key="data_source").set_value("A built-in sample").run()
+    at.button(key="load_sample").click().run()
+    assert "drinks.csv" not in sidebar(at)
+    at.radio(key="data_source").set_value("My own file").run()
+    at.file_uploader(key="upload_file").set_value(("drinks.csv", data, "text/csv")).run()
+    at.button(key="confirm_upload").click().run()
+    assert "drinks.csv" in sidebar(at)
