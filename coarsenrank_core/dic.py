@@ -185,7 +185,7 @@ def knee_index(alphas, dic) -> int:
 
 
 def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
-    """``(f, g)`` of one posterior sample (paper Eq. (12), as corrected in the notes)."""
+    """``(f, g)`` of one posterior sample (paper Eq. (33) DIC_eq, as corrected in the notes)."""
     design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
     f = float(np.mean([design.log_likelihood(theta) for theta in post.draws]))
     g = design.log_likelihood(post.mean) - f
@@ -195,7 +195,7 @@ def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
 def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int = 100,
               n_draws: int = 50, thin: int = 1, random_state=None,
               warm_start=None, should_stop=None) -> tuple[float, float]:
-    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (12))."""
+    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (33) DIC_eq)."""
     post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws,
                             thin=thin, random_state=random_state, warm_start=warm_start,
                             should_stop=should_stop)

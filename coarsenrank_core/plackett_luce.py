@@ -132,10 +132,11 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                accelerate: bool | None = None, should_stop=None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
-    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (9)) and then
-    ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. (10)), where ``W_m`` counts the
-    stages item ``m`` wins and ``D_m`` sums ``1/η`` over the stages whose choice set holds
-    ``m``; preference weights multiply both sums. Without calibration this is an MM
+    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (27),
+    "posterior") and then ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. (29),
+    "theta_update"), where ``W_m`` counts the stages item ``m`` wins and ``D_m`` sums
+    ``1/η`` over the stages whose choice set holds ``m``; preference weights multiply both
+    sums. Without calibration this is an MM
     algorithm: the tempered log-posterior never decreases and the fixed point is its
     maximum (MAP). With ``a = 1`` items that never win reach ``θ = 0`` exactly.
 
@@ -154,7 +155,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     prefs : Preferences
     alpha : float
         Size of the KL neighbourhood's exponential prior; ``τ = α / (α + N)`` with ``N`` the
-        total weight (paper Eq. (5)). ``inf`` gives the plain PL-EM (``τ = 1``).
+        total weight (paper Eq. (20), "CoarsenRank"). ``inf`` gives the plain PL-EM (``τ = 1``).
     prior : (float, float)
         Gamma(a, rate b) prior of every θ_m; EM needs ``a ≥ 1``.
     calibration : "auto", None, "paper" or float
