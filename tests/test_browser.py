@@ -244,6 +244,7 @@ def wait_main_idle(page):
 def consensus_cells(page) -> list[str]:
     table = page.locator("[data-testid=stDataFrame]").first
     table.wait_for()
+    table.locator("[role=gridcell]").first.wait_for(state="attached")
     return table.locator("[role=gridcell]").all_inner_texts()
 
 
@@ -274,8 +275,9 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
         page.get_by_text("How long does each method take?").wait_for()
         wait_idle(page)
         go(page, "Consensus ranking", "Consensus ranking")
-        cells = consensus_cells(page)
         wait_idle(page)
+        cells = consensus_cells(page)
+        assert cells and cells[0] == "1", cells
         sidebar = page.locator("[data-testid=stSidebar]")
         sidebar.get_by_text("Share or save this view").click()
         link = sidebar.locator("[data-testid=stCode] code").inner_text().strip()
