@@ -145,7 +145,8 @@ def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
 
 def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init: float = 0.2,
                max_iter: int = 1000, tol: float = 1e-8, init=None,
-               reversed_component: bool = False, *, should_stop=None) -> RankingResult:
+               reversed_component: bool = False, *, accelerate: bool | None = None,
+               should_stop=None) -> RankingResult:
     """Fit "PL or a uniformly random order" by expectation–maximisation.
 
     Each unit (a list, or all lists of one ranker) comes from Plackett–Luce with worths θ
@@ -181,6 +182,9 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         Initial worths; default ``a / b`` for every item.
     reversed_component : bool
         Add the "answers upside down" component.
+    accelerate : bool, optional
+        SQUAREM on ``(θ, π)`` (as in :func:`~coarsenrank_core.plackett_luce.coarsen_pl`);
+        default: when ``tol > 0``. ``False`` runs plain EM. ``max_iter`` counts EM steps.
     should_stop : callable, optional
         Called every :data:`~coarsenrank_core.plackett_luce.STOP_EVERY` iterations; when
         it returns true the fit raises :class:`coarsenrank_core.errors.Cancelled`.
@@ -220,12 +224,7 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     pis = (np.array([1 - pi_init, pi_init / 2, pi_init / 2]) if reversed_component
            else np.array([1 - pi_init, pi_init]))
     total = parts.unit_weight.sum()
-    change, converged, iteration = np.inf, False, 0
-    while iteration < max_iter:
-        if iteration and iteration % STOP_EVERY == 0:
-            check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
-                                    f"most {max_iter} iterations.")
-        iteration += 1
+    def em_step(theta, pis):
         terms = parts.log_terms(theta, np.log(pis))
         responsibility = np.exp(terms - np.logaddexp.reduce(terms, axis=1)[:, None])
         new_pis = np.clip(parts.unit_weight @ responsibility / total, _EDGE, 1.0)
@@ -235,10 +234,51 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             # (otherwise "reversed PL(θ)" could take the place of "PL"); the constrained
             # maximiser of Σ r log π sets the two shares equal
             new_pis[0] = new_pis[2] = (new_pis[0] + new_pis[2]) / 2
-        new = parts.theta_step(theta, responsibility, a, b)
-        change = (float(np.abs(new - theta).sum() / np.abs(theta).sum())
-                  + float(np.abs(new_pis - pis).sum()))
-        theta, pis = new, new_pis
+        return parts.theta_step(theta, responsibility, a, b), new_pis
+
+    def change_of(theta, pis, new, new_pis):
+        return (float(np.abs(new - theta).sum() / np.abs(theta).sum())
+                + float(np.abs(new_pis - pis).sum()))
+
+    use_squarem = tol > 0 if accelerate is None else bool(accelerate)
+    change, converged, iteration, step_max = np.inf, False, 0, 1.0
+    checked = 0
+    while iteration < max_iter:
+        if iteration - checked >= STOP_EVERY:
+            checked = iteration
+            check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
+                                    f"most {max_iter} iterations.")
+        if use_squarem and max_iter - iteration >= 3:
+            # SQUAREM (Varadhan & Roland 2008, S3) on (θ, π), as in coarsen_pl: the
+            # extrapolation keeps Σπ = 1; it is kept only when θ, π stay positive and the
+            # residual of the stabilising step is not larger than the plain one
+            t0, p0 = theta, pis
+            t1, p1 = em_step(t0, p0)
+            t2, p2 = em_step(t1, p1)
+            iteration += 2
+            r = np.concatenate([t1 - t0, p1 - p0])
+            v = np.concatenate([t2 - 2 * t1 + t0, p2 - 2 * p1 + p0])
+            norm_r, norm_v = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
+            theta, pis, change = t2, p2, change_of(t1, p1, t2, p2)
+            if norm_r > 0 and norm_v > 0:
+                step = max(-step_max, min(-1.0, -norm_r / norm_v))
+                if step == -step_max:
+                    step_max *= 4.0
+                x = np.concatenate([t0, p0]) - 2 * step * r + step * step * v
+                tx, px = x[:t0.size], x[t0.size:]
+                if np.all(tx > 0) and np.all(px > 0) and np.all(np.isfinite(x)):
+                    ts, ps = em_step(tx, px)
+                    iteration += 1
+                    moved = change_of(tx, px, ts, ps)
+                    if moved <= change_of(t0, p0, t1, p1):
+                        theta, pis, change = ts, ps, moved
+                    else:
+                        step_max = max(1.0, step_max / 4.0)
+        else:
+            new, new_pis = em_step(theta, pis)
+            iteration += 1
+            change = change_of(theta, pis, new, new_pis)
+            theta, pis = new, new_pis
         converged = change < tol
         if converged and tol > 0:
             break

@@ -203,3 +203,23 @@ def test_copies_and_weights_give_the_same_mixture_fit():
     assert noise.shape == (len(copies),)
     np.testing.assert_allclose(noise, np.repeat(b.extra["noise_probability"], counts),
                                rtol=1e-9)
+
+
+@pytest.mark.parametrize("per, reversed_component", [("list", False), ("ranker", True)])
+def test_accelerated_mixture_em_reaches_the_plain_em_fixed_point(per, reversed_component):
+    rng = np.random.default_rng(8)
+    n, m = 300, 8
+    items = random_subsets(m, np.full(n, 4), random_state=rng).reshape(n, 4)
+    orders = pl_orderings(items, np.linspace(2, -2, m), random_state=rng)
+    noisy = rng.random(n) < 0.3
+    orders[noisy] = rng.permuted(orders[noisy], axis=1)
+    prefs = Preferences.from_arrays(orders.ravel(), np.full(n, 4), n_items=m,
+                                    rankers=np.arange(n) % 30)
+    kwargs = dict(per=per, reversed_component=reversed_component, tol=1e-12,
+                  max_iter=200_000)
+    plain = pl_mixture(prefs, accelerate=False, **kwargs)
+    fast = pl_mixture(prefs, accelerate=True, **kwargs)
+    assert plain.converged and fast.converged and fast.iterations < plain.iterations
+    np.testing.assert_allclose(fast.scores, plain.scores, rtol=1e-6)
+    assert fast.extra["pi"] == pytest.approx(plain.extra["pi"], abs=1e-7)
+    assert fast.extra["log_posterior"] >= plain.extra["log_posterior"] - 1e-7
