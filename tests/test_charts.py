@@ -164,3 +164,46 @@ def test_every_chart_has_a_png_export_and_a_title_that_fits_a_phone(path):
         spec = json.loads(chart.proto.spec)
         assert all(len(line) <= TITLE_WIDTH for line in title_lines(spec))
         assert spec["layout"]["margin"]["t"] >= 30 + 26 * len(title_lines(spec)) - 1
+
+
+def test_before_after_and_careless_charts_have_fixed_ranges_and_mark_known_raters():
+    at = open_page("pages/noise.py")
+    [button] = [b for b in at.button if b.key == "load_careless"]
+    at = button.click().run()
+    at = click(at, "Make the noisy copy")
+    at = [b for b in at.button if b.key == "noise_methods"][0].click().run()
+    no_failure(at)
+    spec = spec_titled(at, "before and after the noise")
+    assert spec["layout"]["xaxis"]["range"][1] == 1.0
+    assert spec["layout"]["xaxis"]["range"][0] <= 0.5
+    dots = {d["name"]: d for d in spec["data"] if d.get("mode") == "markers"}
+    assert set(dots) == {"original data", "noisy copy"}
+    assert list(dots["original data"]["y"]) == list(dots["noisy copy"]["y"])
+    spec = spec_titled(at, "answered at random")
+    assert spec["layout"]["xaxis"]["range"] == [0, 1]
+    known = [d for d in spec["data"] if d["name"].startswith("made noisy")]
+    assert known and values(known[0]["x"]).size >= 15  # the scenario's 15 and the noise's
+    order = spec["layout"]["yaxis"]["categoryarray"]
+    by_name = {n: x for d in spec["data"] if d["mode"] == "markers"
+               for n, x in zip(d["y"], values(d["x"]))}
+    assert [by_name[n] for n in order] == sorted(by_name.values(), reverse=True)
+
+
+def test_cross_validation_chart_puts_infinity_at_the_right_end_of_a_log_axis():
+    at = click(open_page("pages/dic.py"), "Cross-validate")
+    no_failure(at)
+    spec = spec_titled(at, "Cross-validation")
+    assert spec["layout"]["xaxis"]["type"] == "log"
+    x = values(spec["data"][0]["x"])
+    assert np.all(np.diff(x) > 0)
+    assert spec["layout"]["xaxis"]["ticktext"][-1] == "∞"
+
+
+def test_data_page_charts_count_whole_lists_and_name_the_least_covered_items():
+    at = open_page("pages/data.py")
+    lengths = spec_titled(at, "How long are the lists")
+    assert list(lengths["data"][0]["x"]) == ["8"]
+    coverage = spec_titled(at, "How often was each item ranked")
+    assert coverage["layout"]["yaxis"]["autorange"] == "reversed"
+    counts = values(coverage["data"][0]["x"])
+    assert list(counts) == sorted(counts)  # least covered first, at the top
