@@ -8,7 +8,7 @@ ensure_shell()
 
 from ui import state  # noqa: E402
 from ui.shell import PAGES, START_HERE  # noqa: E402
-from ui.widgets import dataset_card  # noqa: E402
+from ui.widgets import dataset_card, glossary  # noqa: E402
 
 st.title("CoarsenRank: one fair ranking from many people's rankings")
 st.markdown(
@@ -30,6 +30,8 @@ st.subheader("Start here")
 # the same pages, in the same order, as the sidebar (ui.shell.PAGES)
 for path, title, icon, _ in PAGES[1:]:
     st.page_link(path, label=f"{title} · {START_HERE[path]}", icon=icon)
+
+glossary("consensus", "alpha", "pairwise_accuracy", "posterior")
 
 st.subheader("Loaded now")
 dataset = state.current()

@@ -93,7 +93,7 @@ if report is not None:
     st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table")
     moved = sum(1 for r in rows if r["moved (noisy copy)"])
     explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
-            f"by EM at the same α). {count(moved, 'place')} of {len(rows)} changed item; "
+            f"by EM at the same α). {moved} of {count(len(rows), 'place')} changed item; "
             "▲ means the item moved up in the noisy copy, ▼ down (highlighted).")
 
     st.subheader("Each method before and after")
