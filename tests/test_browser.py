@@ -549,3 +549,52 @@ def test_the_server_refuses_host_names_it_was_not_told_about():
         assert websocket_status(port, f"127.0.0.1:{port}") == 101
         assert websocket_status(port, f"localhost:{port}") == 101
         assert websocket_status(port, f"evil.example:{port}") == 403
+
+
+def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_path):
+    upload = tmp_path / "coffee.csv"
+    upload.write_text(UPLOAD, encoding="utf-8")
+    with served_app() as base:
+        page, _ = new_page(browser)
+        page.goto(f"{base}/data")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own file").click()
+        wait_idle(page)
+        page.locator("input[type=file]").first.set_input_files(str(upload))
+        page.get_by_text("We read this as").first.wait_for()
+        wait_idle(page)
+        page.get_by_role("button", name="Use this data").click()
+        page.get_by_text("Loaded coffee.csv").wait_for()
+        wait_idle(page)
+        go(page, "Consensus ranking", "Consensus ranking")
+        wait_idle(page)
+        cells = consensus_cells(page)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_text("Share or save this view").click()
+        assert "Uploaded data cannot travel in a link" in sidebar.inner_text()
+        button = sidebar.get_by_role("button", name="Download the session (.json)")
+        button.wait_for()
+        page.wait_for_timeout(500)  # the expander has finished opening
+        with page.expect_download() as download_info:
+            button.click()
+        saved = tmp_path / "session.json"
+        download_info.value.save_as(saved)
+        page.close()
+
+        context = browser.new_context(viewport={"width": 1400, "height": 2000})
+        other = context.new_page()
+        other.set_default_timeout(90_000)
+        other.goto(f"{base}/data")
+        other.wait_for_selector("h1")
+        wait_idle(other)
+        other.get_by_text("A saved session").click()
+        wait_idle(other)
+        other.locator("input[type=file]").first.set_input_files(str(saved))
+        other.get_by_text("Opened the session").wait_for()
+        wait_idle(other)
+        assert "coffee.csv" in other.locator("[data-testid=stSidebar]").inner_text()
+        go(other, "Consensus ranking", "Consensus ranking")
+        wait_idle(other)
+        assert consensus_cells(other) == cells
+        context.close()

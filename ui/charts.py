@@ -40,7 +40,10 @@ def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) ->
     lines = text.count("<br>") + 1
     top = 30 + 26 * lines
     fig.update_layout(title=dict(text=text, x=0.0, xanchor="left", xref="container", y=1.0,
-                                 yref="paper", yanchor="bottom", pad=dict(b=14, l=4),
+                                 yref="paper", yanchor="bottom",
+                                 # plotly anchors a title of several lines by its first
+                                 # line: lift it by the height of the others
+                                 pad=dict(b=14 + 24 * (lines - 1), l=4),
                                  font=dict(size=FONT_SIZE + 1)),
                       font=dict(size=FONT_SIZE - 2), height=height + 26 * (lines - 1),
                       template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
