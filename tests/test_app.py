@@ -479,3 +479,30 @@ def test_large_data_are_drawn_first_at_a_provisional_alpha_then_refined(monkeypa
     assert fitted[-1] == knee  # then α is chosen by the default rule and the page redrawn
     assert f"Chosen α = {knee:g}" in sidebar_text(at)
     assert not [i for i in at.info if "provisional" in i.value]
+
+
+def test_the_data_page_radio_says_where_the_loaded_data_came_from():
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    at = open_page("pages/data.py", open_page("pages/home.py", at))
+    assert at.radio(key="data_source").value == "My own file"
+    assert "drinks.csv" in at.header[0].value
+    at = open_page("pages/noise.py", at)
+    [button] = [b for b in at.button if b.key == "load_campaign"]
+    at = open_page("pages/data.py", button.click().run())
+    assert at.radio(key="data_source").value == "A built-in sample"
+    assert at.selectbox(key="sample_choice").value == "campaign"
+
+
+def test_methods_chosen_on_compare_survive_leaving_the_page():
+    at = open_page("pages/compare.py")
+    chosen = at.multiselect(key="compare_methods").value
+    assert len(chosen) > 2
+    at.multiselect(key="compare_methods").set_value(chosen[1:]).run()
+    at = open_page("pages/compare.py", open_page("pages/consensus.py", at))
+    assert at.multiselect(key="compare_methods").value == chosen[1:]
+
+
+def test_home_start_here_lists_the_sidebar_pages_in_the_sidebar_order():
+    at = fresh_app().run()
+    links = [link.proto.page for link in at.get("page_link")]
+    assert links == [url for *_, url in PAGES[1:]]
