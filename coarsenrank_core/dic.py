@@ -18,7 +18,7 @@ from .preferences import Preferences
 from .results import tempering
 
 __all__ = ["DICResult", "dic_sweep", "dic_point", "auto_alpha_grid", "knee_index", "knee_alpha",
-           "smooth_curve", "DIC_DRAWS", "CHAIN_BURN_IN"]
+           "smooth_curve", "DIC_DRAWS", "CHAIN_BURN_IN", "CHAIN_SEGMENTS"]
 
 #: Sampler settings of every automatic sweep (the default rule, the pages, the CLI): the
 #: paper's 50 draws are too few for a stable knee; 100 draws are enough for the knee to
@@ -31,6 +31,11 @@ DIC_DRAWS: dict = dict(burn_in=100, n_draws=100, warm_start="chain")
 #: a chain already near the neighbouring posterior needs only a few sweeps
 #: (``test_dic.py::test_chained_sweep_matches_cold_sweep`` checks the curve).
 CHAIN_BURN_IN = 15
+
+#: Chains a ``warm_start="chain"`` sweep walks: the grid is cut into this many contiguous
+#: parts, largest α first, each starting from EM with the full burn-in. The cut does not
+#: depend on ``n_jobs``, so one process and two give the same curve; two run in parallel.
+CHAIN_SEGMENTS = 2
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,7 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
                    n_draws: int, thin: int, should_stop=None, progress=None,
                    done: int = 0, total: int = 0) -> list[tuple[float, float]]:
     """One chain through ``alphas`` (largest first): EM start, then each α from the last."""
+    # progress counts the α done by earlier parts (``done``) out of ``total``
     out = []
     state: Any = True  # the first α starts from EM, then from the last PosteriorResult
     for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
@@ -274,8 +280,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"``: one chain walks
         the grid from the largest α down; the largest α starts from 10 EM steps and runs
         ``burn_in`` sweeps, every other α starts from the previous α's last draw and runs
-        ``chain_burn_in`` sweeps. With ``n_jobs > 1`` each worker walks its own contiguous
-        part of the grid.
+        ``chain_burn_in`` sweeps; the grid is walked as :data:`CHAIN_SEGMENTS` contiguous
+        chains (each starting from EM), run in parallel when ``n_jobs > 1``.
     common_random_numbers : bool
         One seed for every α (default); ``False`` gives each α its own child seed.
     chain_burn_in : int, optional
@@ -316,10 +322,11 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         if later < 0:
             raise ValueError("chain_burn_in must be >= 0")
         down = np.arange(grid.size)[::-1]
-        parts = [p for p in np.array_split(down, max(1, min(workers, grid.size))) if p.size]
+        # a fixed split of the grid, whatever n_jobs is, so the curve never depends on it
+        parts = [p for p in np.array_split(down, min(CHAIN_SEGMENTS, grid.size)) if p.size]
         chain = dict(prior=prior, burn_in=burn_in, chain_burn_in=later, n_draws=n_draws,
                      thin=thin)
-        if len(parts) > 1:
+        if len(parts) > 1 and workers > 1:
             with ProcessPoolExecutor(max_workers=len(parts)) as pool:
                 segments: dict[Any, np.ndarray] = {
                     pool.submit(_chain_segment, prefs, grid[p], [seeds[i] for i in p],
@@ -333,11 +340,14 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
                     if progress is not None:
                         progress(finished, grid.size)
         else:
-            points = _chain_segment(prefs, grid[down], [seeds[i] for i in down],
-                                    should_stop=should_stop, progress=progress,
-                                    total=grid.size, **chain)
-            for i, (fi, gi) in zip(down, points):
-                f[i], g[i] = fi, gi
+            finished = 0
+            for part in parts:
+                points = _chain_segment(prefs, grid[part], [seeds[i] for i in part],
+                                        should_stop=should_stop, progress=progress,
+                                        done=finished, total=grid.size, **chain)
+                for i, (fi, gi) in zip(part, points):
+                    f[i], g[i] = fi, gi
+                finished += part.size
     elif workers > 1 and grid.size > 1:
         with ProcessPoolExecutor(max_workers=min(workers, grid.size)) as pool:
             futures: dict[Any, int] = {

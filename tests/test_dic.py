@@ -177,8 +177,9 @@ def test_chained_sweep_burn_in_and_cancellation():
                   warm_start="chain", random_state=0)
     finally:
         dic_module.coarsen_pl_gibbs = real
-    assert calls == [(100.0, 80), (10.0, dic_module.CHAIN_BURN_IN),
-                     (1.0, dic_module.CHAIN_BURN_IN)]
+    # two chains (CHAIN_SEGMENTS): 100 -> 10, then 1 from EM with the full burn-in
+    assert dic_module.CHAIN_SEGMENTS == 2
+    assert calls == [(100.0, 80), (10.0, dic_module.CHAIN_BURN_IN), (1.0, 80)]
     with pytest.raises(Cancelled):
         dic_sweep(prefs, alphas=[1.0, 10.0], burn_in=5000, warm_start="chain",
                   should_stop=lambda: True)
@@ -199,3 +200,14 @@ def test_a_parallel_sweep_stops_when_asked():
         dic_sweep(prefs, alphas=[1.0, 10.0, 100.0, 1000.0], burn_in=200_000, n_draws=10,
                   n_jobs=2, warm_start="chain",
                   should_stop=lambda: time.monotonic() - start > 1.0)
+
+
+def test_a_chained_sweep_does_not_depend_on_n_jobs():
+    prefs = small_prefs(n=80)
+    grid = [1.0, 5.0, 25.0, 125.0, 625.0]
+    one = dic_sweep(prefs, alphas=grid, burn_in=30, n_draws=20, warm_start="chain",
+                    random_state=3, n_jobs=1)
+    two = dic_sweep(prefs, alphas=grid, burn_in=30, n_draws=20, warm_start="chain",
+                    random_state=3, n_jobs=2)
+    np.testing.assert_array_equal(one.dic, two.dic)
+    assert one.knee_alpha == two.knee_alpha
