@@ -506,3 +506,18 @@ def test_home_start_here_lists_the_sidebar_pages_in_the_sidebar_order():
     at = fresh_app().run()
     links = [link.proto.page for link in at.get("page_link")]
     assert links == [url for *_, url in PAGES[1:]]
+
+
+def test_the_dashboard_sweep_on_both_cores_gives_the_command_lines_alpha(monkeypatch):
+    import ui.compute
+    from coarsenrank_core import choose_alpha
+    from coarsenrank_core.experiments import teaching_arrays
+
+    prefs, _ = teaching_arrays("careless", 0)
+    monkeypatch.setattr(ui.compute, "PARALLEL_ENTRIES", 0)
+    assert ui.compute.workers(prefs) == 2
+    at = open_page("pages/noise.py")
+    [button] = [b for b in at.button if b.key == "load_careless"]
+    at = open_page("pages/consensus.py", button.click().run())
+    no_failure(at)
+    assert at.select_slider(key="consensus_alpha").value == choose_alpha(prefs).alpha
