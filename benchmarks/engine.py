@@ -59,8 +59,8 @@ def sushi_shape():
 
 
 def readlevel_x100():
-    from coarsenrank_core.datasets import load_readlevel
     from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper.datasets import load_readlevel
 
     return magnify(load_readlevel(DATA).preferences, 100).preferences
 

@@ -89,7 +89,7 @@ def _pairs_over(n_items: int, per_item: int, rng: np.random.Generator):
 
 
 def _child_consensus(n_items: int) -> dict:
-    from coarsenrank_core.plackett_luce import coarsen_pl_gibbs
+    from coarsenrank_core.models.plackett_luce import coarsen_pl_gibbs
 
     prefs = _pairs_over(n_items, 2, np.random.default_rng(0))
     start = time.perf_counter()
@@ -102,7 +102,7 @@ def _child_consensus(n_items: int) -> dict:
 
 def _child_crowdbt(count: float) -> dict:
     from coarsenrank_core import Preferences
-    from coarsenrank_core.crowdbt import crowdbt
+    from coarsenrank_core.models.crowdbt import crowdbt
 
     # the 50-byte wide file of the issue: x,COUNT,a,b,c / y,1,b,a,c
     prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2]], item_names=["a", "b", "c"],
@@ -116,7 +116,7 @@ def _child_crowdbt(count: float) -> dict:
 
 def _child_long_lists(n_items: int) -> dict:
     from coarsenrank_core import Preferences
-    from coarsenrank_core.crowdbt import crowdbt
+    from coarsenrank_core.models.crowdbt import crowdbt
 
     # 4 full rankings of n_items items: a file of a few hundred KB, n_items² · 2 pairs
     rng = np.random.default_rng(0)

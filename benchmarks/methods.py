@@ -85,11 +85,11 @@ def main() -> None:
     parser.add_argument("--compare-only", action="store_true")
     args = parser.parse_args()
     sys.path.insert(0, args.root)
-    from coarsenrank_core.datasets import load_readlevel
     from coarsenrank_core.noise import magnify
-    from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER, SCALE
+    from coarsenrank_core.paper.datasets import load_readlevel
+    from coarsenrank_core.paper.figures import PAPER_METHOD_ORDER, SCALE
+    from coarsenrank_core.paper.reproduce import method_params, timed
     from coarsenrank_core.registry import METHODS
-    from coarsenrank_core.reproduce import method_params, timed
 
     print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
     small = load_readlevel(DATA).preferences

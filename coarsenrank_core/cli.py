@@ -182,7 +182,7 @@ def _choose(prefs, rule, args):
 
 def _rank(args) -> None:
     from .alpha import consensus_fit
-    from .plackett_luce import coarsen_pl_gibbs
+    from .models.plackett_luce import coarsen_pl_gibbs
 
     prefs = _read(args.file, args.format, args)
     alpha = _choose(prefs, args.alpha, args).alpha

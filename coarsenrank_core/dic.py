@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array
-from .plackett_luce import coarsen_pl_gibbs
+from .models.plackett_luce import coarsen_pl_gibbs
 from .preferences import Preferences
 from .results import tempering
 

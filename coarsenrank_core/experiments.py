@@ -365,7 +365,7 @@ def careless_raters(prefs: Preferences, method: str = "pl-mix-rater") -> Careles
     ----------
     prefs : Preferences
     method : {"pl-mix-rater", "pl-mix"}
-        The registry's mixture methods (:mod:`coarsenrank_core.mixture`).
+        The registry's mixture methods (:mod:`coarsenrank_core.models.mixture`).
     """
     if method not in MIXTURE_METHODS:
         raise ValueError(f"method must be one of {MIXTURE_METHODS}, not {method!r}")

@@ -9,18 +9,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .baselines import borda, copeland
-from .bradley_terry import coarsen_bt
-from .crowdbt import crowdbt
 from .errors import Cancelled
 from .frozen import FrozenDict
-from .mixture import pl_mix, pl_mix_rater
-from .peergrader import peergrader
-from .pl_gradient import pl_lbfgs
-from .plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_em
+from .models.baselines import borda, copeland
+from .models.bradley_terry import coarsen_bt
+from .models.crowdbt import crowdbt
+from .models.mixture import pl_mix, pl_mix_rater
+from .models.peergrader import peergrader
+from .models.pl_gradient import pl_lbfgs
+from .models.plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_em
+from .models.thurstone import coarsen_th
 from .preferences import Preferences
 from .results import RankingResult
-from .thurstone import coarsen_th
 
 __all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA", "get_method",
            "check_methods", "SHARED_PARAMETERS", "FitAttempt", "attempt", "seconds_summary"]

@@ -84,7 +84,7 @@ def test_cv_ties_go_to_the_larger_alpha(monkeypatch):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["readlevel", "babyface", "peergrading_released"])
 def test_the_knee_stays_within_a_factor_1_5_across_seeds(data_dir, name):
-    from coarsenrank_core.datasets import PAPER_DATASETS
+    from coarsenrank_core.paper.datasets import PAPER_DATASETS
 
     prefs = PAPER_DATASETS[name](data_dir).preferences
     knees = [choose_alpha(prefs, "knee", random_state=seed).alpha for seed in range(5)]

@@ -99,7 +99,7 @@ def test_bad_arguments_exit_2_without_traceback(tmp_path):
 
 def write_readlevel_csv(data_dir, tmp_path) -> Path:
     """The Readlevel pairs as a pairwise CSV (worker, left, right, winner), in a temp folder."""
-    from coarsenrank_core.datasets import load_readlevel
+    from coarsenrank_core.paper.datasets import load_readlevel
 
     prefs = load_readlevel(data_dir).preferences
     names = prefs.ranker_names

@@ -8,9 +8,9 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from coarsenrank_core import Preferences
-from coarsenrank_core import crowdbt as crowdbt_module
-from coarsenrank_core.crowdbt import crowdbt, crowdbt_update, weighted_update
 from coarsenrank_core.metrics import pairwise_accuracy
+from coarsenrank_core.models import crowdbt as crowdbt_module
+from coarsenrank_core.models.crowdbt import crowdbt, crowdbt_update, weighted_update
 
 
 def _simulate_bt(scores, n_pairs, n_annotators, rng, reversed_annotators=()):
@@ -357,7 +357,7 @@ def test_should_stop_is_asked_every_batch_and_cancels(monkeypatch):
 
 
 def test_the_vectorised_virtual_pass_equals_two_updates_per_item():
-    from coarsenrank_core.crowdbt import _virtual_pass
+    from coarsenrank_core.models.crowdbt import _virtual_pass
 
     rng = np.random.default_rng(10)
     mu, var = rng.normal(0, 3, 200).tolist(), rng.uniform(1e-3, 3, 200).tolist()

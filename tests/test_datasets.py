@@ -5,7 +5,8 @@ import pytest
 import scipy.io
 
 from coarsenrank_core import Preferences, coarsen_pl
-from coarsenrank_core.datasets import (
+from coarsenrank_core.metrics import pairwise_accuracy
+from coarsenrank_core.paper.datasets import (
     PAPER_DATASETS,
     PaperDataset,
     corrupt_orders,
@@ -17,7 +18,6 @@ from coarsenrank_core.datasets import (
     peergrading_rows,
     peergrading_truth,
 )
-from coarsenrank_core.metrics import pairwise_accuracy
 
 
 def _accuracy(dataset, **kwargs):

@@ -141,7 +141,7 @@ def test_knee_is_scale_free():
 def test_chained_sweep_matches_cold_sweep_within_seed_noise(data_dir, dataset):
     """One chain walked down the grid (15 burn-in sweeps after the first α) gives the same
     DIC curve as a fresh 100-sweep burn-in at every α, within the seed-to-seed noise."""
-    from coarsenrank_core import datasets
+    from coarsenrank_core.paper import datasets
 
     prefs = getattr(datasets, f"load_{dataset}")(data_dir).preferences
     seeds = range(4)

@@ -7,9 +7,14 @@ from scipy.special import log_expit
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import kendall_tau_b, pairwise_accuracy
-from coarsenrank_core.peergrader import ETA_MIN, GraderDesign, peergrader, peergrader_objective
-from coarsenrank_core.pl_gradient import pl_lbfgs, pl_objective, virtual_node_penalty
-from coarsenrank_core.thurstone import LOGISTIC_SLOPE, coarsen_th, pairs_of, th_objective
+from coarsenrank_core.models.peergrader import (
+    ETA_MIN,
+    GraderDesign,
+    peergrader,
+    peergrader_objective,
+)
+from coarsenrank_core.models.pl_gradient import pl_lbfgs, pl_objective, virtual_node_penalty
+from coarsenrank_core.models.thurstone import LOGISTIC_SLOPE, coarsen_th, pairs_of, th_objective
 
 
 def numeric_gradient(f, x, h=1e-6):

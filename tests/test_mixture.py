@@ -6,7 +6,7 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from coarsenrank_core import Preferences, pairwise_accuracy, run_method
-from coarsenrank_core.mixture import mixture_log_posterior, pl_mix, pl_mixture
+from coarsenrank_core.models.mixture import mixture_log_posterior, pl_mix, pl_mixture
 from coarsenrank_core.simulate import pl_orderings, random_subsets
 
 

@@ -304,8 +304,8 @@ def test_tolerance_zero_runs_plain_em_and_has_no_stopping_rule():
 
 @pytest.mark.slow
 def test_pl_em_converges_on_readlevel_x100_within_its_iteration_limit(data_dir):
-    from coarsenrank_core.datasets import load_readlevel
     from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper.datasets import load_readlevel
     from coarsenrank_core.registry import run_method
 
     big = magnify(load_readlevel(data_dir).preferences, 100).preferences
@@ -316,7 +316,7 @@ def test_pl_em_converges_on_readlevel_x100_within_its_iteration_limit(data_dir):
 
 def test_em_stops_when_asked():
     from coarsenrank_core.errors import Cancelled
-    from coarsenrank_core.plackett_luce import STOP_EVERY
+    from coarsenrank_core.models.plackett_luce import STOP_EVERY
 
     prefs, _ = simulate_pl(10, 100, length=4, random_state=2)
     calls = []

@@ -133,9 +133,9 @@ def test_results_are_read_only(method_id):
 
 
 def test_one_place_for_ids_defaults_and_the_paper_list():
-    from coarsenrank_core.paper_figures import PAPER_METHOD_ORDER
+    from coarsenrank_core.paper.figures import PAPER_METHOD_ORDER
+    from coarsenrank_core.paper.reproduce import CHOSEN
     from coarsenrank_core.registry import check_methods, get_method
-    from coarsenrank_core.reproduce import CHOSEN
 
     assert set(PAPER_METHOD_ORDER) == set(PAPER_METHODS)
     for method_id, chosen in CHOSEN.items():
@@ -148,10 +148,10 @@ def test_one_place_for_ids_defaults_and_the_paper_list():
 def test_one_name_per_meaning():
     import inspect
 
-    from coarsenrank_core.crowdbt import crowdbt, crowdbt_update
-    from coarsenrank_core.peergrader import peergrader
-    from coarsenrank_core.pl_gradient import pl_lbfgs
-    from coarsenrank_core.thurstone import coarsen_th
+    from coarsenrank_core.models.crowdbt import crowdbt, crowdbt_update
+    from coarsenrank_core.models.peergrader import peergrader
+    from coarsenrank_core.models.pl_gradient import pl_lbfgs
+    from coarsenrank_core.models.thurstone import coarsen_th
 
     assert "alpha" not in inspect.signature(crowdbt_update).parameters
     assert "reliability_prior" in inspect.signature(crowdbt).parameters

@@ -5,9 +5,9 @@ import csv
 import numpy as np
 import pytest
 
-from coarsenrank_core.datasets import load_babyface, load_peergrading, load_readlevel
-from coarsenrank_core.paper_figures import ACCURACY
-from coarsenrank_core.reproduce import accuracy_section, main
+from coarsenrank_core.paper.datasets import load_babyface, load_peergrading, load_readlevel
+from coarsenrank_core.paper.figures import ACCURACY
+from coarsenrank_core.paper.reproduce import accuracy_section, main
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import Bounds, brentq
 
-from .pl_gradient import _check_common, _initial, log_sigmoid, run_lbfgs
-from .preferences import Preferences
-from .results import RankingResult
+from ..preferences import Preferences
+from ..results import RankingResult
+from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs
 
 __all__ = ["peergrader", "peergrader_objective", "GraderDesign"]
 
@@ -283,7 +283,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
     Graders are :attr:`Preferences.ranker_index`: without ranker ids every preference is
     its own grader, with its own reliability, which only the Gamma prior then restrains.
     With ``fit_reliability=False`` every ``η_g`` stays 1 and the fit is the PL MAP under
-    the Gaussian prior: :func:`coarsenrank_core.pl_gradient.pl_lbfgs` with
+    the Gaussian prior: :func:`coarsenrank_core.models.pl_gradient.pl_lbfgs` with
     ``regularization=0, l2=λ`` (the same ``l2``).
 
     Parameters
@@ -291,7 +291,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
     prefs : Preferences
     l2 : float
         ``λ``: the precision of the Gaussian prior ``s_m ~ N(0, 1/λ)``, the term
-        ``−(λ/2)‖s‖²``, as ``l2`` of :func:`~coarsenrank_core.pl_gradient.pl_lbfgs`.
+        ``−(λ/2)‖s‖²``, as ``l2`` of :func:`~coarsenrank_core.models.pl_gradient.pl_lbfgs`.
         Default 1. (``regularization`` in this package always means the virtual-node
         weight of paper §7.1.)
     reliability_prior : (float, float)
@@ -314,7 +314,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
         Estimate the reliabilities (True) or keep every ``η_g = 1`` (one ``s``-step).
     init : "em", None or array
         Initial scores: the centred log-worths of a short accelerated PL-EM
-        (:func:`~coarsenrank_core.pl_gradient.em_start`, default), zeros (``None``), or
+        (:func:`~coarsenrank_core.models.pl_gradient.em_start`, default), zeros (``None``), or
         given. Reliabilities start at 1.
     trace : bool
         Record ``J`` after every round (alternating) or L-BFGS iteration (joint).
@@ -341,7 +341,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
     params = dict(l2=l2, reliability_prior=tuple(reliability_prior),
                   max_outer=max_outer, max_iter=max_iter, tol=tol, inner_tol=inner_tol,
                   solver=solver, fit_reliability=fit_reliability, init=init, trace=trace)
-    _check_common(max_iter, inner_tol, l2)
+    check_common(max_iter, inner_tol, l2)
     shape, rate = _check_prior(reliability_prior)
     if max_outer < 1 or not tol >= 0:
         raise ValueError("max_outer must be >= 1 and tol >= 0")
@@ -349,7 +349,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
         raise ValueError(f"solver must be 'joint' or 'alternating', not {solver!r}")
     design = GraderDesign(prefs)
     scale = 1.0 / max(prefs.total_weight, 1.0)
-    s = _initial(init, prefs.n_items, prefs)
+    s = initial_scores(init, prefs.n_items, prefs)
     eta = np.ones(design.n_graders)
     if fit_reliability and solver == "joint":
         s, eta, fit = _fit_joint(design, s, l2, shape, rate, scale, max_iter,

@@ -8,11 +8,11 @@ import time
 import numpy as np
 from scipy.special import xlogy
 
-from .errors import check_stop
+from ..errors import check_stop
+from ..preferences import Preferences
+from ..results import RankingResult
+from ..stages import StageDesign
 from .plackett_luce import STOP_EVERY
-from .preferences import Preferences
-from .results import RankingResult
-from .stages import StageDesign
 
 __all__ = ["pl_mixture", "pl_mix", "pl_mix_rater", "mixture_log_posterior"]
 
@@ -64,7 +64,7 @@ class _Reweighted:
 def _reversed(prefs: Preferences) -> Preferences:
     """Every preference upside down (tied groups keep their members): ``a > {b, c} > d`` ->
     ``d > {b, c} > a``."""
-    from .noise import reverse_preferences
+    from ..noise import reverse_preferences
 
     return reverse_preferences(prefs, 1.0, random_state=0).preferences
 
@@ -183,10 +183,10 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     reversed_component : bool
         Add the "answers upside down" component.
     accelerate : bool, optional
-        SQUAREM on ``(θ, π)`` (as in :func:`~coarsenrank_core.plackett_luce.coarsen_pl`);
+        SQUAREM on ``(θ, π)`` (as in :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl`);
         default: when ``tol > 0``. ``False`` runs plain EM. ``max_iter`` counts EM steps.
     should_stop : callable, optional
-        Called every :data:`~coarsenrank_core.plackett_luce.STOP_EVERY` iterations; when
+        Called every :data:`~coarsenrank_core.models.plackett_luce.STOP_EVERY` iterations; when
         it returns true the fit raises :class:`coarsenrank_core.errors.Cancelled`.
 
     Returns

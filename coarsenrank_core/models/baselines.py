@@ -7,8 +7,8 @@ import time
 import numpy as np
 from scipy.sparse import coo_matrix
 
-from .preferences import Preferences
-from .results import RankingResult
+from ..preferences import Preferences
+from ..results import RankingResult
 
 __all__ = ["borda", "copeland"]
 

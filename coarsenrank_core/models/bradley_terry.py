@@ -6,9 +6,9 @@ import time
 
 import numpy as np
 
+from ..preferences import Preferences
+from ..results import RankingResult
 from .plackett_luce import coarsen_pl
-from .preferences import Preferences
-from .results import RankingResult
 
 __all__ = ["coarsen_bt"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import scipy.io
 
-from .plackett_luce import coarsen_pl
-from .preferences import Preferences
+from ..models.plackett_luce import coarsen_pl
+from ..preferences import Preferences
 
 __all__ = ["PaperDataset", "load_readlevel", "load_babyface", "load_peergrading", "load_sushi",
            "peergrading_csvs", "peergrading_rows", "peergrading_truth", "corrupt_orders",

@@ -9,9 +9,9 @@ from itertools import repeat
 import numpy as np
 from scipy.special import expit
 
-from .errors import Cancelled
-from .preferences import Preferences
-from .results import RankingResult
+from ..errors import Cancelled
+from ..preferences import Preferences
+from ..results import RankingResult
 
 __all__ = ["crowdbt", "crowdbt_update", "weighted_update"]
 

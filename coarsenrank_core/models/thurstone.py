@@ -6,10 +6,10 @@ import time
 
 import numpy as np
 
-from .errors import Cancelled
-from .pl_gradient import _check_common, _initial, log_sigmoid, run_lbfgs, virtual_node_penalty
-from .preferences import Preferences
-from .results import RankingResult, tempering
+from ..errors import Cancelled
+from ..preferences import Preferences
+from ..results import RankingResult, tempering
+from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs, virtual_node_penalty
 
 __all__ = ["coarsen_th", "th_objective", "LOGISTIC_SLOPE", "pairs_of"]
 
@@ -30,7 +30,7 @@ def th_objective(scores, winners, losers, weights=None, n_items: int | None = No
 
     ``F(s) = τ Σ_p w_p log σ(λ (s_{i_p} − s_{j_p})) + regularization · R_λ(s)``, where pair
     ``p`` says ``i_p`` beat ``j_p`` and ``R_λ`` is the untempered virtual-node term of
-    :func:`coarsenrank_core.pl_gradient.virtual_node_penalty` under the same link. The
+    :func:`coarsenrank_core.models.pl_gradient.virtual_node_penalty` under the same link. The
     constant ``−Nτ log √(2π)`` of Eq. CoarsenTH2 is dropped; the prior ``π(θ)`` is the
     virtual-node term.
 
@@ -139,7 +139,7 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
     start = time.perf_counter()
     params = dict(alpha=alpha, regularization=regularization, max_iter=max_iter, tol=tol,
                   init=init, trace=trace)
-    _check_common(max_iter, tol, regularization)
+    check_common(max_iter, tol, regularization)
     tau = tempering(alpha, prefs.total_weight)
     pairs = prefs.rank_break().pooled  # identical pairs merged: the same weighted sums
     winners, losers, weights = pairs.items[0::2], pairs.items[1::2], pairs.weights
@@ -160,7 +160,7 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
         value, grad = th_objective(s, winners, losers, weights, n_items, tau, regularization)
         return -scale * value, -scale * grad
 
-    fit = run_lbfgs(loss, _initial(init, n_items), max_iter, tol, trace, sign=-1.0 / scale)
+    fit = run_lbfgs(loss, initial_scores(init, n_items), max_iter, tol, trace, sign=-1.0 / scale)
     extra = {"n_pairs": n_pairs, "slope": LOGISTIC_SLOPE,
              "objective": -fit["fun"] / scale,
              "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,

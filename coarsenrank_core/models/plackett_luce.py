@@ -8,9 +8,9 @@ from dataclasses import replace
 import numpy as np
 from scipy.special import xlogy
 
-from .errors import check_stop
-from .preferences import Preferences
-from .results import PosteriorResult, RankingResult, tempering
+from ..errors import check_stop
+from ..preferences import Preferences
+from ..results import PosteriorResult, RankingResult, tempering
 
 __all__ = ["coarsen_pl", "pl_em", "coarsen_pl_gibbs", "pl_log_likelihood",
            "tempered_log_posterior", "resolve_calibration"]

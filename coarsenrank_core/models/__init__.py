@@ -1,0 +1,1 @@
+"""The ranking methods, one module per family; the registry (../registry.py) lists them."""

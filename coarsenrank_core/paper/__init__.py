@@ -1,0 +1,1 @@
+"""The paper's datasets, its published figures and the reproduction report."""

@@ -1,0 +1,655 @@
+"""Reproduce the paper's experiments: ``python -m coarsenrank_core.reproduce --data DIR --out DIR``.
+
+Writes ``paper_reproduction.md`` and CSVs (``paper_accuracy.csv`` with the columns
+``dataset,method,ours,paper``, the ablations, DIC curves, learning times and calibration) next to
+the paper's published figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..alpha import RULES, choose_alpha, consensus_fit
+from ..dic import DIC_DRAWS, auto_alpha_grid, dic_sweep
+from ..experiments import (
+    CONTAMINATIONS,
+    STUDY_METHODS,
+    exposure_study,
+    fixed_iterations,
+    teaching_arrays,
+)
+from ..metrics import pairwise_accuracy
+from ..models.plackett_luce import coarsen_pl
+from ..noise import magnify, subsample
+from ..registry import METHODS, seconds_summary
+from .datasets import PaperDataset, load_babyface, load_peergrading, load_readlevel, load_sushi
+from .figures import (
+    ABLATION,
+    ABLATION_ANNOTATIONS,
+    ABLATION_RATIOS,
+    ACCURACY,
+    COMPUTATION,
+    PAPER_METHOD_ORDER,
+    RELEASED,
+    SCALE,
+    SCALE_FACTORS,
+)
+
+# Hyper-parameters the paper does not give, chosen here (see the report's sensitivity lines):
+# the registry's defaults, read from the one place they are written (α aside).
+CHOSEN = {method: {k: v for k, v in METHODS[method].defaults.items() if k != "alpha"}
+          for method in ("pl", "crowdbt", "peergrader", "coarsen-th")}
+SENSITIVITY: dict[str, tuple[str, list[Any]]] = {
+    "pl": ("regularization", [0.1, 0.3, 1.0, 3.0, 10.0]),
+    "crowdbt": ("reliability_prior", [(5.0, 1.0), (5.0, 3.0), (10.0, 2.0), (50.0, 10.0)]),
+    "peergrader": ("reliability_prior", [(2.0, 2.0), (10.0, 10.0), (50.0, 50.0)]),
+    "coarsen-th": ("regularization", [0.1, 1.0, 10.0]),
+}
+TABLE_NAME = {"readlevel": "Readlevel", "babyface": "BabyFace",
+              "peergrading_released": "PeerGrading (released)",
+              "peergrading_rebuilt": "PeerGrading (rebuilt)", "sushi": "SUSHI"}
+PAPER_KEY = {"readlevel": "readlevel", "babyface": "babyface", "sushi": "sushi",
+             "peergrading_released": "peergrading", "peergrading_rebuilt": "peergrading"}
+
+
+def method_params(method: str, dataset: str, **changes) -> dict:
+    """The parameters a method uses on a dataset: the released code's, else ours."""
+    params = dict(CHOSEN.get(method, {}))
+    params.update(RELEASED[PAPER_KEY[dataset]].get(method, {}))
+    if "max_iter" in params and method in ("pl-em", "coarsen-pl", "coarsen-bt"):
+        params["tol"] = 0.0
+    params.update(changes)
+    return params
+
+
+def fit_accuracy(method: str, data: PaperDataset, dataset: str, **changes) -> float:
+    result = METHODS[method].function(data.preferences, **method_params(method, dataset,
+                                                                        **changes))
+    return pairwise_accuracy(result.scores, data.truth)
+
+
+def write_csv(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _fmt(value, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    return f"{value:.{digits}f}"
+
+
+def markdown_table(header: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- sections
+def accuracy_section(datasets: dict, sushi_runs: list | None) -> tuple[list[dict], str]:
+    rows = []
+    for key, data in datasets.items():
+        for method in PAPER_METHOD_ORDER:
+            paper = None if key == "peergrading_rebuilt" else ACCURACY[method][PAPER_KEY[key]]
+            rows.append(dict(dataset=key, method=method,
+                             ours=round(fit_accuracy(method, data, key), 4), paper=paper,
+                             ours_std=None))
+    if sushi_runs:
+        for method in PAPER_METHOD_ORDER:
+            values = [fit_accuracy(method, corrupted, "sushi") for corrupted in sushi_runs]
+            rows.append(dict(dataset="sushi", method=method, ours=round(np.mean(values), 4),
+                             paper=ACCURACY[method]["sushi"],
+                             ours_std=round(float(np.std(values)), 4)))
+    keys = list(datasets) + (["sushi"] if sushi_runs else [])
+    table = []
+    for method in PAPER_METHOD_ORDER:
+        line = [METHODS[method].name]
+        for key in keys:
+            row = next(r for r in rows if r["dataset"] == key and r["method"] == method)
+            spread = row["ours_std"]
+            ours = _fmt(row["ours"]) + ("" if spread is None else f" ± {spread:.3f}")
+            if row["paper"] is None:
+                line.append(ours)
+            else:
+                line.append(f"{ours} ({row['paper']:.4f}, {row['ours'] - row['paper']:+.4f})")
+        table.append(line)
+    text = markdown_table(["method"] + [TABLE_NAME[k] for k in keys], table)
+    return rows, text
+
+
+RELEASED_PG_FILES = {"readlevel": "readlevel/PeerGrading/ReadLevel_docscores.txt",
+                     "babyface": "babyface/PeerGrading/BabyFace_docscores.txt",
+                     "peergrading_released": "peergrading/PeerGrading/PeerGrader_docscores.txt"}
+
+
+def released_peergrader_output(data_dir: Path, datasets: dict) -> str:
+    """Accuracy of the authors' released PeerGrading-PL score files (``item score`` lines)."""
+    cells = []
+    for key, relative in RELEASED_PG_FILES.items():
+        path = data_dir / relative
+        if not path.is_file():
+            continue
+        table = np.loadtxt(path, ndmin=2)
+        data = datasets[key]
+        index = {name: i for i, name in enumerate(data.preferences.item_names)}
+        scores = np.full(data.preferences.n_items, np.nan)
+        for item, score in table:
+            scores[index[str(int(item))]] = score
+        cells.append(f"{TABLE_NAME[key]} {pairwise_accuracy(scores, data.truth):.4f} "
+                     f"(paper {ACCURACY['peergrader'][PAPER_KEY[key]]:.4f})")
+    return "; ".join(cells)
+
+
+def deviations_text(rows: list[dict]) -> str:
+    """Which rows miss the tolerances we hold (±0.01 for the EM methods, ±0.03 otherwise)."""
+    misses: list[str] = []
+    largest: dict[str, float] = {}
+    for row in rows:
+        if row["paper"] is None:
+            continue
+        tolerance = 0.01 if row["method"] in ("coarsen-pl", "coarsen-bt", "pl-em") else 0.03
+        gap = row["ours"] - row["paper"]
+        if abs(gap) > abs(largest.get(row["method"], 0.0)):
+            largest[row["method"]] = gap
+        if abs(gap) > tolerance:
+            misses.append(f"{METHODS[row['method']].name} on {TABLE_NAME[row['dataset']]} "
+                          f"({gap:+.4f})")
+    worst = ", ".join(f"{METHODS[m].name} {g:+.4f}" for m, g in largest.items())
+    verdict = ("Every cell is within ±0.01 of the paper for CoarsenPL, CoarsenBT and PL-EM and "
+               "within ±0.03 for the other methods." if not misses else
+               "Outside the tolerances: " + "; ".join(misses) + ".")
+    return f"{verdict} Largest difference per method: {worst}."
+
+
+def sensitivity_section(datasets: dict) -> str:
+    lines = []
+    for method, (name, values) in SENSITIVITY.items():
+        cells = []
+        for key in ("readlevel", "babyface", "peergrading_released"):
+            accuracies = [fit_accuracy(method, datasets[key], key, **{name: v}) for v in values]
+            cells.append(f"{TABLE_NAME[key]} " + ", ".join(
+                f"{_fmt(a, 3)}" for a in accuracies))
+        lines.append(f"- **{METHODS[method].name}**, {name} ∈ {values}: " + "; ".join(cells))
+    return "\n".join(lines)
+
+
+def ablation_section(babyface: PaperDataset, seeds: int) -> tuple[list[dict], str]:
+    rows, table = [], []
+    for method in PAPER_METHOD_ORDER:
+        line = [METHODS[method].name]
+        for ratio, paper in zip(ABLATION_RATIOS, ABLATION[method]):
+            values, kept = [], []
+            for seed in range(seeds if ratio < 1 else 1):
+                data = babyface.preferences if ratio == 1 else subsample(
+                    babyface.preferences, ratio, random_state=seed).preferences
+                part = PaperDataset(babyface.name, data, babyface.truth, babyface.description)
+                values.append(fit_accuracy(method, part, "babyface"))
+                kept.append(len(data) / data.n_rankers)
+            rows.append(dict(method=method, ratio=ratio, annotations=round(np.mean(kept), 2),
+                             ours=round(float(np.mean(values)), 4),
+                             ours_std=round(float(np.std(values)), 4), paper=paper))
+            line.append(f"{np.mean(values):.3f} ± {np.std(values):.3f} ({paper:.3f})")
+        table.append(line)
+    averages = [f"{r['annotations']:g}" for r in rows if r["method"] == PAPER_METHOD_ORDER[0]]
+    header = ["method"] + [f"{ratio:.0%} ({avg}; paper {p:g})" for ratio, avg, p in
+                           zip(ABLATION_RATIOS, averages, ABLATION_ANNOTATIONS)]
+    gaps = [r for r in rows if abs(r["ours"] - r["paper"]) > max(2 * r["ours_std"], 0.03)]
+    summary = (f"\n\n{len(gaps)} of {len(rows)} cells differ from the paper by more than "
+               "twice our spread over seeds (and more than 0.03): "
+               + (", ".join(f"{METHODS[r['method']].name} at {r['ratio']:.0%} "
+                            f"({r['ours']:.3f} vs {r['paper']:.3f})" for r in gaps) or "none")
+               + ".")
+    return rows, markdown_table(header, table) + summary
+
+
+def timed(method: str, prefs, dataset: str, repeats: int) -> tuple[float, float]:
+    params = method_params(method, dataset, **fixed_iterations(method, 15))
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        METHODS[method].function(prefs, **params)
+        times.append(time.perf_counter() - start)
+    return seconds_summary(times)
+
+
+def scale_section(readlevel: PaperDataset, factors, repeats: int) -> tuple[list[dict], str]:
+    rows, table = [], []
+    for method in PAPER_METHOD_ORDER:
+        line = [METHODS[method].name]
+        for factor, paper in zip(SCALE_FACTORS, SCALE[method]):
+            if factor not in factors:
+                line.append("–")
+                continue
+            data = readlevel.preferences if factor == 1 else magnify(
+                readlevel.preferences, factor).preferences
+            mean, std = timed(method, data, "readlevel", repeats if factor <= 10 else 1)
+            rows.append(dict(method=method, factor=factor, pairs=len(data), seconds=mean,
+                             seconds_std=std, paper_seconds=paper, speedup=paper / mean))
+            line.append(f"{mean:.3g} s ({paper:g} s, {paper / mean:,.0f}×)")
+        table.append(line)
+    header = ["method"] + [f"×{f}" for f in SCALE_FACTORS]
+    return rows, markdown_table(header, table)
+
+
+def computation_section(datasets: dict, repeats: int, sushi) -> tuple[list[dict], str]:
+    keys = [k for k in ("readlevel", "babyface", "peergrading_released") if k in datasets]
+    sources = {k: datasets[k].preferences for k in keys}
+    if sushi is not None:
+        keys.append("sushi")
+        sources["sushi"] = sushi.preferences
+    rows, table = [], []
+    for method in PAPER_METHOD_ORDER:
+        line = [METHODS[method].name]
+        for key in keys:
+            mean, std = timed(method, sources[key], key, repeats)
+            paper = COMPUTATION[method][PAPER_KEY[key]]
+            rows.append(dict(method=method, dataset=key, seconds=mean, seconds_std=std,
+                             paper_seconds=paper[0], paper_std=paper[1]))
+            line.append(f"{mean:.3g} ± {std:.2g} ({paper[0]:g} ± {paper[1]:g})")
+        table.append(line)
+    return rows, markdown_table(["method"] + [TABLE_NAME[k] for k in keys], table)
+
+
+def dic_section(datasets: dict, out: Path, n_draws: int) -> tuple[list[dict], str]:
+    summary, lines = [], []
+    for key, data in datasets.items():
+        released = RELEASED[PAPER_KEY[key]]["coarsen-pl"]
+        grid = np.unique(np.concatenate([auto_alpha_grid(data.preferences.total_weight),
+                                         [released["alpha"]]]))
+        sweep = dic_sweep(data.preferences, alphas=grid, prior=released["prior"],
+                          burn_in=DIC_DRAWS["burn_in"], n_draws=n_draws, random_state=0,
+                          warm_start=DIC_DRAWS["warm_start"])
+        write_csv(out / f"dic_{key}.csv", [
+            dict(alpha=a, tau=t, f=f, g=g, dic=d) for a, t, f, g, d in
+            zip(sweep.alphas, sweep.taus, sweep.f, sweep.g, sweep.dic)])
+        hand = released["alpha"]
+        near = [name for name, value in (("lowest DIC", sweep.best_alpha),
+                                         ("knee", sweep.knee_alpha))
+                if 0.5 <= hand / value <= 2.0]
+        accuracy = {alpha: fit_accuracy("coarsen-pl", data, key, alpha=alpha)
+                    for alpha in (hand, sweep.knee_alpha, sweep.best_alpha)}
+        summary.append(dict(dataset=key, prior=released["prior"], best_alpha=sweep.best_alpha,
+                            knee_alpha=sweep.knee_alpha, released_alpha=hand,
+                            near=" and ".join(near) or "neither",
+                            accuracy_released=accuracy[hand],
+                            accuracy_knee=accuracy[sweep.knee_alpha],
+                            accuracy_best=accuracy[sweep.best_alpha]))
+        lowest = (f"lowest DIC at α = {sweep.best_alpha:g}" if not sweep.still_falling else
+                  f"DIC still falling at the largest α tried ({sweep.best_alpha:g})")
+        lines.append(
+            f"- **{TABLE_NAME[key]}** (prior {released['prior']}): {lowest}, levels off at "
+            f"α = {sweep.knee_alpha:g}; the released code "
+            f"uses α = {hand:g}, which is within a factor of 2 of "
+            f"{' and '.join(near) if near else 'neither'} (`dic_{key}.csv`). CoarsenPL "
+            f"accuracy with the released settings at these three α: {accuracy[hand]:.4f} "
+            f"(released), {accuracy[sweep.knee_alpha]:.4f} (knee), "
+            f"{accuracy[sweep.best_alpha]:.4f} (lowest DIC).")
+    return summary, "\n".join(lines)
+
+
+def calibration_section(readlevel: PaperDataset, iterations: int = 30) -> tuple[list, str]:
+    rows = []
+    runs: dict[tuple[str, str], dict[str, Any]] = {
+            ("coarsen-pl", "with"): dict(alpha=200.0, calibration=100.0),
+            ("coarsen-pl", "without"): dict(alpha=200.0, calibration=None),
+            ("pl-em", "with"): dict(calibration=100.0), ("pl-em", "without"): dict()}
+    prefs = readlevel.preferences
+    curves = {}
+    for (method, mode), params in runs.items():
+        theta, curve = None, []
+        for _ in range(iterations):
+            if mode == "without" and method == "coarsen-pl":
+                # the raw MM step of Algorithm 1: coarsen_pl refuses a = 1 without
+                # calibration at finite α, because its fixed point does not exist
+                tau = params["alpha"] / (params["alpha"] + prefs.total_weight)
+                start = np.full(prefs.n_items, 0.5) if theta is None else theta
+                theta = tau * prefs.stages.wins / (prefs.stages.exposure(start, tau) + 2.0)
+            else:
+                theta = coarsen_pl(prefs, prior=(1.0, 2.0), max_iter=1, tol=0.0, init=theta,
+                                   **params).scores
+            curve.append(pairwise_accuracy(theta, readlevel.truth))
+        curves[(method, mode)] = curve
+        rows += [dict(method=method, calibration=mode, iteration=i + 1, accuracy=a)
+                 for i, a in enumerate(curve)]
+    lines = []
+    for (method, mode), curve in curves.items():
+        peak = int(np.argmax(curve))
+        lines.append(f"- {METHODS[method].name} {mode} calibration: best {curve[peak]:.4f} at "
+                     f"iteration {peak + 1}, {curve[14]:.4f} at 15, {curve[-1]:.4f} at "
+                     f"{iterations}")
+    return rows, "\n".join(lines)
+
+
+def alpha_rules_section(datasets: dict, out: Path, seeds: int) -> tuple[list[dict], str]:
+    """Each rule of :func:`choose_alpha` on each dataset: α, accuracy, spread, seconds."""
+    rows, table, curve_lines = [], [], []
+    for key, data in datasets.items():
+        prefs = data.preferences
+        picks = {}
+        for rule in RULES:
+            choices = [choose_alpha(prefs, rule, random_state=seed) for seed in range(seeds)]
+            alphas = np.array([c.alpha for c in choices])
+            picks[rule] = choices[0].alpha
+            accuracy = pairwise_accuracy(consensus_fit(prefs, choices[0].alpha).scores,
+                                         data.truth)
+            finite = alphas[np.isfinite(alphas)]
+            spread = (float(finite.max() / finite.min()) if finite.size == alphas.size
+                      else (1.0 if finite.size == 0 else float("inf")))
+            rows.append(dict(dataset=key, rule=rule, alpha=choices[0].alpha,
+                             accuracy=round(accuracy, 4), alpha_min=float(alphas.min()),
+                             alpha_max=float(alphas.max()), spread=round(spread, 3),
+                             seconds=round(float(np.mean([c.seconds for c in choices])), 2),
+                             at_grid_end=choices[0].at_grid_end))
+            table.append([TABLE_NAME[key], rule, f"{choices[0].alpha:g}", f"{accuracy:.4f}",
+                          f"{alphas.min():g}–{alphas.max():g} (×{spread:.2f})",
+                          f"{rows[-1]['seconds']:.2f} s"])
+        released = RELEASED[PAPER_KEY[key]]["coarsen-pl"]["alpha"]
+        grid = np.unique(np.concatenate([auto_alpha_grid(prefs.total_weight), [released],
+                                         [a for a in picks.values() if np.isfinite(a)],
+                                         [np.inf]]))
+        curve = []
+        for alpha in grid:
+            marks = [name for name, value in [("released", released), *picks.items()]
+                     if value == alpha]
+            curve.append(dict(alpha=float(alpha), tau=round(alpha / (alpha + prefs.total_weight)
+                                                          if np.isfinite(alpha) else 1.0, 6),
+                              accuracy=round(pairwise_accuracy(
+                                  consensus_fit(prefs, float(alpha)).scores, data.truth), 4),
+                              marks=" ".join(marks)))
+        write_csv(out / f"alpha_accuracy_{key}.csv", curve)
+        best = max(curve, key=lambda r: r["accuracy"])
+        curve_lines.append(
+            f"- **{TABLE_NAME[key]}** (`alpha_accuracy_{key}.csv`): "
+            + ", ".join(f"α = {r['alpha']:g}: {r['accuracy']:.4f}"
+                        + (f" **[{r['marks']}]**" if r["marks"] else "") for r in curve)
+            + f". Best on this grid: α = {best['alpha']:g} ({best['accuracy']:.4f}).")
+    text = markdown_table(["dataset", "rule", "α (seed 0)", "accuracy", f"α over {seeds} seeds",
+                           "seconds"], table)
+    return rows, text + "\n\nAccuracy of the consensus fit against α (marks: the released α "\
+        "and each rule's pick):\n\n" + "\n".join(curve_lines)
+
+
+def exposure_section(seeds: int, levels, contaminations) -> tuple[list[dict], str]:
+    """The simulated study of when CoarsenRank helps (item exposure × contamination)."""
+    rows = exposure_study(levels=levels, seeds=seeds, contaminations=contaminations)
+    names = [METHODS[m].name for m in STUDY_METHODS]
+    parts = []
+    for exposure in dict.fromkeys(r["exposure"] for r in rows):
+        table = []
+        for contamination in contaminations:
+            for level in levels:
+                cell = {r["method"]: r for r in rows if r["exposure"] == exposure
+                        and r["contamination"] == contamination and r["level"] == level}
+                top = max(cell[m]["mean"] for m in STUDY_METHODS)
+                table.append([f"{contamination} {level:.0%}"] + [
+                    ("**" if cell[m]["mean"] == top else "") + f"{cell[m]['mean']:.3f} ± "
+                    f"{cell[m]['sd']:.3f}" + ("**" if cell[m]["mean"] == top else "")
+                    for m in STUDY_METHODS])
+        parts.append(f"**Exposure {exposure}** (best in bold):\n\n"
+                     + markdown_table(["contamination"] + names, table))
+    findings = []
+    for exposure in dict.fromkeys(r["exposure"] for r in rows):
+        def mean_of(method, where=lambda r: True, exposure=exposure):
+            return float(np.mean([r["mean"] for r in rows if r["exposure"] == exposure
+                                  and r["method"] == method and where(r)]))
+
+        gap = mean_of("coarsen-pl") - mean_of("pl-em")
+        ranking = sorted(STUDY_METHODS, key=lambda m: -mean_of(m, lambda r: r["contamination"]
+                                                        != "campaign"))
+        campaign = {m: mean_of(m, lambda r: r["contamination"] == "campaign")
+                    for m in STUDY_METHODS} if "campaign" in contaminations else {}
+        line = (f"- **{exposure}**: CoarsenPL (default rule) minus PL-EM, averaged over every "
+                f"cell: {gap:+.4f}. Best on the non-coordinated contaminations: "
+                + ", ".join(f"{METHODS[m].name} {mean_of(m, lambda r: r['contamination'] != 'campaign'):.3f}"  # noqa: E501
+                            for m in ranking[:3]) + ".")
+        if campaign:
+            line += (" Coordinated campaign, every method: "
+                     + ", ".join(f"{METHODS[m].name} {v:.3f}" for m, v in campaign.items())
+                     + ".")
+        findings.append(line)
+    return rows, "\n\n".join(parts) + "\n\nFindings, as measured:\n\n" + "\n".join(findings)
+
+
+def teaching_section(seeds: int) -> tuple[list[dict], str]:
+    """The dashboard's two teaching scenarios, measured over seeds."""
+    rows, table = [], []
+    for kind in ("careless", "campaign"):
+        scores: dict[str, list[float]] = {m: [] for m in STUDY_METHODS}
+        for seed in range(seeds):
+            prefs, truth = teaching_arrays(kind, seed)
+            for method in STUDY_METHODS:
+                scores[method].append(pairwise_accuracy(METHODS[method].run(prefs).scores,
+                                                        truth))
+        for method in STUDY_METHODS:
+            rows.append(dict(scenario=kind, method=method,
+                             mean=round(float(np.mean(scores[method])), 4),
+                             sd=round(float(np.std(scores[method])), 4), seeds=seeds))
+        table.append([kind] + [f"{np.mean(scores[m]):.3f} ± {np.std(scores[m]):.3f}"
+                               for m in STUDY_METHODS])
+    return rows, markdown_table(["scenario"] + [METHODS[m].name for m in STUDY_METHODS],
+                                table)
+
+
+# ---------------------------------------------------------------------------------- driver
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coarsenrank_core.reproduce",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True, help="folder of the paper's datasets")
+    parser.add_argument("--out", default="reports", help="output folder (default reports/)")
+    parser.add_argument("--sushi", help="folder holding Kamishima's sushi3b.5000.10.order")
+    parser.add_argument("--seeds", type=int, default=5, help="seeds for ablation and SUSHI")
+    parser.add_argument("--repeats", type=int, default=5, help="timing repeats")
+    parser.add_argument("--quick", action="store_true",
+                        help="a fast smoke run: fewer seeds, repeats, draws and factors")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    seeds, repeats = (2, 1) if args.quick else (args.seeds, args.repeats)
+    factors = (1, 10) if args.quick else SCALE_FACTORS
+    started = time.perf_counter()
+    data = Path(args.data)
+    datasets = {"readlevel": load_readlevel(data), "babyface": load_babyface(data),
+                "peergrading_released": load_peergrading(data),
+                "peergrading_rebuilt": load_peergrading(data, rebuilt=True)}
+    sushi_runs, sushi_clean = None, None
+    if args.sushi:
+        order = Path(args.sushi) / "sushi3b.5000.10.order"
+        loaded = [load_sushi(order, random_state=seed) for seed in range(seeds)]
+        sushi_clean = loaded[0][1]
+        sushi_runs = [corrupted for _, corrupted in loaded]
+
+    accuracy_rows, accuracy_text = accuracy_section(datasets, sushi_runs)
+    write_csv(out / "paper_accuracy.csv", accuracy_rows)
+    accuracy_text += "\n\n" + deviations_text(accuracy_rows)
+    released_output = released_peergrader_output(data, datasets)
+    sensitivity_text = sensitivity_section(datasets)
+    ablation_rows, ablation_text = ablation_section(datasets["babyface"], seeds)
+    write_csv(out / "ablation_annotations.csv", ablation_rows)
+    scale_rows, scale_text = scale_section(datasets["readlevel"], factors, repeats)
+    write_csv(out / "ablation_scale.csv", scale_rows)
+    time_rows, time_text = computation_section(datasets, repeats, sushi_clean)
+    write_csv(out / "learning_times.csv", time_rows)
+    dic_rows, dic_text = dic_section({k: v for k, v in datasets.items()
+                                      if k != "peergrading_rebuilt"}, out, DIC_DRAWS["n_draws"])
+    write_csv(out / "dic_summary.csv", dic_rows)
+    calibration_rows, calibration_text = calibration_section(datasets["readlevel"])
+    write_csv(out / "calibration_readlevel.csv", calibration_rows)
+    rule_rows, rule_text = alpha_rules_section(
+        {k: datasets[k] for k in ("readlevel", "babyface", "peergrading_released")}, out,
+        seeds)
+    write_csv(out / "alpha_rules.csv", rule_rows)
+    exposure_rows, exposure_text = exposure_section(
+        1 if args.quick else seeds, (0.2,) if args.quick else (0.1, 0.2, 0.3, 0.4),
+        ("spammers", "campaign") if args.quick else CONTAMINATIONS)
+    write_csv(out / "exposure_study.csv", exposure_rows)
+    teaching_rows, teaching_text = teaching_section(1 if args.quick else seeds)
+    write_csv(out / "teaching_scenarios.csv", teaching_rows)
+
+    report = REPORT.format(
+        machine=f"{platform.machine()}, Python {platform.python_version()}, "
+                f"numpy {np.__version__}",
+        seconds=time.perf_counter() - started, accuracy=accuracy_text,
+        sensitivity=sensitivity_text, chosen=_chosen_text(), ablation=ablation_text,
+        released_output=released_output or "not found",
+        seeds=seeds, scale=scale_text, computation=time_text, repeats=repeats, dic=dic_text,
+        calibration=calibration_text, rules=rule_text, exposure=exposure_text,
+        teaching=teaching_text,
+        sushi="" if sushi_runs else SUSHI_ABSENT,
+        peergrading=_peergrading_text(accuracy_rows))
+    (out / "paper_reproduction.md").write_text(report, encoding="utf-8")
+    print(f"wrote {out / 'paper_reproduction.md'} in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _chosen_text() -> str:
+    return "\n".join(f"- **{METHODS[m].name}**: " + ", ".join(f"{k} = {v}" for k, v in p.items())
+                     for m, p in CHOSEN.items())
+
+
+def _peergrading_text(rows: list[dict]) -> str:
+    def ours(dataset, method):
+        return next(r["ours"] for r in rows if r["dataset"] == dataset and r["method"] == method)
+
+    released = ours("peergrading_released", "coarsen-pl")
+    return (f"On the released lists CoarsenPL reaches {released:.4f} "
+            f"and PL-EM {ours('peergrading_released', 'pl-em'):.4f}; on the lists rebuilt "
+            f"correctly from the three CSV files they reach "
+            f"{ours('peergrading_rebuilt', 'coarsen-pl'):.4f} and "
+            f"{ours('peergrading_rebuilt', 'pl-em'):.4f}.")
+
+
+SUSHI_ABSENT = ("SUSHI is not redistributable, so it is not in the shared data. Run with "
+                "`--sushi DIR` (a folder holding Kamishima's `sushi3b.5000.10.order`) to add its "
+                "column: the script follows the paper's protocol (truth by PL-EM on the 5000 "
+                "clean lists; 3000 users shortened to random subsequences of length 4–10; 2000 "
+                "replaced by noise) with seeds 0..S−1 and reports the mean and spread.\n")
+
+REPORT = """# Reproducing Pan et al., JMLR 2022 (CoarsenRank)
+
+Machine: {machine}. The whole report took {seconds:.0f} s. Pairwise accuracy is the paper's
+"Kendall tau similarity": the share of item pairs, untied in the truth, that the estimate
+orders as the truth does, a tie in the estimate counting as an error (the authors' `calc_auc`).
+We report the final iterate; the released code averages its last six iterations.
+
+## 1. Table "Accuracy"
+
+Ours, then (paper, difference). CoarsenPL, PL-EM and CoarsenBT use the released code's
+per-dataset hyper-parameters (prior, α, iterations, calibration C); CoarsenTH its α.
+
+{accuracy}
+
+{sushi}
+Hyper-parameters the paper does not give, chosen here:
+
+{chosen}
+
+Sensitivity (pairwise accuracy on Readlevel; BabyFace; PeerGrading released, for each value):
+
+{sensitivity}
+
+The authors also released the output of their PeerGrading-PL baseline (item scores per
+dataset). Scored with the same metric it gives: {released_output}. So the paper's PeerGrader
+column is not the released output everywhere, and our PeerGrader, fitted from scratch with
+the prior above, lands between the two. PeerGrader here is fitted by one L-BFGS run over the
+scores and the log-reliabilities jointly (`solver="joint"`), which reaches the same optimum as
+the alternating scheme (`solver="alternating"`, tested to agree) about 25 times faster.
+
+## 2. PeerGrading built two ways
+
+{peergrading} The released script that builds `PeerGrader.mat` writes a peer's *grade*
+where the peer's group id belongs in its tie branches; about 790 of the 3619 released lists hold
+a wrong item (see `datasets/peergrading/SOURCE.md`). The released column reproduces the paper;
+the rebuilt column is the correct data.
+
+## 3. Annotation ablation (BabyFace, Table "Ablation")
+
+Mean ± standard deviation over {seeds} seeds of the random subsample (paper in brackets).
+Column heads give the share of each annotator's preferences kept and the average number of
+annotations per annotator (ours; paper).
+
+{ablation}
+
+The subsampling rule matches the paper's (the average annotations per annotator agree to
+two decimals), and every method agrees with the paper at 100 %. The gaps are at small ratios,
+where the paper reports one random subsample per ratio and we average {seeds}: the spread
+over seeds there (up to ±0.06) shows how far one draw can move a cell. In the paper the
+vanilla methods (PL-EM above all) score lower at small ratios than in our average, and
+CoarsenTH and CoarsenBT sit at exactly 0.8824 for every ratio up to 16 %. We do not reproduce
+that flat line: with one to twelve annotations per annotator every method loses accuracy,
+CoarsenBT the most, so the paper's claim that the CoarsenRank variants are the least
+sensitive to few annotations does not hold in our runs.
+
+## 4. Scale ablation (Readlevel magnified, Table "Ablation_size")
+
+Seconds for 15 inner iterations on this machine (paper's i5 seconds, speed-up).
+
+{scale}
+
+## 5. DIC curves
+
+Exact Gibbs sampler (100 burn-in, 100 draws, warm start, the same random numbers at every α),
+each dataset with its CoarsenPL prior; the grid is the automatic one plus the released α. The
+knee is read on the smoothed curve and may lie between grid points.
+
+{dic}
+
+On all three datasets the corrected DIC keeps falling slowly up to the largest α tried, so its
+minimum is essentially the plain model. The point where it levels off is the package's default
+rule. It is not a better choice everywhere: with the package's consensus fit (section 8) it is
+more accurate than the minimum on Readlevel (0.7355 vs 0.7026) and BabyFace (0.8889 vs 0.8824)
+and less accurate on PeerGrading (0.7897 vs 0.8014). The released code plotted a different
+quantity (see the notes), which is why its hand-picked α sit well below both.
+
+## 6. Learning times (Table "Computation")
+
+Mean ± standard deviation over {repeats} runs of 15 inner iterations (paper in brackets).
+
+{computation}
+
+## 7. Calibration (Figure "Cali", Readlevel)
+
+Accuracy per EM iteration with calibration (θ ← 100·θ/Σθ) and without
+(`calibration_readlevel.csv`):
+
+{calibration}
+
+## 8. Choosing α: the rules of `choose_alpha`
+
+For each rule and dataset: the α chosen with seed 0, the pairwise accuracy of the package's
+consensus fit (CoarsenPL by EM, prior Gamma(1, 2), calibration C = M/2) at that α, the range
+of α over the seeds (Gibbs seeds for the DIC rules, fold assignments for "cv") and the mean
+seconds per choice (`alpha_rules.csv`). The default rule is "knee".
+
+{rules}
+
+## 9. Exposure: when does CoarsenRank help?
+
+Simulated data (30 items, 60 raters × 5 lists of 6 items, PL with log-worths from 1.5 to −1.5).
+Items are shown uniformly, more often when better ("correlated", as on the paper's datasets)
+or more often when worse ("anti-correlated"). Contamination: the noise menu's injectors, and a
+coordinated campaign (a share of raters drawing from one wrong order). Every method runs with
+the registry's defaults, so CoarsenPL uses the α of the default rule. Mean ± sd of pairwise
+accuracy over seeds (`exposure_study.csv`).
+
+{exposure}
+
+## 10. The dashboard's teaching scenarios
+
+The two built-in scenarios (20 items, 30 raters × 8 lists of 6; half of the raters careless,
+or half in a coordinated campaign), mean ± sd over seeds (`teaching_scenarios.csv`).
+
+{teaching}
+"""
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
