@@ -1,18 +1,8 @@
 """AppTest: the count column can be corrected in the import preview, and the preview follows."""
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def start_upload(name: str, content: bytes) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.switch_page("pages/data.py").run()
-    at.radio(key="data_source").set_value("My own file").run()
-    at.file_uploader(key="upload_file").set_value((name, content, "text/csv"))
-    return at.run()
+from tests.test_app_import import start_upload
 
 
 def shown(at: AppTest) -> str:
