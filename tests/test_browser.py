@@ -58,6 +58,23 @@ def shots(tmp_path):
         shutil.copytree(folder, keep, dirs_exist_ok=True)
 
 
+SERVER_PID = [0]  # the process id of the latest served app
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s live children."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid and stat[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
 @contextmanager
 def served_app():
     """A fresh ``streamlit run app.py`` on a free loopback port."""
@@ -79,6 +96,7 @@ def served_app():
                 if time.time() > deadline or server.poll() is not None:
                     raise RuntimeError("the Streamlit server did not start") from None
                 time.sleep(0.3)
+        SERVER_PID[0] = server.pid
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
@@ -434,7 +452,7 @@ def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser):
         page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
         page.get_by_role("button", name="Run", exact=True).click()
         page.get_by_text("Sampling the posterior for each α").wait_for()
-        page.get_by_role("button", name="Stop", exact=True).click()
+        page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
         page.get_by_text("The DIC run was stopped").wait_for()
         wait_idle(page)
         assert page.locator("[data-testid=stPlotlyChart]").count() == 0
@@ -598,3 +616,34 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         wait_idle(other)
         assert consensus_cells(other) == cells
         context.close()
+
+
+def test_stop_ends_a_sweep_on_both_cores_and_its_worker_processes(browser):
+    # 500 raters ordering 40 items: 20,000 list entries, so the sweep runs on two processes
+    with served_app() as base:
+        page, _ = new_page(browser)
+        page.goto(f"{base}/dic?data=scenario%3A40%2C500%2C40%2C0%2C1")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own list", exact=True).click()
+        page.get_by_label("My own list (comma-separated)").fill(
+            ", ".join(str(100 * k) for k in range(1, 31)))
+        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
+        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
+        page.get_by_role("button", name="Run", exact=True).click()
+        page.get_by_text("Sampling the posterior for each α").wait_for()
+        server = SERVER_PID[0]
+        page.wait_for_function("() => true")  # let the pool start
+        deadline = time.time() + 60
+        while len(children(server)) < 2 and time.time() < deadline:
+            time.sleep(0.2)
+        assert len(children(server)) >= 2, "the sweep did not start two workers"
+        page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
+        page.get_by_text("The DIC run was stopped").wait_for()
+        wait_idle(page)
+        deadline = time.time() + 30
+        while children(server) and time.time() < deadline:
+            time.sleep(0.2)
+        assert children(server) == [], "worker processes kept running after Stop"
+        assert page.locator("[data-testid=stPlotlyChart]").count() == 0
+        page.close()

@@ -22,12 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import RerunException, StopException
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
 from coarsenrank_core.compare import COMPARE_DRAWS, compare
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
+from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.experiments import (
     careless_raters,
     rater_disagreement,
@@ -133,6 +135,7 @@ class Job:
         self.start = time.monotonic()
         self.last = self.start
         self.fraction, self.done, self.total = 0.0, 0, 0
+        self.interrupt: BaseException | None = None  # Streamlit's Stop/rerun request
         self.bar = st.progress(0.0, text=f"{label} starting…")
 
     def _text(self) -> str:
@@ -143,20 +146,34 @@ class Job:
                     f"about {_seconds(left)} left")
         return f"{self.label} {_seconds(elapsed)} so far"
 
+    def _refresh(self) -> None:
+        """Redraw the bar; Streamlit's request to end the run is kept, not raised here.
+
+        Raising it from inside the engine would leave a parallel sweep's workers running
+        to the end; instead :meth:`should_stop` answers True, the engine stops (and
+        terminates its workers) and :func:`_job` raises the request afterwards.
+        """
+        if self.interrupt is not None:
+            return
+        try:
+            self.bar.progress(self.fraction, text=self._text())
+        except (RerunException, StopException) as request:
+            self.interrupt = request
+
     def progress(self, done: int, total: int) -> None:
         """``(done, total)`` callback of the engine's sweeps and comparisons."""
         self.done, self.total = int(done), int(total)
         self.fraction = min(1.0, done / total) if total else 0.0
         self.last = time.monotonic()
-        self.bar.progress(self.fraction, text=self._text())
+        self._refresh()
 
     def should_stop(self) -> bool:
-        """Refresh the bar now and then (a point where Streamlit can end the run)."""
+        """Refresh the bar now and then; True once Streamlit asked to end the run."""
         now = time.monotonic()
-        if now - self.last >= self.REFRESH:
+        if self.interrupt is None and now - self.last >= self.REFRESH:
             self.last = now
-            self.bar.progress(self.fraction, text=self._text())
-        return False
+            self._refresh()
+        return self.interrupt is not None
 
 
 def _seconds(value: float) -> str:
@@ -175,8 +192,15 @@ def _job(label: str | None):
     job = Job(label)
     try:
         yield job
+    except Cancelled:
+        if job.interrupt is not None:  # the engine stopped because Streamlit asked to
+            raise job.interrupt from None
+        raise
     finally:
-        job.bar.empty()
+        if job.interrupt is None:
+            job.bar.empty()
+    if job.interrupt is not None:  # the fit finished before it looked: end the run now
+        raise job.interrupt
 
 
 def _hooks(job: Job | None) -> dict:
