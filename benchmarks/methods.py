@@ -59,7 +59,7 @@ def peer_seconds(prefs) -> dict[str, float]:
 
 
 def compare_section(large) -> None:
-    from coarsenrank_core.compare import compare
+    from coarsenrank_core.comparison import compare
     from coarsenrank_core.registry import METHODS
 
     peers = peer_seconds(large)

@@ -19,7 +19,7 @@ _EXPORTS = {
     "example_file": "io", "FORMATS": "io", "read_file": "io", "ReadOptions": "io",
     "ReadReport": "io",
     "METHODS": "registry", "run_method": "registry",
-    "ComparisonResult": "compare", "compare": "compare",
+    "ComparisonResult": "comparison", "compare": "comparison",
     "simulate_pl": "simulate",
     "choose_alpha": "alpha", "AlphaChoice": "alpha",
 }

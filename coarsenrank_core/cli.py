@@ -229,7 +229,7 @@ def _dic(args) -> None:
 
 
 def _compare(args) -> None:
-    from .compare import DEFAULT_COMPARISON, compare
+    from .comparison import DEFAULT_COMPARISON, compare
     from .io import read_truth
     from .registry import METHODS
 

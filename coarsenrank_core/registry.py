@@ -25,7 +25,7 @@ from .results import RankingResult
 __all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA", "get_method",
            "check_methods", "SHARED_PARAMETERS", "FitAttempt", "attempt", "seconds_summary"]
 
-#: Parameters a comparison hands to every method at once (:func:`~coarsenrank_core.compare.
+#: Parameters a comparison hands to every method at once (:func:`~coarsenrank_core.comparison.
 #: compare`, the robustness and scale experiments): a method that does not take one of
 #: these ignores it. Any other parameter a method does not take raises ``ValueError``.
 SHARED_PARAMETERS = frozenset({"alpha", "random_state", "burn_in", "n_draws", "should_stop"})
@@ -259,7 +259,7 @@ class FitAttempt:
     """One fit as a comparison runs it: the result, or the error that stopped it.
 
     The single policy for a method that raises, used by
-    :func:`~coarsenrank_core.compare.compare`,
+    :func:`~coarsenrank_core.comparison.compare`,
     :func:`~coarsenrank_core.experiments.robustness_curve` and
     :func:`~coarsenrank_core.experiments.scale_test`: the error is reported as
     ``"<ExceptionType>: <message>"`` and the other methods still run.

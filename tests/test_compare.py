@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from coarsenrank_core import Preferences, compare, pairwise_accuracy, run_method
-from coarsenrank_core.compare import order_agreement
+from coarsenrank_core.comparison import order_agreement
 from coarsenrank_core.experiments import (
     fixed_iterations,
     rater_disagreement,

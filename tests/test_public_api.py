@@ -66,3 +66,18 @@ def test_engine_imports_neither_ui_libraries_nor_pandas_outside_the_readers():
         assert "import streamlit" not in text and "import plotly" not in text, source
         if source.relative_to(package).parts[0] != "io":
             assert "import pandas" not in text and "from pandas" not in text, source
+
+
+def test_no_public_name_is_shadowed_by_a_module_of_the_same_name():
+    """Importing every engine module must not replace an exported function by a module."""
+    import importlib
+    import pkgutil
+    import types
+
+    import coarsenrank_core
+
+    for info in pkgutil.walk_packages(coarsenrank_core.__path__, "coarsenrank_core."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    for name in coarsenrank_core.__all__:
+        assert not isinstance(getattr(coarsenrank_core, name), types.ModuleType), name

@@ -27,7 +27,7 @@ from streamlit.runtime.scriptrunner import RerunException, StopException
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
-from coarsenrank_core.compare import COMPARE_DRAWS, compare
+from coarsenrank_core.comparison import COMPARE_DRAWS, compare
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.experiments import (

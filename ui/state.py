@@ -107,7 +107,7 @@ def noisy_copy() -> Dataset | None:
 def methods() -> list[str]:
     """The methods the teacher chose on Compare (the engine's default comparison at first)."""
     if _METHODS not in st.session_state:
-        from coarsenrank_core.compare import DEFAULT_COMPARISON
+        from coarsenrank_core.comparison import DEFAULT_COMPARISON
         st.session_state[_METHODS] = list(DEFAULT_COMPARISON)
     return list(st.session_state[_METHODS])
 
