@@ -763,7 +763,7 @@ class Preferences:
         return self._replace(rankers=rankers, ranker_names=ranker_names)
 
     # ------------------------------------------------------------------ canonical CSV
-    def to_csv(self, neutralise: bool = False) -> str:
+    def to_csv(self, neutralise: bool = True) -> str:
         """Write the canonical long CSV: ``preference,ranker,weight,item,rank``.
 
         One row per item of each preference; ``rank`` is the 1-based position of the item's
@@ -776,9 +776,10 @@ class Preferences:
             Write item and ranker names that a spreadsheet would run as a formula (starting
             with ``= + - @``, a tab or a carriage return) with a leading apostrophe, as
             :func:`coarsenrank_core.export.neutralise_cell` does for every download
-            (OWASP "CSV injection"): use it for a file meant to be opened in a spreadsheet.
-            The default ``False`` writes the names exactly as they are, so that the file
-            reads back to an equal collection (the readers keep a leading apostrophe).
+            (OWASP "CSV injection"). The readers remove exactly that apostrophe, so the
+            file still reads back equal; only a name that itself starts with an apostrophe
+            followed by one of those characters loses its apostrophe. ``False`` writes the
+            names exactly as they are.
         """
         from .export import neutralise_cell
 

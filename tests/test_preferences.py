@@ -294,13 +294,14 @@ def test_canonical_csv_has_one_row_per_entry():
                                            "1,r,1,b,1", "1,r,1,a,2", "1,r,1,c,2"]
 
 
-def test_canonical_csv_neutralises_formula_names_on_request():
+def test_canonical_csv_neutralises_formula_names_by_default():
     from coarsenrank_core.export import neutralise_cell
 
     names = ["=HYPERLINK(\"http://evil\")", "+1", "-a", "@SUM(A1)", "\tx", "plain", "a=b", "b"]
     prefs = Preferences.from_lists([[0, 1, 2, 3], [4, 5, 6, 7]], item_names=names,
                                    rankers=["=cmd|' /C calc'!A0", "bob"])
-    rows = list(csv.reader(io.StringIO(prefs.to_csv(neutralise=True))))
+    assert prefs.to_csv() == prefs.to_csv(neutralise=True)
+    rows = list(csv.reader(io.StringIO(prefs.to_csv())))
     assert rows[0] == list(CANONICAL_COLUMNS)
     items = [row[3] for row in rows[1:]]
     assert items == [neutralise_cell(n) for n in names]
@@ -308,9 +309,14 @@ def test_canonical_csv_neutralises_formula_names_on_request():
     assert {row[1] for row in rows[1:]} == {"'=cmd|' /C calc'!A0", "bob"}
     assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r"))
                    for row in rows[1:] for cell in row)
-    # without neutralise the names are written as they are (the file reads back equal)
-    plain = list(csv.reader(io.StringIO(prefs.to_csv())))
+    # neutralise=False writes the names as they are; either file reads back equal
+    plain = list(csv.reader(io.StringIO(prefs.to_csv(neutralise=False))))
     assert [row[3] for row in plain[1:]] == names
+    from coarsenrank_core import read_preferences
+
+    stripped = [[name.strip() for name in pref] for pref in prefs.to_lists(names=True)]
+    for text in (prefs.to_csv(), prefs.to_csv(neutralise=False)):  # readers trim the tab
+        assert read_preferences(text.encode()).to_lists(names=True) == stripped
     # a carriage return (which Python's csv writer leaves unquoted) is neutralised too
     assert "'\ry" in Preferences.from_lists([[0, 1]], item_names=["\ry", "z"]).to_csv(
         neutralise=True)

@@ -563,7 +563,7 @@ def test_truth_duplicates_bad_scores_and_empty():
 # ---------------------------------------------------------------------------- properties
 # canonical names: the readers store names in NFC form without invisible characters
 NAME = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6).filter(
-    lambda s: s == s.strip() == tidy_name(s))
+    lambda s: s == s.strip() == tidy_name(s) and not (s[:1] == "'" and s[1:2] in "=+-@"))
 
 
 @st.composite
