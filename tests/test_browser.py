@@ -124,6 +124,29 @@ def wait_idle(page):
     page.wait_for_timeout(300)
 
 
+
+def choose_own_file(page):
+    """Pick "My own file" and wait until its uploader is drawn and the run has ended."""
+    page.get_by_text("My own file").click()
+    page.get_by_text("Rankings file: CSV, Excel").wait_for()
+    wait_idle(page)
+
+
+def upload_and_preview(page, path):
+    """Give the uploader a file and wait for the import preview (once more if a rerun
+    replaced the file input while the file was being set)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(2):
+        page.locator("input[type=file]").first.set_input_files(str(path))
+        try:
+            page.get_by_text("We read this as").wait_for(timeout=45_000)
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+
+
 def go(page, title, heading):
     """Follow a sidebar link (keeping the session) and wait for that page's heading."""
     page.locator("[data-testid=stSidebarNav] a", has_text=title).click()
@@ -158,10 +181,8 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         page.goto(f"{base}/data")
         page.wait_for_selector("h1")
         wait_idle(page)
-        page.get_by_text("My own file").click()
-        wait_idle(page)
-        page.locator("input[type=file]").first.set_input_files(str(upload))
-        page.get_by_text("We read this as").wait_for()
+        choose_own_file(page)
+        upload_and_preview(page, upload)
         wait_idle(page)
         page.get_by_role("button", name="Use this data").click()
         page.get_by_text("Loaded coffee.csv").wait_for()
@@ -218,10 +239,8 @@ def test_survey_export_upload_preview_confirm_and_winner(browser, shots):
         page.goto(f"{base}/data")
         page.wait_for_selector("h1")
         wait_idle(page)
-        page.get_by_text("My own file").click()
-        wait_idle(page)
-        page.locator("input[type=file]").first.set_input_files(str(export))
-        page.get_by_text("We read this as").wait_for()
+        choose_own_file(page)
+        upload_and_preview(page, export)
         wait_idle(page)
         body = page.locator("[data-testid=stMain]").inner_text()
         assert "item columns holding ranks (detected), a Qualtrics export" in body
@@ -577,8 +596,7 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         page.goto(f"{base}/data")
         page.wait_for_selector("h1")
         wait_idle(page)
-        page.get_by_text("My own file").click()
-        wait_idle(page)
+        choose_own_file(page)
         page.locator("input[type=file]").first.set_input_files(str(upload))
         page.get_by_text("We read this as").first.wait_for()
         wait_idle(page)
