@@ -19,7 +19,7 @@ ETA_MIN = 1e-8
 
 
 @dataclass(frozen=True)
-class _Block:
+class _GraderBlock:
     """Preferences of one length ``k`` as ``(n, k)`` matrices, with per-column stage weights.
 
     ``stage[r, t]`` is the weighted number of choice stages whose choice set is the
@@ -72,7 +72,7 @@ class GraderDesign:
             else:
                 stage = block.multiplicity * w[:, None]
                 win = block.chosen * w[:, None]
-            blocks.append(_Block(items=items, grader=grader[block.rows], stage=stage, win=win,
+            blocks.append(_GraderBlock(items=items, grader=grader[block.rows], stage=stage, win=win,
                                  weight=w, pairs=pairs, unit=bool(np.all(w == 1.0))))
         self.blocks = blocks
 
@@ -115,7 +115,7 @@ class GraderDesign:
         return value, d_s, d_eta, d2_eta
 
 
-def _general_block(block: _Block, scores: np.ndarray, e: np.ndarray, curvature: bool):
+def _general_block(block: _GraderBlock, scores: np.ndarray, e: np.ndarray, curvature: bool):
     """Stage-wise likelihood of one block by stable recurrences over its ``k`` columns.
 
     With ``x = η_g s`` and ``L_t = log Σ_{l ≥ t} e^{x_l}`` (the log choice-set sum of the
@@ -155,7 +155,7 @@ def _general_block(block: _Block, scores: np.ndarray, e: np.ndarray, curvature: 
     return row_value, row_d, row_d2, grad_x
 
 
-def _check_prior(prior) -> tuple[float, float]:
+def _check_reliability_prior(prior) -> tuple[float, float]:
     shape, rate = (float(v) for v in prior)
     if not (shape >= 1 and rate > 0 and np.isfinite(shape) and np.isfinite(rate)):
         raise ValueError(f"the reliability prior needs shape >= 1 and rate > 0 "
@@ -177,7 +177,7 @@ def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.
     (float, numpy.ndarray, numpy.ndarray)
         ``J``, ``∂J/∂s`` (M,) and ``∂J/∂η`` (one per ranker id).
     """
-    shape, rate = _check_prior(reliability_prior)
+    shape, rate = _check_reliability_prior(reliability_prior)
     design = GraderDesign(prefs) if design is None else design
     s = np.asarray(scores, dtype=float)
     eta = np.asarray(reliability, dtype=float)
@@ -342,7 +342,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
                   max_outer=max_outer, max_iter=max_iter, tol=tol, inner_tol=inner_tol,
                   solver=solver, fit_reliability=fit_reliability, init=init, trace=trace)
     check_common(max_iter, inner_tol, l2)
-    shape, rate = _check_prior(reliability_prior)
+    shape, rate = _check_reliability_prior(reliability_prior)
     if max_outer < 1 or not tol >= 0:
         raise ValueError("max_outer must be >= 1 and tol >= 0")
     if solver not in ("joint", "alternating"):
