@@ -221,18 +221,12 @@ def load_sample(sample_id: str) -> Dataset:
 
 
 @_cached(max_entries=8)
-def read_upload(data: bytes, name: str, file_format: str) -> Preferences:
-    """Parse uploaded bytes (raises PreferenceFormatError, which is not cached)."""
-    return read_preferences(_named(data, name), format=file_format)
-
-
-@_cached(max_entries=8)
 def read_truth_upload(data: bytes, name: str, _prefs: Preferences, key: str) -> np.ndarray:
     """Parse an uploaded ground truth against the current items."""
-    return read_truth(_named(data, name), _prefs)
+    return read_truth(named_upload(data, name), _prefs)
 
 
-def _named(data: bytes, name: str) -> io.BytesIO:
+def named_upload(data: bytes, name: str) -> io.BytesIO:
     """Uploaded bytes with the file name the readers use to recognise PrefLib files."""
     buffer = io.BytesIO(data)
     buffer.name = name

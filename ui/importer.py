@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 
 import streamlit as st
 
@@ -17,6 +16,7 @@ from coarsenrank_core.io import (
 )
 
 from . import state
+from .compute import named_upload
 from .text import count as text_count
 from .text import list_word, plain
 
@@ -27,12 +27,6 @@ AUTO_COLUMN, NO_COLUMN = "(find it)", "(none)"
 PREVIEW_ROWS = 3
 
 
-def _named(data: bytes, name: str) -> io.BytesIO:
-    buffer = io.BytesIO(data)
-    buffer.name = name
-    return buffer
-
-
 @st.cache_resource(max_entries=8, show_spinner=False)
 def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
     """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
@@ -40,7 +34,7 @@ def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> Re
     The result is immutable and cached once per content, shared by every session that
     uploads the same file.
     """
-    return read_file(_named(data, name), format=layout, options=options)
+    return read_file(named_upload(data, name), format=layout, options=options)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -50,7 +44,7 @@ def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tupl
         sheets = sheet_names(data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
     except Exception:  # noqa: BLE001 - a damaged workbook is reported by the reader
         sheets = ()
-    return table_columns(_named(data, name), ReadOptions(sheet=sheet)), sheets
+    return table_columns(named_upload(data, name), ReadOptions(sheet=sheet)), sheets
 
 
 def new_file(data: bytes, name: str) -> bool:
