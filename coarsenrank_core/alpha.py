@@ -19,14 +19,14 @@ __all__ = ["AlphaChoice", "CVEvidence", "choose_alpha", "DEFAULT_RULE", "RULES",
            "CONSENSUS_METHOD", "consensus_fit", "parse_rule"]
 
 #: The rule used whenever nobody says otherwise: the CLI, the registry, every page and the
-#: reproduction report. The paper's advice (§4.4) is to take α where the DIC curve levels
+#: reproduction report. The paper's advice (§4.5) is to take α where the DIC curve levels
 #: off; the minimum of DIC sits at the largest α tried on every dataset measured, so it
 #: would simply switch the neighbourhood off.
 DEFAULT_RULE = "knee"
 RULES = ("knee", "dic-min", "cv")
 
 #: The fit behind "the consensus" everywhere (CLI ``rank``, ``compare``, every page): the
-#: registry's CoarsenPL, i.e. closed-form EM with prior Gamma(1, 2) and the paper's §7.1
+#: registry's CoarsenPL, i.e. closed-form EM with prior Gamma(1, 2) and the paper's §6.1
 #: calibration θ ← (M/2)·θ/Σθ after every step, at the chosen α.
 CONSENSUS_METHOD = "coarsen-pl"
 
@@ -156,14 +156,14 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     Rules
     -----
     ``"knee"`` (the default, :data:`DEFAULT_RULE`)
-        The paper's "where DIC levels off" (§4.4, Eq. DIC_eq with the exact sampler of the
+        The paper's "where DIC levels off" (§4.5, Eq. (33) with the exact sampler of the
         notes): run the DIC sweep with common random numbers across α and read the knee
         of the smoothed curve (:func:`~coarsenrank_core.dic.knee_alpha`).
     ``"dic-min"``
         The α of lowest DIC on the grid. When that is the largest α tried the record says
         so (:attr:`AlphaChoice.at_grid_end`): the curve was still falling.
     ``"cv"``
-        K-fold cross-validation of the held-out PL log-likelihood (paper Eq. PL_model) of
+        K-fold cross-validation of the held-out PL log-likelihood (paper Eq. (19)) of
         the consensus fit (:func:`consensus_fit`), over the automatic grid plus α = ∞.
         Folds hold out whole rankers when the data name them, else whole lists. Each fold
         is fitted at the τ the full data would have at that α. Worths of 0 are floored at

@@ -1,4 +1,4 @@
-"""Choosing α from the data: the DIC sweep of paper §4.4 (corrected sampler) and a knee rule."""
+"""Choosing α from the data: the DIC sweep of paper §4.5 (corrected sampler) and a knee rule."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ CHAIN_SEGMENTS = 2
 
 @dataclass(frozen=True)
 class DICResult:
-    """The DIC curve over a grid of α (paper Eq. DIC_eq, as corrected in the notes).
+    """The DIC curve over a grid of α (paper Eq. (33), from the exact sampler).
 
     Attributes
     ----------
@@ -190,7 +190,7 @@ def knee_index(alphas, dic) -> int:
 
 
 def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
-    """``(f, g)`` of one posterior sample (paper Eq. (33) DIC_eq, as corrected in the notes)."""
+    """``(f, g)`` of one posterior sample (paper Eq. (33), from the exact sampler)."""
     design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
     f = float(np.mean([design.log_likelihood(theta) for theta in post.draws]))
     g = design.log_likelihood(post.mean) - f
@@ -200,7 +200,7 @@ def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
 def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int = 100,
               n_draws: int = 50, thin: int = 1, random_state=None,
               warm_start=None, should_stop=None) -> tuple[float, float]:
-    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (33) DIC_eq)."""
+    """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (33))."""
     post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws,
                             thin=thin, random_state=random_state, warm_start=warm_start,
                             should_stop=should_stop)
@@ -254,7 +254,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
     For each α: ``f(α)`` is the posterior mean of the untempered log-likelihood,
-    ``g(α) = log P_θ̄(R_N) − f(α)`` and ``DIC = g − f`` (paper Eq. DIC_eq). The cost is one
+    ``g(α) = log P_θ̄(R_N) − f(α)`` and ``DIC = g − f`` (paper Eq. (33)). The cost is one
     sampler run per α. By default every α runs from the same seed (common random numbers),
     so the differences between neighbouring points are not blurred by independent
     Monte-Carlo noise; the curve never depends on ``n_jobs`` or on the order in which

@@ -25,7 +25,7 @@ def _tied_pairs(*columns: np.ndarray) -> int:
 
 
 def pairwise_accuracy(scores, truth) -> float:
-    """Fraction of item pairs that the scores order as the ground truth does (paper Eq. acc_metric).
+    """Fraction of item pairs that the scores order as the ground truth does (paper Eq. (34)).
 
     Pairs tied in the truth are skipped. A pair counts as correct only when
     ``sign(θ_i − θ_j) == sign(g_i − g_j)``, so a tie in the estimate is an error. This is the

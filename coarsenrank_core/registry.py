@@ -140,7 +140,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
     Method(
         "pl", "PL", pl_lbfgs, dict(regularization=1.0), family="vanilla",
         ties="Breslow: tied items each chosen from the same remaining set.",
-        reference="Plackett 1975, Luce 1959; fitted by L-BFGS as in Pan et al. 2022 §7.1",
+        reference="Plackett 1975, Luce 1959; fitted by L-BFGS as in Pan et al. 2022 §6.1",
         summary="The classic Plackett–Luce model, fitted directly; assumes every rater is "
                 "equally reliable."),
     Method(
@@ -165,17 +165,17 @@ METHODS: dict[str, Method] = {m.id: m for m in [
     Method(
         "coarsen-th", "CoarsenTH", coarsen_th, dict(alpha=AUTO_ALPHA, regularization=1.0),
         input="pairs", ties="Lists are rank-broken into pairs; tied items give no pair.",
-        reference="Pan et al. 2022 §3.3.1 (Eq. CoarsenTH2)",
+        reference="Pan et al. 2022 §3.2.1 (Eq. (16))",
         summary="Robust Thurstone model on pairs: the data count with power τ = α/(α+N)."),
     Method(
         "coarsen-bt", "CoarsenBT", coarsen_bt, dict(_COARSEN_EM), input="pairs",
         ties="Tied items give a tied pair (Breslow: each chosen over the other).",
-        reference="Pan et al. 2022 §3.3.2 (Eq. CoarsenBT)",
+        reference="Pan et al. 2022 §3.2.2 (Eq. (18))",
         summary="Robust Bradley–Terry on pairs, fitted by the CoarsenRank EM."),
     Method(
         "coarsen-pl", "CoarsenPL", coarsen_pl, dict(_COARSEN_EM),
         ties="Breslow: tied items each chosen from the same remaining set.",
-        reference="Pan et al. 2022 §3.3.3 and Algorithm 1",
+        reference="Pan et al. 2022 §3.2.3 and Algorithm 1",
         summary="CoarsenRank: Plackett–Luce over a neighbourhood of the data, robust to "
                 "careless or inconsistent raters."),
     Method(
@@ -183,7 +183,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         dict(alpha=AUTO_ALPHA, prior=(1.0, 2.0), burn_in=100, n_draws=200, random_state=0),
         uncertainty=True, in_paper=False,
         ties="Breslow: tied items each chosen from the same remaining set.",
-        reference="Pan et al. 2022 Algorithm 2, with the exact sampler of the notes",
+        reference="Pan et al. 2022 Algorithm 2, with the exact sampler (see the README)",
         summary="CoarsenPL's posterior mean by Gibbs sampling, with uncertainty of every "
                 "rank."),
     Method(
@@ -192,7 +192,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         family="robust", in_paper=False,
         ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
         reference="A two-component mixture, PL or a uniformly random list, fitted by EM "
-                  "(this package; cf. Pan et al. 2022 §7 on outliers)",
+                  "(this package; cf. Pan et al. 2022 §6 on outliers)",
         summary="Each list is either an honest Plackett–Luce answer or a random one; EM "
                 "estimates the share of random lists and down-weights them."),
     Method(

@@ -17,7 +17,7 @@ _BLOCK_ENTRIES = 1 << 22
 
 
 def tempering(alpha: float, n: float) -> float:
-    """The tempering power ``τ = α / (α + N)`` (paper Eq. CoarsenRank); ``α = inf`` gives 1."""
+    """The tempering power ``τ = α / (α + N)`` (paper Eq. (20)); ``α = inf`` gives 1."""
     alpha = float(alpha)
     if not alpha > 0:
         raise ValueError(f"alpha must be positive (got {alpha}); use inf for the plain model")

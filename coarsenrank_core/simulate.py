@@ -104,7 +104,7 @@ def pl_orderings(items, log_theta, random_state=None) -> np.ndarray:
 
     Uses the Gumbel-max trick: sorting ``log θ + G`` (``G`` standard Gumbel) in decreasing
     order gives a ranking with probability ``Π_i θ_{ρ^i} / (θ_{ρ^i} + … + θ_{ρ^k})``
-    (paper Eq. PL_model; Yellott 1977).
+    (paper Eq. (19); Yellott 1977).
 
     Parameters
     ----------
@@ -143,7 +143,7 @@ def simulate_pl(n_items: int, n_preferences: int, length: int | None = None,
 
     The worths are ``θ_m = exp(spread · Z_m)`` with ``Z_m`` standard normal. Every
     preference is a uniformly random subset of distinct items (see :func:`random_subsets`)
-    ordered by a PL draw (paper Eq. PL_model) via the Gumbel-max trick
+    ordered by a PL draw (paper Eq. (19)) via the Gumbel-max trick
     (:func:`pl_orderings`). Everything is vectorised over preferences.
 
     Parameters

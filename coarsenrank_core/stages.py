@@ -166,8 +166,8 @@ class StageDesign:
     def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
         """EM's denominator: ``scale · Σ w/η`` over the stages whose choice set holds ``m``.
 
-        This is the E-step (paper Eq. posterior, ``E[ξ] = 1/η``) summed as in the M-step
-        (paper Eq. theta_update); ``scale`` is τ.
+        This is the E-step (paper Eq. (27), ``E[ξ] = 1/η``) summed as in the M-step
+        (paper Eq. (29)); ``scale`` is τ.
         """
         out = np.zeros(self.n_items)
         for block in self.blocks:
@@ -208,7 +208,7 @@ class StageDesign:
         return out
 
     def log_likelihood(self, theta: np.ndarray, per_preference: bool = False):
-        """Untempered PL log-likelihood ``Σ_n w_n log P_θ(ρ_n)`` (paper Eq. PL_model).
+        """Untempered PL log-likelihood ``Σ_n w_n log P_θ(ρ_n)`` (paper Eq. (19)).
 
         Parameters
         ----------

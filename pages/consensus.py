@@ -127,7 +127,7 @@ with st.expander("Per-rater table"):
 with st.expander("How this is computed"):
     st.markdown(
         "**The consensus** is CoarsenPL fitted by EM (paper Algorithm 1) with prior Gamma(1, 2) "
-        "and the paper's §7.1 calibration θ ← (M/2)·θ/Σθ after every step, at the session's "
+        "and the paper's §6.1 calibration θ ← (M/2)·θ/Σθ after every step, at the session's "
         "α. The command line's `rank`, the Compare page and the Noise page use the same fit. "
         "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
         "picked first twice as often. **Likely ranks** and the chance of being first come "

@@ -36,7 +36,7 @@ st.markdown(
 st.markdown(
     "**How α is chosen by default (on every page and in the command line):** run the DIC "
     "sweep below and take α **where the DIC curve levels off** (the knee of the smoothed "
-    "curve, paper §4.4). DIC rewards fitting the data and penalises over-fitting. On real "
+    "curve, paper §4.5). DIC rewards fitting the data and penalises over-fitting. On real "
     "data its lowest value usually sits at the largest α tried (the curve is still falling), "
     "which would switch the neighbourhood off; the knee keeps it.")
 with st.form("dic_form"):

@@ -219,7 +219,7 @@ def test_alpha_is_never_silently_ignored_with_a_equal_to_one():
     prefs = Preferences.from_lists(random_lists(rng, 6, 40), n_items=6)
     with pytest.raises(ValueError, match="no effect"):
         coarsen_pl(prefs, alpha=10.0, prior=(1.0, 2.0), calibration=None)
-    # the default calibrates exactly as the paper's §7.1 does (C = M / 2)
+    # the default calibrates exactly as the paper's §6.1 does (C = M / 2)
     auto = coarsen_pl(prefs, alpha=10.0, max_iter=50, tol=0.0)
     paper = coarsen_pl(prefs, alpha=10.0, calibration="paper", max_iter=50, tol=0.0)
     np.testing.assert_array_equal(auto.scores, paper.scores)

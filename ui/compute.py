@@ -242,7 +242,7 @@ def alpha_choice(_prefs: Preferences, key: str, rule: str = DEFAULT_RULE):
 
 @_cached(max_entries=32)
 def consensus_fit(_prefs: Preferences, key: str, alpha: float):
-    """The consensus of the whole package (CoarsenPL by EM, paper §7.1 calibration) at this α."""
+    """The consensus of the whole package (CoarsenPL by EM, paper §6.1 calibration) at this α."""
     with _job("Fitting the consensus:") as job:
         return engine_consensus_fit(_prefs, alpha, should_stop=job.should_stop)
 

@@ -21,7 +21,7 @@ def virtual_node_penalty(scores: np.ndarray, slope: float = 1.0) -> tuple[float,
     """Log-likelihood of the virtual-node comparisons and its gradient.
 
     A virtual item of score 0 is beaten once by every item and beats every item once
-    (Chen et al., WSDM 2013, §4; paper §7.1), each comparison under the logistic link
+    (Chen et al., WSDM 2013, §4; paper §6.1), each comparison under the logistic link
     ``σ(slope · (s_winner − s_loser))``::
 
         R(s) = Σ_m [log σ(slope·s_m) + log σ(−slope·s_m)]

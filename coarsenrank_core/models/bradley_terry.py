@@ -16,7 +16,7 @@ __all__ = ["coarsen_bt"]
 def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), calibration=None,
                max_iter: int = 500, tol: float = 1e-8, init=None, *,
                should_stop=None) -> RankingResult:
-    """Fit CoarsenBT (paper Eq. CoarsenBT): Bradley–Terry, tempered, on rank-broken pairs.
+    """Fit CoarsenBT (paper Eq. (18)): Bradley–Terry, tempered, on rank-broken pairs.
 
     Every preference is fully rank-broken (:meth:`Preferences.rank_break`): each ordered pair
     inside a list becomes one comparison with the list's weight and ranker. Two items tied

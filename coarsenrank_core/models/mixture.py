@@ -124,7 +124,7 @@ def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
     ``Σ_u w_u log[π_PL P_θ(R_u) + π_U U(R_u) (+ π_R P_θ(R_u reversed))] + Σ_m [(a − 1) log θ_m
     − b θ_m]``, where a unit ``u`` is one list (``per="list"``, of weight ``w``) or all lists
     of one ranker (``per="ranker"``, weights multiplying the log-likelihoods), ``P_θ`` is the
-    Plackett–Luce likelihood (paper Eq. PL_model, ties by Breslow's rule) and ``U`` the
+    Plackett–Luce likelihood (paper Eq. (19), ties by Breslow's rule) and ``U`` the
     probability of the same lists when every order is equally likely (PL with equal worths).
 
     ``pi`` is the noise share π_U (a float; then π_PL = 1 − π_U), or the vector

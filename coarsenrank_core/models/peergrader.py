@@ -293,7 +293,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
         ``λ``: the precision of the Gaussian prior ``s_m ~ N(0, 1/λ)``, the term
         ``−(λ/2)‖s‖²``, as ``l2`` of :func:`~coarsenrank_core.models.pl_gradient.pl_lbfgs`.
         Default 1. (``regularization`` in this package always means the virtual-node
-        weight of paper §7.1.)
+        weight of paper §6.1.)
     reliability_prior : (float, float)
         ``(a, b)``: shape and rate of the Gamma prior on every ``η_g``; ``a ≥ 1`` keeps each
         ``η``-problem concave. The default ``(10, 10)`` has mean 1 and standard deviation

@@ -23,7 +23,7 @@ def pl_objective(prefs: Preferences, scores, regularization: float = 1.0,
     """The regularised PL log-likelihood that :func:`pl_lbfgs` maximises, and its gradient.
 
     ``F(s) = Σ_n w_n log P_θ(ρ_n) + regularization · R(s) − (l2 / 2)·‖s‖²`` with
-    ``θ = exp(s)`` (paper Eq. PL_model, Breslow ties) and ``R`` the virtual-node term of
+    ``θ = exp(s)`` (paper Eq. (19), Breslow ties) and ``R`` the virtual-node term of
     :func:`virtual_node_penalty`. The gradient of the likelihood w.r.t. ``s_m`` is
     ``W_m − θ_m D_m``: stages won minus the expected number of stages won.
 
@@ -61,8 +61,8 @@ def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 10
              should_stop=None) -> RankingResult:
     """Fit the Plackett–Luce model by L-BFGS on log-worths (the paper's "PL" baseline).
 
-    Maximises :func:`pl_objective`, the PL log-likelihood (paper Eq. PL_model) of
-    ``θ = exp(s)`` plus virtual-node regularisation (paper §7.1, after Chen et al. 2013):
+    Maximises :func:`pl_objective`, the PL log-likelihood (paper Eq. (19)) of
+    ``θ = exp(s)`` plus virtual-node regularisation (paper §6.1, after Chen et al. 2013):
     a virtual item of log-worth 0 that every item beats once and loses to once, weighted by
     ``regularization``::
 

@@ -27,7 +27,7 @@ def resolve_calibration(calibration, n_items: int, a: float = 2.0,
                         tau: float = 1.0) -> float | None:
     """Turn the ``calibration`` argument into the constant C (or ``None``).
 
-    ``None`` means no calibration; ``"paper"`` means ``M / 2`` (paper §7.1); a positive
+    ``None`` means no calibration; ``"paper"`` means ``M / 2`` (paper §6.1); a positive
     number is used as it is. ``"auto"`` means ``"paper"`` when ``a = 1`` and ``τ < 1`` and
     ``None`` otherwise.
 
@@ -43,7 +43,7 @@ def resolve_calibration(calibration, n_items: int, a: float = 2.0,
             raise ValueError(
                 "with a = 1 and no calibration α has no effect (the PL likelihood is "
                 "scale-free, so the tempered MAP shrinks to 0 along the plain-PL direction). "
-                "Use calibration='paper' (θ ← (M/2)·θ/Σθ, paper §7.1), a number C, or a > 1.")
+                "Use calibration='paper' (θ ← (M/2)·θ/Σθ, paper §6.1), a number C, or a > 1.")
         return None
     if isinstance(calibration, str):
         if calibration != "paper":
@@ -57,7 +57,7 @@ def resolve_calibration(calibration, n_items: int, a: float = 2.0,
 
 
 def pl_log_likelihood(prefs: Preferences, scores, per_preference: bool = False):
-    """Plackett–Luce log-likelihood of the preferences (paper Eq. PL_model).
+    """Plackett–Luce log-likelihood of the preferences (paper Eq. (19)).
 
     Ties follow Breslow's rule (see :func:`coarsen_pl`). Weights multiply each
     preference's contribution.
@@ -74,7 +74,7 @@ def pl_log_likelihood(prefs: Preferences, scores, per_preference: bool = False):
 
 
 def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0, 2.0)) -> float:
-    """The tempered log-posterior that EM increases (paper Eq. MAP_CoarsenRank).
+    """The tempered log-posterior that EM increases (paper Eq. (26)).
 
     ``(a−1) Σ log θ − b Σ θ + τ Σ_n w_n log P_θ(ρ_n)``, up to a constant. Uses ``xlogy``
     so that ``θ_m = 0`` with ``a = 1`` contributes 0.
@@ -132,9 +132,9 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                accelerate: bool | None = None, should_stop=None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
-    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (27),
-    "posterior") and then ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. (29),
-    "theta_update"), where ``W_m`` counts the stages item ``m`` wins and ``D_m`` sums
+    Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (27))
+    and then ``θ_m = (τ W_m + a − 1) / (τ D_m + b)`` (paper Eq. (29)), where ``W_m`` counts the
+    stages item ``m`` wins and ``D_m`` sums
     ``1/η`` over the stages whose choice set holds ``m``; preference weights multiply both
     sums. Without calibration this is an MM
     algorithm: the tempered log-posterior never decreases and the fixed point is its
@@ -155,11 +155,11 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     prefs : Preferences
     alpha : float
         Size of the KL neighbourhood's exponential prior; ``τ = α / (α + N)`` with ``N`` the
-        total weight (paper Eq. (20), "CoarsenRank"). ``inf`` gives the plain PL-EM (``τ = 1``).
+        total weight (paper Eq. (20)). ``inf`` gives the plain PL-EM (``τ = 1``).
     prior : (float, float)
         Gamma(a, rate b) prior of every θ_m; EM needs ``a ≥ 1``.
     calibration : "auto", None, "paper" or float
-        After each step rescale ``θ ← C θ / Σθ`` (paper §7.1). ``None``: no calibration,
+        After each step rescale ``θ ← C θ / Σθ`` (paper §6.1). ``None``: no calibration,
         the exact MAP. ``"paper"``: ``C = M / 2``. Calibration breaks monotonicity.
         ``"auto"`` (default): ``"paper"`` when ``a = 1`` and ``α < ∞``, else ``None``.
         With ``a = 1`` and ``α < ∞`` the uncalibrated MAP does not exist and α would have
@@ -290,7 +290,8 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
     gets ``ξ ~ Gamma(shape w·τ, rate η)``, since ``∫ ξ^{wτ−1} e^{−ξη} dξ = Γ(wτ) η^{−wτ}``;
     then ``θ_m ~ Gamma(shape a + τ W_m, rate b + Σ ξ)`` over the stages whose choice set
     holds ``m``. τ sits in ξ's shape only. This samples ``prior(θ) Π_n P_θ(ρ_n)^{w_n τ}``
-    exactly, for any ``a > 0``; the paper's printed sampler does not (see the notes).
+    exactly, for any ``a > 0``; the paper's printed sampler does not (README, "Where this
+    package departs from the printed paper").
 
     The same Gamma identity makes merging identical preferences exact: ``w`` identical
     stages with ``ξ_i ~ Gamma(τ, η)`` enter the θ-update only through ``Σ ξ_i``, which is

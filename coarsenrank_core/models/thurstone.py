@@ -14,7 +14,7 @@ from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs, virtu
 __all__ = ["coarsen_th", "th_objective", "LOGISTIC_SLOPE", "pairs_of"]
 
 LOGISTIC_SLOPE = 2.0 / np.sqrt(np.pi)
-"""λ = 2/√π: the logistic σ(λΔ) has the slope of the probit Φ(Δ/√2) at Δ = 0 (Eq. Gau2sigmoid)."""
+"""λ = 2/√π: the logistic σ(λΔ) has the slope of the probit Φ(Δ/√2) at Δ = 0 (Eq. (15))."""
 
 
 def pairs_of(prefs: Preferences) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -26,12 +26,12 @@ def pairs_of(prefs: Preferences) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def th_objective(scores, winners, losers, weights=None, n_items: int | None = None,
                  tau: float = 1.0, regularization: float = 1.0,
                  slope: float = LOGISTIC_SLOPE) -> tuple[float, np.ndarray]:
-    """The CoarsenTH objective (paper Eq. CoarsenTH2, log form) and its gradient.
+    """The CoarsenTH objective (paper Eq. (16), log form) and its gradient.
 
     ``F(s) = τ Σ_p w_p log σ(λ (s_{i_p} − s_{j_p})) + regularization · R_λ(s)``, where pair
     ``p`` says ``i_p`` beat ``j_p`` and ``R_λ`` is the untempered virtual-node term of
     :func:`coarsenrank_core.models.pl_gradient.virtual_node_penalty` under the same link. The
-    constant ``−Nτ log √(2π)`` of Eq. CoarsenTH2 is dropped; the prior ``π(θ)`` is the
+    constant ``−Nτ log √(2π)`` of Eq. (16) is dropped; the prior ``π(θ)`` is the
     virtual-node term.
 
     Parameters
@@ -77,18 +77,18 @@ def th_objective(scores, winners, losers, weights=None, n_items: int | None = No
 def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float = 1.0,
                max_iter: int = 1000, tol: float = 1e-8, init=None,
                trace: bool = False, should_stop=None) -> RankingResult:
-    """Fit CoarsenTH, the coarsened Thurstone model (paper §3.3.1, Eq. CoarsenTH2).
+    """Fit CoarsenTH, the coarsened Thurstone model (paper §3.2.1, Eq. (16)).
 
-    Every preference is fully rank-broken into pairs (paper §7.1, after Khetan & Oh 2016):
+    Every preference is fully rank-broken into pairs (paper §6.1, after Khetan & Oh 2016):
     a list ``a > b > c`` of weight ``w`` gives ``a > b``, ``a > c`` and ``b > c``, each of
     weight ``w``. The Thurstone probability ``Φ((s_i − s_j)/√2)`` of pair ``i > j`` is
-    replaced by ``σ(λ (s_i − s_j))`` with ``λ = 2/√π`` (paper Eq. Gau2sigmoid). L-BFGS from
+    replaced by ``σ(λ (s_i − s_j))`` with ``λ = 2/√π`` (paper Eq. (15)). L-BFGS from
     ``s = 0`` (paper Remark TH_Optimization) then maximises the concave objective
     :func:`th_objective`::
 
         τ Σ_pairs w log σ(λΔ) + reg · Σ_m [log σ(λ s_m) + log σ(−λ s_m)],
 
-    with the virtual-node regularisation (paper §7.1) untempered, as in the released code.
+    with the virtual-node regularisation (paper §6.1) untempered, as in the released code.
 
     ``τ = α / (α + N)`` with ``N`` the total weight of the ORIGINAL preferences, not the
     number of pairs: the released code does this for CoarsenTH and CoarsenBT alike. Since

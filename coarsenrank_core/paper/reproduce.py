@@ -607,7 +607,8 @@ minimum is essentially the plain model. The point where it levels off is the pac
 rule. It is not a better choice everywhere: with the package's consensus fit (section 8) it is
 more accurate than the minimum on Readlevel (0.7355 vs 0.7026) and BabyFace (0.8889 vs 0.8824)
 and less accurate on PeerGrading (0.7897 vs 0.8014). The released code plotted a different
-quantity (see the notes), which is why its hand-picked α sit well below both.
+quantity (README, "Where this package departs from the printed paper"), which is why its
+hand-picked α sit well below both.
 
 ## 6. Learning times (Table "Computation")
 
