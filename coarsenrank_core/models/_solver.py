@@ -1,4 +1,5 @@
-"""The solver the gradient methods share: L-BFGS-B, the virtual node, warm starts, checks."""
+"""Solver pieces the models share: L-BFGS-B, the virtual node, warm starts, checks, and the
+SQUAREM cycle of the EM fits."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..errors import check_stop
 from ..preferences import Preferences
 
 __all__ = ["virtual_node_penalty", "log_sigmoid", "run_lbfgs", "check_common", "em_start",
-           "initial_scores"]
+           "initial_scores", "squarem_step"]
 
 _FTOL = 1e-15  # L-BFGS-B's relative-decrease test, kept near machine precision
 
@@ -130,3 +131,75 @@ def initial_scores(init, n_items: int, prefs: Preferences | None = None) -> np.n
     if scores.shape != (n_items,) or not np.all(np.isfinite(scores)):
         raise ValueError("init must hold M finite scores")
     return scores
+
+
+def _non_negative(x: np.ndarray) -> bool:
+    return bool(np.all(x >= 0) and np.all(np.isfinite(x)))
+
+
+def squarem_step(step: Callable[[np.ndarray], np.ndarray], x: np.ndarray, step_max: float,
+                 change: Callable[[np.ndarray, np.ndarray], float], *,
+                 residual: Callable[[np.ndarray, np.ndarray], float] | None = None,
+                 admissible: Callable[[np.ndarray], bool] = _non_negative,
+                 ) -> tuple[np.ndarray, float, int, float]:
+    """One SQUAREM cycle around the fixed-point map ``F`` of an EM (or MM) algorithm.
+
+    Scheme S3 of Varadhan & Roland (2008), with their step-length bounds: two plain steps
+    ``x₁ = F(x)`` and ``x₂ = F(x₁)`` give ``r = x₁ − x`` and ``v = x₂ − 2x₁ + x``; the
+    extrapolation ``x' = x − 2s r + s² v`` with ``s = −‖r‖₂/‖v‖₂``, clipped to
+    ``[−step_max, −1]``, is followed by one stabilising step ``F(x')``. ``step_max`` grows
+    fourfold whenever the clip binds and shrinks fourfold (not below 1) when the
+    extrapolation is rejected. The extrapolated point is kept only when it is
+    ``admissible`` and its residual ``residual(x', F(x'))`` is not larger than the residual
+    ``residual(x, x₁)`` at the start; otherwise the cycle returns ``x₂`` (two plain steps).
+    Any fixed point of the cycle is a fixed point of ``F``.
+
+    Parameters
+    ----------
+    step : callable
+        The fixed-point map ``F``: one plain EM step on the flat parameter vector.
+    x : numpy.ndarray, shape (P,)
+        The current parameters.
+    step_max : float
+        Current bound on ``|s|`` (start at 1).
+    change : callable
+        ``change(y, F(y))``: the size of a plain step from ``y``, as the caller's stopping
+        rule measures it (e.g. a relative L1 change).
+    residual : callable, optional
+        ``residual(y, F(y))``: the size of the residual compared to accept an extrapolation;
+        default ``change``.
+    admissible : callable, optional
+        Whether an extrapolated point lies in the parameter space; default: every entry
+        finite and non-negative.
+
+    Returns
+    -------
+    (numpy.ndarray, float, int, float)
+        The next parameters, the ``change`` of the last plain step taken, the number of
+        evaluations of ``F`` (2 or 3), and the updated ``step_max``.
+
+    References
+    ----------
+    R. Varadhan and C. Roland, "Simple and globally convergent methods for accelerating the
+    convergence of any EM algorithm", *Scandinavian Journal of Statistics* 35(2), 335–353
+    (2008).
+    """
+    residual = change if residual is None else residual
+    first = step(x)
+    second = step(first)
+    r = first - x
+    v = second - 2 * first + x
+    norm_r, norm_v = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
+    plain = change(first, second)
+    if not (norm_r > 0 and norm_v > 0):
+        return second, plain, 2, step_max
+    s = max(-step_max, min(-1.0, -norm_r / norm_v))
+    if s == -step_max:
+        step_max *= 4.0
+    extrapolated = x - 2 * s * r + s * s * v
+    if not admissible(extrapolated):
+        return second, plain, 2, step_max
+    stabilised = step(extrapolated)
+    if not residual(extrapolated, stabilised) <= residual(x, first):
+        return second, plain, 3, max(1.0, step_max / 4.0)
+    return stabilised, change(extrapolated, stabilised), 3, step_max

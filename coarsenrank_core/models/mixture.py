@@ -12,6 +12,7 @@ from ..errors import check_stop
 from ..preferences import Preferences
 from ..results import RankingResult
 from ..stages import StageDesign
+from ._solver import squarem_step
 from .plackett_luce import STOP_EVERY
 
 __all__ = ["pl_mixture", "pl_mix", "pl_mix_rater", "mixture_log_posterior"]
@@ -240,6 +241,19 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         return (float(np.abs(new - theta).sum() / np.abs(theta).sum())
                 + float(np.abs(new_pis - pis).sum()))
 
+    # SQUAREM works on the flat vector (θ, π): the extrapolation keeps Σπ = 1, and a point
+    # is admissible only when θ and π are all positive
+    m = theta.size
+
+    def flat_step(x):
+        return np.concatenate(em_step(x[:m], x[m:]))
+
+    def flat_change(x, new):
+        return change_of(x[:m], x[m:], new[:m], new[m:])
+
+    def positive(x):
+        return bool(np.all(x > 0) and np.all(np.isfinite(x)))
+
     use_squarem = tol > 0 if accelerate is None else bool(accelerate)
     change, converged, iteration, step_max = np.inf, False, 0, 1.0
     checked = 0
@@ -249,31 +263,11 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
                                     f"most {max_iter} iterations.")
         if use_squarem and max_iter - iteration >= 3:
-            # SQUAREM (Varadhan & Roland 2008, S3) on (θ, π), as in coarsen_pl: the
-            # extrapolation keeps Σπ = 1; it is kept only when θ, π stay positive and the
-            # residual of the stabilising step is not larger than the plain one
-            t0, p0 = theta, pis
-            t1, p1 = em_step(t0, p0)
-            t2, p2 = em_step(t1, p1)
-            iteration += 2
-            r = np.concatenate([t1 - t0, p1 - p0])
-            v = np.concatenate([t2 - 2 * t1 + t0, p2 - 2 * p1 + p0])
-            norm_r, norm_v = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
-            theta, pis, change = t2, p2, change_of(t1, p1, t2, p2)
-            if norm_r > 0 and norm_v > 0:
-                step = max(-step_max, min(-1.0, -norm_r / norm_v))
-                if step == -step_max:
-                    step_max *= 4.0
-                x = np.concatenate([t0, p0]) - 2 * step * r + step * step * v
-                tx, px = x[:t0.size], x[t0.size:]
-                if np.all(tx > 0) and np.all(px > 0) and np.all(np.isfinite(x)):
-                    ts, ps = em_step(tx, px)
-                    iteration += 1
-                    moved = change_of(tx, px, ts, ps)
-                    if moved <= change_of(t0, p0, t1, p1):
-                        theta, pis, change = ts, ps, moved
-                    else:
-                        step_max = max(1.0, step_max / 4.0)
+            x, change, used, step_max = squarem_step(
+                flat_step, np.concatenate([theta, pis]), step_max, flat_change,
+                admissible=positive)
+            theta, pis = x[:m], x[m:]
+            iteration += used
         else:
             new, new_pis = em_step(theta, pis)
             iteration += 1

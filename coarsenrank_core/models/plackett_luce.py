@@ -11,6 +11,7 @@ from scipy.special import xlogy
 from ..errors import check_stop
 from ..preferences import Preferences
 from ..results import PosteriorResult, RankingResult, tempering
+from ._solver import squarem_step
 
 __all__ = ["coarsen_pl", "pl_em", "coarsen_pl_gibbs", "pl_log_likelihood",
            "tempered_log_posterior", "resolve_calibration"]
@@ -88,42 +89,6 @@ def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0,
 
 #: Iterations between two calls of ``should_stop`` in the EM loops.
 STOP_EVERY = 5
-
-
-def _squarem_step(step, theta: np.ndarray, step_max: float):
-    """One SQUAREM cycle (Varadhan & Roland 2008, scheme S3) around the fixed-point map.
-
-    Two plain steps ``θ₁ = F(θ)``, ``θ₂ = F(θ₁)`` give ``r = θ₁ − θ`` and
-    ``v = θ₂ − 2θ₁ + θ``; the extrapolation ``θ − 2s r + s² v`` with ``s = −‖r‖/‖v‖``
-    (at most ``−1``, at least ``−step_max``) is followed by one stabilising step ``F``. The
-    extrapolated point is kept only when it is non-negative and its residual is not larger
-    than the residual at ``θ``; otherwise the cycle returns ``θ₂`` (two plain EM steps).
-    Any fixed point of the cycle is a fixed point of ``F``.
-
-    Returns ``(θ_next, change, evaluations, step_max)``, where ``change`` is the relative
-    size ``Σ|F(x) − x| / Σ|x|`` of the last plain step taken.
-    """
-    tiny = np.finfo(float).tiny
-    first = step(theta)
-    second = step(first)
-    r = first - theta
-    v = second - 2 * first + theta
-    norm_r, norm_v = float(np.sqrt(r @ r)), float(np.sqrt(v @ v))
-    fallback_change = float(np.abs(second - first).sum() / max(np.abs(first).sum(), tiny))
-    if norm_v == 0.0 or norm_r == 0.0:
-        return second, fallback_change, 2, step_max
-    s = max(-step_max, min(-1.0, -norm_r / norm_v))
-    if s == -step_max:
-        step_max *= 4.0
-    extrapolated = theta - 2 * s * r + s * s * v
-    if not (np.all(extrapolated >= 0) and np.all(np.isfinite(extrapolated))):
-        return second, fallback_change, 2, step_max
-    stabilised = step(extrapolated)
-    residual = float(np.abs(stabilised - extrapolated).sum())
-    if not residual <= float(np.abs(r).sum()):
-        return second, fallback_change, 3, max(1.0, step_max / 4.0)
-    change = residual / max(float(np.abs(extrapolated).sum()), tiny)
-    return stabilised, change, 3, step_max
 
 
 def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
@@ -214,6 +179,12 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     numerator = tau * design.wins + (a - 1)
     tiny = np.finfo(float).tiny
 
+    def relative_change(current: np.ndarray, new: np.ndarray) -> float:
+        return float(np.abs(new - current).sum() / max(np.abs(current).sum(), tiny))
+
+    def residual(current: np.ndarray, new: np.ndarray) -> float:
+        return float(np.abs(new - current).sum())
+
     def step(current: np.ndarray) -> np.ndarray:
         new = numerator / (design.exposure(current, tau) + b)
         if const is not None:
@@ -230,11 +201,12 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
             check_stop(should_stop, f"EM was stopped after {iteration} of at most "
                                     f"{max_iter} iterations.")
         if use_squarem and max_iter - iteration >= 3:
-            theta, change, used, step_max = _squarem_step(step, theta, step_max)
+            theta, change, used, step_max = squarem_step(step, theta, step_max,
+                                                         relative_change, residual=residual)
             iteration += used
         else:
             new = step(theta)
-            change = float(np.abs(new - theta).sum() / max(np.abs(theta).sum(), tiny))
+            change = relative_change(theta, new)
             theta = new
             iteration += 1
         if trace:
