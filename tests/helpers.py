@@ -1,0 +1,59 @@
+"""Helpers shared by the gradient methods' test files (test_pl_gradient, test_thurstone,
+test_peergrader, test_solver): finite differences and small Plackett–Luce collections."""
+
+import numpy as np
+
+from coarsenrank_core import Preferences
+
+
+def numeric_gradient(f, x, h=1e-6):
+    """Central differences of a scalar function."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty_like(x)
+    for i in range(x.size):
+        step = np.zeros_like(x)
+        step[i] = h
+        out[i] = (f(x + step) - f(x - step)) / (2 * h)
+    return out
+
+
+def simulate(scores, n_prefs, lengths=(2, 3, 4, 5), tie_prob=0.0, n_rankers=None,
+             reversed_rankers=(), seed=0):
+    """Plackett–Luce lists by Gumbel-max; adjacent items merged into ties with ``tie_prob``.
+
+    Rankers in ``reversed_rankers`` report every list upside down.
+    """
+    rng = np.random.default_rng(seed)
+    n_items = scores.size
+    lists, rankers = [], []
+    for n in range(n_prefs):
+        k = int(rng.choice(lengths))
+        subset = rng.choice(n_items, size=k, replace=False)
+        order = subset[np.argsort(-(scores[subset] + rng.gumbel(size=k)))].tolist()
+        ranker = n % n_rankers if n_rankers else n
+        if ranker in reversed_rankers:
+            order = order[::-1]
+        pref, i = [], 0
+        while i < k:
+            if tie_prob and i + 1 < k and rng.random() < tie_prob:
+                pref.append(frozenset(order[i:i + 2]))
+                i += 2
+            else:
+                pref.append(order[i])
+                i += 1
+        lists.append(pref)
+        rankers.append(ranker)
+    return Preferences.from_lists(lists, n_items=n_items,
+                                  rankers=rankers if n_rankers else None)
+
+
+def mixed_preferences() -> Preferences:
+    """Small data with ties, lengths 2..5, tied pairs, weights and 4 rankers."""
+    rng = np.random.default_rng(7)
+    base = simulate(rng.normal(size=7), 50, tie_prob=0.3, n_rankers=4, seed=7)
+    extra = Preferences.from_pairs([0, 3, 5], [1, 4, 6], n_items=7, tied=[True, False, False])
+    lists = base.to_lists() + extra.to_lists()
+    prefs = Preferences.from_lists(lists, n_items=7, rankers=[*base.rankers, 0, 1, 2],
+                                   weights=rng.uniform(0.5, 2.0, len(lists)))
+    assert prefs.has_ties and set(prefs.lengths) == {2, 3, 4, 5}
+    return prefs
