@@ -2,6 +2,7 @@
 
 import inspect
 import itertools
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -423,3 +424,74 @@ def test_every_injector_returns_valid_provenance(prefs, level, seed, which):
     assert np.all((distance > 0) & (distance <= 1))
     big = magnify(prefs, 2)
     assert big.preferences.to_lists() == before + before
+
+
+# ------------------------------------------------------------------ resource limits
+# (moved from test_limits.py: costs bounded by the data, memory linear in the items)
+def _mixed_preferences(rng, n=60, m=12):
+    lists = []
+    for _ in range(n):
+        k = int(rng.integers(2, m + 1))
+        items = rng.permutation(m)[:k].tolist()
+        if k >= 4 and rng.random() < 0.5:  # a tied group in the middle
+            items = [items[0], frozenset(items[1:3]), *items[3:]]
+        lists.append(items)
+    return Preferences.from_lists(lists, n_items=m)
+
+
+@pytest.mark.parametrize("injector", ["replace_random", "reverse_preferences", "mallows_swaps",
+                                      "spammers"])
+def test_altered_distance_by_counting_equals_comparing_every_pair(monkeypatch, injector):
+    from coarsenrank_core import noise
+
+    rng = np.random.default_rng(4)
+    prefs = _mixed_preferences(rng)
+    result = noise.NOISE_TYPES[injector].function(prefs, 0.7, random_state=1)
+    by_pairs = noise.altered_distance(prefs, result)
+    monkeypatch.setattr(noise, "_LONG", 2)  # every source of 3 items or more is counted
+    by_counting = noise.altered_distance(prefs, result)
+    assert by_pairs.size > 10
+    np.testing.assert_allclose(by_counting, by_pairs, rtol=0, atol=1e-12)
+
+
+def test_altered_distance_of_a_long_ranking_stays_linear_in_memory():
+    from coarsenrank_core import noise
+
+    # one ranking of 30,000 items: its 450 million pairs would need gigabytes
+    k = 30_000
+    prefs = Preferences.from_arrays(np.arange(k), [k])
+    reversed_ = noise.reverse_preferences(prefs, 1.0, random_state=0)
+    tracemalloc.start()
+    try:
+        distance = noise.altered_distance(prefs, reversed_)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_allclose(distance, [1.0])
+    assert peak < 20e6
+
+
+@pytest.mark.parametrize("dispersion", [0.0, 0.3, 0.9, 1.0])
+def test_mallows_by_free_slots_draws_the_same_permutations(monkeypatch, dispersion):
+    from coarsenrank_core import noise
+
+    for length, rows in [(2, 5), (3, 4), (9, 6), (60, 3)]:
+        by_insertion = noise.mallows_insertions(rows, length, dispersion, random_state=7)
+        monkeypatch.setattr(noise, "_LONG_MALLOWS", 1)
+        by_slots = noise.mallows_insertions(rows, length, dispersion, random_state=7)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(by_slots, by_insertion)
+
+
+def test_mallows_swaps_of_one_long_ranking_is_a_permutation_of_it():
+    from coarsenrank_core import noise
+
+    # 100,000 items: the insertion loop would touch 5·10⁹ cells, the free slots 3.4·10⁶
+    k = 100_000
+    prefs = Preferences.from_arrays(np.arange(k), [k])
+    result = noise.mallows_swaps(prefs, 0.3, random_state=0)
+    items = result.preferences.items
+    np.testing.assert_array_equal(np.sort(items), np.arange(k))
+    moved = np.mean(items != np.arange(k))
+    assert 0.1 < moved < 0.9  # φ = 0.3: mostly neighbours swapped
+    assert 0 < noise.altered_distance(prefs, result)[0] < 0.01

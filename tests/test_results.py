@@ -1,4 +1,5 @@
-"""Resource limits: memory that grows linearly in the number of items, costs bounded by the data."""
+"""The result records (results.py): tempering, read-only fields, order and ranks, and the
+posterior's rank summaries, whose memory grows linearly in the number of items."""
 
 import tracemalloc
 
@@ -89,72 +90,56 @@ def test_the_consensus_rank_summary_needs_about_twice_the_draws():
     assert peak < 2.5 * post.draws.nbytes  # 64 MB of draws; an M × M table: 3.2 GB
 
 
-def _mixed_preferences(rng, n=60, m=12):
-    lists = []
-    for _ in range(n):
-        k = int(rng.integers(2, m + 1))
-        items = rng.permutation(m)[:k].tolist()
-        if k >= 4 and rng.random() < 0.5:  # a tied group in the middle
-            items = [items[0], frozenset(items[1:3]), *items[3:]]
-        lists.append(items)
-    from coarsenrank_core import Preferences
-
-    return Preferences.from_lists(lists, n_items=m)
+# ------------------------------------------------------------------ tempering and records
+def test_tempering_is_alpha_over_alpha_plus_n_and_refuses_a_non_positive_alpha():
+    assert results.tempering(np.inf, 123.0) == 1.0
+    assert results.tempering(30.0, 90.0) == pytest.approx(0.25)
+    assert results.tempering(1e-9, 1e9) == pytest.approx(1e-18)
+    assert results.tempering(5, 0) == 1.0  # no data: nothing to temper
+    for bad in (0.0, -1.0, float("nan"), -np.inf):
+        with pytest.raises(ValueError, match="alpha must be positive"):
+            results.tempering(bad, 10.0)
 
 
-@pytest.mark.parametrize("injector", ["replace_random", "reverse_preferences", "mallows_swaps",
-                                      "spammers"])
-def test_altered_distance_by_counting_equals_comparing_every_pair(monkeypatch, injector):
-    from coarsenrank_core import noise
-
-    rng = np.random.default_rng(4)
-    prefs = _mixed_preferences(rng)
-    result = noise.NOISE_TYPES[injector].function(prefs, 0.7, random_state=1)
-    by_pairs = noise.altered_distance(prefs, result)
-    monkeypatch.setattr(noise, "_LONG", 2)  # every source of 3 items or more is counted
-    by_counting = noise.altered_distance(prefs, result)
-    assert by_pairs.size > 10
-    np.testing.assert_allclose(by_counting, by_pairs, rtol=0, atol=1e-12)
+def test_order_is_best_first_with_equal_scores_in_id_order_and_ranks_invert_it():
+    record = results.RankingResult(method="x", scores=[0.5, 2.0, 0.5, -1.0, 2.0],
+                                   iterations=1, converged=None, seconds=0.0)
+    assert record.order.tolist() == [1, 4, 0, 2, 3]
+    assert record.ranks.tolist() == [3, 1, 4, 5, 2]
+    np.testing.assert_array_equal(record.order[record.ranks - 1], np.arange(5))
+    assert np.isnan(record.change) and record.tau is None and record.trace is None
 
 
-def test_altered_distance_of_a_long_ranking_stays_linear_in_memory():
-    from coarsenrank_core import Preferences, noise
-
-    # one ranking of 30,000 items: its 450 million pairs would need gigabytes
-    k = 30_000
-    prefs = Preferences.from_arrays(np.arange(k), [k])
-    reversed_ = noise.reverse_preferences(prefs, 1.0, random_state=0)
-    tracemalloc.start()
-    try:
-        distance = noise.altered_distance(prefs, reversed_)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    np.testing.assert_allclose(distance, [1.0])
-    assert peak < 20e6
-
-
-@pytest.mark.parametrize("dispersion", [0.0, 0.3, 0.9, 1.0])
-def test_mallows_by_free_slots_draws_the_same_permutations(monkeypatch, dispersion):
-    from coarsenrank_core import noise
-
-    for length, rows in [(2, 5), (3, 4), (9, 6), (60, 3)]:
-        by_insertion = noise.mallows_insertions(rows, length, dispersion, random_state=7)
-        monkeypatch.setattr(noise, "_LONG_MALLOWS", 1)
-        by_slots = noise.mallows_insertions(rows, length, dispersion, random_state=7)
-        monkeypatch.undo()
-        np.testing.assert_array_equal(by_slots, by_insertion)
+def test_a_result_holds_read_only_copies_and_cannot_be_changed():
+    scores = np.array([1.0, 3.0, 2.0])
+    params = {"alpha": 3.0}
+    record = results.RankingResult(method="x", scores=scores, iterations=2, converged=True,
+                                   seconds=0.1, params=params, trace=[1, 2])
+    scores[0] = 99.0
+    params["alpha"] = 4.0
+    assert record.scores.tolist() == [1.0, 3.0, 2.0] and record.params["alpha"] == 3.0
+    assert record.scores.dtype == float and record.trace.dtype == float
+    with pytest.raises(ValueError):
+        record.scores[0] = 5.0
+    with pytest.raises(ValueError):
+        record.trace[0] = 5.0
+    with pytest.raises(TypeError):
+        record.params["alpha"] = 1.0
+    with pytest.raises(AttributeError):
+        record.method = "y"
 
 
-def test_mallows_swaps_of_one_long_ranking_is_a_permutation_of_it():
-    from coarsenrank_core import Preferences, noise
-
-    # 100,000 items: the insertion loop would touch 5·10⁹ cells, the free slots 3.4·10⁶
-    k = 100_000
-    prefs = Preferences.from_arrays(np.arange(k), [k])
-    result = noise.mallows_swaps(prefs, 0.3, random_state=0)
-    items = result.preferences.items
-    np.testing.assert_array_equal(np.sort(items), np.arange(k))
-    moved = np.mean(items != np.arange(k))
-    assert 0.1 < moved < 0.9  # φ = 0.3: mostly neighbours swapped
-    assert 0 < noise.altered_distance(prefs, result)[0] < 0.01
+def test_a_posterior_result_freezes_its_draws_and_its_mean_is_the_scores():
+    draws = np.array([[3.0, 1.0, 2.0], [2.0, 1.5, 0.5], [4.0, 0.5, 1.0], [1.0, 2.0, 3.0]])
+    post = _posterior(draws)
+    assert post.mean is post.scores and post.converged is None
+    assert post.interval_level == 0.9 and np.isnan(post.max_split_rhat)
+    for name in ("draws", "lower", "upper", "draw_ranks"):
+        with pytest.raises(ValueError):
+            getattr(post, name)[0, ...] = 0
+    # draw by draw: ranks 0 = best
+    assert post.draw_ranks.tolist() == [[0, 2, 1], [0, 1, 2], [0, 2, 1], [2, 1, 0]]
+    low, high = post.rank_interval(level=0.5)
+    # item 0's 1-based ranks 1, 1, 1, 3: quartiles 1 and 1.5 -> [1, 2]
+    assert low.tolist()[0] == 1 and high.tolist()[0] == 2
+    np.testing.assert_allclose(post.rank_probabilities(top=1)[:, 0], [0.75, 0.0, 0.25])
