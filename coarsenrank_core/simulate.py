@@ -1,14 +1,30 @@
-"""Synthetic preferences drawn from a Plackett–Luce model, and vectorised random subsets."""
+"""Synthetic preferences drawn from a Plackett–Luce model, and vectorised random subsets.
+
+The one simulation pipeline of the package: true worths (:func:`true_worths`), the items
+each list is drawn over (:func:`random_subsets`), Plackett–Luce orders (:func:`pl_orderings`)
+and random ones (:func:`random_orderings`), composed by :func:`simulate_pl` (random worths,
+mixed lengths, round-robin rankers) and :func:`simulate_raters` (given worths, raters with
+several lists, careless raters, top-k lists and ties). The dashboard's scenarios
+(``ui/scenario.py``) and the built-in samples (``sample_data/make_samples.py``) call these.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from .frozen import readonly_array
 from .preferences import Preferences
 
-__all__ = ["simulate_pl", "random_subsets", "random_orderings", "pl_orderings"]
+__all__ = ["simulate_pl", "simulate_raters", "Simulation", "true_worths", "random_subsets",
+           "random_orderings", "pl_orderings", "WORTH_SPACINGS", "CARELESS_ORDERS"]
+
+#: How :func:`true_worths` places the log-worths.
+WORTH_SPACINGS = ("normal", "even")
+#: How a careless rater of :func:`simulate_raters` orders the items of a list.
+CARELESS_ORDERS = ("random", "reversed")
 
 _CHUNK_CELLS = 1 << 22  # bound on the cells of one (rows, M) matrix of random keys
 
@@ -119,6 +135,50 @@ def pl_orderings(items, log_theta, random_state=None) -> np.ndarray:
     return np.take_along_axis(items, np.argsort(-utility, axis=1), axis=1)
 
 
+def _log_worths(n_items: int, spread: float, spacing: str, rng) -> np.ndarray:
+    if spacing not in WORTH_SPACINGS:
+        raise ValueError(f"spacing must be one of {WORTH_SPACINGS} (got {spacing!r})")
+    if not (spread >= 0 and np.isfinite(spread)):
+        raise ValueError(f"spread must be a non-negative number (got {spread})")
+    if spacing == "even":
+        return np.linspace(spread, -spread, n_items)
+    return spread * rng.standard_normal(n_items)
+
+
+def true_worths(n_items: int, spread: float = 1.0, spacing: str = "normal",
+                random_state=None) -> np.ndarray:
+    """Positive worths θ of ``n_items`` items, for a simulation's ground truth.
+
+    Parameters
+    ----------
+    n_items : int
+        M, at least 2.
+    spread : float
+        Scale of ``log θ``, non-negative (``0`` makes every item equally good).
+    spacing : {"normal", "even"}
+        ``"normal"``: ``log θ_m = spread · Z_m`` with ``Z_m`` standard normal (as in
+        :func:`simulate_pl`). ``"even"``: ``log θ`` falls evenly from ``+spread`` to
+        ``−spread``, so item 0 is the best and the true order is ``0, 1, …, M−1``; no random
+        number is drawn.
+    random_state : None, int or numpy.random.Generator
+        Seed; a Generator is used (and advanced) as it is. Unused by ``"even"``.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (M,)
+        The worths θ (higher is better).
+
+    Examples
+    --------
+    >>> np.round(np.log(true_worths(5, 1.5, "even")), 2)
+    array([ 1.5 ,  0.75,  0.  , -0.75, -1.5 ])
+    """
+    n_items = int(n_items)
+    if n_items < 2:
+        raise ValueError(f"n_items must be at least 2 (got {n_items})")
+    return np.exp(_log_worths(n_items, spread, spacing, np.random.default_rng(random_state)))
+
+
 def _draw_lengths(n_items, n_preferences, length, length_range, rng) -> np.ndarray:
     if length is not None and length_range is not None:
         raise ValueError("give either length or length_range, not both")
@@ -190,14 +250,12 @@ def simulate_pl(n_items: int, n_preferences: int, length: int | None = None,
         raise ValueError(f"n_items must be at least 2 (got {n_items})")
     if n_preferences < 0:
         raise ValueError(f"n_preferences must be non-negative (got {n_preferences})")
-    if not (spread >= 0 and np.isfinite(spread)):
-        raise ValueError(f"spread must be a non-negative number (got {spread})")
     if not 0 <= ties <= 1:
         raise ValueError(f"ties must be a probability in [0, 1] (got {ties})")
     if n_rankers is not None and not 1 <= int(n_rankers) <= max(n_preferences, 1):
         raise ValueError(f"n_rankers must lie in 1..n_preferences (got {n_rankers})")
     rng = np.random.default_rng(random_state)
-    log_theta = spread * rng.standard_normal(n_items)
+    log_theta = _log_worths(n_items, spread, "normal", rng)
     lengths = _draw_lengths(n_items, n_preferences, length, length_range, rng)
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     items = random_subsets(n_items, lengths, rng)
@@ -221,3 +279,159 @@ def simulate_pl(n_items: int, n_preferences: int, length: int | None = None,
                         rankers=rankers, item_names=item_names,  # type: ignore[arg-type]
                         ranker_names=ranker_names)
     return prefs, np.exp(log_theta)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Preferences drawn by :func:`simulate_raters`, with everything the draw knows.
+
+    Attributes
+    ----------
+    preferences : Preferences
+        ``n_raters · lists_per_rater`` lists, best first, rater by rater (rater ``r`` gave
+        lists ``r·L .. r·L + L − 1``), with ranker ids and the names supplied.
+    worths : numpy.ndarray, shape (M,)
+        The true worths θ the honest raters followed.
+    shown : numpy.ndarray of int, shape (N, length)
+        The items each list was drawn over, in the order they were shown (e.g. the left and
+        right photo of a pair); all M items in id order for full rankings.
+    orders : numpy.ndarray of int, shape (N, k)
+        Every list as drawn, best first (``k`` is ``top`` or ``length``). Tied neighbours
+        keep their drawn order here, while ``preferences`` lists a tied group by item id.
+    careless : numpy.ndarray of int
+        Sorted ids of the careless raters.
+    """
+
+    preferences: Preferences
+    worths: np.ndarray
+    shown: np.ndarray
+    orders: np.ndarray
+    careless: np.ndarray
+
+    def __post_init__(self):
+        object.__setattr__(self, "worths", readonly_array(self.worths))
+        object.__setattr__(self, "shown", readonly_array(self.shown, np.intp))
+        object.__setattr__(self, "orders", readonly_array(self.orders, np.intp))
+        object.__setattr__(self, "careless", readonly_array(self.careless, np.intp))
+
+
+def _careless_count(n_raters: int, careless: float, n_careless: int | None) -> int:
+    if n_careless is not None:
+        if careless:
+            raise ValueError("give either careless (a share) or n_careless, not both")
+        if not 0 <= int(n_careless) <= n_raters:
+            raise ValueError(f"n_careless must lie in 0..n_raters={n_raters} (got {n_careless})")
+        return int(n_careless)
+    if not 0 <= careless <= 1:
+        raise ValueError(f"careless must be a share in [0, 1] (got {careless})")
+    return int(np.floor(careless * n_raters + 0.5))  # halves up, as noise.spammers counts
+
+
+def simulate_raters(worths, n_raters: int, length: int | None = None, *,
+                    lists_per_rater: int = 1, top: int | None = None, careless: float = 0.0,
+                    n_careless: int | None = None, careless_order: str = "random",
+                    ties: float = 0.0, item_names: Sequence[str] | None = None,
+                    ranker_names: Sequence[str] | None = None,
+                    random_state=None) -> Simulation:
+    """Raters who order random items by Plackett–Luce from known worths; some are careless.
+
+    The draw, in this order (one vectorised step each, all from one generator):
+
+    1. every list's items: a uniformly random ordered subset of ``length`` distinct items
+       (:func:`random_subsets`); a full ranking (``length == M``) draws nothing and lists
+       the items in id order;
+    2. every list ordered by a Plackett–Luce draw from ``worths`` (:func:`pl_orderings`,
+       paper Eq. (19));
+    3. the careless raters, chosen uniformly without replacement; every list of theirs is
+       replaced by a uniformly random order of its items (``careless_order="random"``,
+       :func:`random_orderings`; the i-th rater chosen gets the i-th order drawn) or by its
+       Plackett–Luce order reversed (``"reversed"``: worst first, no draw);
+    4. with ``top``, every list keeps only its first ``top`` places (a top-k list);
+    5. with ``ties``, every pair of adjacent places is tied, independently, with
+       probability ``ties`` (one uniform number per pair, list by list).
+
+    Parameters
+    ----------
+    worths : array of float, shape (M,)
+        True worths θ, positive (see :func:`true_worths`); M ≥ 2.
+    n_raters : int
+        K, at least 1.
+    length : int, optional
+        Items in every list, in ``2 .. M``; default M (full rankings).
+    lists_per_rater : int
+        L, lists each rater gives, at least 1.
+    top : int, optional
+        Keep the first ``top`` places of every list, ``2 <= top <= length``.
+    careless : float
+        Share of the raters who are careless, in [0, 1]; the count is rounded half up.
+    n_careless : int, optional
+        The number of careless raters instead of a share.
+    careless_order : {"random", "reversed"}
+        How a careless rater orders the items of a list.
+    ties : float
+        Probability that two adjacent places are tied; ``0`` (default) gives strict orders.
+    item_names, ranker_names : sequence of str, optional
+        Names of the M items and of the K raters; default ``"0" .. "M-1"`` and
+        ``"r1" .. "rK"``.
+    random_state : None, int or numpy.random.Generator
+        Seed; a Generator is used (and advanced) as it is.
+
+    Returns
+    -------
+    Simulation
+        The preferences, the worths, the items each list was shown, the orders drawn and
+        the careless raters.
+
+    Examples
+    --------
+    >>> sim = simulate_raters(true_worths(6, 1.5, "even"), 10, 3, lists_per_rater=2,
+    ...                       careless=0.2, random_state=0)
+    >>> len(sim.preferences), sim.shown.shape, sim.careless.size
+    (20, (20, 3), 2)
+    """
+    worths = np.asarray(worths, dtype=float)
+    if worths.ndim != 1 or worths.size < 2 or not np.all((worths > 0) & np.isfinite(worths)):
+        raise ValueError("worths must be a vector of at least 2 positive finite numbers")
+    n_items, n_raters, per_rater = worths.size, int(n_raters), int(lists_per_rater)
+    length = n_items if length is None else int(length)
+    if n_raters < 1 or per_rater < 1:
+        raise ValueError(f"n_raters and lists_per_rater must be at least 1 "
+                         f"(got {n_raters}, {per_rater})")
+    if not 2 <= length <= n_items:
+        raise ValueError(f"length must lie in 2..{n_items} (the number of items; got {length})")
+    kept = length if top is None else int(top)
+    if not 2 <= kept <= length:
+        raise ValueError(f"top must lie in 2..length={length} (got {top})")
+    if careless_order not in CARELESS_ORDERS:
+        raise ValueError(f"careless_order must be one of {CARELESS_ORDERS} "
+                         f"(got {careless_order!r})")
+    if not 0 <= ties <= 1:
+        raise ValueError(f"ties must be a probability in [0, 1] (got {ties})")
+    count = _careless_count(n_raters, careless, n_careless)
+    rng = np.random.default_rng(random_state)
+    n = n_raters * per_rater
+    if length == n_items:
+        shown = np.tile(np.arange(n_items, dtype=np.intp), (n, 1))
+    else:
+        shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
+    orders = pl_orderings(shown, np.log(worths), rng)
+    chosen = (rng.choice(n_raters, size=count, replace=False) if count
+              else np.zeros(0, dtype=np.intp))
+    rows = (chosen[:, None] * per_rater + np.arange(per_rater)).ravel()
+    if careless_order == "random":
+        orders[rows] = random_orderings(shown[rows], rng)
+    else:
+        orders[rows] = orders[rows, ::-1]
+    orders = orders[:, :kept]
+    step = np.ones((n, kept), dtype=np.intp)
+    step[:, 0] = 0
+    if ties > 0:
+        step[:, 1:] = rng.random((n, kept - 1)) >= ties
+    names = (tuple(f"r{j + 1}" for j in range(n_raters)) if ranker_names is None
+             else tuple(ranker_names))
+    prefs = Preferences(items=orders.ravel(), offsets=np.arange(0, n * kept + 1, kept),
+                        groups=np.cumsum(step, axis=1).ravel(), n_items=n_items,
+                        rankers=np.repeat(np.arange(n_raters), per_rater),
+                        item_names=item_names,  # type: ignore[arg-type]
+                        ranker_names=names)
+    return Simulation(prefs, worths, shown, orders, np.sort(chosen))
