@@ -1,15 +1,25 @@
-"""Regenerate the built-in sample datasets (seeded): ``python -m sample_data.make_samples``."""
+"""Regenerate the built-in sample datasets (seeded): ``python sample_data/make_samples.py``.
+
+Every dataset is drawn by :func:`coarsenrank_core.simulate.simulate_raters` (the package's one
+Plackett–Luce pipeline) from one generator seeded with ``SEED``; this file only names the
+items and raters and writes the CSV layouts.
+"""
 
 from __future__ import annotations
 
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from coarsenrank_core.simulate import pl_orderings, random_orderings, random_subsets
-
 HERE = Path(__file__).resolve().parent
+if __package__ in (None, ""):  # run as a file: find coarsenrank_core in the checkout
+    sys.path.insert(0, str(HERE.parent))
+
+from coarsenrank_core.simulate import simulate_raters, true_worths  # noqa: E402
+
+SEED = 20221
 
 PIZZAS = ["Margherita", "Quattro Formaggi", "Diavola", "Capricciosa", "Funghi", "Marinara",
           "Hawaiian", "Tuna & Sweetcorn"]
@@ -26,84 +36,77 @@ NAMES = ["Ana", "Ben", "Chloé", "Dev", "Ema", "Farid", "Grace", "Hugo", "Ines",
          "Wen", "Xavi", "Yara", "Zoe", "Ade", "Bea", "Cai", "Dora"]
 
 
-def _write(name: str, header: list[str], rows) -> None:
-    with open(HERE / name, "w", newline="", encoding="utf-8") as handle:
+def _write(out: Path, name: str, header: list[str], rows) -> None:
+    with open(out / name, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(rows)
 
 
-def _truth(name: str, names: list[str], worth: np.ndarray) -> None:
-    _write(name, ["item", "score"], [[n, f"{w:.4f}"] for n, w in zip(names, worth)])
+def _truth(out: Path, name: str, names: list[str], worth: np.ndarray) -> None:
+    _write(out, name, ["item", "score"], [[n, f"{w:.4f}"] for n, w in zip(names, worth)])
 
 
-def pizza(rng) -> None:
+def pizza(rng, out: Path = HERE) -> None:
     """8 pizzas fully ranked by 30 people; 7 of them answered carelessly (at random)."""
-    worth = np.exp(np.linspace(1.6, -1.6, len(PIZZAS)))
-    items = np.tile(np.arange(len(PIZZAS)), (len(NAMES), 1))
-    orders = pl_orderings(items, np.log(worth), random_state=rng)
-    careless = rng.choice(len(NAMES), 7, replace=False)
-    orders[careless] = random_orderings(items[careless], random_state=rng)
+    sim = simulate_raters(true_worths(len(PIZZAS), 1.6, "even"), len(NAMES), n_careless=7,
+                          random_state=rng)
     header = ["respondent"] + [f"rank{i + 1}" for i in range(len(PIZZAS))]
-    _write("pizza_rankings.csv", header,
-           [[NAMES[r]] + [PIZZAS[i] for i in orders[r]] for r in range(len(NAMES))])
-    _truth("pizza_truth.csv", PIZZAS, worth)
+    _write(out, "pizza_rankings.csv", header,
+           [[name] + [PIZZAS[i] for i in order] for name, order in zip(NAMES, sim.orders)])
+    _truth(out, "pizza_truth.csv", PIZZAS, sim.worths)
 
 
-def photos(rng) -> None:
-    """Pairwise "which photo is sharper?" judgements by 12 crowd workers, 3 of them spammers."""
-    worth = np.exp(np.linspace(2.0, -2.0, len(PHOTOS)))
-    workers = [f"worker{i + 1:02d}" for i in range(12)]
+def photos(rng, out: Path = HERE) -> None:
+    """Pairwise "which photo is sharper?" judgements by 12 crowd workers, 3 of them spammers.
+
+    Drawn worker by worker (twelve calls) so that the shipped file keeps its bytes; the
+    three spammers (workers 10-12) are Plackett–Luce raters to whom every photo is worth
+    the same, i.e. they pick at random.
+    """
+    worth = true_worths(len(PHOTOS), 2.0, "even")
     rows = []
-    for w, worker in enumerate(workers):
-        pairs = random_subsets(len(PHOTOS), np.full(40, 2), random_state=rng).reshape(-1, 2)
-        ordered = (random_orderings(pairs, random_state=rng) if w >= 9
-                   else pl_orderings(pairs, np.log(worth), random_state=rng))
-        for (a, b), (win, _) in zip(pairs, ordered):
-            rows.append([worker, PHOTOS[a], PHOTOS[b], PHOTOS[win]])
-    _write("photo_pairs.csv", ["worker", "left", "right", "winner"], rows)
-    _truth("photo_truth.csv", PHOTOS, worth)
+    for w in range(12):
+        sim = simulate_raters(worth if w < 9 else np.ones_like(worth), 1, 2,
+                              lists_per_rater=40, random_state=rng)
+        rows += [[f"worker{w + 1:02d}", PHOTOS[a], PHOTOS[b], PHOTOS[win]]
+                 for (a, b), win in zip(sim.shown, sim.orders[:, 0])]
+    _write(out, "photo_pairs.csv", ["worker", "left", "right", "winner"], rows)
+    _truth(out, "photo_truth.csv", PHOTOS, worth)
 
 
-def films(rng) -> None:
+def films(rng, out: Path = HERE) -> None:
     """150 viewers each list their top 5 of 25 films; a quarter of them answer at random."""
-    worth = np.exp(np.linspace(1.5, -1.5, len(FILMS)))
-    n, k = 150, 5
-    everything = np.tile(np.arange(len(FILMS)), (n, 1))
-    orders = pl_orderings(everything, np.log(worth), random_state=rng)
-    noisy = rng.choice(n, n // 4, replace=False)
-    orders[noisy] = random_orderings(everything[noisy], random_state=rng)
+    n = 150
+    sim = simulate_raters(true_worths(len(FILMS), 1.5, "even"), n, top=5, n_careless=n // 4,
+                          random_state=rng)
     rows = [[f"viewer{v + 1:03d}", FILMS[i], r + 1]
-            for v in range(n) for r, i in enumerate(orders[v, :k])]
-    _write("film_lists.csv", ["voter", "item", "rank"], rows)
-    _truth("film_truth.csv", FILMS, worth)
+            for v, order in enumerate(sim.orders) for r, i in enumerate(order)]
+    _write(out, "film_lists.csv", ["voter", "item", "rank"], rows)
+    _truth(out, "film_truth.csv", FILMS, sim.worths)
 
 
-def essays(rng) -> None:
+def essays(rng, out: Path = HERE) -> None:
     """40 students grade 4 of 12 essays each; equal grades are ties; 5 grade upside down."""
-    worth = np.exp(np.linspace(1.2, -1.2, len(ESSAYS)))
     n = 40
-    subsets = random_subsets(len(ESSAYS), np.full(n, 4), random_state=rng).reshape(n, 4)
-    orders = pl_orderings(subsets, np.log(worth), random_state=rng)
-    reversed_students = rng.choice(n, 5, replace=False)
-    orders[reversed_students] = orders[reversed_students, ::-1]
-    rows = []
-    for s in range(n):
-        rank = 1
-        for position, item in enumerate(orders[s]):
-            if position > 0 and rng.random() >= 0.3:
-                rank = position + 1
-            rows.append([f"student{s + 1:02d}", ESSAYS[item], rank])
-    _write("essay_grades.csv", ["student", "item", "rank"], rows)
-    _truth("essay_truth.csv", ESSAYS, worth)
+    sim = simulate_raters(true_worths(len(ESSAYS), 1.2, "even"), n, 4, n_careless=5,
+                          careless_order="reversed", ties=0.3, random_state=rng)
+    groups = sim.preferences.groups.reshape(sim.orders.shape)
+    # a grade is the place of the first essay of its tied group: 1, 1, 3, 4
+    place = np.arange(groups.shape[1])
+    starts = np.c_[np.ones((n, 1), bool), np.diff(groups, axis=1) != 0]
+    grade = np.maximum.accumulate(np.where(starts, place, 0), axis=1) + 1
+    rows = [[f"student{s + 1:02d}", ESSAYS[i], int(g)]
+            for s in range(n) for i, g in zip(sim.orders[s], grade[s])]
+    _write(out, "essay_grades.csv", ["student", "item", "rank"], rows)
+    _truth(out, "essay_truth.csv", ESSAYS, sim.worths)
 
 
-def main() -> None:
-    rng = np.random.default_rng(20221)
-    pizza(rng)
-    photos(rng)
-    films(rng)
-    essays(rng)
+def main(out: Path = HERE) -> None:
+    """Write every sample and its truth into ``out`` (default: this folder)."""
+    rng = np.random.default_rng(SEED)
+    for make in (pizza, photos, films, essays):
+        make(rng, Path(out))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Tests of the Plackett–Luce simulator and the random subset/ordering helpers."""
 
+import filecmp
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +16,11 @@ from coarsenrank_core.simulate import (
     random_orderings,
     random_subsets,
     simulate_pl,
+    simulate_raters,
+    true_worths,
 )
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 
 P_MIN = 1e-4  # fixed seeds: a correct sampler passes; a wrong one gives p ≈ 0 at these sizes
 
@@ -193,3 +199,159 @@ def test_pl_orderings_put_the_better_item_first_with_pl_odds():
     rows = pl_orderings(np.tile([[1, 0]], (40000, 1)), log_theta, random_state=4)
     share = np.mean(rows[:, 0] == 0)
     assert abs(share - 0.75) < 4 * math.sqrt(0.75 * 0.25 / 40000)
+
+
+# ---------------------------------------------------------------------- true worths
+def test_true_worths_even_and_normal():
+    even = true_worths(5, 1.5, "even")
+    np.testing.assert_allclose(np.log(even), [1.5, 0.75, 0.0, -0.75, -1.5])
+    assert np.array_equal(even, np.exp(np.linspace(1.5, -1.5, 5)))  # what the samples use
+    # "normal" is the draw simulate_pl makes first from the same seed
+    _, theta = simulate_pl(30, 10, spread=0.7, random_state=8)
+    assert np.array_equal(true_worths(30, 0.7, "normal", random_state=8), theta)
+    assert np.all(true_worths(4, 0.0) == 1.0)
+    for bad in [dict(n_items=1), dict(spread=-1.0), dict(spacing="uniform")]:
+        with pytest.raises(ValueError):
+            true_worths(**{"n_items": 5, **bad})
+
+
+# ---------------------------------------------------------------------- simulate_raters
+def _binomial_ok(count, n, p, z=4.5) -> bool:
+    """``count`` successes of ``n`` lie within ``z`` standard deviations of ``n·p``."""
+    return abs(count - n * p) <= z * math.sqrt(n * p * (1 - p))
+
+
+def test_raters_lists_rankers_names_and_shown_items():
+    names = [f"Item {i}" for i in range(9)]
+    sim = simulate_raters(true_worths(9, 1.0, "even"), 7, 4, lists_per_rater=3,
+                          item_names=names, ranker_names=[f"rater {r}" for r in range(7)],
+                          random_state=0)
+    prefs = sim.preferences
+    assert len(prefs) == 21 and np.all(prefs.lengths == 4) and not prefs.has_ties
+    assert np.array_equal(prefs.rankers, np.repeat(np.arange(7), 3))  # rater by rater
+    assert prefs.item_names == tuple(names) and prefs.ranker_names[0] == "rater 0"
+    assert sim.shown.shape == sim.orders.shape == (21, 4) and sim.careless.size == 0
+    assert np.array_equal(np.sort(sim.orders, axis=1), np.sort(sim.shown, axis=1))
+    assert np.array_equal(prefs.items.reshape(21, 4), sim.orders)
+    assert not sim.orders.flags.writeable and not sim.worths.flags.writeable
+    full = simulate_raters(true_worths(5, 1.0, "even"), 3, random_state=0)  # full rankings
+    assert np.array_equal(full.shown, np.tile(np.arange(5), (3, 1)))
+    assert full.preferences.ranker_names == ("r1", "r2", "r3")
+
+
+def test_same_seed_same_draw_and_a_generator_is_advanced():
+    worth = true_worths(10, 1.0, "even")
+    a = simulate_raters(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
+    b = simulate_raters(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
+    assert a.preferences == b.preferences and np.array_equal(a.careless, b.careless)
+    rng = np.random.default_rng(5)
+    first = simulate_raters(worth, 20, 4, random_state=rng)
+    assert first.preferences != simulate_raters(worth, 20, 4, random_state=rng).preferences
+
+
+def test_first_choices_follow_the_worths_within_a_binomial_bound():
+    """P(item m first in a full ranking) = θ_m / Σθ (paper Eq. (19))."""
+    theta = true_worths(6, 1.0, "normal", random_state=1)
+    n = 20000
+    sim = simulate_raters(theta, n, random_state=2)
+    counts = np.bincount(sim.orders[:, 0], minlength=6)
+    for count, p in zip(counts, theta / theta.sum()):
+        assert _binomial_ok(count, n, p)
+    # on a random pair the first item wins with probability θ_i / (θ_i + θ_j)
+    pairs = simulate_raters(theta, n, 2, random_state=3)
+    a, b = pairs.shown.T
+    wins = pairs.orders[:, 0] == a
+    p = theta[a] / (theta[a] + theta[b])
+    assert abs(wins.sum() - p.sum()) <= 4.5 * math.sqrt(np.sum(p * (1 - p)))
+
+
+def test_careless_raters_answer_at_random_or_upside_down():
+    theta = true_worths(5, 1.5, "even")
+    n = 12000
+    sim = simulate_raters(theta, n, careless=1.0, random_state=4)
+    assert np.array_equal(sim.careless, np.arange(n))
+    counts = np.bincount(sim.orders[:, 0], minlength=5)  # uniform first choices
+    assert all(_binomial_ok(c, n, 0.2) for c in counts)
+    honest = simulate_raters(theta, n, random_state=4)
+    flipped = simulate_raters(theta, n, careless=1.0, careless_order="reversed",
+                              random_state=4)
+    assert np.array_equal(flipped.orders, honest.orders[:, ::-1])
+    # a share is rounded half up; a count is taken as it is; every list of a careless rater
+    mixed = simulate_raters(theta, 10, 3, lists_per_rater=4, careless=0.25,
+                            careless_order="reversed", random_state=6)
+    assert mixed.careless.size == 3  # 2.5 -> 3
+    same = simulate_raters(theta, 10, 3, lists_per_rater=4, random_state=6)
+    bad = np.isin(mixed.preferences.rankers, mixed.careless)
+    assert np.array_equal(mixed.orders[bad], same.orders[bad, ::-1])
+    assert np.array_equal(mixed.orders[~bad], same.orders[~bad])
+    assert simulate_raters(theta, 10, n_careless=7, random_state=0).careless.size == 7
+
+
+def test_top_k_lists_are_the_head_of_the_full_draw_and_ties_merge_neighbours():
+    theta = true_worths(12, 1.0, "even")
+    full = simulate_raters(theta, 50, random_state=7)
+    top = simulate_raters(theta, 50, top=5, random_state=7)
+    assert np.all(top.preferences.lengths == 5)
+    assert np.array_equal(top.orders, full.orders[:, :5])
+    tied = simulate_raters(theta, 4000, 5, ties=0.3, random_state=8)
+    strict = simulate_raters(theta, 4000, 5, random_state=8)
+    assert np.array_equal(tied.orders, strict.orders)  # ties are drawn last
+    merged = 4 * 4000 - (tied.preferences.n_groups - 1).sum()
+    assert _binomial_ok(merged, 4 * 4000, 0.3)
+    assert np.all(simulate_raters(theta, 5, 4, ties=1.0, random_state=0)
+                  .preferences.n_groups == 1)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(worths=[1.0]), dict(worths=[1.0, -1.0]), dict(n_raters=0), dict(length=1),
+    dict(length=7), dict(top=1), dict(top=5, length=4), dict(careless=1.5),
+    dict(careless=0.2, n_careless=1), dict(n_careless=11), dict(careless_order="sideways"),
+    dict(ties=2.0), dict(lists_per_rater=0),
+])
+def test_simulate_raters_rejects_invalid_arguments(kwargs):
+    args = {"worths": np.ones(6), "n_raters": 10, **kwargs}
+    with pytest.raises(ValueError):
+        simulate_raters(**args)
+
+
+# ---------------------------------------------------------------------- callers
+def test_the_dashboard_scenario_is_one_call_of_simulate_raters(monkeypatch):
+    import ui.scenario
+
+    calls = []
+    real = ui.scenario.simulate_raters
+
+    def spy(*args, **kwargs):
+        calls.append((args, kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ui.scenario, "simulate_raters", spy)
+    dataset = ui.scenario.simulate_scenario(12, 40, 5, 0.3, 7)
+    assert len(calls) == 1
+    sim = real(true_worths(12, 1.5, "even"), 40, 5, careless=0.3,
+               item_names=[f"Item {i + 1:02d}" for i in range(12)],
+               ranker_names=[f"rater {r + 1}" for r in range(40)], random_state=7)
+    assert dataset.preferences == sim.preferences
+    assert np.array_equal(dataset.truth, sim.worths)
+    assert dataset.careless == tuple(sim.careless.tolist()) and len(dataset.careless) == 12
+
+
+def test_the_sample_generator_goes_through_simulate_and_rebuilds_the_shipped_files(
+        monkeypatch, tmp_path):
+    from sample_data import make_samples
+
+    calls = []
+    real = make_samples.simulate_raters
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("random_state"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(make_samples, "simulate_raters", spy)
+    make_samples.main(tmp_path)
+    assert len(calls) == 1 + 12 + 1 + 1  # pizza, photos worker by worker, films, essays
+    assert len({id(rng) for rng in calls}) == 1  # one generator, seeded once
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in SAMPLE_DIR.glob("*.csv"))
+    for name in written:
+        assert filecmp.cmp(tmp_path / name, SAMPLE_DIR / name, shallow=False), name

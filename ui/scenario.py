@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from coarsenrank_core import Preferences
 from coarsenrank_core.experiments import teaching_arrays
-from coarsenrank_core.noise import spammers
-from coarsenrank_core.simulate import pl_orderings, random_subsets
+from coarsenrank_core.simulate import pl_orderings, random_subsets, simulate_raters, true_worths
 
 from .state import Dataset
 
@@ -16,29 +14,26 @@ def simulate_scenario(n_items: int, n_raters: int, length: int, careless: float,
                       seed: int) -> Dataset:
     """Each rater orders ``length`` random items by a Plackett–Luce draw; a share answer at random.
 
-    ``Item 01`` is the best; worths fall evenly on a log scale so the true order reads
-    straight off the names. The careless raters (a share ``careless`` of them, chosen at
-    random) keep their items but put them in a random order; the dataset marks which they
-    are.
+    One call of :func:`coarsenrank_core.simulate.simulate_raters`: ``Item 01`` is the best;
+    worths fall evenly on a log scale (:func:`~coarsenrank_core.simulate.true_worths`) so the
+    true order reads straight off the names. The careless raters (a share ``careless`` of
+    them, chosen at random) keep their items but put them in a random order; the dataset
+    marks which they are.
     """
-    rng = np.random.default_rng(seed)
-    worth = np.exp(np.linspace(1.5, -1.5, n_items))
-    subsets = random_subsets(n_items, np.full(n_raters, length), random_state=rng)
-    ordered = pl_orderings(subsets.reshape(n_raters, length), np.log(worth), random_state=rng)
-    prefs = Preferences.from_arrays(
-        ordered.ravel(), np.full(n_raters, length), n_items=n_items,
-        item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
-        rankers=np.arange(n_raters), ranker_names=[f"rater {r + 1}" for r in range(n_raters)])
-    noisy = spammers(prefs, careless, random_state=rng)
+    sim = simulate_raters(true_worths(n_items, 1.5, "even"), n_raters, length,
+                          careless=float(careless),
+                          item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
+                          ranker_names=[f"rater {r + 1}" for r in range(n_raters)],
+                          random_state=seed)
     recipe = f"scenario:{n_items},{n_raters},{length},{careless:g},{seed}"
     share = f"{careless:.0%} careless" if careless else "all careful"
     return Dataset(name=f"Scenario: {n_items} items, {n_raters} raters, {share}",
-                   preferences=noisy.preferences, truth=worth, origin="simulation",
+                   preferences=sim.preferences, truth=sim.worths, origin="simulation",
                    description="Simulated: the true order is Item 01, Item 02, … "
                                + ("A share of the raters answered at random; the rater "
                                   "charts can mark them." if careless else
                                   "Every rater is careful; add noise on the Noise page."),
-                   careless=tuple(int(r) for r in noisy.extra["spammers"]), recipe=recipe)
+                   careless=tuple(int(r) for r in sim.careless), recipe=recipe)
 
 
 def scenario_from_recipe(recipe: str) -> Dataset:
