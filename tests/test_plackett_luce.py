@@ -75,12 +75,6 @@ def test_log_likelihood_matches_brute_force_with_ties_and_weights():
     assert pl_log_likelihood(prefs, theta) == pytest.approx(np.dot(weights, expected), rel=1e-12)
 
 
-def test_trailing_tied_group_adds_one_stage_per_member():
-    prefs = Preferences.from_lists([[0, {1, 2}], [{0, 1}, 2]], n_items=3)
-    assert prefs.stages.stages_per_preference.tolist() == [3, 2]
-    assert prefs.stages.wins.tolist() == [2, 2, 1]
-
-
 def _direct_map(prefs, alpha, prior):
     a, b = prior
     tau = tempering(alpha, prefs.total_weight)
