@@ -1,4 +1,4 @@
-"""Read-only building blocks of the frozen results: arrays and a mapping that survives pickling."""
+"""Read-only building blocks of the frozen results: arrays and a mapping that survive pickling."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = ["FrozenDict", "readonly_array"]
+__all__ = ["FrozenDict", "readonly_array", "restore_readonly"]
 
 
 @overload
@@ -25,6 +25,19 @@ def readonly_array(array, dtype=float):
     out = np.array(array, dtype=dtype, copy=True)
     out.flags.writeable = False
     return out
+
+
+def restore_readonly(record, state) -> None:
+    """``__setstate__`` of a frozen record: put the pickled state back, arrays read-only.
+
+    Unpickling builds fresh arrays, which numpy makes writeable; nothing else holds them, so
+    the flag is cleared in place (no copy). ``state`` is the instance ``__dict__`` that
+    pickle saved (``None`` when it was empty).
+    """
+    for value in (state or {}).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    record.__dict__.update(state or {})
 
 
 class FrozenDict(Mapping):
