@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .frozen import FrozenDict, readonly_array
+from .outputs import Outputs, SpammerOutputs
 from .preferences import Preferences
 from .simulate import random_orderings, random_subsets
 
@@ -72,8 +73,11 @@ class NoiseResult:
         The injector's parameters as given.
     kind : str
         Id of the injector (a key of :data:`NOISE_TYPES`, or ``"magnify"``).
-    extra : Mapping
-        Injector-specific facts, e.g. ``"spammers"``: the ranker ids made spammers.
+    extra : Outputs
+        Injector-specific facts, a frozen record of :mod:`coarsenrank_core.outputs`:
+        :class:`~coarsenrank_core.outputs.SpammerOutputs` (``spammers``, the ranker ids
+        made spammers) for ``"spammers"``, an empty
+        :class:`~coarsenrank_core.outputs.Outputs` for the other injectors.
     """
 
     preferences: Preferences
@@ -81,13 +85,15 @@ class NoiseResult:
     altered: np.ndarray
     params: Mapping = field(default_factory=dict)
     kind: str = ""
-    extra: Mapping = field(default_factory=dict)
+    extra: Outputs = field(default_factory=Outputs)
 
     def __post_init__(self):
         object.__setattr__(self, "source", readonly_array(self.source, np.intp))
         object.__setattr__(self, "altered", readonly_array(self.altered, bool))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
-        object.__setattr__(self, "extra", FrozenDict(dict(self.extra)))
+        if not isinstance(self.extra, Outputs):
+            raise TypeError("extra must be a record of coarsenrank_core.outputs (an Outputs), "
+                            f"not {type(self.extra).__name__}")
         if self.source.shape != (len(self.preferences),) or self.altered.shape != self.source.shape:
             raise ValueError("source and altered need one entry per output preference")
 
@@ -137,11 +143,12 @@ def _differs(original: Preferences, new: Preferences, source: np.ndarray) -> np.
 
 
 def _result(original: Preferences, items, groups, kind: str, params: dict,
-            extra: dict | None = None) -> NoiseResult:
+            extra: Outputs | None = None) -> NoiseResult:
     """Wrap new flat contents of the same lengths as ``original`` (one output per input)."""
     new = original._replace(items=items, groups=groups)
     source = np.arange(len(original))
-    return NoiseResult(new, source, _differs(original, new, source), params, kind, extra or {})
+    return NoiseResult(new, source, _differs(original, new, source), params, kind,
+                       Outputs() if extra is None else extra)
 
 
 def _choose(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -371,7 +378,8 @@ def spammers(prefs: Preferences, fraction: float, random_state=None) -> NoiseRes
     Returns
     -------
     NoiseResult
-        ``extra["spammers"]`` holds the sorted ranker ids chosen.
+        ``extra`` is a :class:`~coarsenrank_core.outputs.SpammerOutputs`: ``spammers``
+        holds the sorted ranker ids chosen.
     """
     params = dict(fraction=fraction, random_state=random_state)
     fraction = _check_fraction(fraction)
@@ -380,7 +388,7 @@ def spammers(prefs: Preferences, fraction: float, random_state=None) -> NoiseRes
     chosen = present[_choose(present.size, _count(fraction, present.size), rng)]
     rows = np.flatnonzero(np.isin(prefs.ranker_index, chosen))
     items, groups = _shuffle_rows(prefs, rows, rng)
-    return _result(prefs, items, groups, "spammers", params, {"spammers": chosen})
+    return _result(prefs, items, groups, "spammers", params, SpammerOutputs(spammers=chosen))
 
 
 def subsample(prefs: Preferences, fraction: float, random_state=None) -> NoiseResult:

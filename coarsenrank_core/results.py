@@ -8,7 +8,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .frozen import FrozenDict, readonly_array
+from .frozen import FrozenDict, readonly_array, restore_readonly
+from .outputs import Outputs
 
 __all__ = ["RankingResult", "PosteriorResult", "tempering"]
 
@@ -22,15 +23,6 @@ def tempering(alpha: float, n: float) -> float:
     if not alpha > 0:
         raise ValueError(f"alpha must be positive (got {alpha}); use inf for the plain model")
     return 1.0 if np.isinf(alpha) else alpha / (alpha + float(n))
-
-
-def _frozen_value(value):
-    """Arrays in ``extra`` become read-only copies (their dtype kept); the rest is kept."""
-    if isinstance(value, np.ndarray):
-        if not value.flags.writeable and value.flags.owndata:
-            return value
-        return readonly_array(value, value.dtype)
-    return value
 
 
 @dataclass(frozen=True)
@@ -59,9 +51,21 @@ class RankingResult:
         The parameters as the caller gave them.
     trace : numpy.ndarray or None
         Objective value after every iteration, when requested.
-    extra : Mapping
-        Method-specific outputs (e.g. rater reliabilities), read-only: a
-        :class:`~coarsenrank_core.frozen.FrozenDict` whose arrays are read-only copies.
+    extra : Outputs
+        Method-specific outputs (e.g. rater reliabilities): a frozen record of
+        :mod:`coarsenrank_core.outputs` whose class is the method family's
+        (:class:`~coarsenrank_core.outputs.CrowdBTOutputs`,
+        :class:`~coarsenrank_core.outputs.PeerGraderOutputs`,
+        :class:`~coarsenrank_core.outputs.MixtureOutputs`,
+        :class:`~coarsenrank_core.outputs.GradientOutputs`,
+        :class:`~coarsenrank_core.outputs.ThurstoneOutputs`,
+        :class:`~coarsenrank_core.outputs.BradleyTerryOutputs`), or an empty
+        :class:`~coarsenrank_core.outputs.Outputs` for methods with nothing more to report.
+        Its arrays are read-only; it reads as attributes (``extra.reliability``) or as a
+        read-only mapping (``extra["reliability"]``). Anything else raises ``TypeError``.
+
+    The record is frozen and its arrays are read-only copies, also after unpickling
+    (``st.cache_data`` and worker processes pickle results).
     """
 
     method: str
@@ -73,14 +77,18 @@ class RankingResult:
     tau: float | None = None
     params: Mapping = field(default_factory=dict)
     trace: np.ndarray | None = None
-    extra: Mapping = field(default_factory=dict)
+    extra: Outputs = field(default_factory=Outputs)
 
     def __post_init__(self):
+        if not isinstance(self.extra, Outputs):
+            raise TypeError("extra must be a record of coarsenrank_core.outputs (an Outputs), "
+                            f"not {type(self.extra).__name__}")
         object.__setattr__(self, "scores", readonly_array(self.scores))
         object.__setattr__(self, "trace", readonly_array(self.trace))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
-        object.__setattr__(self, "extra", FrozenDict(
-            {k: _frozen_value(v) for k, v in dict(self.extra).items()}))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)
 
     @property
     def order(self) -> np.ndarray:

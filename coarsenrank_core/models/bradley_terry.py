@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from ..outputs import BradleyTerryOutputs
 from ..preferences import Preferences
 from ..results import RankingResult
 from .plackett_luce import coarsen_pl
@@ -38,7 +39,9 @@ def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), cali
     Returns
     -------
     RankingResult
-        ``scores`` are BT worths; ``extra["n_pairs"]`` is the number of pairs fitted.
+        ``scores`` are BT worths; ``extra`` is a
+        :class:`~coarsenrank_core.outputs.BradleyTerryOutputs` (``n_pairs``, the number of
+        pairs fitted).
     """
     start = time.perf_counter()
     pairs = prefs.rank_break(keep_ties=True)
@@ -50,4 +53,4 @@ def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), cali
     return RankingResult(method="coarsen-bt", scores=fit.scores, iterations=fit.iterations,
                          converged=fit.converged, seconds=time.perf_counter() - start,
                          change=fit.change, tau=fit.tau, params=params,
-                         extra={"n_pairs": len(pairs)})
+                         extra=BradleyTerryOutputs(n_pairs=len(pairs)))

@@ -10,6 +10,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import Cancelled
+from ..outputs import CrowdBTOutputs
 from ..preferences import Preferences
 from ..results import RankingResult
 
@@ -298,7 +299,8 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     Returns
     -------
     RankingResult
-        ``scores`` are the posterior means μ. ``extra`` holds ``reliability`` (posterior mean
+        ``scores`` are the posterior means μ. ``extra`` is a
+        :class:`~coarsenrank_core.outputs.CrowdBTOutputs`: ``reliability`` (posterior mean
         ``a/(a+b)`` per ranker id), ``reliability_a``/``reliability_b`` and
         ``score_variance`` (σ² per item).
 
@@ -371,8 +373,8 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
             converged = True
             break
     a_arr, b_arr = np.array(rel_a), np.array(rel_b)
-    extra = dict(reliability=a_arr / (a_arr + b_arr), reliability_a=a_arr,
-                 reliability_b=b_arr, score_variance=np.array(var))
+    extra = CrowdBTOutputs(reliability=a_arr / (a_arr + b_arr), reliability_a=a_arr,
+                           reliability_b=b_arr, score_variance=np.array(var))
     return RankingResult(method="crowdbt", scores=np.array(mu), iterations=done,
                          converged=converged, seconds=time.perf_counter() - start,
                          change=change, params=params, extra=extra)

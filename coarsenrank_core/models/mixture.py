@@ -9,6 +9,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..errors import check_stop
+from ..outputs import MixtureOutputs
 from ..preferences import Preferences
 from ..results import RankingResult
 from ..stages import StageDesign
@@ -193,7 +194,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     Returns
     -------
     RankingResult
-        ``scores`` are θ. ``extra`` holds ``noise_probability`` (one per list or per ranker
+        ``scores`` are θ. ``extra`` is a :class:`~coarsenrank_core.outputs.MixtureOutputs`:
+        ``noise_probability`` (one per list or per ranker
         id: the posterior probability of not being a careful PL answer), ``pi`` (the share of
         noise, uniform plus reversed), ``pi_uniform``, ``pi_reversed``,
         ``reversed_probability``, ``per`` and ``log_posterior``.
@@ -291,11 +293,12 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     return RankingResult(method=method, scores=theta, iterations=iteration,
                          converged=bool(converged) if tol > 0 else None,
                          seconds=time.perf_counter() - start, change=change, params=params,
-                         extra={"noise_probability": noise_probability,
-                                "reversed_probability": reversed_probability,
-                                "pi": float(1.0 - pis[0]), "pi_uniform": float(pis[1]),
-                                "pi_reversed": float(pis[2]) if reversed_component else 0.0,
-                                "per": per, "log_posterior": objective})
+                         extra=MixtureOutputs(
+                             noise_probability=noise_probability,
+                             reversed_probability=reversed_probability,
+                             pi=float(1.0 - pis[0]), pi_uniform=float(pis[1]),
+                             pi_reversed=float(pis[2]) if reversed_component else 0.0,
+                             per=per, log_posterior=objective))
 
 
 def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter: int = 1000,

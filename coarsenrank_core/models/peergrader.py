@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import Bounds, brentq
 
+from ..outputs import PeerGraderOutputs
 from ..preferences import Preferences
 from ..results import RankingResult
 from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs
@@ -326,9 +327,10 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
     -------
     RankingResult
         ``scores`` are ``s``; ``iterations`` counts rounds (alternating) or L-BFGS
-        iterations (joint); ``extra`` holds ``reliability`` (``η``, indexed by ranker id),
-        ``inner_iterations`` (L-BFGS iterations in all), ``newton_steps``, ``solver`` and
-        ``objective`` (``J`` at the end).
+        iterations (joint); ``extra`` is a
+        :class:`~coarsenrank_core.outputs.PeerGraderOutputs`: ``reliability`` (``η``,
+        indexed by ranker id), ``inner_iterations`` (L-BFGS iterations in all),
+        ``newton_steps``, ``solver`` and ``objective`` (``J`` at the end).
 
     Examples
     --------
@@ -366,8 +368,10 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
         method="peergrader", scores=s, iterations=rounds, converged=converged,
         seconds=time.perf_counter() - start, change=change, tau=None, params=params,
         trace=np.asarray(values) if trace else None,
-        extra={"reliability": eta, "inner_iterations": inner, "newton_steps": newton,
-               "solver": solver if fit_reliability else "fixed", "objective": objective})
+        extra=PeerGraderOutputs(reliability=eta, inner_iterations=int(inner),
+                                newton_steps=int(newton),
+                                solver=solver if fit_reliability else "fixed",
+                                objective=float(objective)))
 
 
 def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_stop=None):

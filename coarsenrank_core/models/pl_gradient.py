@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from ..outputs import GradientOutputs
 from ..preferences import Preferences
 from ..results import RankingResult
 from ._solver import (
@@ -103,7 +104,8 @@ def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 10
     Returns
     -------
     RankingResult
-        ``scores`` are the log-worths ``s``; ``extra`` holds ``objective`` (``F`` at the
+        ``scores`` are the log-worths ``s``; ``extra`` is a
+        :class:`~coarsenrank_core.outputs.GradientOutputs`: ``objective`` (``F`` at the
         end), ``gradient_norm`` (largest entry of ``∇F``) and the optimiser's ``message``.
 
     Examples
@@ -128,7 +130,8 @@ def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 10
         method="pl", scores=fit["x"], iterations=fit["nit"], converged=fit["success"],
         seconds=time.perf_counter() - start, change=fit["change"], tau=None, params=params,
         trace=fit["values"] if trace else None,
-        extra={"objective": -fit["fun"] / scale,
-               "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
-               "message": fit["message"]})
+        extra=GradientOutputs(
+            objective=-fit["fun"] / scale,
+            gradient_norm=float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
+            message=fit["message"]))
 

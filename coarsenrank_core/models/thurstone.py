@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from ..errors import Cancelled
+from ..outputs import ThurstoneOutputs
 from ..preferences import Preferences
 from ..results import RankingResult, tempering
 from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs, virtual_node_penalty
@@ -126,9 +127,10 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
     Returns
     -------
     RankingResult
-        ``scores`` are the Thurstone scores ``s``; ``tau`` is filled; ``extra`` holds
-        ``n_pairs``, ``slope``, ``objective``, ``gradient_norm`` and ``message``, plus
-        ``note`` when there is no pair to fit.
+        ``scores`` are the Thurstone scores ``s``; ``tau`` is filled; ``extra`` is a
+        :class:`~coarsenrank_core.outputs.ThurstoneOutputs`: ``n_pairs``, ``slope``,
+        ``objective``, ``gradient_norm`` and ``message``, plus ``note`` when there is no
+        pair to fit.
 
     Examples
     --------
@@ -161,14 +163,14 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
         return -scale * value, -scale * grad
 
     fit = run_lbfgs(loss, initial_scores(init, n_items), max_iter, tol, trace, sign=-1.0 / scale)
-    extra = {"n_pairs": n_pairs, "slope": LOGISTIC_SLOPE,
-             "objective": -fit["fun"] / scale,
-             "gradient_norm": float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
-             "message": fit["message"]}
+    note = None
     if winners.size == 0:
-        extra["note"] = ("No preference puts one item above another (every preference is "
-                         "entirely tied), so the data say nothing about the order: all "
-                         "items get equal scores.")
+        note = ("No preference puts one item above another (every preference is entirely "
+                "tied), so the data say nothing about the order: all items get equal scores.")
+    extra = ThurstoneOutputs(objective=-fit["fun"] / scale,
+                             gradient_norm=float(np.abs(fit["grad"]).max(initial=0.0)) / scale,
+                             message=fit["message"], n_pairs=n_pairs, slope=LOGISTIC_SLOPE,
+                             note=note)
     return RankingResult(
         method="coarsen-th", scores=fit["x"], iterations=fit["nit"],
         converged=fit["success"], seconds=time.perf_counter() - start, change=fit["change"],
