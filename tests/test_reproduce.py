@@ -86,3 +86,45 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
         study = list(csv.DictReader(handle))
     assert {r["exposure"] for r in study} == {"uniform", "correlated", "anti-correlated"}
     assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-rater"}
+
+
+# ------------------------------------------------------------------ without the datasets
+def test_the_top_level_module_is_the_paper_report_and_runs_as_a_script():
+    import subprocess
+    import sys
+
+    import coarsenrank_core.paper.reproduce as paper_reproduce
+    import coarsenrank_core.reproduce as shim
+
+    assert shim.main is paper_reproduce.main
+    assert shim.method_params is paper_reproduce.method_params
+    run = subprocess.run([sys.executable, "-m", "coarsenrank_core.reproduce", "--help"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "--data" in run.stdout and "--quick" in run.stdout
+
+
+def test_method_params_take_the_released_code_s_settings_then_ours_then_the_callers():
+    from coarsenrank_core.paper.figures import RELEASED
+    from coarsenrank_core.paper.reproduce import CHOSEN, PAPER_KEY, method_params
+    from coarsenrank_core.registry import METHODS
+
+    assert method_params("coarsen-pl", "readlevel") == {
+        **RELEASED["readlevel"]["coarsen-pl"], "tol": 0.0}  # a fixed number of EM steps
+    assert method_params("coarsen-th", "peergrading_rebuilt") == {
+        **CHOSEN["coarsen-th"], "alpha": 950.0}
+    assert method_params("crowdbt", "babyface", passes=2) == {**CHOSEN["crowdbt"], "passes": 2}
+    assert method_params("pl-em", "sushi", max_iter=3)["max_iter"] == 3
+    for dataset in PAPER_KEY:
+        for method in ("pl", "pl-em", "crowdbt", "peergrader", "coarsen-th", "coarsen-bt",
+                       "coarsen-pl"):
+            assert set(method_params(method, dataset)) <= set(METHODS[method].parameters)
+
+
+def test_report_tables_and_numbers_are_formatted_for_markdown():
+    from coarsenrank_core.paper.reproduce import _fmt, markdown_table
+
+    assert _fmt(0.12345) == "0.1235" and _fmt(2, digits=1) == "2.0"
+    assert _fmt(None) == _fmt(float("nan")) == "–"
+    assert markdown_table(["a", "b"], [[1, "x"], [None, 0.5]]) == (
+        "| a | b |\n|---|---|\n| 1 | x |\n| None | 0.5 |")
