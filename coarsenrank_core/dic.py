@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array
-from .models.plackett_luce import coarsen_pl_gibbs
+from .models.plackett_luce import coarsen_pl_gibbs_fit_trace
 from .preferences import Preferences
 from .results import tempering
 
@@ -189,10 +189,14 @@ def knee_index(alphas, dic) -> int:
     return int(np.argmin(np.abs(np.log(alphas) - np.log(knee_alpha(alphas, dic)))))
 
 
-def _curve_point(prefs: Preferences, post) -> tuple[float, float]:
-    """``(f, g)`` of one posterior sample (paper Eq. (33), from the exact sampler)."""
+def _curve_point(prefs: Preferences, post, fits: np.ndarray) -> tuple[float, float]:
+    """``(f, g)`` of one posterior sample (paper Eq. (33), from the exact sampler).
+
+    ``fits`` holds ``log P_θ(R_N)`` of every draw, as the sampler read it off its sweeps
+    (:func:`~coarsenrank_core.models.plackett_luce.coarsen_pl_gibbs_fit_trace`).
+    """
     design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
-    f = float(np.mean([design.log_likelihood(theta) for theta in post.draws]))
+    f = float(np.mean(fits))
     g = design.log_likelihood(post.mean) - f
     return f, g
 
@@ -201,10 +205,10 @@ def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int =
               n_draws: int = 50, thin: int = 1, random_state=None,
               warm_start=None, should_stop=None) -> tuple[float, float]:
     """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (33))."""
-    post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws,
-                            thin=thin, random_state=random_state, warm_start=warm_start,
-                            should_stop=should_stop)
-    return _curve_point(prefs, post)
+    post, fits = coarsen_pl_gibbs_fit_trace(
+        prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws, thin=thin,
+        random_state=random_state, warm_start=warm_start, should_stop=should_stop)
+    return _curve_point(prefs, post, fits)
 
 
 def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain_burn_in: int,
@@ -215,11 +219,11 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     out = []
     state: Any = True  # the first α starts from EM, then from the last PosteriorResult
     for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
-        post = coarsen_pl_gibbs(prefs, alpha=float(alpha), prior=prior,
-                                burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws,
-                                thin=thin, random_state=seed, warm_start=state,
-                                should_stop=should_stop)
-        out.append(_curve_point(prefs, post))
+        post, fits = coarsen_pl_gibbs_fit_trace(
+            prefs, alpha=float(alpha), prior=prior,
+            burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws, thin=thin,
+            random_state=seed, warm_start=state, should_stop=should_stop)
+        out.append(_curve_point(prefs, post, fits))
         state = post
         if progress is not None:
             progress(done + i + 1, total)

@@ -39,13 +39,13 @@ def test_point_follows_the_definitions():
 def test_sweep_is_seeded_per_alpha_and_reports_progress(monkeypatch):
     prefs = small_prefs()
     calls = []
-    real = dic_module.coarsen_pl_gibbs
+    real = dic_module.coarsen_pl_gibbs_fit_trace
 
     def counting(*args, **kwargs):
         calls.append(kwargs["alpha"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(dic_module, "coarsen_pl_gibbs", counting)
+    monkeypatch.setattr(dic_module, "coarsen_pl_gibbs_fit_trace", counting)
     seen = []
     sweep = dic_sweep(prefs, alphas=[100.0, 1.0, 10.0], burn_in=10, n_draws=10, random_state=4,
                       progress=lambda done, total: seen.append((done, total)))
@@ -165,18 +165,18 @@ def test_chained_sweep_burn_in_and_cancellation():
 
     prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2], [0, 2, 1], [2, 1, 0]] * 10)
     calls = []
-    real = dic_module.coarsen_pl_gibbs
+    real = dic_module.coarsen_pl_gibbs_fit_trace
 
     def spy(*args, **kwargs):
         calls.append((kwargs["alpha"], kwargs["burn_in"]))
         return real(*args, **kwargs)
 
-    dic_module.coarsen_pl_gibbs = spy
+    dic_module.coarsen_pl_gibbs_fit_trace = spy
     try:
         dic_sweep(prefs, alphas=[1.0, 10.0, 100.0], burn_in=80, n_draws=20,
                   warm_start="chain", random_state=0)
     finally:
-        dic_module.coarsen_pl_gibbs = real
+        dic_module.coarsen_pl_gibbs_fit_trace = real
     # two chains (CHAIN_SEGMENTS): 100 -> 10, then 1 from EM with the full burn-in
     assert dic_module.CHAIN_SEGMENTS == 2
     assert calls == [(100.0, 80), (10.0, dic_module.CHAIN_BURN_IN), (1.0, 80)]
