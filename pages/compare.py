@@ -6,6 +6,7 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
+from coarsenrank_core.experiments import DEFAULT_FACTORS  # noqa: E402
 from coarsenrank_core.registry import METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
@@ -137,8 +138,9 @@ else:
 
 st.header("Scale: how does the time grow with the data?", divider="gray")
 with st.form("scale_form"):
-    st.caption("Copies the data ×1, ×10, ×50 and ×100 and times 15 iterations of each method, "
-               "as in the paper's Table “Ablation_size”.")
+    factors = [f"×{f}" for f in DEFAULT_FACTORS]
+    st.caption(f"Copies the data {', '.join(factors[:-1])} and {factors[-1]} and times 15 "
+               "iterations of each method, as in the paper's Table “Ablation_size”.")
     scale_run = st.form_submit_button("Run the scale test")
 if scale_run and not methods:
     st.error("Choose at least one method above.")

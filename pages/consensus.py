@@ -58,7 +58,8 @@ low, high = post.rank_interval()
 probabilities = post.rank_probabilities()
 
 rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i]),
-         "likely ranks (90%)": f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
+         f"likely ranks ({post.interval_level:.0%})":
+             f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
          "chance of being first": float(probabilities[i, 0])}
         for r, i in enumerate(order)]
 if dataset.truth is not None:
@@ -69,8 +70,9 @@ st.dataframe(rows, hide_index=True, column_config={
     "strength": st.column_config.NumberColumn(format="%.3g"),
     "chance of being first": st.column_config.ProgressColumn(min_value=0.0, max_value=1.0,
                                                               format="percent")})
-explain("Best first. “Likely ranks” gives the range of places the item takes in 90% of the "
-        "posterior draws: a wide range means the data cannot place it precisely.")
+explain("Best first. “Likely ranks” gives the range of places the item takes in "
+        f"{post.interval_level:.0%} of the posterior draws: a wide range means the data cannot "
+        "place it precisely.")
 csv_download("Download the ranking (CSV)",
              ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
              [[r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
@@ -131,7 +133,9 @@ with st.expander("How this is computed"):
         "α. The command line's `rank`, the Compare page and the Noise page use the same fit. "
         "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
         "picked first twice as often. **Likely ranks** and the chance of being first come "
-        "from the exact Gibbs posterior at the same α (400 draws after 200 warm-up sweeps). "
+        "from the exact Gibbs posterior at the same α "
+        f"({compute.CONSENSUS_DRAWS['n_draws']} draws after "
+        f"{compute.CONSENSUS_DRAWS['burn_in']} warm-up sweeps). "
         "**Agreement** is the mean log-probability, per choice, of a rater's lists under the "
         "consensus. **PL-mix** models each rater (or list) as careful Plackett–Luce or "
         "uniformly random and estimates the chance of each by EM.")

@@ -75,7 +75,8 @@ elif source == SOURCES["upload"]:
         for fmt in FORMATS.values():
             st.markdown(f"**{fmt.title}** ({', '.join(fmt.extensions)}): {fmt.description}")
     upload = st.file_uploader(
-        "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to 50 MB", type=None,
+        "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to "
+        f"{st.get_option('server.maxUploadSize')} MB", type=None,
         key="upload_file", help="Accepted endings: " + ", ".join(extensions()))
     if upload is not None:
         data = upload.getvalue()

@@ -1,0 +1,123 @@
+"""Numbers the README writes out are the constants the code runs with, read at test time.
+
+The pages build such sentences from the constants themselves (f-strings); the README cannot,
+so each number it copies is checked here. A failure means a constant changed (update the
+README's number) or the sentence was reworded (update the pattern below).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def readme() -> str:
+    """The README with every run of white space (line breaks too) made one space."""
+    return " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+
+
+def numbers(pattern: str) -> tuple[int, ...]:
+    """The groups of ``pattern`` in the README as whole numbers (``1,000`` or ``four``)."""
+    found = re.search(pattern, readme())
+    assert found, f"the README no longer says {pattern!r}: reword the test with the README"
+    return tuple(WORDS[g] if g in WORDS else int(g.replace(",", "")) for g in found.groups())
+
+
+def page_constants(page: str) -> dict[str, object]:
+    """Module-level constants assigned in a page's source (pages run Streamlit when imported)."""
+    values: dict[str, object] = {}
+    for node in ast.parse((ROOT / "pages" / page).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            names = target.elts if isinstance(target, ast.Tuple) else [target]
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            value = value if isinstance(target, ast.Tuple) else (value,)
+            values.update({n.id: v for n, v in zip(names, value) if isinstance(n, ast.Name)})
+    return values
+
+
+def test_the_knee_rules_sweep_settings_are_dic_draws():
+    from coarsenrank_core.dic import DIC_DRAWS
+
+    burn_in, draws = numbers(r"the DIC sweep \(exact Gibbs, ([\d,]+) warm-up, ([\d,]+) draws, "
+                             r"warm start")
+    assert (burn_in, draws) == (DIC_DRAWS["burn_in"], DIC_DRAWS["n_draws"])
+    assert DIC_DRAWS["warm_start"] == "chain"  # "warm start"
+
+
+def test_the_dic_page_limits_are_the_pages_constants():
+    limits = page_constants("dic.py")
+    written = numbers(r"sweep α with the exact Gibbs sampler \(at most ([\d,]+) values, "
+                      r"([\d,]+) draws, ([\d,]+) warm-up sweeps\)")
+    assert written == (limits["MAX_ALPHAS"], limits["MAX_DRAWS"], limits["MAX_BURN_IN"])
+
+
+def test_the_consensus_pages_interval_level_is_the_samplers():
+    from coarsenrank_core import PosteriorResult, coarsen_pl_gibbs
+
+    [level] = numbers(r"likely ranks \((\d+) ?% posterior interval\)")
+    page_level = inspect.signature(coarsen_pl_gibbs).parameters["interval"].default
+    default = {f.name: f.default for f in dataclasses.fields(PosteriorResult)}["interval_level"]
+    assert level == pytest.approx(100 * page_level) and page_level == default
+
+
+def test_the_compare_pages_timing_robustness_and_scale_numbers():
+    from coarsenrank_core.experiments import DEFAULT_FACTORS
+    from ui.charts import ROBUSTNESS_SHOWN
+    from ui.compute import TIMING_RUNS
+
+    assert numbers(r"time per method \(median of (\d+) or more runs") == (TIMING_RUNS,)
+    assert numbers(r"a robustness curve \((\w+) methods at first") == (ROBUSTNESS_SHOWN,)
+    assert numbers(r"a scale test \(×(\d+) to ×(\d+),") == (DEFAULT_FACTORS[0],
+                                                            DEFAULT_FACTORS[-1])
+
+
+def test_the_large_data_thresholds_are_the_dashboards():
+    from ui.compute import PARALLEL_ENTRIES
+    from ui.shell import SIDEBAR_CHOICE_LIMIT
+    from ui.state import QUICK_CHOICE_LIMIT
+
+    [quick] = numbers(r"On data of more than ([\d,]+) list entries a page is drawn first at a "
+                      r"provisional α")
+    assert quick == QUICK_CHOICE_LIMIT == SIDEBAR_CHOICE_LIMIT
+    [both] = numbers(r"DIC sweeps on data of ([\d,]+) list entries or more use both cores")
+    assert both == PARALLEL_ENTRIES
+
+
+def test_the_command_lines_limits_and_the_cv_folds():
+    from coarsenrank_core import choose_alpha
+    from coarsenrank_core.cli import MAX_DRAWS, MAX_GRID
+
+    assert numbers(r"`--draws` and `--burn-in` at most ([\d,]+), `--alphas` at most (\d+) "
+                   r"values") == (MAX_DRAWS, MAX_GRID)
+    folds = inspect.signature(choose_alpha).parameters["folds"].default
+    assert numbers(r"the best (\d+)-fold held-out") == (folds,)
+
+
+def test_the_consensus_page_text_reads_its_draws_and_level(monkeypatch):
+    """The page builds its sentences from the constants: change them, the text follows."""
+    from tests.test_app import no_failure, open_page
+    from ui import compute
+
+    monkeypatch.setattr(compute, "CONSENSUS_DRAWS", dict(burn_in=7, n_draws=13))
+    compute.posterior.clear()  # no cached posterior with other draws, before or after
+    try:
+        at = open_page("pages/consensus.py")
+        no_failure(at)
+        text = " ".join(m.value for m in [*at.markdown, *at.caption])
+        assert "(13 draws after 7 warm-up sweeps)" in text
+        assert "takes in 90% of the posterior draws" in text
+        assert "likely ranks (90%)" in at.dataframe[0].value.columns
+    finally:
+        compute.posterior.clear()
