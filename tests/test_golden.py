@@ -20,6 +20,14 @@ from coarsenrank_core.simulate import simulate_pl
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 ALPHA = 50.0  # a finite α, so that the tempered methods are tested as tempered
+NOTE = ("Written by `python -m tests.test_golden --write` (tests/test_golden.py): the seeded "
+        "collections of make_collections() (simulate_pl with random_state 1, 2 and 3) saved as "
+        "pairs.csv, lists.csv and ties.csv, read back, and every method of "
+        "coarsenrank_core.registry.METHODS fitted with its registry defaults, alpha = 50 for "
+        "the tempered methods and random_state = 0 for the stochastic ones. Scores by "
+        "collection, then method id, one per item id. Checked to 1e-8 relative for the "
+        "deterministic methods and to 1e-6 for the stochastic ones (fixed random_state).")
+DETERMINISTIC_RTOL = 1e-8  # same data, same arithmetic: only rounding may move the numbers
 
 
 def make_collections() -> dict[str, Preferences]:
@@ -41,7 +49,7 @@ def fit(method_id: str, prefs: Preferences) -> np.ndarray:
 
 def write() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    scores = {}
+    scores: dict = {"note": NOTE}
     for name, prefs in make_collections().items():
         (GOLDEN / f"{name}.csv").write_text(prefs.to_csv(), encoding="utf-8")
         read = read_preferences(GOLDEN / f"{name}.csv")
@@ -69,6 +77,42 @@ def test_the_golden_files_are_the_seeded_collections():
         read = read_preferences(GOLDEN / f"{name}.csv")
         assert read.to_lists(names=True) == prefs.to_lists(names=True)
         assert read.has_ties == (name == "ties") and read.n_rankers == prefs.n_rankers
+
+
+DETERMINISTIC = [(name, method) for name, method in CASES if not METHODS[method].stochastic]
+STOCHASTIC = [m for m in METHODS if METHODS[m].stochastic]
+
+
+@pytest.mark.parametrize(("name", "method"), DETERMINISTIC,
+                         ids=[f"{n}-{m}" for n, m in DETERMINISTIC])
+def test_deterministic_methods_keep_their_numbers_to_1e_8(name, method):
+    expected = golden_scores()[name][method]
+    prefs = read_preferences(GOLDEN / f"{name}.csv")
+    np.testing.assert_allclose(fit(method, prefs), expected, rtol=DETERMINISTIC_RTOL,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("method", STOCHASTIC)
+def test_a_stochastic_method_s_golden_numbers_are_its_random_state_s(method):
+    """Its numbers come from random_state = 0: a rerun repeats them bit for bit, another seed
+    gives other numbers (so the looser 1e-6 check above is not vacuous)."""
+    prefs = read_preferences(GOLDEN / "lists.csv")
+    first, again = fit(method, prefs), fit(method, prefs)
+    np.testing.assert_array_equal(first, again)
+    overrides = {"alpha": ALPHA} if METHODS[method].tempered else {}
+    other = run_method(method, prefs, random_state=1, **overrides).scores
+    assert np.abs(np.asarray(other) - first).max() > 1e-3
+
+
+def test_the_scores_file_holds_exactly_the_registered_methods_and_says_how_it_was_made():
+    scores = golden_scores()
+    assert set(scores) == {"note", "pairs", "lists", "ties"}
+    assert "python -m tests.test_golden --write" in scores["note"]
+    for name in ("pairs", "lists", "ties"):
+        assert list(scores[name]) == list(METHODS), name
+        n_items = read_preferences(GOLDEN / f"{name}.csv").n_items
+        assert all(len(v) == n_items and np.all(np.isfinite(v))
+                   for v in scores[name].values()), name
 
 
 if __name__ == "__main__" and "--write" in sys.argv:
