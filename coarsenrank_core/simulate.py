@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .frozen import readonly_array
+from .frozen import readonly_array, restore_readonly
 from .preferences import Preferences
 
 __all__ = ["simulate_pl", "simulate_raters", "Simulation", "true_worths", "random_subsets",
@@ -313,6 +313,9 @@ class Simulation:
         object.__setattr__(self, "shown", readonly_array(self.shown, np.intp))
         object.__setattr__(self, "orders", readonly_array(self.orders, np.intp))
         object.__setattr__(self, "careless", readonly_array(self.careless, np.intp))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
 
 def _careless_count(n_raters: int, careless: float, n_careless: int | None) -> int:

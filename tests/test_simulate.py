@@ -3,6 +3,7 @@
 import filecmp
 import itertools
 import math
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -234,6 +235,8 @@ def test_raters_lists_rankers_names_and_shown_items():
     assert np.array_equal(np.sort(sim.orders, axis=1), np.sort(sim.shown, axis=1))
     assert np.array_equal(prefs.items.reshape(21, 4), sim.orders)
     assert not sim.orders.flags.writeable and not sim.worths.flags.writeable
+    copy = pickle.loads(pickle.dumps(sim))
+    assert copy.preferences == prefs and not copy.shown.flags.writeable
     full = simulate_raters(true_worths(5, 1.0, "even"), 3, random_state=0)  # full rankings
     assert np.array_equal(full.shown, np.tile(np.arange(5), (3, 1)))
     assert full.preferences.ranker_names == ("r1", "r2", "r3")
