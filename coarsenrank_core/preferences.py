@@ -17,7 +17,7 @@ from scipy.sparse.csgraph import connected_components
 from .frozen import readonly_array
 
 __all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS", "MIN_WEIGHT",
-           "MAX_WEIGHT", "MAX_PAIRS"]
+           "MAX_WEIGHT", "MAX_PAIRS", "ID_DTYPE", "MAX_ID"]
 
 CANONICAL_COLUMNS = ("preference", "ranker", "weight", "item", "rank")
 
@@ -50,6 +50,22 @@ def _checked_weights(values, n: int) -> np.ndarray:
     return weights
 
 
+ID_DTYPE = np.dtype(np.int32)
+"""Storage type of item ids, tied-group indices and ranker ids: 4 bytes an entry."""
+MAX_ID = int(np.iinfo(ID_DTYPE).max)
+"""Most items (and rankers) a collection can hold: ids must fit :data:`ID_DTYPE`."""
+
+
+def _offset_dtype(size: int) -> np.dtype:
+    """``int32`` offsets while the flat arrays are shorter than 2³¹ entries, else ``int64``."""
+    return ID_DTYPE if size <= MAX_ID else np.dtype(np.int64)
+
+
+def _unit_weights(n: int) -> np.ndarray:
+    """``n`` weights of 1 that take no memory (a read-only broadcast of one number)."""
+    return np.broadcast_to(np.float64(1.0), (n,))
+
+
 POOL_WORTH = 0.8
 """Largest share of preferences :attr:`Preferences.pooled` may keep and still be a copy."""
 
@@ -77,12 +93,14 @@ def _factorize(values: Sequence[Hashable]) -> tuple[np.ndarray, tuple[str, ...]]
 def _canonical(items: np.ndarray, offsets: np.ndarray, groups, n_items: int):
     """Check the tied-group structure and duplicates; sort tied groups by item id.
 
-    Returns the (possibly reordered) items and the group indices.
+    Returns the (possibly reordered) items and the group indices. The temporaries are one
+    4-byte owner per entry and one 8-byte key per entry (sorted in place).
     """
     n = offsets.size - 1
     lengths = np.diff(offsets)
     if n and lengths.max() == 2:  # all pairs: no per-entry temporaries needed
-        groups = np.tile(np.array([0, 1], np.intp), n) if groups is None else np.asarray(groups)
+        groups = (np.tile(np.array([0, 1], ID_DTYPE), n) if groups is None
+                  else np.asarray(groups))
         if groups.shape != items.shape:
             raise ValueError("groups must have the same length as items")
         second = groups[1::2]
@@ -98,21 +116,31 @@ def _canonical(items: np.ndarray, offsets: np.ndarray, groups, n_items: int):
         repeated = np.flatnonzero(items[0::2] == items[1::2])
         bad = int(repeated[0]) if repeated.size else None
     else:
-        owner = np.repeat(np.arange(n), lengths)
-        position = np.arange(items.size) - offsets[:-1][owner]
-        groups = position if groups is None else np.asarray(groups)
+        owner = np.repeat(np.arange(n, dtype=_offset_dtype(n)), lengths)
+        starts = np.zeros(items.size, dtype=bool)
+        starts[offsets[:-1]] = True
+        if groups is None:
+            groups = np.arange(items.size, dtype=_offset_dtype(items.size))
+            groups -= offsets[:-1][owner].astype(groups.dtype)
+        groups = np.asarray(groups)
         if groups.shape != items.shape:
             raise ValueError("groups must have the same length as items")
-        starts = position == 0
-        inner_steps = np.diff(groups)[~starts[1:]]
+        steps = np.diff(groups)
+        inner_steps = steps[~starts[1:]]
+        del steps
         if np.any(groups[starts] != 0) or np.any((inner_steps != 0) & (inner_steps != 1)):
             raise ValueError("tied-group indices must start at 0 in every preference and "
                              "increase by 0 or 1")
         if np.any(inner_steps == 0):
             order = np.lexsort((items, groups, owner))
             items, groups = items[order], groups[order]
-        key = np.sort(owner.astype(np.int64) * max(n_items, 1) + items)
-        repeated = np.flatnonzero(np.diff(key) == 0)
+        del inner_steps, starts
+        key = owner.astype(np.int64)
+        del owner
+        key *= max(n_items, 1)
+        key += items
+        key.sort()
+        repeated = np.flatnonzero(key[1:] == key[:-1])
         bad = int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
     if bad is not None:
         raise ValueError(f"preference {bad} lists an item more than once")
@@ -170,18 +198,22 @@ class Preferences:
     Parameters
     ----------
     items : array of int, shape (L,)
-        Item ids of all preferences, concatenated, best first inside each preference.
+        Item ids of all preferences, concatenated, best first inside each preference
+        (stored as :data:`ID_DTYPE`, ``int32``: at most :data:`MAX_ID` + 1 items).
     offsets : array of int, shape (N + 1,)
-        Start of each preference in ``items``; ``offsets[-1] == L``.
+        Start of each preference in ``items``; ``offsets[-1] == L`` (stored as ``int32``
+        while ``L < 2³¹``, else ``int64``).
     groups : array of int, shape (L,)
-        Tied-group index of every entry inside its preference (starts at 0, steps by 0 or 1).
+        Tied-group index of every entry inside its preference (starts at 0, steps by 0 or
+        1; stored as ``int32``).
     n_items : int
         M, the number of items (items that never appear are allowed).
     weights : array of float, shape (N,), optional
         Weight (count) of each preference, from ``MIN_WEIGHT = 1e-12`` to
-        ``MAX_WEIGHT = 1e12`` (a ValueError says so otherwise); all 1 when omitted.
+        ``MAX_WEIGHT = 1e12`` (a ValueError says so otherwise); all 1 when omitted. Unit
+        weights are stored as a read-only broadcast of one number, which takes no memory.
     rankers : array of int, shape (N,), optional
-        Ranker (annotator) id of each preference; when omitted each preference is
+        Ranker id of each preference (stored as ``int32``); when omitted each preference is
         treated as coming from its own anonymous ranker.
     item_names : tuple of str, optional
         Display name of each item; ``"0" .. "M-1"`` when omitted.
@@ -213,6 +245,8 @@ class Preferences:
         n_items = int(self.n_items)
         if n_items < 0:
             raise ValueError("n_items must be non-negative")
+        if n_items > MAX_ID + 1:
+            raise ValueError(f"a collection holds at most {MAX_ID + 1:,} items (got {n_items:,})")
         if offsets[0] != 0 or offsets[-1] != items.size or np.any(np.diff(offsets) < 2):
             raise ValueError("every preference must hold at least 2 items and offsets must "
                              "start at 0 and end at len(items)")
@@ -220,12 +254,14 @@ class Preferences:
             raise ValueError(f"item ids must lie in 0..{n_items - 1}")
         n = offsets.size - 1
         items, groups = _canonical(items, offsets, self.groups, n_items)
-        weights = np.ones(n) if self.weights is None else _checked_weights(self.weights, n)
+        weights = _unit_weights(n) if self.weights is None else _checked_weights(self.weights, n)
+        if weights.strides != (0,) and bool(np.all(weights == 1.0)):
+            weights = _unit_weights(n)
         rankers = self.rankers
         if rankers is not None:
             rankers = np.asarray(rankers)
-            if rankers.shape != (n,) or (n and rankers.min() < 0):
-                raise ValueError("rankers must be N non-negative integer ids")
+            if rankers.shape != (n,) or (n and (rankers.min() < 0 or rankers.max() > MAX_ID)):
+                raise ValueError(f"rankers must be N integer ids from 0 to {MAX_ID:,}")
         names = self.item_names
         names = tuple(str(i) for i in range(n_items)) if names is None else tuple(map(str, names))
         if len(names) != n_items:
@@ -236,12 +272,12 @@ class Preferences:
             if rankers is not None and n and rankers.max() >= len(ranker_names):
                 raise ValueError("a ranker id has no name in ranker_names")
         set_ = object.__setattr__
-        set_(self, "items", _frozen(items, np.intp))
-        set_(self, "offsets", _frozen(offsets, np.intp))
-        set_(self, "groups", _frozen(groups, np.intp))
+        set_(self, "items", _frozen(items, ID_DTYPE))
+        set_(self, "offsets", _frozen(offsets, _offset_dtype(items.size)))
+        set_(self, "groups", _frozen(groups, ID_DTYPE))
         set_(self, "n_items", n_items)
-        set_(self, "weights", _frozen(weights, np.float64))
-        set_(self, "rankers", None if rankers is None else _frozen(rankers, np.intp))
+        set_(self, "weights", weights if weights.strides == (0,) else _frozen(weights, np.float64))
+        set_(self, "rankers", None if rankers is None else _frozen(rankers, ID_DTYPE))
         set_(self, "item_names", names)
         set_(self, "ranker_names", ranker_names)
         set_(self, "notes", tuple(self.notes))
@@ -283,7 +319,7 @@ class Preferences:
                 flat.extend(int(m) for m in members)
                 groups.extend([g] * len(members))
             lengths.append(len(flat) - start)
-        items = np.asarray(flat, dtype=np.intp)
+        items = np.asarray(flat, dtype=np.int64)
         if n_items is None:
             n_items = len(item_names) if item_names is not None else (
                 int(items.max()) + 1 if items.size else 0)
@@ -292,7 +328,7 @@ class Preferences:
             raise ValueError(f"{ranker_ids.size} rankers given for {len(lengths)} preferences")
         return cls(items=items,
                    offsets=np.concatenate([[0], np.cumsum(lengths, dtype=np.intp)]),
-                   groups=np.asarray(groups, dtype=np.intp), n_items=n_items,
+                   groups=np.asarray(groups, dtype=ID_DTYPE), n_items=n_items,
                    weights=None if weights is None else np.asarray(weights, float),  # type: ignore[arg-type]  # noqa: E501
                    rankers=ranker_ids, item_names=item_names,  # type: ignore[arg-type]
                    ranker_names=ranker_names)
@@ -314,18 +350,26 @@ class Preferences:
         weights, rankers, item_names, ranker_names, notes
             As for the class.
         """
-        winners = np.asarray(winners, dtype=np.intp)
-        losers = np.asarray(losers, dtype=np.intp)
+        winners, losers = np.asarray(winners), np.asarray(losers)
         if winners.shape != losers.shape or winners.ndim != 1:
             raise ValueError("winners and losers must be 1-D arrays of equal length")
+        if winners.size and not (np.issubdtype(winners.dtype, np.integer)
+                                 and np.issubdtype(losers.dtype, np.integer)):
+            raise ValueError("item ids must be integers")
         if n_items is None:
             n_items = len(item_names) if item_names is not None else (
                 int(max(winners.max(initial=-1), losers.max(initial=-1))) + 1)
-        items = np.column_stack([winners, losers]).ravel()
-        groups = np.tile(np.array([0, 1], dtype=np.intp), winners.size)
+        low = min(winners.min(initial=0), losers.min(initial=0))
+        high = max(winners.max(initial=0), losers.max(initial=0))
+        if low < 0 or high >= max(int(n_items), 1):
+            raise ValueError(f"item ids must lie in 0..{int(n_items) - 1}")
+        items = np.empty(2 * winners.size, dtype=ID_DTYPE)  # built once, in the stored type
+        items[0::2], items[1::2] = winners, losers
+        groups = np.tile(np.array([0, 1], dtype=ID_DTYPE), winners.size)
         if tied is not None:
             groups[1::2] = np.where(np.asarray(tied, bool), 0, 1)
-        return cls(items=items, offsets=np.arange(0, items.size + 1, 2), groups=groups,
+        return cls(items=items, offsets=np.arange(0, items.size + 1, 2,
+                                                  dtype=_offset_dtype(items.size)), groups=groups,
                    n_items=n_items, weights=weights, rankers=rankers, item_names=item_names,
                    ranker_names=ranker_names, notes=notes)
 
@@ -333,7 +377,9 @@ class Preferences:
     def from_arrays(cls, items, lengths, groups=None, n_items: int | None = None,
                     **kwargs) -> Preferences:
         """Build preferences from a flat item array and the length of each preference."""
-        items = np.asarray(items, dtype=np.intp)
+        items = np.asarray(items)
+        if items.size and not np.issubdtype(items.dtype, np.integer):
+            raise ValueError("item ids must be integers")
         lengths = np.asarray(lengths, dtype=np.intp)
         if n_items is None:
             names = kwargs.get("item_names")
@@ -625,8 +671,8 @@ class Preferences:
         count = int(start[-1])
         # written in place, preference by preference in order, pairs in upper-triangle
         # order inside each preference; the temporaries hold at most _PAIR_BLOCK pairs
-        items = np.empty(2 * count, dtype=np.intp)
-        groups = np.zeros(2 * count, dtype=np.intp)
+        items = np.empty(2 * count, dtype=ID_DTYPE)
+        groups = np.zeros(2 * count, dtype=ID_DTYPE)
         source = np.empty(count, dtype=np.intp)
         for k in np.unique(self.lengths):
             k = int(k)
@@ -646,16 +692,16 @@ class Preferences:
                 source[at] = np.broadcast_to(rows[:, None], keep.shape)[keep]
         for array in (items, groups, source):
             array.flags.writeable = False
-        weights = self.weights[source]
+        weights = None if self.weights.strides == (0,) else self.weights[source]
         pair_rankers: np.ndarray | None = (None if self.rankers is None
                                            else self.rankers[source])
         for extra in (weights, pair_rankers):
             if extra is not None:
                 extra.flags.writeable = False
-        offsets = np.arange(0, 2 * count + 1, 2, dtype=np.intp)
+        offsets = np.arange(0, 2 * count + 1, 2, dtype=_offset_dtype(2 * count))
         offsets.flags.writeable = False
         pairs = Preferences(items=items, offsets=offsets, groups=groups, n_items=self.n_items,
-                            weights=weights, rankers=pair_rankers,
+                            weights=weights, rankers=pair_rankers,  # type: ignore[arg-type]
                             item_names=self.item_names, ranker_names=self.ranker_names,
                             notes=self.notes)
         return (pairs, source) if return_source else pairs

@@ -14,16 +14,17 @@ __all__ = ["StageDesign"]
 class _Block:
     """All preferences of one length ``k``, as ``(n, k)`` matrices.
 
-    ``rows`` are the preferences' indices.
+    ``rows`` are the preferences' indices (``row_index``, or ``None`` when the block holds
+    every preference in order: then ``rows`` is built on demand and held by nobody).
     ``multiplicity`` is ``None`` for strict orders (one stage at each of the first ``k - 1``
     positions). With ties it holds, at the first entry of every tied group, the number of
     stages whose choice set starts there (the group's size, or 0 for a trailing single
     item), and zero elsewhere; ``chosen`` marks the entries that win a stage. Strict pairs
-    also carry their winners and losers as two contiguous id arrays (``pair``), so a sum
-    over their stages is two ``bincount`` passes.
+    also carry their winners and losers as two id arrays (``pair``: views of ``items``, no
+    copy), so a sum over their stages is two ``bincount`` passes.
     """
 
-    rows: np.ndarray
+    row_index: np.ndarray | None
     items: np.ndarray
     weights: np.ndarray | None
     multiplicity: np.ndarray | None
@@ -33,6 +34,13 @@ class _Block:
     @property
     def width(self) -> int:
         return self.items.shape[1]
+
+    @property
+    def rows(self) -> np.ndarray:
+        """Index, in the collection, of every preference of the block."""
+        if self.row_index is None:
+            return np.arange(self.items.shape[0])
+        return self.row_index
 
 
 def _reverse_cumsum(values: np.ndarray) -> np.ndarray:
@@ -79,7 +87,7 @@ class StageDesign:
         """Lay out the stages of ``prefs`` (called once; cached on the collection)."""
         n_items, n = prefs.n_items, len(prefs)
         weights = prefs.weights
-        unit = bool(np.all(weights == 1.0))
+        unit = weights.strides == (0,) or bool(np.all(weights == 1.0))
         lengths = prefs.lengths
         tied_pref = prefs.n_groups < lengths
         wins = np.zeros(n_items)
@@ -91,14 +99,15 @@ class StageDesign:
                 selected = (lengths == k) & (tied_pref == tied)
                 if not selected.any():
                     continue
+                rows: np.ndarray | None
                 if selected.all():  # one block: a view of the flat arrays, no copy
-                    rows, items = np.arange(n), prefs.items.reshape(n, k)
+                    rows, items = None, prefs.items.reshape(n, k)
                     element = None
                 else:
                     rows = np.flatnonzero(selected)
                     element = prefs.offsets[:-1][rows, None] + np.arange(k)
                     items = prefs.items[element]
-                block_weights = None if unit else weights[rows]
+                block_weights = None if unit else (weights if rows is None else weights[rows])
                 multiplicity = chosen = None
                 if tied:
                     groups = (prefs.groups.reshape(n, k) if element is None
@@ -115,8 +124,8 @@ class StageDesign:
                 wins_count += np.bincount(winners, minlength=n_items)
                 pair = None
                 if k == 2 and not tied:
-                    pair = (np.ascontiguousarray(items[:, 0]), np.ascontiguousarray(items[:, 1]))
-                blocks.append(_Block(rows=rows, items=items, weights=block_weights,
+                    pair = (items[:, 0], items[:, 1])
+                blocks.append(_Block(row_index=rows, items=items, weights=block_weights,
                                      multiplicity=multiplicity, chosen=chosen, pair=pair))
         return cls(n_items, n, blocks, wins, wins_count)
 
