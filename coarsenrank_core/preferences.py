@@ -404,24 +404,26 @@ class Preferences:
         """N, the number of preferences."""
         return len(self)
 
-    @cached_property
+    @property
     def lengths(self) -> np.ndarray:
-        """Number of items in each preference."""
+        """Number of items in each preference (computed on each call: one pass, not kept)."""
         return np.diff(self.offsets)
 
     @cached_property
     def owner(self) -> np.ndarray:
-        """For every flat entry, the index of the preference it belongs to."""
-        return np.repeat(np.arange(len(self)), self.lengths)
+        """For every flat entry, the index of the preference it belongs to (kept once made)."""
+        owner = np.repeat(np.arange(len(self), dtype=self.offsets.dtype), self.lengths)
+        owner.flags.writeable = False
+        return owner
 
-    @cached_property
+    @property
     def positions(self) -> np.ndarray:
         """For every flat entry, its 0-based position inside its preference."""
-        return np.arange(self.items.size) - self.offsets[:-1][self.owner]
+        return np.arange(self.items.size, dtype=self.offsets.dtype) - self.offsets[:-1][self.owner]
 
-    @cached_property
+    @property
     def n_groups(self) -> np.ndarray:
-        """Number of tied groups (distinct positions) in each preference."""
+        """Number of tied groups (distinct positions) in each preference (not kept)."""
         return self.groups[self.offsets[1:] - 1] + 1
 
     @property
@@ -753,11 +755,15 @@ class Preferences:
         return self.pooling[0]
 
     @cached_property
-    def pooling(self) -> tuple[Preferences, np.ndarray]:
-        """:attr:`pooled` and, for every preference, the index of its row there."""
+    def pooling(self) -> tuple[Preferences, np.ndarray | None]:
+        """:attr:`pooled` and, for every preference, the index of its row there.
+
+        The index is ``None`` when :attr:`pooled` is the collection itself (row ``n`` is
+        row ``n``), so that nothing of the collection's size is kept for it.
+        """
         n = len(self)
         if n == 0:
-            return self, np.zeros(0, dtype=np.intp)
+            return self, None
         group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
         if self.lengths.max() == 2:
             first, second = self.items[0::2], self.items[1::2]
@@ -785,7 +791,7 @@ class Preferences:
         if keep.size > POOL_WORTH * n or weights.max() > MAX_WEIGHT:
             # too few repeats to pay for a second copy, or a summed weight would leave the
             # checked range: the collection itself (its stage sums are the same)
-            return self, np.arange(n)
+            return self, None
         order = np.argsort(keep)
         position = np.empty(keep.size, dtype=np.intp)
         position[order] = np.arange(keep.size)
