@@ -218,6 +218,50 @@ def preflib_orders(path: Path) -> str:
     return f"{text.count(chr(10)) - len(head):,} orders"
 
 
+def blt_ballots(path: Path) -> str:
+    """A BLT election of 100 candidates: ballots of 2 to 11 preferences, 49.5 MB."""
+    rng = np.random.default_rng(4)
+    m = 100
+    n = TARGET_BYTES // 20 + 1
+    lengths = rng.integers(2, 12, n)
+    steps = np.cumsum(rng.integers(1, 9, (n, 11)), axis=1)  # distinct: 11 × 8 < 100
+    keys = (rng.integers(0, m, (n, 1)) + steps) % m + 1
+    body = "".join(f"{c} " + " ".join(map(str, row[:k])) + " 0\n"
+                   for c, k, row in zip(rng.integers(1, 5, n), lengths, keys.tolist()))
+    tail = "0\n" + "".join(f'"item {k}"\n' for k in range(1, m + 1)) + '"limits"\n'
+    body = body[:TARGET_BYTES - len(tail) - 10]
+    body = body[:body.rfind("\n") + 1]
+    path.write_text(f"{m} 1\n" + body + tail)
+    return f"{body.count(chr(10)):,} ballots"
+
+
+def wide_lists(path: Path) -> str:
+    """A wide CSV ``voter,1st,…,10th`` of 200 named items, 49.5 MB (about 1 M rows)."""
+    rng = np.random.default_rng(5)
+    names = np.array([f"item {k:03d}" for k in range(200)])
+    n = TARGET_BYTES // 92 + 1
+    keys = np.argsort(rng.random((n, 200)), axis=1)[:, :10]
+    rows = (f"v{i}," + ",".join(row) + "\n" for i, row in enumerate(names[keys].tolist()))
+    text = ("voter," + ",".join(f"rank {r}" for r in range(1, 11)) + "\n" + "".join(rows))
+    text = text[:TARGET_BYTES]
+    path.write_text(text[:text.rfind("\n") + 1])
+    return f"{text.count(chr(10)) - 1:,} rows"
+
+
+def long_ranks(path: Path) -> str:
+    """A long CSV ``ranker,item,rank``: 10 items a ranker over 300 items, 49.5 MB."""
+    rng = np.random.default_rng(6)
+    n = TARGET_BYTES // 16 + 1
+    rankers = np.arange(n) // 10
+    items = (rng.integers(0, 300, n // 10 + 1)[rankers] + (np.arange(n) % 10) * 29) % 300
+    text = "ranker,item,rank\n" + "".join(
+        f"r{r},item {i},{k}\n" for r, i, k in zip(rankers.tolist(), items.tolist(),
+                                                  (np.arange(n) % 10 + 1).tolist()))
+    text = text[:TARGET_BYTES]
+    path.write_text(text[:text.rfind("\n") + 1])
+    return f"{text.count(chr(10)) - 1:,} rows"
+
+
 def one_long_row(path: Path) -> str:
     """A single 48 MB line of commas (24 M columns)."""
     path.write_text("a," * 24_000_000 + "b\n")
@@ -226,6 +270,7 @@ def one_long_row(path: Path) -> str:
 
 MAKERS = {"three delimiters": three_delimiters, "blank lines": blank_lines,
           "realistic pairwise": realistic_pairs, "PrefLib orders": preflib_orders,
+          "BLT ballots": blt_ballots, "wide lists": wide_lists, "long ranks": long_ranks,
           "one long row": one_long_row}
 
 
