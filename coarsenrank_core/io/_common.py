@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..export import FORMULA_STARTS
-from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
+from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 
 UNEXPECTED = "Unexpected problem while reading the file"
 
@@ -308,6 +308,37 @@ def split_fast(text: str, delimiter: str) -> Table | None:
                  widths)
 
 
+CHUNK_CHARACTERS = 1 << 22
+"""Characters of text parsed at a time by the line-based fast paths (PrefLib, BLT): the
+temporaries of one chunk stay in the tens of megabytes whatever the file's size."""
+
+
+def line_chunks(text: str, start: int = 0, stop: int | None = None,
+                size: int = CHUNK_CHARACTERS):
+    """Split ``text[start:stop]`` at line ends into pieces of about ``size`` characters.
+
+    Yields ``(piece, lines_before)``: each piece ends with a newline (except perhaps the
+    last), and ``lines_before`` is the number of lines between ``start`` and the piece.
+    Only one piece is copied at a time.
+    """
+    stop = len(text) if stop is None else stop
+    before = 0
+    while start < stop:
+        end = text.find("\n", min(start + size, stop) - 1, stop)
+        end = stop if end < 0 else end + 1
+        piece = text[start:end]
+        yield piece, before
+        before += piece.count("\n")
+        start = end
+
+
+def joined(pieces: list) -> np.ndarray:
+    """The pieces as one array; the list is emptied, so each piece is freed once copied."""
+    out = np.concatenate(pieces)
+    pieces.clear()
+    return out
+
+
 def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
     """Rows of numbers as a float matrix (NaN where a cell is blank) and each row's line.
 
@@ -555,13 +586,20 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
             "No ranking in the file has two or more items, so there is nothing to compare.",
             fix="Put at least two items in each ranking. If the values on a row are separated "
                 "by spaces or another character, save the file with commas between them.")
-    entry_keep = keep[pref]
     ranker_codes, ranker_names = (None, None)
     if rankers is not None:
         ranker_codes, ranker_names = ranker_ids(np.asarray(rankers, dtype=object)[keep],
                                                 pref_lines[keep], ranker_column)
+    if keep.all():
+        items, groups = item, group
+    else:
+        entry_keep = keep[pref]
+        items, groups = item[entry_keep], group[entry_keep]
+    for array in (items, groups):
+        if array.flags.owndata and array.dtype == ID_DTYPE:
+            array.flags.writeable = False  # ours alone: the collection keeps it, no copy
     return Preferences.from_arrays(
-        item[entry_keep], counts[keep], groups=group[entry_keep], n_items=len(item_names),
+        items, counts[keep], groups=groups, n_items=len(item_names),
         item_names=item_names, weights=None if weights is None else weights[keep],
         rankers=ranker_codes, ranker_names=ranker_names, notes=tuple(notes))
 

@@ -8,11 +8,13 @@ import shlex
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
+from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
     assemble,
     check_weights,
     empty_error,
+    joined,
+    line_chunks,
     numeric_rows,
     parse_numbers,
     plural,
@@ -80,11 +82,45 @@ def _read_fast(text: str) -> Preferences | None:
     end = _TERMINATOR.search(text, start)
     if end is None:
         return None
-    block = text[start:end.start()]
-    if any(mark in block for mark in ("=", "-", "#", "\t", '"')):
+    if any(text.find(mark, start, end.start()) >= 0 for mark in ("=", "-", "#", "\t", '"')):
         return None
-    block = _BALLOT_ID.sub("", block)
-    parsed = numeric_rows(block, " ")
+    columns: tuple[list, ...] = ([], [], [], [], [])
+    rows = 0
+    for piece, before in line_chunks(text, start, end.start()):
+        ballots = _ballots(piece, m, withdrawn)
+        if ballots is None:
+            return None
+        weight, pref, group, number, lines = ballots
+        for column, value in zip(columns, (weight, (pref + rows).astype(ID_DTYPE), group,
+                                           number, lines + before)):
+            column.append(value)
+        rows += weight.size
+    if not rows:
+        return None
+    weight, pref, group, number, lines = (joined(column) for column in columns)
+    try:
+        names = _names(_lines(text[end.end():]), m)
+    except PreferenceFormatError:
+        return None  # the ballot reader says which line
+    notes = []
+    if withdrawn:
+        notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "
+                     + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
+    if not (np.isfinite(weight) & (weight >= MIN_WEIGHT) & (weight <= MAX_WEIGHT)).all():
+        return None
+    number -= 1
+    try:
+        return assemble(pref, group, number, rows, tuple(names), lines + offset,
+                        weights=weight, notes=notes, unit="ballot", merge_names=False)
+    except ValueError:
+        return None  # e.g. a candidate twice on one ballot: the ballot reader says where
+
+
+def _ballots(piece: str, m: int, withdrawn: set[int]):
+    """Strict ballots of one chunk as ``(weight, pref, group, number, lines)``, or None."""
+    if not piece.strip():
+        return np.zeros(0), *(np.zeros(0, ID_DTYPE),) * 3, np.zeros(0, np.int64)
+    parsed = numeric_rows(_BALLOT_ID.sub("", piece), " ")
     if parsed is None:
         return None
     values, lines = parsed
@@ -97,31 +133,15 @@ def _read_fast(text: str) -> Preferences | None:
     candidate = values[filled]
     if not ((candidate >= 1) & (candidate <= m) & (candidate == np.floor(candidate))).all():
         return None
-    number = candidate.astype(np.int64)
-    keep = ~np.isin(number, list(withdrawn)) if withdrawn else np.ones(number.size, bool)
-    mask = filled.copy()
-    mask[filled] = keep
-    index = np.flatnonzero(mask.ravel())
-    pref = index // values.shape[1]
-    group = (np.cumsum(mask, axis=1) - 1).ravel()[index]
-    try:
-        names = _names(_lines(text[end.end():]), m)
-    except PreferenceFormatError:
-        return None  # the ballot reader says which line
-    notes = []
+    number = candidate.astype(ID_DTYPE)
     if withdrawn:
-        notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "
-                     + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
-    weight = values[:, 0]
-    if not (np.isfinite(weight) & (weight >= MIN_WEIGHT) & (weight <= MAX_WEIGHT)).all():
-        return None
-    try:
-        return assemble(pref.astype(np.intp), group.astype(np.intp),
-                        (number[keep] - 1).astype(np.intp), len(values), tuple(names),
-                        lines + offset, weights=weight, notes=notes, unit="ballot",
-                        merge_names=False)
-    except ValueError:
-        return None  # e.g. a candidate twice on one ballot: the ballot reader says where
+        keep = ~np.isin(number, list(withdrawn))
+        filled[filled] = keep
+        number = number[keep]
+    index = np.flatnonzero(filled.ravel())
+    pref = index // values.shape[1]
+    group = (np.cumsum(filled, axis=1, dtype=ID_DTYPE) - 1).ravel()[index]
+    return values[:, 0].copy(), pref, group, number, lines
 
 
 def _read_by_ballot(text: str) -> Preferences:

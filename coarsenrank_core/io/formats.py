@@ -23,6 +23,7 @@ from ._common import (
     quote_list,
     split_table,
 )
+from ._memory import release_freed_memory
 from ._text import decode, load_source
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
@@ -258,6 +259,10 @@ def detect(source: Source) -> Format:
     return FORMATS["wide"]
 
 
+_TRIM_BYTES = 1 << 20
+"""Files larger than this give the memory their parse freed back to the system."""
+
+
 def read_file(source, format: str = "auto", *, encoding: str | None = None,
               options: ReadOptions | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
@@ -283,6 +288,9 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         prefs = fmt.read(file)
     except PreferenceFormatError as error:
         raise _with_platform(error, file, fmt) from None
+    finally:
+        if len(file.data) > _TRIM_BYTES:
+            release_freed_memory()
     report = _report(file, fmt, prefs, automatic=format == "auto")
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:

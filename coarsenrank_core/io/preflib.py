@@ -7,12 +7,14 @@ import re
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ..preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
+from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
     INTEGER,
     assemble,
     check_weights,
     empty_error,
+    joined,
+    line_chunks,
     numeric_rows,
     parse_numbers,
     split_fast,
@@ -78,10 +80,11 @@ _TIED = re.compile(r"\{([^{}\n]*)\}")
 def _read_fast(text: str) -> Preferences | None:
     """The orders as one table: ``3: 1,{2,4},3`` becomes the row ``3,1,2|4,3``.
 
-    Orders without ties are parsed as numbers (no text per cell); None sends the file to
-    the line-by-line reader, which names the line and the problem.
+    Orders without ties are parsed as numbers (no text per cell), a chunk of lines at a
+    time so that memory stays near the size of the result; None sends the file to the
+    line-by-line reader, which names the line and the problem.
     """
-    text = text.replace("\r\n", "\n")
+    text = text.replace("\r\n", "\n") if "\r\n" in text else text
     head_lines, start, offset = [], 0, 0
     while start < len(text):
         end = text.find("\n", start)
@@ -93,21 +96,23 @@ def _read_fast(text: str) -> Preferences | None:
         if line:
             head_lines.append((offset, line))
         start = end + 1
-    data = text[start:]
-    if not head_lines or not data.strip() or not _one_count_per_line(data):
-        return None  # the older layout, or a line to report: read line by line
+    if not head_lines or start >= len(text):
+        return None  # the older layout, or no orders: read line by line
     names, declared, _ = _preflib_current(head_lines)
-    data = data.replace(":", ",")
-    if "{" in data or "}" in data:
-        data = _TIED.sub(lambda match: match[1].replace(",", TIE), data)
-        if "{" in data or "}" in data:
+    columns: tuple[list, ...] = ([], [], [], [], [])
+    rows = 0
+    for piece, before in line_chunks(text, start):
+        orders = _orders(piece)
+        if orders is None:
             return None
-        orders = _tied_orders(data)
-    else:
-        orders = _strict_orders(data)
-    if orders is None:
+        counts, pref, group, number, lines = orders
+        for column, value in zip(columns, (counts, (pref + rows).astype(ID_DTYPE),
+                                           group.astype(ID_DTYPE), number, lines + before)):
+            column.append(value)
+        rows += counts.size
+    if not rows:
         return None
-    counts, pref, group, number, lines = orders
+    counts, pref, group, number, lines = (joined(column) for column in columns)
     m = declared[0] if declared is not None else max([*names, int(number.max(initial=0))])
     if m > _MAX_ALTERNATIVES or number.size and (number.min() < 1 or number.max() > m):
         return None
@@ -118,13 +123,27 @@ def _read_fast(text: str) -> Preferences | None:
     item_names, notes = unique_names(
         [tidy_name(names.get(k, (str(k), 0))[0] or str(k)) for k in range(1, m + 1)],
         "Alternatives")
+    number -= 1
     try:
-        return assemble(pref.astype(np.intp), group.astype(np.intp),
-                        (number - 1).astype(np.intp), counts.size, tuple(item_names),
-                        lines + offset, weights=counts, notes=notes, unit="order",
-                        merge_names=False)
+        return assemble(pref, group, number, counts.size, tuple(item_names), lines + offset,
+                        weights=counts, notes=notes, unit="order", merge_names=False)
     except ValueError:
         return None  # e.g. an alternative twice in one order: the line reader says where
+
+
+def _orders(piece: str):
+    """One chunk of order lines as ``(counts, pref, group, number, lines)``, or None."""
+    if not piece.strip():
+        return np.zeros(0), *(np.zeros(0, ID_DTYPE),) * 3, np.zeros(0, np.int64)
+    if not _one_count_per_line(piece):
+        return None
+    piece = piece.replace(":", ",")
+    if "{" in piece or "}" in piece:
+        piece = _TIED.sub(lambda match: match[1].replace(",", TIE), piece)
+        if "{" in piece or "}" in piece:
+            return None
+        return _tied_orders(piece)
+    return _strict_orders(piece)
 
 
 def _one_count_per_line(data: str) -> bool:
@@ -163,8 +182,8 @@ def _strict_orders(data: str):
     if not (np.isfinite(number) & (np.abs(number) < 1e9) & (number == np.floor(number))).all():
         return None
     width = max(alternatives.shape[1], 1)
-    group = (np.cumsum(filled, axis=1) - 1).ravel()[index]
-    return values[:, 0], index // width, group, number.astype(np.int64), lines
+    group = (np.cumsum(filled, axis=1, dtype=ID_DTYPE) - 1).ravel()[index]
+    return values[:, 0].copy(), index // width, group, number.astype(ID_DTYPE), lines
 
 
 def _tied_orders(data: str):
@@ -176,12 +195,13 @@ def _tied_orders(data: str):
     index, codes, labels = split_ties(alternatives.ravel())
     if not all(INTEGER.fullmatch(label) and len(label) <= 9 for label in labels):
         return None
-    number = np.asarray([int(label) for label in labels] or [0], dtype=np.int64)[codes]
+    number = np.asarray([int(label) for label in labels] or [0], dtype=ID_DTYPE)[codes]
     counts = parse_numbers(table.cells[:, 0])
     width = max(alternatives.shape[1], 1)
     filled = np.zeros(alternatives.size, dtype=bool)
     filled[index] = True
-    group = (np.cumsum(filled.reshape(alternatives.shape), axis=1) - 1).ravel()[index]
+    group = (np.cumsum(filled.reshape(alternatives.shape), axis=1, dtype=ID_DTYPE)
+             - 1).ravel()[index]
     return counts, index // width, group, number, table.lines
 
 
