@@ -1,12 +1,21 @@
 """Engine speed and memory against issue 12's targets, peers in the same run.
 
 ``python benchmarks/engine.py`` prints, from one run on this machine (CPU seconds of this
-process and wall-clock seconds, one measurement per row unless said otherwise):
+process and of its worker processes, and wall-clock seconds; the median of
+``--repeat`` runs, 3 by default, on fresh copies of the data so that no cache helps):
 
-- the Consensus page's first visit: the automatic α (``choose_alpha`` with the default
-  rule) + the consensus EM fit + the posterior the page draws (200 warm-up sweeps and 400
-  draws), on a SUSHI-shaped upload (5,000 lists of 10 over 10 items) and on Readlevel
-  magnified ×100 (targets 1.5 s and 10 s);
+- the Consensus page's first visit: what the page computes before its first drawing. On
+  data whose α is quick to choose (:func:`ui.compute.quick_alpha_choice`: Readlevel ×100)
+  that is the automatic α (``choose_alpha`` with the default rule) + the consensus EM fit
+  + the rater agreement; on larger data (a SUSHI-shaped upload, 5,000 lists of 10 over 10
+  items) the page draws at once at the provisional α = N (EM fit + rater agreement) and
+  refines after. Targets 1.5 s (SUSHI shape) and 10 s (Readlevel ×100);
+- the time until the refined result: the first visit, then the default rule's α (on the
+  processes the dashboard uses), the EM fit at that α, the posterior the page draws
+  (:data:`ui.compute.CONSENSUS_DRAWS`, started from the EM fit) and the rater agreement;
+- one Gibbs sweep on the SUSHI shape: the sampler's layout (one draw per distinct choice
+  set), the position-major layout (one draw per stage) and NumPy's floor of one Gamma draw
+  per stage;
 - a 20-α DIC sweep on the SUSHI shape with the automatic sweep's settings (target 2 s),
   on one process and on two;
 - 15 EM iterations of CoarsenPL (tolerance 0) on 10⁷ random pairs over 10⁴ items against
@@ -16,8 +25,9 @@ process and wall-clock seconds, one measurement per row unless said otherwise):
 - choix ``mm_pairwise`` and crowd-kit ``BradleyTerry``, 15 iterations on Readlevel ×100.
 
 ``--root PATH`` times the package found under PATH instead (to measure an older tree with
-the same script). ``benchmarks/methods.py`` times ``compare`` on every method. Datasets are
-read from ``$COARSENRANK_DATA`` (default ``../shared/datasets``).
+the same script; rows an older tree cannot run say so). ``benchmarks/methods.py`` times
+``compare`` on every method. Datasets are read from ``$COARSENRANK_DATA`` (default
+``../shared/datasets``).
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -36,16 +47,29 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("COARSENRANK_DATA", ROOT.parent / "shared" / "datasets"))
 TARGETS = {"first visit, SUSHI shape": 1.5, "first visit, Readlevel ×100": 10.0,
            "20-α DIC sweep, SUSHI shape": 2.0}
-PAGE_POSTERIOR = dict(burn_in=200, n_draws=400)  # the Consensus page's posterior
+FORMER_PAGE_POSTERIOR = dict(burn_in=200, n_draws=400)  # a tree without CONSENSUS_DRAWS
 EM_RATIO_TARGET, BYTES_PER_PAIR_TARGET = 1.2, 24.0
 BIG_PAIRS, BIG_ITEMS = 10_000_000, 10_000
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished worker processes."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def clock(function):
-    """``(result, cpu seconds, wall seconds)`` of one call."""
-    cpu, wall = time.process_time(), time.perf_counter()
+    """``(result, cpu seconds, wall seconds)`` of one call (worker processes included)."""
+    cpu, wall = _cpu(), time.perf_counter()
     out = function()
-    return out, time.process_time() - cpu, time.perf_counter() - wall
+    return out, _cpu() - cpu, time.perf_counter() - wall
+
+
+def median_clock(function, repeat: int):
+    """:func:`clock` ``repeat`` times: the last result, the median CPU and wall seconds."""
+    runs = [clock(function) for _ in range(repeat)]
+    return (runs[-1][0], float(np.median([r[1] for r in runs])),
+            float(np.median([r[2] for r in runs])))
 
 
 def verdict(seconds: float, target: float) -> str:
@@ -65,15 +89,89 @@ def readlevel_x100():
     return magnify(load_readlevel(DATA).preferences, 100).preferences
 
 
-def first_visit(prefs):
-    """What the Consensus page computes on its first run."""
+def _page_settings():
+    """The dashboard's settings (``ui.compute`` of the measured tree): posterior draws,
+    processes of a sweep, and whether large data are drawn first at a provisional α."""
+    from ui import compute
+
+    return (getattr(compute, "CONSENSUS_DRAWS", FORMER_PAGE_POSTERIOR), compute.workers,
+            getattr(compute, "quick_alpha_choice", None))
+
+
+def consensus_visit(make):
+    """The Consensus page's computations on a first visit to fresh data, in its order.
+
+    Returns ``(α, first, refined)``: ``first`` is ``(cpu, wall)`` until the page's first
+    drawing (the ranking table), ``refined`` until the refined result (the data's α, the
+    consensus at it and the posterior's likely ranks). A tree whose page draws nothing
+    before all of it is done has ``first == refined``.
+    """
+    from coarsenrank_core import alpha as alpha_module
     from coarsenrank_core import coarsen_pl_gibbs
     from coarsenrank_core.alpha import choose_alpha, consensus_fit
+    from coarsenrank_core.experiments import rater_disagreement
 
-    choice = choose_alpha(prefs)
-    consensus_fit(prefs, choice.alpha)
-    coarsen_pl_gibbs(prefs, alpha=choice.alpha, random_state=0, **PAGE_POSTERIOR)
-    return choice
+    draws, workers, quick_alpha_choice = _page_settings()
+    prefs = make()
+    getattr(alpha_module, "_CACHE", {}).clear()  # a first visit: no choice cached
+    cpu, wall = _cpu(), time.perf_counter()
+
+    def since() -> tuple[float, float]:
+        return _cpu() - cpu, time.perf_counter() - wall
+
+    def refine(alpha):
+        fit = consensus_fit(prefs, alpha)
+        start = {"warm_start": fit} if quick_alpha_choice is not None else {}
+        coarsen_pl_gibbs(prefs, alpha=alpha, random_state=0, **start, **draws)
+        rater_disagreement(prefs, fit.scores)
+
+    if quick_alpha_choice is None:  # the former page: α, fit and posterior, then drawn
+        alpha = choose_alpha(prefs, n_jobs=workers(prefs)).alpha
+        refine(alpha)
+        first = since()
+        return alpha, first, first
+    quick = quick_alpha_choice(prefs)
+    alpha = (choose_alpha(prefs, n_jobs=workers(prefs)).alpha if quick
+             else float(prefs.total_weight))  # the provisional α = N
+    fit = consensus_fit(prefs, alpha)
+    rater_disagreement(prefs, fit.scores)
+    first = since()  # the table is drawn here
+    if not quick:  # the shell chooses α after the page and draws it again
+        alpha = choose_alpha(prefs, n_jobs=workers(prefs)).alpha
+        fit = consensus_fit(prefs, alpha)
+        rater_disagreement(prefs, fit.scores)
+    coarsen_pl_gibbs(prefs, alpha=alpha, random_state=0, warm_start=fit, **draws)
+    return alpha, first, since()
+
+
+def gibbs_sweep_ms(prefs, repeat: int) -> dict[str, float] | None:
+    """Milliseconds per Gibbs sweep (median of ``repeat`` timings of 200 sweeps, CPU)."""
+    from coarsenrank_core.models import plackett_luce
+
+    if not hasattr(plackett_luce, "_layout"):
+        return None
+    design = prefs.pooled.stages
+    tau = 24.0 / (24.0 + prefs.total_weight)
+    rng = np.random.default_rng(0)
+    theta = rng.gamma(2.0, 0.25, prefs.n_items)
+    stages = int(design.wins_count.sum())
+    layouts = {"sampler": plackett_luce._layout(design, tau),
+               "position-major": plackett_luce._SweepLayout(design, tau)}
+    work = {name: (lambda layout=layout: layout.sweep(theta, rng, True))
+            for name, layout in layouts.items()}
+    work["stage design (former)"] = lambda: (design.sample_exposure(theta, tau, rng),
+                                             design.log_likelihood(theta))
+    work["floor: one Gamma per stage"] = lambda: rng.standard_gamma(tau, size=stages)
+    out = {}
+    for name, function in work.items():
+        times = []
+        for _ in range(repeat):
+            start = time.process_time()
+            for _ in range(200):
+                function()
+            times.append((time.process_time() - start) / 200 * 1e3)
+        out[name] = float(np.median(times))
+    return out
 
 
 def sweep(prefs, jobs: int):
@@ -171,6 +269,8 @@ def main() -> None:
     parser.add_argument("--root", default=str(ROOT), help="folder holding coarsenrank_core")
     parser.add_argument("--em-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--skip-big", action="store_true", help="skip the 10⁷-pair rows")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per row; the median is printed (default 3)")
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     if args.em_child:
@@ -180,23 +280,32 @@ def main() -> None:
 
     print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}, package "
           f"{Path(coarsenrank_core.__file__).parent}")
-    print("row                                   CPU s    wall s")
+    print("row                                   CPU s    wall s   (median of "
+          f"{args.repeat})")
+    for label, make in (("SUSHI shape", sushi_shape), ("Readlevel ×100", readlevel_x100)):
+        visits = [consensus_visit(make) for _ in range(args.repeat)]
+        alpha = visits[-1][0]
+        first = np.median([v[1] for v in visits], axis=0)
+        refined = np.median([v[2] for v in visits], axis=0)
+        name = f"first visit, {label}"
+        print(f"{name:<36} {first[0]:7.2f}  {first[1]:7.2f}   the page's first drawing; "
+              f"{verdict(first[0], TARGETS[name])}")
+        print(f"{f'refined result, {label}':<36} {refined[0]:7.2f}  {refined[1]:7.2f}   "
+              f"α = {alpha:g}, its consensus and likely ranks")
     sushi = sushi_shape()
-    choice, cpu, wall = clock(lambda: first_visit(sushi))
-    name = "first visit, SUSHI shape"
-    print(f"{name:<36} {cpu:7.2f}  {wall:7.2f}   α = {choice.alpha:g}; "
-          f"{verdict(cpu, TARGETS[name])}")
-    big = readlevel_x100()
-    choice, cpu, wall = clock(lambda: first_visit(big))
-    name = "first visit, Readlevel ×100"
-    print(f"{name:<36} {cpu:7.2f}  {wall:7.2f}   α = {choice.alpha:g}; "
-          f"{verdict(cpu, TARGETS[name])}")
+    per_sweep = gibbs_sweep_ms(sushi, args.repeat)
+    if per_sweep is None:
+        print("Gibbs sweep, SUSHI shape: this tree has no sampler layout to time")
+    else:
+        print("Gibbs sweep, SUSHI shape (CPU ms):   "
+              + "; ".join(f"{k} {v:.3f}" for k, v in per_sweep.items()))
     name = "20-α DIC sweep, SUSHI shape"
     for jobs in (1, 2):
-        _, cpu, wall = clock(lambda jobs=jobs: sweep(sushi, jobs))
-        shown = wall if jobs > 1 else cpu  # a pool's work is in its children
+        _, cpu, wall = median_clock(lambda jobs=jobs: sweep(sushi, jobs), args.repeat)
+        shown = wall if jobs > 1 else cpu  # two processes: the target is the wait
         print(f"{name + f', {jobs} proc':<36} {cpu:7.2f}  {wall:7.2f}   "
-              f"{verdict(shown, TARGETS[name])}")
+              f"{verdict(shown, TARGETS[name])}{' (wall)' if jobs > 1 else ''}")
+    big = readlevel_x100()
     for peer, seconds in peers(big).items():
         print(f"{peer + ', 15 it, Readlevel ×100':<36} {seconds:7.2f}")
     if args.skip_big:

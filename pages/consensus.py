@@ -7,7 +7,7 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core import pairwise_accuracy  # noqa: E402
+from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.text import alpha_number  # noqa: E402
@@ -25,6 +25,12 @@ st.title("Consensus ranking")
 
 dataset = state.current()
 prefs = dataset.preferences
+original = dataset.original.preferences
+if state.peek_alpha() is None and not compute.quick_alpha_choice(original):
+    # never hold the first drawing for a DIC sweep: draw now at the quick rule's provisional
+    # α = N (τ = ½); after the page the shell chooses α by the default rule, with a progress
+    # bar and Stop, and draws the page again at that α
+    state.set_alpha(original.total_weight, "provisional")
 setting = state.alpha_setting()
 
 grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha, float("inf")})
@@ -41,8 +47,9 @@ alpha = setting.alpha
 st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM at "
            "this α, the same fit as the command line's `rank` and the Compare page.")
 
-if was_stopped("consensus"):
-    state.set_widget("_consensus_stopped", (dataset.key, alpha))
+for task in ("consensus", "posterior"):
+    if was_stopped(task):
+        state.set_widget(f"_{task}_stopped", (dataset.key, alpha))
 if state.widget("_consensus_stopped") == (dataset.key, alpha):
     st.warning("Computing the consensus was stopped.")
     if st.button("Compute the consensus", type="primary", key="consensus_restart"):
@@ -51,37 +58,78 @@ if state.widget("_consensus_stopped") == (dataset.key, alpha):
     st.stop()
 with stop_button("consensus"):
     fit = compute.consensus_fit(prefs, dataset.key, alpha)
-    post = compute.posterior(prefs, dataset.key, alpha)
 names = prefs.item_names
 order = fit.order
-low, high = post.rank_interval()
-probabilities = post.rank_probabilities()
+# the posterior is drawn at the session's α only: a provisional α is about to change
+post = None if setting.provisional else compute.posterior.peek(prefs, dataset.key, alpha)
+LEVEL = f"{PosteriorResult.interval_level:.0%}"
 
-rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i]),
-         f"likely ranks ({post.interval_level:.0%})":
-             f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
-         "chance of being first": float(probabilities[i, 0])}
-        for r, i in enumerate(order)]
+
+def ranking_table(slot, post) -> None:
+    """The ranking, best first; with the posterior's likely ranks once they are sampled."""
+    config = {"strength": st.column_config.NumberColumn(format="%.3g")}
+    if post is None:
+        rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i])}
+                for r, i in enumerate(order)]
+    else:
+        low, high = post.rank_interval()
+        first = post.rank_probabilities()[:, 0]
+        rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i]),
+                 f"likely ranks ({post.interval_level:.0%})":
+                     f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
+                 "chance of being first": float(first[i])}
+                for r, i in enumerate(order)]
+        config["chance of being first"] = st.column_config.ProgressColumn(
+            min_value=0.0, max_value=1.0, format="percent")
+    slot.dataframe(rows, hide_index=True, column_config=config)
+
+
+if setting.provisional:
+    st.info(f"**Provisional consensus** at {alpha_text(alpha)}, the quick rule (α = N, "
+            "τ = ½), while the data choose α by the default rule (where the DIC curve levels "
+            "off). It is replaced by the consensus at the data's α, with how sure each place "
+            "is, as soon as that is ready.")
 if dataset.truth is not None:
     accuracy = pairwise_accuracy(fit.scores, dataset.truth)
     st.metric("Agreement with the true order", f"{accuracy:.1%}",
               help="Share of item pairs that the consensus puts in the true order.")
-st.dataframe(rows, hide_index=True, column_config={
-    "strength": st.column_config.NumberColumn(format="%.3g"),
-    "chance of being first": st.column_config.ProgressColumn(min_value=0.0, max_value=1.0,
-                                                              format="percent")})
-explain("Best first. “Likely ranks” gives the range of places the item takes in "
-        f"{post.interval_level:.0%} of the posterior draws: a wide range means the data cannot "
-        "place it precisely.")
-csv_download("Download the ranking (CSV)",
-             ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
-             [[r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
-               float(probabilities[i, 0])] for r, i in enumerate(order)],
-             "consensus_ranking.csv", key="consensus_download")
-
-show_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
-explain("Each row is an item, each column a rank. Dark cells on the diagonal mean a sure "
-        "place; a smear across columns means the place is uncertain.")
+# the order is drawn at once; the likely ranks join it when the posterior is sampled
+ranking_slot = st.empty()
+ranking_table(ranking_slot, post)
+if post is None and not setting.provisional:
+    if state.widget("_posterior_stopped") == (dataset.key, alpha):
+        st.warning("Sampling how sure each place is was stopped: the table shows the "
+                   "consensus order without its likely ranks.")
+        if st.button("Sample how sure each place is", type="primary",
+                     key="posterior_restart"):
+            state.set_widget("_posterior_stopped", None)
+            st.rerun()
+    else:
+        with stop_button("posterior"):
+            post = compute.posterior(prefs, dataset.key, alpha)
+        ranking_table(ranking_slot, post)
+if post is not None:
+    low, high = post.rank_interval()
+    probabilities = post.rank_probabilities()
+    explain("Best first. “Likely ranks” gives the range of places the item takes in "
+            f"{post.interval_level:.0%} of the posterior draws: a wide range means the data "
+            "cannot place it precisely.")
+    csv_download("Download the ranking (CSV)",
+                 ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
+                 [[r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
+                   float(probabilities[i, 0])] for r, i in enumerate(order)],
+                 "consensus_ranking.csv", key="consensus_download")
+    show_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
+    explain("Each row is an item, each column a rank. Dark cells on the diagonal mean a sure "
+            "place; a smear across columns means the place is uncertain.")
+else:
+    explain(f"Best first. How sure each place is (the likely ranks, {LEVEL} of the posterior "
+            "draws, and the chance of being first) is sampled "
+            + ("once the data have chosen α." if setting.provisional
+               else "when you press “Sample how sure each place is”."))
+    csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
+                 [[r + 1, names[i], float(fit.scores[i])] for r, i in enumerate(order)],
+                 "consensus_ranking.csv", key="consensus_download")
 
 st.header("Which raters disagree with the consensus?", divider="gray")
 JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
@@ -133,9 +181,12 @@ with st.expander("How this is computed"):
         "α. The command line's `rank`, the Compare page and the Noise page use the same fit. "
         "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
         "picked first twice as often. **Likely ranks** and the chance of being first come "
-        "from the exact Gibbs posterior at the same α "
+        "from the exact Gibbs posterior at the same α, a chain started from that consensus "
         f"({compute.CONSENSUS_DRAWS['n_draws']} draws after "
         f"{compute.CONSENSUS_DRAWS['burn_in']} warm-up sweeps). "
+        "On large data whose α has not been chosen yet, the page first shows the consensus "
+        "at the provisional α = N (τ = ½), labelled so, while α is chosen by the default "
+        "rule; then the consensus at that α and its likely ranks replace it. "
         "**Agreement** is the mean log-probability, per choice, of a rater's lists under the "
         "consensus. **PL-mix** models each rater (or list) as careful Plackett–Luce or "
         "uniformly random and estimates the chance of each by EM.")

@@ -46,8 +46,9 @@ with st.form("dic_form"):
     custom = st.text_input("My own list (comma-separated)",
                            ", ".join(f"{a:g}" for a in auto[::2]), key="dic_custom")
     left, middle, right = st.columns(3)
-    burn_in = left.number_input("Warm-up sweeps (discarded)", 0, MAX_BURN_IN, 100, step=50,
-                                key="dic_burn_in", help=GLOSSARY["warm_up"])
+    burn_in = left.number_input("Warm-up sweeps (discarded)", 0, MAX_BURN_IN,
+                                DIC_DRAWS["burn_in"], step=50, key="dic_burn_in",
+                                help=GLOSSARY["warm_up"])
     draws = middle.number_input("Posterior draws per α", 5, MAX_DRAWS, DIC_DRAWS["n_draws"],
                                 step=10, key="dic_draws", help=GLOSSARY["draws"])
     seed = right.number_input("Seed", 0, 100_000, 0, key="dic_seed")

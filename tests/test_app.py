@@ -521,3 +521,69 @@ def test_the_dashboard_sweep_on_both_cores_gives_the_command_lines_alpha(monkeyp
     at = open_page("pages/consensus.py", button.click().run())
     no_failure(at)
     assert at.select_slider(key="consensus_alpha").value == choose_alpha(prefs).alpha
+
+
+def _spy_consensus_steps(monkeypatch):
+    """Record, in order, the Consensus page's EM fits, α choices and posteriors."""
+    import coarsenrank_core
+    import ui.compute
+
+    events = []
+    real_fit, real_choose = ui.compute.engine_consensus_fit, ui.compute.choose_alpha
+    real_gibbs = coarsenrank_core.coarsen_pl_gibbs
+
+    def fit(prefs, alpha, **kwargs):
+        events.append(("fit", alpha))
+        return real_fit(prefs, alpha, **kwargs)
+
+    def choose(prefs, rule, **kwargs):
+        events.append(("choose", rule))
+        return real_choose(prefs, rule, **kwargs)
+
+    def gibbs(prefs, alpha, **kwargs):
+        events.append(("posterior", alpha))
+        return real_gibbs(prefs, alpha=alpha, **kwargs)
+
+    monkeypatch.setattr(ui.compute, "engine_consensus_fit", fit)
+    monkeypatch.setattr(ui.compute, "choose_alpha", choose)
+    monkeypatch.setattr(coarsenrank_core, "coarsen_pl_gibbs", gibbs)
+    # every data set counts as slow to choose α on
+    monkeypatch.setattr(ui.compute, "QUICK_SWEEP_ENTRIES", -1)
+    for cached in (ui.compute.consensus_fit, ui.compute.posterior, ui.compute.alpha_choice):
+        cached.clear()
+    return events
+
+
+def test_the_consensus_page_draws_a_provisional_consensus_before_any_sweep(monkeypatch):
+    """First drawing on data whose α is slow to choose: the EM consensus at the quick
+    rule's α = N, labelled provisional, and no DIC sweep nor posterior before it."""
+    events = _spy_consensus_steps(monkeypatch)
+    monkeypatch.setattr("ui.shell._refine_alpha", lambda notice: None)  # stop after drawing
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    assert events == [("fit", 30.0)]  # 30 lists: α = N, nothing else
+    [note] = [i.value for i in at.info if "Provisional consensus" in i.value]
+    assert "α = 30" in note and "default rule" in note
+    assert any("provisional, α = N" in c.value for c in at.caption)
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["rank", "item", "strength"]
+    assert at.select_slider(key="consensus_alpha").value == 30.0
+    assert not [s for s in chart_specs(at) if "How sure" in s["layout"]["title"]["text"]]
+
+
+def test_the_provisional_consensus_is_refined_to_the_default_rules_alpha(monkeypatch):
+    """Then, with no click: α by the default rule (as the command line's), the consensus at
+    that α, and the posterior at that α only."""
+    from coarsenrank_core import choose_alpha
+
+    events = _spy_consensus_steps(monkeypatch)
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    knee = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv")).alpha
+    assert events == [("fit", 30.0), ("choose", "knee"), ("fit", knee), ("posterior", knee)]
+    assert at.select_slider(key="consensus_alpha").value == knee
+    assert f"Chosen α = {knee:g}" in sidebar_text(at)
+    assert not [i for i in at.info if "rovisional" in i.value]
+    assert "likely ranks (90%)" in at.dataframe[0].value.columns
+    assert [s for s in chart_specs(at) if "How sure" in s["layout"]["title"]["text"]]
+

@@ -42,6 +42,8 @@ from coarsenrank_core.noise import NOISE_TYPES
 from .samples import SAMPLES
 from .state import Dataset
 
+#: The Consensus page's posterior: draws kept after warm-up sweeps, the chain started from
+#: the EM consensus at the same α (as the command line's ``rank --posterior``)
 CONSENSUS_DRAWS = dict(burn_in=200, n_draws=400)
 TIMING_RUNS = 3  # each method is timed this many times; the chart shows the median
 
@@ -57,6 +59,23 @@ def workers(prefs: Preferences) -> int:
     command line's ``rank``); a test checks it.
     """
     return 2 if prefs.items.size >= PARALLEL_ENTRIES else 1
+
+
+#: List entries, after merging identical lists (what the sampler walks), up to which the
+#: Consensus page lets the data choose α before drawing: the default rule's sweep then takes
+#: well under half a second. Above it the page is drawn at once at the provisional α = N
+#: and refined after (see :func:`quick_alpha_choice`).
+QUICK_SWEEP_ENTRIES = 5_000
+
+
+def quick_alpha_choice(prefs: Preferences) -> bool:
+    """Whether choosing α by the default rule is quick enough to wait for before drawing.
+
+    The sweep's cost is its Gibbs sweeps, each one pass over the distinct lists' entries
+    (:attr:`Preferences.pooled`), so Readlevel ×100 (4,980 distinct entries) is quick and a
+    SUSHI-shaped upload (50,000) is not.
+    """
+    return prefs.pooled.items.size <= QUICK_SWEEP_ENTRIES
 
 
 @dataclass(frozen=True)
@@ -87,18 +106,23 @@ def _cached(max_entries: int):
 
     Arguments whose name starts with ``_`` and ``label`` are not part of the key; bytes and
     arrays are keyed by digest. Exceptions (including a stopped run) are not cached.
+    ``function.peek(...)`` returns the cached value or ``None`` without computing, and
+    ``function.clear()`` empties the cache.
     """
     def decorate(function):
         signature = inspect.signature(function)
         entries: OrderedDict = OrderedDict()
         lock = threading.Lock()
 
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
+        def key_of(args, kwargs) -> tuple:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            key = tuple((name, _key_part(value)) for name, value in bound.arguments.items()
-                        if not name.startswith("_") and name != "label")
+            return tuple((name, _key_part(value)) for name, value in bound.arguments.items()
+                         if not name.startswith("_") and name != "label")
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            key = key_of(args, kwargs)
             with lock:
                 if key in entries:
                     entries.move_to_end(key)
@@ -114,7 +138,14 @@ def _cached(max_entries: int):
             with lock:
                 entries.clear()
 
+        def peek(*args, **kwargs):
+            """The cached value for these arguments, or ``None`` (nothing is computed)."""
+            key = key_of(args, kwargs)
+            with lock:
+                return entries.get(key)
+
         wrapper.clear = clear
+        wrapper.peek = peek
         return wrapper
     return decorate
 
@@ -249,11 +280,16 @@ def consensus_fit(_prefs: Preferences, key: str, alpha: float):
 
 @_cached(max_entries=16)
 def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
-    """CoarsenPL's exact Gibbs posterior at this α (for rank uncertainty)."""
+    """CoarsenPL's exact Gibbs posterior at this α (for rank uncertainty).
+
+    The chain starts from the EM consensus at the same α (:func:`consensus_fit`, cached),
+    as the command line's ``rank --posterior`` does.
+    """
     from coarsenrank_core import coarsen_pl_gibbs
 
+    start = consensus_fit(_prefs, key, alpha)
     with _job("Sampling how sure each place is:") as job:
-        return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed,
+        return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed, warm_start=start,
                                 should_stop=job.should_stop, **CONSENSUS_DRAWS)
 
 
