@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import weakref
@@ -401,8 +402,11 @@ def _stage_sets(design) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     ``None`` when the position-major sweep is cheaper. Computed once per design.
     """
     with _SHARED_SETS_LOCK:
-        if design in _SHARED_SETS:
-            return _SHARED_SETS[design]
+        try:
+            if design in _SHARED_SETS:
+                return _SHARED_SETS[design]
+        except TypeError:  # a design that cannot be weakly referenced: found every run
+            pass
     stages = entries = 0
     for block in design.blocks:
         n, k = block.items.shape
@@ -413,7 +417,7 @@ def _stage_sets(design) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     if (MERGE_MIN_STAGES <= stages <= MERGE_MAX_STAGES
             and entries <= MERGE_MAX_ENTRIES_PER_STAGE * stages):
         found = _distinct_sets(design, stages)
-    with _SHARED_SETS_LOCK:
+    with _SHARED_SETS_LOCK, contextlib.suppress(TypeError):
         _SHARED_SETS[design] = found
     return found
 
