@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -239,6 +240,15 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     return out
 
 
+def _plain_signals() -> None:
+    """In a worker: SIGTERM ends the process, as :func:`_as_completed` expects.
+
+    A worker forked from a server inherits its handlers; Streamlit's SIGTERM handler only
+    asks the (absent) server to stop, so a stopped sweep's workers would run on.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float = 0.25):
     """Yield the futures as they finish, checking ``should_stop`` every ``poll`` seconds.
 
@@ -343,7 +353,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         chain = dict(prior=prior, burn_in=burn_in, chain_burn_in=later, n_draws=n_draws,
                      thin=thin)
         if len(parts) > 1 and workers > 1:
-            with ProcessPoolExecutor(max_workers=len(parts)) as pool:
+            with ProcessPoolExecutor(max_workers=len(parts), initializer=_plain_signals) as pool:
                 segments: dict[Any, np.ndarray] = {
                     pool.submit(_chain_segment, work, grid[p], [seeds[i] for i in p],
                                 **chain): p for p in parts}
@@ -365,7 +375,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
                     f[i], g[i] = fi, gi
                 finished += part.size
     elif workers > 1 and grid.size > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, grid.size)) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers, grid.size),
+                                 initializer=_plain_signals) as pool:
             futures: dict[Any, int] = {
                 pool.submit(dic_point, work, float(alpha), random_state=seed, **settings): i
                 for i, (alpha, seed) in enumerate(zip(grid, seeds))}

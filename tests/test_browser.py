@@ -665,3 +665,39 @@ def test_stop_ends_a_sweep_on_both_cores_and_its_worker_processes(browser):
         assert children(server) == [], "worker processes kept running after Stop"
         assert page.locator("[data-testid=stPlotlyChart]").count() == 0
         page.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of ``pid`` so far."""
+    fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_closing_the_tab_ends_a_long_sweep_and_its_workers_within_two_seconds(browser):
+    # the same two-process sweep as above, but the viewer closes the tab instead of
+    # pressing Stop: Streamlit keeps a disconnected session's script running, so the sweep
+    # must notice by itself
+    with served_app() as base:
+        page, _ = new_page(browser)
+        page.goto(f"{base}/dic?data=scenario%3A40%2C500%2C40%2C0%2C1")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.get_by_text("My own list", exact=True).click()
+        page.get_by_label("My own list (comma-separated)").fill(
+            ", ".join(str(100 * k) for k in range(1, 31)))
+        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
+        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
+        page.get_by_role("button", name="Run", exact=True).click()
+        page.get_by_text("Sampling the posterior for each α").wait_for()
+        server = SERVER_PID[0]
+        deadline = time.time() + 60
+        while len(children(server)) < 2 and time.time() < deadline:
+            time.sleep(0.2)
+        assert len(children(server)) >= 2, "the sweep did not start two workers"
+        page.close()
+        time.sleep(2.0)
+        assert children(server) == [], "worker processes kept running after the tab closed"
+        before = cpu_seconds(server)
+        time.sleep(1.5)
+        used = cpu_seconds(server) - before
+        assert used < 0.3, f"the server still worked {used:.2f} s of 1.5 s after the tab closed"

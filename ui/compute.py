@@ -39,6 +39,7 @@ from coarsenrank_core.experiments import (
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
 
+from .liveness import current_session_id, session_connected
 from .samples import SAMPLES
 from .state import Dataset
 
@@ -167,6 +168,7 @@ class Job:
         self.last = self.start
         self.fraction, self.done, self.total = 0.0, 0, 0
         self.interrupt: BaseException | None = None  # Streamlit's Stop/rerun request
+        self.session_id = current_session_id()
         self.bar = st.progress(0.0, text=f"{label} starting…")
 
     def _text(self) -> str:
@@ -178,13 +180,17 @@ class Job:
         return f"{self.label} {_seconds(elapsed)} so far"
 
     def _refresh(self) -> None:
-        """Redraw the bar; Streamlit's request to end the run is kept, not raised here.
+        """Redraw the bar; Streamlit's request to end the run (or the closed tab's) is kept,
+        not raised here.
 
         Raising it from inside the engine would leave a parallel sweep's workers running
         to the end; instead :meth:`should_stop` answers True, the engine stops (and
         terminates its workers) and :func:`_job` raises the request afterwards.
         """
         if self.interrupt is not None:
+            return
+        if not session_connected(self.session_id):
+            self.interrupt = StopException()
             return
         try:
             self.bar.progress(self.fraction, text=self._text())
@@ -199,7 +205,9 @@ class Job:
         self._refresh()
 
     def should_stop(self) -> bool:
-        """Refresh the bar now and then; True once Streamlit asked to end the run."""
+        """Refresh the bar now and then; True once Streamlit asked to end the run, or once
+        the browser tab is gone (Streamlit keeps running a disconnected session's script,
+        so nobody would see the result)."""
         now = time.monotonic()
         if self.interrupt is None and now - self.last >= self.REFRESH:
             self.last = now
