@@ -135,16 +135,41 @@ def _canonical(items: np.ndarray, offsets: np.ndarray, groups, n_items: int):
             order = np.lexsort((items, groups, owner))
             items, groups = items[order], groups[order]
         del inner_steps, starts
-        key = owner.astype(np.int64)
-        del owner
-        key *= max(n_items, 1)
-        key += items
-        key.sort()
-        repeated = np.flatnonzero(key[1:] == key[:-1])
-        bad = int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
+        bad = _first_repeat(items, offsets, lengths, owner, n_items)
     if bad is not None:
         raise ValueError(f"preference {bad} lists an item more than once")
     return items, groups
+
+
+_ROW_SORT_LENGTHS = 64
+"""Up to this many distinct lengths, repeats are found by sorting each row of a length."""
+
+
+def _first_repeat(items, offsets, lengths, owner, n_items: int) -> int | None:
+    """The first preference that lists an item twice, or None.
+
+    With few distinct lengths each block of equal-length rows is sorted along its rows
+    (short sorts, cheap); otherwise one key ``owner · M + item`` per entry is sorted.
+    """
+    distinct = np.unique(lengths)
+    if distinct.size <= _ROW_SORT_LENGTHS:
+        first = None
+        for k in distinct.tolist():
+            rows = np.flatnonzero(lengths == k)
+            if rows.size == lengths.size:
+                block = np.sort(items.reshape(rows.size, k), axis=1)
+            else:
+                block = np.sort(items[offsets[:-1][rows, None] + np.arange(k)], axis=1)
+            repeated = np.flatnonzero((block[:, 1:] == block[:, :-1]).any(axis=1))
+            if repeated.size and (first is None or rows[repeated[0]] < first):
+                first = int(rows[repeated[0]])
+        return first
+    key = owner.astype(np.int64)
+    key *= max(n_items, 1)
+    key += items
+    key.sort()
+    repeated = np.flatnonzero(key[1:] == key[:-1])
+    return int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
 
 
 @dataclass(frozen=True)

@@ -426,3 +426,19 @@ def test_pooled_merges_identical_preferences_whoever_ranked_them():
         prefs.stages.log_likelihood(theta), rel=1e-13)
     distinct = Preferences.from_lists([[0, 1], [1, 2], [2, 0], [1, 0], [0, 2], [0, 1]])
     assert distinct.pooled is distinct  # 5 of 6 kept: not worth a second copy
+
+
+@pytest.mark.parametrize("n_lengths", [3, 80])
+def test_the_first_preference_with_a_repeated_item_is_named_whatever_the_lengths(n_lengths):
+    # few distinct lengths: each block of rows is sorted; many: one key per entry is sorted
+    rng = np.random.default_rng(n_lengths)
+    lists = [list(rng.permutation(100)[:2 + i % n_lengths]) for i in range(300)]
+    assert Preferences.from_lists(lists, n_items=100).n_preferences == 300
+    for bad in (0, 137, 299):
+        broken = [row[:] for row in lists]
+        broken[bad][-1] = broken[bad][0]
+        later = (bad + 50) % 300
+        if later > bad:
+            broken[later][1] = broken[later][0]
+        with pytest.raises(ValueError, match=f"preference {bad} lists an item more than once"):
+            Preferences.from_lists(broken, n_items=100)

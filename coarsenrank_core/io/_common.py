@@ -516,11 +516,14 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str):
             row=int(lines[i]), column=column,
             fix="Fill in who gave this ranking, or delete the ranker column.")
     codes, names = pd.factorize(values)
-    shown = [unneutralise(str(n)) for n in names]
-    if shown != [str(n) for n in names]:
+    labels = [str(n) for n in names.tolist()]
+    if "\n'" not in "\n" + "\n".join(labels):  # no name starts with an apostrophe
+        return codes, tuple(labels)
+    shown = [unneutralise(n) for n in labels]
+    if shown != labels:
         merged, unique = pd.factorize(np.asarray(shown, dtype=object))
-        return merged[codes].astype(np.intp), tuple(str(n) for n in unique)
-    return codes.astype(np.intp), tuple(shown)
+        return merged[codes], tuple(str(n) for n in unique)
+    return codes, tuple(shown)
 
 
 def unneutralise(text: str) -> str:

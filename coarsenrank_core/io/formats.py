@@ -413,7 +413,12 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
     numeric, named = [], 0
     for j in (j for j in prepared.free if j < table.width):
         cells = table.column(j, prepared.start)
-        values = pd.unique(cells[cells != ""])
+        filled = cells[cells != ""]
+        if filled.size and not (np.isfinite(rank_values(filled[:1])).all()
+                                or _is_number(filled[0])):
+            named += 1  # its first value is a name: not a column of numbers
+            continue
+        values = pd.unique(filled)
         if not values.size:
             continue
         if np.isfinite(rank_values(values)).all() or all(_is_number(v) for v in values):
