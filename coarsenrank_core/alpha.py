@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .dic import DIC_DRAWS, DICResult, auto_alpha_grid, dic_sweep
-from .frozen import FrozenDict, readonly_array
+from .frozen import FrozenDict, readonly_array, restore_readonly
 from .preferences import Preferences
 from .results import tempering
 
@@ -48,6 +48,9 @@ class CVEvidence:
     alphas: np.ndarray
     fold_scores: np.ndarray
     split: str
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         object.__setattr__(self, "alphas", readonly_array(self.alphas))

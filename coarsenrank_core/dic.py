@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import Cancelled, check_stop
-from .frozen import FrozenDict, readonly_array
+from .frozen import FrozenDict, readonly_array, restore_readonly
 from .models.plackett_luce import coarsen_pl_gibbs_fit_trace
 from .preferences import Preferences
 from .results import tempering
@@ -82,6 +82,9 @@ class DICResult:
     knee_alpha: float
     seconds: float
     params: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         for name in ("alphas", "taus", "f", "g", "dic"):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import check_stop
-from .frozen import FrozenDict, readonly_array
+from .frozen import FrozenDict, readonly_array, restore_readonly
 from .metrics import pairwise_accuracy
 from .noise import NOISE_TYPES, magnify
 from .preferences import Preferences
@@ -62,6 +62,9 @@ class RobustnessResult:
     noise: str
     seconds: float
     errors: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         object.__setattr__(self, "levels", readonly_array(self.levels))
@@ -163,6 +166,9 @@ class ScaleResult:
     seconds: np.ndarray
     std: np.ndarray
     errors: FrozenDict = field(default_factory=lambda: FrozenDict({}))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         for name in ("factors", "n_preferences", "seconds", "std"):
@@ -278,6 +284,9 @@ class RaterAgreement:
     uniform_log_likelihood: np.ndarray
     outlier: np.ndarray
 
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
+
     def __post_init__(self):
         for name in ("rankers", "n_preferences", "mean_log_likelihood",
                      "uniform_log_likelihood", "outlier"):
@@ -347,6 +356,9 @@ class CarelessRaters:
     probability: np.ndarray
     pi: float
     fit: object
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         for name in ("n_preferences", "probability"):

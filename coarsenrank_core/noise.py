@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .frozen import FrozenDict, readonly_array
+from .frozen import FrozenDict, readonly_array, restore_readonly
 from .outputs import Outputs, SpammerOutputs
 from .preferences import Preferences
 from .simulate import random_orderings, random_subsets
@@ -86,6 +86,9 @@ class NoiseResult:
     params: Mapping = field(default_factory=dict)
     kind: str = ""
     extra: Outputs = field(default_factory=Outputs)
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         object.__setattr__(self, "source", readonly_array(self.source, np.intp))

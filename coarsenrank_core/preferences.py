@@ -14,7 +14,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .frozen import readonly_array
+from .frozen import readonly_array, restore_readonly
 
 __all__ = ["Preferences", "PreferenceSummary", "CANONICAL_COLUMNS", "MIN_WEIGHT",
            "MAX_WEIGHT", "MAX_PAIRS", "ID_DTYPE", "MAX_ID"]
@@ -172,6 +172,11 @@ def _first_repeat(items, offsets, lengths, owner, n_items: int) -> int | None:
     return int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
 
 
+_PICKLED = ("items", "offsets", "groups", "n_items", "weights", "rankers", "item_names",
+            "ranker_names", "notes", "fingerprint")
+"""What a pickled collection carries: its fields and its fingerprint (a short string)."""
+
+
 @dataclass(frozen=True)
 class PreferenceSummary:
     """Counts that describe a collection of preferences.
@@ -206,6 +211,15 @@ class PreferenceSummary:
     wins: np.ndarray
     n_tied_preferences: int
     n_components: int
+
+    def __post_init__(self):
+        for name in ("preferences_per_ranker", "appearances", "wins"):
+            object.__setattr__(self, name, readonly_array(getattr(self, name),
+                                                          getattr(self, name).dtype))
+        object.__setattr__(self, "length_counts", dict(self.length_counts))
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
 
 @dataclass(frozen=True, eq=False)
@@ -419,6 +433,19 @@ class Preferences:
                       notes=self.notes)
         fields.update(changes)
         return Preferences(**fields)
+
+    def __getstate__(self) -> dict:
+        """The fields (unit weights as None) and the fingerprint; derived layouts are rebuilt."""
+        state = {name: self.__dict__[name] for name in _PICKLED if name in self.__dict__}
+        if self.weights.strides == (0,):
+            state["weights"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        if state.get("weights") is None:
+            state["weights"] = _unit_weights(len(state["offsets"]) - 1)
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     # ------------------------------------------------------------------ basic views
     def __len__(self) -> int:

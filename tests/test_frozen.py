@@ -57,3 +57,60 @@ def test_frozen_dict_survives_pickling():
     back = pickle.loads(pickle.dumps(data))
     assert type(back) is FrozenDict and back == data
     assert type(back["nested"]) is FrozenDict and list(back) == ["prior", "alpha", "nested"]
+
+
+def _records():
+    """One of every engine record that holds arrays, built on tiny data."""
+    from coarsenrank_core import run_method
+    from coarsenrank_core.alpha import choose_alpha
+    from coarsenrank_core.dic import dic_sweep
+    from coarsenrank_core.experiments import (
+        careless_raters,
+        rater_disagreement,
+        robustness_curve,
+        scale_test,
+    )
+    from coarsenrank_core.noise import spammers
+    from coarsenrank_core.simulate import simulate_pl
+
+    prefs = simulate_pl(6, 40, length=4, random_state=0)[0].with_rankers(np.arange(40) % 8)
+    truth = np.arange(6)[::-1].astype(float)
+    fit = run_method("coarsen-pl", prefs, alpha=50.0)
+    return {
+        "Preferences": prefs,
+        "PreferenceSummary": prefs.summary(),
+        "RankingResult": fit,
+        "PosteriorResult": run_method("coarsen-pl-gibbs", prefs, alpha=50.0, random_state=0,
+                                      burn_in=5, n_draws=10),
+        "DICResult": dic_sweep(prefs, alphas=[5.0, 50.0], burn_in=5, n_draws=10,
+                               random_state=0),
+        "CVEvidence": choose_alpha(prefs, rule="cv", folds=2).evidence,
+        "NoiseResult": spammers(prefs, 0.25, random_state=0),
+        "RobustnessResult": robustness_curve(prefs, ["borda"], truth, levels=(0.0, 0.2),
+                                             seeds=1),
+        "ScaleResult": scale_test(prefs, ["borda"], factors=(1, 2)),
+        "RaterAgreement": rater_disagreement(prefs, fit.scores),
+        "CarelessRaters": careless_raters(prefs),
+    }
+
+
+def test_every_record_keeps_its_arrays_read_only_after_pickling():
+    for name, record in _records().items():
+        copy = pickle.loads(pickle.dumps(record))
+        arrays = {key: value for key, value in vars(copy).items()
+                  if isinstance(value, np.ndarray)}
+        assert arrays or name == "CVEvidence", name
+        for key, value in arrays.items():
+            assert not value.flags.writeable, f"{name}.{key} is writeable after unpickling"
+
+
+def test_a_pickled_collection_carries_its_fields_not_its_layouts():
+    from coarsenrank_core import Preferences
+
+    prefs = Preferences.from_pairs(np.arange(1000) % 7, (np.arange(1000) + 1) % 7)
+    bare = len(pickle.dumps(prefs))
+    prefs.stages, prefs.owner, prefs.pooled  # noqa: B018 - derived layouts, built once
+    assert len(pickle.dumps(prefs)) < bare + 200
+    copy = pickle.loads(pickle.dumps(prefs))
+    assert copy == prefs and copy.weights.strides == (0,)  # unit weights take no memory
+    assert copy.rank_break() is copy and copy.pooled.total_weight == 1000

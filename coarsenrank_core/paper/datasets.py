@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import scipy.io
 
+from ..frozen import restore_readonly
 from ..models.plackett_luce import coarsen_pl
 from ..preferences import Preferences
 
@@ -42,6 +43,9 @@ class PaperDataset:
     truth: np.ndarray
     description: str
     notes: tuple[str, ...] = ()
+
+    def __setstate__(self, state):
+        restore_readonly(self, state)  # arrays stay read-only after unpickling
 
     def __post_init__(self):
         truth = np.array(self.truth, dtype=float, copy=True)
