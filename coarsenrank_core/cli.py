@@ -256,6 +256,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m coarsenrank_core",
         description="Robust rank aggregation with CoarsenRank (Pan et al., JMLR 2022).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    from .dic import DIC_DRAWS
     from .io import FORMATS
 
     def common(sub, sampler=True):
@@ -277,10 +278,14 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--prior", nargs=2, type=_real("prior", 0, 1e6, low_open=True),
                              default=None, metavar=("A", "B"),
                              help="Gamma(a, rate b) prior (default 1 2)")
-            sub.add_argument("--draws", type=_whole("draws", 1, MAX_DRAWS), default=100,
-                             help=f"Gibbs draws per alpha (default 100, at most {MAX_DRAWS:,})")
-            sub.add_argument("--burn-in", type=_whole("burn-in", 0, MAX_DRAWS), default=100,
-                             help=f"Gibbs burn-in sweeps (default 100, at most {MAX_DRAWS:,})")
+            sub.add_argument("--draws", type=_whole("draws", 1, MAX_DRAWS),
+                             default=DIC_DRAWS["n_draws"],
+                             help=f"Gibbs draws per alpha (default {DIC_DRAWS['n_draws']}, at "
+                                  f"most {MAX_DRAWS:,})")
+            sub.add_argument("--burn-in", type=_whole("burn-in", 0, MAX_DRAWS),
+                             default=DIC_DRAWS["burn_in"],
+                             help=f"Gibbs burn-in sweeps (default {DIC_DRAWS['burn_in']}, at "
+                                  f"most {MAX_DRAWS:,})")
             sub.add_argument("--seed", type=_whole("seed", 0, 2**32 - 1), default=0,
                              help="random seed (default 0)")
             sub.add_argument("--jobs", type=_whole("jobs", -1, MAX_JOBS), default=1,

@@ -502,7 +502,7 @@ def main(argv=None) -> int:
         released_output=released_output or "not found",
         seeds=seeds, scale=scale_text, computation=time_text, repeats=repeats, dic=dic_text,
         calibration=calibration_text, rules=rule_text, exposure=exposure_text,
-        teaching=teaching_text,
+        teaching=teaching_text, dic_burn_in=DIC_DRAWS["burn_in"], dic_draws=DIC_DRAWS["n_draws"],
         sushi="" if sushi_runs else SUSHI_ABSENT,
         peergrading=_peergrading_text(accuracy_rows))
     (out / "paper_reproduction.md").write_text(report, encoding="utf-8")
@@ -596,8 +596,9 @@ Seconds for 15 inner iterations on this machine (paper's i5 seconds, speed-up).
 
 ## 5. DIC curves
 
-Exact Gibbs sampler (100 burn-in, 100 draws, warm start, the same random numbers at every α),
-each dataset with its CoarsenPL prior; the grid is the automatic one plus the released α. The
+Exact Gibbs sampler ({dic_burn_in} burn-in, {dic_draws} draws, warm start, the same random
+numbers at every α), each dataset with its CoarsenPL prior; the grid is the automatic one plus
+the released α. The
 knee is read on the smoothed curve and may lie between grid points.
 
 {dic}
