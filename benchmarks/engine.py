@@ -109,7 +109,7 @@ def consensus_visit(make):
     from coarsenrank_core import alpha as alpha_module
     from coarsenrank_core import coarsen_pl_gibbs
     from coarsenrank_core.alpha import choose_alpha, consensus_fit
-    from coarsenrank_core.experiments import rater_disagreement
+    from coarsenrank_core.experiments import ranker_disagreement
 
     draws, workers, quick_alpha_choice = _page_settings()
     prefs = make()
@@ -123,7 +123,7 @@ def consensus_visit(make):
         fit = consensus_fit(prefs, alpha)
         start = {"warm_start": fit} if quick_alpha_choice is not None else {}
         coarsen_pl_gibbs(prefs, alpha=alpha, random_state=0, **start, **draws)
-        rater_disagreement(prefs, fit.scores)
+        ranker_disagreement(prefs, fit.scores)
 
     if quick_alpha_choice is None:  # the former page: α, fit and posterior, then drawn
         alpha = choose_alpha(prefs, n_jobs=workers(prefs)).alpha
@@ -134,12 +134,12 @@ def consensus_visit(make):
     alpha = (choose_alpha(prefs, n_jobs=workers(prefs)).alpha if quick
              else float(prefs.total_weight))  # the provisional α = N
     fit = consensus_fit(prefs, alpha)
-    rater_disagreement(prefs, fit.scores)
+    ranker_disagreement(prefs, fit.scores)
     first = since()  # the table is drawn here
     if not quick:  # the shell chooses α after the page and draws it again
         alpha = choose_alpha(prefs, n_jobs=workers(prefs)).alpha
         fit = consensus_fit(prefs, alpha)
-        rater_disagreement(prefs, fit.scores)
+        ranker_disagreement(prefs, fit.scores)
     coarsen_pl_gibbs(prefs, alpha=alpha, random_state=0, warm_start=fit, **draws)
     return alpha, first, since()
 

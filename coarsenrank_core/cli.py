@@ -319,7 +319,7 @@ def _parser() -> argparse.ArgumentParser:
     common(comp, sampler=False)
     comp.add_argument("--truth", help="ground-truth file (item and score, or ordered items)")
     comp.add_argument("--methods", nargs="+",
-                      help="method ids (default: the paper's methods, pl-mix and pl-mix-rater)")
+                      help="method ids (default: the paper's methods, pl-mix and pl-mix-ranker)")
     comp.add_argument("--repeats", type=_whole("repeats", 1, MAX_REPEATS), default=1,
                       help=f"timing repeats (default 1, at most {MAX_REPEATS})")
     comp.add_argument("--alpha", type=_alpha, default="auto",

@@ -27,7 +27,7 @@ __all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement",
            "DEFAULT_COMPARISON", "COMPARE_DRAWS"]
 
 #: The methods compared when none are named: the paper's seven and the two mixture models.
-DEFAULT_COMPARISON: tuple[str, ...] = tuple(PAPER_METHODS) + ("pl-mix", "pl-mix-rater")
+DEFAULT_COMPARISON: tuple[str, ...] = tuple(PAPER_METHODS) + ("pl-mix", "pl-mix-ranker")
 
 #: Sampler settings of CoarsenPL (Gibbs) inside a comparison unless the caller gives
 #: others: a comparison needs its posterior mean's order, not its tails, so it runs fewer

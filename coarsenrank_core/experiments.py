@@ -16,12 +16,12 @@ from .preferences import Preferences
 from .registry import METHODS, attempt, check_methods, seconds_summary
 from .simulate import pl_orderings, random_subsets
 
-__all__ = ["RobustnessResult", "ScaleResult", "RaterAgreement", "robustness_curve",
-           "scale_test", "rater_disagreement", "DEFAULT_NOISE_LEVELS", "DEFAULT_FACTORS",
-           "CarelessRaters", "careless_raters", "MIXTURE_METHODS", "teaching_arrays",
+__all__ = ["RobustnessResult", "ScaleResult", "RankerAgreement", "robustness_curve",
+           "scale_test", "ranker_disagreement", "DEFAULT_NOISE_LEVELS", "DEFAULT_FACTORS",
+           "CarelessRankers", "careless_rankers", "MIXTURE_METHODS", "teaching_arrays",
            "exposure_data", "exposure_study", "EXPOSURES", "CONTAMINATIONS", "STUDY_METHODS"]
 
-MIXTURE_METHODS = ("pl-mix-rater", "pl-mix")
+MIXTURE_METHODS = ("pl-mix-ranker", "pl-mix")
 
 DEFAULT_NOISE_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 DEFAULT_FACTORS = (1, 10, 50, 100)
@@ -252,7 +252,7 @@ def fixed_iterations(method_id: str, n: int) -> dict:
 
 
 @dataclass(frozen=True)
-class RaterAgreement:
+class RankerAgreement:
     """How well the consensus explains each rater's preferences.
 
     Attributes
@@ -295,7 +295,7 @@ class RaterAgreement:
         object.__setattr__(self, "names", tuple(self.names))
 
 
-def rater_disagreement(prefs: Preferences, scores) -> RaterAgreement:
+def ranker_disagreement(prefs: Preferences, scores) -> RankerAgreement:
     """Each rater's mean log-likelihood per choice stage under consensus PL worths.
 
     Parameters
@@ -323,20 +323,20 @@ def rater_disagreement(prefs: Preferences, scores) -> RaterAgreement:
     outlier = mean < chance
     names = prefs.ranker_names if prefs.ranker_names is not None else tuple(
         f"preference {i + 1}" for i in range(n))
-    return RaterAgreement(rankers=np.arange(n), names=tuple(names),
+    return RankerAgreement(rankers=np.arange(n), names=tuple(names),
                           n_preferences=np.bincount(rankers, minlength=n),
                           mean_log_likelihood=mean, uniform_log_likelihood=chance,
                           outlier=outlier)
 
 
 @dataclass(frozen=True)
-class CarelessRaters:
+class CarelessRankers:
     """Each rater's posterior probability of answering at random, from a mixture model.
 
     Attributes
     ----------
     method : str
-        ``"pl-mix-rater"`` (one label per rater: the probability is the rater's own) or
+        ``"pl-mix-ranker"`` (one label per rater: the probability is the rater's own) or
         ``"pl-mix"`` (one label per list: the rater's value is the mean over their lists).
     names : tuple of str
         Rater names (each preference its own rater when the data have none).
@@ -370,13 +370,13 @@ class CarelessRaters:
         return self.probability > 0.5
 
 
-def careless_raters(prefs: Preferences, method: str = "pl-mix-rater") -> CarelessRaters:
+def careless_rankers(prefs: Preferences, method: str = "pl-mix-ranker") -> CarelessRankers:
     """Fit a mixture model and read each rater's probability of being noise.
 
     Parameters
     ----------
     prefs : Preferences
-    method : {"pl-mix-rater", "pl-mix"}
+    method : {"pl-mix-ranker", "pl-mix"}
         The registry's mixture methods (:mod:`coarsenrank_core.models.mixture`).
     """
     if method not in MIXTURE_METHODS:
@@ -390,15 +390,15 @@ def careless_raters(prefs: Preferences, method: str = "pl-mix-rater") -> Careles
         noise = np.bincount(rankers, weights=noise, minlength=n) / np.maximum(counts, 1)
     names = prefs.ranker_names if prefs.ranker_names is not None else tuple(
         f"preference {i + 1}" for i in range(n))
-    return CarelessRaters(method=method, names=tuple(names), n_preferences=counts,
+    return CarelessRankers(method=method, names=tuple(names), n_preferences=counts,
                           probability=noise, pi=float(fit.extra["pi"]), fit=fit)
 
 
-def teaching_arrays(kind: str, random_state=0, n_items: int = 20, n_raters: int = 30,
-                    lists_per_rater: int = 8, length: int = 6, share: float = 0.5):
+def teaching_arrays(kind: str, random_state=0, n_items: int = 20, n_rankers: int = 30,
+                    lists_per_ranker: int = 8, length: int = 6, share: float = 0.5):
     """Preferences and true worths of a teaching scenario.
 
-    ``n_raters`` raters each order ``lists_per_rater`` random subsets of ``length`` items
+    ``n_rankers`` raters each order ``lists_per_ranker`` random subsets of ``length`` items
     by Plackett–Luce with log-worths falling evenly from 1.5 to −1.5 (item 0 best). A share
     ``share`` of the raters do otherwise: ``"careless"``, every list a uniformly random
     order; ``"campaign"``, every list a Plackett–Luce draw from one shared wrong order (the
@@ -407,12 +407,12 @@ def teaching_arrays(kind: str, random_state=0, n_items: int = 20, n_raters: int 
     if kind not in ("careless", "campaign"):
         raise ValueError(f"unknown scenario {kind!r}; choose 'careless' or 'campaign'")
     rng = np.random.default_rng(random_state)
-    n = n_raters * lists_per_rater
+    n = n_rankers * lists_per_ranker
     log_worth = np.linspace(1.5, -1.5, n_items)
     subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
     honest = pl_orderings(subsets, log_worth, random_state=rng)
-    rankers = np.repeat(np.arange(n_raters), lists_per_rater)
-    bad = (rng.permutation(n_raters) < round(share * n_raters))[rankers]
+    rankers = np.repeat(np.arange(n_rankers), lists_per_ranker)
+    bad = (rng.permutation(n_rankers) < round(share * n_rankers))[rankers]
     if kind == "careless":
         other = rng.permuted(subsets, axis=1)
     else:  # one shared wrong order: the bottom half of the items promoted above the top
@@ -421,19 +421,19 @@ def teaching_arrays(kind: str, random_state=0, n_items: int = 20, n_raters: int 
     prefs = Preferences.from_arrays(
         orders.ravel(), np.full(n, length), n_items=n_items,
         item_names=[f"Item {i + 1:02d}" for i in range(n_items)], rankers=rankers,
-        ranker_names=[f"rater {r + 1}" for r in range(n_raters)])
+        ranker_names=[f"rater {r + 1}" for r in range(n_rankers)])
     return prefs, np.exp(log_worth)
 
 
 EXPOSURES = {"uniform": 0.0, "correlated": 1.0, "anti-correlated": -1.0}
 CONTAMINATIONS = ("replace_random", "reverse_preferences", "mallows_swaps", "spammers",
                   "campaign")
-STUDY_METHODS = ("coarsen-pl", "pl-em", "pl-mix", "pl-mix-rater", "crowdbt", "peergrader",
+STUDY_METHODS = ("coarsen-pl", "pl-em", "pl-mix", "pl-mix-ranker", "crowdbt", "peergrader",
                  "borda")
 
 
 def exposure_data(exposure: float, contamination: str, level: float, random_state=0,
-                  n_items: int = 30, n_raters: int = 60, lists_per_rater: int = 5,
+                  n_items: int = 30, n_rankers: int = 60, lists_per_ranker: int = 5,
                   length: int = 6):
     """One simulated dataset of the exposure study, and its true worths.
 
@@ -446,15 +446,15 @@ def exposure_data(exposure: float, contamination: str, level: float, random_stat
     raters all drawing from one wrong order (the bottom half of the items promoted).
     """
     rng = np.random.default_rng(random_state)
-    n = n_raters * lists_per_rater
+    n = n_rankers * lists_per_ranker
     log_worth = np.linspace(1.5, -1.5, n_items)
     keys = exposure * log_worth[None, :] + rng.gumbel(size=(n, n_items))
     subsets = np.argsort(-keys, axis=1)[:, :length]
     subsets = rng.permuted(subsets, axis=1)
     honest = pl_orderings(subsets, log_worth, random_state=rng)
-    rankers = np.repeat(np.arange(n_raters), lists_per_rater)
+    rankers = np.repeat(np.arange(n_rankers), lists_per_ranker)
     if contamination == "campaign":
-        bad = (rng.permutation(n_raters) < round(level * n_raters))[rankers]
+        bad = (rng.permutation(n_rankers) < round(level * n_rankers))[rankers]
         fake = pl_orderings(subsets, np.roll(log_worth, n_items // 2), random_state=rng)
         honest = np.where(bad[:, None], fake, honest)
     prefs = Preferences.from_arrays(honest.ravel(), np.full(n, length), n_items=n_items,

@@ -168,7 +168,7 @@ class CrowdBTOutputs(Outputs):
 
 @dataclass(frozen=True, eq=False)
 class MixtureOutputs(Outputs):
-    """What the PL mixtures (``"pl-mix"``, ``"pl-mix-rater"``) report besides the scores.
+    """What the PL mixtures (``"pl-mix"``, ``"pl-mix-ranker"``) report besides the scores.
 
     Attributes
     ----------

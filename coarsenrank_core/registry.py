@@ -14,7 +14,7 @@ from .frozen import FrozenDict
 from .models.baselines import borda, copeland
 from .models.bradley_terry import coarsen_bt
 from .models.crowdbt import crowdbt
-from .models.mixture import pl_mix, pl_mix_rater
+from .models.mixture import pl_mix, pl_mix_ranker
 from .models.peergrader import peergrader
 from .models.pl_gradient import pl_lbfgs
 from .models.plackett_luce import coarsen_pl, coarsen_pl_gibbs, pl_em
@@ -196,7 +196,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         summary="Each list is either an honest Plackett–Luce answer or a random one; EM "
                 "estimates the share of random lists and down-weights them."),
     Method(
-        "pl-mix-rater", "PL-mix (raters)", pl_mix_rater,
+        "pl-mix-ranker", "PL-mix (raters)", pl_mix_ranker,
         dict(prior=(2.0, 1.0), pi_init=0.2, max_iter=1000, tol=1e-8),
         family="robust", in_paper=False, uses_rankers=True,
         ties="Breslow, in the PL part; the noise part is uniform over the same stages.",

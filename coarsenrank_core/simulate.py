@@ -3,7 +3,7 @@
 The one simulation pipeline of the package: true worths (:func:`true_worths`), the items
 each list is drawn over (:func:`random_subsets`), Plackett–Luce orders (:func:`pl_orderings`)
 and random ones (:func:`random_orderings`), composed by :func:`simulate_pl` (random worths,
-mixed lengths, round-robin rankers) and :func:`simulate_raters` (given worths, raters with
+mixed lengths, round-robin rankers) and :func:`simulate_rankers` (given worths, raters with
 several lists, careless raters, top-k lists and ties). The dashboard's scenarios
 (``ui/scenario.py``) and the built-in samples (``sample_data/make_samples.py``) call these.
 """
@@ -18,12 +18,12 @@ import numpy as np
 from .frozen import readonly_array, restore_readonly
 from .preferences import Preferences
 
-__all__ = ["simulate_pl", "simulate_raters", "Simulation", "true_worths", "random_subsets",
+__all__ = ["simulate_pl", "simulate_rankers", "Simulation", "true_worths", "random_subsets",
            "random_orderings", "pl_orderings", "WORTH_SPACINGS", "CARELESS_ORDERS"]
 
 #: How :func:`true_worths` places the log-worths.
 WORTH_SPACINGS = ("normal", "even")
-#: How a careless rater of :func:`simulate_raters` orders the items of a list.
+#: How a careless rater of :func:`simulate_rankers` orders the items of a list.
 CARELESS_ORDERS = ("random", "reversed")
 
 _CHUNK_CELLS = 1 << 22  # bound on the cells of one (rows, M) matrix of random keys
@@ -283,12 +283,12 @@ def simulate_pl(n_items: int, n_preferences: int, length: int | None = None,
 
 @dataclass(frozen=True)
 class Simulation:
-    """Preferences drawn by :func:`simulate_raters`, with everything the draw knows.
+    """Preferences drawn by :func:`simulate_rankers`, with everything the draw knows.
 
     Attributes
     ----------
     preferences : Preferences
-        ``n_raters · lists_per_rater`` lists, best first, rater by rater (rater ``r`` gave
+        ``n_rankers · lists_per_ranker`` lists, best first, rater by rater (rater ``r`` gave
         lists ``r·L .. r·L + L − 1``), with ranker ids and the names supplied.
     worths : numpy.ndarray, shape (M,)
         The true worths θ the honest raters followed.
@@ -318,20 +318,20 @@ class Simulation:
         restore_readonly(self, state)  # arrays stay read-only after unpickling
 
 
-def _careless_count(n_raters: int, careless: float, n_careless: int | None) -> int:
+def _careless_count(n_rankers: int, careless: float, n_careless: int | None) -> int:
     if n_careless is not None:
         if careless:
             raise ValueError("give either careless (a share) or n_careless, not both")
-        if not 0 <= int(n_careless) <= n_raters:
-            raise ValueError(f"n_careless must lie in 0..n_raters={n_raters} (got {n_careless})")
+        if not 0 <= int(n_careless) <= n_rankers:
+            raise ValueError(f"n_careless must lie in 0..n_rankers={n_rankers} (got {n_careless})")
         return int(n_careless)
     if not 0 <= careless <= 1:
         raise ValueError(f"careless must be a share in [0, 1] (got {careless})")
-    return int(np.floor(careless * n_raters + 0.5))  # halves up, as noise.spammers counts
+    return int(np.floor(careless * n_rankers + 0.5))  # halves up, as noise.spammers counts
 
 
-def simulate_raters(worths, n_raters: int, length: int | None = None, *,
-                    lists_per_rater: int = 1, top: int | None = None, careless: float = 0.0,
+def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
+                    lists_per_ranker: int = 1, top: int | None = None, careless: float = 0.0,
                     n_careless: int | None = None, careless_order: str = "random",
                     ties: float = 0.0, item_names: Sequence[str] | None = None,
                     ranker_names: Sequence[str] | None = None,
@@ -357,11 +357,11 @@ def simulate_raters(worths, n_raters: int, length: int | None = None, *,
     ----------
     worths : array of float, shape (M,)
         True worths θ, positive (see :func:`true_worths`); M ≥ 2.
-    n_raters : int
+    n_rankers : int
         K, at least 1.
     length : int, optional
         Items in every list, in ``2 .. M``; default M (full rankings).
-    lists_per_rater : int
+    lists_per_ranker : int
         L, lists each rater gives, at least 1.
     top : int, optional
         Keep the first ``top`` places of every list, ``2 <= top <= length``.
@@ -387,7 +387,7 @@ def simulate_raters(worths, n_raters: int, length: int | None = None, *,
 
     Examples
     --------
-    >>> sim = simulate_raters(true_worths(6, 1.5, "even"), 10, 3, lists_per_rater=2,
+    >>> sim = simulate_rankers(true_worths(6, 1.5, "even"), 10, 3, lists_per_ranker=2,
     ...                       careless=0.2, random_state=0)
     >>> len(sim.preferences), sim.shown.shape, sim.careless.size
     (20, (20, 3), 2)
@@ -395,11 +395,11 @@ def simulate_raters(worths, n_raters: int, length: int | None = None, *,
     worths = np.asarray(worths, dtype=float)
     if worths.ndim != 1 or worths.size < 2 or not np.all((worths > 0) & np.isfinite(worths)):
         raise ValueError("worths must be a vector of at least 2 positive finite numbers")
-    n_items, n_raters, per_rater = worths.size, int(n_raters), int(lists_per_rater)
+    n_items, n_rankers, per_ranker = worths.size, int(n_rankers), int(lists_per_ranker)
     length = n_items if length is None else int(length)
-    if n_raters < 1 or per_rater < 1:
-        raise ValueError(f"n_raters and lists_per_rater must be at least 1 "
-                         f"(got {n_raters}, {per_rater})")
+    if n_rankers < 1 or per_ranker < 1:
+        raise ValueError(f"n_rankers and lists_per_ranker must be at least 1 "
+                         f"(got {n_rankers}, {per_ranker})")
     if not 2 <= length <= n_items:
         raise ValueError(f"length must lie in 2..{n_items} (the number of items; got {length})")
     kept = length if top is None else int(top)
@@ -410,17 +410,17 @@ def simulate_raters(worths, n_raters: int, length: int | None = None, *,
                          f"(got {careless_order!r})")
     if not 0 <= ties <= 1:
         raise ValueError(f"ties must be a probability in [0, 1] (got {ties})")
-    count = _careless_count(n_raters, careless, n_careless)
+    count = _careless_count(n_rankers, careless, n_careless)
     rng = np.random.default_rng(random_state)
-    n = n_raters * per_rater
+    n = n_rankers * per_ranker
     if length == n_items:
         shown = np.tile(np.arange(n_items, dtype=np.intp), (n, 1))
     else:
         shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
     orders = pl_orderings(shown, np.log(worths), rng)
-    chosen = (rng.choice(n_raters, size=count, replace=False) if count
+    chosen = (rng.choice(n_rankers, size=count, replace=False) if count
               else np.zeros(0, dtype=np.intp))
-    rows = (chosen[:, None] * per_rater + np.arange(per_rater)).ravel()
+    rows = (chosen[:, None] * per_ranker + np.arange(per_ranker)).ravel()
     if careless_order == "random":
         orders[rows] = random_orderings(shown[rows], rng)
     else:
@@ -430,11 +430,11 @@ def simulate_raters(worths, n_raters: int, length: int | None = None, *,
     step[:, 0] = 0
     if ties > 0:
         step[:, 1:] = rng.random((n, kept - 1)) >= ties
-    names = (tuple(f"r{j + 1}" for j in range(n_raters)) if ranker_names is None
+    names = (tuple(f"r{j + 1}" for j in range(n_rankers)) if ranker_names is None
              else tuple(ranker_names))
     prefs = Preferences(items=orders.ravel(), offsets=np.arange(0, n * kept + 1, kept),
                         groups=np.cumsum(step, axis=1).ravel(), n_items=n_items,
-                        rankers=np.repeat(np.arange(n_raters), per_rater),
+                        rankers=np.repeat(np.arange(n_rankers), per_ranker),
                         item_names=item_names,  # type: ignore[arg-type]
                         ranker_names=names)
     return Simulation(prefs, worths, shown, orders, np.sort(chosen))

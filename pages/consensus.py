@@ -133,7 +133,7 @@ else:
 
 st.header("Which raters disagree with the consensus?", divider="gray")
 JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
-          "pl-mix-rater": "PL-mix (raters): the chance each rater answered at random",
+          "pl-mix-ranker": "PL-mix (raters): the chance each rater answered at random",
           "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater"}
 judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
                  key="consensus_judge")
@@ -161,7 +161,7 @@ else:
     show_chart(charts.careless_chart(careless, limit, dataset.careless), key="careless_chart")
     flagged = int(np.sum(careless.outlier))
     explain(f"The mixture model estimates that {careless.pi:.0%} of the "
-            f"{'raters' if judge == 'pl-mix-rater' else 'lists'} were answered at random. Each "
+            f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} were answered at random. Each "
             "dot is a rater's posterior chance of being careless; "
             f"{flagged} {'rater is' if flagged == 1 else 'raters are'} more likely careless "
             "than careful.")

@@ -39,8 +39,8 @@ state.show_in_widget("data_source", source_of(loaded))
 if recipe.startswith("sample:"):
     state.show_in_widget("sample_choice", recipe[7:])
 elif recipe.startswith("scenario:"):
-    n_items, n_raters, length, careless, seed = recipe[9:].split(",")
-    for key, value in (("scenario_items", int(n_items)), ("scenario_raters", int(n_raters)),
+    n_items, n_rankers, length, careless, seed = recipe[9:].split(",")
+    for key, value in (("scenario_items", int(n_items)), ("scenario_raters", int(n_rankers)),
                        ("scenario_length", int(length)),
                        ("scenario_careless", round(100 * float(careless))),
                        ("scenario_seed", int(seed))):
@@ -117,7 +117,7 @@ else:
                     "it.")
         left, right = st.columns(2)
         n_items = left.slider("Items", 3, 40, 10, key="scenario_items")
-        n_raters = right.slider("Raters", 5, 500, 60, key="scenario_raters")
+        n_rankers = right.slider("Raters", 5, 500, 60, key="scenario_raters")
         length = left.slider("Items each rater orders", 2, 40, 5, key="scenario_length")
         careless = right.slider("Careless raters (answer at random), %", 0, 90, 0,
                                 key="scenario_careless",
@@ -126,7 +126,7 @@ else:
         seed = left.number_input("Seed", 0, 10_000, 1, key="scenario_seed")
         submitted = st.form_submit_button("Create scenario", type="primary")
     if submitted:
-        state.set_current(simulate_scenario(n_items, n_raters, min(length, n_items),
+        state.set_current(simulate_scenario(n_items, n_rankers, min(length, n_items),
                                             careless / 100, int(seed)))
         st.success("Scenario created.")
 

@@ -140,7 +140,7 @@ if report is not None:
                      help="Of the raters the model flags, the share that were made noisy.")
         second.metric("Recall", "—" if check.recall is None else f"{check.recall:.0%}",
                       help="Of the raters made noisy, the share the model flags.")
-        careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-rater")
+        careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-ranker")
         show_all = st.toggle("Show all raters", key="noise_all_raters")
         show_chart(charts.careless_chart(careless, truth=check.noisy,
                                          max_raters=None if show_all else 40),

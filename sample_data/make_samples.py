@@ -1,6 +1,6 @@
 """Regenerate the built-in sample datasets (seeded): ``python sample_data/make_samples.py``.
 
-Every dataset is drawn by :func:`coarsenrank_core.simulate.simulate_raters` (the package's one
+Every dataset is drawn by :func:`coarsenrank_core.simulate.simulate_rankers` (the package's one
 Plackett–Luce pipeline) from one generator seeded with ``SEED``; this file only names the
 items and raters and writes the CSV layouts.
 """
@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 if __package__ in (None, ""):  # run as a file: find coarsenrank_core in the checkout
     sys.path.insert(0, str(HERE.parent))
 
-from coarsenrank_core.simulate import simulate_raters, true_worths  # noqa: E402
+from coarsenrank_core.simulate import simulate_rankers, true_worths  # noqa: E402
 
 SEED = 20221
 
@@ -49,7 +49,7 @@ def _truth(out: Path, name: str, names: list[str], worth: np.ndarray) -> None:
 
 def pizza(rng, out: Path = HERE) -> None:
     """8 pizzas fully ranked by 30 people; 7 of them answered carelessly (at random)."""
-    sim = simulate_raters(true_worths(len(PIZZAS), 1.6, "even"), len(NAMES), n_careless=7,
+    sim = simulate_rankers(true_worths(len(PIZZAS), 1.6, "even"), len(NAMES), n_careless=7,
                           random_state=rng)
     header = ["respondent"] + [f"rank{i + 1}" for i in range(len(PIZZAS))]
     _write(out, "pizza_rankings.csv", header,
@@ -67,8 +67,8 @@ def photos(rng, out: Path = HERE) -> None:
     worth = true_worths(len(PHOTOS), 2.0, "even")
     rows = []
     for w in range(12):
-        sim = simulate_raters(worth if w < 9 else np.ones_like(worth), 1, 2,
-                              lists_per_rater=40, random_state=rng)
+        sim = simulate_rankers(worth if w < 9 else np.ones_like(worth), 1, 2,
+                              lists_per_ranker=40, random_state=rng)
         rows += [[f"worker{w + 1:02d}", PHOTOS[a], PHOTOS[b], PHOTOS[win]]
                  for (a, b), win in zip(sim.shown, sim.orders[:, 0])]
     _write(out, "photo_pairs.csv", ["worker", "left", "right", "winner"], rows)
@@ -78,7 +78,7 @@ def photos(rng, out: Path = HERE) -> None:
 def films(rng, out: Path = HERE) -> None:
     """150 viewers each list their top 5 of 25 films; a quarter of them answer at random."""
     n = 150
-    sim = simulate_raters(true_worths(len(FILMS), 1.5, "even"), n, top=5, n_careless=n // 4,
+    sim = simulate_rankers(true_worths(len(FILMS), 1.5, "even"), n, top=5, n_careless=n // 4,
                           random_state=rng)
     rows = [[f"viewer{v + 1:03d}", FILMS[i], r + 1]
             for v, order in enumerate(sim.orders) for r, i in enumerate(order)]
@@ -89,7 +89,7 @@ def films(rng, out: Path = HERE) -> None:
 def essays(rng, out: Path = HERE) -> None:
     """40 students grade 4 of 12 essays each; equal grades are ties; 5 grade upside down."""
     n = 40
-    sim = simulate_raters(true_worths(len(ESSAYS), 1.2, "even"), n, 4, n_careless=5,
+    sim = simulate_rankers(true_worths(len(ESSAYS), 1.2, "even"), n, 4, n_careless=5,
                           careless_order="reversed", ties=0.3, random_state=rng)
     groups = sim.preferences.groups.reshape(sim.orders.shape)
     # a grade is the place of the first essay of its tied group: 1, 1, 3, 4

@@ -416,14 +416,14 @@ def test_a_noisy_copy_keeps_the_alpha_and_says_so():
 
 
 def test_consensus_judges_raters_with_the_mixture_when_chosen():
-    from coarsenrank_core.experiments import careless_raters
+    from coarsenrank_core.experiments import careless_rankers
 
     at = open_page("pages/consensus.py")
-    at.radio(key="consensus_judge").set_value("pl-mix-rater").run()
+    at.radio(key="consensus_judge").set_value("pl-mix-ranker").run()
     no_failure(at)
     spec = [s for s in chart_specs(at) if "random" in s["layout"]["title"]["text"]][0]
     prefs = read_preferences(SAMPLE / "pizza_rankings.csv")
-    expected = careless_raters(prefs, "pl-mix-rater")
+    expected = careless_rankers(prefs, "pl-mix-ranker")
     dots = np.concatenate([values(d["x"]) for d in spec["data"] if d["mode"] == "markers"])
     np.testing.assert_allclose(sorted(dots, reverse=True),
                                np.sort(expected.probability)[::-1][:40])

@@ -9,7 +9,7 @@ import pytest
 from coarsenrank_core import Preferences, compare, run_method
 from coarsenrank_core.experiments import (
     fixed_iterations,
-    rater_disagreement,
+    ranker_disagreement,
     robustness_curve,
     scale_test,
 )
@@ -53,7 +53,7 @@ def test_rater_disagreement_flags_a_reversed_rater():
     reversed_rater = 3
     flipped = [p[::-1] if prefs.rankers[n] == reversed_rater else p for n, p in enumerate(lists)]
     noisy = Preferences.from_lists(flipped, n_items=8, rankers=prefs.rankers.tolist())
-    agreement = rater_disagreement(noisy, truth)
+    agreement = ranker_disagreement(noisy, truth)
     assert int(np.argmin(agreement.mean_log_likelihood)) == reversed_rater
     assert agreement.outlier[reversed_rater] and agreement.outlier.sum() == 1
     assert agreement.mean_log_likelihood[reversed_rater] < \
@@ -65,10 +65,10 @@ def test_rater_disagreement_is_per_stage_so_long_lists_are_not_penalised():
     theta = np.array([4.0, 2.0, 1.0, 0.5])
     short = Preferences.from_lists([[0, 1], [0, 1]], n_items=4, rankers=["a", "b"])
     long_ = Preferences.from_lists([[0, 1], [0, 1, 2, 3]], n_items=4, rankers=["a", "b"])
-    assert rater_disagreement(short, theta).mean_log_likelihood[1] == pytest.approx(
+    assert ranker_disagreement(short, theta).mean_log_likelihood[1] == pytest.approx(
         np.log(4 / 6))
     per_stage = (np.log(4 / 7.5) + np.log(2 / 3.5) + np.log(1 / 1.5)) / 3
-    assert rater_disagreement(long_, theta).mean_log_likelihood[1] == pytest.approx(per_stage)
+    assert ranker_disagreement(long_, theta).mean_log_likelihood[1] == pytest.approx(per_stage)
 
 
 def test_exposure_study_data_show_items_as_asked_and_the_study_tabulates_every_cell():
@@ -97,12 +97,12 @@ def test_the_built_in_teaching_scenarios_tell_the_story_their_sentences_tell():
 
     def accuracy(kind):
         prefs, truth = teaching_arrays(kind, random_state=0)
-        result = compare(prefs, ["pl-em", "coarsen-pl", "pl-mix-rater", "crowdbt", "borda"],
+        result = compare(prefs, ["pl-em", "coarsen-pl", "pl-mix-ranker", "crowdbt", "borda"],
                          truth=truth)
         return {row.method: row.accuracy for row in result.rows}
 
     careless = accuracy("careless")
-    assert careless["pl-mix-rater"] >= careless["pl-em"] + 0.03
+    assert careless["pl-mix-ranker"] >= careless["pl-em"] + 0.03
     assert careless["crowdbt"] >= careless["pl-em"] + 0.03
     assert careless["coarsen-pl"] <= careless["pl-em"] + 0.01
     campaign = accuracy("campaign")
@@ -154,7 +154,7 @@ def test_experiment_records_are_read_only(simulated):
     timing = scale_test(prefs, ["borda"], factors=(1,))
     with pytest.raises(ValueError):
         timing.seconds[0, 0] = 0.0
-    agreement = rater_disagreement(prefs, run_method("pl-em", prefs).scores)
+    agreement = ranker_disagreement(prefs, run_method("pl-em", prefs).scores)
     with pytest.raises(ValueError):
         agreement.outlier[0] = True
 

@@ -65,8 +65,8 @@ def _records():
     from coarsenrank_core.alpha import choose_alpha
     from coarsenrank_core.dic import dic_sweep
     from coarsenrank_core.experiments import (
-        careless_raters,
-        rater_disagreement,
+        careless_rankers,
+        ranker_disagreement,
         robustness_curve,
         scale_test,
     )
@@ -89,8 +89,8 @@ def _records():
         "RobustnessResult": robustness_curve(prefs, ["borda"], truth, levels=(0.0, 0.2),
                                              seeds=1),
         "ScaleResult": scale_test(prefs, ["borda"], factors=(1, 2)),
-        "RaterAgreement": rater_disagreement(prefs, fit.scores),
-        "CarelessRaters": careless_raters(prefs),
+        "RankerAgreement": ranker_disagreement(prefs, fit.scores),
+        "CarelessRankers": careless_rankers(prefs),
     }
 
 

@@ -1,4 +1,4 @@
-"""pl-mix and pl-mix-rater: EM against a direct optimiser, noise recovery, ties and weights."""
+"""pl-mix and pl-mix-ranker: EM against a direct optimiser, noise recovery, ties and weights."""
 
 import numpy as np
 import pytest
@@ -19,17 +19,17 @@ def auc(scores, labels) -> float:
     return float(greater + 0.5 * equal)
 
 
-def planted(n_raters=40, lists_per_rater=6, n_items=20, length=6, spammers=0.3, seed=0,
+def planted(n_rankers=40, lists_per_ranker=6, n_items=20, length=6, spammers=0.3, seed=0,
             noise_per="ranker"):
     """PL lists from a known truth; a share of raters (or of lists) answer uniformly at random."""
     rng = np.random.default_rng(seed)
-    n = n_raters * lists_per_rater
+    n = n_rankers * lists_per_ranker
     log_worth = np.linspace(2.0, -2.0, n_items)
     subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
     orders = pl_orderings(subsets, log_worth, random_state=rng)
-    rankers = np.repeat(np.arange(n_raters), lists_per_rater)
+    rankers = np.repeat(np.arange(n_rankers), lists_per_ranker)
     if noise_per == "ranker":
-        bad_rater = rng.permutation(n_raters) < round(spammers * n_raters)
+        bad_rater = rng.permutation(n_rankers) < round(spammers * n_rankers)
         bad_list = bad_rater[rankers]
     else:
         bad_list = rng.permutation(n) < round(spammers * n)
@@ -110,7 +110,7 @@ def test_planted_spammer_raters_are_recovered():
     aucs = []
     for seed in range(3):
         prefs, truth, bad_rater, _ = planted(seed=seed)
-        fit = run_method("pl-mix-rater", prefs)
+        fit = run_method("pl-mix-ranker", prefs)
         noise = np.asarray(fit.extra["noise_probability"])
         assert noise.shape == (prefs.n_rankers,)
         aucs.append(auc(noise, bad_rater))
@@ -129,12 +129,12 @@ def test_planted_upside_down_raters_are_recovered_by_the_reversed_component():
     lists = [r if bad[k] else p for p, r, k in zip(prefs.to_lists(), upside_down.to_lists(),
                                                      prefs.ranker_index)]
     mixed = Preferences.from_lists(lists, n_items=prefs.n_items, rankers=prefs.ranker_index)
-    fit = run_method("pl-mix-rater", mixed, reversed_component=True)
+    fit = run_method("pl-mix-ranker", mixed, reversed_component=True)
     assert auc(fit.extra["reversed_probability"], bad) >= 0.9
     assert fit.extra["pi_reversed"] == pytest.approx(0.3, abs=0.1)
     assert fit.extra["pi"] == pytest.approx(fit.extra["pi_uniform"] + fit.extra["pi_reversed"])
     # the reversed lists are used, not only discarded: at least as good as the plain mixture
-    plain = run_method("pl-mix-rater", mixed)
+    plain = run_method("pl-mix-ranker", mixed)
     assert pairwise_accuracy(fit.scores, truth) >= pairwise_accuracy(plain.scores, truth)
     assert pairwise_accuracy(fit.scores, truth) > pairwise_accuracy(
         run_method("pl-em", mixed).scores, truth) + 0.03
@@ -174,19 +174,19 @@ def test_bad_settings_are_refused():
 
 
 def test_careless_raters_reads_the_mixture_per_rater():
-    from coarsenrank_core.experiments import careless_raters
+    from coarsenrank_core.experiments import careless_rankers
 
     prefs, _, bad_rater, _ = planted(seed=8)
-    by_rater = careless_raters(prefs, "pl-mix-rater")
+    by_rater = careless_rankers(prefs, "pl-mix-ranker")
     assert by_rater.probability.shape == (prefs.n_rankers,)
     assert auc(by_rater.probability, bad_rater) >= 0.9
     assert not by_rater.probability.flags.writeable
-    by_list = careless_raters(prefs, "pl-mix")
+    by_list = careless_rankers(prefs, "pl-mix")
     per_list = np.asarray(by_list.fit.extra["noise_probability"])
     np.testing.assert_allclose(by_list.probability[3],
                                per_list[prefs.ranker_index == 3].mean())
     with pytest.raises(ValueError):
-        careless_raters(prefs, "pl-em")
+        careless_rankers(prefs, "pl-em")
 
 
 def test_copies_and_weights_give_the_same_mixture_fit():

@@ -31,7 +31,7 @@ DOCUMENTED = {
     "coarsen-pl": Outputs,
     "coarsen-pl-gibbs": Outputs,
     "pl-mix": MixtureOutputs,
-    "pl-mix-rater": MixtureOutputs,
+    "pl-mix-ranker": MixtureOutputs,
     "borda": Outputs,
     "copeland": Outputs,
 }
@@ -175,7 +175,7 @@ def test_the_values_are_those_the_methods_describe(results):
     np.testing.assert_allclose(reliability.reliability, reliability.reliability_a
                                / (reliability.reliability_a + reliability.reliability_b))
     assert reliability.reliability.shape == (10,) and reliability.score_variance.shape == (6,)
-    mixture = results["pl-mix-rater"].extra
+    mixture = results["pl-mix-ranker"].extra
     assert mixture.per == "ranker" and mixture.noise_probability.shape == (10,)
     assert mixture.pi == pytest.approx(mixture.pi_uniform + mixture.pi_reversed)
     assert results["pl-mix"].extra.noise_probability.shape == (60,)

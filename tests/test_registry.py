@@ -113,7 +113,7 @@ def test_converged_is_none_exactly_where_there_is_no_stopping_rule(method_id):
     if rule:
         assert isinstance(result.converged, bool)
     fixed = run_method(method_id, prefs, alpha=20.0, **fixed_iterations(method_id, 3))
-    if method_id in ("pl-em", "coarsen-pl", "coarsen-bt", "pl-mix", "pl-mix-rater"):
+    if method_id in ("pl-em", "coarsen-pl", "coarsen-bt", "pl-mix", "pl-mix-ranker"):
         assert fixed.converged is None  # tol = 0: a fixed number of iterations
 
 

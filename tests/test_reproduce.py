@@ -85,7 +85,7 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     with open(out / "exposure_study.csv") as handle:
         study = list(csv.DictReader(handle))
     assert {r["exposure"] for r in study} == {"uniform", "correlated", "anti-correlated"}
-    assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-rater"}
+    assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-ranker"}
 
 
 # ------------------------------------------------------------------ without the datasets

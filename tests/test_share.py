@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from coarsenrank_core import compare, read_preferences, read_truth
 from coarsenrank_core.alpha import consensus_fit
-from coarsenrank_core.experiments import careless_raters, teaching_arrays
+from coarsenrank_core.experiments import careless_rankers, teaching_arrays
 from coarsenrank_core.noise import NOISE_TYPES
 from tests.test_app import APP, SAMPLE, chart_specs, click, no_failure, sidebar_text, values
 from ui import share
@@ -143,7 +143,7 @@ def test_before_and_after_on_the_noise_page_are_the_engines_numbers():
     [button] = [b for b in at.button if b.key == "load_careless"]
     at = button.click().run()
     at = at.switch_page("pages/compare.py").run()
-    at.multiselect(key="compare_methods").set_value(["pl-em", "pl-mix-rater"]).run()
+    at.multiselect(key="compare_methods").set_value(["pl-em", "pl-mix-ranker"]).run()
     at = at.switch_page("pages/noise.py").run()
     at.selectbox(key="noise_kind").set_value("reverse_preferences").run()
     at.slider(key="noise_level_reverse_preferences").set_value(0.3)
@@ -163,9 +163,9 @@ def test_before_and_after_on_the_noise_page_are_the_engines_numbers():
     moved = [a != b for a, b in zip(table["original data"], table["noisy copy"])]
     assert [bool(m) for m in table["moved (noisy copy)"]] == moved
     accuracy = at.dataframe[1].value
-    expect_before = compare(prefs, ["pl-em", "pl-mix-rater"], truth=truth,
+    expect_before = compare(prefs, ["pl-em", "pl-mix-ranker"], truth=truth,
                             overrides={"alpha": alpha, **COMPARE_DRAWS})
-    expect_after = compare(noisy, ["pl-em", "pl-mix-rater"], truth=truth,
+    expect_after = compare(noisy, ["pl-em", "pl-mix-ranker"], truth=truth,
                            overrides={"alpha": alpha, **COMPARE_DRAWS})
     np.testing.assert_allclose(accuracy["accuracy, original"],
                                [r.accuracy for r in expect_before.rows])
@@ -177,7 +177,7 @@ def test_before_and_after_on_the_noise_page_are_the_engines_numbers():
     lists = np.bincount(raters, minlength=30)
     made = set(np.flatnonzero((2 * altered >= lists) & (altered > 0)).tolist())
     noisy_raters = made | set(teaching_careless("careless", 0))
-    flagged = set(np.flatnonzero(careless_raters(noisy, "pl-mix-rater").outlier).tolist())
+    flagged = set(np.flatnonzero(careless_rankers(noisy, "pl-mix-ranker").outlier).tolist())
     hits = len(noisy_raters & flagged)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Raters made noisy"] == str(len(noisy_raters))

@@ -17,7 +17,7 @@ from coarsenrank_core.simulate import (
     random_orderings,
     random_subsets,
     simulate_pl,
-    simulate_raters,
+    simulate_rankers,
     true_worths,
 )
 
@@ -216,7 +216,7 @@ def test_true_worths_even_and_normal():
             true_worths(**{"n_items": 5, **bad})
 
 
-# ---------------------------------------------------------------------- simulate_raters
+# ---------------------------------------------------------------------- simulate_rankers
 def _binomial_ok(count, n, p, z=4.5) -> bool:
     """``count`` successes of ``n`` lie within ``z`` standard deviations of ``n·p``."""
     return abs(count - n * p) <= z * math.sqrt(n * p * (1 - p))
@@ -224,7 +224,7 @@ def _binomial_ok(count, n, p, z=4.5) -> bool:
 
 def test_raters_lists_rankers_names_and_shown_items():
     names = [f"Item {i}" for i in range(9)]
-    sim = simulate_raters(true_worths(9, 1.0, "even"), 7, 4, lists_per_rater=3,
+    sim = simulate_rankers(true_worths(9, 1.0, "even"), 7, 4, lists_per_ranker=3,
                           item_names=names, ranker_names=[f"rater {r}" for r in range(7)],
                           random_state=0)
     prefs = sim.preferences
@@ -237,31 +237,31 @@ def test_raters_lists_rankers_names_and_shown_items():
     assert not sim.orders.flags.writeable and not sim.worths.flags.writeable
     copy = pickle.loads(pickle.dumps(sim))
     assert copy.preferences == prefs and not copy.shown.flags.writeable
-    full = simulate_raters(true_worths(5, 1.0, "even"), 3, random_state=0)  # full rankings
+    full = simulate_rankers(true_worths(5, 1.0, "even"), 3, random_state=0)  # full rankings
     assert np.array_equal(full.shown, np.tile(np.arange(5), (3, 1)))
     assert full.preferences.ranker_names == ("r1", "r2", "r3")
 
 
 def test_same_seed_same_draw_and_a_generator_is_advanced():
     worth = true_worths(10, 1.0, "even")
-    a = simulate_raters(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
-    b = simulate_raters(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
+    a = simulate_rankers(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
+    b = simulate_rankers(worth, 20, 4, careless=0.3, ties=0.2, random_state=5)
     assert a.preferences == b.preferences and np.array_equal(a.careless, b.careless)
     rng = np.random.default_rng(5)
-    first = simulate_raters(worth, 20, 4, random_state=rng)
-    assert first.preferences != simulate_raters(worth, 20, 4, random_state=rng).preferences
+    first = simulate_rankers(worth, 20, 4, random_state=rng)
+    assert first.preferences != simulate_rankers(worth, 20, 4, random_state=rng).preferences
 
 
 def test_first_choices_follow_the_worths_within_a_binomial_bound():
     """P(item m first in a full ranking) = θ_m / Σθ (paper Eq. (19))."""
     theta = true_worths(6, 1.0, "normal", random_state=1)
     n = 20000
-    sim = simulate_raters(theta, n, random_state=2)
+    sim = simulate_rankers(theta, n, random_state=2)
     counts = np.bincount(sim.orders[:, 0], minlength=6)
     for count, p in zip(counts, theta / theta.sum()):
         assert _binomial_ok(count, n, p)
     # on a random pair the first item wins with probability θ_i / (θ_i + θ_j)
-    pairs = simulate_raters(theta, n, 2, random_state=3)
+    pairs = simulate_rankers(theta, n, 2, random_state=3)
     a, b = pairs.shown.T
     wins = pairs.orders[:, 0] == a
     p = theta[a] / (theta[a] + theta[b])
@@ -271,50 +271,50 @@ def test_first_choices_follow_the_worths_within_a_binomial_bound():
 def test_careless_raters_answer_at_random_or_upside_down():
     theta = true_worths(5, 1.5, "even")
     n = 12000
-    sim = simulate_raters(theta, n, careless=1.0, random_state=4)
+    sim = simulate_rankers(theta, n, careless=1.0, random_state=4)
     assert np.array_equal(sim.careless, np.arange(n))
     counts = np.bincount(sim.orders[:, 0], minlength=5)  # uniform first choices
     assert all(_binomial_ok(c, n, 0.2) for c in counts)
-    honest = simulate_raters(theta, n, random_state=4)
-    flipped = simulate_raters(theta, n, careless=1.0, careless_order="reversed",
+    honest = simulate_rankers(theta, n, random_state=4)
+    flipped = simulate_rankers(theta, n, careless=1.0, careless_order="reversed",
                               random_state=4)
     assert np.array_equal(flipped.orders, honest.orders[:, ::-1])
     # a share is rounded half up; a count is taken as it is; every list of a careless rater
-    mixed = simulate_raters(theta, 10, 3, lists_per_rater=4, careless=0.25,
+    mixed = simulate_rankers(theta, 10, 3, lists_per_ranker=4, careless=0.25,
                             careless_order="reversed", random_state=6)
     assert mixed.careless.size == 3  # 2.5 -> 3
-    same = simulate_raters(theta, 10, 3, lists_per_rater=4, random_state=6)
+    same = simulate_rankers(theta, 10, 3, lists_per_ranker=4, random_state=6)
     bad = np.isin(mixed.preferences.rankers, mixed.careless)
     assert np.array_equal(mixed.orders[bad], same.orders[bad, ::-1])
     assert np.array_equal(mixed.orders[~bad], same.orders[~bad])
-    assert simulate_raters(theta, 10, n_careless=7, random_state=0).careless.size == 7
+    assert simulate_rankers(theta, 10, n_careless=7, random_state=0).careless.size == 7
 
 
 def test_top_k_lists_are_the_head_of_the_full_draw_and_ties_merge_neighbours():
     theta = true_worths(12, 1.0, "even")
-    full = simulate_raters(theta, 50, random_state=7)
-    top = simulate_raters(theta, 50, top=5, random_state=7)
+    full = simulate_rankers(theta, 50, random_state=7)
+    top = simulate_rankers(theta, 50, top=5, random_state=7)
     assert np.all(top.preferences.lengths == 5)
     assert np.array_equal(top.orders, full.orders[:, :5])
-    tied = simulate_raters(theta, 4000, 5, ties=0.3, random_state=8)
-    strict = simulate_raters(theta, 4000, 5, random_state=8)
+    tied = simulate_rankers(theta, 4000, 5, ties=0.3, random_state=8)
+    strict = simulate_rankers(theta, 4000, 5, random_state=8)
     assert np.array_equal(tied.orders, strict.orders)  # ties are drawn last
     merged = 4 * 4000 - (tied.preferences.n_groups - 1).sum()
     assert _binomial_ok(merged, 4 * 4000, 0.3)
-    assert np.all(simulate_raters(theta, 5, 4, ties=1.0, random_state=0)
+    assert np.all(simulate_rankers(theta, 5, 4, ties=1.0, random_state=0)
                   .preferences.n_groups == 1)
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(worths=[1.0]), dict(worths=[1.0, -1.0]), dict(n_raters=0), dict(length=1),
+    dict(worths=[1.0]), dict(worths=[1.0, -1.0]), dict(n_rankers=0), dict(length=1),
     dict(length=7), dict(top=1), dict(top=5, length=4), dict(careless=1.5),
     dict(careless=0.2, n_careless=1), dict(n_careless=11), dict(careless_order="sideways"),
-    dict(ties=2.0), dict(lists_per_rater=0),
+    dict(ties=2.0), dict(lists_per_ranker=0),
 ])
 def test_simulate_raters_rejects_invalid_arguments(kwargs):
-    args = {"worths": np.ones(6), "n_raters": 10, **kwargs}
+    args = {"worths": np.ones(6), "n_rankers": 10, **kwargs}
     with pytest.raises(ValueError):
-        simulate_raters(**args)
+        simulate_rankers(**args)
 
 
 # ---------------------------------------------------------------------- callers
@@ -322,13 +322,13 @@ def test_the_dashboard_scenario_is_one_call_of_simulate_raters(monkeypatch):
     import ui.scenario
 
     calls = []
-    real = ui.scenario.simulate_raters
+    real = ui.scenario.simulate_rankers
 
     def spy(*args, **kwargs):
         calls.append((args, kwargs))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ui.scenario, "simulate_raters", spy)
+    monkeypatch.setattr(ui.scenario, "simulate_rankers", spy)
     dataset = ui.scenario.simulate_scenario(12, 40, 5, 0.3, 7)
     assert len(calls) == 1
     sim = real(true_worths(12, 1.5, "even"), 40, 5, careless=0.3,
@@ -344,13 +344,13 @@ def test_the_sample_generator_goes_through_simulate_and_rebuilds_the_shipped_fil
     from sample_data import make_samples
 
     calls = []
-    real = make_samples.simulate_raters
+    real = make_samples.simulate_rankers
 
     def spy(*args, **kwargs):
         calls.append(kwargs.get("random_state"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(make_samples, "simulate_raters", spy)
+    monkeypatch.setattr(make_samples, "simulate_rankers", spy)
     make_samples.main(tmp_path)
     assert len(calls) == 1 + 12 + 1 + 1  # pizza, photos worker by worker, films, essays
     assert len({id(rng) for rng in calls}) == 1  # one generator, seeded once

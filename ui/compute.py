@@ -31,8 +31,8 @@ from coarsenrank_core.comparison import COMPARE_DRAWS, compare
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.experiments import (
-    careless_raters,
-    rater_disagreement,
+    careless_rankers,
+    ranker_disagreement,
     robustness_curve,
     scale_test,
 )
@@ -365,13 +365,13 @@ def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float,
 @_cached(max_entries=16)
 def raters(_prefs: Preferences, key: str, alpha: float):
     """Each rater's agreement with the consensus (the EM fit at this α)."""
-    return rater_disagreement(_prefs, consensus_fit(_prefs, key, alpha).scores)
+    return ranker_disagreement(_prefs, consensus_fit(_prefs, key, alpha).scores)
 
 
 @_cached(max_entries=16)
 def careless(_prefs: Preferences, key: str, method: str):
     """A mixture model's fit and each rater's posterior probability of answering at random."""
-    return careless_raters(_prefs, method)
+    return careless_rankers(_prefs, method)
 
 
 @_cached(max_entries=16)

@@ -35,9 +35,9 @@ def unchanged_reason(kind: str, level: float, original: Dataset, result) -> str:
     if kind == "subsample":
         if level >= 1:
             return "Keeping 100% of the answers keeps them all."
-        per_rater = (np.bincount(prefs.ranker_index) if prefs.has_rankers
+        per_ranker = (np.bincount(prefs.ranker_index) if prefs.has_rankers
                      else np.array([len(prefs)]))
-        if per_rater.max(initial=0) <= 1:
+        if per_ranker.max(initial=0) <= 1:
             return ("Every rater gave only one list and keeps at least one, so there is "
                     "nothing to remove. Try it on data where raters answer several times "
                     "(the photo comparisons or a teaching scenario).")
@@ -145,7 +145,7 @@ class RaterCheck:
         return self.hits / len(self.noisy) if self.noisy else None
 
 
-def rater_check(dataset: Dataset, method: str = "pl-mix-rater") -> RaterCheck | None:
+def rater_check(dataset: Dataset, method: str = "pl-mix-ranker") -> RaterCheck | None:
     """Which raters are known careless against those the mixture model flags (None if unknown)."""
     if dataset.careless is None or not dataset.preferences.has_rankers:
         return None

@@ -5,29 +5,29 @@ from __future__ import annotations
 import numpy as np
 
 from coarsenrank_core.experiments import teaching_arrays
-from coarsenrank_core.simulate import pl_orderings, random_subsets, simulate_raters, true_worths
+from coarsenrank_core.simulate import pl_orderings, random_subsets, simulate_rankers, true_worths
 
 from .state import Dataset
 
 
-def simulate_scenario(n_items: int, n_raters: int, length: int, careless: float,
+def simulate_scenario(n_items: int, n_rankers: int, length: int, careless: float,
                       seed: int) -> Dataset:
     """Each rater orders ``length`` random items by a Plackett–Luce draw; a share answer at random.
 
-    One call of :func:`coarsenrank_core.simulate.simulate_raters`: ``Item 01`` is the best;
+    One call of :func:`coarsenrank_core.simulate.simulate_rankers`: ``Item 01`` is the best;
     worths fall evenly on a log scale (:func:`~coarsenrank_core.simulate.true_worths`) so the
     true order reads straight off the names. The careless raters (a share ``careless`` of
     them, chosen at random) keep their items but put them in a random order; the dataset
     marks which they are.
     """
-    sim = simulate_raters(true_worths(n_items, 1.5, "even"), n_raters, length,
+    sim = simulate_rankers(true_worths(n_items, 1.5, "even"), n_rankers, length,
                           careless=float(careless),
                           item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
-                          ranker_names=[f"rater {r + 1}" for r in range(n_raters)],
+                          ranker_names=[f"rater {r + 1}" for r in range(n_rankers)],
                           random_state=seed)
-    recipe = f"scenario:{n_items},{n_raters},{length},{careless:g},{seed}"
+    recipe = f"scenario:{n_items},{n_rankers},{length},{careless:g},{seed}"
     share = f"{careless:.0%} careless" if careless else "all careful"
-    return Dataset(name=f"Scenario: {n_items} items, {n_raters} raters, {share}",
+    return Dataset(name=f"Scenario: {n_items} items, {n_rankers} raters, {share}",
                    preferences=sim.preferences, truth=sim.worths, origin="simulation",
                    description="Simulated: the true order is Item 01, Item 02, … "
                                + ("A share of the raters answered at random; the rater "
@@ -38,17 +38,17 @@ def simulate_scenario(n_items: int, n_raters: int, length: int, careless: float,
 
 def scenario_from_recipe(recipe: str) -> Dataset:
     """The dataset a ``scenario:<items>,<raters>,<length>,<careless>,<seed>`` recipe names."""
-    n_items, n_raters, length, careless, seed = recipe.split(":", 1)[1].split(",")
-    n_items, n_raters, length = int(n_items), int(n_raters), int(length)
+    n_items, n_rankers, length, careless, seed = recipe.split(":", 1)[1].split(",")
+    n_items, n_rankers, length = int(n_items), int(n_rankers), int(length)
     careless, seed = float(careless), int(seed)
-    if not (3 <= n_items <= 40 and 5 <= n_raters <= 500 and 2 <= length <= n_items
+    if not (3 <= n_items <= 40 and 5 <= n_rankers <= 500 and 2 <= length <= n_items
             and 0 <= careless <= 0.9 and 0 <= seed <= 10_000):
         raise ValueError("scenario settings out of range")
-    return simulate_scenario(n_items, n_raters, length, careless, seed)
+    return simulate_scenario(n_items, n_rankers, length, careless, seed)
 
 
-def teaching_careless(kind: str, seed: int = 0, n_items: int = 20, n_raters: int = 30,
-                      lists_per_rater: int = 8, length: int = 6, share: float = 0.5
+def teaching_careless(kind: str, seed: int = 0, n_items: int = 20, n_rankers: int = 30,
+                      lists_per_ranker: int = 8, length: int = 6, share: float = 0.5
                       ) -> tuple[int, ...]:
     """The raters a teaching scenario made careless (or part of the campaign).
 
@@ -56,10 +56,10 @@ def teaching_careless(kind: str, seed: int = 0, n_items: int = 20, n_raters: int
     its choice of raters; a test checks the replay against the engine's data.
     """
     rng = np.random.default_rng(seed)
-    n = n_raters * lists_per_rater
+    n = n_rankers * lists_per_ranker
     subsets = random_subsets(n_items, np.full(n, length), random_state=rng).reshape(n, length)
     pl_orderings(subsets, np.linspace(1.5, -1.5, n_items), random_state=rng)
-    bad = rng.permutation(n_raters) < round(share * n_raters)
+    bad = rng.permutation(n_rankers) < round(share * n_rankers)
     return tuple(int(r) for r in np.flatnonzero(bad))
 
 

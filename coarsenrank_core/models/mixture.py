@@ -16,7 +16,7 @@ from ..stages import StageDesign
 from ._solver import squarem_step
 from .plackett_luce import STOP_EVERY
 
-__all__ = ["pl_mixture", "pl_mix", "pl_mix_rater", "mixture_log_posterior"]
+__all__ = ["pl_mixture", "pl_mix", "pl_mix_ranker", "mixture_log_posterior"]
 
 _EDGE = 1e-12
 
@@ -289,7 +289,7 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     if back is not None:  # one value per list of the data as given
         noise_probability, reversed_probability = (noise_probability[back],
                                                    reversed_probability[back])
-    method = "pl-mix" if per == "list" else "pl-mix-rater"
+    method = "pl-mix" if per == "list" else "pl-mix-ranker"
     return RankingResult(method=method, scores=theta, iterations=iteration,
                          converged=bool(converged) if tol > 0 else None,
                          seconds=time.perf_counter() - start, change=change, params=params,
@@ -310,7 +310,7 @@ def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter:
                       should_stop=should_stop)
 
 
-def pl_mix_rater(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
+def pl_mix_ranker(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
                  max_iter: int = 1000, tol: float = 1e-8, init=None,
                  reversed_component: bool = False, *, should_stop=None) -> RankingResult:
     """PL plus uniform noise per ranker (:func:`pl_mixture` with ``per="ranker"``).
