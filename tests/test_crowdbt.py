@@ -126,10 +126,12 @@ def test_fully_reliable_annotators_give_plain_online_bt_and_recover_the_truth():
     truth = rng.normal(0, 1.5, 30)
     prefs = _simulate_bt(truth, 3000, 20, rng)
     reference, reference_var = _online_bt_reference(prefs, passes=3)
-    fixed = crowdbt(prefs, passes=3, fixed_reliability=1.0, shuffle=False)
+    # batch_change=0: one comparison at a time, the published algorithm exactly
+    fixed = crowdbt(prefs, passes=3, fixed_reliability=1.0, shuffle=False, batch_change=0)
     np.testing.assert_allclose(fixed.scores, reference, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(fixed.extra["score_variance"], reference_var, rtol=1e-10)
-    near_sure = crowdbt(prefs, passes=3, reliability_prior=(1e6, 1.0), shuffle=False)
+    near_sure = crowdbt(prefs, passes=3, reliability_prior=(1e6, 1.0), shuffle=False,
+                        batch_change=0)
     assert np.max(np.abs(near_sure.scores - reference)) < 1e-3
     assert np.all(near_sure.extra["reliability"] > 0.99999)
     assert pairwise_accuracy(near_sure.scores, truth) > 0.9
@@ -327,7 +329,8 @@ def test_tol_stops_early_and_params_are_kept():
 
 @pytest.mark.parametrize("kwargs", [dict(passes=0), dict(kappa=0), dict(score_prior=(0, 0)),
                                     dict(reliability_prior=(0, 1)),
-                                    dict(fixed_reliability=1.5), dict(tol=-1)])
+                                    dict(fixed_reliability=1.5), dict(tol=-1),
+                                    dict(batch_change=-0.1), dict(batch_change=float("nan"))])
 def test_invalid_arguments_raise(kwargs):
     with pytest.raises(ValueError):
         crowdbt(Preferences.from_lists([[0, 1]]), **kwargs)
@@ -383,3 +386,144 @@ def test_plain_online_bt_survives_a_winner_far_behind():
     assert np.all(np.isfinite(result.scores)) and result.order.tolist() == [0, 1]
     step = crowdbt_update(-1e6, 0.0, 1.0, 1.0, 1.0, 0.0, 1e-4, False)
     assert step[:4] == (-1e6 + 1.0, -1.0, 1.0, 1.0)  # g = q = 1, h = −pq = 0
+
+
+# ---------------------------------------------------------------- batches (batch_change)
+def test_the_pass_order_keeps_each_preferences_pairs_together_in_rank_break_order():
+    from coarsenrank_core.models.crowdbt import _pass_order
+
+    rng = np.random.default_rng(11)
+    lists = [rng.permutation(8)[:rng.integers(2, 6)].tolist() for _ in range(50)]
+    lists[3] = [frozenset({1, 2})]  # an all-tied preference gives no pair
+    prefs = Preferences.from_lists(lists, n_items=8)
+    _, source = prefs.rank_break(return_source=True)
+    counts = np.bincount(source, minlength=len(prefs))
+    permutation = rng.permutation(len(prefs))
+    rank = np.empty(len(prefs), dtype=np.intp)
+    rank[permutation] = np.arange(len(prefs))
+    np.testing.assert_array_equal(_pass_order(permutation, counts, np.cumsum(counts) - counts),
+                                  np.argsort(rank[source], kind="stable"))
+    # as many pairs as preferences, but not one each
+    counts = np.array([0, 2])
+    np.testing.assert_array_equal(_pass_order(np.array([1, 0]), counts, np.array([0, 0])),
+                                  [0, 1])
+    np.testing.assert_array_equal(_pass_order(np.array([2, 0, 1]), np.ones(3, int),
+                                              np.arange(3)), [2, 0, 1])
+
+
+def _count_batches(monkeypatch):
+    """Record how many comparisons every vectorised batch applied."""
+    applied = []
+    original = crowdbt_module._batch_step
+
+    def recorded(*args):
+        applied.append(original(*args))
+        return applied[-1]
+
+    monkeypatch.setattr(crowdbt_module, "_batch_step", recorded)
+    return applied
+
+
+@pytest.mark.parametrize("kwargs", [{}, dict(fixed_reliability=1.0),
+                                    dict(fixed_reliability=0.8, virtual_node=True),
+                                    dict(score_prior=(0.0, 1e6), fixed_reliability=1.0),
+                                    dict(score_prior=(0.0, 50.0))])
+def test_batches_of_comparisons_that_share_nothing_equal_the_one_at_a_time_loop(monkeypatch,
+                                                                                 kwargs):
+    # batches of any length, but no shared item or annotator inside one: every comparison
+    # then reads exactly the state the sequential loop gives it (κ floors and the b = 0
+    # limit included); only rounding differs
+    rng = np.random.default_rng(12)
+    prefs = _simulate_bt(rng.normal(0, 2, 40), 3000, 25, rng)
+    exact = crowdbt(prefs, passes=3, batch_change=0, **kwargs)
+    monkeypatch.setattr(crowdbt_module, "MIN_BATCH", 1)
+    applied = _count_batches(monkeypatch)
+    batched = crowdbt(prefs, passes=3, batch_change=1e-300, **kwargs)
+    assert sum(applied) == 3 * 3000 and max(applied) > 1
+    np.testing.assert_allclose(batched.scores, exact.scores, rtol=1e-9, atol=1e-9)
+    for key in ("score_variance", "reliability_a", "reliability_b"):
+        np.testing.assert_allclose(batched.extra[key], exact.extra[key], rtol=1e-9)
+
+
+def test_weighted_comparisons_always_take_the_exact_path(monkeypatch):
+    rng = np.random.default_rng(13)
+    prefs = _simulate_bt(rng.normal(size=30), 2000, 10, rng)
+    weights = np.where(rng.random(len(prefs)) < 0.05, 3.0, 1.0)
+    prefs = prefs._replace(weights=weights)
+    exact = crowdbt(prefs, passes=2, batch_change=0)
+    monkeypatch.setattr(crowdbt_module, "MIN_BATCH", 1)
+    applied = _count_batches(monkeypatch)
+    batched = crowdbt(prefs, passes=2, batch_change=1e-300)
+    assert 0 < sum(applied) == 2 * int(np.sum(weights == 1.0))
+    np.testing.assert_allclose(batched.scores, exact.scores, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(batched.extra["reliability_a"], exact.extra["reliability_a"],
+                               rtol=1e-9)
+
+
+def test_the_exact_loop_on_many_items_moves_only_what_it_touches(monkeypatch):
+    # stretches far shorter than the number of items take the relabelled path
+    rng = np.random.default_rng(14)
+    prefs = _simulate_bt(rng.normal(size=3000), 500, 7, rng)
+    mu, var = [0.0] * 3000, [1.0] * 3000
+    alpha, beta = [5.0] * 7, [3.0] * 7
+    for (i, j), k in zip(prefs.items.reshape(-1, 2).tolist(), prefs.rankers.tolist()):
+        mu[i], mu[j], var[i], var[j], alpha[k], beta[k] = crowdbt_update(
+            mu[i], mu[j], var[i], var[j], alpha[k], beta[k])
+    monkeypatch.setattr(crowdbt_module, "BATCH", 64)
+    result = crowdbt(prefs, passes=1, shuffle=False, batch_change=0)
+    np.testing.assert_allclose(result.scores, mu, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(result.extra["score_variance"], var, rtol=1e-12)
+    np.testing.assert_allclose(result.extra["reliability_a"], alpha, rtol=1e-12)
+
+
+def _batched_against_exact(prefs, **kwargs):
+    exact = crowdbt(prefs, batch_change=0, **kwargs)
+    batched = crowdbt(prefs, **kwargs)
+    sd = np.sqrt(exact.extra["score_variance"])
+    shift = np.abs(batched.scores - exact.scores) / sd
+    relative = {key: np.max(np.abs(batched.extra[key] / exact.extra[key] - 1))
+                for key in ("score_variance", "reliability_a", "reliability_b")}
+    tau = stats.kendalltau(batched.scores, exact.scores).statistic
+    return exact, batched, shift, relative, tau
+
+
+def test_batches_on_settled_beliefs_follow_the_exact_algorithm(monkeypatch):
+    # many comparisons of few items: most of them go through batches; the batched fit
+    # stays far closer to the exact one (same order) than another order of the exact one
+    rng = np.random.default_rng(15)
+    truth = rng.normal(0, 1.5, 40)
+    prefs = _simulate_bt(truth, 40_000, 30, rng, reversed_annotators=[4, 9])
+    applied = _count_batches(monkeypatch)
+    exact, batched, shift, relative, tau = _batched_against_exact(prefs, passes=3)
+    assert sum(applied) > 0.8 * 3 * 40_000
+    other = crowdbt(prefs, passes=3, batch_change=0, random_state=1)
+    sd = np.sqrt(exact.extra["score_variance"])
+    assert np.max(shift) < 0.3 and np.median(shift) < 0.05
+    assert np.median(shift) < 0.2 * np.median(np.abs(other.scores - exact.scores) / sd)
+    assert tau > 0.999
+    assert relative["score_variance"] < 0.03
+    assert relative["reliability_a"] < 0.01 and relative["reliability_b"] < 0.01
+    assert np.all(batched.extra["reliability"][[4, 9]] < 0.5)
+    assert abs(pairwise_accuracy(batched.scores, truth)
+               - pairwise_accuracy(exact.scores, truth)) < 0.002
+
+
+def test_batches_on_readlevel_x10_keep_the_documented_bounds(data_dir):
+    from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper.datasets import load_readlevel
+
+    data = load_readlevel(data_dir)
+    prefs = magnify(data.preferences, 10).preferences
+    exact, batched, shift, relative, tau = _batched_against_exact(prefs)
+    assert tau >= 0.9997 and np.max(shift) <= 0.26 and np.median(shift) <= 0.05
+    assert relative["score_variance"] <= 0.03
+    assert relative["reliability_a"] <= 0.01 and relative["reliability_b"] <= 0.01
+    assert (pairwise_accuracy(batched.scores, data.truth)
+            == pytest.approx(pairwise_accuracy(exact.scores, data.truth), abs=1e-3))
+
+
+def test_the_update_survives_an_underflowing_mixture():
+    # b = 0 and σ(μ_i − μ_j) ≈ 1e-304: ap + bq > 0 but its square underflows to 0
+    step = crowdbt_update(-700.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1e-4, False)
+    assert all(map(math.isfinite, step))
+    assert step[0] == -699.0 and step[1] == -1.0  # g = q = 1

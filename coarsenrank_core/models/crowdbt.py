@@ -76,8 +76,9 @@ def crowdbt_update(mu_i: float, mu_j: float, var_i: float, var_j: float, rel_a: 
     ap = rel_a * p
     mix = ap + rel_b * q
     if mix > 0.0:
-        g = ap / mix - p
-        h = ap * rel_b * q / (mix * mix) - p * q
+        share = ap / mix
+        g = share - p
+        h = share * (rel_b * q / mix) - p * q  # not ap·b·q/mix²: mix² can underflow
     else:  # b = 0 and σ(μ_i − μ_j) underflowed: the limits of the two lines above
         g, h = q, -p * q
     new = (mu_i + var_i * g, mu_j - var_j * g, var_i * max(1.0 + var_i * h, kappa),
@@ -192,8 +193,9 @@ def _run_pass(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa
         mix = ap + b * q
         pq = p * q
         if mix > 0.0:
-            g = ap / mix - p
-            h = ap * b * q / (mix * mix) - pq
+            share = ap / mix
+            g = share - p
+            h = share * (b * q / mix) - pq
         else:  # see crowdbt_update
             g, h = q, -pq
         mu[i] = mi + vi * g
@@ -231,10 +233,192 @@ def _virtual_pass(mu, var, kappa):
     mu[:], var[:] = m.tolist(), v.tolist()
 
 
+BATCH_CHANGE = 0.1
+"""Default ``batch_change`` of :func:`crowdbt` (see :func:`_batch_step`)."""
+
+MIN_BATCH = 64
+"""Fewest comparisons worth one vectorised batch; shorter stretches run the exact loop."""
+
+FIRST_RUN = 1024
+"""Length of the first stretch run by the exact loop when no batch can be formed; each
+further failure doubles it (up to :data:`BATCH`), a batch resets it."""
+
+
+class _Plan:
+    """How the next stretch of comparisons is tried: batch window and exact-loop length."""
+
+    __slots__ = ("window", "run")
+
+    def __init__(self):
+        self.window = MIN_BATCH
+        self.run = FIRST_RUN
+
+
+def _pass_order(permutation: np.ndarray, counts: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Pair indices of one pass: the preferences in ``permutation`` order, each one's pairs
+    together in rank-break order.
+
+    ``counts``/``starts`` are every preference's number of pairs and first pair. Equal to a
+    stable argsort of the preferences' ranks over the pairs (the pairs of a preference are
+    contiguous), in ``O(pairs)`` instead of a sort.
+    """
+    length = counts[permutation]
+    if np.all(length == 1):  # one pair per preference
+        return permutation
+    begin = np.cumsum(length) - length
+    return np.repeat(starts[permutation] - begin, length) + np.arange(int(length.sum()))
+
+
+def _run_exact(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn):
+    """:func:`_run_pass` on the array state, one comparison at a time (exact).
+
+    Only the entries the stretch touches go to Python lists and back (all of them when
+    that is cheaper), so the cost follows the stretch, not the number of items.
+    """
+    n = winners.size
+    if mu.size + rel_a.size <= 4 * n:
+        lists = [x.tolist() for x in (mu, var, rel_a, rel_b)]
+        _run_pass(winners.tolist(), losers.tolist(), annotators.tolist(),
+                  repeat(1.0) if weights is None else weights.tolist(), *lists, kappa, learn)
+        for array, values in zip((mu, var, rel_a, rel_b), lists):
+            array[:] = values
+        return
+    items, local = np.unique(np.concatenate([winners, losers]), return_inverse=True)
+    raters, local_rater = np.unique(annotators, return_inverse=True)
+    lists = [mu[items].tolist(), var[items].tolist(), rel_a[raters].tolist(),
+             rel_b[raters].tolist()]
+    _run_pass(local[:n].tolist(), local[n:].tolist(), local_rater.tolist(),
+              repeat(1.0) if weights is None else weights.tolist(), *lists, kappa, learn)
+    mu[items], var[items] = lists[0], lists[1]
+    rel_a[raters], rel_b[raters] = lists[2], lists[3]
+
+
+def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn,
+                batch_change) -> int:
+    """Apply the longest acceptable prefix of a window of unit comparisons as one batch.
+
+    Every comparison ``n`` (``i ≻ j`` by annotator ``k``) is evaluated with the
+    :func:`crowdbt_update` equations at the state at the start of the batch, giving
+    ``g_n``, ``h_n``, the shrink factors ``f = max(1 + v h, κ)`` and the Beta moves
+    ``Δa_n``, ``Δb_n``. An item ``m`` that the batch touches ``t_m`` times then gets
+
+    - precision ``1/v_m ← (1 + ρ_m)/v_m`` with ``ρ_m = Σ (1/f − 1)`` over its touches
+      (the sequential updates multiply the precision by ``1/f`` each time);
+    - mean ``μ_m ← μ_m + v̄_m Σ ±g`` (``+`` as winner), with the variance taken midway
+      through its batch, ``v̄_m = v_m / (1 + ρ_m (t_m − 1)/(2 t_m))``;
+
+    and an annotator ``a_k ← a_k + Σ Δa``, ``b_k ← b_k + Σ Δb``.
+
+    Exactness: for an item or annotator that the batch touches once these are the
+    sequential update itself (``v f = v / (1 + (1/f − 1))`` up to rounding), so a batch
+    whose comparisons share no item and no annotator equals the one-at-a-time loop. When
+    they share one, the later touches read the state before the earlier ones instead of
+    after them; a batch therefore only keeps a shared item or annotator while the changes
+    its touches make stay small: with the relative change of one touch
+    ``δ = v |g| + |1/f − 1|`` for an item (its shift of ``μ_i − μ_j``, which bounds the
+    relative change of ``σ(±(μ_i − μ_j))``, plus its precision change) and
+    ``(|Δa| + |Δb|)/(a + b)`` for an annotator, every item and annotator touched more than
+    once must have ``Σ δ ≤ batch_change``. The window is halved until its prefix passes.
+
+    Returns the number of comparisons applied: 0 (nothing changed) when the acceptable
+    prefix is shorter than :data:`MIN_BATCH`.
+    """
+    n_items, n_raters = mu.size, rel_a.size
+    count = np.bincount
+    vi, vj, a, b = var[winners], var[losers], rel_a[annotators], rel_b[annotators]
+    d = mu[winners] - mu[losers]
+    p, q = expit(d), expit(-d)
+    pq = p * q
+    ap = a * p
+    mix = ap + b * q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = ap / mix
+        g = share - p
+        h = share * (b * q / mix) - pq
+    limit = ~(mix > 0.0)
+    if limit.any():  # b = 0 and σ(μ_i − μ_j) underflowed: the limits (crowdbt_update)
+        g[limit], h[limit] = q[limit], -pq[limit]
+    gain_i = 1.0 / np.maximum(1.0 + vi * h, kappa) - 1.0
+    gain_j = 1.0 / np.maximum(1.0 + vj * h, kappa) - 1.0
+    reach = np.abs(g)
+    load_i = vi * reach + np.abs(gain_i)
+    load_j = vj * reach + np.abs(gain_j)
+    if learn:
+        bend = 0.5 * (vi + vj) * pq * (q - p)
+        c1 = np.maximum(p + bend, kappa) * a
+        c2 = np.maximum(q - bend, kappa) * b
+        w = c1 / (c1 + c2)
+        n = (1.0 - w) * a * (b + 1.0) + w * b * (a + 1.0)
+        r = n / (n + w * (1.0 - w) * (a + b + 2.0))
+        move_a = (a + w) * r - a
+        move_b = (b + 1.0 - w) * r - b
+        load_k = (np.abs(move_a) + np.abs(move_b)) / (a + b)
+    size = winners.size
+    while True:
+        w_, l_ = winners[:size], losers[:size]
+        touches = count(w_, minlength=n_items) + count(l_, minlength=n_items)
+        load = (count(w_, load_i[:size], minlength=n_items)
+                + count(l_, load_j[:size], minlength=n_items))
+        fits = not np.any(load[touches > 1] > batch_change)
+        if fits and learn:
+            k_ = annotators[:size]
+            load = count(k_, load_k[:size], minlength=n_raters)
+            fits = not np.any(load[count(k_, minlength=n_raters) > 1] > batch_change)
+        if fits:
+            break
+        size //= 2
+        if size < MIN_BATCH:
+            return 0
+    g = g[:size]
+    gain = (count(w_, gain_i[:size], minlength=n_items)
+            + count(l_, gain_j[:size], minlength=n_items))
+    pull = count(w_, g, minlength=n_items) - count(l_, g, minlength=n_items)
+    hit = np.flatnonzero(touches)
+    v, rho, t = var[hit], gain[hit], touches[hit]
+    mu[hit] += v / (1.0 + rho * (t - 1) / (2.0 * t)) * pull[hit]
+    var[hit] = v / (1.0 + rho)
+    if learn:
+        rel_a += count(k_, move_a[:size], minlength=n_raters)
+        rel_b += count(k_, move_b[:size], minlength=n_raters)
+    return size
+
+
+def _run_batched(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn,
+                 batch_change, plan: _Plan) -> None:
+    """Apply an ordered stretch of comparisons: batches where :func:`_batch_step` accepts
+    one, the exact loop elsewhere and for every comparison of weight other than 1."""
+    n, lo = winners.size, 0
+    heavy = (np.empty(0, dtype=np.intp) if weights is None
+             else np.flatnonzero(weights != 1.0))
+    while lo < n:
+        at = int(np.searchsorted(heavy, lo))
+        end = int(heavy[at]) if at < heavy.size else n  # the next weighted comparison
+        if end == lo:  # weighted comparisons: the exact loop, up to the next unit one
+            unit = np.flatnonzero(weights[lo:] == 1.0)  # type: ignore[index]
+            hi = n if unit.size == 0 else lo + int(unit[0])
+        elif end - lo < MIN_BATCH:
+            hi = end
+        else:
+            hi = min(end, lo + 2 * plan.window)
+            done = _batch_step(winners[lo:hi], losers[lo:hi], annotators[lo:hi], mu, var,
+                               rel_a, rel_b, kappa, learn, batch_change)
+            if done:
+                plan.window, plan.run = max(done, MIN_BATCH), FIRST_RUN
+                lo += done
+                continue
+            hi = min(end, lo + plan.run)
+            plan.window, plan.run = MIN_BATCH, min(2 * plan.run, BATCH)
+        _run_exact(winners[lo:hi], losers[lo:hi], annotators[lo:hi],
+                   None if weights is None else weights[lo:hi], mu, var, rel_a, rel_b,
+                   kappa, learn)
+        lo = hi
+
+
 def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
             score_prior=(0.0, 1.0), virtual_node: bool = False, kappa: float = 1e-4,
             shuffle: bool = True, random_state=0, fixed_reliability: float | None = None,
-            tol: float = 0.0, should_stop=None) -> RankingResult:
+            tol: float = 0.0, batch_change: float = BATCH_CHANGE,
+            should_stop=None) -> RankingResult:
     """CrowdBT (Chen, Bennett, Collins-Thompson & Horvitz, WSDM 2013), online version.
 
     Bradley–Terry scores ``s_m`` with a reliability ``η_k`` per annotator: annotator ``k``
@@ -259,6 +443,28 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     preference staying together in rank-break order; with ``shuffle=False`` every pass
     follows the collection's order. Either way the result is a deterministic function of
     the inputs when ``random_state`` is an int.
+
+    Batches (``batch_change > 0``, default): the algorithm is sequential, each comparison
+    reading the beliefs the previous ones left, and stays so; but once beliefs have
+    settled, a run of consecutive comparisons barely changes the items and annotators they
+    share, so the run is applied at once (:func:`_batch_step`). Kept exact: the visiting
+    order (the same permutation for the same ``random_state``), every comparison's
+    moment-matching update, computed by the equations of :func:`crowdbt_update`, and every
+    update whose items and annotator no earlier comparison of its batch touched. Wherever
+    no batch of at least :data:`MIN_BATCH` comparisons passes the test below (the start of
+    a fit, whose priors are wide; most of a small collection) and for every comparison of
+    weight other than 1, the one-at-a-time loop runs, exactly the published algorithm.
+    Approximate: inside a batch, a comparison does not see the earlier comparisons of the
+    same batch on the items and annotator it shares with them; their changes are combined
+    (precisions added, mean moves summed, Beta moves summed). A batch keeps a shared item
+    or annotator only while the relative changes its comparisons make add up to at most
+    ``batch_change``. Measured against ``batch_change=0`` with the same order (Readlevel,
+    BabyFace and PeerGrading, ×1 and ×100): Kendall's τ between the orders ≥ 0.9997, every
+    mean within 0.26 posterior standard deviations (median under 0.05), variances within
+    3 %, annotators' ``a, b`` within 1 %, and the same accuracy; two visiting orders
+    (``random_state`` 0 and 1) of the exact algorithm differ far more (τ 0.97-0.98, a
+    median of 0.1-15 standard deviations). Readlevel ×100 (1.27 M pairs, 5 passes): about
+    1 s instead of 6 s.
 
     Virtual node (``virtual_node=True``): at the start of every pass each item is compared
     with a virtual item of known score 0 (zero variance, never updated) by a fully reliable
@@ -291,6 +497,10 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     tol : float
         Stop when a pass changes the scores by less than ``tol`` (relative L1); 0 runs all
         passes (there is then no stopping rule and ``converged`` is ``None``).
+    batch_change : float
+        Largest sum of relative changes that the comparisons of one batch may make to an
+        item or annotator they share (see above); ``0`` updates one comparison at a time,
+        the published algorithm exactly.
     should_stop : callable, optional
         Called without arguments before every batch of ``BATCH`` comparisons (so every few
         milliseconds) and between passes; when it returns true the fit raises
@@ -318,9 +528,12 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     start = time.perf_counter()
     params = dict(passes=passes, reliability_prior=reliability_prior, score_prior=score_prior,
                   virtual_node=virtual_node, kappa=kappa, shuffle=shuffle,
-                  random_state=random_state, fixed_reliability=fixed_reliability, tol=tol)
+                  random_state=random_state, fixed_reliability=fixed_reliability, tol=tol,
+                  batch_change=batch_change)
     if passes < 1 or not kappa > 0 or tol < 0:
         raise ValueError("passes must be >= 1, kappa > 0 and tol >= 0")
+    if not (batch_change >= 0 and math.isfinite(batch_change)):
+        raise ValueError(f"batch_change must be finite and >= 0, got {batch_change}")
     n_items, n_rankers = prefs.n_items, prefs.n_rankers
     mu0, var0 = (float(v) for v in score_prior)
     if not var0 > 0 or not math.isfinite(mu0) or not math.isfinite(var0):
@@ -337,44 +550,50 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
             raise ValueError(f"fixed_reliability must lie in (0, 1], got {eta}")
         ab = np.broadcast_to(np.array([eta, 1.0 - eta]), (n_rankers, 2))
     pairs, source = prefs.rank_break(return_source=True)
-    winners, losers = pairs.items[0::2], pairs.items[1::2]
+    # compact contiguous ids, gathered once per pass in visiting order; each stretch is
+    # then converted to intp once (bincount and fancy indexing would convert every time)
+    winners, losers = (np.ascontiguousarray(pairs.items[0::2]),
+                       np.ascontiguousarray(pairs.items[1::2]))
     weights = pairs.weights
     annotators = prefs.ranker_index[source]
     rng = np.random.default_rng(random_state)
-    mu = [mu0] * n_items
-    var = [var0] * n_items
-    rel_a, rel_b = ab[:, 0].tolist(), ab[:, 1].tolist()
+    mu = np.full(n_items, mu0)
+    var = np.full(n_items, var0)
+    rel_a, rel_b = ab[:, 0].copy(), ab[:, 1].copy()
     unit = bool(np.all(weights == 1.0))
     n_pairs = winners.size
+    counts = np.bincount(source, minlength=len(prefs))
+    starts = np.cumsum(counts) - counts
+    plan = _Plan()
     change, converged, done = float("nan"), (False if tol > 0 else None), 0
     for _ in range(passes):
-        before = np.array(mu)
+        before = mu.copy()
         if virtual_node:
             _virtual_pass(mu, var, kappa)
-        order = None
+        ids, pass_weights = (winners, losers, annotators), None if unit else weights
         if shuffle and n_pairs:
-            rank = np.empty(len(prefs), dtype=np.intp)
-            rank[rng.permutation(len(prefs))] = np.arange(len(prefs))
-            order = np.argsort(rank[source], kind="stable")
-        # Python lists are built one batch at a time: whole-pass lists of millions of
-        # pairs would cost about 130 bytes per pair
+            order = _pass_order(rng.permutation(len(prefs)), counts, starts)
+            ids = (winners[order], losers[order], annotators[order])
+            pass_weights = None if pass_weights is None else pass_weights[order]
         for lo in range(0, max(n_pairs, 1), BATCH):
             if should_stop is not None and should_stop():
                 raise Cancelled(f"CrowdBT was stopped during pass {done + 1} of {passes}.")
-            rows = slice(lo, lo + BATCH) if order is None else order[lo:lo + BATCH]
-            _run_pass(winners[rows].tolist(), losers[rows].tolist(),
-                      annotators[rows].tolist(),
-                      repeat(1.0) if unit else weights[rows].tolist(),
-                      mu, var, rel_a, rel_b, kappa, learn)
+            win, lose, who = (x[lo:lo + BATCH].astype(np.intp) for x in ids)
+            stretch_weights = None if pass_weights is None else pass_weights[lo:lo + BATCH]
+            if batch_change > 0:
+                _run_batched(win, lose, who, stretch_weights, mu, var, rel_a, rel_b, kappa,
+                             learn, batch_change, plan)
+            else:
+                _run_exact(win, lose, who, stretch_weights, mu, var, rel_a, rel_b, kappa,
+                           learn)
         done += 1
-        moved, scale = float(np.abs(np.array(mu) - before).sum()), float(np.abs(before).sum())
+        moved, scale = float(np.abs(mu - before).sum()), float(np.abs(before).sum())
         change = moved / scale if scale > 0 else (0.0 if moved == 0 else float("inf"))
         if tol > 0 and change < tol:
             converged = True
             break
-    a_arr, b_arr = np.array(rel_a), np.array(rel_b)
-    extra = CrowdBTOutputs(reliability=a_arr / (a_arr + b_arr), reliability_a=a_arr,
-                           reliability_b=b_arr, score_variance=np.array(var))
-    return RankingResult(method="crowdbt", scores=np.array(mu), iterations=done,
+    extra = CrowdBTOutputs(reliability=rel_a / (rel_a + rel_b), reliability_a=rel_a,
+                           reliability_b=rel_b, score_variance=var)
+    return RankingResult(method="crowdbt", scores=mu, iterations=done,
                          converged=converged, seconds=time.perf_counter() - start,
                          change=change, params=params, extra=extra)
