@@ -460,6 +460,25 @@ def test_weighted_comparisons_always_take_the_exact_path(monkeypatch):
                                rtol=1e-9)
 
 
+def test_scattered_weights_leave_the_exact_loop_long_stretches(monkeypatch):
+    # every other comparison weighted: the exact loop takes each chunk in one call,
+    # not one call per comparison
+    rng = np.random.default_rng(16)
+    prefs = _simulate_bt(rng.normal(size=20), 4000, 5, rng)
+    prefs = prefs._replace(weights=np.tile([1.0, 2.0], 2000))
+    calls = []
+    original = crowdbt_module._run_exact
+
+    def counted(*args):
+        calls.append(args[0].size)
+        return original(*args)
+
+    monkeypatch.setattr(crowdbt_module, "_run_exact", counted)
+    monkeypatch.setattr(crowdbt_module, "BATCH", 1000)
+    crowdbt(prefs, passes=2)
+    assert sum(calls) == 2 * 4000 and len(calls) == 2 * 4
+
+
 def test_the_exact_loop_on_many_items_moves_only_what_it_touches(monkeypatch):
     # stretches far shorter than the number of items take the relabelled path
     rng = np.random.default_rng(14)

@@ -386,32 +386,42 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
 def _run_batched(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn,
                  batch_change, plan: _Plan) -> None:
     """Apply an ordered stretch of comparisons: batches where :func:`_batch_step` accepts
-    one, the exact loop elsewhere and for every comparison of weight other than 1."""
-    n, lo = winners.size, 0
-    heavy = (np.empty(0, dtype=np.intp) if weights is None
-             else np.flatnonzero(weights != 1.0))
-    while lo < n:
-        at = int(np.searchsorted(heavy, lo))
-        end = int(heavy[at]) if at < heavy.size else n  # the next weighted comparison
-        if end == lo:  # weighted comparisons: the exact loop, up to the next unit one
-            unit = np.flatnonzero(weights[lo:] == 1.0)  # type: ignore[index]
-            hi = n if unit.size == 0 else lo + int(unit[0])
-        elif end - lo < MIN_BATCH:
-            hi = end
-        else:
+    one, the exact loop elsewhere.
+
+    Only runs of at least :data:`MIN_BATCH` consecutive unit-weight comparisons are tried
+    in batches; the comparisons between them (every one of weight other than 1, and
+    shorter unit runs) go through the exact loop together.
+    """
+    n = winners.size
+    if weights is None:
+        runs = [(0, n)]
+    else:
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], weights == 1.0, [0]]).astype(int)))
+        starts, ends = edges[0::2], edges[1::2]
+        long = ends - starts >= MIN_BATCH
+        runs = list(zip(starts[long].tolist(), ends[long].tolist()))
+    lo = 0
+    for start, end in [*runs, (n, n)]:
+        if lo < start:
+            _run_exact(winners[lo:start], losers[lo:start], annotators[lo:start],
+                       None if weights is None else weights[lo:start], mu, var, rel_a, rel_b,
+                       kappa, learn)
+        lo = start
+        while lo < end:
             hi = min(end, lo + 2 * plan.window)
-            done = _batch_step(winners[lo:hi], losers[lo:hi], annotators[lo:hi], mu, var,
-                               rel_a, rel_b, kappa, learn, batch_change)
-            if done:
+            if hi - lo < MIN_BATCH:  # the run's short tail
+                hi = end
+            elif done := _batch_step(winners[lo:hi], losers[lo:hi], annotators[lo:hi], mu,
+                                     var, rel_a, rel_b, kappa, learn, batch_change):
                 plan.window, plan.run = max(done, MIN_BATCH), FIRST_RUN
                 lo += done
                 continue
-            hi = min(end, lo + plan.run)
-            plan.window, plan.run = MIN_BATCH, min(2 * plan.run, BATCH)
-        _run_exact(winners[lo:hi], losers[lo:hi], annotators[lo:hi],
-                   None if weights is None else weights[lo:hi], mu, var, rel_a, rel_b,
-                   kappa, learn)
-        lo = hi
+            else:
+                hi = min(end, lo + plan.run)
+                plan.window, plan.run = MIN_BATCH, min(2 * plan.run, BATCH)
+            _run_exact(winners[lo:hi], losers[lo:hi], annotators[lo:hi], None, mu, var,
+                       rel_a, rel_b, kappa, learn)
+            lo = hi
 
 
 def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
