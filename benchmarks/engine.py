@@ -231,8 +231,10 @@ def em_child() -> None:
     print(json.dumps(dict(floor_cpu=floor_cpu, floor_wall=floor_wall, em_cpu=em_cpu,
                           em_wall=em_wall, baseline=baseline, after_build=after_build,
                           laid_out=laid_out, peak=_peak_mb(),
-                          collection_bytes=sum(a.nbytes for a in (prefs.items, prefs.offsets,
-                                                                  prefs.groups, prefs.weights)))))
+                          collection_bytes=sum(
+                              a.itemsize if a.strides == (0,) else a.nbytes  # unit weights
+                              for a in (prefs.items, prefs.offsets, prefs.groups,
+                                        prefs.weights)))))
 
 
 def peers(prefs) -> dict[str, float]:
