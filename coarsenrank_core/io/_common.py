@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -161,6 +162,12 @@ class Table:
     def __len__(self) -> int:
         return self.cells.shape[0]
 
+    @cached_property
+    def factorized(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every cell's code and the distinct cells: ``cells == uniques[codes]`` (hashed once)."""
+        codes, uniques = pd.factorize(self.cells.ravel())
+        return codes.reshape(self.cells.shape), np.asarray(uniques, dtype=object)
+
     def row(self, i: int) -> list[str]:
         """Record ``i`` as a list: its own fields for the first records, else to its last cell."""
         cells = self.cells[i]
@@ -258,8 +265,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     n_lines = newlines.size + (0 if text.endswith("\n") else 1)
     if n_lines == 0:
         return Table.from_rows([], [], delimiter)
-    marks = np.flatnonzero(encoded == ord(delimiter))
-    per_line = np.bincount(np.searchsorted(newlines, marks), minlength=n_lines)
+    per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
     width = int(per_line.max()) + 1
     if width > MAX_COLUMNS:
         line = int(np.argmax(per_line)) + 1
@@ -273,7 +279,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     lengths = np.diff(np.r_[-1, newlines, encoded.size if n_lines > newlines.size else -1])
     maybe_blank = np.flatnonzero(lengths[:n_lines] - 1 <= per_line + 1) if not padding \
         else None
-    del encoded, marks
+    del encoded
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
                             dtype=object, na_filter=False, keep_default_na=False,
@@ -288,7 +294,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     if '"' in text or padding:
         cells = _strip(cells)
     quoted = '"' in text
-    if (quoted or text.count("\r") != text.count("\r\n")) and any(
+    if (quoted or "\r" in text and text.count("\r") != text.count("\r\n")) and any(
             _contains(cells, c) for c in ("\n", "\r")):
         return None
     keep = np.ones(len(cells), dtype=bool)
@@ -339,6 +345,15 @@ def joined(pieces: list) -> np.ndarray:
     return out
 
 
+def _marks_per_line(encoded: np.ndarray, newlines: np.ndarray, n_lines: int,
+                    delimiter: str) -> np.ndarray:
+    """How many ``delimiter`` bytes each of the ``n_lines`` lines holds (one pass)."""
+    if not n_lines:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.r_[0, newlines + 1][:n_lines]  # strictly increasing: a line holds its "\n"
+    return np.add.reduceat(encoded == ord(delimiter), starts, dtype=np.int64)
+
+
 def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
     """Rows of numbers as a float matrix (NaN where a cell is blank) and each row's line.
 
@@ -350,10 +365,9 @@ def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | N
     encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     newlines = np.flatnonzero(encoded == 10)
     n_lines = newlines.size + (0 if text.endswith("\n") else 1)
-    marks = np.flatnonzero(encoded == ord(delimiter))
-    per_line = np.bincount(np.searchsorted(newlines, marks), minlength=n_lines)
+    per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
     width = int(per_line.max(initial=0)) + 1
-    del encoded, marks
+    del encoded
     if not n_lines or width > MAX_COLUMNS:
         return None
     try:
@@ -516,7 +530,7 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str):
             row=int(lines[i]), column=column,
             fix="Fill in who gave this ranking, or delete the ranker column.")
     codes, names = pd.factorize(values)
-    labels = [str(n) for n in names.tolist()]
+    labels = list(map(str, names.tolist()))
     if "\n'" not in "\n" + "\n".join(labels):  # no name starts with an apostrophe
         return codes, tuple(labels)
     shown = [unneutralise(n) for n in labels]

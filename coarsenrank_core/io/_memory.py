@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 from functools import cache
 
 __all__ = ["release_freed_memory"]
@@ -24,12 +23,11 @@ def _malloc_trim():
 
 
 def release_freed_memory() -> bool:
-    """Collect garbage, then return free heap pages to the system; True when trimmed.
+    """Return free heap pages to the system; True when trimmed.
 
     A parse of tens of megabytes frees far more than it keeps, but the C allocator holds
     the freed pages for reuse, so a server that read one large upload would look that much
     bigger for good. ``malloc_trim(0)`` hands them back (glibc only; elsewhere a no-op).
     """
-    gc.collect()
     trim = _malloc_trim()
     return bool(trim(0)) if trim is not None else False

@@ -410,15 +410,15 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
     if not report.header_rows:
         return
     table = prepared.table
+    codes, uniques = table.factorized
     numeric, named = [], 0
     for j in (j for j in prepared.free if j < table.width):
-        cells = table.column(j, prepared.start)
-        filled = cells[cells != ""]
-        if filled.size and not (np.isfinite(rank_values(filled[:1])).all()
-                                or _is_number(filled[0])):
+        distinct = uniques[pd.unique(codes[prepared.start:, j])]
+        values = distinct[distinct != ""]
+        if values.size and not (np.isfinite(rank_values(values[:1])).all()
+                                or _is_number(values[0])):
             named += 1  # its first value is a name: not a column of numbers
             continue
-        values = pd.unique(filled)
         if not values.size:
             continue
         if np.isfinite(rank_values(values)).all() or all(_is_number(v) for v in values):
@@ -449,13 +449,16 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
 
     table, free = prepared.table, prepared.free
     first = [c for j, c in enumerate(table.row(0)) if c and j in free]
-    rest = table.cells[1:, [j for j in free if j < table.width]].ravel()
-    rest = rest[rest != ""]
-    if not first or not rest.size or any(looks_like_rank(c) for c in first):
+    codes, uniques = table.factorized
+    counts = np.bincount(codes[1:, [j for j in free if j < table.width]].ravel(),
+                         minlength=len(uniques))
+    present = np.flatnonzero(counts)  # the distinct cells below, in order of appearance
+    present = present[uniques[present] != ""]
+    if not first or not present.size or any(looks_like_rank(c) for c in first):
         return
-    ranks = rank_values(rest)
-    numeric = rest[ranks >= 1]
-    if numeric.size * 2 >= rest.size:
+    ranks = rank_values(uniques[present])
+    numeric = uniques[present[ranks >= 1]]
+    if counts[present[ranks >= 1]].sum() * 2 >= counts[present].sum():
         raise PreferenceFormatError(
             f"This file was not loaded: read as {report.layout_title}, its items would be "
             f"bare numbers such as {quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "

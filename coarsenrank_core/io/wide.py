@@ -50,8 +50,11 @@ def is_wide_header(prepared: Prepared) -> bool:
     cells = [c for c in first if c]
     if not cells:
         return False
-    if len(table) > 1 and pd.Series(table.cells[1:].ravel(), dtype=object).isin(cells).any():
-        return False  # a title that is also an item below: the first row is a ranking
+    if len(table) > 1:
+        codes, uniques = table.factorized
+        titles = codes[0][uniques[codes[0]] != ""]
+        if np.isin(codes[1:], titles).any():
+            return False  # a title that is also an item below: the first row is a ranking
     if has_rank_header(prepared):
         return True
     if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
@@ -102,7 +105,12 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         block = cells  # every column holds items: no copy
     else:
         block = cells[:, columns] if columns else np.empty((n_rows, 0), dtype=object)
-    cell_index, item, item_names = split_ties(block.ravel())
+    codes, uniques = prepared.table.factorized
+    if max(columns, default=0) < codes.shape[1]:  # the same cells, hashed once already
+        cell_index, item, item_names = split_ties(
+            block.ravel(), (codes[prepared.start:, columns].ravel(), uniques))
+    else:
+        cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
     filled = np.zeros(block.size, dtype=bool)
@@ -125,14 +133,20 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         raise
 
 
-def split_ties(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """The items in a flat array of cells: the cell each comes from, its code and the names.
 
     A cell ``a|b`` gives two items (tied); blank cells and blank members give none. Items
-    are numbered in order of first appearance.
+    are numbered in order of first appearance. ``factorized`` gives the cells as codes into
+    a table's distinct cells (:attr:`Table.factorized`), so no text is hashed again.
     """
     cells = np.asarray(cells, dtype=object)
-    codes, uniques = pd.factorize(cells)
+    if factorized is None:
+        codes, uniques = pd.factorize(cells)
+    else:
+        codes, first = pd.factorize(factorized[0])
+        uniques = factorized[1][first]
     codes = codes.astype(np.int32)
     uniques = np.asarray(uniques, dtype=object)
     tied_unique = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
