@@ -203,8 +203,11 @@ def _row_ids(source: Source) -> dict:
 
 def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
     """A single non-blank free column whose cells hold whole rankings."""
+    codes, uniques = prepared.table.factorized
+    blank = np.flatnonzero(uniques == "")
+    width = codes.shape[1]
     filled = [j for j in item_columns(prepared, options)
-              if (prepared.table.column(j, prepared.start) != "").any()]
+              if j < width and not np.isin(codes[prepared.start:, j], blank).all()]
     if not filled or has_rank_header(prepared):
         return False
     found = ranking_column(prepared, options)
