@@ -7,7 +7,7 @@ from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import pairwise_accuracy
 from coarsenrank_core.models.peergrader import (
     ETA_MIN,
-    GraderDesign,
+    PeerGraderDesign,
     peergrader,
     peergrader_objective,
 )
@@ -38,7 +38,7 @@ def test_peergrader_gradients_in_both_blocks_match_finite_differences(mixed):
 def test_peergrader_reliability_curvature_matches_finite_differences(mixed):
     rng = np.random.default_rng(4)
     s, eta = rng.normal(size=mixed.n_items), rng.uniform(0.4, 2.0, mixed.n_rankers)
-    design = GraderDesign(mixed)
+    design = PeerGraderDesign(mixed)
     _, _, _, curvature = design.evaluate(s, eta, grad_s=False, curvature=True)
     numeric = [numeric_gradient(lambda x, g=g: design.evaluate(s, x)[2][g], eta)[g]
                for g in range(eta.size)]
@@ -48,7 +48,7 @@ def test_peergrader_reliability_curvature_matches_finite_differences(mixed):
 
 def test_reliability_one_gives_the_pl_likelihood(mixed):
     s = np.random.default_rng(5).normal(size=mixed.n_items)
-    design = GraderDesign(mixed)
+    design = PeerGraderDesign(mixed)
     value, grad, _, _ = design.evaluate(s, np.ones(mixed.n_rankers))
     expected, expected_grad = pl_objective(mixed, s, regularization=0.0)
     assert value == pytest.approx(expected, rel=1e-12)
@@ -57,7 +57,7 @@ def test_reliability_one_gives_the_pl_likelihood(mixed):
 
 def test_scaled_likelihood_is_stable_for_extreme_scores():
     prefs = Preferences.from_lists([[0, 1, 2], [2, 1, 0], [0, 1], [{0, 2}, 1]])
-    value, grad, d_eta, curvature = GraderDesign(prefs).evaluate(
+    value, grad, d_eta, curvature = PeerGraderDesign(prefs).evaluate(
         np.array([400.0, 0.0, -400.0]), np.full(4, 3.0), curvature=True)
     assert np.isfinite(value) and value < -1e3
     assert np.all(np.isfinite(grad)) and np.all(np.isfinite(d_eta))

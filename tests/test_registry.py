@@ -164,6 +164,34 @@ def test_one_name_per_meaning():
     assert "l2" in inspect.signature(peergrader).parameters
 
 
+def test_the_person_who_ranks_is_a_ranker_everywhere_in_the_api():
+    import importlib
+    import inspect
+    import pkgutil
+    import re
+
+    import coarsenrank_core
+
+    other_words = re.compile(r"rater|annotator|(?<!peer)grader", re.IGNORECASE)
+    found = []
+    for module_info in pkgutil.walk_packages(coarsenrank_core.__path__, "coarsenrank_core."):
+        if module_info.name.endswith("__main__"):
+            continue  # importing it runs the command line
+        module = importlib.import_module(module_info.name)
+        for name in getattr(module, "__all__", ()):
+            found += [f"{module_info.name}.{name}"] if other_words.search(name) else []
+            member = getattr(module, name)
+            if callable(member):
+                try:
+                    parameters = inspect.signature(member).parameters
+                except (TypeError, ValueError):
+                    continue
+                found += [f"{module_info.name}.{name}({p})" for p in parameters
+                          if other_words.search(p)]
+    found += [m for m in METHODS if other_words.search(m)]
+    assert not found
+
+
 # ------------------------------------------------------------------ issue 11: stopping
 @pytest.mark.parametrize("method_id", [m for m in METHODS if "should_stop" in
                                        METHODS[m].parameters])

@@ -16,7 +16,7 @@ from coarsenrank_core import Preferences
 from coarsenrank_core.models import peergrader as peergrader_module
 from coarsenrank_core.models._solver import em_start
 from coarsenrank_core.models.bradley_terry import coarsen_bt
-from coarsenrank_core.models.peergrader import GraderDesign, peergrader, peergrader_objective
+from coarsenrank_core.models.peergrader import PeerGraderDesign, peergrader, peergrader_objective
 from coarsenrank_core.models.pl_gradient import pl_lbfgs, pl_objective, variable_scaling
 from coarsenrank_core.models.plackett_luce import coarsen_pl, pl_em
 from coarsenrank_core.models.thurstone import LOGISTIC_SLOPE, coarsen_th
@@ -111,9 +111,9 @@ def test_the_pair_key_merge_equals_merge_duplicates(monkeypatch):
     losers = (winners + rng.integers(1, 12, 3000)) % 12
     prefs = Preferences.from_pairs(winners, losers, n_items=12, rankers=rng.integers(0, 9, 3000),
                                    weights=rng.choice([1.0, 2.0, 0.5], 3000))
-    fast = GraderDesign(prefs).blocks
+    fast = PeerGraderDesign(prefs).blocks
     monkeypatch.setattr(peergrader_module, "_merged_pair_block", lambda prefs: None)
-    plain = GraderDesign(prefs).blocks
+    plain = PeerGraderDesign(prefs).blocks
     assert len(fast) == len(plain) == 1
     for a, b in [(fast[0].items[0], plain[0].items[0]), (fast[0].items[1], plain[0].items[1]),
                  (fast[0].grader, plain[0].grader), (fast[0].weight, plain[0].weight)]:
@@ -182,7 +182,7 @@ def test_variable_scaling_is_the_square_root_of_the_objective_curvature(repeated
 @pytest.mark.parametrize("ties", [0.0, 0.3])
 def test_grader_curvature_matches_finite_differences(ties):
     prefs = _base(ties)
-    design = GraderDesign(prefs)
+    design = PeerGraderDesign(prefs)
     rng = np.random.default_rng(7)
     s, eta = rng.normal(size=prefs.n_items), rng.uniform(0.3, 2.0, design.n_graders)
     h = 1e-5

@@ -15,7 +15,7 @@ from ..preferences import Preferences
 from ..results import RankingResult
 from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs
 
-__all__ = ["peergrader", "peergrader_objective", "GraderDesign"]
+__all__ = ["peergrader", "peergrader_objective", "PeerGraderDesign"]
 
 ETA_MIN = 1e-8
 """Lower bound of a reliability (reached only with a Gamma shape of exactly 1)."""
@@ -41,7 +41,7 @@ class _GraderBlock:
     unit: bool
 
 
-class GraderDesign:
+class PeerGraderDesign:
     """Per-length blocks of a :class:`Preferences` collection, with each row's grader.
 
     Built from :attr:`Preferences.stages` of the collection with each grader's identical
@@ -255,7 +255,7 @@ def _check_reliability_prior(prior) -> tuple[float, float]:
 
 def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.0,
                          reliability_prior=(10.0, 10.0),
-                         design: GraderDesign | None = None):
+                         design: PeerGraderDesign | None = None):
     """The log-posterior PeerGrader maximises, with its gradients in ``s`` and ``η``.
 
     ``J(s, η) = Σ_n w_n log P(ρ_n | η_{g(n)} s) − (λ/2)‖s‖² + Σ_g [(a−1) log η_g − b η_g]``,
@@ -268,7 +268,7 @@ def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.
         ``J``, ``∂J/∂s`` (M,) and ``∂J/∂η`` (one per ranker id).
     """
     shape, rate = _check_reliability_prior(reliability_prior)
-    design = GraderDesign(prefs) if design is None else design
+    design = PeerGraderDesign(prefs) if design is None else design
     s = np.asarray(scores, dtype=float)
     eta = np.asarray(reliability, dtype=float)
     value, d_s, d_eta, _ = design.evaluate(s, eta)
@@ -277,7 +277,7 @@ def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.
     return value, d_s - l2 * s, d_eta + (shape - 1) / eta - rate
 
 
-def _update_reliability(design: GraderDesign, s: np.ndarray, eta: np.ndarray, shape: float,
+def _update_reliability(design: PeerGraderDesign, s: np.ndarray, eta: np.ndarray, shape: float,
                         rate: float, tol: float, max_steps: int = 100) -> tuple[np.ndarray, int]:
     """Maximise ``J`` over every ``η_g`` at once by safeguarded Newton steps.
 
@@ -439,7 +439,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
         raise ValueError("max_outer must be >= 1 and tol >= 0")
     if solver not in ("joint", "alternating"):
         raise ValueError(f"solver must be 'joint' or 'alternating', not {solver!r}")
-    design = GraderDesign(prefs)
+    design = PeerGraderDesign(prefs)
     scale = 1.0 / max(prefs.total_weight, 1.0)
     s = initial_scores(init, prefs.n_items, prefs)
     eta = np.ones(design.n_graders)

@@ -17,7 +17,7 @@ from ._solver import (
     run_lbfgs,
     virtual_node_penalty,
 )
-from .peergrader import GraderDesign
+from .peergrader import PeerGraderDesign
 
 __all__ = ["pl_lbfgs", "pl_objective", "virtual_node_penalty", "em_start",
            "variable_scaling"]
@@ -66,7 +66,7 @@ def variable_scaling(prefs: Preferences, scores, regularization: float = 1.0,
 
     ``c_m²`` is the curvature of :func:`pl_objective` along ``s_m`` at ``scores``: every
     choice stage holding ``m`` adds ``w π_m (1 − π_m)``
-    (:meth:`~coarsenrank_core.models.peergrader.GraderDesign.score_curvature` on the
+    (:meth:`~coarsenrank_core.models.peergrader.PeerGraderDesign.score_curvature` on the
     merged preferences, reliabilities 1), the virtual node ``2 reg σ(s_m) σ(−s_m)`` and the
     Gaussian term ``l2``. L-BFGS then runs on ``x_m = s_m c_m / max c``: items compared
     thousands of times and items held almost by the regulariser alone (Readlevel ×100)
@@ -75,7 +75,7 @@ def variable_scaling(prefs: Preferences, scores, regularization: float = 1.0,
     regularisation).
     """
     s = np.asarray(scores, dtype=float)
-    design = GraderDesign(prefs.pooled)
+    design = PeerGraderDesign(prefs.pooled)
     curvature = design.score_curvature(s, np.ones(design.n_graders))
     if regularization:
         p = expit(s)
