@@ -12,10 +12,13 @@ from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.text import alpha_number  # noqa: E402
 from ui.widgets import (  # noqa: E402
+    TABLE_ROWS,
     alpha_text,
+    chart_limit,
     csv_download,
     explain,
     glossary,
+    long_table,
     show_chart,
     stop_button,
     was_stopped,
@@ -70,7 +73,7 @@ def ranking_table(slot, post) -> None:
     config = {"strength": st.column_config.NumberColumn(format="%.3g")}
     if post is None:
         rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i])}
-                for r, i in enumerate(order)]
+                for r, i in enumerate(order[:TABLE_ROWS])]
     else:
         low, high = post.rank_interval()
         first = post.rank_probabilities()[:, 0]
@@ -78,7 +81,7 @@ def ranking_table(slot, post) -> None:
                  f"likely ranks ({post.interval_level:.0%})":
                      f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
                  "chance of being first": float(first[i])}
-                for r, i in enumerate(order)]
+                for r, i in enumerate(order[:TABLE_ROWS])]
         config["chance of being first"] = st.column_config.ProgressColumn(
             min_value=0.0, max_value=1.0, format="percent")
     slot.dataframe(rows, hide_index=True, column_config=config)
@@ -96,6 +99,9 @@ if dataset.truth is not None:
 # the order is drawn at once; the likely ranks join it when the posterior is sampled
 ranking_slot = st.empty()
 ranking_table(ranking_slot, post)
+if order.size > TABLE_ROWS:
+    st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download holds "
+               "them all.")
 if post is None and not setting.provisional:
     if state.widget("_posterior_stopped") == (dataset.key, alpha):
         st.warning("Sampling how sure each place is was stopped: the table shows the "
@@ -116,8 +122,8 @@ if post is not None:
             "cannot place it precisely.")
     csv_download("Download the ranking (CSV)",
                  ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
-                 [[r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
-                   float(probabilities[i, 0])] for r, i in enumerate(order)],
+                 lambda: ([r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
+                           float(probabilities[i, 0])] for r, i in enumerate(order)),
                  "consensus_ranking.csv", key="consensus_download")
     show_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
     explain("Each row is an item, each column a rank. Dark cells on the diagonal mean a sure "
@@ -128,7 +134,8 @@ else:
             + ("once the data have chosen α." if setting.provisional
                else "when you press “Sample how sure each place is”."))
     csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
-                 [[r + 1, names[i], float(fit.scores[i])] for r, i in enumerate(order)],
+                 lambda: ([r + 1, names[i], float(fit.scores[i])]
+                          for r, i in enumerate(order)),
                  "consensus_ranking.csv", key="consensus_download")
 
 st.header("Which raters disagree with the consensus?", divider="gray")
@@ -137,9 +144,9 @@ JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
           "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater"}
 judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
                  key="consensus_judge")
-show_all = st.toggle("Show all raters (the chart shows the 40 most doubtful at first)",
-                     key="consensus_all_raters")
-limit = None if show_all else 40
+show_all = st.toggle("Show all raters (the chart shows the 40 most doubtful at first, and "
+                     "at most 500)", key="consensus_all_raters")
+limit = chart_limit(show_all)
 if dataset.careless is not None:
     st.caption("These data mark which raters answered carelessly (a simulated scenario or "
                "the noise): they are drawn as filled red dots.")
@@ -152,10 +159,10 @@ if judge == "consensus":
             "better than by guessing. "
             + (f"{flagged} {'rater stands' if flagged == 1 else 'raters stand'} out (orange)."
                if flagged else ""))
-    table = [{"rater": agreement.names[r], "lists": int(agreement.n_preferences[r]),
-              "agreement per choice": float(agreement.mean_log_likelihood[r]),
-              "stands out": bool(agreement.outlier[r])}
-             for r in np.argsort(agreement.mean_log_likelihood)]
+    table = {"rater": agreement.names, "lists": agreement.n_preferences,
+             "agreement per choice": agreement.mean_log_likelihood,
+             "stands out": agreement.outlier}
+    rows = np.argsort(agreement.mean_log_likelihood, kind="stable")
 else:
     careless = compute.careless(prefs, dataset.key, judge)
     show_chart(charts.careless_chart(careless, limit, dataset.careless), key="careless_chart")
@@ -165,15 +172,13 @@ else:
             "dot is a rater's posterior chance of being careless; "
             f"{flagged} {'rater is' if flagged == 1 else 'raters are'} more likely careless "
             "than careful.")
-    table = [{"rater": careless.names[r], "lists": int(careless.n_preferences[r]),
-              "chance of answering at random": float(careless.probability[r]),
-              "stands out": bool(careless.outlier[r])}
-             for r in np.argsort(-careless.probability, kind="stable")]
+    table = {"rater": careless.names, "lists": careless.n_preferences,
+             "chance of answering at random": careless.probability,
+             "stands out": careless.outlier}
+    rows = np.argsort(-careless.probability, kind="stable")
 with st.expander("Per-rater table"):
-    st.dataframe(table, hide_index=True)
-    csv_download("Download the per-rater table (CSV)", list(table[0]) if table else [],
-                 [list(t.values()) for t in table], "rater_agreement.csv",
-                 key="rater_download")
+    long_table(table, rows, "Download the per-rater table (CSV)", "rater_agreement.csv",
+               key="rater_download")
 with st.expander("How this is computed"):
     st.markdown(
         "**The consensus** is CoarsenPL fitted by EM (paper Algorithm 1) with prior Gamma(1, 2) "

@@ -15,6 +15,7 @@ from ui.text import count, plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
     ACCURACY_COLUMNS,
     alpha_text,
+    chart_limit,
     explain,
     glossary,
     show_chart,
@@ -141,9 +142,9 @@ if report is not None:
         second.metric("Recall", "—" if check.recall is None else f"{check.recall:.0%}",
                       help="Of the raters made noisy, the share the model flags.")
         careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-ranker")
-        show_all = st.toggle("Show all raters", key="noise_all_raters")
+        show_all = st.toggle("Show all raters (at most 500)", key="noise_all_raters")
         show_chart(charts.careless_chart(careless, truth=check.noisy,
-                                         max_raters=None if show_all else 40),
+                                         max_raters=chart_limit(show_all)),
                    key="noise_rater_chart")
         explain("Each dot is a rater's chance of answering at random according to PL-mix "
                 "(raters); filled red dots are the raters made noisy (or careless in the "

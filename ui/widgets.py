@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import contextmanager
 
+import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
@@ -104,9 +105,59 @@ def explain(text: str) -> None:
 
 
 def csv_download(label: str, header: Sequence[str], rows, file_name: str, key: str) -> None:
-    """A download button for a table, with spreadsheet formulas neutralised."""
-    st.download_button(label, table_to_csv(header, rows).encode("utf-8"), file_name=file_name,
-                       mime="text/csv", key=key)
+    """A download button for a table, with spreadsheet formulas neutralised.
+
+    ``rows`` may be a function that returns the rows: the file is then written only when
+    the download is asked for (a table of millions of rows costs nothing before).
+    """
+    if callable(rows):
+        def data() -> bytes:
+            return table_to_csv(header, rows()).encode("utf-8")
+    else:
+        data = table_to_csv(header, rows).encode("utf-8")  # type: ignore[assignment]
+    st.download_button(label, data, file_name=file_name, mime="text/csv", key=key)
+
+
+#: Rows a long table shows on the page (its CSV download holds every row); per-rater tables
+#: of data without rater names have one row per list, millions for a large upload.
+TABLE_ROWS = 1_000
+#: Raters a rater chart draws at most, also when "Show all raters" is on.
+CHART_ROWS = 500
+
+
+def _cell(value):
+    """A table cell as a plain Python value (numpy scalars as int, float or bool)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def long_table(columns: dict, order, label: str, file_name: str, key: str,
+               limit: int = TABLE_ROWS, config: dict | None = None) -> None:
+    """One row per index of ``order``: the first ``limit`` on the page, all in the CSV.
+
+    ``columns`` maps each column title to a sequence indexed like ``order``'s entries.
+    Only the rows shown are built before the download is asked for, so a table of
+    millions of rows costs the page no more than one of ``limit``.
+    """
+    order = np.asarray(order, dtype=np.intp)
+    titles = list(columns)
+    shown = order[:limit].tolist()
+    st.dataframe({t: [_cell(columns[t][i]) for i in shown] for t in titles}, hide_index=True,
+                 column_config=config)
+    if order.size > limit:
+        st.caption(f"Showing the first {limit:,} of {order.size:,} rows; the download holds "
+                   "them all.")
+
+    def rows():
+        for i in order.tolist():
+            yield [_cell(columns[t][i]) for t in titles]
+
+    csv_download(label, titles, rows, file_name, key)
+
+
+def chart_limit(show_all: bool, default: int = 40) -> int:
+    """How many raters a rater chart draws: ``default``, or with "Show all" at most
+    :data:`CHART_ROWS` (a chart of millions of dots would not draw)."""
+    return CHART_ROWS if show_all else default
 
 
 def format_error(error: PreferenceFormatError) -> None:
