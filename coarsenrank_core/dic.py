@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
@@ -231,6 +232,7 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     # progress counts the α done by earlier parts (``done``) out of ``total``
     out = []
     state: Any = True  # the first α starts from EM, then from the last PosteriorResult
+    shared = _DONE  # in a worker: the count of α every worker has finished
     for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
         post, fits = coarsen_pl_gibbs_fit_trace(
             prefs, alpha=float(alpha), prior=prior,
@@ -240,20 +242,32 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
         state = post
         if progress is not None:
             progress(done + i + 1, total)
+        if shared is not None:
+            with shared.get_lock():
+                shared.value += 1
     return out
 
 
-def _plain_signals() -> None:
+_DONE: Any = None  # in a worker of a parallel chained sweep: α finished by all its workers
+
+
+def _plain_signals(done=None) -> None:
     """In a worker: SIGTERM ends the process, as :func:`_as_completed` expects.
 
     A worker forked from a server inherits its handlers; Streamlit's SIGTERM handler only
-    asks the (absent) server to stop, so a stopped sweep's workers would run on.
+    asks the (absent) server to stop, so a stopped sweep's workers would run on. ``done``
+    (a shared counter) is where the worker counts each α it finishes, so that the parent
+    can report progress before a whole part of the grid is done.
     """
+    global _DONE
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _DONE = done
 
 
-def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float = 0.25):
-    """Yield the futures as they finish, checking ``should_stop`` every ``poll`` seconds.
+def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float = 0.25,
+                  on_poll=None):
+    """Yield the futures as they finish, checking ``should_stop`` every ``poll`` seconds
+    (and calling ``on_poll()``, when given, as often).
 
     On a stop request the queued work is cancelled, the worker processes are terminated
     (a sampler inside a worker cannot see the callback) and Cancelled is raised.
@@ -262,6 +276,8 @@ def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float =
     while waiting:
         done, waiting = wait(waiting, timeout=poll, return_when=FIRST_COMPLETED)
         yield from done
+        if on_poll is not None:
+            on_poll()
         if waiting and should_stop is not None and should_stop():
             processes = list(getattr(pool, "_processes", {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
@@ -356,18 +372,28 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         chain = dict(prior=prior, burn_in=burn_in, chain_burn_in=later, n_draws=n_draws,
                      thin=thin)
         if len(parts) > 1 and workers > 1:
-            with ProcessPoolExecutor(max_workers=len(parts), initializer=_plain_signals) as pool:
+            context = multiprocessing.get_context()
+            counted = context.Value("i", 0)  # α finished by the workers, for progress
+            reported = [0]
+
+            def report(finished: int = 0) -> None:
+                value = max(counted.value, finished)
+                if progress is not None and value > reported[0]:
+                    reported[0] = value
+                    progress(value, grid.size)
+
+            with ProcessPoolExecutor(max_workers=len(parts), mp_context=context,
+                                     initializer=_plain_signals, initargs=(counted,)) as pool:
                 segments: dict[Any, np.ndarray] = {
                     pool.submit(_chain_segment, work, grid[p], [seeds[i] for i in p],
                                 **chain): p for p in parts}
                 finished = 0
-                for future in _as_completed(pool, segments, should_stop):
+                for future in _as_completed(pool, segments, should_stop, on_poll=report):
                     part = segments[future]
                     for i, (fi, gi) in zip(part, future.result()):
                         f[i], g[i] = fi, gi
                     finished += part.size
-                    if progress is not None:
-                        progress(finished, grid.size)
+                    report(finished)
         else:
             finished = 0
             for part in parts:

@@ -140,3 +140,26 @@ def test_the_consensus_fit_and_posterior_on_a_large_upload_show_a_bar_and_stop(
     # (the EM fit itself may end before its bar's first refresh)
     assert {"Letting the data choose α", "Sampling how sure each place is"} <= labels
     assert all("Stop" in buttons for texts, buttons in screens if texts)
+
+
+def test_a_parallel_alpha_sweep_counts_each_alpha_as_its_workers_finish_it(monkeypatch):
+    """The estimate of the α choice does not wait for half of the grid: each worker counts
+    every α it finishes in a shared counter, which the parent reports at every poll."""
+    import multiprocessing
+
+    import coarsenrank_core.dic as dic
+    from coarsenrank_core import Preferences
+
+    rng = np.random.default_rng(0)
+    first = rng.integers(0, 20, 400)
+    prefs = Preferences.from_pairs(first, (first + rng.integers(1, 20, 400)) % 20, n_items=20)
+    counted = multiprocessing.get_context().Value("i", 0)
+    monkeypatch.setattr(dic, "_DONE", counted)  # as in a worker started by the sweep
+    points = dic._chain_segment(prefs.pooled, [1e3, 1e2, 1e1], [0, 0, 0], prior=(1.0, 2.0),
+                                burn_in=5, chain_burn_in=2, n_draws=5, thin=1)
+    assert len(points) == 3 and counted.value == 3
+    calls = []
+    sweep = dic.dic_sweep(prefs, burn_in=5, n_draws=5, warm_start="chain", random_state=0,
+                          n_jobs=2, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (sweep.alphas.size,) * 2
+    assert [d for d, _ in calls] == sorted({d for d, _ in calls})  # increasing, no repeats
