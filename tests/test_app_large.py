@@ -131,7 +131,11 @@ def test_choosing_alpha_on_a_large_upload_shows_a_bar_with_an_estimate_and_stop(
 
 
 def test_the_consensus_fit_and_posterior_on_a_large_upload_show_a_bar_and_stop(
-        fresh_choice, screens):
+        fresh_choice, screens, monkeypatch):
+    import ui.compute
+
+    # every question of the sampler redraws the bar, however fast this machine is
+    monkeypatch.setattr(ui.compute.Job, "REFRESH", 0.0)
     at = uploaded()
     screens.clear()
     at.switch_page("pages/consensus.py").run()
@@ -140,6 +144,9 @@ def test_the_consensus_fit_and_posterior_on_a_large_upload_show_a_bar_and_stop(
     # (the EM fit itself may end before its bar's first refresh)
     assert {"Letting the data choose α", "Sampling how sure each place is"} <= labels
     assert all("Stop" in buttons for texts, buttons in screens if texts)
+    # the posterior's bar counts its sweeps, so it says how long is left
+    assert any(t.startswith("Sampling how sure each place is: sweep") and "left" in t
+               for texts, _ in screens for t in texts)
 
 
 def test_a_parallel_alpha_sweep_counts_each_alpha_as_its_workers_finish_it(monkeypatch):

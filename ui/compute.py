@@ -296,9 +296,29 @@ def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
     from coarsenrank_core import coarsen_pl_gibbs
 
     start = consensus_fit(_prefs, key, alpha)
-    with _job("Sampling how sure each place is:") as job:
+    with _job("Sampling how sure each place is: sweep") as job:
+        sweeps = CONSENSUS_DRAWS["burn_in"] + CONSENSUS_DRAWS["n_draws"]
         return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed, warm_start=start,
-                                should_stop=job.should_stop, **CONSENSUS_DRAWS)
+                                should_stop=sweep_counter(job, sweeps), **CONSENSUS_DRAWS)
+
+
+def sweep_counter(job: Job, sweeps: int):
+    """The Gibbs sampler's ``should_stop`` that also moves the bar, so that it shows an
+    estimate: the sampler asks every ``STOP_EVERY`` sweeps, so its n-th question means
+    n · STOP_EVERY of its ``sweeps`` are done (the bar is redrawn at most every
+    :attr:`Job.REFRESH` seconds)."""
+    from coarsenrank_core.models.plackett_luce import STOP_EVERY
+
+    asked = 0
+
+    def should_stop() -> bool:
+        nonlocal asked
+        asked += 1
+        if time.monotonic() - job.last >= Job.REFRESH:
+            job.progress(min(asked * STOP_EVERY, sweeps), sweeps)
+        return job.should_stop()
+
+    return should_stop
 
 
 @_cached(max_entries=16)
