@@ -382,6 +382,29 @@ def scale(_prefs: Preferences, key: str, methods: tuple, alpha: float,
         return scale_test(_prefs, list(methods), overrides={"alpha": alpha}, **_hooks(job))
 
 
+#: List entries the scale test's largest magnified copy may hold: ×100 of a 49.5 MB upload
+#: (4.7 M entries) would hold 470 M and need tens of gigabytes.
+SCALE_ENTRIES = 20_000_000
+
+
+def scale_factors(prefs: Preferences) -> tuple[int, ...]:
+    """The magnifications of the scale test for these data: the paper's (×1 to ×100), less
+    those whose copy would hold more than :data:`SCALE_ENTRIES` list entries (×1 stays)."""
+    from coarsenrank_core.experiments import DEFAULT_FACTORS
+
+    return tuple(f for f in DEFAULT_FACTORS
+                 if f == 1 or f * int(prefs.items.size) <= SCALE_ENTRIES)
+
+
+@_cached(max_entries=8)
+def scale_within(_prefs: Preferences, key: str, methods: tuple, alpha: float,
+                 factors: tuple, label: str | None = None):
+    """Seconds against the magnifications ``factors`` (see :func:`scale_factors`)."""
+    with _job(label) as job:
+        return scale_test(_prefs, list(methods), factors=factors, overrides={"alpha": alpha},
+                          **_hooks(job))
+
+
 @_cached(max_entries=16)
 def raters(_prefs: Preferences, key: str, alpha: float):
     """Each rater's agreement with the consensus (the EM fit at this α)."""
