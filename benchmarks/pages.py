@@ -217,7 +217,8 @@ def _timed(watch: _Watch, run) -> dict:
                 bars=len(jobs),
                 bars_stop=sum(j["stop"] for j in jobs),
                 estimate=all(j["estimate"] for j in jobs) if jobs else None,
-                labels=sorted({j["label"] for j in jobs}),
+                labels=[f"{j['label'].rstrip(':')} {j['end'] - j['start']:.1f} s"
+                        + ("" if j["estimate"] else " (no estimate)") for j in jobs],
                 stopped=[j["stopped"] for j in jobs if j["stopped"]],
                 errors=[" ".join(str(e).split())[:120] for e in errors])
 
@@ -376,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{'':42s}error: {error}")
                 if run["seconds"] > BUDGET and run["labels"]:
                     print(f"{'':42s}bars: {'; '.join(run['labels'])}")
+                    sys.stdout.flush()
                 for text in run["stopped"]:
                     print(f"{'':42s}Stop pressed after {args.stop_after:g} s at: {text}")
                 sys.stdout.flush()
