@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
@@ -15,7 +16,7 @@ import numpy as np
 
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array, restore_readonly
-from .models.plackett_luce import coarsen_pl_gibbs_fit_trace
+from .models.plackett_luce import STOP_EVERY, coarsen_pl_gibbs_fit_trace
 from .preferences import Preferences
 from .results import tempering
 
@@ -233,19 +234,58 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
     out = []
     state: Any = True  # the first α starts from EM, then from the last PosteriorResult
     shared = _DONE  # in a worker: the count of α every worker has finished
+    credited = [0.0]  # the share of the current α already added to ``shared``
+
+    def report_share(share: float, i: int) -> None:
+        if progress is not None:
+            progress(done + i + share, total)
+        if shared is not None and shared.get_obj()._type_ == "d":
+            with shared.get_lock():
+                shared.value += share - credited[0]
+            credited[0] = share
+
     for i, (alpha, seed) in enumerate(zip(alphas, seeds)):
+        sweeps = (burn_in if i == 0 else chain_burn_in) + n_draws * thin
+        ticker = _SweepTicker(should_stop, sweeps, functools.partial(report_share, i=i))
         post, fits = coarsen_pl_gibbs_fit_trace(
             prefs, alpha=float(alpha), prior=prior,
             burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws, thin=thin,
-            random_state=seed, warm_start=state, should_stop=should_stop)
+            random_state=seed, warm_start=state, should_stop=ticker)
         out.append(_curve_point(prefs, post, fits))
         state = post
         if progress is not None:
             progress(done + i + 1, total)
         if shared is not None:
             with shared.get_lock():
-                shared.value += 1
+                shared.value += 1 - credited[0] if credited[0] else 1
+        credited[0] = 0.0
     return out
+
+
+class _SweepTicker:
+    """A sampler's ``should_stop`` that also reports how far through its α the chain is.
+
+    The sampler asks every :data:`~coarsenrank_core.models.plackett_luce.STOP_EVERY` sweeps
+    (EM's warm start every as many iterations), so the calls count the work; the share is
+    reported at most every :attr:`EVERY` seconds (an α of small data never reports one, so
+    only whole α are counted there) and stays below 1 until the α is done.
+    """
+
+    EVERY = 1.0  # seconds between two reports of a share
+
+    def __init__(self, should_stop, sweeps: int, report: Callable[[float], None]):
+        self.should_stop, self.report = should_stop, report
+        self.step = STOP_EVERY / max(int(sweeps), 1)
+        self.share = 0.0
+        self.last = time.monotonic()
+
+    def __call__(self) -> bool:
+        self.share = min(self.share + self.step, 0.99)
+        now = time.monotonic()
+        if now - self.last >= self.EVERY:
+            self.last = now
+            self.report(self.share)
+        return bool(self.should_stop is not None and self.should_stop())
 
 
 _DONE: Any = None  # in a worker of a parallel chained sweep: α finished by all its workers
@@ -314,7 +354,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     random_state : None, int or numpy.random.Generator
         Master seed.
     progress : callable, optional
-        Called as ``progress(done, total)`` after each α.
+        Called as ``progress(done, total)`` after each α; on a long α (chained sweeps,
+        the default) also in between, at most once a second, with a fractional ``done``.
     n_jobs : int
         Worker processes; ``-1`` uses every core. ``1`` runs in this process.
     warm_start : None, True or "chain"
@@ -373,11 +414,11 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
                      thin=thin)
         if len(parts) > 1 and workers > 1:
             context = multiprocessing.get_context()
-            counted = context.Value("i", 0)  # α finished by the workers, for progress
-            reported = [0]
+            counted = context.Value("d", 0.0)  # α finished by the workers, for progress
+            reported = [0.0]
 
             def report(finished: int = 0) -> None:
-                value = max(counted.value, finished)
+                value = min(max(counted.value, finished), grid.size)
                 if progress is not None and value > reported[0]:
                     reported[0] = value
                     progress(value, grid.size)

@@ -162,7 +162,7 @@ def test_a_parallel_alpha_sweep_counts_each_alpha_as_its_workers_finish_it(monke
     rng = np.random.default_rng(0)
     first = rng.integers(0, 20, 400)
     prefs = Preferences.from_pairs(first, (first + rng.integers(1, 20, 400)) % 20, n_items=20)
-    counted = multiprocessing.get_context().Value("i", 0)
+    counted = multiprocessing.get_context().Value("d", 0.0)
     monkeypatch.setattr(dic, "_DONE", counted)  # as in a worker started by the sweep
     points = dic._chain_segment(prefs.pooled, [1e3, 1e2, 1e1], [0, 0, 0], prior=(1.0, 2.0),
                                 burn_in=5, chain_burn_in=2, n_draws=5, thin=1)

@@ -211,3 +211,16 @@ def test_a_chained_sweep_does_not_depend_on_n_jobs():
                     random_state=3, n_jobs=2)
     np.testing.assert_array_equal(one.dic, two.dic)
     assert one.knee_alpha == two.knee_alpha
+
+
+def test_a_long_alpha_reports_its_share_on_the_way(monkeypatch):
+    # a share is reported at most once a second; with no wait, every stop check reports one
+    monkeypatch.setattr(dic_module._SweepTicker, "EVERY", 0.0)
+    seen = []
+    dic_sweep(small_prefs(), alphas=[1.0, 10.0], burn_in=20, n_draws=20, warm_start="chain",
+              random_state=0, progress=lambda done, total: seen.append((done, total)))
+    done = [d for d, _ in seen]
+    between = [d for d in done if d != int(d)]
+    assert between and all(0 < d - int(d) < 1 for d in between)
+    assert done == sorted(done) and seen[-1] == (2, 2)
+    assert {1, 2} <= set(done)  # every whole α is still reported

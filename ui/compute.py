@@ -175,7 +175,7 @@ class Job:
         elapsed = time.monotonic() - self.start
         if self.done and self.total:
             left = elapsed * (self.total - self.done) / self.done
-            return (f"{self.label} {self.done}/{self.total} · {_seconds(elapsed)} so far, "
+            return (f"{self.label} {int(self.done)}/{self.total} · {_seconds(elapsed)} so far, "
                     f"about {_seconds(left)} left")
         return f"{self.label} {_seconds(elapsed)} so far"
 
@@ -197,9 +197,10 @@ class Job:
         except (RerunException, StopException) as request:
             self.interrupt = request
 
-    def progress(self, done: int, total: int) -> None:
-        """``(done, total)`` callback of the engine's sweeps and comparisons."""
-        self.done, self.total = int(done), int(total)
+    def progress(self, done: float, total: int) -> None:
+        """``(done, total)`` callback of the engine's sweeps and comparisons (``done`` may
+        be fractional: a long α of a DIC sweep reports its share on the way)."""
+        self.done, self.total = float(done), int(total)
         self.fraction = min(1.0, done / total) if total else 0.0
         self.last = time.monotonic()
         self._refresh()
