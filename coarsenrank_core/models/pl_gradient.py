@@ -22,6 +22,10 @@ from .peergrader import PeerGraderDesign
 __all__ = ["pl_lbfgs", "pl_objective", "virtual_node_penalty", "em_start",
            "variable_scaling"]
 
+_LOWEST = -600.0
+"""Log-worths more than this below the best are floored there by :func:`pl_objective`."""
+
+
 def pl_objective(prefs: Preferences, scores, regularization: float = 1.0,
                  l2: float = 0.0) -> tuple[float, np.ndarray]:
     """The regularised PL log-likelihood that :func:`pl_lbfgs` maximises, and its gradient.
@@ -46,8 +50,10 @@ def pl_objective(prefs: Preferences, scores, regularization: float = 1.0,
     """
     s = np.asarray(scores, dtype=float)
     design = prefs.pooled.stages  # identical preferences merged: the same weighted sums
-    # PL is invariant to a common shift of s; shifting by the maximum avoids overflow
-    theta = np.exp(s - s.max()) if s.size else s
+    # PL is invariant to a common shift of s; shifting by the maximum avoids overflow, and
+    # flooring at e^-600 keeps every choice-set sum positive (an item 600 log-units below
+    # the best has no weight worth keeping: w/η stays finite for weights up to 1e12)
+    theta = np.exp(np.maximum(s - s.max(), _LOWEST)) if s.size else s
     value = design.log_likelihood(theta)
     grad = design.wins - theta * design.exposure(theta)
     if regularization:
