@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .frozen import FrozenDict, readonly_array, restore_readonly
-from .outputs import Outputs, SpammerOutputs
 from .preferences import Preferences
+from .results import Outputs, SpammerOutputs
 from .simulate import random_orderings, random_subsets
 
 __all__ = ["NoiseResult", "NoiseType", "NOISE_TYPES", "replace_random", "reverse_preferences",
@@ -74,10 +74,10 @@ class NoiseResult:
     kind : str
         Id of the injector (a key of :data:`NOISE_TYPES`, or ``"magnify"``).
     extra : Outputs
-        Injector-specific facts, a frozen record of :mod:`coarsenrank_core.outputs`:
-        :class:`~coarsenrank_core.outputs.SpammerOutputs` (``spammers``, the ranker ids
+        Injector-specific facts, a frozen record of :mod:`coarsenrank_core.results`:
+        :class:`~coarsenrank_core.results.SpammerOutputs` (``spammers``, the ranker ids
         made spammers) for ``"spammers"``, an empty
-        :class:`~coarsenrank_core.outputs.Outputs` for the other injectors.
+        :class:`~coarsenrank_core.results.Outputs` for the other injectors.
     """
 
     preferences: Preferences
@@ -95,7 +95,7 @@ class NoiseResult:
         object.__setattr__(self, "altered", readonly_array(self.altered, bool))
         object.__setattr__(self, "params", FrozenDict(dict(self.params)))
         if not isinstance(self.extra, Outputs):
-            raise TypeError("extra must be a record of coarsenrank_core.outputs (an Outputs), "
+            raise TypeError("extra must be a record of coarsenrank_core.results (an Outputs), "
                             f"not {type(self.extra).__name__}")
         if self.source.shape != (len(self.preferences),) or self.altered.shape != self.source.shape:
             raise ValueError("source and altered need one entry per output preference")
@@ -381,7 +381,7 @@ def spammers(prefs: Preferences, fraction: float, random_state=None) -> NoiseRes
     Returns
     -------
     NoiseResult
-        ``extra`` is a :class:`~coarsenrank_core.outputs.SpammerOutputs`: ``spammers``
+        ``extra`` is a :class:`~coarsenrank_core.results.SpammerOutputs`: ``spammers``
         holds the sorted ranker ids chosen.
     """
     params = dict(fraction=fraction, random_state=random_state)

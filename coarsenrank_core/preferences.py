@@ -574,7 +574,7 @@ class Preferences:
     @cached_property
     def stages(self):
         """The choice-stage design used by EM, Gibbs and the likelihood (built once)."""
-        from .stages import StageDesign
+        from .models.stages import StageDesign
         return StageDesign.build(self)
 
     # ------------------------------------------------------------------ summaries

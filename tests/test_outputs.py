@@ -8,7 +8,7 @@ import pytest
 
 from coarsenrank_core import METHODS, Preferences, RankingResult, run_method
 from coarsenrank_core.noise import NOISE_TYPES, NoiseResult, spammers
-from coarsenrank_core.outputs import (
+from coarsenrank_core.results import (
     BradleyTerryOutputs,
     CrowdBTOutputs,
     GradientOutputs,

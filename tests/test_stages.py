@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from coarsenrank_core import Preferences
-from coarsenrank_core.stages import StageDesign
+from coarsenrank_core.models.stages import StageDesign
 
 
 def literal_stages(prefs: Preferences):

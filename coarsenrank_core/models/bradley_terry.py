@@ -6,9 +6,8 @@ import time
 
 import numpy as np
 
-from ..outputs import BradleyTerryOutputs
 from ..preferences import Preferences
-from ..results import RankingResult
+from ..results import BradleyTerryOutputs, RankingResult
 from .plackett_luce import coarsen_pl
 
 __all__ = ["coarsen_bt"]
@@ -40,7 +39,7 @@ def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), cali
     -------
     RankingResult
         ``scores`` are BT worths; ``extra`` is a
-        :class:`~coarsenrank_core.outputs.BradleyTerryOutputs` (``n_pairs``, the number of
+        :class:`~coarsenrank_core.results.BradleyTerryOutputs` (``n_pairs``, the number of
         pairs fitted).
     """
     start = time.perf_counter()

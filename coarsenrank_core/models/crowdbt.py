@@ -10,9 +10,8 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import Cancelled
-from ..outputs import CrowdBTOutputs
 from ..preferences import Preferences
-from ..results import RankingResult
+from ..results import CrowdBTOutputs, RankingResult
 
 __all__ = ["crowdbt", "crowdbt_update", "weighted_update"]
 
@@ -520,7 +519,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     -------
     RankingResult
         ``scores`` are the posterior means μ. ``extra`` is a
-        :class:`~coarsenrank_core.outputs.CrowdBTOutputs`: ``reliability`` (posterior mean
+        :class:`~coarsenrank_core.results.CrowdBTOutputs`: ``reliability`` (posterior mean
         ``a/(a+b)`` per ranker id), ``reliability_a``/``reliability_b`` and
         ``score_variance`` (σ² per item).
 

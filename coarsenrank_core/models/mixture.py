@@ -9,12 +9,11 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..errors import check_stop
-from ..outputs import MixtureOutputs
 from ..preferences import Preferences
-from ..results import RankingResult
-from ..stages import StageDesign
+from ..results import MixtureOutputs, RankingResult
 from ._solver import squarem_step
 from .plackett_luce import STOP_EVERY
+from .stages import StageDesign
 
 __all__ = ["pl_mixture", "pl_mix", "pl_mix_ranker", "mixture_log_posterior"]
 
@@ -194,7 +193,7 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     Returns
     -------
     RankingResult
-        ``scores`` are θ. ``extra`` is a :class:`~coarsenrank_core.outputs.MixtureOutputs`:
+        ``scores`` are θ. ``extra`` is a :class:`~coarsenrank_core.results.MixtureOutputs`:
         ``noise_probability`` (one per list or per ranker
         id: the posterior probability of not being a careful PL answer), ``pi`` (the share of
         noise, uniform plus reversed), ``pi_uniform``, ``pi_reversed``,

@@ -10,9 +10,8 @@ from scipy.optimize import Bounds, brentq, line_search
 from scipy.special import expit
 
 from ..errors import check_stop
-from ..outputs import PeerGraderOutputs
 from ..preferences import Preferences
-from ..results import RankingResult
+from ..results import PeerGraderOutputs, RankingResult
 from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs
 
 __all__ = ["peergrader", "peergrader_objective", "PeerGraderDesign"]
@@ -418,7 +417,7 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
     RankingResult
         ``scores`` are ``s``; ``iterations`` counts rounds (alternating) or L-BFGS
         iterations (joint); ``extra`` is a
-        :class:`~coarsenrank_core.outputs.PeerGraderOutputs`: ``reliability`` (``η``,
+        :class:`~coarsenrank_core.results.PeerGraderOutputs`: ``reliability`` (``η``,
         indexed by ranker id), ``inner_iterations`` (L-BFGS iterations in all),
         ``newton_steps``, ``solver`` and ``objective`` (``J`` at the end).
 

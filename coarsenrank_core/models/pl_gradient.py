@@ -7,9 +7,8 @@ import time
 import numpy as np
 from scipy.special import expit
 
-from ..outputs import GradientOutputs
 from ..preferences import Preferences
-from ..results import RankingResult
+from ..results import GradientOutputs, RankingResult
 from ._solver import (
     check_common,
     em_start,
@@ -144,7 +143,7 @@ def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 10
     -------
     RankingResult
         ``scores`` are the log-worths ``s``; ``extra`` is a
-        :class:`~coarsenrank_core.outputs.GradientOutputs`: ``objective`` (``F`` at the
+        :class:`~coarsenrank_core.results.GradientOutputs`: ``objective`` (``F`` at the
         end), ``gradient_norm`` (largest entry of ``∇F``) and the optimiser's ``message``.
 
     Examples

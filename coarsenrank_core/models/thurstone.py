@@ -7,9 +7,8 @@ import time
 import numpy as np
 
 from ..errors import Cancelled
-from ..outputs import ThurstoneOutputs
 from ..preferences import Preferences
-from ..results import RankingResult, tempering
+from ..results import RankingResult, ThurstoneOutputs, tempering
 from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs, virtual_node_penalty
 
 __all__ = ["coarsen_th", "th_objective", "LOGISTIC_SLOPE", "pairs_of"]
@@ -128,7 +127,7 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
     -------
     RankingResult
         ``scores`` are the Thurstone scores ``s``; ``tau`` is filled; ``extra`` is a
-        :class:`~coarsenrank_core.outputs.ThurstoneOutputs`: ``n_pairs``, ``slope``,
+        :class:`~coarsenrank_core.results.ThurstoneOutputs`: ``n_pairs``, ``slope``,
         ``objective``, ``gradient_norm`` and ``message``, plus ``note`` when there is no
         pair to fit.
 
