@@ -338,7 +338,7 @@ class _SweepBlock:
 
 
 class _SweepLayout:
-    """The choice stages of a :class:`~coarsenrank_core.models.stages.StageDesign`, laid out for Gibbs.
+    """The choice stages of a :class:`~coarsenrank_core.models.stages.StageDesign`, for Gibbs.
 
     Every block of ``n`` preferences of ``k`` items becomes a ``(k, n)`` matrix of item ids,
     so that the set sums ``η`` and, per item, the sums over the stages whose set holds it
