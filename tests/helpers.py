@@ -57,3 +57,17 @@ def mixed_preferences() -> Preferences:
                                    weights=rng.uniform(0.5, 2.0, len(lists)))
     assert prefs.has_ties and set(prefs.lengths) == {2, 3, 4, 5}
     return prefs
+
+
+SEPARATED_KINDS = {
+    "pairs": dict(lengths=(2,), tie_prob=0.0),
+    "lists": dict(lengths=(3, 4, 5), tie_prob=0.0),
+    "ties": dict(lengths=(2, 3, 4), tie_prob=0.3),
+}
+"""The data shapes of the recovery tests: strict pairs, strict lists, lists with ties."""
+
+
+def separated_truth(kind: str) -> tuple[np.ndarray, Preferences]:
+    """A strongly separated truth over 12 items and 500 preferences of shape ``kind``."""
+    truth = np.linspace(0.0, 8.0, 12)
+    return truth, simulate(truth, 500, n_rankers=20, seed=21, **SEPARATED_KINDS[kind])

@@ -8,7 +8,13 @@ from scipy.special import log_expit
 from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import pairwise_accuracy
 from coarsenrank_core.models.thurstone import LOGISTIC_SLOPE, coarsen_th, pairs_of, th_objective
-from tests.helpers import mixed_preferences, numeric_gradient, simulate
+from tests.helpers import (
+    SEPARATED_KINDS,
+    mixed_preferences,
+    numeric_gradient,
+    separated_truth,
+    simulate,
+)
 
 
 @pytest.fixture(scope="module")
@@ -92,17 +98,9 @@ def test_coarsen_th_rejects_bad_arguments(mixed):
 
 
 # ---------------------------------------------------------------------------- recovery
-DATA = {
-    "pairs": dict(lengths=(2,), tie_prob=0.0),
-    "lists": dict(lengths=(3, 4, 5), tie_prob=0.0),
-    "ties": dict(lengths=(2, 3, 4), tie_prob=0.3),
-}
-
-
-@pytest.mark.parametrize("kind", DATA)
+@pytest.mark.parametrize("kind", SEPARATED_KINDS)
 def test_coarsen_th_recovers_a_strongly_separated_truth(kind):
-    truth = np.linspace(0.0, 8.0, 12)
-    prefs = simulate(truth, 500, n_rankers=20, seed=21, **DATA[kind])
+    truth, prefs = separated_truth(kind)
     result = coarsen_th(prefs, alpha=50.0)
     assert result.method == "coarsen-th" and result.converged
     assert pairwise_accuracy(result.scores, truth) >= 0.95
