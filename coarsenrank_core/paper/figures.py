@@ -65,7 +65,7 @@ SCALE = {
     "coarsen-pl": (1.364, 12.858, 64.176, 125.343),
 }
 
-# Hyper-parameters of the released MATLAB code for Table "Accuracy" (see the paper notes).
+# Hyper-parameters of the authors' released MATLAB code for Table "Accuracy" (per dataset).
 # EM methods: prior (a, b), alpha, EM iterations, calibration constant C.
 RELEASED: dict[str, dict[str, dict[str, Any]]] = {
     "readlevel": {
