@@ -636,26 +636,32 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         context.close()
 
 
+def start_two_process_sweep(page, base: str) -> int:
+    """Start a long DIC sweep on two processes; return the server's process id once both
+    workers run (500 raters ordering 40 items: 20,000 list entries)."""
+    page.goto(f"{base}/dic?data=scenario%3A40%2C500%2C40%2C0%2C1")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    page.get_by_text("My own list", exact=True).click()
+    page.get_by_label("My own list (comma-separated)").fill(
+        ", ".join(str(100 * k) for k in range(1, 31)))
+    page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
+    page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.get_by_text("Sampling the posterior for each α").wait_for()
+    server = SERVER_PID[0]
+    deadline = time.time() + 60
+    while len(children(server)) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+    assert len(children(server)) >= 2, "the sweep did not start two workers"
+    return server
+
+
 def test_stop_ends_a_sweep_on_both_cores_and_its_worker_processes(browser):
     # 500 raters ordering 40 items: 20,000 list entries, so the sweep runs on two processes
     with served_app() as base:
         page, _ = new_page(browser)
-        page.goto(f"{base}/dic?data=scenario%3A40%2C500%2C40%2C0%2C1")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        page.get_by_text("My own list", exact=True).click()
-        page.get_by_label("My own list (comma-separated)").fill(
-            ", ".join(str(100 * k) for k in range(1, 31)))
-        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
-        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
-        page.get_by_role("button", name="Run", exact=True).click()
-        page.get_by_text("Sampling the posterior for each α").wait_for()
-        server = SERVER_PID[0]
-        page.wait_for_function("() => true")  # let the pool start
-        deadline = time.time() + 60
-        while len(children(server)) < 2 and time.time() < deadline:
-            time.sleep(0.2)
-        assert len(children(server)) >= 2, "the sweep did not start two workers"
+        server = start_two_process_sweep(page, base)
         page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
         page.get_by_text("The DIC run was stopped").wait_for()
         wait_idle(page)
@@ -679,21 +685,7 @@ def test_closing_the_tab_ends_a_long_sweep_and_its_workers_within_two_seconds(br
     # must notice by itself
     with served_app() as base:
         page, _ = new_page(browser)
-        page.goto(f"{base}/dic?data=scenario%3A40%2C500%2C40%2C0%2C1")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        page.get_by_text("My own list", exact=True).click()
-        page.get_by_label("My own list (comma-separated)").fill(
-            ", ".join(str(100 * k) for k in range(1, 31)))
-        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
-        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
-        page.get_by_role("button", name="Run", exact=True).click()
-        page.get_by_text("Sampling the posterior for each α").wait_for()
-        server = SERVER_PID[0]
-        deadline = time.time() + 60
-        while len(children(server)) < 2 and time.time() < deadline:
-            time.sleep(0.2)
-        assert len(children(server)) >= 2, "the sweep did not start two workers"
+        server = start_two_process_sweep(page, base)
         page.close()
         time.sleep(2.0)
         assert children(server) == [], "worker processes kept running after the tab closed"
