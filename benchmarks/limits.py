@@ -132,38 +132,52 @@ def _child_long_lists(n_items: int) -> dict:
 
 
 # ------------------------------------------------------------------ the parent
+def watch_child(module: str, args: list[str], kill_bytes: float, timeout: float,
+                poll: float = 0.02, tail: int = 100) -> tuple[dict | None, str, float, int]:
+    """Run ``python -m MODULE --child ARGS`` and watch its resident memory.
+
+    Returns ``(result, failure, seconds, peak)``: the child's last JSON line (None when it
+    failed), why it failed (``""`` when it did not: stopped above ``kill_bytes`` or after
+    ``timeout`` seconds, or its own error, cut to ``tail`` characters), the seconds it ran
+    and its largest resident memory seen.
+    """
+    process = subprocess.Popen([sys.executable, "-m", module, "--child", *args],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    start, largest = time.perf_counter(), 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    while process.poll() is None:
+        try:
+            with open(f"/proc/{process.pid}/statm") as handle:
+                largest = max(largest, int(handle.read().split()[1]) * page)
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            pass
+        elapsed = time.perf_counter() - start
+        if largest > kill_bytes or elapsed > timeout:
+            process.kill()
+            process.communicate()
+            why = (f"stopped above {kill_bytes / GB:.1f} GB" if largest > kill_bytes
+                   else f"stopped after {timeout:.0f} s")
+            return None, why, elapsed, largest
+        time.sleep(poll)
+    out, err = process.communicate()
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if process.returncode != 0 or not lines:
+        last = " ".join(err.strip().splitlines()[-1:]) or f"exit {process.returncode}"
+        return None, f"child failed: {last[:tail]}", time.perf_counter() - start, largest
+    return json.loads(lines[-1]), "", time.perf_counter() - start, largest
+
+
 def run_child(args: list[str], kill_bytes: float, timeout: float = 600.0) -> dict:
     """Run ``python -m benchmarks.limits --child ...`` and return its JSON line.
 
     The child's resident memory is polled; above ``kill_bytes`` (or after ``timeout``
     seconds) it is stopped and the result says so.
     """
-    process = subprocess.Popen([sys.executable, "-m", "benchmarks.limits", "--child", *args],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    start, largest = time.perf_counter(), 0
-    while process.poll() is None:
-        try:
-            with open(f"/proc/{process.pid}/statm") as handle:
-                largest = max(largest, int(handle.read().split()[1]) *
-                              os.sysconf("SC_PAGE_SIZE"))
-        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
-            pass
-        elapsed = time.perf_counter() - start
-        if largest > kill_bytes or elapsed > timeout:
-            process.kill()
-            process.wait()
-            why = (f"stopped above {kill_bytes / GB:.1f} GB" if largest > kill_bytes
-                   else f"stopped after {timeout:.0f} s")
-            return dict(seconds=elapsed, peak=largest, held=float("nan"), outcome=why)
-        time.sleep(0.02)
-    out, err = process.communicate()
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    if process.returncode != 0 or not lines:
-        tail = " ".join(err.strip().splitlines()[-1:]) or f"exit {process.returncode}"
-        return dict(seconds=time.perf_counter() - start, peak=largest, held=float("nan"),
-                    outcome=f"child failed: {tail[:100]}")
-    return json.loads(lines[-1])
+    result, failure, seconds, peak = watch_child("benchmarks.limits", args, kill_bytes, timeout)
+    if result is None:
+        return dict(seconds=seconds, peak=peak, held=float("nan"), outcome=failure)
+    return result
 
 
 def three_delimiters(path: Path) -> str:

@@ -39,7 +39,6 @@ import json
 import os
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -257,32 +256,13 @@ def run_child(args: list[str], kill_bytes: float, timeout: float) -> dict:
     The child's resident memory is polled; above ``kill_bytes`` or after ``timeout``
     seconds it is stopped and the result says so.
     """
-    process = subprocess.Popen([sys.executable, "-m", "benchmarks.pages", "--child", *args],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    start, largest = time.perf_counter(), 0
-    page = os.sysconf("SC_PAGE_SIZE")
-    while process.poll() is None:
-        try:
-            with open(f"/proc/{process.pid}/statm") as handle:
-                largest = max(largest, int(handle.read().split()[1]) * page)
-        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
-            pass
-        elapsed = time.perf_counter() - start
-        if largest > kill_bytes or elapsed > timeout:
-            process.kill()
-            process.communicate()
-            why = (f"stopped above {kill_bytes / GB:.1f} GB" if largest > kill_bytes
-                   else f"stopped after {timeout:.0f} s")
-            return dict(failed=why, seconds=elapsed, peak=largest)
-        time.sleep(0.05)
-    out, err = process.communicate()
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    if process.returncode != 0 or not lines:
-        tail = " ".join(err.strip().splitlines()[-1:]) or f"exit {process.returncode}"
-        return dict(failed=f"child failed: {tail[:120]}", seconds=time.perf_counter() - start,
-                    peak=largest)
-    return json.loads(lines[-1])
+    from benchmarks.limits import watch_child
+
+    result, failure, seconds, peak = watch_child("benchmarks.pages", args, kill_bytes,
+                                                 timeout, poll=0.05, tail=120)
+    if result is None:
+        return dict(failed=failure, seconds=seconds, peak=peak)
+    return result
 
 
 def _verdict(run: dict) -> str:
