@@ -338,6 +338,35 @@ def line_chunks(text: str, start: int = 0, stop: int | None = None,
         start = end
 
 
+def rows_in_chunks(text: str, start: int, stop: int | None, parse: Callable
+                   ) -> tuple[np.ndarray, ...] | None:
+    """Parse ``text[start:stop]`` a chunk of lines at a time and join the pieces.
+
+    ``parse(piece)`` gives, for the rows of one chunk, ``(weights, row, group, number,
+    lines)``: a weight per row, then per entry its row (from 0 in the chunk), tied group
+    and number, and each row's 1-based line in the chunk; or None, which stops the whole
+    parse (None is returned). The joined rows are numbered on, and their lines counted from
+    ``start``, across chunks; None as well when no chunk holds a row.
+    """
+    columns: tuple[list, ...] = ([], [], [], [], [])
+    rows = 0
+    for piece, before in line_chunks(text, start, stop):
+        if not piece.strip():
+            continue
+        parsed = parse(piece)
+        if parsed is None:
+            return None
+        weights, row, group, number, lines = parsed
+        for column, value in zip(columns, (weights, (row + rows).astype(ID_DTYPE),
+                                           group.astype(ID_DTYPE, copy=False), number,
+                                           lines + before)):
+            column.append(value)
+        rows += weights.size
+    if not rows:
+        return None
+    return tuple(joined(column) for column in columns)
+
+
 def joined(pieces: list) -> np.ndarray:
     """The pieces as one array; the list is emptied, so each piece is freed once copied."""
     out = np.concatenate(pieces)

@@ -13,11 +13,10 @@ from ._common import (
     assemble,
     check_weights,
     empty_error,
-    joined,
-    line_chunks,
     numeric_rows,
     parse_numbers,
     plural,
+    rows_in_chunks,
     tidy_name,
     unique_names,
     whole,
@@ -84,20 +83,11 @@ def _read_fast(text: str) -> Preferences | None:
         return None
     if any(text.find(mark, start, end.start()) >= 0 for mark in ("=", "-", "#", "\t", '"')):
         return None
-    columns: tuple[list, ...] = ([], [], [], [], [])
-    rows = 0
-    for piece, before in line_chunks(text, start, end.start()):
-        ballots = _ballots(piece, m, withdrawn)
-        if ballots is None:
-            return None
-        weight, pref, group, number, lines = ballots
-        for column, value in zip(columns, (weight, (pref + rows).astype(ID_DTYPE), group,
-                                           number, lines + before)):
-            column.append(value)
-        rows += weight.size
-    if not rows:
+    ballots = rows_in_chunks(text, start, end.start(),
+                             lambda piece: _ballots(piece, m, withdrawn))
+    if ballots is None:
         return None
-    weight, pref, group, number, lines = (joined(column) for column in columns)
+    weight, pref, group, number, lines = ballots
     try:
         names = _names(_lines(text[end.end():]), m)
     except PreferenceFormatError:
@@ -110,7 +100,7 @@ def _read_fast(text: str) -> Preferences | None:
         return None
     number -= 1
     try:
-        return assemble(pref, group, number, rows, tuple(names), lines + offset,
+        return assemble(pref, group, number, weight.size, tuple(names), lines + offset,
                         weights=weight, notes=notes, unit="ballot", merge_names=False)
     except ValueError:
         return None  # e.g. a candidate twice on one ballot: the ballot reader says where
@@ -118,8 +108,6 @@ def _read_fast(text: str) -> Preferences | None:
 
 def _ballots(piece: str, m: int, withdrawn: set[int]):
     """Strict ballots of one chunk as ``(weight, pref, group, number, lines)``, or None."""
-    if not piece.strip():
-        return np.zeros(0), *(np.zeros(0, ID_DTYPE),) * 3, np.zeros(0, np.int64)
     parsed = numeric_rows(_BALLOT_ID.sub("", piece), " ")
     if parsed is None:
         return None

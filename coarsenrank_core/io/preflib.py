@@ -13,10 +13,9 @@ from ._common import (
     assemble,
     check_weights,
     empty_error,
-    joined,
-    line_chunks,
     numeric_rows,
     parse_numbers,
+    rows_in_chunks,
     split_fast,
     tidy_name,
     unique_names,
@@ -99,20 +98,10 @@ def _read_fast(text: str) -> Preferences | None:
     if not head_lines or start >= len(text):
         return None  # the older layout, or no orders: read line by line
     names, declared, _ = _preflib_current(head_lines)
-    columns: tuple[list, ...] = ([], [], [], [], [])
-    rows = 0
-    for piece, before in line_chunks(text, start):
-        orders = _orders(piece)
-        if orders is None:
-            return None
-        counts, pref, group, number, lines = orders
-        for column, value in zip(columns, (counts, (pref + rows).astype(ID_DTYPE),
-                                           group.astype(ID_DTYPE), number, lines + before)):
-            column.append(value)
-        rows += counts.size
-    if not rows:
+    orders = rows_in_chunks(text, start, None, _orders)
+    if orders is None:
         return None
-    counts, pref, group, number, lines = (joined(column) for column in columns)
+    counts, pref, group, number, lines = orders
     m = declared[0] if declared is not None else max([*names, int(number.max(initial=0))])
     if m > _MAX_ALTERNATIVES or number.size and (number.min() < 1 or number.max() > m):
         return None
@@ -133,8 +122,6 @@ def _read_fast(text: str) -> Preferences | None:
 
 def _orders(piece: str):
     """One chunk of order lines as ``(counts, pref, group, number, lines)``, or None."""
-    if not piece.strip():
-        return np.zeros(0), *(np.zeros(0, ID_DTYPE),) * 3, np.zeros(0, np.int64)
     if not _one_count_per_line(piece):
         return None
     piece = piece.replace(":", ",")
