@@ -89,7 +89,7 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     # renumber groups so that blank stages (';;') leave no gap
     key = pref.astype(np.int64) * (int(group_raw.max(initial=0)) + 1) + group_raw
     _, group_rank = np.unique(key, return_inverse=True)
-    first_of_pref = np.r_[True, pref[1:] != pref[:-1]]
+    first_of_pref = np.r_[True, pref[1:] != pref[:-1]][:pref.size]  # no entry: none
     group = group_rank - np.repeat(group_rank[first_of_pref],
                                    np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
     item, item_names = factorize(names)
