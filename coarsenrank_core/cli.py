@@ -180,36 +180,68 @@ def _choose(prefs, rule, args):
     return choice
 
 
+def _rank_method(args) -> str:
+    """The method of ``rank``: ``--method``, else CoarsenPL when only CoarsenPL's options
+    (``--alpha``, ``--calibration``) are given, else the package's default."""
+    from .registry import DEFAULT_METHOD
+
+    if args.method is not None:
+        return args.method
+    if args.alpha is not None or args.calibration is not None:
+        return "coarsen-pl"
+    return DEFAULT_METHOD
+
+
 def _rank(args) -> None:
-    from .alpha import consensus_fit
-    from .models.plackett_luce import coarsen_pl_gibbs
+    from .models.consensus import careless_unit_reason
+    from .registry import DEFAULT_METHOD, get_method
+    from .uncertainty import rank_uncertainty
 
     prefs = _read(args.file, args.format, args)
-    alpha = _choose(prefs, args.alpha, args).alpha
-    # the consensus fit of the whole package, with only the options given here changed
-    options = dict(max_iter=args.max_iter, tol=args.tol)
+    method = get_method(_rank_method(args))
+    options: dict = dict(max_iter=args.max_iter, tol=args.tol)
     if args.prior is not None:
         options["prior"] = tuple(args.prior)
     if args.calibration is not None:
         options["calibration"] = None if args.calibration == _NO_CALIBRATION else args.calibration
-    fit = consensus_fit(prefs, alpha, **{k: v for k, v in options.items() if v is not None})
+    options = {k: v for k, v in options.items() if v is not None}
+    foreign = sorted(k for k in options if k not in method.parameters)
+    if foreign:
+        flags = ", ".join("--" + k.replace("_", "-") for k in foreign)
+        raise _UsageError(f"{method.id} takes no {flags}; choose a method that does with "
+                          "--method")
+    if args.alpha is not None and not method.tempered:
+        raise _UsageError(f"{method.id} has no alpha; --alpha goes with --method coarsen-pl "
+                          "(or another CoarsenRank method)")
+    if method.tempered:
+        options["alpha"] = _choose(prefs, args.alpha or "auto", args).alpha
+    # the same fit the dashboard's Consensus page shows, with only the options given here
+    fit = method.run(prefs, **options)
     header = ["item", "rank", "score"]
     columns = [np.asarray(prefs.item_names, dtype=object), fit.ranks, fit.scores]
     if args.posterior:
-        prior = tuple(fit.params["prior"])
-        post = coarsen_pl_gibbs(prefs, alpha=alpha, prior=prior,
-                                burn_in=args.burn_in, n_draws=args.draws, random_state=args.seed,
-                                warm_start=fit if prior[0] >= 1 else None)
-        low, high = post.rank_interval()
-        header += ["posterior_mean", "score_low", "score_high", "rank_low", "rank_high"]
-        columns += [post.mean, post.lower, post.upper, low, high]
+        spread = rank_uncertainty(prefs, method.id, fit=fit, n_draws=args.replicates,
+                                  random_state=args.seed, **options)
+        header += ["score_low", "score_high", "rank_low", "rank_high", "p_first"]
+        columns += [spread.lower, spread.upper, spread.rank_low, spread.rank_high,
+                    spread.p_first]
     order = fit.order
     rows = zip(*(np.asarray(c)[order].tolist() for c in columns))
     _emit(table_to_csv(header, rows), args.out)
     status = {True: "converged", False: "not converged", None: "no stopping rule"}[
         fit.converged]
-    print(f"{len(prefs)} preferences over {prefs.n_items} items; tau = {fit.tau:.4g}; "
+    why = (careless_unit_reason(prefs, fit.extra["per"]) if method.id == DEFAULT_METHOD
+           else f"{method.name}, as asked")
+    print(f"fit: {why}", file=sys.stderr)
+    tau = f"; tau = {fit.tau:.4g}" if fit.tau is not None else ""
+    print(f"{len(prefs)} preferences over {prefs.n_items} items{tau}; "
           f"{fit.iterations} iterations, {status}", file=sys.stderr)
+    if args.posterior:
+        print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
+              f"over {args.replicates} refits with the "
+              f"{'raters' if spread.unit == 'ranker' else 'lists'} resampled "
+              "(Bayesian bootstrap); p_first: the share of refits in which it came first",
+              file=sys.stderr)
 
 
 def _dic(args) -> None:
@@ -258,6 +290,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     from .dic import DIC_DRAWS
     from .io import FORMATS
+    from .registry import DEFAULT_METHOD, METHODS
+    from .uncertainty import BOOTSTRAP_DRAWS
 
     def common(sub, sampler=True):
         sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, PrefLib, BLT)")
@@ -291,20 +325,29 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--jobs", type=_whole("jobs", -1, MAX_JOBS), default=1,
                              help="processes for the DIC sweep (default 1; -1 = all cores)")
 
-    rank = commands.add_parser("rank", help="consensus ranking by CoarsenPL (EM)")
+    rank = commands.add_parser(
+        "rank", help="consensus ranking (default: the package's default fit; see --method)")
     common(rank)
-    rank.add_argument("--alpha", type=_alpha, default="auto",
-                      help="auto (the default rule: where the DIC curve levels off), knee, "
-                           "dic-min, cv, inf (plain PL) or a number (default auto)")
+    rank.add_argument("--method", choices=list(METHODS), default=None,
+                      help=f"registry id of the fit (default {DEFAULT_METHOD}: PL-mix per rater "
+                           "when raters give several lists, else per list; with --alpha or "
+                           "--calibration: coarsen-pl)")
+    rank.add_argument("--alpha", type=_alpha, default=None,
+                      help="for CoarsenRank methods: auto (the default rule: where the DIC curve "
+                           "levels off), knee, dic-min, cv, inf (plain PL) or a number")
     rank.add_argument("--calibration", type=_calibration, default=None,
-                      help="paper (C = M/2, the default with a = 1), none (exact MAP; needs "
-                           "a > 1 or alpha = inf) or a number C")
+                      help="CoarsenPL only: paper (C = M/2, the default with a = 1), none "
+                           "(exact MAP; needs a > 1 or alpha = inf) or a number C")
     rank.add_argument("--max-iter", type=_whole("max-iter", 1, MAX_ITERATIONS), default=None,
-                      help=f"EM iterations (default 500, at most {MAX_ITERATIONS:,})")
+                      help=f"EM iterations (default: the method's, at most {MAX_ITERATIONS:,})")
     rank.add_argument("--tol", type=_real("tol", 0, 1), default=None,
                       help="relative change that stops EM (0 runs all iterations)")
     rank.add_argument("--posterior", action="store_true",
-                      help="add Gibbs credible intervals of scores and ranks")
+                      help="add each item's 90%% rank interval (rank_low, rank_high) and chance "
+                           "of being first (p_first), by refitting on the raters resampled")
+    rank.add_argument("--replicates", type=_whole("replicates", 2, MAX_DRAWS),
+                      default=BOOTSTRAP_DRAWS,
+                      help=f"refits behind --posterior (default {BOOTSTRAP_DRAWS})")
     rank.set_defaults(handler=_rank)
 
     dic = commands.add_parser("dic", help="DIC against alpha (choose alpha from the data)")

@@ -15,6 +15,7 @@ from .frozen import FrozenDict, readonly_array
 from .metrics import kendall_tau_b, pairwise_accuracy
 from .preferences import Preferences
 from .registry import (
+    DEFAULT_METHOD,
     METHODS,
     PAPER_METHODS,
     SHARED_PARAMETERS,
@@ -27,7 +28,8 @@ __all__ = ["ComparisonRow", "ComparisonResult", "compare", "order_agreement",
            "DEFAULT_COMPARISON", "COMPARE_DRAWS"]
 
 #: The methods compared when none are named: the paper's seven and the two mixture models.
-DEFAULT_COMPARISON: tuple[str, ...] = tuple(PAPER_METHODS) + ("pl-mix", "pl-mix-ranker")
+DEFAULT_COMPARISON: tuple[str, ...] = ((DEFAULT_METHOD,) + tuple(PAPER_METHODS)
+                                       + ("pl-mix", "pl-mix-ranker"))
 
 #: Sampler settings of CoarsenPL (Gibbs) inside a comparison unless the caller gives
 #: others: a comparison needs its posterior mean's order, not its tails, so it runs fewer

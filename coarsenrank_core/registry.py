@@ -13,6 +13,7 @@ from .errors import Cancelled
 from .frozen import FrozenDict
 from .models.baselines import borda, copeland
 from .models.bradley_terry import coarsen_bt
+from .models.consensus import CONSENSUS_PRIOR, consensus
 from .models.crowdbt import crowdbt
 from .models.mixture import pl_mix, pl_mix_ranker
 from .models.peergrader import peergrader
@@ -22,7 +23,8 @@ from .models.thurstone import coarsen_th
 from .preferences import Preferences
 from .results import RankingResult
 
-__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA", "get_method",
+__all__ = ["Method", "METHODS", "run_method", "PAPER_METHODS", "AUTO_ALPHA", "DEFAULT_METHOD",
+           "get_method",
            "check_methods", "SHARED_PARAMETERS", "FitAttempt", "attempt", "seconds_summary"]
 
 #: Parameters a comparison hands to every method at once (:func:`~coarsenrank_core.comparison.
@@ -206,6 +208,15 @@ METHODS: dict[str, Method] = {m.id: m for m in [
                 "random (with reversed_component=True: or upside down); EM gives each "
                 "rater's chance of being careless."),
     Method(
+        "consensus", "Default (PL-mix, auto)", consensus,
+        dict(prior=CONSENSUS_PRIOR, pi_init=0.2, max_iter=1000, tol=1e-8),
+        family="robust", in_paper=False, uses_rankers=True,
+        ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
+        reference="This package's default, chosen by the study in the reproduction report: "
+                  "PL-mix per rater or per list, whichever explains the answers better",
+        summary="The default answer: each rater (or, without raters, each list) is careful "
+                "or careless, and EM down-weights the careless ones."),
+    Method(
         "borda", "Borda", borda, family="classic", in_paper=False,
         ties="Tied items share the mean of their positions.",
         reference="Borda 1781; normalised for lists of different length",
@@ -216,6 +227,11 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         reference="Copeland 1951",
         summary="Head-to-head contests: pairs won by majority minus pairs lost."),
 ]}
+
+#: The fit behind "the consensus" whenever nobody chooses one: the CLI's ``rank``, the
+#: Consensus page and the first method of every comparison (see
+#: :func:`~coarsenrank_core.models.consensus.consensus` for why).
+DEFAULT_METHOD = "consensus"
 
 PAPER_METHODS: tuple[str, ...] = tuple(m for m, spec in METHODS.items() if spec.in_paper)
 

@@ -19,7 +19,8 @@ from .frozen import readonly_array, restore_readonly
 from .preferences import Preferences
 
 __all__ = ["simulate_pl", "simulate_rankers", "Simulation", "true_worths", "random_subsets",
-           "random_orderings", "pl_orderings", "WORTH_SPACINGS", "CARELESS_ORDERS"]
+           "random_orderings", "exposed_subsets", "pl_orderings", "WORTH_SPACINGS",
+           "CARELESS_ORDERS"]
 
 #: How :func:`true_worths` places the log-worths.
 WORTH_SPACINGS = ("normal", "even")
@@ -91,6 +92,28 @@ def random_subsets(n_items: int, lengths, random_state=None) -> np.ndarray:
         element = offsets[:-1][rows, None] + np.arange(k)
         out[element] = _subset_block(n_items, rows.size, k, rng)
     return out
+
+
+def exposed_subsets(log_worths, n_rows: int, length: int, exposure: float,
+                    random_state=None) -> np.ndarray:
+    """Subsets of ``length`` items where better items are shown more (or less) often.
+
+    Every row draws ``length`` distinct items without replacement with probabilities
+    ``∝ exp(exposure · log-worth)`` (Gumbel top-k: the ``length`` largest of
+    ``exposure · log θ + Gumbel`` keys), listed in a uniformly random order. ``exposure = 0``
+    is uniform; ``1`` shows better items more often (as on the paper's datasets); ``-1``
+    shows weaker items more often (as when new or weak entries are sampled more).
+
+    Returns
+    -------
+    numpy.ndarray of intp, shape (n_rows, length)
+    """
+    rng = np.random.default_rng(random_state)
+    log_worths = np.asarray(log_worths, dtype=float)
+    if not 1 <= length <= log_worths.size:
+        raise ValueError(f"length must lie in 1..{log_worths.size} (got {length})")
+    keys = exposure * log_worths[None, :] + rng.gumbel(size=(n_rows, log_worths.size))
+    return rng.permuted(np.argsort(-keys, axis=1)[:, :length], axis=1)
 
 
 def random_orderings(items, random_state=None) -> np.ndarray:
@@ -333,7 +356,8 @@ def _careless_count(n_rankers: int, careless: float, n_careless: int | None) -> 
 def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
                     lists_per_ranker: int = 1, top: int | None = None, careless: float = 0.0,
                     n_careless: int | None = None, careless_order: str = "random",
-                    ties: float = 0.0, item_names: Sequence[str] | None = None,
+                    ties: float = 0.0, exposure: float = 0.0,
+                    item_names: Sequence[str] | None = None,
                     ranker_names: Sequence[str] | None = None,
                     random_state=None) -> Simulation:
     """Raters who order random items by Plackett–Luce from known worths; some are careless.
@@ -341,8 +365,9 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
     The draw, in this order (one vectorised step each, all from one generator):
 
     1. every list's items: a uniformly random ordered subset of ``length`` distinct items
-       (:func:`random_subsets`); a full ranking (``length == M``) draws nothing and lists
-       the items in id order;
+       (:func:`random_subsets`), or with ``exposure`` ≠ 0 a subset drawn with probabilities
+       ``∝ θ^exposure`` (:func:`exposed_subsets`); a full ranking (``length == M``) draws
+       nothing and lists the items in id order;
     2. every list ordered by a Plackett–Luce draw from ``worths`` (:func:`pl_orderings`,
        paper Eq. (19));
     3. the careless raters, chosen uniformly without replacement; every list of theirs is
@@ -373,6 +398,9 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
         How a careless rater orders the items of a list.
     ties : float
         Probability that two adjacent places are tied; ``0`` (default) gives strict orders.
+    exposure : float
+        How strongly an item's worth decides how often it is shown: ``0`` (default) is
+        uniform, ``1`` shows better items more often, ``-1`` weaker ones.
     item_names, ranker_names : sequence of str, optional
         Names of the M items and of the K raters; default ``"0" .. "M-1"`` and
         ``"r1" .. "rK"``.
@@ -413,8 +441,12 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
     count = _careless_count(n_rankers, careless, n_careless)
     rng = np.random.default_rng(random_state)
     n = n_rankers * per_ranker
+    if not np.isfinite(exposure) or abs(exposure) > 10:
+        raise ValueError(f"exposure must lie in -10..10 (got {exposure})")
     if length == n_items:
         shown = np.tile(np.arange(n_items, dtype=np.intp), (n, 1))
+    elif exposure:
+        shown = exposed_subsets(np.log(worths), n, length, exposure, rng)
     else:
         shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
     orders = pl_orderings(shown, np.log(worths), rng)

@@ -129,7 +129,7 @@ else:
     if curve is not None:
         shown = st.multiselect(
             f"Methods on the chart (up to {ROBUSTNESS_SHOWN} at first, so the bands stay "
-            "readable)", list(curve.methods), default=list(curve.methods[:ROBUSTNESS_SHOWN]),
+            "readable)", list(curve.methods), default=charts.first_shown(curve.methods),
             format_func=charts.method_name, key="robust_shown")
         show_chart(charts.robustness_chart(curve, shown), key="robustness_chart")
         explain("Each line is a method; the band shows ± one standard deviation over "

@@ -9,7 +9,18 @@ ensure_shell()
 
 from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
+from coarsenrank_core.exposure import exposure_check  # noqa: E402
+from coarsenrank_core.models.consensus import careless_unit  # noqa: E402
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.consensus_view import (  # noqa: E402
+    ORDER_NOTE,
+    first_place_out_of_order,
+    fit_caption,
+    interval_text,
+    ranking_rows,
+    too_few_lists_text,
+)
 from ui.text import alpha_number  # noqa: E402
 from ui.widgets import (  # noqa: E402
     TABLE_ROWS,
@@ -28,130 +39,185 @@ st.title("Consensus ranking")
 
 dataset = state.current()
 prefs = dataset.preferences
-original = dataset.original.preferences
-if state.peek_alpha() is None and not compute.quick_alpha_choice(original):
-    # never hold the first drawing for a DIC sweep: draw now at the quick rule's provisional
-    # α = N (τ = ½); after the page the shell chooses α by the default rule, with a progress
-    # bar and Stop, and draws the page again at that α
-    state.set_alpha(original.total_weight, "provisional")
-setting = state.alpha_setting()
-
-grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha, float("inf")})
-# the slider shows the session's α, also after another page has changed it
-state.show_in_widget("consensus_alpha", setting.alpha)
-value = st.select_slider("Trust in the data (α): move right to trust the data more "
-                         "(changes α on every page)", options=grid, format_func=alpha_number,
-                         key="consensus_alpha")
-if value != setting.alpha:
-    state.set_alpha(value, "slider")
-    state.mark_shown("consensus_alpha", value)
-    setting = state.alpha_setting()
-alpha = setting.alpha
-st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM at "
-           "this α, the same fit as the command line's `rank` and the Compare page.")
-
-for task in ("consensus", "posterior"):
-    if was_stopped(task):
-        state.set_widget(f"_{task}_stopped", (dataset.key, alpha))
-if state.widget("_consensus_stopped") == (dataset.key, alpha):
-    st.warning("Computing the consensus was stopped.")
-    if st.button("Compute the consensus", type="primary", key="consensus_restart"):
-        state.set_widget("_consensus_stopped", None)
-        st.rerun()
-    st.stop()
-with stop_button("consensus"):
-    fit = compute.consensus_fit(prefs, dataset.key, alpha)
 names = prefs.item_names
-order = fit.order
-# the posterior is drawn at the session's α only: a provisional α is about to change
-post = None if setting.provisional else compute.posterior.peek(prefs, dataset.key, alpha)
-LEVEL = f"{PosteriorResult.interval_level:.0%}"
+FITS = {"default": "Default: the best answer this package knows (PL-mix, chosen by evidence)",
+        "coarsen-pl": "CoarsenPL at α: the paper's method"}
+fit_kind = st.radio("Consensus by", list(FITS), format_func=FITS.get, key="consensus_fit_kind")
 
 
-def ranking_table(slot, post) -> None:
-    """The ranking, best first; with the posterior's likely ranks once they are sampled."""
+def show_truth_agreement(scores) -> None:
+    if dataset.truth is not None:
+        accuracy = pairwise_accuracy(scores, dataset.truth)
+        st.metric("Agreement with the true order", f"{accuracy:.1%}",
+                  help="Share of item pairs that the consensus puts in the true order.")
+
+
+def show_exposure(scores) -> None:
+    message = exposure_check(prefs, scores).message()
+    if message is not None:
+        st.warning(message, icon="⚖️")
+
+
+def draw_table(slot, scores, order, low=None, high=None, first=None,
+               level: float = INTERVAL_LEVEL) -> None:
     config = {"strength": st.column_config.NumberColumn(format="%.3g")}
-    if post is None:
-        rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i])}
-                for r, i in enumerate(order[:TABLE_ROWS])]
-    else:
-        low, high = post.rank_interval()
-        first = post.rank_probabilities()[:, 0]
-        rows = [{"rank": r + 1, "item": names[i], "strength": float(fit.scores[i]),
-                 f"likely ranks ({post.interval_level:.0%})":
-                     f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}",
-                 "chance of being first": float(first[i])}
-                for r, i in enumerate(order[:TABLE_ROWS])]
+    if first is not None:
         config["chance of being first"] = st.column_config.ProgressColumn(
             min_value=0.0, max_value=1.0, format="percent")
-    slot.dataframe(rows, hide_index=True, column_config=config)
+    slot.dataframe(ranking_rows(scores, names, order, low, high, first, limit=TABLE_ROWS,
+                                level=level),
+                   hide_index=True, column_config=config)
 
 
-if setting.provisional:
-    st.info(f"**Provisional consensus** at {alpha_text(alpha)}, the quick rule (α = N, "
-            "τ = ½), while the data choose α by the default rule (where the DIC curve levels "
-            "off). It is replaced by the consensus at the data's α, with how sure each place "
-            "is, as soon as that is ready.")
-if dataset.truth is not None:
-    accuracy = pairwise_accuracy(fit.scores, dataset.truth)
-    st.metric("Agreement with the true order", f"{accuracy:.1%}",
-              help="Share of item pairs that the consensus puts in the true order.")
-# the order is drawn at once; the likely ranks join it when the posterior is sampled
-ranking_slot = st.empty()
-ranking_table(ranking_slot, post)
-if order.size > TABLE_ROWS:
-    st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download holds "
-               "them all.")
-if post is None and not setting.provisional:
-    if state.widget("_posterior_stopped") == (dataset.key, alpha):
-        st.warning("Sampling how sure each place is was stopped: the table shows the "
-                   "consensus order without its likely ranks.")
-        if st.button("Sample how sure each place is", type="primary",
-                     key="posterior_restart"):
-            state.set_widget("_posterior_stopped", None)
-            st.rerun()
-    else:
-        with stop_button("posterior"):
-            post = compute.posterior(prefs, dataset.key, alpha)
-        ranking_table(ranking_slot, post)
-if post is not None:
-    low, high = post.rank_interval()
-    probabilities = post.rank_probabilities()
-    explain("Best first. “Likely ranks” gives the range of places the item takes in "
-            f"{post.interval_level:.0%} of the posterior draws: a wide range means the data "
-            "cannot place it precisely.")
+def show_spread(scores, order, spread, slot, how: str) -> None:
+    """The table with likely ranks, the order note, the download and the heatmap."""
+    low, high = spread.rank_interval()
+    probabilities = spread.rank_probabilities()
+    draw_table(slot, scores, order, low, high, probabilities[:, 0], spread.interval_level)
+    if first_place_out_of_order(order, probabilities[:, 0]):
+        st.caption(ORDER_NOTE)
+    explain(how)
     csv_download("Download the ranking (CSV)",
                  ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],
-                 lambda: ([r + 1, names[i], float(fit.scores[i]), int(low[i]), int(high[i]),
+                 lambda: ([r + 1, names[i], float(scores[i]), int(low[i]), int(high[i]),
                            float(probabilities[i, 0])] for r, i in enumerate(order)),
                  "consensus_ranking.csv", key="consensus_download")
     show_chart(charts.rank_heatmap(probabilities, order, names), key="rank_heatmap")
     explain("Each row is an item, each column a rank. Dark cells on the diagonal mean a sure "
             "place; a smear across columns means the place is uncertain.")
+
+
+def restart_if_stopped(task: str, key, message: str, label: str) -> bool:
+    """After Stop: a warning and a button to run ``task`` again; True while stopped."""
+    if was_stopped(task):
+        state.set_widget(f"_{task}_stopped", key)
+    if state.widget(f"_{task}_stopped") != key:
+        return False
+    st.warning(message)
+    if st.button(label, type="primary", key=f"{task}_restart"):
+        state.set_widget(f"_{task}_stopped", None)
+        st.rerun()
+    return True
+
+
+if fit_kind == "default":
+    if restart_if_stopped("consensus", dataset.key, "Computing the consensus was stopped.",
+                          "Compute the consensus"):
+        st.stop()
+    with stop_button("consensus"):
+        fit = compute.default_fit(prefs, dataset.key)
+    st.caption(fit_caption(prefs, fit))
+    order = fit.order
+    show_exposure(fit.scores)
+    show_truth_agreement(fit.scores)
+    ranking_slot = st.empty()
+    spread = compute.default_uncertainty.peek(prefs, dataset.key)
+    draw_table(ranking_slot, fit.scores, order)
+    if order.size > TABLE_ROWS:
+        st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download "
+                   "holds them all.")
+    if spread is None and not restart_if_stopped(
+            "spread", dataset.key, "Measuring how sure each place is was stopped: the table "
+            "shows the consensus order without its likely ranks.",
+            "Measure how sure each place is"):
+        with stop_button("spread"):
+            spread = compute.default_uncertainty(prefs, dataset.key)
+    if spread is not None:
+        show_spread(fit.scores, order, spread, ranking_slot,
+                    "Best first. " + interval_text(spread.interval_level, spread.unit,
+                                                   spread.n_units, spread.draws.shape[0]))
+    else:
+        csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
+                     lambda: ([r + 1, names[i], float(fit.scores[i])]
+                              for r, i in enumerate(order)),
+                     "consensus_ranking.csv", key="consensus_download")
+    alpha = None
 else:
-    explain(f"Best first. How sure each place is (the likely ranks, {LEVEL} of the posterior "
-            "draws, and the chance of being first) is sampled "
-            + ("once the data have chosen α." if setting.provisional
-               else "when you press “Sample how sure each place is”."))
-    csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
-                 lambda: ([r + 1, names[i], float(fit.scores[i])]
-                          for r, i in enumerate(order)),
-                 "consensus_ranking.csv", key="consensus_download")
+    original = dataset.original.preferences
+    if state.peek_alpha() is None and not compute.quick_alpha_choice(original):
+        # never hold the first drawing for a DIC sweep: draw now at the quick rule's
+        # provisional α = N (τ = ½); after the page the shell chooses α by the default rule,
+        # with a progress bar and Stop, and draws the page again at that α
+        state.set_alpha(original.total_weight, "provisional")
+    setting = state.alpha_setting()
+    grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha,
+                   float("inf")})
+    # the slider shows the session's α, also after another page has changed it
+    state.show_in_widget("consensus_alpha", setting.alpha)
+    value = st.select_slider("Trust in the data (α): move right to trust the data more "
+                             "(changes α on every page)", options=grid,
+                             format_func=alpha_number, key="consensus_alpha")
+    if value != setting.alpha:
+        state.set_alpha(value, "slider")
+        state.mark_shown("consensus_alpha", value)
+        setting = state.alpha_setting()
+    alpha = setting.alpha
+    st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM "
+               "at this α (`rank --method coarsen-pl`); likely ranks come from its tempered "
+               "posterior, whose width is set by α more than by the data.")
+    if restart_if_stopped("consensus", (dataset.key, alpha),
+                          "Computing the consensus was stopped.", "Compute the consensus"):
+        st.stop()
+    with stop_button("consensus"):
+        fit = compute.consensus_fit(prefs, dataset.key, alpha)
+    order = fit.order
+    # the posterior is drawn at the session's α only: a provisional α is about to change
+    post = None if setting.provisional else compute.posterior.peek(prefs, dataset.key, alpha)
+    if setting.provisional:
+        st.info(f"**Provisional consensus** at {alpha_text(alpha)}, the quick rule (α = N, "
+                "τ = ½), while the data choose α by the default rule (where the DIC curve "
+                "levels off). It is replaced by the consensus at the data's α, with how sure "
+                "each place is, as soon as that is ready.")
+    show_exposure(fit.scores)
+    show_truth_agreement(fit.scores)
+    # the order is drawn at once; the likely ranks join it when the posterior is sampled
+    ranking_slot = st.empty()
+    draw_table(ranking_slot, fit.scores, order)
+    if order.size > TABLE_ROWS:
+        st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download "
+                   "holds them all.")
+    if post is None and not setting.provisional and not restart_if_stopped(
+            "posterior", (dataset.key, alpha), "Sampling how sure each place is was stopped: "
+            "the table shows the consensus order without its likely ranks.",
+            "Sample how sure each place is"):
+        with stop_button("posterior"):
+            post = compute.posterior(prefs, dataset.key, alpha)
+    if post is not None:
+        show_spread(fit.scores, order, post, ranking_slot,
+                    "Best first. “Likely ranks” gives the range of places the item takes in "
+                    f"{post.interval_level:.0%} of CoarsenPL's posterior draws at this α: "
+                    "their width follows α (a smaller α widens them whatever the data say).")
+    else:
+        explain(f"Best first. How sure each place is (the likely ranks, "
+                f"{PosteriorResult.interval_level:.0%} of the posterior draws, and the chance "
+                "of being first) is sampled "
+                + ("once the data have chosen α." if setting.provisional
+                   else "when you press “Sample how sure each place is”."))
+        csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
+                     lambda: ([r + 1, names[i], float(fit.scores[i])]
+                              for r, i in enumerate(order)),
+                     "consensus_ranking.csv", key="consensus_download")
 
 st.header("Which raters disagree with the consensus?", divider="gray")
-JUDGES = {"consensus": "Agreement with the consensus (CoarsenPL)",
-          "pl-mix-ranker": "PL-mix (raters): the chance each rater answered at random",
-          "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater"}
+JUDGES = {"pl-mix-ranker": "PL-mix (raters): the chance each rater answered at random",
+          "pl-mix": "PL-mix (lists): the chance of each list, averaged per rater",
+          "consensus": "Agreement with the consensus above"}
+# at first the raters are judged by the default fit's own careless model
+first_judge = ("pl-mix-ranker" if fit_kind == "default" and fit.extra["per"] == "ranker"
+               or fit_kind != "default" and careless_unit(prefs) == "ranker" else "pl-mix")
 judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
-                 key="consensus_judge")
+                 index=list(JUDGES).index(first_judge), key="consensus_judge")
 show_all = st.toggle("Show all raters (the chart shows the 40 most doubtful at first, and "
                      "at most 500)", key="consensus_all_raters")
 limit = chart_limit(show_all)
+few = too_few_lists_text(prefs)
+if few is not None and judge != "consensus":
+    st.info(few)
 if dataset.careless is not None:
-    st.caption("These data mark which raters answered carelessly (a simulated scenario or "
-               "the noise): they are drawn as filled red dots.")
+    st.caption("These data mark which raters answered carelessly (by design in a sample or "
+               "scenario, or by the noise): they are drawn as filled red dots.")
 if judge == "consensus":
-    agreement = compute.raters(prefs, dataset.key, alpha)
+    agreement = compute.raters(prefs, dataset.key, alpha)  # α None: the default fit
     show_chart(charts.rater_chart(agreement, limit, dataset.careless), key="rater_chart")
     flagged = int(np.sum(agreement.outlier))
     explain("Each dot is a rater's average agreement per choice (closer to 0 is better), "
@@ -169,9 +235,10 @@ else:
     flagged = int(np.sum(careless.outlier))
     explain(f"The mixture model estimates that {careless.pi:.0%} of the "
             f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} were answered at random. Each "
-            "dot is a rater's posterior chance of being careless; "
-            f"{flagged} {'rater is' if flagged == 1 else 'raters are'} more likely careless "
-            "than careful.")
+            "dot is a rater's posterior chance of being careless"
+            + ("." if few is not None and not flagged else
+               f"; {flagged} {'rater is' if flagged == 1 else 'raters are'} more likely "
+               "careless than careful."))
     table = {"rater": careless.names, "lists": careless.n_preferences,
              "chance of answering at random": careless.probability,
              "stands out": careless.outlier}
@@ -181,19 +248,24 @@ with st.expander("Per-rater table"):
                key="rater_download")
 with st.expander("How this is computed"):
     st.markdown(
-        "**The consensus** is CoarsenPL fitted by EM (paper Algorithm 1) with prior Gamma(1, 2) "
-        "and the paper's §6.1 calibration θ ← (M/2)·θ/Σθ after every step, at the session's "
-        "α. The command line's `rank`, the Compare page and the Noise page use the same fit. "
-        "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
-        "picked first twice as often. **Likely ranks** and the chance of being first come "
-        "from the exact Gibbs posterior at the same α, a chain started from that consensus "
+        "**The default consensus** is PL-mix: every rater (or, when raters give one list "
+        "each or are not named, every list) is either careful, answering by the "
+        "Plackett–Luce model, or careless, answering at random; EM estimates the worths "
+        "and each one's chance of being careless. It was chosen by a study over simulated "
+        "data (item exposure × kinds of careless raters × lists per rater × size; see the "
+        "reproduction report): it was never clearly worse than plain Plackett–Luce, "
+        "clearly better where whole raters answer carelessly, and unlike CoarsenPL at the "
+        "knee α it does not follow how often items are shown. **Likely ranks** and the "
+        "chance of being first come from refitting on the raters resampled at random "
+        "(a Bayesian bootstrap), so they reflect how much the raters disagree, and narrow "
+        "as more raters answer. The command line's `rank --posterior` gives the same "
+        "numbers. **CoarsenPL** (the paper's method) is CoarsenPL fitted by EM (paper "
+        "Algorithm 1) with prior Gamma(1, 2) and the §6.1 calibration, at the session's α; "
+        "its likely ranks come from the exact Gibbs posterior at that α "
         f"({compute.CONSENSUS_DRAWS['n_draws']} draws after "
         f"{compute.CONSENSUS_DRAWS['burn_in']} warm-up sweeps). "
-        "On large data whose α has not been chosen yet, the page first shows the consensus "
-        "at the provisional α = N (τ = ½), labelled so, while α is chosen by the default "
-        "rule; then the consensus at that α and its likely ranks replace it. "
-        "**Agreement** is the mean log-probability, per choice, of a rater's lists under the "
-        "consensus. **PL-mix** models each rater (or list) as careful Plackett–Luce or "
-        "uniformly random and estimates the chance of each by EM.")
+        "Strength is the Plackett–Luce worth: an item with twice the strength of another is "
+        "picked first twice as often. **Agreement** is the mean log-probability, per "
+        "choice, of a rater's lists under the consensus.")
 
-glossary("consensus", "alpha", "tau", "posterior", "log_likelihood")
+glossary("consensus", "likely_ranks", "alpha", "tau", "posterior", "log_likelihood")

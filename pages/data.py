@@ -9,13 +9,22 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from coarsenrank_core import PreferenceFormatError  # noqa: E402
+from coarsenrank_core.exposure import exposure_check  # noqa: E402
 from coarsenrank_core.io import FORMATS, example_file, extensions  # noqa: E402
 from ui import charts, compute, importer, state  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
-from ui.scenario import simulate_scenario  # noqa: E402
+from ui.scenario import (  # noqa: E402
+    EXPOSURE_CHOICES,
+    SCENARIO_LIMITS,
+    parse_scenario,
+    simulate_scenario,
+)
 from ui.share import SessionFileError, open_session_file  # noqa: E402
 from ui.text import count, list_word, plain  # noqa: E402
-from ui.widgets import explain, format_error, glossary, show_chart  # noqa: E402
+from ui.widgets import explain, format_error, glossary, show_chart, stop_button  # noqa: E402
+
+#: List entries up to which the Data page fits the consensus at once for its exposure check.
+EXPOSURE_CHECK_ENTRIES = 200_000
 
 st.title("Data")
 st.markdown("Load the rankings to combine. The app starts with a small sample so that every "
@@ -39,11 +48,14 @@ state.show_in_widget("data_source", source_of(loaded))
 if recipe.startswith("sample:"):
     state.show_in_widget("sample_choice", recipe[7:])
 elif recipe.startswith("scenario:"):
-    n_items, n_rankers, length, careless, seed = recipe[9:].split(",")
-    for key, value in (("scenario_items", int(n_items)), ("scenario_raters", int(n_rankers)),
-                       ("scenario_length", int(length)),
-                       ("scenario_careless", round(100 * float(careless))),
-                       ("scenario_seed", int(seed))):
+    settings = parse_scenario(recipe)
+    for key, value in (("scenario_items", settings["n_items"]),
+                       ("scenario_raters", settings["n_rankers"]),
+                       ("scenario_length", settings["length"]),
+                       ("scenario_careless", round(100 * settings["careless"])),
+                       ("scenario_seed", settings["seed"]),
+                       ("scenario_lists", settings["lists_per_ranker"]),
+                       ("scenario_exposure", settings["exposure"])):
         state.show_in_widget(key, value)
 source = st.radio("Where do the rankings come from?", list(SOURCES.values()),
                   horizontal=True, key="data_source")
@@ -116,18 +128,33 @@ else:
         st.markdown("Build a scenario with a known true order, then see which methods find "
                     "it.")
         left, right = st.columns(2)
-        n_items = left.slider("Items", 3, 40, 10, key="scenario_items")
-        n_rankers = right.slider("Raters", 5, 500, 60, key="scenario_raters")
-        length = left.slider("Items each rater orders", 2, 40, 5, key="scenario_length")
-        careless = right.slider("Careless raters (answer at random), %", 0, 90, 0,
-                                key="scenario_careless",
-                                help="0 by default: the scenario starts clean, and the Noise "
-                                     "page adds noise you can see and undo.")
-        seed = left.number_input("Seed", 0, 10_000, 1, key="scenario_seed")
+        n_items = left.slider("Items", *SCENARIO_LIMITS["n_items"], 10, key="scenario_items")
+        n_rankers = right.slider("Raters", *SCENARIO_LIMITS["n_rankers"], 60,
+                                 key="scenario_raters")
+        length = left.slider("Items in each list", 2, SCENARIO_LIMITS["n_items"][1], 5,
+                             key="scenario_length")
+        lists = right.slider("Lists per rater", *SCENARIO_LIMITS["lists_per_ranker"], 5,
+                             key="scenario_lists",
+                             help="With one list each, a careless rater cannot be told from "
+                                  "a careful one who disagrees once; with several, careless "
+                                  "raters stand out.")
+        careless = left.slider("Careless raters (answer at random), %", 0,
+                               round(100 * SCENARIO_LIMITS["careless"][1]), 0,
+                               key="scenario_careless",
+                               help="0 by default: the scenario starts clean, and the Noise "
+                                    "page adds noise you can see and undo.")
+        exposure = right.selectbox("Which items are shown most", list(EXPOSURE_CHOICES),
+                                   format_func=EXPOSURE_CHOICES.get, index=1,
+                                   key="scenario_exposure",
+                                   help="When weaker (or stronger) items are shown more "
+                                        "often, methods that count appearances follow the "
+                                        "exposure rather than the answers.")
+        seed = left.number_input("Seed", *SCENARIO_LIMITS["seed"], 1, key="scenario_seed")
         submitted = st.form_submit_button("Create scenario", type="primary")
     if submitted:
         state.set_current(simulate_scenario(n_items, n_rankers, min(length, n_items),
-                                            careless / 100, int(seed)))
+                                            careless / 100, int(seed), int(lists),
+                                            float(exposure)))
         st.success("Scenario created.")
 
 # data loaded by this page was loaded from the radio's own choice: the next run must not
@@ -167,6 +194,15 @@ never_seen = int((summary.appearances == 0).sum())
 if never_seen:
     verb = "appears" if never_seen == 1 else "appear"
     st.warning(f"{count(never_seen, 'item')} {verb} in no {word}; they get the prior's score.")
+
+# the exposure check needs a fit: drawn at once on data of everyday size, else once the
+# consensus has been computed on another page
+if prefs.items.size <= EXPOSURE_CHECK_ENTRIES or compute.default_fit.peek(prefs, dataset.key):
+    with stop_button("exposure"):
+        fitted = compute.default_fit(prefs, dataset.key)
+    exposure_message = exposure_check(prefs, fitted.scores).message()
+    if exposure_message is not None:
+        st.warning(exposure_message, icon="⚖️")
 
 left, right = st.columns(2)
 with left:

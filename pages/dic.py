@@ -6,7 +6,8 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core.dic import DIC_DRAWS, auto_alpha_grid  # noqa: E402
+from coarsenrank_core.alpha import DEFAULT_RULE  # noqa: E402
+from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.text import alpha_number, number  # noqa: E402
 from ui.widgets import (  # noqa: E402
@@ -128,7 +129,19 @@ def show(result) -> None:
 
 result = state.stored("dic")
 if result is None:
-    st.info("Press **Run** to draw the DIC curve (a few seconds on the samples).")
+    # the curve behind the session's α, when the default rule already drew it (or can
+    # draw it at once): no extra click for the curve that chose α
+    original = dataset.original.preferences
+    if state.peek_alpha() is None and compute.quick_alpha_choice(original):
+        state.alpha_setting()
+    choice = compute.alpha_choice.peek(original, dataset.original.key, DEFAULT_RULE)
+    if choice is not None and isinstance(choice.evidence, DICResult) and \
+            dataset.original.key == dataset.key:
+        st.caption("The curve the default rule drew when it chose α for these data; press "
+                   "**Run** to draw it with other settings.")
+        show(choice.evidence)
+    else:
+        st.info("Press **Run** to draw the DIC curve (a few seconds on the samples).")
 else:
     show(result)
 

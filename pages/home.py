@@ -14,24 +14,28 @@ st.title("CoarsenRank: one fair ranking from many people's rankings")
 st.markdown(
     "Many people put the same things in order: pizzas in a survey, essays in peer grading, "
     "photos in a crowd task. This tool combines their rankings into one consensus order and "
-    "says how sure each place is. Its consensus is **CoarsenRank** (Pan et al., JMLR 2022), "
-    "which fits a neighbourhood of the data rather than the data exactly; next to it you can "
-    "run models that recognise careless raters (**PL-mix**, CrowdBT, PeerGrader) and the "
-    "classic methods.")
+    "says how sure each place is. Its default answer is the method our measurements support "
+    "best: **PL-mix**, which treats every rater (or list) as careful or careless and "
+    "down-weights the careless ones. Each item's **likely ranks** are the places it takes "
+    "when the raters are resampled at random: they narrow as more people answer and widen "
+    "when people disagree about it. The paper's method, **CoarsenRank** (Pan et al., JMLR "
+    "2022), which fits a neighbourhood of the data rather than the data exactly, is one "
+    "click away on every page, next to CrowdBT, PeerGrader and the classic methods.")
 st.markdown(
     "**What our measurements show** (see the Noise page and `reports/`): when some raters "
     "answer at random, the models of careless raters find the true order clearly better "
-    "than plain Plackett–Luce. CoarsenRank scores like plain Plackett–Luce when every item "
-    "is shown equally often; it gains when the items shown more often are also the better "
-    "ones, as on the paper's datasets, and loses badly when they are the worse ones. Against "
-    "a coordinated group as large as the honest raters, no method helps.")
+    "than plain Plackett–Luce, and they are never clearly worse. CoarsenRank scores like "
+    "plain Plackett–Luce when every item is shown equally often; it gains when the items "
+    "shown more often are also the better ones, as on the paper's datasets, and loses "
+    "badly when they are the worse ones. Against a coordinated group as large as the "
+    "honest raters, no method helps.")
 
 st.subheader("Start here")
 # the same pages, in the same order, as the sidebar (ui.shell.PAGES)
 for path, title, icon, _ in PAGES[1:]:
     st.page_link(path, label=f"{title} · {START_HERE[path]}", icon=icon)
 
-glossary("consensus", "alpha", "pairwise_accuracy", "posterior")
+glossary("consensus", "likely_ranks", "alpha", "pairwise_accuracy", "posterior")
 
 st.subheader("Loaded now")
 dataset = state.current()

@@ -8,6 +8,7 @@ ensure_shell()
 
 from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.consensus_view import too_few_lists_text  # noqa: E402
 from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
@@ -125,9 +126,14 @@ if report is not None:
 
     st.subheader("Which raters were made noisy, and which do the models flag?")
     check = rater_check(dataset)
+    too_few = too_few_lists_text(dataset.preferences)
     if check is None:
         st.info("The data have no rater names, so raters cannot be checked.")
+    elif too_few is not None and not check.flagged:
+        st.info(too_few)
     else:
+        if too_few is not None:
+            st.caption(too_few)
         if original.careless is None:
             st.caption("Only the raters this noise changed are known; any careless raters "
                        "already in the original data are not marked, so a model that flags "

@@ -47,6 +47,12 @@ def _truth(out: Path, name: str, names: list[str], worth: np.ndarray) -> None:
     _write(out, name, ["item", "score"], [[n, f"{w:.4f}"] for n, w in zip(names, worth)])
 
 
+def _careless(out: Path, name: str, column: str, raters: list[str]) -> None:
+    """The raters who answered carelessly by design, one name a row, so a teacher can check
+    the flags."""
+    _write(out, name, [column], [[r] for r in raters])
+
+
 def pizza(rng, out: Path = HERE) -> None:
     """8 pizzas fully ranked by 30 people; 7 of them answered carelessly (at random)."""
     sim = simulate_rankers(true_worths(len(PIZZAS), 1.6, "even"), len(NAMES), n_careless=7,
@@ -55,6 +61,7 @@ def pizza(rng, out: Path = HERE) -> None:
     _write(out, "pizza_rankings.csv", header,
            [[name] + [PIZZAS[i] for i in order] for name, order in zip(NAMES, sim.orders)])
     _truth(out, "pizza_truth.csv", PIZZAS, sim.worths)
+    _careless(out, "pizza_careless.csv", "respondent", [NAMES[r] for r in sim.careless])
 
 
 def photos(rng, out: Path = HERE) -> None:
@@ -73,6 +80,7 @@ def photos(rng, out: Path = HERE) -> None:
                  for (a, b), win in zip(sim.shown, sim.orders[:, 0])]
     _write(out, "photo_pairs.csv", ["worker", "left", "right", "winner"], rows)
     _truth(out, "photo_truth.csv", PHOTOS, worth)
+    _careless(out, "photo_careless.csv", "worker", [f"worker{w + 1:02d}" for w in range(9, 12)])
 
 
 def films(rng, out: Path = HERE) -> None:
@@ -84,6 +92,7 @@ def films(rng, out: Path = HERE) -> None:
             for v, order in enumerate(sim.orders) for r, i in enumerate(order)]
     _write(out, "film_lists.csv", ["voter", "item", "rank"], rows)
     _truth(out, "film_truth.csv", FILMS, sim.worths)
+    _careless(out, "film_careless.csv", "voter", [f"viewer{v + 1:03d}" for v in sim.careless])
 
 
 def essays(rng, out: Path = HERE) -> None:
@@ -100,6 +109,7 @@ def essays(rng, out: Path = HERE) -> None:
             for s in range(n) for i, g in zip(sim.orders[s], grade[s])]
     _write(out, "essay_grades.csv", ["student", "item", "rank"], rows)
     _truth(out, "essay_truth.csv", ESSAYS, sim.worths)
+    _careless(out, "essay_careless.csv", "student", [f"student{s + 1:02d}" for s in sim.careless])
 
 
 def main(out: Path = HERE) -> None:

@@ -28,6 +28,13 @@ def open_page(path: str, at: AppTest | None = None) -> AppTest:
     return at.switch_page(path).run()
 
 
+def open_coarsen(at: AppTest | None = None) -> AppTest:
+    """The Consensus page showing CoarsenPL at α (the paper's method) instead of the default."""
+    at = at or fresh_app()
+    at.session_state["consensus_fit_kind"] = "coarsen-pl"
+    return at.switch_page("pages/consensus.py").run()
+
+
 def sidebar_text(at: AppTest) -> str:
     return " ".join(str(e.value) for e in at.sidebar.get("text")) + " " + " ".join(
         str(e.value) for e in at.sidebar.caption)
@@ -283,7 +290,7 @@ def test_a_cached_sweep_replays_cleanly_on_another_page():
     no_failure(at)
     knee = [m.value for m in at.metric
             if m.label == "α where the curve levels off (default rule)"][0]
-    at = open_page("pages/consensus.py", at)
+    at = open_coarsen(at)
     no_failure(at)
     assert knee in " ".join(c.value for c in at.caption)
     at = click(open_page("pages/noise.py", at), "Make the noisy copy")
@@ -347,7 +354,7 @@ def test_one_alpha_and_one_consensus_on_every_page(tmp_path, capsys):
     expected = f"α = {alpha:g}"
     fit = run_method("coarsen-pl", prefs)
     assert fit.params["alpha"] == alpha
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     no_failure(at)
     assert f"Chosen {expected}" in sidebar_text(at) and expected in captions(at)
     assert at.select_slider(key="consensus_alpha").value == alpha
@@ -355,7 +362,8 @@ def test_one_alpha_and_one_consensus_on_every_page(tmp_path, capsys):
     assert list(table["item"]) == [prefs.item_names[i] for i in fit.order]
     np.testing.assert_allclose(table["strength"], fit.scores[fit.order])
     out = tmp_path / "ranking.csv"
-    assert main(["rank", str(SAMPLE / "pizza_rankings.csv"), "--out", str(out)]) == 0
+    assert main(["rank", str(SAMPLE / "pizza_rankings.csv"), "--method", "coarsen-pl",
+                 "--out", str(out)]) == 0
     assert expected in capsys.readouterr().err
     with open(out) as handle:
         cli = list(csv.DictReader(handle))
@@ -376,7 +384,7 @@ def test_one_alpha_and_one_consensus_on_every_page(tmp_path, capsys):
 
 
 def test_the_consensus_slider_sets_alpha_for_every_page():
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     at.select_slider(key="consensus_alpha").set_value(float("inf")).run()
     no_failure(at)
     assert "Chosen α = ∞" in sidebar_text(at) and "set with the slider" in sidebar_text(at)
@@ -391,13 +399,13 @@ def test_the_consensus_slider_sets_alpha_for_every_page():
     at.text_input(key="compare_alpha").set_value("24")
     at = click(at, "Run the comparison")
     assert "Chosen α = 24" in sidebar_text(at)
-    at = open_page("pages/consensus.py", at)
+    at = open_coarsen(at)
     assert at.select_slider(key="consensus_alpha").value == 24.0
     assert "α = 24" in captions(at)
 
 
 def test_a_noisy_copy_keeps_the_alpha_and_says_so():
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     grid = at.select_slider(key="consensus_alpha").options
     chosen = float(grid[3])
     at.select_slider(key="consensus_alpha").set_value(chosen).run()
@@ -409,7 +417,7 @@ def test_a_noisy_copy_keeps_the_alpha_and_says_so():
     assert "Kept from the original" in sidebar_text(at)
     assert any(f"α = {chosen:g}" in i.value and "keeps the original" in i.value
                for i in at.info)
-    at = open_page("pages/consensus.py", at)
+    at = open_coarsen(at)
     no_failure(at)
     assert f"α = {chosen:g}" in captions(at)
     assert at.select_slider(key="consensus_alpha").value == chosen
@@ -472,7 +480,7 @@ def test_large_data_are_drawn_first_at_a_provisional_alpha_then_refined(monkeypa
 
     monkeypatch.setattr(ui.compute, "engine_consensus_fit", spy)
     ui.compute.consensus_fit.clear()
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     no_failure(at)
     knee = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv")).alpha
     assert fitted[0] == 30.0  # the page is drawn first at α = N (30 lists)
@@ -518,7 +526,7 @@ def test_the_dashboard_sweep_on_both_cores_gives_the_command_lines_alpha(monkeyp
     assert ui.compute.workers(prefs) == 2
     at = open_page("pages/noise.py")
     [button] = [b for b in at.button if b.key == "load_careless"]
-    at = open_page("pages/consensus.py", button.click().run())
+    at = open_coarsen(button.click().run())
     no_failure(at)
     assert at.select_slider(key="consensus_alpha").value == choose_alpha(prefs).alpha
 
@@ -559,7 +567,7 @@ def test_the_consensus_page_draws_a_provisional_consensus_before_any_sweep(monke
     rule's α = N, labelled provisional, and no DIC sweep nor posterior before it."""
     events = _spy_consensus_steps(monkeypatch)
     monkeypatch.setattr("ui.shell._refine_alpha", lambda notice: None)  # stop after drawing
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     no_failure(at)
     assert events == [("fit", 30.0)]  # 30 lists: α = N, nothing else
     [note] = [i.value for i in at.info if "Provisional consensus" in i.value]
@@ -577,7 +585,7 @@ def test_the_provisional_consensus_is_refined_to_the_default_rules_alpha(monkeyp
     from coarsenrank_core import choose_alpha
 
     events = _spy_consensus_steps(monkeypatch)
-    at = open_page("pages/consensus.py")
+    at = open_coarsen()
     no_failure(at)
     knee = choose_alpha(read_preferences(SAMPLE / "pizza_rankings.csv")).alpha
     assert events == [("fit", 30.0), ("choose", "knee"), ("fit", knee), ("posterior", knee)]

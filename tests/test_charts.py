@@ -132,11 +132,13 @@ def test_raters_are_sorted_say_how_many_are_shown_and_can_all_be_seen():
     at = open_page("pages/data.py")
     at.radio(key="data_source").set_value("A simulated scenario (for teaching)").run()
     at.slider(key="scenario_careless").set_value(20)
-    at = click(at, "Create scenario")  # 60 raters, 12 of them careless
+    at.slider(key="scenario_lists").set_value(1)
+    at = click(at, "Create scenario")  # 60 raters, 12 of them careless, one list each
     spec = spec_titled(at, "How much did each rater answer")
     assert spec["layout"]["xaxis"]["type"] == "category"  # whole numbers, no 0.6-1.4 ticks
     assert list(spec["data"][0]["x"]) == ["1"]
     at = open_page("pages/consensus.py", at)
+    at.radio(key="consensus_judge").set_value("consensus").run()
     no_failure(at)
     spec = spec_titled(at, "disagree with the consensus")
     assert "(showing 40 of 60)" in spec["layout"]["title"]["text"].replace("<br>", " ")
@@ -207,3 +209,46 @@ def test_data_page_charts_count_whole_lists_and_name_the_least_covered_items():
     assert coverage["layout"]["yaxis"]["autorange"] == "reversed"
     counts = values(coverage["data"][0]["x"])
     assert list(counts) == sorted(counts)  # least covered first, at the top
+
+
+def test_the_robustness_chart_shows_the_default_and_coarsenpl_from_the_start():
+    from ui.charts import ROBUSTNESS_SHOWN, first_shown
+
+    methods = ["pl", "pl-em", "crowdbt", "peergrader", "coarsen-pl", "consensus", "borda"]
+    shown = first_shown(methods)
+    assert shown[:3] == ["consensus", "coarsen-pl", "pl-em"] and len(shown) == ROBUSTNESS_SHOWN
+    assert first_shown(["borda", "copeland"]) == ["borda", "copeland"]
+
+
+def test_rater_dots_have_the_colours_their_captions_name():
+    from coarsenrank_core.experiments import careless_rankers, ranker_disagreement
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+    from ui.charts import (
+        CAREFUL_BLUE,
+        CARELESS_RED,
+        FLAGGED_ORANGE,
+        careless_chart,
+        rater_chart,
+    )
+
+    sim = simulate_rankers(true_worths(8, 1.5, "even"), 20, 4, lists_per_ranker=5,
+                           careless=0.3, random_state=2)
+    prefs = sim.preferences
+    agreement = ranker_disagreement(prefs, np.exp(np.linspace(1.5, -1.5, 8)))
+    marks = {d["name"]: d["marker"] for d in rater_chart(agreement, None, sim.careless).data
+             if d.mode == "markers"}
+    # the Consensus page: "drawn as filled red dots"; "... stand out (orange)"
+    assert marks["careless (known)"]["color"] == CARELESS_RED
+    assert marks["careless (known)"]["symbol"] == "circle"
+    assert marks["fits like the others"]["color"] == CAREFUL_BLUE
+    if "stands out" in marks:
+        assert marks["stands out"]["color"] == FLAGGED_ORANGE
+    assert CARELESS_RED != FLAGGED_ORANGE
+    careless = careless_rankers(prefs, "pl-mix-ranker")
+    marks = {d["name"]: d["marker"] for d in careless_chart(careless, None, sim.careless).data
+             if d.mode == "markers"}
+    # the Noise page: "filled red dots are the raters made noisy ..., hollow blue dots the others"
+    assert marks["made noisy / careless (known)"]["color"] == CARELESS_RED
+    assert marks["made noisy / careless (known)"]["symbol"] == "circle"
+    assert marks["careful (known)"]["color"] == CAREFUL_BLUE
+    assert marks["careful (known)"]["symbol"] == "circle-open"

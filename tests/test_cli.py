@@ -11,6 +11,8 @@ import pytest
 
 from coarsenrank_core import choose_alpha, coarsen_pl, compare, read_preferences, run_method
 from coarsenrank_core.cli import main
+from coarsenrank_core.registry import DEFAULT_METHOD
+from coarsenrank_core.uncertainty import rank_uncertainty
 
 ROOT = Path(__file__).resolve().parents[1]
 PIZZA = ROOT / "sample_data" / "pizza_rankings.csv"
@@ -35,18 +37,52 @@ def test_rank_writes_item_rank_score_matching_the_engine(tmp_path, capsys):
     assert "tau" in capsys.readouterr().err
 
 
-def test_rank_with_posterior_and_auto_alpha(tmp_path, capsys):
+def test_rank_with_posterior_and_auto_alpha_fits_coarsen_pl(tmp_path, capsys):
     out = tmp_path / "ranking.csv"
     code = main(["rank", str(PIZZA), "--alpha", "auto", "--posterior", "--draws", "30",
-                 "--burn-in", "20", "--out", str(out)])
+                 "--burn-in", "20", "--replicates", "20", "--out", str(out)])
     assert code == 0
     table = rows(out.read_text())
-    assert set(table[0]) >= {"item", "rank", "score", "score_low", "score_high", "rank_low",
-                             "rank_high"}
+    assert list(table[0]) == ["item", "rank", "score", "score_low", "score_high", "rank_low",
+                              "rank_high", "p_first"]
     for r in table:
-        assert float(r["score_low"]) <= float(r["posterior_mean"]) <= float(r["score_high"])
+        assert float(r["score_low"]) <= float(r["score_high"])
         assert 1 <= int(r["rank_low"]) <= int(r["rank_high"]) <= 8
-    assert "alpha chosen from the data" in capsys.readouterr().err
+    assert sum(float(r["p_first"]) for r in table) == pytest.approx(1.0)
+    err = capsys.readouterr().err
+    assert "alpha chosen from the data" in err and "CoarsenPL, as asked" in err
+
+
+def test_rank_by_default_is_the_registry_default_fit_and_says_why(tmp_path, capsys):
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(PIZZA), "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    prefs = read_preferences(PIZZA)
+    fit = run_method(DEFAULT_METHOD, prefs)
+    assert [r["item"] for r in table] == [prefs.item_names[i] for i in fit.order]
+    np.testing.assert_allclose([float(r["score"]) for r in table], fit.scores[fit.order])
+    err = capsys.readouterr().err
+    assert "fit: PL-mix per list: every rater gives one list" in err
+    assert "alpha" not in err  # the default fit has no α to choose
+
+
+def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(PIZZA), "--posterior", "--replicates", "30", "--seed", "4",
+                 "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    spread = rank_uncertainty(read_preferences(PIZZA), n_draws=30, random_state=4)
+    order = spread.order
+    assert [int(r["rank_low"]) for r in table] == spread.rank_low[order].tolist()
+    assert [int(r["rank_high"]) for r in table] == spread.rank_high[order].tolist()
+    np.testing.assert_allclose([float(r["p_first"]) for r in table], spread.p_first[order])
+
+
+def test_rank_refuses_options_the_method_does_not_take(capsys):
+    assert main(["rank", str(PIZZA), "--method", "borda", "--alpha", "5"]) == 2
+    assert "--alpha goes with --method coarsen-pl" in capsys.readouterr().err
+    assert main(["rank", str(PIZZA), "--method", "borda", "--tol", "0.1"]) == 2
+    assert "borda takes no --tol" in capsys.readouterr().err
 
 
 def test_dic_writes_the_curve(tmp_path):
@@ -129,7 +165,7 @@ def test_alpha_changes_the_cli_ranking_under_its_defaults(data_dir, tmp_path):
 def test_cli_rank_compare_and_the_engine_agree_on_alpha_and_order(tmp_path, capsys):
     prefs = read_preferences(PIZZA)
     choice = choose_alpha(prefs)
-    order = cli_order(PIZZA, tmp_path)
+    order = cli_order(PIZZA, tmp_path, "--method", "coarsen-pl")
     err = capsys.readouterr().err
     assert f"α = {choice.alpha:g}" in err
     fit = run_method("coarsen-pl", prefs)

@@ -86,6 +86,21 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
         study = list(csv.DictReader(handle))
     assert {r["exposure"] for r in study} == {"uniform", "correlated", "anti-correlated"}
     assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-ranker"}
+    assert "## 11. The default answer" in report
+    default = (out / "default_answer.md").read_text()
+    for heading in ["## The default", "## 1. Accuracy", "## 2. Rank intervals",
+                    "## 3. The paper's datasets"]:
+        assert heading in default
+    with open(out / "default_accuracy.csv") as handle:
+        accuracy = list(csv.DictReader(handle))
+    assert {r["method"] for r in accuracy} == {"consensus", "coarsen-pl", "pl-em", "pl-mix",
+                                               "pl-mix-ranker"}
+    with open(out / "default_intervals.csv") as handle:
+        intervals = list(csv.DictReader(handle))
+    assert all(0 <= float(r["mean"]) <= 1 for r in intervals)
+    with open(out / "default_real_data.csv") as handle:
+        real = list(csv.DictReader(handle))
+    assert {r["dataset"] for r in real} == {"readlevel", "babyface", "peergrading_released"}
 
 
 # ------------------------------------------------------------------ without the datasets

@@ -2,6 +2,7 @@
 round-trips; the Noise page's before/after numbers are the engine's."""
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from coarsenrank_core import compare, read_preferences, read_truth
@@ -31,7 +32,9 @@ def consensus_table(at: AppTest):
 def test_a_url_rebuilds_a_scenario_with_noise_alpha_and_methods_in_a_fresh_session():
     params = {"data": SCENARIO, "noise": "replace_random,0.4,3", "alpha": "15.0",
               "rule": "typed", "methods": "pl-em,borda,coarsen-pl"}
-    at = app_with_url(params).switch_page("pages/consensus.py").run()
+    at = app_with_url(params)
+    at.session_state["consensus_fit_kind"] = "coarsen-pl"  # the α of the link at work
+    at = at.switch_page("pages/consensus.py").run()
     no_failure(at)
     # the engine's own numbers for the same recipe
     original = simulate_scenario(12, 40, 5, 0.3, 7).preferences
@@ -67,6 +70,7 @@ def test_the_copied_link_of_one_session_gives_the_same_consensus_in_another():
     first = button.click().run()
     first.selectbox(key="noise_kind").set_value("spammers").run()
     first = click(first, "Make the noisy copy")
+    first.session_state["consensus_fit_kind"] = "coarsen-pl"
     first = first.switch_page("pages/consensus.py").run()
     first.select_slider(key="consensus_alpha").set_value(
         first.select_slider(key="consensus_alpha").options[4]).run()
@@ -75,6 +79,7 @@ def test_the_copied_link_of_one_session_gives_the_same_consensus_in_another():
     query = dict(pair.split("=", 1) for pair in link.split("?", 1)[1].split("&"))
     from urllib.parse import unquote
     second = app_with_url({k: unquote(v) for k, v in query.items()})
+    second.session_state["consensus_fit_kind"] = "coarsen-pl"
     second = second.switch_page("pages/consensus.py").run()
     no_failure(second)
     assert consensus_table(second).equals(consensus_table(first))
@@ -121,6 +126,7 @@ def test_the_session_file_round_trips_data_truth_and_choices():
     no_failure(at)
     assert any("Opened the session" in s.value for s in at.success)
     assert "photos <b>x</b>.csv" in sidebar_text(at) and "α = 123.457" in sidebar_text(at)
+    at.session_state["consensus_fit_kind"] = "coarsen-pl"
     at = at.switch_page("pages/consensus.py").run()
     fit = consensus_fit(prefs, 123.456789)
     assert list(consensus_table(at)["item"]) == [prefs.item_names[i] for i in fit.order]
@@ -230,3 +236,21 @@ def test_a_reload_of_uploaded_data_says_why_the_sample_is_back():
     [warning] = [w.value for w in reloaded.warning if "uploaded data" in w.value]
     assert "session file" in warning
     assert "Pizza survey" in sidebar_text(reloaded)
+
+
+def test_scenario_recipes_carry_lists_per_rater_and_exposure_and_old_links_still_work():
+    from ui.scenario import parse_scenario, scenario_from_recipe
+
+    old = parse_scenario("scenario:12,40,5,0.3,7")
+    assert old["lists_per_ranker"] == 1 and old["exposure"] == 0.0
+    assert scenario_from_recipe("scenario:12,40,5,0.3,7").preferences == \
+        simulate_scenario(12, 40, 5, 0.3, 7).preferences
+    made = simulate_scenario(10, 30, 4, 0.2, 3, lists_per_ranker=5, exposure=-1.0)
+    assert made.recipe == "scenario:10,30,4,0.2,3,5,-1"
+    again = scenario_from_recipe(made.recipe)
+    assert again.preferences == made.preferences and again.careless == made.careless
+    assert len(made.preferences) == 150 and "5 lists each" in made.name
+    for bad in ("scenario:10,30,4,0.2,3,5,0.5", "scenario:10,30,4,0.2,3,99,0",
+                "scenario:10,30,4,0.2,3,5", "scenario:10,30,4,0.2,3,5,nan"):
+        with pytest.raises(ValueError):
+            parse_scenario(bad)

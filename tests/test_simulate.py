@@ -358,3 +358,30 @@ def test_the_sample_generator_goes_through_simulate_and_rebuilds_the_shipped_fil
     assert written == sorted(p.name for p in SAMPLE_DIR.glob("*.csv"))
     for name in written:
         assert filecmp.cmp(tmp_path / name, SAMPLE_DIR / name, shallow=False), name
+
+
+@pytest.mark.parametrize("exposure", [-1.0, 0.0, 1.0])
+def test_exposed_subsets_hold_distinct_items_shown_by_worth(exposure):
+    from scipy.stats import spearmanr
+
+    from coarsenrank_core.simulate import exposed_subsets
+
+    log_worths = np.linspace(1.5, -1.5, 12)
+    rows = exposed_subsets(log_worths, 4000, 4, exposure, random_state=0)
+    assert rows.shape == (4000, 4)
+    assert np.all(np.sort(rows, axis=1)[:, 1:] != np.sort(rows, axis=1)[:, :-1])
+    shown = np.bincount(rows.ravel(), minlength=12)
+    rho = spearmanr(shown, log_worths).statistic
+    if exposure == 0:
+        assert abs(rho) < 0.6 and shown.min() > 0.8 * shown.mean()
+    else:
+        assert np.sign(rho) == exposure and abs(rho) > 0.95
+
+
+def test_simulate_rankers_passes_exposure_and_refuses_a_wild_one():
+    sim = simulate_rankers(true_worths(10, 1.5, "even"), 300, 3, exposure=-1.0,
+                           random_state=0)
+    shown = sim.preferences.appearances()
+    assert shown[-1] > 2 * shown[0]  # the weakest item is shown far more than the best
+    with pytest.raises(ValueError, match="exposure"):
+        simulate_rankers(true_worths(10, 1.5, "even"), 5, 3, exposure=float("nan"))

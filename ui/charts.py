@@ -8,6 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from coarsenrank_core.registry import DEFAULT_METHOD
+
 from .text import alpha_number
 from .theme import CHART_HEIGHT, FONT_SIZE, METHOD_NAMES, method_color, plot_text
 
@@ -272,13 +274,22 @@ def agreement_heatmap(comparison) -> go.Figure:
 
 
 ROBUSTNESS_SHOWN = 4  # methods drawn at once by default (more bands overlap)
+#: Drawn first when present: the default answer and the paper's method, then plain PL-EM.
+ROBUSTNESS_FIRST = (DEFAULT_METHOD, "coarsen-pl", "pl-em")
+
+
+def first_shown(methods: Sequence[str]) -> list[str]:
+    """The methods a robustness chart shows at first: :data:`ROBUSTNESS_FIRST` where run,
+    then the others in their order, :data:`ROBUSTNESS_SHOWN` at most."""
+    preferred = [m for m in ROBUSTNESS_FIRST if m in methods]
+    return (preferred + [m for m in methods if m not in preferred])[:ROBUSTNESS_SHOWN]
 
 
 def robustness_chart(result, shown: Sequence[str] | None = None) -> go.Figure:
     """Accuracy against noise level for the ``shown`` methods, ±1 standard deviation band."""
     fig = go.Figure()
     levels = 100 * np.asarray(result.levels)
-    shown = list(result.methods[:ROBUSTNESS_SHOWN]) if shown is None else list(shown)
+    shown = first_shown(result.methods) if shown is None else list(shown)
     values = []
     for i, method in enumerate(result.methods):
         if method not in shown:
@@ -357,6 +368,13 @@ def rank_heatmap(probabilities, order, item_names: Sequence[str], max_items: int
                    xaxis_title="rank", yaxis=dict(autorange="reversed"))
 
 
+#: Rater dots, as the captions name them: known careless raters filled red, raters a model
+#: flags (or that stand out) orange, the others blue.
+CARELESS_RED = "#B2182B"
+FLAGGED_ORANGE = "#E69F00"
+CAREFUL_BLUE = "#1f5fa8"
+
+
 def rater_chart(agreement, max_raters: int | None = 40,
                 careless: Sequence[int] | None = None) -> go.Figure:
     """Each rater's agreement with the consensus as a dot, least consistent at the top.
@@ -372,9 +390,9 @@ def rater_chart(agreement, max_raters: int | None = 40,
     fig = go.Figure()
     known = np.isin(order, np.asarray(careless if careless is not None else [], dtype=int))
     for mask, name, color, symbol in [
-            (~outlier & ~known, "fits like the others", "#1f5fa8", "circle-open"),
-            (outlier & ~known, "stands out", "#D55E00", "circle-open"),
-            (known, "careless (known)", "#D55E00", "circle")]:
+            (~outlier & ~known, "fits like the others", CAREFUL_BLUE, "circle-open"),
+            (outlier & ~known, "stands out", FLAGGED_ORANGE, "circle-open"),
+            (known, "careless (known)", CARELESS_RED, "circle")]:
         if careless is None and name == "careless (known)":
             continue
         fig.add_trace(go.Scatter(
@@ -409,12 +427,12 @@ def careless_chart(careless, max_raters: int | None = 40,
     k, note = _shown(values.size, max_raters)
     order = np.argsort(-values, kind="stable")[:k]
     if truth is None:
-        groups = [(values[order] > 0.5, "more likely careless", "#D55E00", "circle"),
-                  (values[order] <= 0.5, "more likely careful", "#1f5fa8", "circle")]
+        groups = [(values[order] > 0.5, "more likely careless", FLAGGED_ORANGE, "circle"),
+                  (values[order] <= 0.5, "more likely careful", CAREFUL_BLUE, "circle")]
     else:
         known = np.isin(order, np.asarray(truth, dtype=int))
-        groups = [(known, "made noisy / careless (known)", "#D55E00", "circle"),
-                  (~known, "careful (known)", "#1f5fa8", "circle-open")]
+        groups = [(known, "made noisy / careless (known)", CARELESS_RED, "circle"),
+                  (~known, "careful (known)", CAREFUL_BLUE, "circle-open")]
     fig = go.Figure()
     for mask, name, color, symbol in groups:
         fig.add_trace(go.Scatter(

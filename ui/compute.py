@@ -38,6 +38,8 @@ from coarsenrank_core.experiments import (
 )
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
+from coarsenrank_core.registry import DEFAULT_METHOD, run_method
+from coarsenrank_core.uncertainty import rank_uncertainty
 
 from .liveness import current_session_id, session_connected
 from .samples import SAMPLES
@@ -256,8 +258,14 @@ def load_sample(sample_id: str) -> Dataset:
         return teaching_scenario(sample.scenario)
     prefs = read_preferences(sample.path, format=sample.format)
     truth = read_truth(sample.truth_path, prefs)
+    careless = None
+    if sample.careless_path is not None:
+        names = sample.careless_path.read_text(encoding="utf-8").splitlines()[1:]
+        index = {name: r for r, name in enumerate(prefs.ranker_names or ())}
+        careless = tuple(sorted(index[name] for name in names))
     return Dataset(name=sample.title, preferences=prefs, truth=truth, origin="sample",
-                   description=sample.description, recipe=f"sample:{sample_id}")
+                   description=sample.description, recipe=f"sample:{sample_id}",
+                   careless=careless)
 
 
 @_cached(max_entries=8)
@@ -285,6 +293,23 @@ def consensus_fit(_prefs: Preferences, key: str, alpha: float):
     """The consensus of the whole package (CoarsenPL by EM, paper §6.1 calibration) at this α."""
     with _job("Fitting the consensus:") as job:
         return engine_consensus_fit(_prefs, alpha, should_stop=job.should_stop)
+
+
+@_cached(max_entries=32)
+def default_fit(_prefs: Preferences, key: str):
+    """The package's default consensus (:data:`~coarsenrank_core.registry.DEFAULT_METHOD`)."""
+    with _job("Fitting the consensus:") as job:
+        return run_method(DEFAULT_METHOD, _prefs, should_stop=job.should_stop)
+
+
+@_cached(max_entries=16)
+def default_uncertainty(_prefs: Preferences, key: str, seed: int = 0):
+    """Rank intervals and first-place chances of the default fit: the bootstrap over raters,
+    with the same settings as the command line's ``rank --posterior``."""
+    fit = default_fit(_prefs, key)
+    with _job("Refitting on resampled raters: refit") as job:
+        return rank_uncertainty(_prefs, DEFAULT_METHOD, fit=fit, random_state=seed,
+                                **_hooks(job))
 
 
 @_cached(max_entries=16)
@@ -407,9 +432,11 @@ def scale_within(_prefs: Preferences, key: str, methods: tuple, alpha: float,
 
 
 @_cached(max_entries=16)
-def raters(_prefs: Preferences, key: str, alpha: float):
-    """Each rater's agreement with the consensus (the EM fit at this α)."""
-    return ranker_disagreement(_prefs, consensus_fit(_prefs, key, alpha).scores)
+def raters(_prefs: Preferences, key: str, alpha: float | None):
+    """Each rater's agreement with the consensus: CoarsenPL's EM fit at this α, or the
+    default fit when ``alpha`` is None."""
+    fit = default_fit(_prefs, key) if alpha is None else consensus_fit(_prefs, key, alpha)
+    return ranker_disagreement(_prefs, fit.scores)
 
 
 @_cached(max_entries=16)

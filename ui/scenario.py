@@ -9,25 +9,38 @@ from coarsenrank_core.simulate import pl_orderings, random_subsets, simulate_ran
 
 from .state import Dataset
 
+#: The scenario builder's limits, shared by its sliders and by links (``scenario:`` recipes).
+SCENARIO_LIMITS = dict(n_items=(3, 40), n_rankers=(5, 500), lists_per_ranker=(1, 20),
+                       careless=(0.0, 0.9), seed=(0, 10_000))
+#: Exposure settings the builder offers: how an item's worth decides how often it is shown.
+EXPOSURE_CHOICES = {-1.0: "weaker items shown more often", 0.0: "every item equally often",
+                    1.0: "stronger items shown more often"}
+
 
 def simulate_scenario(n_items: int, n_rankers: int, length: int, careless: float,
-                      seed: int) -> Dataset:
-    """Each rater orders ``length`` random items by a Plackett–Luce draw; a share answer at random.
+                      seed: int, lists_per_ranker: int = 1, exposure: float = 0.0) -> Dataset:
+    """Each rater orders random items by Plackett–Luce draws; a share answer at random.
 
     One call of :func:`coarsenrank_core.simulate.simulate_rankers`: ``Item 01`` is the best;
     worths fall evenly on a log scale (:func:`~coarsenrank_core.simulate.true_worths`) so the
-    true order reads straight off the names. The careless raters (a share ``careless`` of
-    them, chosen at random) keep their items but put them in a random order; the dataset
-    marks which they are.
+    true order reads straight off the names. Every rater gives ``lists_per_ranker`` lists of
+    ``length`` items, shown with probability ``∝ θ^exposure``. The careless raters (a share
+    ``careless`` of them, chosen at random) keep their items but put every list in a random
+    order; the dataset marks which they are.
     """
     sim = simulate_rankers(true_worths(n_items, 1.5, "even"), n_rankers, length,
+                          lists_per_ranker=int(lists_per_ranker), exposure=float(exposure),
                           careless=float(careless),
                           item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
                           ranker_names=[f"rater {r + 1}" for r in range(n_rankers)],
                           random_state=seed)
     recipe = f"scenario:{n_items},{n_rankers},{length},{careless:g},{seed}"
+    if lists_per_ranker != 1 or exposure:
+        recipe += f",{int(lists_per_ranker)},{exposure:g}"
     share = f"{careless:.0%} careless" if careless else "all careful"
-    return Dataset(name=f"Scenario: {n_items} items, {n_rankers} raters, {share}",
+    lists = f", {lists_per_ranker} lists each" if lists_per_ranker != 1 else ""
+    shown = f", {EXPOSURE_CHOICES.get(exposure, f'exposure {exposure:g}')}" if exposure else ""
+    return Dataset(name=f"Scenario: {n_items} items, {n_rankers} raters{lists}, {share}{shown}",
                    preferences=sim.preferences, truth=sim.worths, origin="simulation",
                    description="Simulated: the true order is Item 01, Item 02, … "
                                + ("A share of the raters answered at random; the rater "
@@ -36,15 +49,27 @@ def simulate_scenario(n_items: int, n_rankers: int, length: int, careless: float
                    careless=tuple(int(r) for r in sim.careless), recipe=recipe)
 
 
-def scenario_from_recipe(recipe: str) -> Dataset:
-    """The dataset a ``scenario:<items>,<raters>,<length>,<careless>,<seed>`` recipe names."""
-    n_items, n_rankers, length, careless, seed = recipe.split(":", 1)[1].split(",")
-    n_items, n_rankers, length = int(n_items), int(n_rankers), int(length)
-    careless, seed = float(careless), int(seed)
-    if not (3 <= n_items <= 40 and 5 <= n_rankers <= 500 and 2 <= length <= n_items
-            and 0 <= careless <= 0.9 and 0 <= seed <= 10_000):
+def parse_scenario(recipe: str) -> dict:
+    """The settings of ``scenario:<items>,<raters>,<length>,<careless>,<seed>[,<lists>,
+    <exposure>]`` (lists per rater 1 and uniform exposure when the last two are absent);
+    ``ValueError`` when a setting is malformed or outside :data:`SCENARIO_LIMITS`."""
+    parts = recipe.split(":", 1)[1].split(",")
+    if len(parts) not in (5, 7):
+        raise ValueError("a scenario has 5 or 7 settings")
+    settings = dict(n_items=int(parts[0]), n_rankers=int(parts[1]), length=int(parts[2]),
+                    careless=float(parts[3]), seed=int(parts[4]),
+                    lists_per_ranker=int(parts[5]) if len(parts) == 7 else 1,
+                    exposure=float(parts[6]) if len(parts) == 7 else 0.0)
+    inside = all(low <= settings[name] <= high for name, (low, high) in SCENARIO_LIMITS.items())
+    if not (inside and 2 <= settings["length"] <= settings["n_items"]
+            and settings["exposure"] in EXPOSURE_CHOICES):
         raise ValueError("scenario settings out of range")
-    return simulate_scenario(n_items, n_rankers, length, careless, seed)
+    return settings
+
+
+def scenario_from_recipe(recipe: str) -> Dataset:
+    """The dataset a ``scenario:`` recipe names (see :func:`parse_scenario`)."""
+    return simulate_scenario(**parse_scenario(recipe))
 
 
 def teaching_careless(kind: str, seed: int = 0, n_items: int = 20, n_rankers: int = 30,

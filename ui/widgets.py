@@ -10,6 +10,7 @@ import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.export import table_to_csv
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
 from .state import Dataset, tau_of
 from .text import alpha_number, count, list_word, plain
@@ -56,8 +57,12 @@ GLOSSARY = {
     "precision": "Precision: of the raters a model flags, the share that really were made "
                  "noisy.",
     "recall": "Recall: of the raters made noisy, the share a model flags.",
-    "consensus": "Consensus: CoarsenPL fitted by EM at the session's α, the order every page "
-                 "uses.",
+    "consensus": "Consensus: the one order that best sums up everyone's rankings. By default "
+                 "PL-mix (each rater or list careful or careless); on the Consensus page "
+                 "you can show CoarsenPL at the session's α instead.",
+    "likely_ranks": f"Likely ranks: the range of places an item takes in {INTERVAL_LEVEL:.0%} "
+                    "of refits on "
+                    "the raters resampled at random; narrow when the raters agree about it.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
     "median_runs": "Median of N runs: each method is timed N times; the point is the middle "

@@ -1,0 +1,221 @@
+"""Which fit should be the default answer: accuracy and interval coverage over simulated cells."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..metrics import pairwise_accuracy
+from ..noise import mallows_swaps
+from ..preferences import Preferences
+from ..registry import METHODS
+from ..results import PosteriorResult
+from ..simulate import exposed_subsets, pl_orderings
+from ..uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, rank_uncertainty
+
+__all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
+           "DEFAULT_INTERVAL",
+           "study_data", "study_cells", "accuracy_study", "interval_study",
+           "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
+           "posterior_interval", "summarise", "default_conditions"]
+
+#: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
+#: the better items more often (as on the paper's datasets), −1 the weaker ones.
+EXPOSURES: Mapping[str, float] = {"weaker shown more": -1.0, "uniform": 0.0,
+                                  "stronger shown more": 1.0}
+
+#: Contamination id → (kind, share). Kinds: ``random`` and ``reversed`` rankers answer every
+#: list at random or upside down; ``campaign`` rankers all draw from one wrong order;
+#: ``random-lists`` replaces lists chosen independently of the rankers; ``swaps`` redraws
+#: every list by a Mallows model around itself (φ = share: mostly adjacent swaps).
+CONTAMINATIONS: Mapping[str, tuple[str, float]] = {
+    "clean": ("clean", 0.0),
+    "20% random rankers": ("random", 0.2),
+    "40% random rankers": ("random", 0.4),
+    "20% reversed rankers": ("reversed", 0.2),
+    "30% campaign": ("campaign", 0.3),
+    "25% random lists": ("random-lists", 0.25),
+    "adjacent swaps": ("swaps", 0.3),
+}
+
+#: The cells where whole rankers are careless (the default must gain there).
+CARELESS_RANKERS = ("20% random rankers", "40% random rankers", "20% reversed rankers")
+
+STUDY_METHODS = ("consensus", "coarsen-pl", "pl-em", "pl-mix", "pl-mix-ranker")
+
+
+@dataclass(frozen=True)
+class StudyCell:
+    """One simulated setting: exposure, contamination, lists per ranker and lists in all."""
+
+    exposure: str
+    contamination: str
+    lists_per_ranker: int
+    n_lists: int
+
+
+def study_data(cell: StudyCell, random_state=0, n_items: int = 30, length: int = 6
+               ) -> tuple[Preferences, np.ndarray]:
+    """One dataset of ``cell`` and its true worths.
+
+    Rankers order ``length`` items drawn by Gumbel top-k with keys
+    ``e · log-worth + Gumbel`` (exposure ``e``) by Plackett–Luce with log-worths falling
+    evenly from 1.5 to −1.5 (item 0 best); then the contamination of ``cell`` is applied.
+    """
+    rng = np.random.default_rng(random_state)
+    kind, share = CONTAMINATIONS[cell.contamination]
+    per = int(cell.lists_per_ranker)
+    n_rankers = max(1, int(cell.n_lists) // per)
+    n = n_rankers * per
+    log_worth = np.linspace(1.5, -1.5, n_items)
+    shown = exposed_subsets(log_worth, n, length, EXPOSURES[cell.exposure], rng)
+    orders = pl_orderings(shown, log_worth, random_state=rng)
+    rankers = np.repeat(np.arange(n_rankers), per)
+    bad_ranker = rng.permutation(n_rankers) < round(share * n_rankers)
+    bad = bad_ranker[rankers]
+    if kind == "random":
+        orders = np.where(bad[:, None], rng.permuted(orders, axis=1), orders)
+    elif kind == "reversed":
+        orders = np.where(bad[:, None], orders[:, ::-1], orders)
+    elif kind == "campaign":
+        wrong = pl_orderings(shown, np.roll(log_worth, n_items // 2), random_state=rng)
+        orders = np.where(bad[:, None], wrong, orders)
+    elif kind == "random-lists":
+        chosen = rng.random(n) < share
+        orders = np.where(chosen[:, None], rng.permuted(orders, axis=1), orders)
+    prefs = Preferences.from_arrays(orders.ravel(), np.full(n, length), n_items=n_items,
+                                    rankers=rankers)
+    if kind == "swaps":
+        prefs = mallows_swaps(prefs, share, random_state=rng).preferences
+    return prefs, np.exp(log_worth)
+
+
+def study_cells(exposures: Iterable[str] = tuple(EXPOSURES),
+                contaminations: Iterable[str] = tuple(CONTAMINATIONS),
+                lists_per_ranker: Iterable[int] = (1, 5),
+                n_lists: Iterable[int] = (300, 1500)) -> list[StudyCell]:
+    """Every combination of the four factors, in a fixed order."""
+    return [StudyCell(e, c, int(k), int(n)) for e in exposures for c in contaminations
+            for k in lists_per_ranker for n in n_lists]
+
+
+def accuracy_study(cells: Sequence[StudyCell], seeds: int = 5,
+                   methods: Sequence[str] = STUDY_METHODS,
+                   progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """Pairwise accuracy of every method (registry defaults) in every cell and seed.
+
+    Returns one row per cell, method and seed: the cell's factors, ``method``, ``seed``
+    and ``accuracy``.
+    """
+    rows = []
+    for done, cell in enumerate(cells, 1):
+        for seed in range(seeds):
+            prefs, truth = study_data(cell, seed)
+            for method in methods:
+                fit = METHODS[method].run(prefs)
+                rows.append(dict(exposure=cell.exposure, contamination=cell.contamination,
+                                 lists_per_ranker=cell.lists_per_ranker, n_lists=cell.n_lists,
+                                 method=method, seed=seed,
+                                 accuracy=pairwise_accuracy(fit.scores, truth)))
+        if progress is not None:
+            progress(done, len(cells))
+    return rows
+
+
+def true_rank_covered(low, high, truth) -> np.ndarray:
+    """Whether each item's interval ``[low, high]`` meets its true rank (1-based).
+
+    Items of equal true worth form a tied block of ranks; an interval that meets the block
+    counts as covering the truth.
+    """
+    truth = np.asarray(truth, dtype=float)
+    better = (truth[None, :] > truth[:, None]).sum(axis=1)
+    equal = (truth[None, :] == truth[:, None]).sum(axis=1)
+    block_low, block_high = better + 1, better + equal
+    return (np.asarray(low) <= block_high) & (np.asarray(high) >= block_low)
+
+
+def interval_study(cells: Sequence[StudyCell], seeds: int = 5,
+                   interval_methods: Mapping[str, Callable] | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """Coverage and width of 90 % rank intervals in every cell and seed.
+
+    ``interval_methods`` maps a name to ``f(prefs, seed) -> (low, high)``; the default is
+    :func:`~coarsenrank_core.uncertainty.rank_uncertainty` of the default fit. Returns one row
+    per cell, method and seed with ``coverage`` (share of items whose interval meets the
+    true rank) and ``width`` (mean number of ranks in an interval).
+    """
+    if interval_methods is None:
+        interval_methods = {DEFAULT_INTERVAL: bootstrap_interval}
+    rows = []
+    for done, cell in enumerate(cells, 1):
+        for seed in range(seeds):
+            prefs, truth = study_data(cell, seed)
+            for name, function in interval_methods.items():
+                low, high = function(prefs, seed)
+                covered = true_rank_covered(low, high, truth)
+                rows.append(dict(exposure=cell.exposure, contamination=cell.contamination,
+                                 lists_per_ranker=cell.lists_per_ranker, n_lists=cell.n_lists,
+                                 method=name, seed=seed, coverage=float(covered.mean()),
+                                 width=float(np.mean(np.asarray(high) - low + 1))))
+        if progress is not None:
+            progress(done, len(cells))
+    return rows
+
+
+def summarise(rows: Sequence[dict], value: str) -> list[dict]:
+    """Mean and standard deviation of ``value`` over seeds, one row per cell and method."""
+    groups: dict[tuple, list[float]] = {}
+    for row in rows:
+        key = (row["exposure"], row["contamination"], row["lists_per_ranker"], row["n_lists"],
+               row["method"])
+        groups.setdefault(key, []).append(float(row[value]))
+    return [dict(exposure=k[0], contamination=k[1], lists_per_ranker=k[2], n_lists=k[3],
+                 method=k[4], mean=round(float(np.mean(v)), 4), sd=round(float(np.std(v)), 4),
+                 seeds=len(v)) for k, v in groups.items()]
+
+
+def default_conditions(summary: Sequence[dict], default: str = "consensus",
+                       baseline: str = "pl-em") -> dict:
+    """Part 1's two conditions on an accuracy study summarised by :func:`summarise`.
+
+    Returns ``worst_gap`` (the smallest mean difference default − baseline over the cells,
+    and the cell where it falls) and ``careless_gain`` (the mean difference over the cells of
+    :data:`CARELESS_RANKERS`).
+    """
+    means = {(r["exposure"], r["contamination"], r["lists_per_ranker"], r["n_lists"],
+              r["method"]): r["mean"] for r in summary}
+    cells = sorted({k[:4] for k in means})
+    gaps = {cell: means[cell + (default,)] - means[cell + (baseline,)] for cell in cells}
+    worst = min(gaps, key=lambda cell: gaps[cell])
+    careless = [g for cell, g in gaps.items() if cell[1] in CARELESS_RANKERS]
+    return dict(worst_gap=round(gaps[worst], 4), worst_cell=worst,
+                careless_gain=round(float(np.mean(careless)), 4) if careless else float("nan"),
+                careless_cells=len(careless))
+
+
+def bootstrap_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_DRAWS):
+    """The default: the Bayesian bootstrap over rankers of the default fit."""
+    summary = rank_uncertainty(prefs, n_draws=n_draws, random_state=seed)
+    return summary.rank_low, summary.rank_high
+
+
+def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
+    """The tempered posterior of CoarsenPL (Gibbs) at ``alpha``: the knee by default."""
+    post = METHODS["coarsen-pl-gibbs"].run(prefs, alpha=alpha, burn_in=200, n_draws=n_draws,
+                                           random_state=seed)
+    assert isinstance(post, PosteriorResult)
+    return post.rank_interval(INTERVAL_LEVEL)
+
+
+#: The name of the package's default interval in the study's tables.
+DEFAULT_INTERVAL = "ranker bootstrap (default)"
+#: The interval methods the report compares; the first is the package's default.
+INTERVAL_METHODS: Mapping[str, Callable] = {
+    DEFAULT_INTERVAL: bootstrap_interval,
+    "posterior at the knee α": posterior_interval,
+    "plain posterior (α = ∞)": lambda prefs, seed: posterior_interval(prefs, seed,
+                                                                       alpha=float("inf")),
+}

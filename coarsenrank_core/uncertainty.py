@@ -1,0 +1,137 @@
+"""How sure the consensus is: rank intervals and first-place chances by a ranker bootstrap."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import check_stop
+from .preferences import MIN_WEIGHT, Preferences
+from .registry import DEFAULT_METHOD, get_method
+from .results import PosteriorResult, RankingResult
+
+__all__ = ["BootstrapResult", "rank_uncertainty", "BOOTSTRAP_DRAWS", "INTERVAL_LEVEL"]
+
+#: Refits of the bootstrap: 90 % intervals from the 5th and 95th refits, chances to 0.01.
+BOOTSTRAP_DRAWS = 100
+#: The level of every "likely ranks" interval the package shows.
+INTERVAL_LEVEL = 0.9
+#: Stopping rule of the refits (when the method has one and the caller sets none): a
+#: relative change of 1e-6, or 50 iterations from the full-data fit. The order settles in a
+#: few steps from there; what is left (a mixture's share of noise creeping towards 0, the
+#: worths of items that almost never win) moves no interval and at most a near-tie in one
+#: refit (``tests/test_uncertainty.py``), and would make the refits up to 10× slower.
+REFIT_TOL = 1e-6
+REFIT_MAX_ITER = 50
+
+
+@dataclass(frozen=True)
+class BootstrapResult(PosteriorResult):
+    """A fit with its Bayesian bootstrap over rankers.
+
+    ``scores`` are the fit on the data as given (its order is the consensus); ``draws`` hold
+    one refit per bootstrap replicate, so :meth:`rank_interval` and
+    :meth:`rank_probabilities` measure how much the answer moves when the rankers are
+    resampled. ``unit`` is ``"ranker"`` (whole rankers resampled) or ``"list"`` (no ranker
+    ids: each list on its own); ``n_units`` counts them.
+    """
+
+    unit: str = "ranker"
+    n_units: int = 0
+
+    @property
+    def rank_low(self) -> np.ndarray:
+        """Lower end (best rank, 1-based) of each item's interval at :attr:`interval_level`."""
+        return self.rank_interval()[0]
+
+    @property
+    def rank_high(self) -> np.ndarray:
+        """Upper end (worst rank, 1-based) of each item's interval."""
+        return self.rank_interval()[1]
+
+    @property
+    def p_first(self) -> np.ndarray:
+        """Share of the replicates in which each item comes first."""
+        return self.rank_probabilities(top=1)[:, 0]
+
+
+def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
+                     n_draws: int = BOOTSTRAP_DRAWS, level: float = INTERVAL_LEVEL,
+                     fit: RankingResult | None = None, random_state=0,
+                     progress: Callable[[int, int], None] | None = None,
+                     should_stop: Callable[[], bool] | None = None,
+                     **params) -> BootstrapResult:
+    """Refit ``method`` on Bayesian-bootstrap reweightings of the rankers.
+
+    Each replicate gives every ranker (every list, without ranker ids) a weight drawn from
+    Exp(1), the Bayesian bootstrap (Rubin 1981), multiplies the weights of that ranker's
+    preferences by it and refits from the full-data fit (to a relative change of
+    :data:`REFIT_TOL` or :data:`REFIT_MAX_ITER` iterations). Resampling whole rankers keeps
+    their lists together, so the intervals widen with disagreement between rankers that the
+    model does not describe and narrow as rankers are added: unlike a posterior of a
+    misspecified model, whose width depends only on the amount of data.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    method : str
+        Registry id of the fit; default the package's default consensus.
+    n_draws : int
+        Bootstrap replicates.
+    level : float
+        Level of the central rank intervals.
+    fit : RankingResult, optional
+        The fit of ``method`` on ``prefs`` when already computed.
+    random_state : None, int or numpy.random.Generator
+    progress : callable, optional
+        ``progress(done, total)`` after every replicate.
+    should_stop : callable, optional
+        Checked before every replicate; raises :class:`~coarsenrank_core.errors.Cancelled`.
+    **params
+        Passed to the method (e.g. ``alpha`` of a tempered one).
+
+    Returns
+    -------
+    BootstrapResult
+    """
+    if n_draws < 2:
+        raise ValueError(f"n_draws must be at least 2 (got {n_draws})")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1 (got {level})")
+    start = time.perf_counter()
+    spec = get_method(method)
+    if fit is None:
+        fit = spec.run(prefs, should_stop=should_stop, **params)
+    warm: dict = {}
+    if "init" in spec.parameters and np.all(fit.scores > 0):
+        warm["init"] = fit.scores  # start every refit from the full-data fit
+    if "tol" in spec.parameters and "tol" not in params:
+        warm["tol"] = REFIT_TOL
+    if "max_iter" in spec.parameters and "max_iter" not in params:
+        warm["max_iter"] = REFIT_MAX_ITER
+    if "per" in spec.parameters and "per" not in params and "per" in fit.extra:
+        warm["per"] = fit.extra["per"]  # the refits keep the structure the data chose
+    rng = np.random.default_rng(random_state)
+    units = prefs.ranker_index
+    n_units = int(units.max()) + 1 if len(prefs) else 0
+    base = np.asarray(prefs.weights, dtype=float)
+    draws = np.empty((n_draws, prefs.n_items))
+    for b in range(n_draws):
+        check_stop(should_stop, f"The bootstrap was stopped after {b} of {n_draws} refits.")
+        share = np.maximum(rng.exponential(size=n_units), MIN_WEIGHT)
+        weights = np.clip(base * share[units], MIN_WEIGHT, None)
+        refit = spec.run(prefs._replace(weights=weights), **params, **warm)
+        draws[b] = refit.scores
+        if progress is not None:
+            progress(b + 1, n_draws)
+    tail = (1 - level) / 2
+    return BootstrapResult(
+        method=fit.method, scores=fit.scores, iterations=fit.iterations,
+        converged=fit.converged, seconds=time.perf_counter() - start, change=fit.change,
+        tau=fit.tau, params=dict(fit.params), extra=fit.extra, draws=draws,
+        lower=np.quantile(draws, tail, axis=0), upper=np.quantile(draws, 1 - tail, axis=0),
+        interval_level=level, unit="ranker" if prefs.has_rankers else "list",
+        n_units=n_units)

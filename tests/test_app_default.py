@@ -1,0 +1,108 @@
+"""AppTest checks of the default answer: the Consensus page, the exposure warning, teaching."""
+
+import csv
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from coarsenrank_core import read_preferences, run_method
+from coarsenrank_core.cli import main
+from coarsenrank_core.registry import DEFAULT_METHOD
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PIZZA = ROOT / "sample_data" / "pizza_rankings.csv"
+
+
+def open_page(path: str, at: AppTest | None = None) -> AppTest:
+    at = at or AppTest.from_file(APP, default_timeout=180)
+    return at.switch_page(path).run()
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    [button] = [b for b in at.button if b.label == label]
+    return button.click().run()
+
+
+def no_failure(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    assert not [e.value for e in at.error if "Something went wrong" in e.value]
+
+
+def test_the_consensus_page_and_rank_posterior_give_the_same_numbers(tmp_path):
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    assert at.radio(key="consensus_fit_kind").value == "default"
+    captions = " ".join(c.value for c in at.caption)
+    assert "PL-mix per list: every rater gives one list" in captions
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["rank", "item", "likely ranks (90%)",
+                                   "chance of being first", "strength"]
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(PIZZA), "--posterior", "--out", str(out)]) == 0
+    with open(out, encoding="utf-8") as handle:
+        cli = list(csv.DictReader(handle))
+    assert list(table["item"]) == [r["item"] for r in cli]
+    np.testing.assert_allclose(table["strength"], [float(r["score"]) for r in cli])
+    np.testing.assert_allclose(table["chance of being first"], [float(r["p_first"]) for r in cli])
+    shown = [f"{r['rank_low']}–{r['rank_high']}" if r["rank_low"] != r["rank_high"]
+             else r["rank_low"] for r in cli]
+    assert list(table["likely ranks (90%)"]) == shown
+    prefs = read_preferences(PIZZA)
+    fit = run_method(DEFAULT_METHOD, prefs)
+    assert list(table["item"]) == [prefs.item_names[i] for i in fit.order]
+    assert "resampled at random" in captions and "narrows as more people answer" in captions
+
+
+def test_a_first_place_chance_out_of_order_is_explained_in_a_visible_line():
+    at = open_page("pages/consensus.py")
+    table = at.dataframe[0].value
+    first = table["chance of being first"].to_numpy()
+    out_of_order = bool(np.any(first[1:] > np.maximum.accumulate(first)[:-1] + 1e-12))
+    note = [c.value for c in at.caption if "higher chance of being first" in c.value]
+    assert bool(note) == out_of_order
+
+
+def test_one_list_per_rater_is_said_instead_of_flagging_nobody():
+    at = open_page("pages/consensus.py")
+    assert any("Every rater gave one list" in i.value for i in at.info)
+    at = click(open_page("pages/noise.py", at), "Make the noisy copy")
+    no_failure(at)
+    shown = " ".join([i.value for i in at.info] + [c.value for c in at.caption])
+    assert "Every rater gave one list" in shown
+
+
+def test_the_pizza_sample_marks_its_seven_careless_respondents():
+    at = open_page("pages/data.py")
+    assert any("7 raters of these data answered carelessly by design" in c.value
+               for c in at.caption)
+    at = open_page("pages/consensus.py", at)
+    spec = [e for e in at.get("plotly_chart")]
+    assert spec  # the rater chart marks them
+    assert any("drawn as filled red dots" in c.value for c in at.caption)
+
+
+def test_a_scenario_with_weaker_items_shown_more_warns_on_data_and_consensus_pages():
+    at = open_page("pages/data.py")
+    at.radio(key="data_source").set_value("A simulated scenario (for teaching)").run()
+    at.selectbox(key="scenario_exposure").set_value(-1.0)
+    at.slider(key="scenario_lists").set_value(5)
+    at.slider(key="scenario_raters").set_value(60)
+    at = click(at, "Create scenario")
+    no_failure(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "Weaker items were shown more often" in warnings
+    assert "every method's answer here depends on that" in warnings
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    assert "Weaker items were shown more often" in " ".join(w.value for w in at.warning)
+    # five lists per rater: both structures are fitted, and the reason says so
+    assert "60 of 60 raters give several lists" in " ".join(c.value for c in at.caption)
+
+
+def test_the_dic_page_draws_the_curve_that_chose_alpha_without_a_click():
+    at = open_page("pages/dic.py")
+    no_failure(at)
+    assert any("The curve the default rule drew" in c.value for c in at.caption)
+    assert at.get("plotly_chart")

@@ -1,0 +1,84 @@
+"""The default-answer study: its simulated data, and the default meeting the study's bars."""
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.paper.default_study import (
+    CARELESS_RANKERS,
+    CONTAMINATIONS,
+    EXPOSURES,
+    StudyCell,
+    accuracy_study,
+    default_conditions,
+    interval_study,
+    study_cells,
+    study_data,
+    summarise,
+    true_rank_covered,
+)
+from coarsenrank_core.uncertainty import rank_uncertainty
+
+
+@pytest.mark.parametrize("contamination", list(CONTAMINATIONS))
+def test_every_cell_gives_lists_of_six_over_thirty_items_with_rankers(contamination):
+    prefs, truth = study_data(StudyCell("uniform", contamination, 5, 300), 1)
+    assert len(prefs) == 300 and prefs.n_items == 30 and prefs.n_rankers == 60
+    assert set(np.unique(prefs.lengths)) == {6} and truth.shape == (30,)
+    assert np.all(np.diff(truth) < 0)  # item 0 is the best
+
+
+def test_exposure_decides_which_items_are_shown():
+    shown = {e: study_data(StudyCell(e, "clean", 1, 1500), 0)[0].appearances()
+             for e in EXPOSURES}
+    assert shown["weaker shown more"][-5:].sum() > 3 * shown["weaker shown more"][:5].sum()
+    assert shown["stronger shown more"][:5].sum() > 3 * shown["stronger shown more"][-5:].sum()
+    uniform = shown["uniform"]
+    assert uniform.min() > 0.6 * uniform.mean()
+
+
+def test_reversed_rankers_write_whole_lists_upside_down():
+    clean, _ = study_data(StudyCell("uniform", "clean", 5, 300), 3)
+    reversed_, _ = study_data(StudyCell("uniform", "20% reversed rankers", 5, 300), 3)
+    a = clean.items.reshape(300, 6)
+    b = reversed_.items.reshape(300, 6)
+    flipped = np.all(a[:, ::-1] == b, axis=1)
+    same = np.all(a == b, axis=1)
+    assert np.all(flipped | same) and flipped.sum() == 12 * 5  # 12 rankers × 5 lists
+    per_ranker = np.bincount(clean.ranker_index[flipped], minlength=60)
+    assert set(per_ranker[per_ranker > 0]) == {5}
+
+
+def test_a_tied_truth_counts_as_covered_when_the_interval_meets_its_block():
+    truth = np.array([3.0, 2.0, 2.0, 2.0, 1.0])  # ranks 1, then a block 2-4, then 5
+    low = np.array([1, 4, 1, 5, 4])
+    high = np.array([1, 5, 1, 5, 4])
+    np.testing.assert_array_equal(true_rank_covered(low, high, truth),
+                                  [True, True, False, False, False])
+
+
+def test_the_default_is_never_clearly_worse_than_pl_em_and_gains_on_careless_rankers():
+    cells = study_cells(contaminations=("clean", *CARELESS_RANKERS), lists_per_ranker=(5,),
+                        n_lists=(300,))
+    summary = summarise(accuracy_study(cells, seeds=2, methods=("consensus", "pl-em")),
+                        "accuracy")
+    conditions = default_conditions(summary)
+    assert conditions["careless_cells"] == 9
+    assert conditions["worst_gap"] >= -0.01, conditions
+    assert conditions["careless_gain"] >= 0.02, conditions
+
+
+def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
+    cells = study_cells(exposures=("uniform",), contaminations=("clean", "20% random rankers"),
+                        lists_per_ranker=(5,), n_lists=(300,))
+    rows = interval_study(cells, seeds=2)
+    coverage = np.mean([r["coverage"] for r in rows if "bootstrap" in r["method"]])
+    assert 0.85 <= coverage <= 0.97
+
+
+def test_five_times_the_lists_give_intervals_at_least_one_and_a_half_times_narrower():
+    widths = []
+    for n in (300, 1500):
+        prefs, _ = study_data(StudyCell("uniform", "clean", 5, n), 0)
+        spread = rank_uncertainty(prefs, random_state=0)
+        widths.append(np.mean(spread.rank_high - spread.rank_low + 1))
+    assert widths[0] >= 1.5 * widths[1]

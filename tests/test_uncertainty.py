@@ -1,0 +1,84 @@
+"""The Bayesian bootstrap over rankers behind every "likely ranks" interval."""
+
+import numpy as np
+import pytest
+
+from coarsenrank_core import Preferences, run_method
+from coarsenrank_core.uncertainty import BootstrapResult, rank_uncertainty
+
+
+def split_vote(with_rankers: bool) -> Preferences:
+    """Ranker A says 0 > 1 in 60 lists, ranker B says 1 > 0 in 40."""
+    lists = [[0, 1]] * 60 + [[1, 0]] * 40
+    rankers = [0] * 60 + [1] * 40
+    return Preferences.from_lists(lists, rankers=rankers if with_rankers else None)
+
+
+def test_whole_rankers_are_resampled_not_their_lists():
+    # with two rankers the answer turns on which of them weighs more: item 0 comes first
+    # when w_A · 60 > w_B · 40, which has probability 1 / (1 + 2/3) = 0.6 for Exp(1)
+    # weights; resampling the 100 lists one by one almost never reverses a 60:40 split
+    by_ranker = rank_uncertainty(split_vote(True), "pl-em", n_draws=400, random_state=0)
+    by_list = rank_uncertainty(split_vote(False), "pl-em", n_draws=400, random_state=0)
+    assert by_ranker.unit == "ranker" and by_ranker.n_units == 2
+    assert by_list.unit == "list" and by_list.n_units == 100
+    assert by_ranker.p_first[0] == pytest.approx(0.6, abs=0.07)
+    assert by_list.p_first[0] > 0.95
+    assert by_ranker.rank_low[0] == 1 and by_ranker.rank_high[0] == 2
+
+
+def test_the_intervals_and_chances_are_read_off_the_refits():
+    prefs = Preferences.from_lists([[0, 1, 2, 3], [1, 0, 2, 3], [0, 2, 1, 3],
+                                    [2, 0, 1, 3], [0, 1, 3, 2]] * 4,
+                                   rankers=np.repeat(np.arange(10), 2))
+    spread = rank_uncertainty(prefs, n_draws=60, random_state=1)
+    assert isinstance(spread, BootstrapResult) and spread.draws.shape == (60, 4)
+    ranks = np.argsort(np.argsort(-spread.draws, axis=1, kind="stable"), axis=1) + 1
+    np.testing.assert_array_equal(spread.rank_low, np.floor(np.quantile(ranks, 0.05, axis=0)))
+    np.testing.assert_array_equal(spread.rank_high, np.ceil(np.quantile(ranks, 0.95, axis=0)))
+    np.testing.assert_allclose(spread.p_first, (ranks == 1).mean(axis=0))
+    assert spread.p_first.sum() == pytest.approx(1.0)
+    assert np.all(spread.rank_low <= spread.rank_high)
+
+
+def test_the_order_is_the_full_data_fit_and_the_run_repeats_with_its_seed():
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2], [0, 2, 1]] * 5,
+                                   rankers=np.arange(15) // 3)
+    fit = run_method("consensus", prefs)
+    first = rank_uncertainty(prefs, n_draws=20, random_state=5)
+    again = rank_uncertainty(prefs, n_draws=20, random_state=5, fit=fit)
+    np.testing.assert_array_equal(first.scores, fit.scores)
+    np.testing.assert_array_equal(first.draws, again.draws)
+    assert not np.array_equal(first.draws,
+                              rank_uncertainty(prefs, n_draws=20, random_state=6).draws)
+
+
+def test_a_tempered_method_is_refitted_at_the_alpha_given():
+    prefs = Preferences.from_lists([[0, 1, 2], [1, 0, 2], [0, 2, 1]] * 5)
+    spread = rank_uncertainty(prefs, "coarsen-pl", n_draws=5, alpha=3.0)
+    assert spread.method == "coarsen-pl" and spread.params["alpha"] == 3.0
+
+
+def test_progress_is_reported_for_every_refit_and_bad_settings_are_refused():
+    prefs = Preferences.from_lists([[0, 1], [1, 0], [0, 1]])
+    seen = []
+    rank_uncertainty(prefs, "pl-em", n_draws=4, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    with pytest.raises(ValueError, match="n_draws"):
+        rank_uncertainty(prefs, n_draws=1)
+    with pytest.raises(ValueError, match="level"):
+        rank_uncertainty(prefs, level=1.0)
+
+
+def test_capped_refits_give_the_intervals_of_refits_run_to_convergence():
+    from coarsenrank_core.paper.default_study import StudyCell, study_data
+
+    for cell in (StudyCell("uniform", "clean", 1, 300),
+                 StudyCell("uniform", "20% random rankers", 5, 300)):
+        prefs, _ = study_data(cell, 0)
+        capped = rank_uncertainty(prefs, n_draws=15, random_state=2)
+        full = rank_uncertainty(prefs, n_draws=15, random_state=2, max_iter=1000, tol=1e-10)
+        np.testing.assert_array_equal(capped.rank_low, full.rank_low)
+        np.testing.assert_array_equal(capped.rank_high, full.rank_high)
+        # a near-tie may swap in one refit: within the bootstrap's own Monte Carlo error
+        assert np.abs(capped.p_first - full.p_first).max() <= 1 / 15 + 1e-12

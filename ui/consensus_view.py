@@ -1,0 +1,69 @@
+"""Rows and sentences of the Consensus page, built from engine results (no Streamlit here)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from coarsenrank_core.models.consensus import careless_unit, careless_unit_reason
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL
+
+__all__ = ["ranking_rows", "first_place_out_of_order", "ORDER_NOTE", "interval_text",
+           "too_few_lists_text", "fit_caption"]
+
+#: The visible line under a table whose first-place chances do not fall row by row.
+ORDER_NOTE = ("An item can have a higher chance of being first than one ranked above it: the "
+              "order is the single best fit to all the answers, while the chance counts how "
+              "often the item came first when the raters were resampled.")
+
+
+def ranking_rows(scores, names, order, low=None, high=None, first=None,
+                 limit: int | None = None, level: float = INTERVAL_LEVEL) -> list[dict]:
+    """Table rows, best first: rank, item, likely ranks and chance of being first (when given),
+    then strength; the key columns come first so that a phone shows them."""
+    rows = []
+    shown = order if limit is None else order[:limit]
+    for r, i in enumerate(shown):
+        row: dict = {"rank": r + 1, "item": names[i]}
+        if low is not None and high is not None and first is not None:
+            row[f"likely ranks ({level:.0%})"] = (f"{low[i]}–{high[i]}" if low[i] != high[i]
+                                                  else f"{low[i]}")
+            row["chance of being first"] = float(first[i])
+        row["strength"] = float(scores[i])
+        rows.append(row)
+    return rows
+
+
+def first_place_out_of_order(order, first) -> bool:
+    """Whether some row's chance of being first exceeds that of a row above it."""
+    chances = np.asarray(first, dtype=float)[np.asarray(order)]
+    return bool(np.any(chances[1:] > np.maximum.accumulate(chances)[:-1] + 1e-12))
+
+
+def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
+    """What the likely ranks measure, in plain words."""
+    who = "raters" if unit == "ranker" else "lists"
+    return (f"“Likely ranks” is the range of places the item takes in {level:.0%} of "
+            f"{n_draws} refits, each on the {n_units:,} {who} resampled at random (a "
+            "bootstrap). It narrows as more people answer and widens when they disagree "
+            "about the item; in simulations it covers the true place about "
+            f"{level:.0%} of the time.")
+
+
+def too_few_lists_text(prefs) -> str | None:
+    """Why no rater can be flagged as a whole, or ``None`` when raters give several lists."""
+    if careless_unit(prefs) == "ranker":
+        return None
+    if not prefs.has_rankers:
+        return ("These data name no raters, so careless answers can only be judged list by "
+                "list; no rater can be flagged as a whole.")
+    return ("Every rater gave one list. One short list says little about whether the rater "
+            "was careless (a careful rater who disagrees once looks the same), so the model "
+            "can flag few raters or none here. With several lists per rater (the scenario "
+            "builder's “lists per rater”) careless raters stand out.")
+
+
+def fit_caption(prefs, fit) -> str:
+    """Which fit gives the default order (``fit``, the default method's result), and why."""
+    return (f"The order is the package's default fit, chosen by measured evidence: "
+            f"{careless_unit_reason(prefs, fit.extra['per'])} The command line's `rank` gives "
+            "the same fit.")
