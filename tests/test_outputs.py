@@ -32,6 +32,7 @@ DOCUMENTED = {
     "coarsen-pl-gibbs": Outputs,
     "pl-mix": MixtureOutputs,
     "pl-mix-ranker": MixtureOutputs,
+    "consensus": MixtureOutputs,
     "borda": Outputs,
     "copeland": Outputs,
 }

@@ -63,13 +63,17 @@ def test_the_dic_page_limits_are_the_pages_constants():
     assert written == (limits["MAX_ALPHAS"], limits["MAX_DRAWS"], limits["MAX_BURN_IN"])
 
 
-def test_the_consensus_pages_interval_level_is_the_samplers():
+def test_the_consensus_pages_interval_level_is_the_bootstraps_and_the_samplers():
     from coarsenrank_core import PosteriorResult, coarsen_pl_gibbs
+    from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, rank_uncertainty
 
-    [level] = numbers(r"likely ranks \((\d+) ?% posterior interval\)")
+    [level] = numbers(r"likely ranks \(the (\d+) ?% range of its place")
+    assert level == pytest.approx(100 * INTERVAL_LEVEL)
+    assert rank_uncertainty.__kwdefaults__["level"] == INTERVAL_LEVEL
     page_level = inspect.signature(coarsen_pl_gibbs).parameters["interval"].default
     default = {f.name: f.default for f in dataclasses.fields(PosteriorResult)}["interval_level"]
-    assert level == pytest.approx(100 * page_level) and page_level == default
+    assert page_level == default == INTERVAL_LEVEL
+    assert numbers(r"refits from the\s+full-data fit \((\d+) replicates\)") == (BOOTSTRAP_DRAWS,)
 
 
 def test_the_compare_pages_timing_robustness_and_scale_numbers():
@@ -113,11 +117,13 @@ def test_the_consensus_page_text_reads_its_draws_and_level(monkeypatch):
     monkeypatch.setattr(compute, "CONSENSUS_DRAWS", dict(burn_in=7, n_draws=13))
     compute.posterior.clear()  # no cached posterior with other draws, before or after
     try:
-        at = open_page("pages/consensus.py")
+        from tests.test_app import open_coarsen
+
+        at = open_coarsen()
         no_failure(at)
         text = " ".join(m.value for m in [*at.markdown, *at.caption])
         assert "(13 draws after 7 warm-up sweeps)" in text
-        assert "takes in 90% of the posterior draws" in text
+        assert "takes in 90% of CoarsenPL's posterior draws" in text
         assert "likely ranks (90%)" in at.dataframe[0].value.columns
     finally:
         compute.posterior.clear()
