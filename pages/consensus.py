@@ -11,7 +11,7 @@ from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from coarsenrank_core.exposure import exposure_check  # noqa: E402
 from coarsenrank_core.models.consensus import careless_unit  # noqa: E402
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL  # noqa: E402
+from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.consensus_view import (  # noqa: E402
     ORDER_NOTE,
@@ -120,8 +120,15 @@ if fit_kind == "default":
             "spread", dataset.key, "Measuring how sure each place is was stopped: the table "
             "shows the consensus order without its likely ranks.",
             "Measure how sure each place is"):
-        with stop_button("spread"):
-            spread = compute.default_uncertainty(prefs, dataset.key)
+        # on large data the bootstrap's refits take a while: they start on request
+        if prefs.items.size <= compute.AUTO_SPREAD_ENTRIES or st.button(
+                "Measure how sure each place is", type="primary", key="spread_run"):
+            with stop_button("spread"):
+                spread = compute.default_uncertainty(prefs, dataset.key)
+        else:
+            st.info(f"These data are large ({prefs.items.size:,} list entries): measuring "
+                    f"how sure each place is refits the consensus {BOOTSTRAP_DRAWS} times, "
+                    "so it starts when you press the button (with a progress bar and Stop).")
     if spread is not None:
         show_spread(fit.scores, order, spread, ranking_slot,
                     "Best first. " + interval_text(spread.interval_level, spread.unit,

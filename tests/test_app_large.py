@@ -108,10 +108,12 @@ def test_every_page_opens_on_a_large_upload():
         assert "pairs.csv" in sidebar(at) and f"{N_PAIRS:,} comparisons" in sidebar(at)
         if path == "pages/compare.py":  # ×100 would hold 40 M list entries: it stops at ×50
             assert any("the copies stop at ×50" in c.value for c in at.caption)
-    # the Consensus page was drawn at the data's α, with its bounded per-rater table
-    assert not [i for i in at.info if "rovisional" in i.value]
-    assert "likely ranks (90%)" in at.dataframe[0].value.columns
-    [raters] = [d for d in at.dataframe if "agreement per choice" in d.value.columns]
+    # the Consensus page was drawn with the default fit; its bootstrap waits for a click on
+    # data this large, and says so
+    assert any("These data are large" in i.value for i in at.info)
+    assert [b for b in at.button if b.key == "spread_run"]
+    assert list(at.dataframe[0].value.columns) == ["rank", "item", "strength"]
+    [raters] = [d for d in at.dataframe if "rater" in d.value.columns]
     assert len(raters.value) == min(N_WORKERS, TABLE_ROWS)
     assert any(f"first {TABLE_ROWS:,} of {N_WORKERS:,} rows" in c.value for c in at.caption)
 
@@ -140,6 +142,7 @@ def test_the_consensus_fit_and_posterior_on_a_large_upload_show_a_bar_and_stop(
     monkeypatch.setattr(ui.compute.Job, "REFRESH", 0.0)
     at = uploaded()
     screens.clear()
+    at.session_state["consensus_fit_kind"] = "coarsen-pl"  # the paper's method and its α
     at.switch_page("pages/consensus.py").run()
     no_failure(at)
     labels = {t.split(":")[0] for texts, _ in screens for t in texts}

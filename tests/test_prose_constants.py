@@ -111,7 +111,7 @@ def test_the_command_lines_limits_and_the_cv_folds():
 
 def test_the_consensus_page_text_reads_its_draws_and_level(monkeypatch):
     """The page builds its sentences from the constants: change them, the text follows."""
-    from tests.test_app import no_failure, open_page
+    from tests.test_app import no_failure
     from ui import compute
 
     monkeypatch.setattr(compute, "CONSENSUS_DRAWS", dict(burn_in=7, n_draws=13))

@@ -295,6 +295,11 @@ def consensus_fit(_prefs: Preferences, key: str, alpha: float):
         return engine_consensus_fit(_prefs, alpha, should_stop=job.should_stop)
 
 
+#: List entries up to which the Consensus page measures how sure each place is at once; above
+#: it the bootstrap's refits start when asked for.
+AUTO_SPREAD_ENTRIES = 100_000
+
+
 @_cached(max_entries=32)
 def default_fit(_prefs: Preferences, key: str):
     """The package's default consensus (:data:`~coarsenrank_core.registry.DEFAULT_METHOD`)."""
