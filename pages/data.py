@@ -84,7 +84,8 @@ elif source == SOURCES["upload"]:
         st.subheader("Check how the file was read", divider="gray")
         layout, options = importer.corrections(data, upload.name)
         try:
-            result = importer.read_upload(data, upload.name, layout, options)
+            with importer.stoppable():
+                result = importer.read_upload(data, upload.name, layout, options)
         except PreferenceFormatError as error:
             format_error(error)
             example = layout if layout != "auto" else "wide"

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 
 import streamlit as st
 
 from coarsenrank_core.io import (
     FORMATS,
+    PreferenceFormatError,
     ReadOptions,
     ReadResult,
+    interruptible,
     read_file,
     sheet_names,
     table_columns,
 )
 
 from . import state
-from .compute import named_upload
+from .compute import job, named_upload
 from .text import count as text_count
 from .text import list_word, plain
 
@@ -32,9 +35,17 @@ def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> Re
     """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
 
     The result is immutable and cached once per content, shared by every session that
-    uploads the same file.
+    uploads the same file. Call it inside :func:`stoppable` so that Stop ends it.
     """
     return read_file(named_upload(data, name), format=layout, options=options)
+
+
+@contextmanager
+def stoppable(label: str = "Reading the file"):
+    """A progress line while a file is read; Stop, any other widget or a closed tab end the
+    reading within a fraction of a second (a workbook checks every few thousand cells)."""
+    with job(label) as reading, interruptible(reading.should_stop):
+        yield
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -42,7 +53,7 @@ def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tupl
     """The file's column titles and, for a workbook, its sheets."""
     try:
         sheets = sheet_names(data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
-    except Exception:  # noqa: BLE001 - a damaged workbook is reported by the reader
+    except PreferenceFormatError:  # a damaged workbook is reported by the reader
         sheets = ()
     return table_columns(named_upload(data, name), ReadOptions(sheet=sheet)), sheets
 
@@ -66,10 +77,12 @@ def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
     layout = left.selectbox("How the file is laid out", list(layouts),
                             format_func=layouts.get, key="upload_format")
     sheet = st.session_state.get("upload_sheet")
-    columns, sheets = upload_columns(data, name, sheet)
+    with stoppable():
+        columns, sheets = upload_columns(data, name, sheet)
     if len(sheets) > 1:
         sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
-        columns, _ = upload_columns(data, name, sheet)
+        with stoppable():
+            columns, _ = upload_columns(data, name, sheet)
     items = ranker = count = None
     one_is_best = True
     if columns:

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..errors import PreferenceFormatError
+from ..errors import Cancelled, PreferenceFormatError
 from ..export import FORMULA_STARTS
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 
@@ -751,7 +751,7 @@ def guard(task: Callable):
     """Run ``task``; turn any failure that is not already a PreferenceFormatError into one."""
     try:
         return task()
-    except PreferenceFormatError:
+    except (PreferenceFormatError, Cancelled):  # a stopped reading is not a bad file
         raise
     except Exception as exc:  # a safety net: the UI must only ever see PreferenceFormatError
         raise PreferenceFormatError(

@@ -2,24 +2,50 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
+import threading
 import zipfile
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime, time
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-from ..errors import PreferenceFormatError
+from ..errors import PreferenceFormatError, check_stop
 from ._common import Table
 
-__all__ = ["is_workbook", "sheet_names", "workbook_table", "looks_json", "json_table",
-           "WORKBOOK_EXTENSIONS", "JSON_EXTENSIONS"]
+__all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
+           "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
+           "JSON_EXTENSIONS"]
 
 WORKBOOK_EXTENSIONS = (".xlsx", ".xlsm")
 JSON_EXTENSIONS = (".json", ".jsonl", ".ndjson")
 _MAX_SHEET_CELLS = 20_000_000
+
+#: The dashboard's upload limit (``server.maxUploadSize`` in ``.streamlit/config.toml``); the
+#: budgets of a workbook's parts are tied to it.
+UPLOAD_LIMIT_BYTES = 50 * 2 ** 20
+#: Largest uncompressed size of one part of a workbook, and of all parts together: 4× the
+#: upload limit (a 1 M-row sheet of three columns is about 130 MB of XML).
+MAX_PART_BYTES = 4 * UPLOAD_LIMIT_BYTES
+MAX_ARCHIVE_BYTES = 4 * UPLOAD_LIMIT_BYTES
+#: Largest uncompressed size of the shared strings, which are all read to open a workbook.
+MAX_SHARED_STRINGS_BYTES = UPLOAD_LIMIT_BYTES
+#: Largest ratio of a part's uncompressed to its compressed size (sheets Excel writes compress
+#: 5-30×); parts under :data:`RATIO_FREE_BYTES` are not held to it.
+MAX_COMPRESSION_RATIO = 100
+RATIO_FREE_BYTES = 2 ** 20
+MAX_PARTS = 10_000
+#: Excel's own grid: 1,048,576 rows and 16,384 columns (XFD).
+MAX_SHEET_ROW, MAX_SHEET_COLUMN = 1_048_576, 16_384
+_STOP_EVERY = 4096  # parsed cells between two calls of the reading's should_stop
 
 
 def is_workbook(data: bytes) -> bool:
@@ -33,28 +59,190 @@ def is_workbook(data: bytes) -> bool:
         return False
 
 
-def _workbook(data: bytes):
+# ------------------------------------------------------------------ stopping a long reading
+_SHOULD_STOP: ContextVar[Callable[[], bool] | None] = ContextVar("should_stop", default=None)
+
+
+@contextmanager
+def interruptible(should_stop: Callable[[], bool] | None):
+    """Let readings started inside the block end early: they call ``should_stop()`` now and
+    then (every few thousand cells of a workbook) and raise
+    :class:`~coarsenrank_core.errors.Cancelled` once it answers True.
+
+    Parameters
+    ----------
+    should_stop : callable or None
+        Answers True when the reading should end (the user pressed Stop, the tab closed).
+    """
+    token = _SHOULD_STOP.set(should_stop)
     try:
-        import openpyxl
+        yield
+    finally:
+        _SHOULD_STOP.reset(token)
+
+
+# ------------------------------------------------------------------ the zip's budget
+def _mb(size: int) -> str:
+    return f"{size / 2 ** 20:,.1f} MB"
+
+
+def check_archive(data: bytes) -> None:
+    """Refuse a workbook whose parts would unpack beyond the budgets, before any is parsed.
+
+    Each part's uncompressed size, the total, the shared strings' size and each part's
+    compression ratio are read from the zip's directory. Python's ``zipfile`` never unpacks
+    more than a part declares (and checks its CRC), so the declared sizes bound the work.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise PreferenceFormatError(
+            f"The Excel workbook could not be opened ({type(exc).__name__}).",
+            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    fix = "Save the sheet as CSV (File > Save As > CSV), which has no such limit."
+    if len(parts) > MAX_PARTS:
+        raise PreferenceFormatError(
+            f"The workbook holds {len(parts):,} parts; at most {MAX_PARTS:,} are read.", fix=fix)
+    total = 0
+    for part in parts:
+        size, packed = part.file_size, part.compress_size
+        total += size
+        if size > MAX_PART_BYTES:
+            raise PreferenceFormatError(
+                f"The workbook's part '{part.filename}' unpacks to {_mb(size)}; at most "
+                f"{_mb(MAX_PART_BYTES)} are read.", fix=fix)
+        if part.filename.lower().endswith("sharedstrings.xml") and (
+                size > MAX_SHARED_STRINGS_BYTES):
+            raise PreferenceFormatError(
+                f"The workbook's texts (its shared strings) unpack to {_mb(size)}; at most "
+                f"{_mb(MAX_SHARED_STRINGS_BYTES)} are read.", fix=fix)
+        if size > RATIO_FREE_BYTES and size > MAX_COMPRESSION_RATIO * max(packed, 1):
+            raise PreferenceFormatError(
+                f"The workbook's part '{part.filename}' unpacks {size / max(packed, 1):,.0f} "
+                f"times larger than it is stored ({_mb(packed)} to {_mb(size)}); workbooks "
+                f"that unpack more than {MAX_COMPRESSION_RATIO}× are refused as "
+                "compression bombs.", fix=fix)
+    if total > MAX_ARCHIVE_BYTES:
+        raise PreferenceFormatError(
+            f"The workbook unpacks to {_mb(total)}; at most {_mb(MAX_ARCHIVE_BYTES)} are read.",
+            fix=fix)
+
+
+# ------------------------------------------------------------------ opening, once per upload
+_CACHE_LOCK = threading.Lock()
+_BOOKS: OrderedDict = OrderedDict()   # digest -> open read-only workbook
+_TABLES: OrderedDict = OrderedDict()  # (digest, sheet title) -> (Table, "") or (None, error)
+_BOOK_ENTRIES, _TABLE_ENTRIES = 2, 4
+
+
+def _remember(cache: OrderedDict, key, value, entries: int) -> None:
+    with _CACHE_LOCK:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > entries:
+            _, old = cache.popitem(last=False)
+            close = getattr(old, "close", None)
+            if close is not None and cache is _BOOKS:
+                close()
+
+
+def _recall(cache: OrderedDict, key):
+    with _CACHE_LOCK:
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+        return value
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def _again(error: PreferenceFormatError) -> PreferenceFormatError:
+    """A fresh copy of a remembered refusal (raising the same object again would keep
+    every earlier traceback alive)."""
+    return PreferenceFormatError(error.reason, row=error.row, column=error.column,
+                                 fix=error.fix)
+
+
+def _workbook(data: bytes, digest: str | None = None):
+    """The read-only workbook of ``data``, opened once (the zip's budget checked first)."""
+    digest = digest or _digest(data)
+    book = _recall(_BOOKS, digest)
+    if book is not None:
+        if isinstance(book, PreferenceFormatError):
+            raise _again(book)
+        return book
+    try:
+        import openpyxl  # noqa: F401
     except ImportError:  # pragma: no cover - openpyxl is in requirements.txt
         raise PreferenceFormatError(
             "Reading Excel workbooks needs the openpyxl package, which is not installed.",
             fix="Install it (pip install openpyxl), or save the sheet as CSV.") from None
     try:
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # noqa: BLE001 - any damage to the archive
-        raise PreferenceFormatError(
-            f"The Excel workbook could not be opened ({type(exc).__name__}).",
-            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+        check_archive(data)
+        try:
+            book = _OpenBook(data)
+        except Exception as exc:  # noqa: BLE001 - any damage to the archive
+            raise PreferenceFormatError(
+                f"The Excel workbook could not be opened ({type(exc).__name__}).",
+                fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    except PreferenceFormatError as error:
+        _remember(_BOOKS, digest, error, _BOOK_ENTRIES)
+        raise
+    _remember(_BOOKS, digest, book, _BOOK_ENTRIES)
+    return book
+
+
+class _OpenBook:
+    """A workbook opened for reading its sheets: the names, texts, date styles and parts.
+
+    openpyxl's own ``load_workbook`` also reads every sheet in full to find its size when
+    the sheet does not declare one; this reads only the workbook's directory, its shared
+    strings and its styles, and leaves each sheet to :func:`_sheet_table`.
+    """
+
+    def __init__(self, data: bytes):
+        from openpyxl.reader.excel import ExcelReader
+        from openpyxl.styles.stylesheet import apply_stylesheet
+
+        reader = ExcelReader(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            reader.read_manifest()
+            reader.read_strings()
+            reader.read_workbook()
+            apply_stylesheet(reader.archive, reader.wb)
+            self.parts = {str(sheet.name): rel.target
+                          for sheet, rel in reader.parser.find_sheets()
+                          if rel.target in reader.valid_files and "chartsheet" not in rel.Type}
+        except BaseException:
+            reader.archive.close()
+            raise
+        self.sheetnames = list(self.parts)
+        self.archive = reader.archive
+        self.shared_strings = reader.shared_strings
+        self.epoch = reader.wb.epoch
+        self.date_formats = reader.wb._date_formats
+        self.timedelta_formats = reader.wb._timedelta_formats
+
+    def close(self) -> None:
+        self.archive.close()
+
+
+def clear_workbook_cache() -> None:
+    """Forget the workbooks opened and the sheets parsed so far."""
+    with _CACHE_LOCK:
+        for book in _BOOKS.values():
+            if not isinstance(book, PreferenceFormatError):
+                book.close()
+        _BOOKS.clear()
+        _TABLES.clear()
 
 
 def sheet_names(data: bytes) -> tuple[str, ...]:
-    """The names of a workbook's sheets, in order."""
-    book = _workbook(data)
-    try:
-        return tuple(book.sheetnames)
-    finally:
-        book.close()
+    """The names of a workbook's sheets, in order (no sheet is parsed)."""
+    return tuple(_workbook(data).sheetnames)
 
 
 def _cell_text(value) -> str:
@@ -74,40 +262,200 @@ def _cell_text(value) -> str:
 
 
 def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, str]:
-    """The cells of one sheet as text (the first sheet by default), and the sheet's name."""
-    book = _workbook(data)
-    try:
-        names = book.sheetnames
-        position = 0 if sheet is None else sheet
-        if isinstance(position, int):
-            if not 0 <= position < len(names):
-                raise PreferenceFormatError(
-                    f"The workbook has {len(names)} sheet(s); there is no sheet "
-                    f"{position + 1}.",
-                    fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
-            title = str(names[position])
-        else:
-            title = str(position)
-        if title not in names:
+    """The cells of one sheet as text (the first sheet by default), and the sheet's name.
+
+    The workbook is opened once and each sheet parsed once per content (a small cache keeps
+    the last few), so detecting the layout, offering the columns and reading the file share
+    one parse. The sheet is streamed cell by cell: its declared dimensions are ignored, rows
+    are never padded, and every cell met (blank ones too) counts toward the cell limit.
+    """
+    digest = _digest(data)
+    book = _workbook(data, digest)
+    names = book.sheetnames
+    position = 0 if sheet is None else sheet
+    if isinstance(position, int):
+        if not 0 <= position < len(names):
             raise PreferenceFormatError(
-                f"The workbook has no sheet called '{title}'.",
+                f"The workbook has {len(names)} sheet(s); there is no sheet "
+                f"{position + 1}.",
                 fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
-        rows, lines, cells = [], [], 0
-        for number, values in enumerate(book[title].iter_rows(values_only=True), 1):
-            row = [_cell_text(v) for v in values]
-            while row and not row[-1]:
-                row.pop()
-            cells += len(row)
-            if cells > _MAX_SHEET_CELLS:
-                raise PreferenceFormatError(
-                    f"The sheet '{title}' holds more than {_MAX_SHEET_CELLS:,} cells.",
-                    fix="Save the sheet as CSV, or remove the columns that are not needed.")
-            if row:
-                rows.append(row)
-                lines.append(number)
-        return Table.from_rows(rows, lines, ","), title
-    finally:
-        book.close()
+        title = str(names[position])
+    else:
+        title = str(position)
+    if title not in names:
+        raise PreferenceFormatError(
+            f"The workbook has no sheet called '{title}'.",
+            fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
+    known = _recall(_TABLES, (digest, title))
+    if known is None:
+        try:
+            known = (_sheet_table(book, title), None)
+        except PreferenceFormatError as refusal:  # a slow refusal is not repeated either
+            known = (None, refusal)
+        _remember(_TABLES, (digest, title), known, _TABLE_ENTRIES)
+    table, failure = known
+    if failure is not None:
+        raise _again(failure)
+    return table, title
+
+
+def _sheet_table(book: _OpenBook, title: str) -> Table:
+    """Stream one sheet's cells into a table of text (see :func:`workbook_table`)."""
+    from openpyxl.worksheet._reader import CELL_TAG, ROW_TAG, WorkSheetParser
+    from openpyxl.xml.functions import iterparse
+
+    should_stop = _SHOULD_STOP.get()
+    fix = "Save the sheet as CSV, or remove the rows and columns that are not needed."
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    width = parsed = 0
+    next_check = _STOP_EVERY
+    with book.archive.open(book.parts[title]) as source:
+        parser = WorkSheetParser(source, book.shared_strings, data_only=True,
+                                 epoch=book.epoch, date_formats=book.date_formats,
+                                 timedelta_formats=book.timedelta_formats)
+        stack: list = []
+        in_cell = False
+        row_number, row_cells = 0, {}
+        try:
+            for event, element in iterparse(source, events=("start", "end")):
+                if event == "start":
+                    stack.append(element)
+                    if element.tag == CELL_TAG:
+                        in_cell = True
+                    continue
+                stack.pop()
+                tag = element.tag
+                if tag == CELL_TAG:
+                    in_cell = False
+                    parsed += 1
+                    value = _parse_cell(parser, element, row_number + 1)
+                    if value:
+                        row_cells[parser.col_counter] = value
+                elif tag == ROW_TAG:
+                    parsed += 1  # a row counts toward the limit, even a blank one
+                    row_number = _row_number(element.get("r") or str(row_number + 1),
+                                             row_number)
+                    if row_cells:
+                        last = max(row_cells)
+                        row = [""] * last
+                        for column, value in row_cells.items():
+                            row[column - 1] = value
+                        rows.append(row)
+                        lines.append(row_number)
+                        width = max(width, last)
+                        if width * len(rows) > _MAX_SHEET_CELLS:
+                            raise PreferenceFormatError(
+                                f"The sheet '{title}' spans {len(rows):,} rows by {width:,} "
+                                f"columns up to its row {row_number:,}: more than "
+                                f"{_MAX_SHEET_CELLS:,} cells.", fix=fix)
+                        row_cells = {}
+                    parser.col_counter = 0
+                elif tag.endswith("}sheetData"):
+                    break  # what follows the cells (merges, formats, ...) is not needed
+                if parsed > _MAX_SHEET_CELLS:
+                    raise PreferenceFormatError(
+                        f"The sheet '{title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
+                        "rows (blank ones count too).", fix=fix)
+                if parsed >= next_check:
+                    next_check = parsed + _STOP_EVERY
+                    check_stop(should_stop, f"reading stopped at row {row_number:,} of "
+                                            f"sheet '{title}'")
+                # a finished element leaves the tree (the memory stays flat), unless it is
+                # the value or text of a cell still being read
+                if stack and not in_cell:
+                    stack[-1].remove(element)
+        except SyntaxError as exc:  # ElementTree's ParseError, and expat's entity limits
+            raise PreferenceFormatError(
+                f"The sheet '{title}' is not well-formed XML ({str(exc)[:80]}).",
+                fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    table = Table.from_rows(rows, lines, ",")
+    table.cells.flags.writeable = False  # shared through the cache
+    return table
+
+
+def _row_number(text: str, previous: int) -> int:
+    """A row number from the sheet's XML, within Excel's grid."""
+    try:
+        number = int(text) if len(text) < 12 else MAX_SHEET_ROW + 1
+    except ValueError:
+        raise PreferenceFormatError(
+            f"The sheet gives '{text[:20]}' as a row number after its row {previous:,}.",
+            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    if not 1 <= number <= MAX_SHEET_ROW:
+        raise PreferenceFormatError(
+            f"The sheet has a row numbered {text[:20]}, outside Excel's grid of "
+            f"{MAX_SHEET_ROW:,} rows.",
+            fix="Open it in Excel and save it again, or save the sheet as CSV.")
+    return number
+
+
+_DIGITS = "0123456789"
+_PLAIN_TYPES = frozenset(("s", "n", "str", "e"))
+
+
+def _parse_cell(parser, element, row: int) -> str:
+    """One cell's text; its column is left in ``parser.col_counter``.
+
+    Shared strings, numbers, formula texts and errors are decoded here; dates, booleans and
+    inline strings go through openpyxl's own cell parser.
+    """
+    reference = element.get("r")
+    if reference is not None:
+        letters = reference.rstrip(_DIGITS).lstrip("$").rstrip("$")
+        digits = reference[len(reference.rstrip(_DIGITS)):]
+        column = _column_number(letters)
+        if not (1 <= column <= MAX_SHEET_COLUMN and 0 < len(digits) <= 7
+                and 1 <= int(digits) <= MAX_SHEET_ROW):
+            raise PreferenceFormatError(
+                f"The sheet has a cell at '{reference[:20]}', outside Excel's grid (A1 to "
+                f"XFD{MAX_SHEET_ROW}).", row=row,
+                fix="Open it in Excel and save it again, or save the sheet as CSV.")
+        parser.col_counter = column
+    elif parser.col_counter >= MAX_SHEET_COLUMN:
+        raise PreferenceFormatError(
+            f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
+            row=row, fix="Save the sheet as CSV.")
+    else:
+        parser.col_counter += 1
+    kind = element.get("t", "n")
+    style = element.get("s")
+    try:
+        if kind in _PLAIN_TYPES and (kind != "n" or not style
+                                     or int(style) not in parser.date_formats):
+            value = element.findtext(_VALUE_TAG)
+            if not value:
+                return ""
+            if kind == "s":
+                return _cell_text(parser.shared_strings[int(value)])
+            if kind == "n":
+                return _cell_text(float(value) if "." in value or "e" in value or "E" in value
+                                  else int(value))
+            return value.strip()
+        column = parser.col_counter
+        element.attrib.pop("r", None)  # placed by the column found above
+        parser.col_counter = column - 1
+        value = parser.parse_cell(element)["value"]
+    except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
+        raise PreferenceFormatError(
+            f"A cell of the sheet could not be read ({type(exc).__name__}).", row=row,
+            column=reference[:20] if reference else None,
+            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    return _cell_text(value)
+
+
+_VALUE_TAG = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}v"
+
+
+@lru_cache(maxsize=MAX_SHEET_COLUMN + 16)
+def _column_number(letters: str) -> int:
+    """``A`` → 1, ``XFD`` → 16,384; 0 for anything that is not one to three letters."""
+    if not 1 <= len(letters) <= 3 or not letters.isascii() or not letters.isalpha():
+        return 0
+    number = 0
+    for letter in letters.upper():
+        number = 26 * number + ord(letter) - 64
+    return number
 
 
 def looks_json(text: str) -> bool:
