@@ -62,13 +62,15 @@ elif source == SOURCES["session"]:
     saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
     if saved is not None and state.upload_is_new("session", saved.getvalue()):
         try:
-            opened = open_session_file(saved.getvalue())
+            opened, session_notes = open_session_file(saved.getvalue())
         except SessionFileError as error:
             st.error(plain(str(error)), icon="⚠️")
             st.info(f"Still loaded: {plain(state.current().name)}")
         else:
             state.upload_loaded("session", saved.getvalue())
             st.success(f"Opened the session: {plain(opened.name)}")
+            for note in session_notes:
+                st.info(plain(note))
 
 elif source == SOURCES["upload"]:
     with st.expander("Which layouts can I upload?"):
