@@ -22,6 +22,7 @@ import streamlit as st
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA, alpha_in_range
+from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK, declared_within_present
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import METHODS
 
@@ -226,17 +227,7 @@ class SessionFileError(ValueError):
 
 #: At most this many characters of a session's name, and of its description.
 MAX_NAME_CHARS, MAX_DESCRIPTION_CHARS = 500, 20_000
-#: Names a session file may give beyond those its lists use (items that appear in no list,
-#: raters with no list): at most ``DECLARED_FACTOR`` × the present ones plus
-#: ``DECLARED_SLACK``, the readers' "declared versus present" rule.
-DECLARED_FACTOR, DECLARED_SLACK = 10, 1_000
 NOISE_SEEDS = (0, 100_000)
-
-
-def declared_within_present(declared: int, present: int) -> bool:
-    """Whether ``declared`` names are plausible for ``present`` used ones (see
-    :data:`DECLARED_FACTOR`)."""
-    return declared <= DECLARED_FACTOR * present + DECLARED_SLACK
 
 
 def _damaged(field: str, what: str) -> SessionFileError:

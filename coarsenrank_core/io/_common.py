@@ -119,6 +119,15 @@ DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 MAX_COLUMNS = 20_000
+#: A header may declare more items than its file names or uses (items nobody ranked), but at
+#: most ``DECLARED_FACTOR`` × those present plus ``DECLARED_SLACK``: no reader (nor a saved
+#: session) allocates per declared item beyond what the data support.
+DECLARED_FACTOR, DECLARED_SLACK = 10, 1_000
+
+
+def declared_within_present(declared: int, present: int) -> bool:
+    """Whether ``declared`` items are plausible for the ``present`` ones a file names or uses."""
+    return declared <= DECLARED_FACTOR * present + DECLARED_SLACK
 HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
