@@ -231,3 +231,21 @@ def test_dates_numbers_and_booleans_read_as_before():
     assert table.cells.tolist() == [["item", "score", "flag"], ["tea", "2", "TRUE"],
                                     ["coffee", "0.5", ""]]
     assert table.lines.tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("text", [
+    b'[{"model_a": "x", "model_b": "y", "winner": "model_a", "score": Infinity},'
+    b' {"model_a": "y", "model_b": "z", "winner": "model_b", "score": NaN}]',
+    b'{"model_a": "x", "model_b": "y", "winner": "model_a", "meta": {"t": Infinity}}\n'
+    b'{"model_a": "y", "model_b": "z", "winner": "model_b", "meta": -Infinity}\n',
+])
+def test_infinity_and_nan_in_json_fields_that_are_not_read_are_ignored(text):
+    prefs = read_preferences(text)
+    assert prefs.to_lists(names=True) == [["x", "y"], ["z", "y"]]
+
+
+def test_infinity_in_a_json_field_that_is_read_is_refused_by_row_and_column():
+    with pytest.raises(PreferenceFormatError, match="weight 'inf' is not a positive") as error:
+        read_preferences(b'[{"model_a": "x", "model_b": "y", "winner": "model_a", '
+                         b'"count": Infinity}]')
+    assert (error.value.row, error.value.column) == (1, "count")

@@ -295,3 +295,11 @@ def test_fuzzed_links_give_a_checked_view_and_plain_problems(params):
         assert view.dataset.preferences.n_items <= 40
     if view.noise is not None:
         assert 0 <= view.noise[2] <= 100_000
+
+
+@pytest.mark.parametrize("text, value", [("5e-324", None), ("1e-7", None), ("0", None),
+                                         ("nan", None), ("1e13", None), ("1e-6", 1e-6),
+                                         ("∞", float("inf")), (" 12.5 ", 12.5)])
+def test_alpha_typed_on_a_page_is_held_to_the_same_range(text, value):
+    from ui.widgets import parse_alpha
+    assert parse_alpha(text) == value

@@ -536,6 +536,8 @@ def _json_text(value) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)  # Infinity: a cell like any other, refused only where it is read
     if isinstance(value, float) and value == int(value) and abs(value) < 2 ** 53:
         return str(int(value))
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
