@@ -80,13 +80,18 @@ elif source == SOURCES["upload"]:
         "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to "
         f"{st.get_option('server.maxUploadSize')} MB", type=None,
         key="upload_file", help="Accepted endings: " + ", ".join(extensions()))
-    if upload is not None:
+    if upload is not None and importer.reading_stopped():
+        st.warning("Reading the file was stopped; nothing has changed. Press 'Read it again' "
+                   "to start over, or choose another file.")
+        st.button("Read it again", key="read_again")
+        st.info(f"Still loaded: {plain(state.current().name)}")
+    elif upload is not None:
         data = upload.getvalue()
         importer.new_file(data, upload.name)
         st.subheader("Check how the file was read", divider="gray")
         layout, options = importer.corrections(data, upload.name)
         try:
-            with importer.stoppable():
+            with importer.stoppable("upload_read"):
                 result = importer.read_upload(data, upload.name, layout, options)
         except PreferenceFormatError as error:
             format_error(error)

@@ -22,6 +22,7 @@ from . import state
 from .compute import job, named_upload
 from .text import count as text_count
 from .text import list_word, plain
+from .widgets import stop_button, was_stopped
 
 _MARKER = "import_marker"
 _CORRECTION_KEYS = ("upload_format", "upload_sheet", "upload_items", "upload_ranker",
@@ -40,12 +41,25 @@ def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> Re
     return read_file(named_upload(data, name), format=layout, options=options)
 
 
+#: the parts of an import that read the file, each with its own Stop button
+READING_TASKS = ("upload_columns", "upload_sheet", "upload_read")
+
+
 @contextmanager
-def stoppable(label: str = "Reading the file"):
-    """A progress line while a file is read; Stop, any other widget or a closed tab end the
-    reading within a fraction of a second (a workbook checks every few thousand cells)."""
-    with job(label) as reading, interruptible(reading.should_stop):
+def stoppable(task: str, label: str = "Reading the file"):
+    """A Stop button and a progress line while a file is read.
+
+    Stop, any other widget or a closed tab end the reading within a fraction of a second (a
+    workbook checks every few thousand cells); :func:`reading_stopped` then says so on the
+    next run, which does not start the reading again by itself.
+    """
+    with stop_button(task), job(label) as reading, interruptible(reading.should_stop):
         yield
+
+
+def reading_stopped() -> bool:
+    """Whether the user has just pressed Stop while the upload was being read."""
+    return any(was_stopped(task) for task in READING_TASKS)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -77,11 +91,11 @@ def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
     layout = left.selectbox("How the file is laid out", list(layouts),
                             format_func=layouts.get, key="upload_format")
     sheet = st.session_state.get("upload_sheet")
-    with stoppable():
+    with stoppable("upload_columns"):
         columns, sheets = upload_columns(data, name, sheet)
     if len(sheets) > 1:
         sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
-        with stoppable():
+        with stoppable("upload_sheet"):
             columns, _ = upload_columns(data, name, sheet)
     items = ranker = count = None
     one_is_best = True

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, time
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -45,7 +44,6 @@ RATIO_FREE_BYTES = 2 ** 20
 MAX_PARTS = 10_000
 #: Excel's own grid: 1,048,576 rows and 16,384 columns (XFD).
 MAX_SHEET_ROW, MAX_SHEET_COLUMN = 1_048_576, 16_384
-_STOP_EVERY = 4096  # parsed cells between two calls of the reading's should_stop
 
 
 def is_workbook(data: bytes) -> bool:
@@ -299,79 +297,175 @@ def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, 
     return table, title
 
 
+_CHUNK_BYTES = 1 << 20  # XML fed to the parser at a time (the reading may stop in between)
+_DIGITS = "0123456789"
+_XML_FIX = "Open it in Excel and save it again, or save the sheet as CSV."
+_ELEMENTS = ("c", "v", "row", "t", "is", "rPh", "sheetData")
+
+
+class _ElementCodes(dict):
+    """Element name (``{namespace}local``) → the local name this reader acts on, or ""."""
+
+    def __missing__(self, name: str) -> str:
+        local = name.rpartition("}")[2]
+        self[name] = code = local if local in _ELEMENTS else ""
+        return code
+
+
+class _SheetStream:
+    """The handlers of one streamed sheet: cells become text as they end, rows as they end.
+
+    Built on expat directly (no element tree): memory stays at one row, whatever the size
+    of the sheet. Every cell and every row met counts toward the limit, blank ones too.
+    """
+
+    def __init__(self, book: _OpenBook, title: str):
+        self.book, self.title = book, title
+        self.rows: list[list[str]] = []
+        self.lines: list[int] = []
+        self.width = self.parsed = 0
+        self.row_number = self.column = 0
+        self.row_cells: dict[int, str] = {}
+        self.kind, self.style, self.reference = "n", None, None
+        self.text: list[str] = []
+        self.collect = False
+        self.in_phonetic = False
+        self.done = False
+        self.codes = _ElementCodes()
+
+    def start(self, name: str, attributes: dict) -> None:
+        code = self.codes[name]
+        if code == "c":
+            self.parsed += 1
+            self.kind = attributes.get("t", "n")
+            self.style = attributes.get("s")
+            self.reference = attributes.get("r")
+            self.text = []
+            self.column = (_reference_column(self.reference, self.row_number + 1)
+                           if self.reference is not None else self.column + 1)
+            if self.column > MAX_SHEET_COLUMN:
+                raise PreferenceFormatError(
+                    f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
+                    row=self.row_number + 1, fix="Save the sheet as CSV.")
+        elif code == "v":
+            self.collect = True
+        elif code == "t":
+            self.collect = not self.in_phonetic
+        elif code == "rPh":
+            self.in_phonetic = True
+        elif code == "row":
+            self.parsed += 1  # a row counts toward the limit, even a blank one
+            number = attributes.get("r")
+            self.row_number = _row_number(number if number is not None
+                                          else str(self.row_number + 1), self.row_number)
+            self.column = 0
+        if self.parsed > _MAX_SHEET_CELLS:
+            raise PreferenceFormatError(
+                f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
+                "rows (blank ones count too).",
+                fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
+
+    def end(self, name: str) -> None:
+        code = self.codes[name]
+        if code == "c":
+            if self.text:
+                value = self.cell_text("".join(self.text))
+                if value:
+                    self.row_cells[self.column] = value
+            self.collect = False
+        elif code in ("v", "t"):
+            self.collect = False
+        elif code == "rPh":
+            self.in_phonetic = False
+        elif code == "row":
+            self.end_row()
+        elif code == "sheetData":
+            self.done = True
+
+    def characters(self, data: str) -> None:
+        if self.collect:
+            self.text.append(data)
+
+    def end_row(self) -> None:
+        cells = self.row_cells
+        if not cells:
+            return
+        last = max(cells)
+        row = [""] * last
+        for column, value in cells.items():
+            row[column - 1] = value
+        self.rows.append(row)
+        self.lines.append(self.row_number)
+        self.width = max(self.width, last)
+        self.row_cells = {}
+        if self.width * len(self.rows) > _MAX_SHEET_CELLS:
+            raise PreferenceFormatError(
+                f"The sheet '{self.title}' spans {len(self.rows):,} rows by {self.width:,} "
+                f"columns up to its row {self.row_number:,}: more than "
+                f"{_MAX_SHEET_CELLS:,} cells.",
+                fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
+
+    def cell_text(self, raw: str) -> str:
+        """A cell's text from its type, its raw value and its style (dates)."""
+        kind = self.kind
+        try:
+            if kind == "s":
+                return _cell_text(self.book.shared_strings[int(raw)])
+            if kind == "n":
+                value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
+                style = int(self.style) if self.style else 0
+                if style and style in self.book.date_formats:
+                    from openpyxl.utils.datetime import from_excel
+                    value = from_excel(value, self.book.epoch,
+                                       timedelta=style in self.book.timedelta_formats)
+                return _cell_text(value)
+            if kind == "b":
+                return "TRUE" if int(raw) else "FALSE"
+            if kind == "d":
+                from openpyxl.utils.datetime import from_ISO8601
+                return _cell_text(from_ISO8601(raw))
+            return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
+        except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
+            raise PreferenceFormatError(
+                f"A cell of the sheet could not be read ({type(exc).__name__}: "
+                f"'{raw[:20]}').", row=self.row_number + 1,
+                column=(self.reference or str(self.column))[:20], fix=_XML_FIX) from None
+
+
 def _sheet_table(book: _OpenBook, title: str) -> Table:
     """Stream one sheet's cells into a table of text (see :func:`workbook_table`)."""
-    from openpyxl.worksheet._reader import CELL_TAG, ROW_TAG, WorkSheetParser
-    from openpyxl.xml.functions import iterparse
+    from xml.parsers import expat
 
     should_stop = _SHOULD_STOP.get()
-    fix = "Save the sheet as CSV, or remove the rows and columns that are not needed."
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    width = parsed = 0
-    next_check = _STOP_EVERY
-    with book.archive.open(book.parts[title]) as source:
-        parser = WorkSheetParser(source, book.shared_strings, data_only=True,
-                                 epoch=book.epoch, date_formats=book.date_formats,
-                                 timedelta_formats=book.timedelta_formats)
-        stack: list = []
-        in_cell = False
-        row_number, row_cells = 0, {}
-        try:
-            for event, element in iterparse(source, events=("start", "end")):
-                if event == "start":
-                    stack.append(element)
-                    if element.tag == CELL_TAG:
-                        in_cell = True
-                    continue
-                stack.pop()
-                tag = element.tag
-                if tag == CELL_TAG:
-                    in_cell = False
-                    parsed += 1
-                    value = _parse_cell(parser, element, row_number + 1)
-                    if value:
-                        row_cells[parser.col_counter] = value
-                elif tag == ROW_TAG:
-                    parsed += 1  # a row counts toward the limit, even a blank one
-                    row_number = _row_number(element.get("r") or str(row_number + 1),
-                                             row_number)
-                    if row_cells:
-                        last = max(row_cells)
-                        row = [""] * last
-                        for column, value in row_cells.items():
-                            row[column - 1] = value
-                        rows.append(row)
-                        lines.append(row_number)
-                        width = max(width, last)
-                        if width * len(rows) > _MAX_SHEET_CELLS:
-                            raise PreferenceFormatError(
-                                f"The sheet '{title}' spans {len(rows):,} rows by {width:,} "
-                                f"columns up to its row {row_number:,}: more than "
-                                f"{_MAX_SHEET_CELLS:,} cells.", fix=fix)
-                        row_cells = {}
-                    parser.col_counter = 0
-                elif tag.endswith("}sheetData"):
-                    break  # what follows the cells (merges, formats, ...) is not needed
-                if parsed > _MAX_SHEET_CELLS:
-                    raise PreferenceFormatError(
-                        f"The sheet '{title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
-                        "rows (blank ones count too).", fix=fix)
-                if parsed >= next_check:
-                    next_check = parsed + _STOP_EVERY
-                    check_stop(should_stop, f"reading stopped at row {row_number:,} of "
-                                            f"sheet '{title}'")
-                # a finished element leaves the tree (the memory stays flat), unless it is
-                # the value or text of a cell still being read
-                if stack and not in_cell:
-                    stack[-1].remove(element)
-        except SyntaxError as exc:  # ElementTree's ParseError, and expat's entity limits
-            raise PreferenceFormatError(
-                f"The sheet '{title}' is not well-formed XML ({str(exc)[:80]}).",
-                fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
-    table = Table.from_rows(rows, lines, ",")
+    stream = _SheetStream(book, title)
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.buffer_text = True
+    parser.StartElementHandler = stream.start
+    parser.EndElementHandler = stream.end
+    parser.CharacterDataHandler = stream.characters
+    parser.StartDoctypeDeclHandler = _refuse_doctype
+    try:
+        with book.archive.open(book.parts[title]) as source:
+            while not stream.done:
+                check_stop(should_stop, f"reading stopped at row {stream.row_number:,} of "
+                                        f"sheet '{title}'")
+                chunk = source.read(_CHUNK_BYTES)
+                parser.Parse(chunk, not chunk)
+                if not chunk:
+                    break
+    except expat.ExpatError as exc:
+        raise PreferenceFormatError(
+            f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
+            f"line {exc.lineno}).", fix=_XML_FIX) from None
+    table = Table.from_rows(stream.rows, stream.lines, ",")
     table.cells.flags.writeable = False  # shared through the cache
     return table
+
+
+def _refuse_doctype(*_) -> None:
+    raise PreferenceFormatError(
+        "The sheet declares a DOCTYPE, which Excel never writes (it can hide entities that "
+        "expand to gigabytes).", fix=_XML_FIX)
 
 
 def _row_number(text: str, previous: int) -> int:
@@ -381,73 +475,29 @@ def _row_number(text: str, previous: int) -> int:
     except ValueError:
         raise PreferenceFormatError(
             f"The sheet gives '{text[:20]}' as a row number after its row {previous:,}.",
-            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+            fix=_XML_FIX) from None
     if not 1 <= number <= MAX_SHEET_ROW:
         raise PreferenceFormatError(
             f"The sheet has a row numbered {text[:20]}, outside Excel's grid of "
-            f"{MAX_SHEET_ROW:,} rows.",
-            fix="Open it in Excel and save it again, or save the sheet as CSV.")
+            f"{MAX_SHEET_ROW:,} rows.", fix=_XML_FIX)
     return number
 
 
-_DIGITS = "0123456789"
-_PLAIN_TYPES = frozenset(("s", "n", "str", "e"))
+def _reference_column(reference: str, row: int) -> int:
+    """The column of a cell reference such as ``B7`` or ``$XFD$9``, within Excel's grid.
 
-
-def _parse_cell(parser, element, row: int) -> str:
-    """One cell's text; its column is left in ``parser.col_counter``.
-
-    Shared strings, numbers, formula texts and errors are decoded here; dates, booleans and
-    inline strings go through openpyxl's own cell parser.
+    The row part is not used: a cell's row is its row element's.
     """
-    reference = element.get("r")
-    if reference is not None:
-        letters = reference.rstrip(_DIGITS).lstrip("$").rstrip("$")
-        digits = reference[len(reference.rstrip(_DIGITS)):]
-        column = _column_number(letters)
-        if not (1 <= column <= MAX_SHEET_COLUMN and 0 < len(digits) <= 7
-                and 1 <= int(digits) <= MAX_SHEET_ROW):
+    column = _COLUMNS.get(reference.rstrip(_DIGITS))
+    if column is None:
+        column = _column_number(reference.rstrip(_DIGITS).replace("$", ""))
+        if not 1 <= column <= MAX_SHEET_COLUMN:
             raise PreferenceFormatError(
                 f"The sheet has a cell at '{reference[:20]}', outside Excel's grid (A1 to "
-                f"XFD{MAX_SHEET_ROW}).", row=row,
-                fix="Open it in Excel and save it again, or save the sheet as CSV.")
-        parser.col_counter = column
-    elif parser.col_counter >= MAX_SHEET_COLUMN:
-        raise PreferenceFormatError(
-            f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
-            row=row, fix="Save the sheet as CSV.")
-    else:
-        parser.col_counter += 1
-    kind = element.get("t", "n")
-    style = element.get("s")
-    try:
-        if kind in _PLAIN_TYPES and (kind != "n" or not style
-                                     or int(style) not in parser.date_formats):
-            value = element.findtext(_VALUE_TAG)
-            if not value:
-                return ""
-            if kind == "s":
-                return _cell_text(parser.shared_strings[int(value)])
-            if kind == "n":
-                return _cell_text(float(value) if "." in value or "e" in value or "E" in value
-                                  else int(value))
-            return value.strip()
-        column = parser.col_counter
-        element.attrib.pop("r", None)  # placed by the column found above
-        parser.col_counter = column - 1
-        value = parser.parse_cell(element)["value"]
-    except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
-        raise PreferenceFormatError(
-            f"A cell of the sheet could not be read ({type(exc).__name__}).", row=row,
-            column=reference[:20] if reference else None,
-            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
-    return _cell_text(value)
+                f"XFD{MAX_SHEET_ROW}).", row=row, fix=_XML_FIX)
+    return column
 
 
-_VALUE_TAG = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}v"
-
-
-@lru_cache(maxsize=MAX_SHEET_COLUMN + 16)
 def _column_number(letters: str) -> int:
     """``A`` → 1, ``XFD`` → 16,384; 0 for anything that is not one to three letters."""
     if not 1 <= len(letters) <= 3 or not letters.isascii() or not letters.isalpha():
@@ -456,6 +506,20 @@ def _column_number(letters: str) -> int:
     for letter in letters.upper():
         number = 26 * number + ord(letter) - 64
     return number
+
+
+def _column_names() -> dict[str, int]:
+    names: dict[str, int] = {}
+    for number in range(1, MAX_SHEET_COLUMN + 1):
+        name, rest = "", number
+        while rest:
+            rest, letter = divmod(rest - 1, 26)
+            name = chr(65 + letter) + name
+        names[name] = number
+    return names
+
+
+_COLUMNS = _column_names()  # "A" → 1 ... "XFD" → 16,384
 
 
 def looks_json(text: str) -> bool:
