@@ -725,7 +725,7 @@ def start_reading(page, base: str, path: Path) -> None:
 def test_stop_ends_the_reading_of_a_large_workbook(browser, tmp_path):
     # issue 21: 1 M rows took 94 s with no Stop; the reading now checks every few thousand
     # cells whether Stop was pressed
-    path = large_workbook(tmp_path / "large.xlsx", 400_000)
+    path = large_workbook(tmp_path / "large.xlsx", 800_000)
     with served_app() as base:
         page, _ = new_page(browser)
         start_reading(page, base, path)
@@ -741,7 +741,7 @@ def test_stop_ends_the_reading_of_a_large_workbook(browser, tmp_path):
 
 def test_closing_the_tab_ends_the_reading_of_a_large_workbook_within_two_seconds(
         browser, tmp_path):
-    path = large_workbook(tmp_path / "large.xlsx", 400_000)
+    path = large_workbook(tmp_path / "large.xlsx", 800_000)
     with served_app() as base:
         page, _ = new_page(browser)
         start_reading(page, base, path)
