@@ -324,9 +324,13 @@ class _SheetStream:
         self.rows: list[list[str]] = []
         self.lines: list[int] = []
         self.width = self.parsed = 0
-        self.row_number = self.column = 0
+        self.row_number = 0
         self.row_cells: dict[int, str] = {}
-        self.kind, self.style, self.reference = "n", None, None
+        # the cell being read: its attributes; its column is the last reference met in the
+        # row (``anchor``) plus the cells since (``steps``), worked out only for a value
+        self.cell: dict = {}
+        self.anchor: str | None = None
+        self.steps = 0
         self.text: list[str] = []
         self.collect = False
         self.in_phonetic = False
@@ -335,18 +339,13 @@ class _SheetStream:
 
     def start(self, name: str, attributes: dict) -> None:
         code = self.codes[name]
-        if code == "c":
+        if code == "c":  # kept cheap: a flood of blank cells costs only this and its end
             self.parsed += 1
-            self.kind = attributes.get("t", "n")
-            self.style = attributes.get("s")
-            self.reference = attributes.get("r")
-            self.text = []
-            self.column = (_reference_column(self.reference, self.row_number + 1)
-                           if self.reference is not None else self.column + 1)
-            if self.column > MAX_SHEET_COLUMN:
-                raise PreferenceFormatError(
-                    f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
-                    row=self.row_number + 1, fix="Save the sheet as CSV.")
+            self.cell = attributes
+            if "r" in attributes:
+                self.anchor, self.steps = attributes["r"], 0
+            else:
+                self.steps += 1
         elif code == "v":
             self.collect = True
         elif code == "t":
@@ -358,7 +357,9 @@ class _SheetStream:
             number = attributes.get("r")
             self.row_number = _row_number(number if number is not None
                                           else str(self.row_number + 1), self.row_number)
-            self.column = 0
+            self.anchor, self.steps = None, 0
+        else:
+            return
         if self.parsed > _MAX_SHEET_CELLS:
             raise PreferenceFormatError(
                 f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
@@ -370,8 +371,9 @@ class _SheetStream:
         if code == "c":
             if self.text:
                 value = self.cell_text("".join(self.text))
+                self.text.clear()
                 if value:
-                    self.row_cells[self.column] = value
+                    self.row_cells[self.column()] = value
             self.collect = False
         elif code in ("v", "t"):
             self.collect = False
@@ -381,6 +383,17 @@ class _SheetStream:
             self.end_row()
         elif code == "sheetData":
             self.done = True
+
+    def column(self) -> int:
+        """The column of the cell being read (1 = A), within Excel's grid."""
+        base = (0 if self.anchor is None
+                else _reference_column(self.anchor, self.row_number + 1))
+        column = base + self.steps
+        if column > MAX_SHEET_COLUMN:
+            raise PreferenceFormatError(
+                f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
+                row=self.row_number + 1, fix="Save the sheet as CSV.")
+        return column
 
     def characters(self, data: str) -> None:
         if self.collect:
@@ -407,13 +420,13 @@ class _SheetStream:
 
     def cell_text(self, raw: str) -> str:
         """A cell's text from its type, its raw value and its style (dates)."""
-        kind = self.kind
+        kind = self.cell.get("t", "n")
         try:
             if kind == "s":
                 return _cell_text(self.book.shared_strings[int(raw)])
             if kind == "n":
                 value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
-                style = int(self.style) if self.style else 0
+                style = int(self.cell.get("s") or 0)
                 if style and style in self.book.date_formats:
                     from openpyxl.utils.datetime import from_excel
                     value = from_excel(value, self.book.epoch,
@@ -429,7 +442,7 @@ class _SheetStream:
             raise PreferenceFormatError(
                 f"A cell of the sheet could not be read ({type(exc).__name__}: "
                 f"'{raw[:20]}').", row=self.row_number + 1,
-                column=(self.reference or str(self.column))[:20], fix=_XML_FIX) from None
+                column=str(self.cell.get("r") or self.column())[:20], fix=_XML_FIX) from None
 
 
 def _sheet_table(book: _OpenBook, title: str) -> Table:
