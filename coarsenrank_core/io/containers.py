@@ -130,19 +130,18 @@ def check_archive(data: bytes) -> None:
 # ------------------------------------------------------------------ opening, once per upload
 _CACHE_LOCK = threading.Lock()
 _BOOKS: OrderedDict = OrderedDict()   # digest -> open read-only workbook
-_TABLES: OrderedDict = OrderedDict()  # (digest, sheet title) -> (Table, "") or (None, error)
-_BOOK_ENTRIES, _TABLE_ENTRIES = 2, 4
+_TABLES: OrderedDict = OrderedDict()  # (digest, sheet title) -> (Table, None) or (None, error)
+_BOOK_ENTRIES, _TABLE_ENTRIES = 2, 2
 
 
 def _remember(cache: OrderedDict, key, value, entries: int) -> None:
+    """Keep ``value``; the oldest entries beyond ``entries`` are forgotten (a forgotten
+    workbook is not closed: another reading may still use it, and it holds no file)."""
     with _CACHE_LOCK:
         cache[key] = value
         cache.move_to_end(key)
         while len(cache) > entries:
-            _, old = cache.popitem(last=False)
-            close = getattr(old, "close", None)
-            if close is not None and cache is _BOOKS:
-                close()
+            cache.popitem(last=False)
 
 
 def _recall(cache: OrderedDict, key):
