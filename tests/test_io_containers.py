@@ -217,8 +217,14 @@ def test_entity_expansion_in_a_sheet_is_refused():
               + "".join(f'<!ENTITY lol{k} "' + f"&lol{k - 1 if k > 1 else ''};" * 10 + '">'
                         for k in range(1, 9)) + "]>")
     rows = '<row r="1"><c r="A1" t="inlineStr"><is><t>&lol8;</t></is></c></row>'
-    with pytest.raises(PreferenceFormatError):
+    with pytest.raises(PreferenceFormatError, match="DOCTYPE"):
         read_preferences(workbook(rows, doctype=laughs))
+    # the same entities in the shared strings, which openpyxl parses to open the workbook
+    shared = (f'<?xml version="1.0"?>{laughs}<sst xmlns="{MAIN}"><si><t>&lol8;</t></si>'
+              "</sst>")
+    with pytest.raises(PreferenceFormatError, match="could not be opened"):
+        read_preferences(workbook('<row r="1"><c r="A1" t="s"><v>0</v></c></row>',
+                                  shared=shared))
 
 
 def test_dates_numbers_and_booleans_read_as_before():
