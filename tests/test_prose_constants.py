@@ -135,6 +135,8 @@ def test_the_workbook_budgets_are_the_readers():
                        c.MAX_COMPRESSION_RATIO)
     assert numbers(r"tied to the (\d+) MB upload limit") == (c.UPLOAD_LIMIT_BYTES // mb,)
     assert numbers(r"counts toward the (\d+) M-cell limit") == (c._MAX_SHEET_CELLS // 10 ** 6,)
+    assert numbers(r"outnumber the cells with values by at most (\d+)× plus ([\d,]+)") == (
+        c.BLANK_CELLS_FACTOR, c.BLANK_CELLS_SLACK)
     config = (ROOT / ".streamlit" / "config.toml").read_text()
     assert f"maxUploadSize = {c.UPLOAD_LIMIT_BYTES // mb}" in config
 

@@ -42,6 +42,9 @@ MAX_SHARED_STRINGS_BYTES = UPLOAD_LIMIT_BYTES
 MAX_COMPRESSION_RATIO = 100
 RATIO_FREE_BYTES = 2 ** 20
 MAX_PARTS = 10_000
+#: Blank cells and rows a sheet may hold: at most ``BLANK_CELLS_FACTOR`` × its cells with
+#: values plus ``BLANK_CELLS_SLACK`` (the "declared versus present" rule for cells).
+BLANK_CELLS_FACTOR, BLANK_CELLS_SLACK = 10, 1_000_000
 #: Excel's own grid: 1,048,576 rows and 16,384 columns (XFD).
 MAX_SHEET_ROW, MAX_SHEET_COLUMN = 1_048_576, 16_384
 
@@ -322,7 +325,7 @@ class _SheetStream:
         self.book, self.title = book, title
         self.rows: list[list[str]] = []
         self.lines: list[int] = []
-        self.width = self.parsed = 0
+        self.width = self.parsed = self.values = 0
         self.row_number = 0
         self.row_cells: dict[int, str] = {}
         # the cell being read: its attributes; its column is the last reference met in the
@@ -373,6 +376,7 @@ class _SheetStream:
                 self.text.clear()
                 if value:
                     self.row_cells[self.column()] = value
+                    self.values += 1
             self.collect = False
         elif code in ("v", "t"):
             self.collect = False
@@ -465,6 +469,7 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
                 parser.Parse(chunk, not chunk)
                 if not chunk:
                     break
+                _refuse_blank_flood(stream)
     except expat.ExpatError as exc:
         raise PreferenceFormatError(
             f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
@@ -472,6 +477,19 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
     table = Table.from_rows(stream.rows, stream.lines, ",")
     table.cells.flags.writeable = False  # shared through the cache
     return table
+
+
+def _refuse_blank_flood(stream: _SheetStream) -> None:
+    """Refuse a sheet whose blank cells and rows far outnumber its values (checked after
+    every chunk: a flood of blank styled cells is refused in about a second, not parsed)."""
+    blank = stream.parsed - stream.values
+    if blank > BLANK_CELLS_SLACK + BLANK_CELLS_FACTOR * stream.values:
+        raise PreferenceFormatError(
+            f"The sheet '{stream.title}' holds more than {blank:,} blank cells and rows but "
+            f"only {stream.values:,} cells with values, up to its row "
+            f"{stream.row_number:,}: formatting spread over empty cells.",
+            fix="Clear the formatting of the empty rows and columns (or copy only the "
+                "table to a new sheet), or save the sheet as CSV.")
 
 
 def _refuse_doctype(*_) -> None:
