@@ -274,3 +274,17 @@ def test_a_flood_of_blank_styled_cells_is_refused_early(monkeypatch):
                      for r in range(1, 2_000))
     table, _ = workbook_table(workbook(sparse))
     assert (len(table), table.width) == (1_999, 2)
+
+
+def test_reading_reports_its_progress_in_megabytes(monkeypatch):
+    monkeypatch.setattr(containers, "_CHUNK_BYTES", 8192)
+    rows = "".join(f'<row r="{r}">{text(f"A{r}", "a")}{text(f"B{r}", "b")}</row>'
+                   for r in range(1, 2_000))
+    data = workbook(rows)
+    seen = []
+    with interruptible(lambda: False, lambda done, total: seen.append((done, total))):
+        workbook_table(data)
+    totals = {total for _, total in seen}
+    assert len(totals) == 1 and totals.pop() > 5
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1]

@@ -19,7 +19,7 @@ from coarsenrank_core.io import (
 )
 
 from . import state
-from .compute import job, named_upload
+from .compute import _cached, job, named_upload
 from .text import count as text_count
 from .text import list_word, plain
 from .widgets import stop_button, was_stopped
@@ -31,12 +31,14 @@ AUTO_COLUMN, NO_COLUMN = "(find it)", "(none)"
 PREVIEW_ROWS = 3
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
     """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
 
     The result is immutable and cached once per content, shared by every session that
-    uploads the same file. Call it inside :func:`stoppable` so that Stop ends it.
+    uploads the same file. Call it inside :func:`stoppable` so that Stop ends it; the cache
+    is :mod:`ui.compute`'s own, since the reading redraws the caller's progress bar, which a
+    Streamlit cache would try to replay.
     """
     return read_file(named_upload(data, name), format=layout, options=options)
 
@@ -46,14 +48,15 @@ READING_TASKS = ("upload_columns", "upload_sheet", "upload_read")
 
 
 @contextmanager
-def stoppable(task: str, label: str = "Reading the file"):
+def stoppable(task: str, label: str = "Reading the file, MB unpacked:"):
     """A Stop button and a progress line while a file is read.
 
     Stop, any other widget or a closed tab end the reading within a fraction of a second (a
     workbook checks every few thousand cells); :func:`reading_stopped` then says so on the
     next run, which does not start the reading again by itself.
     """
-    with stop_button(task), job(label) as reading, interruptible(reading.should_stop):
+    with (stop_button(task), job(label) as reading,
+          interruptible(reading.should_stop, reading.progress)):
         yield
 
 
@@ -62,7 +65,7 @@ def reading_stopped() -> bool:
     return any(was_stopped(task) for task in READING_TASKS)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@_cached(max_entries=16)
 def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The file's column titles and, for a workbook, its sheets."""
     try:

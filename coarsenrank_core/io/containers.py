@@ -61,25 +61,30 @@ def is_workbook(data: bytes) -> bool:
 
 
 # ------------------------------------------------------------------ stopping a long reading
-_SHOULD_STOP: ContextVar[Callable[[], bool] | None] = ContextVar("should_stop", default=None)
+_HOOKS: ContextVar[tuple] = ContextVar("reading_hooks", default=(None, None))
 
 
 @contextmanager
-def interruptible(should_stop: Callable[[], bool] | None):
-    """Let readings started inside the block end early: they call ``should_stop()`` now and
-    then (every few thousand cells of a workbook) and raise
-    :class:`~coarsenrank_core.errors.Cancelled` once it answers True.
+def interruptible(should_stop: Callable[[], bool] | None,
+                  progress: Callable[[float, int], None] | None = None):
+    """Let readings started inside the block report progress and end early.
+
+    A workbook's sheet is read a megabyte of XML at a time; between two, the reading calls
+    ``progress(done, total)`` (megabytes unpacked so far and in all) and ``should_stop()``,
+    and raises :class:`~coarsenrank_core.errors.Cancelled` once the latter answers True.
 
     Parameters
     ----------
     should_stop : callable or None
         Answers True when the reading should end (the user pressed Stop, the tab closed).
+    progress : callable, optional
+        Told how far the reading got, as the engine's long fits tell it.
     """
-    token = _SHOULD_STOP.set(should_stop)
+    token = _HOOKS.set((should_stop, progress))
     try:
         yield
     finally:
-        _SHOULD_STOP.reset(token)
+        _HOOKS.reset(token)
 
 
 # ------------------------------------------------------------------ the zip's budget
@@ -452,7 +457,7 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
     """Stream one sheet's cells into a table of text (see :func:`workbook_table`)."""
     from xml.parsers import expat
 
-    should_stop = _SHOULD_STOP.get()
+    should_stop, progress = _HOOKS.get()
     stream = _SheetStream(book, title)
     parser = expat.ParserCreate(namespace_separator="}")
     parser.buffer_text = True
@@ -460,11 +465,16 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
     parser.EndElementHandler = stream.end
     parser.CharacterDataHandler = stream.characters
     parser.StartDoctypeDeclHandler = _refuse_doctype
+    total = max(1, -(-book.archive.getinfo(book.parts[title]).file_size // _CHUNK_BYTES))
+    done = 0
     try:
         with book.archive.open(book.parts[title]) as source:
             while not stream.done:
+                if progress is not None:
+                    progress(min(done, total), total)
                 check_stop(should_stop, f"reading stopped at row {stream.row_number:,} of "
                                         f"sheet '{title}'")
+                done += 1
                 chunk = source.read(_CHUNK_BYTES)
                 parser.Parse(chunk, not chunk)
                 if not chunk:
@@ -474,6 +484,8 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
         raise PreferenceFormatError(
             f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
             f"line {exc.lineno}).", fix=_XML_FIX) from None
+    if progress is not None:
+        progress(total, total)
     table = Table.from_rows(stream.rows, stream.lines, ",")
     table.cells.flags.writeable = False  # shared through the cache
     return table
