@@ -12,8 +12,21 @@ issue 11 (≤ 10 s, ≤ 1 GB peak, ≤ 0.4 GB held):
 Then it finds the largest number of items M for which the Consensus page's posterior
 summary (``coarsen_pl_gibbs`` with the page's 400 draws, ``rank_interval`` and
 ``rank_probabilities``) peaks under 1 GB, and times CrowdBT on a comparison counted 10⁷
-times and on four 4,000-item rankings (refused before rank-breaking: 32 M pairs). It only
-measures and prints: a missed budget is reported, never raised. A child
+times and on four 4,000-item rankings (refused before rank-breaking: 32 M pairs).
+
+Issue 21 adds the ways in that are not files of rankings, each read as the dashboard reads
+it (time, peak and held memory; budgets 10 s and 1 GB):
+
+- workbooks: a 1.6 KB sheet declaring the range ``A1:XFD1048576``, shared strings that are a
+  compression bomb (208 KB and 1.2 MB), one value in the last cell ``XFD1048576``, a flood of
+  blank styled cells just under the compression-ratio limit, and a valid 1 M-row workbook
+  (the last is not hostile: it shows what a large valid upload costs, and it can be stopped);
+- saved-session files: 200 bytes declaring 10⁶ unnamed items, 5×10⁷ items, 10⁶ names for
+  two used items, nesting 100,000 deep, a 5,000-digit number, 3,000 copies of a method;
+- a share link repeating CoarsenPL (Gibbs) 3,000 times, read and then run on the sample as
+  one click on Run would.
+
+It only measures and prints: a missed budget is reported, never raised. A child
 whose memory passes ``--kill-gb`` (default 6) is stopped so that the machine stays usable.
 """
 
@@ -129,6 +142,236 @@ def _child_long_lists(n_items: int) -> dict:
     except ValueError as error:
         outcome = f"refused: {str(error)[:70]}…"
     return dict(seconds=time.perf_counter() - start, peak=_peak(), outcome=outcome)
+
+
+# ------------------------------------------------------------------ issue 21: workbooks
+XLSX_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+XLSX_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _workbook(path: Path, rows, *, dimension: str = "", shared=None) -> None:
+    """A minimal .xlsx whose one sheet holds the XML strings of ``rows`` (streamed)."""
+    import zipfile
+
+    package = "http://schemas.openxmlformats.org/package/2006/relationships"
+    sheet_type = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+    types = ('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/'
+             '2006/content-types"><Default Extension="rels" ContentType="application/vnd.'
+             'openxmlformats-package.relationships+xml"/><Default Extension="xml" '
+             'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+             f'ContentType="{sheet_type}.sheet.main+xml"/><Override PartName="/xl/'
+             f'worksheets/sheet1.xml" ContentType="{sheet_type}.worksheet+xml"/>'
+             + (f'<Override PartName="/xl/sharedStrings.xml" ContentType="{sheet_type}.'
+                'sharedStrings+xml"/>' if shared else "") + "</Types>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr("[Content_Types].xml", types)
+        archive.writestr("_rels/.rels", f'<Relationships xmlns="{package}"><Relationship '
+                         f'Id="rId1" Type="{XLSX_REL}/officeDocument" '
+                         'Target="xl/workbook.xml"/></Relationships>')
+        archive.writestr("xl/workbook.xml", f'<workbook xmlns="{XLSX_MAIN}" xmlns:r='
+                         f'"{XLSX_REL}"><sheets><sheet name="Sheet1" sheetId="1" '
+                         'r:id="rId1"/></sheets></workbook>')
+        archive.writestr("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{package}">'
+                         f'<Relationship Id="rId1" Type="{XLSX_REL}/worksheet" '
+                         'Target="worksheets/sheet1.xml"/>'
+                         + (f'<Relationship Id="rId2" Type="{XLSX_REL}/sharedStrings" '
+                            'Target="sharedStrings.xml"/>' if shared else "")
+                         + "</Relationships>")
+        if shared:
+            with archive.open("xl/sharedStrings.xml", "w") as handle:
+                for piece in shared:
+                    handle.write(piece.encode())
+        with archive.open("xl/worksheets/sheet1.xml", "w") as handle:
+            handle.write(f'<?xml version="1.0"?><worksheet xmlns="{XLSX_MAIN}">'.encode())
+            if dimension:
+                handle.write(f'<dimension ref="{dimension}"/>'.encode())
+            handle.write(b"<sheetData>")
+            for piece in rows:
+                handle.write(piece.encode())
+            handle.write(b"</sheetData></worksheet>")
+
+
+def _cell(ref: str, text: str) -> str:
+    return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+
+def declared_grid(path: Path) -> str:
+    """1.6 KB: two rows of pairs under a declared range ``A1:XFD1048576``."""
+    _workbook(path, ['<row r="1">' + _cell("A1", "winner") + _cell("B1", "loser") + "</row>"
+                     '<row r="2">' + _cell("A2", "tea") + _cell("B2", "coffee") + "</row>"],
+              dimension="A1:XFD1048576")
+    return "declares A1:XFD1048576"
+
+
+def _strings_bomb(path: Path, megabytes: int) -> str:
+    block = "<si><t>spam</t></si>" * 50_000  # 1 MB of one repeated text
+    shared = [f'<?xml version="1.0"?><sst xmlns="{XLSX_MAIN}">', *[block] * megabytes,
+              "</sst>"]
+    _workbook(path, ['<row r="1"><c r="A1" t="s"><v>0</v></c></row>'], shared=shared)
+    return f"shared strings unpack to {megabytes:,} MB"
+
+
+def strings_bomb_small(path: Path) -> str:
+    """Shared strings of 200 MB packed into about 0.2 MB."""
+    return _strings_bomb(path, 200)
+
+
+def strings_bomb_large(path: Path) -> str:
+    """Shared strings of 1.2 GB packed into about 1.2 MB."""
+    return _strings_bomb(path, 1200)
+
+
+def last_cell(path: Path) -> str:
+    """A value in A1 and one in XFD1048576, the last cell of Excel's grid."""
+    _workbook(path, ['<row r="1">' + _cell("A1", "a") + "</row>",
+                     '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'])
+    return "A1 and XFD1048576"
+
+
+def blank_flood(path: Path) -> str:
+    """Blank styled cells ``<c r=".." s="1"/>``, 16,384 a row, just under 200 MB of XML."""
+    letters = []
+    for k in range(1, 16_385):
+        name, n = "", k
+        while n:
+            n, rest = divmod(n - 1, 26)
+            name = chr(65 + rest) + name
+        letters.append(name)
+    rows = ("".join([f'<row r="{r}">'] + [f'<c r="{c}{r}" s="1"/>' for c in letters]
+                    + ["</row>"]) for r in range(1, 600))
+    _workbook(path, rows)
+    return "16,384 blank cells a row"
+
+
+def million_rows(path: Path) -> str:
+    """A valid workbook ``worker,winner,loser`` of 1 M rows (about 17 MB), shared strings."""
+    rng = np.random.default_rng(7)
+    n = 1_000_000
+    names = [f"item {k:04d}" for k in range(1000)] + [f"w{k:05d}" for k in range(5000)]
+    shared = ([f'<?xml version="1.0"?><sst xmlns="{XLSX_MAIN}">']
+              + [f"<si><t>{s}</t></si>" for s in names] + ["</sst>"])
+    i = rng.integers(0, 1000, n)
+    j = (i + rng.integers(1, 1000, n)) % 1000
+    w = rng.integers(0, 5000, n) + 1000
+
+    def rows():
+        yield ('<row r="1">' + _cell("A1", "worker") + _cell("B1", "winner")
+               + _cell("C1", "loser") + "</row>")
+        for start in range(0, n, 10_000):
+            yield "".join(f'<row r="{r + 2}"><c r="A{r + 2}" t="s"><v>{w[r]}</v></c>'
+                          f'<c r="B{r + 2}" t="s"><v>{i[r]}</v></c><c r="C{r + 2}" t="s">'
+                          f'<v>{j[r]}</v></c></row>' for r in range(start, min(n, start + 10_000)))
+    _workbook(path, rows(), shared=shared)
+    return "1,000,000 rows"
+
+
+WORKBOOKS = {"declared grid": declared_grid, "strings bomb 200MB": strings_bomb_small,
+             "strings bomb 1.2GB": strings_bomb_large, "last cell": last_cell,
+             "blank flood": blank_flood, "1 M valid rows": million_rows}
+
+
+def _child_workbook(path: str) -> dict:
+    """Read a workbook as the Data page does: sheets, columns, then the reading."""
+    import gc
+
+    from coarsenrank_core.io import ReadOptions, read_file, sheet_names, table_columns
+
+    data = Path(path).read_bytes()
+    gc.collect()
+    before = _rss()
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        sheet_names(data)
+        table_columns(data, ReadOptions())
+        prefs = read_file(data).preferences
+        outcome = f"read: {len(prefs):,} preferences over {prefs.n_items:,} items"
+    except Exception as error:  # noqa: BLE001 - an error message is a valid outcome
+        outcome = f"{type(error).__name__}: {' '.join(str(error).split())[:90]}"
+    seconds = time.perf_counter() - start
+    gc.collect()
+    return dict(seconds=seconds, cpu=time.process_time() - cpu, peak=_peak(),
+                held=_rss() - before, base=before, outcome=outcome)
+
+
+# ------------------------------------------------------------------ issue 21: sessions, links
+def _session_bytes(name: str) -> bytes:
+    head = '{"format": "coarsenrank-session", "version": 1, '
+    if name == "1e6 unnamed items":
+        return (head + '"preferences": {"items": [0, 1], "offsets": [0, 2], '
+                '"groups": [0, 1], "n_items": 1000000}}').encode()
+    if name == "5e7 unnamed items":
+        return (head + '"preferences": {"items": [0, 1], "offsets": [0, 2], '
+                '"groups": [0, 1], "n_items": 50000000}}').encode()
+    if name == "1e6 names, 2 used":
+        names = json.dumps([f"i{k}" for k in range(1_000_000)])
+        return (head + '"preferences": {"items": [0, 1], "offsets": [0, 2], "groups": [0, 1], '
+                f'"n_items": 1000000, "item_names": {names}}}}}').encode()
+    if name == "nesting 100,000 deep":
+        return b"[" * 100_000 + b"]" * 100_000
+    if name == "5,000-digit number":
+        return (head + '"name": ' + "9" * 5000 + "}").encode()
+    if name == "3,000 repeated methods":
+        from ui import share
+        from ui.compute import load_sample
+        document = json.loads(share._document(load_sample("pizza"), None, []))
+        document["choices"]["methods"] = ["coarsen-pl-gibbs"] * 3000
+        return json.dumps(document).encode()
+    raise KeyError(name)
+
+
+SESSIONS = ("1e6 unnamed items", "5e7 unnamed items", "1e6 names, 2 used",
+            "nesting 100,000 deep", "5,000-digit number", "3,000 repeated methods")
+
+
+def _child_session(name: str) -> dict:
+    """Read a hostile session file as the Data page does; run its methods as Compare would."""
+    import gc
+
+    from coarsenrank_core import compare
+    from ui import share
+    from ui.compute import COMPARE_DRAWS
+
+    data = _session_bytes(name)
+    gc.collect()
+    before = _rss()
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        dataset, choices, _ = share.read_session(data)
+        methods = choices["methods"]
+        outcome = (f"loaded {dataset.preferences.n_items:,} items; methods {methods}")
+        if methods:
+            compare(dataset.preferences, methods, overrides={"alpha": 10.0, **COMPARE_DRAWS})
+            outcome += ", run once each"
+    except share.SessionFileError as error:
+        outcome = f"refused: {' '.join(str(error).split())[:90]}"
+    seconds = time.perf_counter() - start
+    gc.collect()
+    return dict(seconds=seconds, cpu=time.process_time() - cpu, peak=_peak(),
+                held=_rss() - before, base=before, outcome=outcome, size=len(data))
+
+
+def _child_link(copies: int) -> dict:
+    """A link repeating CoarsenPL (Gibbs): read it, then one click on Run on the sample."""
+    import gc
+
+    from coarsenrank_core import compare
+    from ui import share
+    from ui.compute import COMPARE_DRAWS
+
+    params = {"data": "sample:pizza", "methods": ",".join(["coarsen-pl-gibbs"] * copies),
+              "alpha": "10"}
+    gc.collect()
+    before = _rss()
+    start, cpu = time.perf_counter(), time.process_time()
+    view, problems = share.read_link(params)
+    compare(view.dataset.preferences, list(view.methods),
+            overrides={"alpha": view.alpha, **COMPARE_DRAWS})
+    seconds = time.perf_counter() - start
+    gc.collect()
+    return dict(seconds=seconds, cpu=time.process_time() - cpu, peak=_peak(),
+                held=_rss() - before, base=before,
+                outcome=f"methods {list(view.methods)}; {len(problems)} note(s)",
+                size=len(params["methods"]))
 
 
 # ------------------------------------------------------------------ the parent
@@ -350,6 +593,41 @@ def bench_crowdbt(kill: float) -> None:
     print(f"{'':9s} {r['seconds']:7.4f}s {r['peak'] / GB:7.3f}GB  {r['outcome']}")
 
 
+def _line(name: str, size: float, r: dict, what: str = "") -> None:
+    cpu = r.get("cpu", float("nan"))
+    print(f"{name:24s} {size / MB:7.3f}MB {r['seconds']:7.2f}s {cpu:7.2f}s "
+          f"{r['peak'] / GB:7.2f}GB {r['held'] / GB:7.2f}GB  {r['outcome']}")
+    print(f"{'  ' + what:33.33s} {_verdict(r['seconds'], READ_SECONDS):>8s} "
+          f"{_verdict(cpu, READ_SECONDS):>8s} {_verdict(r['peak'], READ_PEAK):>9s}")
+
+
+def bench_workbooks(kill: float) -> None:
+    print("\nWorkbooks read as the Data page reads them (sheets, columns, reading) in a fresh "
+          "process (budgets: <= 10 s, <= 1 GB peak)")
+    print(f"{'workbook':24s} {'size':>9s} {'time':>8s} {'cpu':>8s} {'peak':>9s} {'held':>9s}"
+          "  outcome")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in WORKBOOKS:
+            path = Path(folder) / f"{name.replace(' ', '_')}.xlsx"
+            made = run_child(["make-workbook", name, str(path)], kill)
+            size = path.stat().st_size if path.exists() else 0
+            r = run_child(["workbook", str(path)], kill, timeout=300.0)
+            _line(name, size, r, made.get("what", made["outcome"]))
+            path.unlink(missing_ok=True)
+
+
+def bench_sessions(kill: float) -> None:
+    print("\nHostile saved-session files read as the Data page reads them, their methods run "
+          "once (budgets: <= 10 s, <= 1 GB peak)")
+    print(f"{'session file':24s} {'size':>9s} {'time':>8s} {'cpu':>8s} {'peak':>9s} {'held':>9s}"
+          "  outcome")
+    for name in SESSIONS:
+        r = run_child(["session", name], kill, timeout=120.0)
+        _line(name, r.get("size", 0), r)
+    r = run_child(["link", "3000"], kill, timeout=120.0)
+    _line("link: 3,000 x Gibbs", r.get("size", 0), r, "read, then one click on Run")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", nargs="+", metavar="TASK", help=argparse.SUPPRESS)
@@ -357,7 +635,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop a child whose resident memory passes this (GB)")
     parser.add_argument("--consensus-from", type=int, default=10_000)
     parser.add_argument("--consensus-to", type=int, default=640_000)
-    parser.add_argument("--only", choices=["read", "consensus", "crowdbt"])
+    parser.add_argument("--only", choices=["read", "consensus", "crowdbt", "workbooks",
+                                           "sessions"])
     args = parser.parse_args(argv)
     if args.child:
         task, value = args.child[0], args.child[1]
@@ -366,6 +645,11 @@ def main(argv: list[str] | None = None) -> int:
                "read": lambda: _child_read(value),
                "consensus": lambda: _child_consensus(int(value)),
                "crowdbt": lambda: _child_crowdbt(float(value)),
+               "make-workbook": lambda: dict(what=WORKBOOKS[value](Path(args.child[2])),
+                                             seconds=0.0, peak=_peak(), outcome="made"),
+               "workbook": lambda: _child_workbook(value),
+               "session": lambda: _child_session(" ".join(args.child[1:])),
+               "link": lambda: _child_link(int(value)),
                "long-lists": lambda: _child_long_lists(int(value))}[task]
         print(json.dumps(run()))
         return 0
@@ -376,6 +660,10 @@ def main(argv: list[str] | None = None) -> int:
         bench_consensus(kill, args.consensus_from, args.consensus_to)
     if args.only in (None, "crowdbt"):
         bench_crowdbt(kill)
+    if args.only in (None, "workbooks"):
+        bench_workbooks(kill)
+    if args.only in (None, "sessions"):
+        bench_sessions(kill)
     return 0
 
 

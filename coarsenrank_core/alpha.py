@@ -16,7 +16,8 @@ from .preferences import Preferences
 from .results import tempering
 
 __all__ = ["AlphaChoice", "CVEvidence", "choose_alpha", "DEFAULT_RULE", "RULES",
-           "CONSENSUS_METHOD", "consensus_fit", "parse_rule"]
+           "CONSENSUS_METHOD", "consensus_fit", "parse_rule", "MIN_ALPHA", "MAX_ALPHA",
+           "alpha_in_range"]
 
 #: The rule used whenever nobody says otherwise: the CLI, the registry, every page and the
 #: reproduction report. The paper's advice (§4.5) is to take α where the DIC curve levels
@@ -29,6 +30,17 @@ RULES = ("knee", "dic-min", "cv")
 #: registry's CoarsenPL, i.e. closed-form EM with prior Gamma(1, 2) and the paper's §6.1
 #: calibration θ ← (M/2)·θ/Σθ after every step, at the chosen α.
 CONSENSUS_METHOD = "coarsen-pl"
+
+
+#: The α a user may give (command line, link, session file): from 10⁻⁶ to 10¹², or ∞. Below
+#: 10⁻⁶ the tempering τ = α/(α+N) underflows towards 0 (a subnormal α gives NaN scores);
+#: above 10¹² τ is 1 to twelve digits on any collection the readers accept, the same as ∞.
+MIN_ALPHA, MAX_ALPHA = 1e-6, 1e12
+
+
+def alpha_in_range(value: float) -> bool:
+    """Whether ``value`` is an α a user may give: ∞, or a number in [MIN_ALPHA, MAX_ALPHA]."""
+    return value == math.inf or MIN_ALPHA <= value <= MAX_ALPHA
 
 
 @dataclass(frozen=True)

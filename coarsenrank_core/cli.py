@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import stat
 import sys
 from pathlib import Path
@@ -78,7 +79,7 @@ def _real(name: str, low: float, high: float, *, low_open: bool = False, inf: bo
 
 def _alpha(text: str):
     """``auto`` (the default rule), a rule name, ``inf`` or a positive number."""
-    from .alpha import RULES, parse_rule
+    from .alpha import MAX_ALPHA, MIN_ALPHA, RULES, alpha_in_range, parse_rule
 
     lowered = text.strip().lower()
     if lowered in ("auto", "default", *RULES):
@@ -87,10 +88,11 @@ def _alpha(text: str):
         value = parse_rule(lowered.replace("infinity", "inf"))
     except ValueError:
         value = None
-    if isinstance(value, float) and (value == math.inf or 0 < value < math.inf):
+    if isinstance(value, float) and alpha_in_range(value):
         return value
     raise argparse.ArgumentTypeError(
-        f"alpha must be auto, {', '.join(RULES)}, inf or a positive number, not {text!r}")
+        f"alpha must be auto, {', '.join(RULES)}, inf or a number from {MIN_ALPHA:g} to "
+        f"{MAX_ALPHA:g}, not {text!r}")
 
 
 _NO_CALIBRATION = "none"
@@ -308,6 +310,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--one-is-worst", action="store_true",
                          help="rank numbers: 1 is the worst (default: 1 is the best)")
         sub.add_argument("--out", help="output CSV (default: standard output)")
+        sub.add_argument("--force", action="store_true",
+                         help="let --out overwrite an input file")
         if sampler:
             sub.add_argument("--prior", nargs=2, type=_real("prior", 0, 1e6, low_open=True),
                              default=None, metavar=("A", "B"),
@@ -352,8 +356,7 @@ def _parser() -> argparse.ArgumentParser:
 
     dic = commands.add_parser("dic", help="DIC against alpha (choose alpha from the data)")
     common(dic)
-    dic.add_argument("--alphas", nargs="+", type=_real("alpha", 0, 1e300, low_open=True,
-                                                       inf=True),
+    dic.add_argument("--alphas", nargs="+", type=_real("alpha", 1e-6, 1e12, inf=True),
                      help=f"grid of alpha values (default: 15 log-spaced from 1 to 10 N; at "
                           f"most {MAX_GRID})")
     dic.set_defaults(handler=_dic)
@@ -372,12 +375,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _output_is_input(args) -> str | None:
+    """The input file (preferences or truth) that ``--out`` names, or None."""
+    out = getattr(args, "out", None)
+    if not out:
+        return None
+    for given in (getattr(args, "file", None), getattr(args, "truth", None)):
+        if not given:
+            continue
+        try:
+            if Path(out).exists() and Path(given).exists():
+                same = os.path.samefile(out, given)
+            else:
+                same = Path(out).resolve() == Path(given).resolve()
+        except OSError:
+            same = False
+        if same:
+            return given
+    return None
+
+
 def main(argv=None) -> int:
     """Run the command line; return the exit code (0 ok, 2 bad input or arguments)."""
     parser = _parser()
     args = parser.parse_args(argv)
     if getattr(args, "alphas", None) and len(args.alphas) > MAX_GRID:
         parser.error(f"at most {MAX_GRID} alpha values, not {len(args.alphas)}")
+    clash = _output_is_input(args)
+    if clash and not args.force:
+        parser.error(f"--out {args.out} is the input file {clash}: writing would overwrite "
+                     "it; give another --out, or add --force")
     try:
         args.handler(args)
     except _FileError as error:

@@ -51,7 +51,7 @@ with st.form("compare_form"):
 if run:
     value = parse_alpha(typed)
     if value is None:
-        st.error("α must be a positive number or inf.")
+        st.error("α must be a number from 0.000001 to 10¹² (1e12), or inf.")
         run = False
     elif value != setting.alpha:
         state.set_alpha(value, "typed")

@@ -74,13 +74,15 @@ elif source == SOURCES["session"]:
     saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
     if saved is not None and state.upload_is_new("session", saved.getvalue()):
         try:
-            opened = open_session_file(saved.getvalue())
+            opened, session_notes = open_session_file(saved.getvalue())
         except SessionFileError as error:
             st.error(plain(str(error)), icon="⚠️")
             st.info(f"Still loaded: {plain(state.current().name)}")
         else:
             state.upload_loaded("session", saved.getvalue())
             st.success(f"Opened the session: {plain(opened.name)}")
+            for note in session_notes:
+                st.info(plain(note))
 
 elif source == SOURCES["upload"]:
     with st.expander("Which layouts can I upload?"):
@@ -90,13 +92,19 @@ elif source == SOURCES["upload"]:
         "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to "
         f"{st.get_option('server.maxUploadSize')} MB", type=None,
         key="upload_file", help="Accepted endings: " + ", ".join(extensions()))
-    if upload is not None:
+    if upload is not None and importer.reading_stopped():
+        st.warning("Reading the file was stopped; nothing has changed. Press 'Read it again' "
+                   "to start over, or choose another file.")
+        st.button("Read it again", key="read_again")
+        st.info(f"Still loaded: {plain(state.current().name)}")
+    elif upload is not None:
         data = upload.getvalue()
         importer.new_file(data, upload.name)
         st.subheader("Check how the file was read", divider="gray")
         layout, options = importer.corrections(data, upload.name)
         try:
-            result = importer.read_upload(data, upload.name, layout, options)
+            with importer.stoppable("upload_read"):
+                result = importer.read_upload(data, upload.name, layout, options)
         except PreferenceFormatError as error:
             format_error(error)
             example = layout if layout != "auto" else "wide"

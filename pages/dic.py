@@ -6,7 +6,7 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from coarsenrank_core.alpha import DEFAULT_RULE  # noqa: E402
+from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range  # noqa: E402
 from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.text import alpha_number, number  # noqa: E402
@@ -66,9 +66,11 @@ if run and grid_kind == "My own list":
                                if v.strip()}))
     except ValueError:
         alphas = ()
-    grid_ok = bool(alphas) and min(alphas) > 0 and len(alphas) <= MAX_ALPHAS
-    if not alphas or min(alphas) <= 0:
-        st.error("Write positive numbers separated by commas, e.g. 10, 100, 1000.")
+    in_range = bool(alphas) and all(alpha_in_range(a) for a in alphas)
+    grid_ok = in_range and len(alphas) <= MAX_ALPHAS
+    if not in_range:
+        st.error("Write numbers from 0.000001 to 10¹² (1e12) separated by commas, e.g. 10, "
+                 "100, 1000.")
     elif len(alphas) > MAX_ALPHAS:
         st.error(f"Write at most {MAX_ALPHAS} values of α (you wrote {len(alphas)}): each "
                  "value is a full run of the sampler.")

@@ -8,6 +8,7 @@ ensure_shell()
 
 from ui import state  # noqa: E402
 from ui.shell import PAGES, START_HERE  # noqa: E402
+from ui.text import plain  # noqa: E402
 from ui.widgets import dataset_card, glossary  # noqa: E402
 
 st.title("CoarsenRank: one fair ranking from many people's rankings")
@@ -41,4 +42,4 @@ st.subheader("Loaded now")
 dataset = state.current()
 dataset_card(dataset)
 if dataset.description:
-    st.caption(dataset.description)
+    st.caption(plain(dataset.description))

@@ -693,3 +693,63 @@ def test_closing_the_tab_ends_a_long_sweep_and_its_workers_within_two_seconds(br
         time.sleep(1.5)
         used = cpu_seconds(server) - before
         assert used < 0.3, f"the server still worked {used:.2f} s of 1.5 s after the tab closed"
+
+
+def large_workbook(path: Path, rows: int) -> Path:
+    """A valid ``worker,winner,loser`` workbook of ``rows`` rows (inline strings)."""
+    import zipfile
+
+    from tests.test_io_containers import workbook
+    body = "".join(f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>w{r % 997}</t></is></c>'
+                   f'<c r="B{r}" t="inlineStr"><is><t>i{r % 89}</t></is></c>'
+                   f'<c r="C{r}" t="inlineStr"><is><t>i{(r + 1 + r % 87) % 89}</t></is></c>'
+                   "</row>" for r in range(2, rows + 2))
+    head = ('<row r="1"><c r="A1" t="inlineStr"><is><t>worker</t></is></c><c r="B1" '
+            't="inlineStr"><is><t>winner</t></is></c><c r="C1" t="inlineStr"><is><t>loser'
+            "</t></is></c></row>")
+    path.write_bytes(workbook(head + body))
+    assert zipfile.is_zipfile(path)
+    return path
+
+
+def start_reading(page, base: str, path: Path) -> None:
+    """Open the Data page, give the uploader a large workbook and wait until it is read."""
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    choose_own_file(page)
+    page.locator("input[type=file]").first.set_input_files(str(path))
+    page.get_by_text("Reading the file").first.wait_for()
+
+
+def test_stop_ends_the_reading_of_a_large_workbook(browser, tmp_path):
+    # issue 21: 1 M rows took 94 s with no Stop; the reading now checks every few thousand
+    # cells whether Stop was pressed
+    path = large_workbook(tmp_path / "large.xlsx", 800_000)
+    with served_app() as base:
+        page, _ = new_page(browser)
+        start_reading(page, base, path)
+        page.wait_for_timeout(500)
+        clicked = time.monotonic()
+        page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
+        page.get_by_text("Reading the file was stopped").wait_for(timeout=20_000)
+        assert time.monotonic() - clicked < 10
+        assert page.get_by_text("We read this as").count() == 0
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.close()
+
+
+def test_closing_the_tab_ends_the_reading_of_a_large_workbook_within_two_seconds(
+        browser, tmp_path):
+    path = large_workbook(tmp_path / "large.xlsx", 800_000)
+    with served_app() as base:
+        page, _ = new_page(browser)
+        start_reading(page, base, path)
+        page.wait_for_timeout(500)
+        server = SERVER_PID[0]
+        page.close()
+        time.sleep(2.0)
+        before = cpu_seconds(server)
+        time.sleep(1.5)
+        used = cpu_seconds(server) - before
+        assert used < 0.3, f"the server still read {used:.2f} s of 1.5 s after the tab closed"

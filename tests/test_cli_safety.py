@@ -41,6 +41,13 @@ def one_line_error(capsys) -> str:
     ["dic", PIZZA, "--alphas", "-5"],
     ["dic", PIZZA, "--alphas", *["1"] * 201],
     ["dic", PIZZA, "--jobs", "1000"],
+    # issue 21: alpha below 1e-6 (a subnormal one gave NaN scores and exit 0) or above 1e12
+    ["rank", PIZZA, "--alpha", "5e-324"],
+    ["rank", PIZZA, "--alpha", "1e-7"],
+    ["compare", PIZZA, "--alpha", "5e-324"],
+    ["rank", PIZZA, "--alpha", "1e13"],
+    ["dic", PIZZA, "--alphas", "1", "5e-324"],
+    ["dic", PIZZA, "--alphas", "1e300"],
 ])
 def test_invalid_numbers_exit_2_in_one_line(argv, capsys):
     with pytest.raises(SystemExit) as info:
@@ -99,3 +106,35 @@ def test_weights_outside_the_range_are_refused_by_row(weight):
     with pytest.raises(PreferenceFormatError, match="accepted range") as info:
         read_preferences(f"voter,count,1st,2nd\nx,{weight},a,b\ny,1,b,a\n".encode())
     assert info.value.row == 2 and info.value.column == "count"
+
+
+def test_alpha_at_the_bounds_is_accepted(capsys):
+    assert main(["rank", PIZZA, "--alpha", "1e-6", "--max-iter", "5"]) == 0
+    scores = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    assert scores and all(cell != "nan" for row in scores for cell in row)
+
+
+def test_out_equal_to_the_input_is_refused_unless_forced(tmp_path, capsys):
+    source = tmp_path / "p.csv"
+    original = open(PIZZA, "rb").read()
+    source.write_bytes(original)
+    for out in (str(source), str(tmp_path / "." / "p.csv")):
+        with pytest.raises(SystemExit) as info:
+            main(["rank", str(source), "--out", out, "--alpha", "10", "--max-iter", "5"])
+        assert info.value.code == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert "would overwrite it" in line and "--force" in line
+    assert source.read_bytes() == original
+    link = tmp_path / "same.csv"
+    os.link(source, link)
+    with pytest.raises(SystemExit):
+        main(["rank", str(source), "--out", str(link), "--alpha", "10"])
+    capsys.readouterr()
+    truth = tmp_path / "truth.csv"
+    truth.write_text("item,score\n")
+    with pytest.raises(SystemExit):
+        main(["compare", str(source), "--truth", str(truth), "--out", str(truth)])
+    capsys.readouterr()
+    assert main(["rank", str(source), "--out", str(source), "--force", "--alpha", "10",
+                 "--max-iter", "5"]) == 0
+    assert source.read_bytes() != original

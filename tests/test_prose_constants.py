@@ -127,3 +127,30 @@ def test_the_consensus_page_text_reads_its_draws_and_level(monkeypatch):
         assert "likely ranks (90%)" in at.dataframe[0].value.columns
     finally:
         compute.posterior.clear()
+
+
+def test_the_workbook_budgets_are_the_readers():
+    from coarsenrank_core.io import containers as c
+
+    mb = 2 ** 20
+    written = numbers(r"each part at most (\d+) MB unpacked, all parts together (\d+) MB, the "
+                      r"shared strings (\d+) MB, and no part over (\d+) MB unpacking more than "
+                      r"(\d+)× its stored size")
+    assert written == (c.MAX_PART_BYTES // mb, c.MAX_ARCHIVE_BYTES // mb,
+                       c.MAX_SHARED_STRINGS_BYTES // mb, c.RATIO_FREE_BYTES // mb,
+                       c.MAX_COMPRESSION_RATIO)
+    assert numbers(r"tied to the (\d+) MB upload limit") == (c.UPLOAD_LIMIT_BYTES // mb,)
+    assert numbers(r"counts toward the (\d+) M-cell limit") == (c._MAX_SHEET_CELLS // 10 ** 6,)
+    assert numbers(r"outnumber the cells with values by at most (\d+)× plus ([\d,]+)") == (
+        c.BLANK_CELLS_FACTOR, c.BLANK_CELLS_SLACK)
+    config = (ROOT / ".streamlit" / "config.toml").read_text()
+    assert f"maxUploadSize = {c.UPLOAD_LIMIT_BYTES // mb}" in config
+
+
+def test_the_rules_for_links_and_session_files_are_the_codes():
+    from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA
+    from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK
+
+    assert "a number from 10⁻⁶ to 10¹²" in readme() and (MIN_ALPHA, MAX_ALPHA) == (1e-6, 1e12)
+    assert numbers(r"by at most (\d+)× plus ([\d,]+), its link recipe") == (DECLARED_FACTOR,
+                                                                           DECLARED_SLACK)

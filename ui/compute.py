@@ -245,6 +245,12 @@ def _job(label: str | None):
         raise job.interrupt
 
 
+def job(label: str):
+    """A :class:`Job` drawn by the caller around work that is not cached here (e.g. reading
+    an upload): its ``should_stop`` ends the work on Stop or a closed tab."""
+    return _job(label)
+
+
 def _hooks(job: Job | None) -> dict:
     return {} if job is None else {"progress": job.progress, "should_stop": job.should_stop}
 

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 
 import streamlit as st
 
 from coarsenrank_core.io import (
     FORMATS,
+    PreferenceFormatError,
     ReadOptions,
     ReadResult,
+    interruptible,
     read_file,
     sheet_names,
     table_columns,
 )
 
 from . import state
-from .compute import named_upload
+from .compute import _cached, job, named_upload
 from .text import count as text_count
 from .text import list_word, plain
+from .widgets import stop_button, was_stopped
 
 _MARKER = "import_marker"
 _CORRECTION_KEYS = ("upload_format", "upload_sheet", "upload_items", "upload_ranker",
@@ -27,22 +31,46 @@ AUTO_COLUMN, NO_COLUMN = "(find it)", "(none)"
 PREVIEW_ROWS = 3
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@_cached(max_entries=8)
 def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
     """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
 
     The result is immutable and cached once per content, shared by every session that
-    uploads the same file.
+    uploads the same file. Call it inside :func:`stoppable` so that Stop ends it; the cache
+    is :mod:`ui.compute`'s own, since the reading redraws the caller's progress bar, which a
+    Streamlit cache would try to replay.
     """
     return read_file(named_upload(data, name), format=layout, options=options)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+#: the parts of an import that read the file, each with its own Stop button
+READING_TASKS = ("upload_columns", "upload_sheet", "upload_read")
+
+
+@contextmanager
+def stoppable(task: str, label: str = "Reading the file, MB unpacked:"):
+    """A Stop button and a progress line while a file is read.
+
+    Stop, any other widget or a closed tab end the reading within a fraction of a second (a
+    workbook checks every few thousand cells); :func:`reading_stopped` then says so on the
+    next run, which does not start the reading again by itself.
+    """
+    with (stop_button(task), job(label) as reading,
+          interruptible(reading.should_stop, reading.progress)):
+        yield
+
+
+def reading_stopped() -> bool:
+    """Whether the user has just pressed Stop while the upload was being read."""
+    return any(was_stopped(task) for task in READING_TASKS)
+
+
+@_cached(max_entries=16)
 def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The file's column titles and, for a workbook, its sheets."""
     try:
         sheets = sheet_names(data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
-    except Exception:  # noqa: BLE001 - a damaged workbook is reported by the reader
+    except PreferenceFormatError:  # a damaged workbook is reported by the reader
         sheets = ()
     return table_columns(named_upload(data, name), ReadOptions(sheet=sheet)), sheets
 
@@ -66,10 +94,12 @@ def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
     layout = left.selectbox("How the file is laid out", list(layouts),
                             format_func=layouts.get, key="upload_format")
     sheet = st.session_state.get("upload_sheet")
-    columns, sheets = upload_columns(data, name, sheet)
+    with stoppable("upload_columns"):
+        columns, sheets = upload_columns(data, name, sheet)
     if len(sheets) > 1:
         sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
-        columns, _ = upload_columns(data, name, sheet)
+        with stoppable("upload_sheet"):
+            columns, _ = upload_columns(data, name, sheet)
     items = ranker = count = None
     one_is_best = True
     if columns:

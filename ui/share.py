@@ -14,25 +14,28 @@ and the choices as one JSON document that :func:`read_session_file` reads back.
 from __future__ import annotations
 
 import json
-import logging
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 import numpy as np
 import streamlit as st
 
 from coarsenrank_core import Preferences
+from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA, alpha_in_range
+from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK, declared_within_present
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import METHODS
 
 from . import state
 from .samples import SAMPLES
 
-_LOG = logging.getLogger("coarsenrank.dashboard")
 SESSION_FORMAT = "coarsenrank-session"
 SESSION_VERSION = 1
 PARAMS = ("data", "noise", "alpha", "rule", "methods")
 RULES = ("knee", "dic-min", "cv", "slider", "typed")
 UPLOADED = "upload"
+#: methods read from a link (the registry holds fewer; the rest of a long list is ignored)
+MAX_LINK_METHODS = 2 * len(METHODS)
 
 
 def _alpha_param(alpha: float) -> str:
@@ -80,66 +83,93 @@ def share_link() -> str | None:
     return f"{base}?{urlencode(params)}"
 
 
-def apply_url() -> list[str]:
-    """Rebuild the view a URL describes, once per session; returns problems to show.
+@dataclass(frozen=True)
+class LinkView:
+    """What a link asks for, every part checked (None where it asks for nothing usable)."""
+
+    dataset: state.Dataset | None = None
+    alpha: float | None = None
+    rule: str = "typed"
+    methods: tuple[str, ...] = ()
+    noise: tuple[str, float, int] | None = None
+
+
+def read_link(params: dict) -> tuple[LinkView, list[str]]:
+    """The view a link's parameters describe, and the problems to show.
 
     Each parameter is checked; one that cannot be used is reported and skipped, the others
-    still apply.
+    still apply: the data only as ``sample:<id>`` or a scenario within the scenario
+    builder's limits, α within [MIN_ALPHA, MAX_ALPHA] or ``inf``, each known method once
+    (at most :data:`MAX_LINK_METHODS` are looked at), noise within its menu's range.
     """
+    params = {k: v for k, v in params.items() if k in PARAMS and isinstance(v, str) and v}
+    problems: list[str] = []
+    recipe = params.get("data", "")
+    dataset = None
+    if recipe == UPLOADED:
+        problems.append("This address was of uploaded data, which cannot travel in a link "
+                        "or survive a reload; the sample is loaded instead. To get your "
+                        "data back, open the session file you saved (Data page, “A saved "
+                        "session”) or upload the file again.")
+        return LinkView(), problems
+    if recipe:
+        dataset = _rebuilt(recipe)
+        if dataset is None:
+            problems.append("The link's scenario settings are not valid; the sample is "
+                            "loaded instead." if recipe.startswith("scenario:") else
+                            "The link names data this app does not have; the sample is "
+                            "loaded instead.")
+    alpha, rule = None, "typed"
+    if "alpha" in params:
+        alpha = _alpha_value(params["alpha"])
+        if alpha is None:
+            problems.append(f"The link's α is not a positive number from {MIN_ALPHA:g} to "
+                            f"{MAX_ALPHA:g} (or inf); α is chosen from the data instead.")
+        elif params.get("rule") in RULES:
+            rule = params["rule"]
+    methods: list[str] = []
+    if "methods" in params:
+        listed = params["methods"].split(",", MAX_LINK_METHODS)[:MAX_LINK_METHODS]
+        methods = known_methods(listed)
+        if len(methods) < len(listed):
+            problems.append("The link repeats methods or names unknown ones; each known "
+                            "method is kept once.")
+    noise = None
+    if "noise" in params:
+        parts = params["noise"].split(",")
+        checked = None
+        if len(parts) == 3:
+            try:
+                checked = _noise({"kind": parts[0], "level": float(parts[1]),
+                                  "seed": int(parts[2]) if len(parts[2]) < 10 else -1})
+            except ValueError:
+                checked = None
+        if checked is None:
+            problems.append("The link's noise settings are not valid; the data are shown "
+                            "without noise.")
+        else:
+            noise = (checked["kind"], checked["level"], checked["seed"])
+    return LinkView(dataset, alpha, rule, tuple(methods), noise), problems
+
+
+def apply_url() -> list[str]:
+    """Rebuild the view a URL describes (:func:`read_link`), once per session; returns
+    the problems to show."""
     if not state.once("url_applied"):
         return []
     params = {k: st.query_params.get(k) for k in PARAMS if st.query_params.get(k)}
     if not params:
         return []
-    problems = []
-    from . import compute
-    from .scenario import scenario_from_recipe
-    recipe = params.get("data", "")
-    try:
-        if recipe.startswith("sample:") and recipe[7:] in SAMPLES:
-            state.set_current(compute.load_sample(recipe[7:]))
-        elif recipe.startswith("scenario:"):
-            state.set_current(scenario_from_recipe(recipe))
-        elif recipe == UPLOADED:
-            problems.append("This address was of uploaded data, which cannot travel in a link "
-                            "or survive a reload; the sample is loaded instead. To get your "
-                            "data back, open the session file you saved (Data page, “A saved "
-                            "session”) or upload the file again.")
-            return problems
-        elif recipe:
-            problems.append("The link names data this app does not have; the sample is "
-                            "loaded instead.")
-    except (ValueError, TypeError):
-        problems.append("The link's scenario settings are not valid; the sample is loaded "
-                        "instead.")
-    if "alpha" in params:
-        try:
-            alpha = float(params["alpha"])
-            if not alpha > 0:
-                raise ValueError
-        except ValueError:
-            problems.append("The link's α is not a positive number; α is chosen from the "
-                            "data instead.")
-        else:
-            rule = params.get("rule") if params.get("rule") in RULES else "typed"
-            state.set_alpha(alpha, rule)
-    if "methods" in params:
-        chosen = [m for m in params["methods"].split(",") if m in METHODS]
-        if chosen:
-            state.set_methods(chosen)
-    if "noise" in params:
-        try:
-            kind, level, seed = params["noise"].split(",")
-            level, seed = float(level), int(seed)
-            low, high, _ = NOISE_TYPES[kind].range
-            if not (low <= level <= high and 0 <= seed <= 100_000):
-                raise ValueError
-        except (ValueError, KeyError):
-            problems.append("The link's noise settings are not valid; the data are shown "
-                            "without noise.")
-        else:
-            from .noise_report import make_noisy_copy
-            make_noisy_copy(kind, level, seed)
+    view, problems = read_link(params)
+    if view.dataset is not None:
+        state.set_current(view.dataset)
+    if view.alpha is not None:
+        state.set_alpha(view.alpha, view.rule)
+    if view.methods:
+        state.set_methods(view.methods)
+    if view.noise is not None:
+        from .noise_report import make_noisy_copy
+        make_noisy_copy(*view.noise)
     return problems
 
 
@@ -189,69 +219,287 @@ def _document(dataset, setting, methods) -> bytes:
 
 
 class SessionFileError(ValueError):
-    """A file that is not a session file this app wrote."""
+    """A file that is not a session file this app wrote, or one that breaks its schema.
+
+    The message says, in plain words, which field is wrong and what it should hold.
+    """
 
 
-def read_session_file(data: bytes) -> tuple[state.Dataset, dict]:
-    """The dataset and the choices of a session file (raises :class:`SessionFileError`)."""
+#: At most this many characters of a session's name, and of its description.
+MAX_NAME_CHARS, MAX_DESCRIPTION_CHARS = 500, 20_000
+NOISE_SEEDS = (0, 100_000)
+
+
+def _damaged(field: str, what: str) -> SessionFileError:
+    return SessionFileError(f"This session file is damaged: “{field}” {what}. Save the session "
+                            "again from the app, or upload the data file itself.")
+
+
+def _array(value, field: str, kinds: str, what: str) -> np.ndarray:
+    """A JSON list as a one-dimensional array whose dtype kind is one of ``kinds``."""
+    if not isinstance(value, list):
+        raise _damaged(field, f"must be a list of {what}")
+    if not value:
+        return np.zeros(0, dtype=np.int64 if "i" in kinds else float)
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        raise _damaged(field, f"must be a list of {what}") from None
+    if array.ndim != 1 or array.dtype.kind not in kinds:
+        raise _damaged(field, f"must be a list of {what}")
+    return array
+
+
+def _whole_numbers(value, field: str) -> np.ndarray:
+    """A list of whole numbers (within 64 bits) as an array; never texts or fractions."""
+    return _array(value, field, "i", "whole numbers").astype(np.int64, copy=False)
+
+
+def _numbers(value, field: str, size: int | None = None) -> np.ndarray:
+    """A list of finite numbers as a float array."""
+    array = _array(value, field, "if", "numbers").astype(float, copy=False)
+    if not np.isfinite(array).all():
+        raise _damaged(field, "holds a number that is not finite (Infinity or NaN)")
+    if size is not None and array.size != size:
+        raise _damaged(field, f"must hold {size:,} numbers, not {array.size:,}")
+    return array
+
+
+def _texts(value, field: str, limit: int | None = None) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _damaged(field, "must be a list of texts")
+    if limit is not None and any(len(v) > limit for v in value):
+        raise _damaged(field, f"holds a text longer than {limit:,} characters")
+    return tuple(value)
+
+
+def _text(document: dict, field: str, default: str, limit: int) -> str:
+    value = document.get(field, default)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise _damaged(field, "must be a text")
+    if len(value) > limit:
+        raise _damaged(field, f"is longer than {limit:,} characters")
+    return value
+
+
+def _preferences(raw) -> Preferences:
+    """The preferences of a session file, checked field by field before any is built."""
+    if not isinstance(raw, dict):
+        raise _damaged("preferences", "must be an object with items, offsets and groups")
+    missing = [k for k in ("items", "offsets", "groups", "n_items", "item_names")
+               if raw.get(k) is None]
+    if missing:
+        raise _damaged("preferences", "has no " + ", ".join(f"“{k}”" for k in missing))
+    items = _whole_numbers(raw["items"], "preferences.items")
+    offsets = _whole_numbers(raw["offsets"], "preferences.offsets")
+    groups = _whole_numbers(raw["groups"], "preferences.groups")
+    n_items = raw["n_items"]
+    if isinstance(n_items, bool) or not isinstance(n_items, int) or n_items < 1:
+        raise _damaged("preferences.n_items", "must be a whole number of at least 1")
+    names = _texts(raw["item_names"], "preferences.item_names", MAX_NAME_CHARS)
+    if len(names) != n_items:
+        raise _damaged("preferences.item_names",
+                       f"gives {len(names):,} names for {n_items:,} items")
+    if groups.size != items.size:
+        raise _damaged("preferences.groups", "must hold one number per entry of “items”")
+    if items.size and (items.min() < 0 or items.max() >= n_items):
+        raise _damaged("preferences.items", f"must hold item ids from 0 to {n_items - 1:,}")
+    present = np.unique(items).size
+    if not declared_within_present(n_items, present):
+        raise SessionFileError(
+            f"This session file declares {n_items:,} items, but its lists use only "
+            f"{present:,} of them; a file may name at most {DECLARED_FACTOR}× the items it "
+            f"uses plus {DECLARED_SLACK:,}. Save the session again from the app, or upload "
+            "the data file itself.")
+    n = offsets.size - 1
+    weights = raw.get("weights")
+    weights = None if weights is None else _numbers(weights, "preferences.weights", max(n, 0))
+    rankers, ranker_names = raw.get("rankers"), raw.get("ranker_names")
+    if rankers is not None:
+        rankers = _whole_numbers(rankers, "preferences.rankers")
+        if ranker_names is None:
+            raise _damaged("preferences.ranker_names", "is missing: every rater needs a name")
+        ranker_names = _texts(ranker_names, "preferences.ranker_names", MAX_NAME_CHARS)
+        if rankers.size and (rankers.min() < 0 or rankers.max() >= len(ranker_names)):
+            raise _damaged("preferences.rankers",
+                           f"must hold rater ids from 0 to {len(ranker_names) - 1:,}")
+        if not declared_within_present(len(ranker_names), np.unique(rankers).size):
+            raise _damaged("preferences.ranker_names",
+                           f"names {len(ranker_names):,} raters for the "
+                           f"{np.unique(rankers).size:,} the lists use")
+    elif ranker_names is not None:
+        raise _damaged("preferences.ranker_names", "is given without “rankers”")
+    notes = _texts(raw.get("notes") or [], "preferences.notes")
+    try:
+        return Preferences(items=items, offsets=offsets, groups=groups, n_items=n_items,
+                           weights=weights, rankers=rankers, item_names=names,
+                           ranker_names=ranker_names, notes=notes)
+    except (ValueError, TypeError, IndexError) as error:
+        raise SessionFileError(f"This session file is damaged: {error}.") from None
+
+
+def _rebuilt(recipe: str):
+    """The dataset a recipe (``sample:<id>`` or ``scenario:…``) rebuilds, or None."""
+    from . import compute
+    from .scenario import scenario_from_recipe
+    if recipe.startswith("sample:") and recipe[7:] in SAMPLES:
+        return compute.load_sample(recipe[7:])
+    if recipe.startswith("scenario:"):
+        try:
+            return scenario_from_recipe(recipe)
+        except (ValueError, TypeError):
+            return None
+    return None
+
+
+def _choices(raw) -> tuple[dict, list[str]]:
+    """The session's α, rule, methods and noise, each checked; what was dropped, said."""
+    notes: list[str] = []
+    choices: dict = {"alpha": None, "rule": "typed", "methods": [], "noise": None}
+    if raw is None:
+        return choices, notes
+    if not isinstance(raw, dict):
+        return choices, ["The file's choices (α, methods, noise) are not readable; the app's "
+                         "defaults are used."]
+    alpha = raw.get("alpha")
+    if alpha is not None:
+        value = _alpha_value(alpha)
+        if value is None:
+            notes.append(f"The file's α is not a number from {MIN_ALPHA:g} to {MAX_ALPHA:g} "
+                         "(or inf); α is chosen from the data instead.")
+        else:
+            choices["alpha"] = value
+            choices["rule"] = raw.get("rule") if raw.get("rule") in RULES else "typed"
+    methods = raw.get("methods")
+    if methods is not None:
+        if not isinstance(methods, list):
+            notes.append("The file's methods are not a list; the default methods are used.")
+        else:
+            chosen = known_methods(methods)
+            if len(chosen) < len(methods):
+                notes.append("The file's methods were repeated or unknown; each known "
+                             "method is kept once.")
+            choices["methods"] = chosen
+    noise = raw.get("noise")
+    if noise is not None:
+        checked = _noise(noise)
+        if checked is None:
+            notes.append("The file's noise settings are not valid; the data are shown "
+                         "without noise.")
+        choices["noise"] = checked
+    return choices, notes
+
+
+def _alpha_value(value) -> float | None:
+    """α from a link or a file, or None when it is not a number the app accepts."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    if isinstance(value, str) and len(value) > 40:
+        return None
+    try:
+        alpha = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return alpha if alpha_in_range(alpha) else None
+
+
+def known_methods(names) -> list[str]:
+    """The registry's methods among ``names``, each once, in their first order."""
+    return list(dict.fromkeys(n for n in names if isinstance(n, str) and n in METHODS))
+
+
+def _noise(raw) -> dict | None:
+    if not isinstance(raw, dict) or raw.get("kind") not in NOISE_TYPES:
+        return None
+    level, seed = raw.get("level"), raw.get("seed")
+    if isinstance(level, bool) or not isinstance(level, (int, float)):
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return None
+    low, high, _ = NOISE_TYPES[raw["kind"]].range
+    if not (low <= level <= high and NOISE_SEEDS[0] <= seed <= NOISE_SEEDS[1]):
+        return None
+    return {"kind": raw["kind"], "level": float(level), "seed": seed}
+
+
+def read_session(data: bytes) -> tuple[state.Dataset, dict, list[str]]:
+    """The dataset, the checked choices and the notes of a session file.
+
+    Every field is checked against the schema :func:`session_file` writes; a file that
+    breaks it raises :class:`SessionFileError` with a plain message. Choices that cannot be
+    used (an α out of range, unknown methods, a recipe that does not rebuild these data)
+    are dropped and said in the notes.
+    """
     try:
         document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SessionFileError("This is not a session file: it is not JSON.") from error
+    except UnicodeDecodeError:
+        raise SessionFileError("This is not a session file: it is not text (UTF-8).") from None
+    except json.JSONDecodeError as error:
+        raise SessionFileError(f"This is not a session file: it is not JSON ({error.msg} at "
+                               f"line {error.lineno}).") from None
+    except RecursionError:
+        raise SessionFileError("This is not a session file: its JSON is nested too deeply "
+                               "(lists inside lists, a thousand levels or more).") from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise SessionFileError("This is not a session file: it holds a number with thousands "
+                               "of digits.") from None
     if not isinstance(document, dict) or document.get("format") != SESSION_FORMAT:
         raise SessionFileError("This JSON file is not a CoarsenRank session file (it has no "
                                f"\"format\": \"{SESSION_FORMAT}\").")
-    if document.get("version") != SESSION_VERSION:
+    version = document.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise SessionFileError("This session file has no version number (\"version\" must be "
+                               f"the whole number {SESSION_VERSION}).")
+    if version != SESSION_VERSION:
         raise SessionFileError("This session file comes from another version of the app.")
-    try:
-        raw = document["preferences"]
-        arrays = {k: np.asarray(raw[k], dtype=np.intp) for k in ("items", "offsets", "groups")}
-        prefs = Preferences(
-            items=arrays["items"], offsets=arrays["offsets"], groups=arrays["groups"],
-            n_items=int(raw["n_items"]),
-            weights=None if raw.get("weights") is None else np.asarray(raw["weights"], float),
-            rankers=None if raw.get("rankers") is None else np.asarray(raw["rankers"], np.intp),
-            item_names=None if raw.get("item_names") is None else tuple(
-                str(n) for n in raw["item_names"]),
-            ranker_names=None if raw.get("ranker_names") is None else tuple(
-                str(n) for n in raw["ranker_names"]),
-            notes=tuple(str(n) for n in raw.get("notes", ())))
-        truth = document.get("truth")
-        truth = None if truth is None else np.asarray(truth, dtype=float)
-        if truth is not None and truth.shape != (prefs.n_items,):
-            raise ValueError("the true order does not have one score per item")
-        careless = document.get("careless")
-        dataset = state.Dataset(
-            name=str(document.get("name", "Saved session")), preferences=prefs, truth=truth,
-            origin="session", description=str(document.get("description", "")),
-            read_as=tuple(str(line) for line in document.get("read_as", ())),
-            careless=None if careless is None else tuple(int(r) for r in careless),
-            recipe=str(document.get("recipe", "")))
-    except (KeyError, TypeError, ValueError) as error:
-        raise SessionFileError(f"This session file is damaged: {error}") from error
-    choices = document.get("choices") or {}
-    return dataset, choices if isinstance(choices, dict) else {}
+    prefs = _preferences(document.get("preferences"))
+    truth = document.get("truth")
+    truth = None if truth is None else _numbers(truth, "truth", prefs.n_items)
+    careless = document.get("careless")
+    if careless is not None:
+        ids = _whole_numbers(careless, "careless")
+        n_rankers = prefs.n_rankers
+        if ids.size and (ids.min() < 0 or ids.max() >= n_rankers):
+            raise _damaged("careless", f"must hold rater ids from 0 to {n_rankers - 1:,}")
+        careless = tuple(dict.fromkeys(int(r) for r in ids))
+    read_as = _texts(document.get("read_as") or [], "read_as")
+    dataset = state.Dataset(
+        name=_text(document, "name", "Saved session", MAX_NAME_CHARS), preferences=prefs,
+        truth=truth, origin="session",
+        description=_text(document, "description", "", MAX_DESCRIPTION_CHARS),
+        read_as=read_as, careless=careless)
+    choices, notes = _choices(document.get("choices"))
+    recipe = _text(document, "recipe", "", MAX_NAME_CHARS)
+    if recipe:
+        rebuilt = _rebuilt(recipe)
+        if (rebuilt is not None and rebuilt.key == dataset.key
+                and set(rebuilt.careless or ()) == set(dataset.careless or ())):
+            dataset = replace(dataset, recipe=recipe)
+        else:
+            notes.append("The file's link recipe does not rebuild the data it holds, so it "
+                         "was dropped: these data are shared with a session file, not a link.")
+    return dataset, choices, notes
 
 
-def open_session_file(data: bytes) -> state.Dataset:
-    """Load a session file: its data, true order, α, methods and noise."""
-    dataset, choices = read_session_file(data)
+def read_session_file(data: bytes) -> tuple[state.Dataset, dict]:
+    """The dataset and the checked choices of a session file (see :func:`read_session`)."""
+    dataset, choices, _ = read_session(data)
+    return dataset, choices
+
+
+def open_session_file(data: bytes) -> tuple[state.Dataset, list[str]]:
+    """Load a session file: its data, true order, α, methods and noise; returns the dataset
+    and notes on what was dropped."""
+    dataset, choices, notes = read_session(data)
     state.set_current(dataset)
-    try:
-        alpha = float(choices["alpha"]) if choices.get("alpha") is not None else None
-    except (TypeError, ValueError):
-        alpha = None
-    if alpha is not None and alpha > 0:
-        rule = choices.get("rule") if choices.get("rule") in RULES else "typed"
-        state.set_alpha(alpha, rule)
-    chosen = [m for m in choices.get("methods") or () if m in METHODS]
-    if chosen:
-        state.set_methods(chosen)
-    noise = choices.get("noise")
-    if isinstance(noise, dict) and noise.get("kind") in NOISE_TYPES:
+    if choices["alpha"] is not None:
+        state.set_alpha(choices["alpha"], choices["rule"])
+    if choices["methods"]:
+        state.set_methods(choices["methods"])
+    noise = choices["noise"]
+    if noise is not None:
         from .noise_report import make_noisy_copy
-        try:
-            make_noisy_copy(str(noise["kind"]), float(noise["level"]), int(noise["seed"]))
-        except (TypeError, ValueError, KeyError):
-            _LOG.warning("session file noise settings ignored")
-    return state.current()
+        make_noisy_copy(noise["kind"], noise["level"], noise["seed"])
+    return state.current(), notes

@@ -113,8 +113,10 @@ def methods() -> list[str]:
 
 
 def set_methods(chosen) -> None:
-    """Keep the chosen methods for the session (they survive leaving the page)."""
-    st.session_state[_METHODS] = list(chosen)
+    """Keep the chosen methods for the session (they survive leaving the page): each method
+    of the registry once, whatever asked for it (a page, a link, a session file)."""
+    from coarsenrank_core.registry import METHODS
+    st.session_state[_METHODS] = list(dict.fromkeys(m for m in chosen if m in METHODS))
 
 
 def show_in_widget(key: str, value) -> None:

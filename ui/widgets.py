@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.alpha import alpha_in_range
 from coarsenrank_core.export import table_to_csv
 from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
@@ -83,12 +84,12 @@ def alpha_input_text(alpha: float) -> str:
 
 
 def parse_alpha(text: str) -> float | None:
-    """A positive α from a text box (``inf`` allowed), or None when it is not one."""
+    """α from a text box: a number from 10⁻⁶ to 10¹² or ``inf``; None when it is not one."""
     try:
         value = float(str(text).strip().lower().replace("∞", "inf"))
     except ValueError:
         return None
-    return value if value > 0 else None
+    return value if alpha_in_range(value) else None
 
 
 def dataset_card(dataset: Dataset) -> None:

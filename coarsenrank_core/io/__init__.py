@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import UNEXPECTED, guard
-from .containers import sheet_names
+from ._common import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
+from .containers import interruptible, sheet_names
 from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
 from .formats import read_file as _read_file
 from .options import ReadOptions
@@ -17,7 +17,8 @@ from .truth import read_truth
 
 __all__ = ["FORMATS", "FORMAT_LIST", "Format", "ReadOptions", "ReadReport", "ReadResult",
            "read_preferences", "read_file", "read_truth", "detect_format", "example_file",
-           "extensions", "sheet_names", "table_columns", "UNEXPECTED",
+           "extensions", "sheet_names", "table_columns", "interruptible", "UNEXPECTED",
+           "declared_within_present", "DECLARED_FACTOR", "DECLARED_SLACK",
            "PreferenceFormatError"]
 
 

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..errors import PreferenceFormatError
+from ..errors import Cancelled, PreferenceFormatError
 from ..export import FORMULA_STARTS
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 
@@ -119,6 +119,15 @@ DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 MAX_COLUMNS = 20_000
+#: A header may declare more items than its file names or uses (items nobody ranked), but at
+#: most ``DECLARED_FACTOR`` × those present plus ``DECLARED_SLACK``: no reader (nor a saved
+#: session) allocates per declared item beyond what the data support.
+DECLARED_FACTOR, DECLARED_SLACK = 10, 1_000
+
+
+def declared_within_present(declared: int, present: int) -> bool:
+    """Whether ``declared`` items are plausible for the ``present`` ones a file names or uses."""
+    return declared <= DECLARED_FACTOR * present + DECLARED_SLACK
 HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
@@ -751,7 +760,7 @@ def guard(task: Callable):
     """Run ``task``; turn any failure that is not already a PreferenceFormatError into one."""
     try:
         return task()
-    except PreferenceFormatError:
+    except (PreferenceFormatError, Cancelled):  # a stopped reading is not a bad file
         raise
     except Exception as exc:  # a safety net: the UI must only ever see PreferenceFormatError
         raise PreferenceFormatError(

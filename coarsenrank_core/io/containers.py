@@ -2,24 +2,51 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
+import threading
 import zipfile
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime, time
 
 import numpy as np
 import pandas as pd
 
-from ..errors import PreferenceFormatError
+from ..errors import PreferenceFormatError, check_stop
 from ._common import Table
 
-__all__ = ["is_workbook", "sheet_names", "workbook_table", "looks_json", "json_table",
-           "WORKBOOK_EXTENSIONS", "JSON_EXTENSIONS"]
+__all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
+           "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
+           "JSON_EXTENSIONS"]
 
 WORKBOOK_EXTENSIONS = (".xlsx", ".xlsm")
 JSON_EXTENSIONS = (".json", ".jsonl", ".ndjson")
 _MAX_SHEET_CELLS = 20_000_000
+
+#: The dashboard's upload limit (``server.maxUploadSize`` in ``.streamlit/config.toml``); the
+#: budgets of a workbook's parts are tied to it.
+UPLOAD_LIMIT_BYTES = 50 * 2 ** 20
+#: Largest uncompressed size of one part of a workbook, and of all parts together: 4× the
+#: upload limit (a 1 M-row sheet of three columns is about 130 MB of XML).
+MAX_PART_BYTES = 4 * UPLOAD_LIMIT_BYTES
+MAX_ARCHIVE_BYTES = 4 * UPLOAD_LIMIT_BYTES
+#: Largest uncompressed size of the shared strings, which are all read to open a workbook.
+MAX_SHARED_STRINGS_BYTES = UPLOAD_LIMIT_BYTES
+#: Largest ratio of a part's uncompressed to its compressed size (sheets Excel writes compress
+#: 5-30×); parts under :data:`RATIO_FREE_BYTES` are not held to it.
+MAX_COMPRESSION_RATIO = 100
+RATIO_FREE_BYTES = 2 ** 20
+MAX_PARTS = 10_000
+#: Blank cells and rows a sheet may hold: at most ``BLANK_CELLS_FACTOR`` × its cells with
+#: values plus ``BLANK_CELLS_SLACK`` (the "declared versus present" rule for cells).
+BLANK_CELLS_FACTOR, BLANK_CELLS_SLACK = 10, 1_000_000
+#: Excel's own grid: 1,048,576 rows and 16,384 columns (XFD).
+MAX_SHEET_ROW, MAX_SHEET_COLUMN = 1_048_576, 16_384
 
 
 def is_workbook(data: bytes) -> bool:
@@ -33,28 +60,194 @@ def is_workbook(data: bytes) -> bool:
         return False
 
 
-def _workbook(data: bytes):
+# ------------------------------------------------------------------ stopping a long reading
+_HOOKS: ContextVar[tuple] = ContextVar("reading_hooks", default=(None, None))
+
+
+@contextmanager
+def interruptible(should_stop: Callable[[], bool] | None,
+                  progress: Callable[[float, int], None] | None = None):
+    """Let readings started inside the block report progress and end early.
+
+    A workbook's sheet is read a megabyte of XML at a time; between two, the reading calls
+    ``progress(done, total)`` (megabytes unpacked so far and in all) and ``should_stop()``,
+    and raises :class:`~coarsenrank_core.errors.Cancelled` once the latter answers True.
+
+    Parameters
+    ----------
+    should_stop : callable or None
+        Answers True when the reading should end (the user pressed Stop, the tab closed).
+    progress : callable, optional
+        Told how far the reading got, as the engine's long fits tell it.
+    """
+    token = _HOOKS.set((should_stop, progress))
     try:
-        import openpyxl
+        yield
+    finally:
+        _HOOKS.reset(token)
+
+
+# ------------------------------------------------------------------ the zip's budget
+def _mb(size: int) -> str:
+    return f"{size / 2 ** 20:,.1f} MB"
+
+
+def check_archive(data: bytes) -> None:
+    """Refuse a workbook whose parts would unpack beyond the budgets, before any is parsed.
+
+    Each part's uncompressed size, the total, the shared strings' size and each part's
+    compression ratio are read from the zip's directory. Python's ``zipfile`` never unpacks
+    more than a part declares (and checks its CRC), so the declared sizes bound the work.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise PreferenceFormatError(
+            f"The Excel workbook could not be opened ({type(exc).__name__}).",
+            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    fix = "Save the sheet as CSV (File > Save As > CSV), which has no such limit."
+    if len(parts) > MAX_PARTS:
+        raise PreferenceFormatError(
+            f"The workbook holds {len(parts):,} parts; at most {MAX_PARTS:,} are read.", fix=fix)
+    total = 0
+    for part in parts:
+        size, packed = part.file_size, part.compress_size
+        total += size
+        if size > MAX_PART_BYTES:
+            raise PreferenceFormatError(
+                f"The workbook's part '{part.filename}' unpacks to {_mb(size)}; at most "
+                f"{_mb(MAX_PART_BYTES)} are read.", fix=fix)
+        if part.filename.lower().endswith("sharedstrings.xml") and (
+                size > MAX_SHARED_STRINGS_BYTES):
+            raise PreferenceFormatError(
+                f"The workbook's texts (its shared strings) unpack to {_mb(size)}; at most "
+                f"{_mb(MAX_SHARED_STRINGS_BYTES)} are read.", fix=fix)
+        if size > RATIO_FREE_BYTES and size > MAX_COMPRESSION_RATIO * max(packed, 1):
+            raise PreferenceFormatError(
+                f"The workbook's part '{part.filename}' unpacks {size / max(packed, 1):,.0f} "
+                f"times larger than it is stored ({_mb(packed)} to {_mb(size)}); workbooks "
+                f"that unpack more than {MAX_COMPRESSION_RATIO}× are refused as "
+                "compression bombs.", fix=fix)
+    if total > MAX_ARCHIVE_BYTES:
+        raise PreferenceFormatError(
+            f"The workbook unpacks to {_mb(total)}; at most {_mb(MAX_ARCHIVE_BYTES)} are read.",
+            fix=fix)
+
+
+# ------------------------------------------------------------------ opening, once per upload
+_CACHE_LOCK = threading.Lock()
+_BOOKS: OrderedDict = OrderedDict()   # digest -> open read-only workbook
+_TABLES: OrderedDict = OrderedDict()  # (digest, sheet title) -> (Table, None) or (None, error)
+_BOOK_ENTRIES, _TABLE_ENTRIES = 2, 2
+
+
+def _remember(cache: OrderedDict, key, value, entries: int) -> None:
+    """Keep ``value``; the oldest entries beyond ``entries`` are forgotten (a forgotten
+    workbook is not closed: another reading may still use it, and it holds no file)."""
+    with _CACHE_LOCK:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > entries:
+            cache.popitem(last=False)
+
+
+def _recall(cache: OrderedDict, key):
+    with _CACHE_LOCK:
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+        return value
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def _again(error: PreferenceFormatError) -> PreferenceFormatError:
+    """A fresh copy of a remembered refusal (raising the same object again would keep
+    every earlier traceback alive)."""
+    return PreferenceFormatError(error.reason, row=error.row, column=error.column,
+                                 fix=error.fix)
+
+
+def _workbook(data: bytes, digest: str | None = None):
+    """The read-only workbook of ``data``, opened once (the zip's budget checked first)."""
+    digest = digest or _digest(data)
+    book = _recall(_BOOKS, digest)
+    if book is not None:
+        if isinstance(book, PreferenceFormatError):
+            raise _again(book)
+        return book
+    try:
+        import openpyxl  # noqa: F401
     except ImportError:  # pragma: no cover - openpyxl is in requirements.txt
         raise PreferenceFormatError(
             "Reading Excel workbooks needs the openpyxl package, which is not installed.",
             fix="Install it (pip install openpyxl), or save the sheet as CSV.") from None
     try:
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # noqa: BLE001 - any damage to the archive
-        raise PreferenceFormatError(
-            f"The Excel workbook could not be opened ({type(exc).__name__}).",
-            fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+        check_archive(data)
+        try:
+            book = _OpenBook(data)
+        except Exception as exc:  # noqa: BLE001 - any damage to the archive
+            raise PreferenceFormatError(
+                f"The Excel workbook could not be opened ({type(exc).__name__}).",
+                fix="Open it in Excel and save it again, or save the sheet as CSV.") from None
+    except PreferenceFormatError as error:
+        _remember(_BOOKS, digest, error, _BOOK_ENTRIES)
+        raise
+    _remember(_BOOKS, digest, book, _BOOK_ENTRIES)
+    return book
+
+
+class _OpenBook:
+    """A workbook opened for reading its sheets: the names, texts, date styles and parts.
+
+    openpyxl's own ``load_workbook`` also reads every sheet in full to find its size when
+    the sheet does not declare one; this reads only the workbook's directory, its shared
+    strings and its styles, and leaves each sheet to :func:`_sheet_table`.
+    """
+
+    def __init__(self, data: bytes):
+        from openpyxl.reader.excel import ExcelReader
+        from openpyxl.styles.stylesheet import apply_stylesheet
+
+        reader = ExcelReader(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            reader.read_manifest()
+            reader.read_strings()
+            reader.read_workbook()
+            apply_stylesheet(reader.archive, reader.wb)
+            self.parts = {str(sheet.name): rel.target
+                          for sheet, rel in reader.parser.find_sheets()
+                          if rel.target in reader.valid_files and "chartsheet" not in rel.Type}
+        except BaseException:
+            reader.archive.close()
+            raise
+        self.sheetnames = list(self.parts)
+        self.archive = reader.archive
+        self.shared_strings = reader.shared_strings
+        self.epoch = reader.wb.epoch
+        self.date_formats = reader.wb._date_formats
+        self.timedelta_formats = reader.wb._timedelta_formats
+
+    def close(self) -> None:
+        self.archive.close()
+
+
+def clear_workbook_cache() -> None:
+    """Forget the workbooks opened and the sheets parsed so far."""
+    with _CACHE_LOCK:
+        for book in _BOOKS.values():
+            if not isinstance(book, PreferenceFormatError):
+                book.close()
+        _BOOKS.clear()
+        _TABLES.clear()
 
 
 def sheet_names(data: bytes) -> tuple[str, ...]:
-    """The names of a workbook's sheets, in order."""
-    book = _workbook(data)
-    try:
-        return tuple(book.sheetnames)
-    finally:
-        book.close()
+    """The names of a workbook's sheets, in order (no sheet is parsed)."""
+    return tuple(_workbook(data).sheetnames)
 
 
 def _cell_text(value) -> str:
@@ -74,40 +267,301 @@ def _cell_text(value) -> str:
 
 
 def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, str]:
-    """The cells of one sheet as text (the first sheet by default), and the sheet's name."""
-    book = _workbook(data)
-    try:
-        names = book.sheetnames
-        position = 0 if sheet is None else sheet
-        if isinstance(position, int):
-            if not 0 <= position < len(names):
-                raise PreferenceFormatError(
-                    f"The workbook has {len(names)} sheet(s); there is no sheet "
-                    f"{position + 1}.",
-                    fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
-            title = str(names[position])
-        else:
-            title = str(position)
-        if title not in names:
+    """The cells of one sheet as text (the first sheet by default), and the sheet's name.
+
+    The workbook is opened once and each sheet parsed once per content (a small cache keeps
+    the last few), so detecting the layout, offering the columns and reading the file share
+    one parse. The sheet is streamed cell by cell: its declared dimensions are ignored, rows
+    are never padded, and every cell met (blank ones too) counts toward the cell limit.
+    """
+    digest = _digest(data)
+    book = _workbook(data, digest)
+    names = book.sheetnames
+    position = 0 if sheet is None else sheet
+    if isinstance(position, int):
+        if not 0 <= position < len(names):
             raise PreferenceFormatError(
-                f"The workbook has no sheet called '{title}'.",
+                f"The workbook has {len(names)} sheet(s); there is no sheet "
+                f"{position + 1}.",
                 fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
-        rows, lines, cells = [], [], 0
-        for number, values in enumerate(book[title].iter_rows(values_only=True), 1):
-            row = [_cell_text(v) for v in values]
-            while row and not row[-1]:
-                row.pop()
-            cells += len(row)
-            if cells > _MAX_SHEET_CELLS:
-                raise PreferenceFormatError(
-                    f"The sheet '{title}' holds more than {_MAX_SHEET_CELLS:,} cells.",
-                    fix="Save the sheet as CSV, or remove the columns that are not needed.")
-            if row:
-                rows.append(row)
-                lines.append(number)
-        return Table.from_rows(rows, lines, ","), title
-    finally:
-        book.close()
+        title = str(names[position])
+    else:
+        title = str(position)
+    if title not in names:
+        raise PreferenceFormatError(
+            f"The workbook has no sheet called '{title}'.",
+            fix="Choose one of: " + ", ".join(f"'{n}'" for n in names) + ".")
+    known = _recall(_TABLES, (digest, title))
+    if known is None:
+        try:
+            known = (_sheet_table(book, title), None)
+        except PreferenceFormatError as refusal:  # a slow refusal is not repeated either
+            known = (None, refusal)
+        _remember(_TABLES, (digest, title), known, _TABLE_ENTRIES)
+    table, failure = known
+    if failure is not None:
+        raise _again(failure)
+    return table, title
+
+
+_CHUNK_BYTES = 1 << 20  # XML fed to the parser at a time (the reading may stop in between)
+_DIGITS = "0123456789"
+_XML_FIX = "Open it in Excel and save it again, or save the sheet as CSV."
+_ELEMENTS = ("c", "v", "row", "t", "is", "rPh", "sheetData")
+
+
+class _ElementCodes(dict):
+    """Element name (``{namespace}local``) → the local name this reader acts on, or ""."""
+
+    def __missing__(self, name: str) -> str:
+        local = name.rpartition("}")[2]
+        self[name] = code = local if local in _ELEMENTS else ""
+        return code
+
+
+class _SheetStream:
+    """The handlers of one streamed sheet: cells become text as they end, rows as they end.
+
+    Built on expat directly (no element tree): memory stays at one row, whatever the size
+    of the sheet. Every cell and every row met counts toward the limit, blank ones too.
+    """
+
+    def __init__(self, book: _OpenBook, title: str):
+        self.book, self.title = book, title
+        self.rows: list[list[str]] = []
+        self.lines: list[int] = []
+        self.width = self.parsed = self.values = 0
+        self.row_number = 0
+        self.row_cells: dict[int, str] = {}
+        # the cell being read: its attributes; its column is the last reference met in the
+        # row (``anchor``) plus the cells since (``steps``), worked out only for a value
+        self.cell: dict = {}
+        self.anchor: str | None = None
+        self.steps = 0
+        self.text: list[str] = []
+        self.collect = False
+        self.in_phonetic = False
+        self.done = False
+        self.codes = _ElementCodes()
+
+    def start(self, name: str, attributes: dict) -> None:
+        code = self.codes[name]
+        if code == "c":  # kept cheap: a flood of blank cells costs only this and its end
+            self.parsed += 1
+            self.cell = attributes
+            if "r" in attributes:
+                self.anchor, self.steps = attributes["r"], 0
+            else:
+                self.steps += 1
+        elif code == "v":
+            self.collect = True
+        elif code == "t":
+            self.collect = not self.in_phonetic
+        elif code == "rPh":
+            self.in_phonetic = True
+        elif code == "row":
+            self.parsed += 1  # a row counts toward the limit, even a blank one
+            number = attributes.get("r")
+            self.row_number = _row_number(number if number is not None
+                                          else str(self.row_number + 1), self.row_number)
+            self.anchor, self.steps = None, 0
+        else:
+            return
+        if self.parsed > _MAX_SHEET_CELLS:
+            raise PreferenceFormatError(
+                f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
+                "rows (blank ones count too).",
+                fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
+
+    def end(self, name: str) -> None:
+        code = self.codes[name]
+        if code == "c":
+            if self.text:
+                value = self.cell_text("".join(self.text))
+                self.text.clear()
+                if value:
+                    self.row_cells[self.column()] = value
+                    self.values += 1
+            self.collect = False
+        elif code in ("v", "t"):
+            self.collect = False
+        elif code == "rPh":
+            self.in_phonetic = False
+        elif code == "row":
+            self.end_row()
+        elif code == "sheetData":
+            self.done = True
+
+    def column(self) -> int:
+        """The column of the cell being read (1 = A), within Excel's grid."""
+        base = (0 if self.anchor is None
+                else _reference_column(self.anchor, self.row_number + 1))
+        column = base + self.steps
+        if column > MAX_SHEET_COLUMN:
+            raise PreferenceFormatError(
+                f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
+                row=self.row_number + 1, fix="Save the sheet as CSV.")
+        return column
+
+    def characters(self, data: str) -> None:
+        if self.collect:
+            self.text.append(data)
+
+    def end_row(self) -> None:
+        cells = self.row_cells
+        if not cells:
+            return
+        last = max(cells)
+        row = [""] * last
+        for column, value in cells.items():
+            row[column - 1] = value
+        self.rows.append(row)
+        self.lines.append(self.row_number)
+        self.width = max(self.width, last)
+        self.row_cells = {}
+        if self.width * len(self.rows) > _MAX_SHEET_CELLS:
+            raise PreferenceFormatError(
+                f"The sheet '{self.title}' spans {len(self.rows):,} rows by {self.width:,} "
+                f"columns up to its row {self.row_number:,}: more than "
+                f"{_MAX_SHEET_CELLS:,} cells.",
+                fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
+
+    def cell_text(self, raw: str) -> str:
+        """A cell's text from its type, its raw value and its style (dates)."""
+        kind = self.cell.get("t", "n")
+        try:
+            if kind == "s":
+                return _cell_text(self.book.shared_strings[int(raw)])
+            if kind == "n":
+                value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
+                style = int(self.cell.get("s") or 0)
+                if style and style in self.book.date_formats:
+                    from openpyxl.utils.datetime import from_excel
+                    value = from_excel(value, self.book.epoch,
+                                       timedelta=style in self.book.timedelta_formats)
+                return _cell_text(value)
+            if kind == "b":
+                return "TRUE" if int(raw) else "FALSE"
+            if kind == "d":
+                from openpyxl.utils.datetime import from_ISO8601
+                return _cell_text(from_ISO8601(raw))
+            return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
+        except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
+            raise PreferenceFormatError(
+                f"A cell of the sheet could not be read ({type(exc).__name__}: "
+                f"'{raw[:20]}').", row=self.row_number + 1,
+                column=str(self.cell.get("r") or self.column())[:20], fix=_XML_FIX) from None
+
+
+def _sheet_table(book: _OpenBook, title: str) -> Table:
+    """Stream one sheet's cells into a table of text (see :func:`workbook_table`)."""
+    from xml.parsers import expat
+
+    should_stop, progress = _HOOKS.get()
+    stream = _SheetStream(book, title)
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.buffer_text = True
+    parser.StartElementHandler = stream.start
+    parser.EndElementHandler = stream.end
+    parser.CharacterDataHandler = stream.characters
+    parser.StartDoctypeDeclHandler = _refuse_doctype
+    total = max(1, -(-book.archive.getinfo(book.parts[title]).file_size // _CHUNK_BYTES))
+    done = 0
+    try:
+        with book.archive.open(book.parts[title]) as source:
+            while not stream.done:
+                if progress is not None:
+                    progress(min(done, total), total)
+                check_stop(should_stop, f"reading stopped at row {stream.row_number:,} of "
+                                        f"sheet '{title}'")
+                done += 1
+                chunk = source.read(_CHUNK_BYTES)
+                parser.Parse(chunk, not chunk)
+                if not chunk:
+                    break
+                _refuse_blank_flood(stream)
+    except expat.ExpatError as exc:
+        raise PreferenceFormatError(
+            f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
+            f"line {exc.lineno}).", fix=_XML_FIX) from None
+    if progress is not None:
+        progress(total, total)
+    table = Table.from_rows(stream.rows, stream.lines, ",")
+    table.cells.flags.writeable = False  # shared through the cache
+    return table
+
+
+def _refuse_blank_flood(stream: _SheetStream) -> None:
+    """Refuse a sheet whose blank cells and rows far outnumber its values (checked after
+    every chunk: a flood of blank styled cells is refused in about a second, not parsed)."""
+    blank = stream.parsed - stream.values
+    if blank > BLANK_CELLS_SLACK + BLANK_CELLS_FACTOR * stream.values:
+        raise PreferenceFormatError(
+            f"The sheet '{stream.title}' holds more than {blank:,} blank cells and rows but "
+            f"only {stream.values:,} cells with values, up to its row "
+            f"{stream.row_number:,}: formatting spread over empty cells.",
+            fix="Clear the formatting of the empty rows and columns (or copy only the "
+                "table to a new sheet), or save the sheet as CSV.")
+
+
+def _refuse_doctype(*_) -> None:
+    raise PreferenceFormatError(
+        "The sheet declares a DOCTYPE, which Excel never writes (it can hide entities that "
+        "expand to gigabytes).", fix=_XML_FIX)
+
+
+def _row_number(text: str, previous: int) -> int:
+    """A row number from the sheet's XML, within Excel's grid."""
+    try:
+        number = int(text) if len(text) < 12 else MAX_SHEET_ROW + 1
+    except ValueError:
+        raise PreferenceFormatError(
+            f"The sheet gives '{text[:20]}' as a row number after its row {previous:,}.",
+            fix=_XML_FIX) from None
+    if not 1 <= number <= MAX_SHEET_ROW:
+        raise PreferenceFormatError(
+            f"The sheet has a row numbered {text[:20]}, outside Excel's grid of "
+            f"{MAX_SHEET_ROW:,} rows.", fix=_XML_FIX)
+    return number
+
+
+def _reference_column(reference: str, row: int) -> int:
+    """The column of a cell reference such as ``B7`` or ``$XFD$9``, within Excel's grid.
+
+    The row part is not used: a cell's row is its row element's.
+    """
+    column = _COLUMNS.get(reference.rstrip(_DIGITS))
+    if column is None:
+        column = _column_number(reference.rstrip(_DIGITS).replace("$", ""))
+        if not 1 <= column <= MAX_SHEET_COLUMN:
+            raise PreferenceFormatError(
+                f"The sheet has a cell at '{reference[:20]}', outside Excel's grid (A1 to "
+                f"XFD{MAX_SHEET_ROW}).", row=row, fix=_XML_FIX)
+    return column
+
+
+def _column_number(letters: str) -> int:
+    """``A`` → 1, ``XFD`` → 16,384; 0 for anything that is not one to three letters."""
+    if not 1 <= len(letters) <= 3 or not letters.isascii() or not letters.isalpha():
+        return 0
+    number = 0
+    for letter in letters.upper():
+        number = 26 * number + ord(letter) - 64
+    return number
+
+
+def _column_names() -> dict[str, int]:
+    names: dict[str, int] = {}
+    for number in range(1, MAX_SHEET_COLUMN + 1):
+        name, rest = "", number
+        while rest:
+            rest, letter = divmod(rest - 1, 26)
+            name = chr(65 + letter) + name
+        names[name] = number
+    return names
+
+
+_COLUMNS = _column_names()  # "A" → 1 ... "XFD" → 16,384
 
 
 def looks_json(text: str) -> bool:
@@ -188,6 +642,8 @@ def _json_text(value) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)  # Infinity: a cell like any other, refused only where it is read
     if isinstance(value, float) and value == int(value) and abs(value) < 2 ** 53:
         return str(int(value))
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):

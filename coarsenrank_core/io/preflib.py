@@ -9,9 +9,12 @@ import numpy as np
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
+    DECLARED_FACTOR,
+    DECLARED_SLACK,
     INTEGER,
     assemble,
     check_weights,
+    declared_within_present,
     empty_error,
     numeric_rows,
     parse_numbers,
@@ -108,7 +111,7 @@ def _read_fast(text: str) -> Preferences | None:
     if not (np.isfinite(counts) & (counts >= MIN_WEIGHT) & (counts <= MAX_WEIGHT)).all():
         return None
     if declared is not None:
-        m = _preflib_size(names, declared, [])
+        m = _preflib_size(names, declared, [], used=np.unique(number).tolist())
     item_names, notes = unique_names(
         [tidy_name(names.get(k, (str(k), 0))[0] or str(k)) for k in range(1, m + 1)],
         "Alternatives")
@@ -265,7 +268,10 @@ def _preflib_old(lines, size):
     return names, (size, lines[0][0]), data
 
 
-def _preflib_size(names, declared, data) -> int:
+def _preflib_size(names, declared, data, used=None) -> int:
+    """The number of alternatives: the declared one (within what the file holds: its named
+    alternatives and those its orders use, ``used`` when already known), or the largest
+    number named or used."""
     if declared is not None:
         m, lineno = declared
         if m > _MAX_ALTERNATIVES:
@@ -278,6 +284,15 @@ def _preflib_size(names, declared, data) -> int:
                     f"Alternative {number} is named, but the file declares only {m} "
                     f"alternatives (numbered 1 to {m}).", row=name_line,
                     fix="Correct the number of alternatives or the alternative's number.")
+        if used is None:
+            used = [int(t) for _, _, order in data for t in re.findall(r"\d{1,7}", order)]
+        present = set(names).union(used)
+        if not declared_within_present(m, len(present)):
+            raise PreferenceFormatError(
+                f"The file declares {m:,} alternatives but names or ranks only "
+                f"{len(present):,}; a file may declare at most {DECLARED_FACTOR}× the "
+                f"alternatives it holds plus {DECLARED_SLACK:,}.", row=lineno,
+                fix="Correct the number of alternatives to the number the file holds.")
         return m
     used = [whole(t, lineno, "an alternative's number") for lineno, _, order in data
             for t in re.findall(r"\d+", order)]
