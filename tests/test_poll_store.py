@@ -354,3 +354,19 @@ def test_sixty_students_submit_twice_and_every_final_answer_is_stored_once(locat
     lost = len(finals) - sum(1 for a in answers if finals.get(a.token) == a.ranking)
     print(f"{teacher.kind}: {2 * STUDENTS} submissions from {STUDENTS} students in "
           f"{seconds:.1f} s; {len(answers)} final answers stored, lost = {lost}")
+
+
+def test_answers_are_published_only_after_closing_and_only_when_the_teacher_says(store):
+    poll, key = store.create_poll(ITEMS)
+    for i in range(3):
+        store.submit(poll.poll_id, new_token(), [[i], [3]])
+    with pytest.raises(PollNotFound):
+        store.published_answers(poll.poll_id)
+    store.show_results(poll.poll_id, key, True)
+    with pytest.raises(PollNotFound):  # still open
+        store.published_answers(poll.poll_id)
+    store.close_poll(poll.poll_id, key)
+    assert len(store.published_answers(poll.poll_id)) == 3
+    store.show_results(poll.poll_id, key, False)
+    with pytest.raises(PollNotFound):
+        store.published_answers(poll.poll_id)

@@ -535,6 +535,19 @@ class PollStore:
                              "ORDER BY first_submitted, token", (row[0],)).fetchall()
         return self._poll_of(row), tuple(self._answer_of(r) for r in rows)
 
+    def published_answers(self, poll_id: str) -> tuple[Answer, ...]:
+        """The answers of a closed poll whose teacher chose to show the result, without the
+        key (else :class:`PollNotFound`, as for a wrong key)."""
+        with self._transaction(write=False) as cursor:
+            row = self._poll_row(cursor, str(poll_id))
+            if row is None or not self._poll_of(row).show_results \
+                    or self._poll_of(row).is_open(self.clock()):
+                raise PollNotFound()
+            rows = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
+                             "changes FROM answers WHERE poll_id = ? "
+                             "ORDER BY first_submitted, token", (row[0],)).fetchall()
+        return tuple(self._answer_of(r) for r in rows)
+
     def count(self, poll_id: str, key: str) -> int:
         """How many browsers have answered (teacher key needed)."""
         with self._transaction(write=False) as cursor:
