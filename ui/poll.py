@@ -336,7 +336,7 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
     st.dataframe(rows, hide_index=True, key="poll_consensus_table")
     st.caption(f"CoarsenPL at α = {choice.alpha:g}, chosen from the answers by the default "
                "rule, as on the Consensus page. The likely ranks give the range of places "
-               "each item takes in 95 of 100 posterior draws.")
+               f"each item takes in {post.interval_level:.0%} of the posterior draws.")
     _careless(prefs, answers)
 
 
