@@ -10,6 +10,7 @@ ensure_shell()
 from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
 from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.text import alpha_number  # noqa: E402
 from ui.widgets import (  # noqa: E402
     TABLE_ROWS,
@@ -84,7 +85,10 @@ def ranking_table(slot, post) -> None:
                 for r, i in enumerate(order[:TABLE_ROWS])]
         config["chance of being first"] = st.column_config.ProgressColumn(
             min_value=0.0, max_value=1.0, format="percent")
-    slot.dataframe(rows, hide_index=True, column_config=config)
+    # on a phone: rank, item and the chance of being first; the rest behind "More columns"
+    keys = ("rank", "item", "strength" if post is None else "chance of being first")
+    slot.dataframe(rows, hide_index=True, column_config=config,
+                   column_order=column_order(keys, more))
 
 
 if setting.provisional:
@@ -97,6 +101,7 @@ if dataset.truth is not None:
     st.metric("Agreement with the true order", f"{accuracy:.1%}",
               help="Share of item pairs that the consensus puts in the true order.")
 # the order is drawn at once; the likely ranks join it when the posterior is sampled
+more = more_columns("consensus_table")
 ranking_slot = st.empty()
 ranking_table(ranking_slot, post)
 if order.size > TABLE_ROWS:

@@ -9,6 +9,7 @@ ensure_shell()
 from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
 from ui.text import count, plain  # noqa: E402
@@ -91,7 +92,10 @@ if report is not None:
     st.subheader("The consensus before and after")
     view = before_after(original, dataset, setting.alpha)
     rows = view.rows()
-    st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table")
+    # on a phone: the place, the noisy copy's item and how it moved; the rest behind a switch
+    more = more_columns("before_after")
+    st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table",
+                 column_order=column_order(("place", "noisy copy", "moved (noisy copy)"), more))
     moved = sum(1 for r in rows if r["moved (noisy copy)"])
     explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
             f"by EM at the same α). {moved} of {count(len(rows), 'place')} changed item; "

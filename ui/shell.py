@@ -8,6 +8,7 @@ import logging
 import streamlit as st
 
 from . import share, state
+from .phone import phone_fixes
 from .text import count, list_word, plain
 from .widgets import alpha_text, dataset_card, stop_button, was_stopped
 
@@ -57,6 +58,7 @@ def _setting():
 
 def _sidebar(slot) -> None:
     with slot:
+        phone_fixes()
         dataset = state.current()
         dataset_card(dataset)
         # the sidebar chooses α itself only for small data (a fraction of a second); on large
