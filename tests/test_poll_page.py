@@ -203,3 +203,34 @@ def test_home_page_join_code_opens_the_poll(store):
     no_failure(at)
     assert [t.value for t in at.title] == ["Live poll"]
     assert [b for b in at.button if b.label == "Pizza"]
+
+
+def test_the_page_runs_on_postgresql_when_a_database_url_is_set(monkeypatch):
+    from tests.test_poll_store import POSTGRES_URL, _postgres_location
+
+    schema = _postgres_location()
+    monkeypatch.setenv("COARSENRANK_DATABASE_URL",
+                       f"{POSTGRES_URL}?options=-csearch_path%3D{schema}")
+    try:
+        store = poll_ui.store()
+        assert store.kind == "postgresql"
+        at = poll_app()
+        at.text_area(key="poll_items").input("Tea\nCoffee\nJuice")
+        at = press(at, "Create poll")
+        no_failure(at)
+        code = at.query_params["poll"]
+        code = code[0] if isinstance(code, list) else code
+        key = at.query_params["key"]
+        key = key[0] if isinstance(key, list) else key
+        student = poll_app(poll=code)
+        for name in ("Juice", "Tea", "Coffee"):
+            student = press(student, name)
+        student = press(student, "Submit")
+        no_failure(student)
+        assert store.count(code, key) == 1
+        teacher = poll_app(poll=code, key=key)
+        assert {m.label: m.value for m in teacher.metric}["Answers"] == "1"
+    finally:
+        import psycopg
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -29,7 +29,6 @@ import os
 import re
 import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -174,10 +173,10 @@ class _Backend:
     def begin_write(self, connection) -> None:
         """Start a transaction that serialises writers (called right after connecting)."""
 
-    def lock_poll(self, connection, cursor, poll_id: str) -> None:
+    def lock_poll(self, cursor, poll_id: str) -> None:
         """Hold the poll's row until commit, so its submissions are counted one at a time."""
 
-    def lock_polls(self, connection, cursor) -> None:
+    def lock_polls(self, cursor) -> None:
         """Hold the polls table until commit (counting open polls before a new one)."""
 
 
@@ -228,10 +227,10 @@ class _Postgres(_Backend):
     def begin_read(self, connection) -> None:
         pass
 
-    def lock_poll(self, connection, cursor, poll_id: str) -> None:
+    def lock_poll(self, cursor, poll_id: str) -> None:
         cursor.execute("SELECT id FROM polls WHERE id = %s FOR UPDATE", (poll_id,))
 
-    def lock_polls(self, connection, cursor) -> None:
+    def lock_polls(self, cursor) -> None:
         cursor.execute("LOCK TABLE polls IN SHARE ROW EXCLUSIVE MODE")
 
 
@@ -256,7 +255,8 @@ def describe_location(location: str) -> str:
 class PollStore:
     """Polls and answers, on SQLite (a file path) or PostgreSQL (a ``postgresql://`` URL).
 
-    One store may be shared by threads: each thread gets its own connection.
+    One store may be shared by threads and processes: each call uses a connection of its
+    own, inside one transaction.
 
     Parameters
     ----------
@@ -274,7 +274,6 @@ class PollStore:
                                   if location.startswith(("postgresql://", "postgres://"))
                                   else _SQLite(Path(location)))
         self.clock = clock
-        self._local = threading.local()
         self._migrate()
 
     @property
@@ -283,27 +282,18 @@ class PollStore:
         return "postgresql" if isinstance(self.backend, _Postgres) else "sqlite"
 
     # -------------------------------------------------------------- plumbing
-    def _connection(self):
-        connection = getattr(self._local, "connection", None)
-        if connection is None or getattr(connection, "closed", False):
-            connection = self.backend.connect()
-            self._local.connection = connection
-        return connection
-
     def close(self) -> None:
-        """Close this thread's connection (others close when their threads end)."""
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
+        """Nothing to release: every transaction opens and closes its own connection."""
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", self.backend.placeholder)
 
     @contextmanager
     def _transaction(self, write: bool = True):
-        """A cursor inside one transaction: committed on success, rolled back on error."""
-        connection = self._connection()
+        """A cursor inside one transaction on a connection of its own: committed on
+        success, rolled back on error, and the connection closed either way (so a store
+        shared by threads, or by a server's sessions, holds no connection between calls)."""
+        connection = self.backend.connect()
         try:
             if write:
                 self.backend.begin_write(connection)
@@ -318,9 +308,11 @@ class PollStore:
                     connection.rollback()
                 elif connection.in_transaction:
                     connection.execute("ROLLBACK")
-            except Exception:  # noqa: BLE001 - a broken connection is replaced next time
-                self._local.connection = None
+            except Exception:  # noqa: BLE001 - the connection is closed below anyway
+                pass
             raise
+        finally:
+            connection.close()
 
     def _run(self, cursor, statement: str, parameters: Sequence = ()):
         cursor.execute(self._sql(statement), tuple(parameters))
@@ -376,7 +368,7 @@ class PollStore:
             raise PollError("The closing time has already passed; choose a later one.")
         key = secrets.token_urlsafe(KEY_BYTES)
         with self._transaction() as cursor:
-            self.backend.lock_polls(self._connection(), cursor)
+            self.backend.lock_polls(cursor)
             open_polls = self._run(
                 cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
                 "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
@@ -442,7 +434,7 @@ class PollStore:
         """Accept answers again (a passed closing time is dropped); counts as an open poll."""
         now = self.clock()
         with self._transaction() as cursor:
-            self.backend.lock_polls(self._connection(), cursor)
+            self.backend.lock_polls(cursor)
             row = self._checked(cursor, poll_id, key)
             was_open = not row[5] and (row[4] is None or float(row[4]) > now)
             if not was_open:
@@ -482,7 +474,7 @@ class PollStore:
                             "again.")
         now = self.clock()
         with self._transaction() as cursor:
-            self.backend.lock_poll(self._connection(), cursor, normalise_code(poll_id))
+            self.backend.lock_poll(cursor, normalise_code(poll_id))
             row = self._poll_row(cursor, str(poll_id))
             if row is None:
                 raise PollNotFound()
