@@ -49,8 +49,10 @@ def tap(page, name: str) -> None:
 
 
 def rank_and_submit(page, order: list[str], tie_after: int | None = None,
-                    label: str = "Submit") -> None:
+                    label: str = "Submit", shot: Path | None = None) -> None:
     for position, name in enumerate(order):
+        if shot is not None and position == 2:  # half-way: the taps so far and the rest
+            page.screenshot(path=shot, full_page=True)
         if tie_after is not None and position == tie_after + 1:
             page.get_by_text("Tie: the next tap shares the last place").click()
             wait_main_idle(page)
@@ -114,10 +116,15 @@ def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
         student_link = teacher.locator("[data-testid=stMain] [data-testid=stCode] code") \
             .first.inner_text().strip()
         assert student_link == f"{base}/poll?poll={poll_id}", student_link
-        teacher.screenshot(path=shots / "poll_teacher_links.png", full_page=True)
+        teacher.locator("[data-testid=stMain] img").first.wait_for()  # the QR code
         assert teacher.locator("[data-testid=stMain] img").count() == 1
-        assert poll_id in teacher.locator("[data-testid=stMain]").inner_text()
+        teacher.get_by_text("Your teacher link (keep it private)").click()
+        shown = teacher.locator("[data-testid=stMain] [data-testid=stCode] code").nth(1)
+        shown.wait_for()
+        assert shown.inner_text().strip() == teacher_url
+        teacher.wait_for_timeout(600)  # the expander has opened
         teacher.screenshot(path=shots / "poll_teacher_links.png", full_page=True)
+        assert poll_id in teacher.locator("[data-testid=stMain]").inner_text()
 
         finals = {}
         for student, order in enumerate(rankings()):
@@ -131,7 +138,8 @@ def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
             main = page.locator("[data-testid=stMain]").inner_text()
             assert "Which pizza do you like best?" in main
             assert "Consensus" not in main and "Answers" not in main
-            rank_and_submit(page, order, tie_after=1 if student == TIED else None)
+            rank_and_submit(page, order, tie_after=1 if student == TIED else None,
+                            shot=shots / "poll_student_ranking.png" if student == 0 else None)
             if student == 0:
                 page.screenshot(path=shots / "poll_student_phone.png", full_page=True)
             if student in CHANGERS:
