@@ -234,3 +234,17 @@ def test_the_page_runs_on_postgresql_when_a_database_url_is_set(monkeypatch):
         import psycopg
         with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_a_store_that_cannot_be_opened_gives_a_plain_message(monkeypatch):
+    monkeypatch.setenv("COARSENRANK_DATABASE_URL",
+                       "postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+    at = poll_app()
+    at.text_area(key="poll_items").input("Tea\nCoffee")
+    at = press(at, "Create poll")
+    no_failure(at)
+    [error] = [e.value for e in at.error]
+    assert "cannot be opened" in error and "secret" not in error
+    at = poll_app(poll="ABCDEF")
+    no_failure(at)
+    assert any("cannot be opened" in e.value for e in at.error)

@@ -41,8 +41,21 @@ def _store(location: str) -> PollStore:
 
 
 def store() -> PollStore:
-    """The server's poll store (SQLite file or PostgreSQL, see :func:`default_location`)."""
-    return _store(default_location())
+    """The server's poll store (SQLite file or PostgreSQL, see :func:`default_location`).
+
+    Raises :class:`PollError` with a plain message when it cannot be opened (a database
+    server that does not answer, a folder that cannot be written).
+    """
+    location = default_location()
+    try:
+        return _store(location)
+    except PollError:
+        raise
+    except Exception as error:  # noqa: BLE001 - sqlite3, OSError or the driver's errors
+        _LOG.exception("opening the poll store failed")
+        raise PollError(f"The poll store ({describe_location(location)}) cannot be opened "
+                        f"({type(error).__name__}). Ask whoever runs this server to check "
+                        "COARSENRANK_DATA_DIR or COARSENRANK_DATABASE_URL.") from error
 
 
 # ------------------------------------------------------------------ engine side
