@@ -183,7 +183,7 @@ else:
     rows = np.argsort(-careless.probability, kind="stable")
 with st.expander("Per-rater table"):
     long_table(table, rows, "Download the per-rater table (CSV)", "rater_agreement.csv",
-               key="rater_download")
+               key="rater_download", key_columns=("rater", list(table)[2]))
 with st.expander("How this is computed"):
     st.markdown(
         "**The consensus** is CoarsenPL fitted by EM (paper Algorithm 1) with prior Gamma(1, 2) "

@@ -125,7 +125,9 @@ if report is not None:
                        "accuracy, noisy copy": a.accuracy,
                        "change": a.accuracy - b.accuracy}
                       for b, a in zip(before.rows, after.rows) if b.ok and a.ok],
-                     hide_index=True, column_config=ACCURACY_COLUMNS)
+                     hide_index=True, column_config=ACCURACY_COLUMNS,
+                     column_order=column_order(("method", "change"),
+                                               more_columns("noise_methods_table")))
 
     st.subheader("Which raters were made noisy, and which do the models flag?")
     check = rater_check(dataset)
