@@ -10,6 +10,7 @@ from coarsenrank_core.experiments import DEFAULT_FACTORS  # noqa: E402
 from coarsenrank_core.registry import METHODS  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.text import plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
     alpha_input_text,
@@ -105,7 +106,10 @@ if stored is not None:
                 "bar spans the fastest to the slowest run. The axis is logarithmic: each grid "
                 "line is ten times slower.")
     header, rows = comparison_table(result, timing)
-    st.dataframe([dict(zip(header, r)) for r in rows], hide_index=True)
+    # on a phone: the method and its accuracy; the rest behind "More columns"
+    more = more_columns("comparison_table")
+    st.dataframe([dict(zip(header, r)) for r in rows], hide_index=True,
+                 column_order=column_order(header[:2], more))
     csv_download("Download the results (CSV)", header, rows, "comparison.csv",
                  key="compare_download")
 

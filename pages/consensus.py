@@ -21,6 +21,7 @@ from ui.consensus_view import (  # noqa: E402
     ranking_rows,
     too_few_lists_text,
 )
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.text import alpha_number  # noqa: E402
 from ui.widgets import (  # noqa: E402
     TABLE_ROWS,
@@ -64,9 +65,12 @@ def draw_table(slot, scores, order, low=None, high=None, first=None,
     if first is not None:
         config["chance of being first"] = st.column_config.ProgressColumn(
             min_value=0.0, max_value=1.0, format="percent")
+    # on a phone: rank, item and the page's number; the rest behind "More columns"
+    keys = ("rank", "item", "strength" if first is None else "chance of being first")
+    more = state.widget("consensus_table_more_columns", False)
     slot.dataframe(ranking_rows(scores, names, order, low, high, first, limit=TABLE_ROWS,
                                 level=level),
-                   hide_index=True, column_config=config)
+                   hide_index=True, column_config=config, column_order=column_order(keys, more))
 
 
 def show_spread(scores, order, spread, slot, how: str) -> None:
@@ -110,6 +114,7 @@ if fit_kind == "default":
     order = fit.order
     show_exposure(fit.scores)
     show_truth_agreement(fit.scores)
+    more_columns("consensus_table")
     ranking_slot = st.empty()
     spread = compute.default_uncertainty.peek(prefs, dataset.key)
     draw_table(ranking_slot, fit.scores, order)
@@ -178,6 +183,7 @@ else:
     show_exposure(fit.scores)
     show_truth_agreement(fit.scores)
     # the order is drawn at once; the likely ranks join it when the posterior is sampled
+    more_columns("consensus_table")
     ranking_slot = st.empty()
     draw_table(ranking_slot, fit.scores, order)
     if order.size > TABLE_ROWS:
@@ -252,7 +258,7 @@ else:
     rows = np.argsort(-careless.probability, kind="stable")
 with st.expander("Per-rater table"):
     long_table(table, rows, "Download the per-rater table (CSV)", "rater_agreement.csv",
-               key="rater_download")
+               key="rater_download", key_columns=("rater", list(table)[2]))
 with st.expander("How this is computed"):
     st.markdown(
         "**The default consensus** is PL-mix: every rater (or, when raters give one list "

@@ -12,6 +12,7 @@ from coarsenrank_core import PreferenceFormatError  # noqa: E402
 from coarsenrank_core.exposure import exposure_check  # noqa: E402
 from coarsenrank_core.io import FORMATS, example_file, extensions  # noqa: E402
 from ui import charts, compute, importer, state  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import (  # noqa: E402
     EXPOSURE_CHOICES,
@@ -232,6 +233,9 @@ with st.expander("See the first lists as read", expanded=dataset.origin == "uplo
                  and prefs.ranker_names else "")
         rows.append({"rater": rater, "list (best first)": text,
                      "weight": float(prefs.weights[n])})
-    st.dataframe(rows, hide_index=True)
+    # on a phone: the rater and the list (cut to fit; a tap shows it whole)
+    st.dataframe(rows, hide_index=True, column_order=column_order(
+        ("rater", "list (best first)"), more_columns("first_lists")),
+        column_config={"list (best first)": st.column_config.TextColumn(width="medium")})
 
 glossary("consensus", "alpha")

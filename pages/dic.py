@@ -9,6 +9,7 @@ ensure_shell()
 from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range  # noqa: E402
 from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.text import alpha_number, number  # noqa: E402
 from ui.widgets import (  # noqa: E402
     GLOSSARY,
@@ -124,7 +125,8 @@ def show(result) -> None:
         rows = [{"α": a, "τ = α/(α+N)": t, "f (fit)": f, "g (complexity)": g, "DIC = g − f": d}
                 for a, t, f, g, d in
                 zip(result.alphas, result.taus, result.f, result.g, result.dic)]
-        st.dataframe(rows, hide_index=True)
+        st.dataframe(rows, hide_index=True, column_order=column_order(
+            ("α", "DIC = g − f"), more_columns("dic_table")))
         csv_download("Download the curve (CSV)", ["alpha", "tau", "f", "g", "dic"],
                      [list(r.values()) for r in rows], "dic_curve.csv", key="dic_download")
 

@@ -6,7 +6,7 @@ from ui.shell import ensure_shell
 
 ensure_shell()
 
-from ui import state  # noqa: E402
+from ui import poll, state  # noqa: E402
 from ui.shell import PAGES, START_HERE  # noqa: E402
 from ui.text import plain  # noqa: E402
 from ui.widgets import dataset_card, glossary  # noqa: E402
@@ -35,6 +35,10 @@ st.subheader("Start here")
 # the same pages, in the same order, as the sidebar (ui.shell.PAGES)
 for path, title, icon, _ in PAGES[1:]:
     st.page_link(path, label=f"{title} · {START_HERE[path]}", icon=icon)
+
+st.subheader("Join a live poll")
+st.caption("Your teacher gave you a code: type it here.")
+poll.join_box()
 
 glossary("consensus", "likely_ranks", "alpha", "pairwise_accuracy", "posterior")
 

@@ -10,6 +10,7 @@ from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.consensus_view import too_few_lists_text  # noqa: E402
 from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
+from ui.phone import column_order, more_columns  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
 from ui.text import count, plain  # noqa: E402
@@ -92,7 +93,10 @@ if report is not None:
     st.subheader("The consensus before and after")
     view = before_after(original, dataset, setting.alpha)
     rows = view.rows()
-    st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table")
+    # on a phone: the place, the noisy copy's item and how it moved; the rest behind a switch
+    more = more_columns("before_after")
+    st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table",
+                 column_order=column_order(("place", "noisy copy", "moved (noisy copy)"), more))
     moved = sum(1 for r in rows if r["moved (noisy copy)"])
     explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
             f"by EM at the same α). {moved} of {count(len(rows), 'place')} changed item; "
@@ -122,7 +126,9 @@ if report is not None:
                        "accuracy, noisy copy": a.accuracy,
                        "change": a.accuracy - b.accuracy}
                       for b, a in zip(before.rows, after.rows) if b.ok and a.ok],
-                     hide_index=True, column_config=ACCURACY_COLUMNS)
+                     hide_index=True, column_config=ACCURACY_COLUMNS,
+                     column_order=column_order(("method", "change"),
+                                               more_columns("noise_methods_table")))
 
     st.subheader("Which raters were made noisy, and which do the models flag?")
     check = rater_check(dataset)

@@ -252,3 +252,47 @@ def test_rater_dots_have_the_colours_their_captions_name():
     assert marks["made noisy / careless (known)"]["symbol"] == "circle"
     assert marks["careful (known)"]["color"] == CAREFUL_BLUE
     assert marks["careful (known)"]["symbol"] == "circle-open"
+
+
+def _falling_curve():
+    """A DIC curve still falling at the largest α tried (a stand-in for a DICResult)."""
+    from types import SimpleNamespace
+
+    alphas = np.array([1.0, 10.0, 100.0, 1000.0])
+    dic = np.array([40.0, 30.0, 25.0, 20.0])
+    return SimpleNamespace(alphas=alphas, taus=alphas / (alphas + 30), dic=dic, f=-dic / 2,
+                           g=dic / 2, knee_alpha=1000.0, still_falling=True, best_index=3)
+
+
+@pytest.mark.parametrize("curves", [("dic",), ("dic", "f", "g")])
+def test_dic_title_stands_above_the_first_panels_title_and_the_end_label_below_the_curve(
+        curves):
+    from ui.charts import SUBTITLE_LINE, dic_chart
+
+    fig = dic_chart(_falling_curve(), curves=curves, chosen_alpha=100.0)
+    layout = fig.layout
+    # the first panel's title sits on top of the plot; the chart's title is lifted above it
+    panel_title = [a for a in layout.annotations if a.text.startswith("DIC = g")][0]
+    assert panel_title.yanchor == "bottom" and panel_title.y == pytest.approx(1.0)
+    lines = layout.title.text.count("<br>") + 1
+    assert layout.title.pad.b >= 14 + 24 * (lines - 1) + SUBTITLE_LINE
+    assert layout.margin.t >= 30 + 26 * lines + SUBTITLE_LINE
+    # "still falling" hangs below and left of the last point, off the falling curve
+    [label] = [a for a in layout.annotations if a.text.startswith("still falling")]
+    assert label.yanchor == "top" and label.xanchor == "right" and label.yshift < 0
+    assert label.y == pytest.approx(20.0)
+
+
+@pytest.mark.parametrize("path", ["pages/compare.py", "pages/noise.py", "pages/consensus.py",
+                                  "pages/dic.py"])
+def test_markers_at_the_ends_of_an_axis_are_drawn_whole(path):
+    at = open_page(path)
+    for label in ("Run", "Run the comparison", "Make the noisy copy"):
+        if [b for b in at.button if b.label == label]:
+            at = click(at, label)
+    no_failure(at)
+    scatters = [d for spec in chart_specs(at) for d in spec["data"]
+                if d.get("type", "scatter") == "scatter"]
+    assert scatters
+    assert all(d.get("cliponaxis") is False for d in scatters), [
+        d.get("name") for d in scatters if d.get("cliponaxis") is not False]

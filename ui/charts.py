@@ -21,6 +21,7 @@ __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart"
 
 TITLE_WIDTH = 34  # characters per title line: fits a 390 px phone screen
 AXIS_TITLE_WIDTH = 40  # axis titles are set smaller
+SUBTITLE_LINE = 26  # pixels a line of a subplot's title takes above its panel
 
 
 def wrap(text: str, width: int = TITLE_WIDTH) -> str:
@@ -36,16 +37,22 @@ def wrap(text: str, width: int = TITLE_WIDTH) -> str:
     return "<br>".join(lines)
 
 
-def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, **kwargs) -> go.Figure:
-    """Title wrapped for a phone, above the plot and clear of the toolbar; shared fonts."""
+def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, headroom: int = 0,
+            **kwargs) -> go.Figure:
+    """Title wrapped for a phone, above the plot and clear of the toolbar; shared fonts.
+
+    ``headroom`` (pixels) lifts the title further, above what sits on top of the plot (a
+    subplot's title). Markers are drawn whole where they sit on the end of an axis.
+    """
     text = wrap(title)
     lines = text.count("<br>") + 1
-    top = 30 + 26 * lines
+    top = 30 + 26 * lines + headroom
+    fig.update_traces(cliponaxis=False, selector=dict(type="scatter"))
     fig.update_layout(title=dict(text=text, x=0.0, xanchor="left", xref="container", y=1.0,
                                  yref="paper", yanchor="bottom",
                                  # plotly anchors a title of several lines by its first
                                  # line: lift it by the height of the others
-                                 pad=dict(b=14 + 24 * (lines - 1), l=4),
+                                 pad=dict(b=14 + 24 * (lines - 1) + headroom, l=4),
                                  font=dict(size=FONT_SIZE + 1)),
                       font=dict(size=FONT_SIZE - 2), height=height + 26 * (lines - 1),
                       template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
@@ -155,14 +162,18 @@ def dic_chart(result, curves: Sequence[str] = ("dic",), chosen_alpha: float | No
                 legendgroup="chosen", line=dict(color="#7f3c8d", dash="dash", width=2),
                 hovertemplate="α the pages use: %{x:.3g}<extra></extra>"), row=row, col=1)
     if falling:
+        # below and left of the last point: a falling curve comes from above on the left
         fig.add_annotation(text="still falling at<br>the largest α tried", x=np.log10(alphas[-1]),
-                           y=float(result.dic[-1]), xanchor="right", yanchor="bottom",
+                           y=float(result.dic[-1]), xanchor="right", yanchor="top", yshift=-12,
                            showarrow=False, font=dict(color="#D55E00"), row=1, col=1)
     fig.update_xaxes(type="log", dtick=1, exponentformat="none", separatethousands=True)
     fig.update_xaxes(title_text="α: larger α = smaller neighbourhood = trusting the data more",
                      row=len(curves), col=1)
+    # the first panel's title sits on top of the plot: the chart's title goes above it
+    first_title_lines = wrap(_CURVE_LABELS[curves[0]], 44).count("<br>") + 1
     return _layout(fig, "Choosing α: where does the DIC curve level off?",
                    height=CHART_HEIGHT + 240 * (len(curves) - 1),
+                   headroom=SUBTITLE_LINE * first_title_lines,
                    legend=dict(orientation="h", y=-0.25))
 
 

@@ -8,6 +8,7 @@ import logging
 import streamlit as st
 
 from . import share, state
+from .phone import phone_fixes
 from .text import count, list_word, plain
 from .widgets import alpha_text, dataset_card, stop_button, was_stopped
 
@@ -24,6 +25,7 @@ PAGES = (
     ("pages/dic.py", "Choose α (DIC)", ":material/tune:", "dic"),
     ("pages/compare.py", "Compare methods", ":material/leaderboard:", "compare"),
     ("pages/consensus.py", "Consensus ranking", ":material/format_list_numbered:", "consensus"),
+    ("pages/poll.py", "Live poll", ":material/how_to_vote:", "poll"),
 )
 
 #: What each page is for, in a few words (the Home page's "Start here" list).
@@ -33,6 +35,7 @@ START_HERE = {
     "pages/dic.py": "see how the data chose how much to trust it (α)",
     "pages/compare.py": "compare with other methods (accuracy and time)",
     "pages/consensus.py": "read the consensus ranking and how sure it is",
+    "pages/poll.py": "run a ranking poll in class: students rank on their phones",
 }
 
 
@@ -55,6 +58,7 @@ def _setting():
 
 def _sidebar(slot) -> None:
     with slot:
+        phone_fixes()
         dataset = state.current()
         dataset_card(dataset)
         # the sidebar chooses α itself only for small data (a fraction of a second); on large
@@ -125,7 +129,9 @@ def run_app() -> None:
         _sidebar(slot)
         _status_line(top)
         try:
-            share.write_url()
+            # the poll page's address holds the poll's code, key or browser token instead
+            if navigation.url_path != "poll":
+                share.write_url()
         except Exception:  # noqa: BLE001 - the address bar must never break a page
             _LOG.exception("writing the URL failed")
     _refine_alpha(notice)

@@ -137,18 +137,24 @@ def _cell(value):
 
 
 def long_table(columns: dict, order, label: str, file_name: str, key: str,
-               limit: int = TABLE_ROWS, config: dict | None = None) -> None:
+               limit: int = TABLE_ROWS, config: dict | None = None,
+               key_columns: Sequence[str] | None = None) -> None:
     """One row per index of ``order``: the first ``limit`` on the page, all in the CSV.
 
     ``columns`` maps each column title to a sequence indexed like ``order``'s entries.
     Only the rows shown are built before the download is asked for, so a table of
-    millions of rows costs the page no more than one of ``limit``.
+    millions of rows costs the page no more than one of ``limit``. With ``key_columns`` the
+    table shows only those (they fit a phone) until "More columns" is switched on.
     """
     order = np.asarray(order, dtype=np.intp)
     titles = list(columns)
     shown = order[:limit].tolist()
+    visible = None
+    if key_columns is not None:
+        from .phone import column_order, more_columns
+        visible = column_order(key_columns, more_columns(key))
     st.dataframe({t: [_cell(columns[t][i]) for i in shown] for t in titles}, hide_index=True,
-                 column_config=config)
+                 column_config=config, column_order=visible)
     if order.size > limit:
         st.caption(f"Showing the first {limit:,} of {order.size:,} rows; the download holds "
                    "them all.")

@@ -1,0 +1,113 @@
+"""Headless Chromium at 390x844: every page after tapping its sidebar link, as on a phone."""
+
+import pytest
+
+from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
+    PHONE,
+    browser,
+    served_app,
+    shots,
+    wait_main_idle,
+)
+from ui.shell import PAGES
+
+pytestmark = pytest.mark.browser
+
+#: the buttons that draw a page's tables and charts, each with a text its result shows
+RUN = {"dic": (("Run", "The numbers behind the curve"),),
+       "compare": (("Run the comparison", "How long does each method take?"),),
+       "noise": (("Make the noisy copy", "The consensus before and after"),
+                 ("Fit every method before and after",
+                  "Share of item pairs each method puts in the true order"))}
+RATER_NUMBERS = ("agreement per choice", "chance of answering at random")
+#: the key columns each table must show on a phone
+KEY_COLUMNS = {"consensus": [("rank", "item", "chance of being first"),
+                             ("rater", RATER_NUMBERS)],
+               "noise": [("place", "noisy copy", "moved (noisy copy)"), ("method", "change")],
+               "compare": [("method", "pairwise accuracy (share of pairs)")],
+               "dic": [("α", "DIC = g − f")],
+               "data": [("rater", "list (best first)")]}
+
+OVERFLOWING_TABLES = """() => [...document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stDataFrame] .dvn-scroller')]
+    .filter(s => s.clientWidth > 0 && s.scrollWidth > s.clientWidth + 1)
+    .map(s => s.closest('[data-testid=stDataFrame]').innerText.slice(0, 80))"""
+TABLE_HEADERS = """() => [...document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stDataFrame]')]
+    .filter(d => d.getBoundingClientRect().width > 0)
+    .map(d => [...d.querySelectorAll('[role=columnheader]')].map(h => h.innerText.trim()))"""
+# a chart title that overlaps a panel title or another annotation of the same chart
+TITLE_OVERLAPS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+    .flatMap(plot => {
+        const hit = (a, b) => a.left < b.right && b.left < a.right
+                              && a.top < b.bottom && b.top < a.bottom;
+        const titles = [...plot.querySelectorAll('.gtitle')].map(t => t.getBoundingClientRect());
+        return [...plot.querySelectorAll('.annotation-text')]
+            .filter(a => titles.some(t => hit(t, a.getBoundingClientRect())))
+            .map(a => a.textContent)})"""
+
+
+@pytest.fixture(scope="module")
+def base():
+    with served_app() as address:
+        yield address
+
+
+@pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
+def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
+        browser, shots, base, path, title, url):  # noqa: F811 - the imported fixtures
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    start = "data" if url == "home" else ""  # Home, the default page, lives at "/"
+    page.goto(f"{base}/{start}?data=sample%3Acareless")
+    page.wait_for_selector("h1")
+    wait_main_idle(page)
+    sidebar = page.locator("[data-testid=stSidebar]")
+    assert sidebar.get_attribute("data-collapsed") == "true"
+    page.locator("[data-testid=stExpandSidebarButton], "
+                 "[data-testid=stSidebarCollapsedControl] button").first.tap()
+    page.wait_for_function("() => document.querySelector('[data-testid=stSidebar]')"
+                           ".getAttribute('data-collapsed') === 'false'")
+    # the page's phone behaviour is in place once the first run has drawn the sidebar
+    page.wait_for_function("() => window.__coarsenrankSidebarCloser === true")
+    page.locator("[data-testid=stSidebarNav] a", has_text=title).tap()
+    page.wait_for_function(
+        "(t) => [...document.querySelectorAll('[data-testid=stSidebarNav] a[aria-current=page]')]"
+        ".some(a => a.innerText.trim().endsWith(t))", arg=title)
+    page.wait_for_selector("h1")
+    wait_main_idle(page)
+    # the sidebar folded itself away: the page is not covered
+    page.wait_for_function("() => document.querySelector('[data-testid=stSidebar]')"
+                           ".getAttribute('data-collapsed') === 'true'", timeout=20_000)
+    box = sidebar.bounding_box()
+    assert box is None or box["x"] + box["width"] <= 1, box
+    for button, result in RUN.get(url, ()):
+        page.get_by_role("button", name=button, exact=True).click()
+        page.get_by_text(result).first.wait_for()
+        page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+        wait_main_idle(page)
+    if url == "consensus":  # the likely ranks join the table when they are sampled
+        page.get_by_text("chance of being first").first.wait_for(state="attached")
+        wait_main_idle(page)
+    # every table, also those inside expanders
+    for summary in page.locator("[data-testid=stMain] [data-testid=stExpander] summary").all():
+        summary.click()
+        page.wait_for_timeout(300)
+    wait_main_idle(page)
+    page.wait_for_timeout(1_000)
+    # no table scrolls sideways inside itself: its key columns are all on the screen (the
+    # grid's accessible header row holds only the columns drawn on the screen)
+    assert page.evaluate(OVERFLOWING_TABLES) == []
+    headers = page.evaluate(TABLE_HEADERS)
+    for columns in KEY_COLUMNS.get(url, []):
+        # a column given as a tuple may be any of its names (the number the method reports)
+        assert any(len(shown) == len(columns) and all(
+            name == want or (isinstance(want, tuple) and name in want)
+            for name, want in zip(shown, columns)) for shown in headers), headers
+    assert page.evaluate(TITLE_OVERLAPS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("[data-testid=stException]").count() == 0
+    page.screenshot(path=shots / f"phone_tap_{url}.png", full_page=True)
+    context.close()

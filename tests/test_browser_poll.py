@@ -1,0 +1,199 @@
+"""Headless Chromium: a live poll in class, 12 phones, the teacher's results and a restart."""
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha, consensus_fit
+from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
+    PHONE,
+    browser,
+    new_page,
+    served_app,
+    shots,
+    wait_idle,
+    wait_main_idle,
+)
+from ui.poll import poll_preferences
+from ui.poll_store import PollStore
+
+pytestmark = pytest.mark.browser
+
+ITEMS = ["Margherita", "Funghi", "Hawaii", "Quattro formaggi", "Diavola"]
+STUDENTS = 12
+CHANGERS = (4, 9)  # these students change their answer after submitting
+TIED = 7  # this student ties their 2nd and 3rd choices
+
+
+def rankings() -> list[list[str]]:
+    """What each student taps: most agree roughly, a few answer at random."""
+    rng = np.random.default_rng(19)
+    out = []
+    for student in range(STUDENTS):
+        order = list(ITEMS)
+        if student % 4 == 3:
+            order = [ITEMS[i] for i in rng.permutation(len(ITEMS))]
+        elif student % 2:
+            order[1], order[2] = order[2], order[1]
+        out.append(order)
+    return out
+
+
+def tap(page, name: str) -> None:
+    """Tap an item and wait until the page has put it in the ranking."""
+    page.get_by_role("button", name=name, exact=True).click()
+    page.get_by_role("button", name=name, exact=True).wait_for(state="detached")
+    wait_main_idle(page)
+
+
+def rank_and_submit(page, order: list[str], tie_after: int | None = None,
+                    label: str = "Submit", shot: Path | None = None) -> None:
+    for position, name in enumerate(order):
+        if shot is not None and position == 2:  # half-way: the taps so far and the rest
+            page.screenshot(path=shot, full_page=True)
+        if tie_after is not None and position == tie_after + 1:
+            page.get_by_text("Tie: the next tap shares the last place").click()
+            wait_main_idle(page)
+        tap(page, name)
+    page.get_by_role("button", name=label, exact=True).click()
+    page.get_by_text("Submitted: your answer is stored").wait_for()
+    wait_main_idle(page)
+
+
+def answers_shown(page) -> str:
+    return page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
+
+
+def consensus_items(page) -> list[str]:
+    """The item column of the teacher's consensus table (rank, item, likely ranks)."""
+    table = page.locator("[data-testid=stDataFrame]").first
+    table.locator("[role=gridcell]").first.wait_for(state="attached")
+    cells = table.locator("[role=gridcell]").all_inner_texts()
+    return cells[1::3]
+
+
+def package_consensus(location: Path, poll_id: str, key: str) -> list[str]:
+    """The consensus the package computes from the stored answers (as the page does)."""
+    store = PollStore(location)
+    poll, answers = store.answers(poll_id, key)
+    prefs = poll_preferences(poll, answers)
+    alpha = choose_alpha(prefs, DEFAULT_RULE).alpha
+    return [poll.items[i] for i in consensus_fit(prefs, alpha).order], len(answers)
+
+
+def open_teacher_view(page, url: str, count: int) -> None:
+    page.goto(url)
+    page.locator("h1", has_text="Live poll: results").wait_for()
+    wait_idle(page)
+    page.wait_for_function(
+        "(n) => { const m = document.querySelector('[data-testid=stMetricValue]');"
+        " return m && m.innerText.trim() === String(n); }", arg=count, timeout=60_000)
+    page.locator("[data-testid=stDataFrame]").first.wait_for()
+    wait_idle(page)
+
+
+def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
+        browser, shots, tmp_path, monkeypatch):  # noqa: F811 - the imported fixtures
+    data_dir = tmp_path / "data"
+    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
+    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(data_dir))
+    location = data_dir / "polls.sqlite3"
+    with served_app() as base:
+        teacher, dialogs = new_page(browser)
+        teacher.goto(f"{base}/poll")
+        teacher.locator("h1", has_text="Live poll").wait_for()
+        wait_idle(teacher)
+        teacher.get_by_label("Items to rank, one per line").fill("\n".join(ITEMS))
+        teacher.get_by_label("Question (optional)").fill("Which pizza do you like best?")
+        teacher.get_by_role("button", name="Create poll").click()
+        teacher.locator("h1", has_text="Live poll: results").wait_for()
+        wait_idle(teacher)
+        query = parse_qs(urlsplit(teacher.url).query)
+        poll_id, key = query["poll"][0], query["key"][0]
+        teacher_url = teacher.url
+        student_link = teacher.locator("[data-testid=stMain] [data-testid=stCode] code") \
+            .first.inner_text().strip()
+        assert student_link == f"{base}/poll?poll={poll_id}", student_link
+        teacher.locator("[data-testid=stMain] img").first.wait_for()  # the QR code
+        assert teacher.locator("[data-testid=stMain] img").count() == 1
+        teacher.get_by_text("Your teacher link (keep it private)").click()
+        shown = teacher.locator("[data-testid=stMain] [data-testid=stCode] code").nth(1)
+        shown.wait_for()
+        assert shown.inner_text().strip() == teacher_url
+        teacher.wait_for_timeout(600)  # the expander has opened
+        teacher.screenshot(path=shots / "poll_teacher_links.png", full_page=True)
+        assert poll_id in teacher.locator("[data-testid=stMain]").inner_text()
+
+        finals = {}
+        for student, order in enumerate(rankings()):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                          device_scale_factor=2)
+            page = context.new_page()
+            page.set_default_timeout(90_000)
+            page.goto(student_link)
+            page.locator("h1", has_text="Live poll").wait_for()
+            wait_main_idle(page)
+            main = page.locator("[data-testid=stMain]").inner_text()
+            assert "Which pizza do you like best?" in main
+            assert "Consensus" not in main and "Answers" not in main
+            rank_and_submit(page, order, tie_after=1 if student == TIED else None,
+                            shot=shots / "poll_student_ranking.png" if student == 0 else None)
+            if student == 0:
+                page.screenshot(path=shots / "poll_student_phone.png", full_page=True)
+            if student in CHANGERS:
+                order = order[::-1]
+                page.wait_for_timeout(1_100)  # the store takes one answer a second
+                page.get_by_role("button", name="Clear", exact=True).click()
+                page.get_by_role("button", name=order[0], exact=True).wait_for()
+                wait_main_idle(page)
+                rank_and_submit(page, order, label="Submit the change")
+            finals[student] = order
+            assert page.locator("[data-testid=stDataFrame]").count() == 0
+            assert page.locator("[data-testid=stMetric]").count() == 0
+            assert page.locator("[data-testid=stException]").count() == 0
+            context.close()
+
+        # the teacher's view refreshes by itself: 12 answers and the package's consensus
+        teacher.wait_for_function(
+            "() => { const m = document.querySelector('[data-testid=stMetricValue]');"
+            " return m && m.innerText.trim() === '12'; }", timeout=60_000)
+        expected, stored = package_consensus(location, poll_id, key)
+        assert stored == STUDENTS
+        _, answers = PollStore(location).answers(poll_id, key)
+        assert sorted(a.changes for a in answers) == [0] * 10 + [1, 1]
+        teacher.wait_for_timeout(4_000)  # one more refresh: the table of all 12 answers
+        wait_idle(teacher)
+        assert consensus_items(teacher) == expected
+        teacher.screenshot(path=shots / "poll_teacher_results.png", full_page=True)
+
+        # a student who opens the teacher link without its key sees no results
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        page.goto(f"{base}/poll?poll={poll_id}")
+        page.locator("h1", has_text="Live poll").wait_for()
+        wait_main_idle(page)
+        main = page.locator("[data-testid=stMain]").inner_text()
+        assert "results" not in page.locator("h1").first.inner_text()
+        assert page.locator("[data-testid=stDataFrame]").count() == 0
+        assert page.locator("[data-testid=stMetric]").count() == 0
+        assert key not in main and "teacher link" not in main
+        page.goto(f"{base}/poll?poll={poll_id}&key=not-the-key")
+        page.get_by_text("There is no poll with this code").wait_for()
+        assert page.locator("[data-testid=stDataFrame]").count() == 0
+        context.close()
+        assert not dialogs
+        teacher.close()
+
+    # a server restart loses nothing: a new server shows the same answers and consensus
+    with served_app() as base:
+        teacher, _ = new_page(browser)
+        open_teacher_view(teacher, f"{base}/poll?poll={poll_id}&key={key}", STUDENTS)
+        teacher.wait_for_timeout(1_000)
+        assert answers_shown(teacher) == "12"
+        assert consensus_items(teacher) == expected
+        assert teacher.locator("[data-testid=stException]").count() == 0
+        teacher.close()
+    assert teacher_url.endswith(f"poll={poll_id}&key={key}")

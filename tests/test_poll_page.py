@@ -1,0 +1,250 @@
+"""AppTest checks of the Live poll page: create, the student's ballot, the teacher's results."""
+
+import io
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from coarsenrank_core import read_preferences
+from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha, consensus_fit
+from tests.test_app import APP, no_failure
+from ui import poll as poll_ui
+from ui.poll_store import new_token
+from ui.text import plain
+
+EVIL = "<img src=x onerror=alert(1)> **bold**"
+ITEMS = ["Pizza", "Pasta", "Salad", "Soup", EVIL]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """The store the page uses: an SQLite file in a fresh data directory."""
+    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
+    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(tmp_path / "data"))
+    return poll_ui.store()
+
+
+def poll_app(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.switch_page("pages/poll.py").run()
+
+
+def press(at: AppTest, label: str) -> AppTest:
+    [button] = [b for b in at.button if b.label == label]
+    return button.click().run()
+
+
+def texts(at: AppTest) -> str:
+    main = at.main
+    return "\n".join([str(t.value) for t in main.text] + [m.value for m in main.markdown]
+                     + [c.value for c in main.caption] + [s.value for s in main.subheader])
+
+
+def test_teacher_creates_a_poll_and_gets_links_qr_code_and_join_code(store):
+    at = poll_app()
+    no_failure(at)
+    at.text_area(key="poll_items").input("\n".join(ITEMS) + "\n\n")
+    at.text_input(key="poll_question").input("Best *lunch*?")
+    at = press(at, "Create poll")
+    no_failure(at)
+    code, key = at.query_params["poll"], at.query_params["key"]
+    code = code[0] if isinstance(code, list) else code
+    key = key[0] if isinstance(key, list) else key
+    poll = store.teacher_poll(code, key)
+    assert poll.items == tuple(ITEMS) and poll.question == "Best *lunch*?"
+    assert [t.value for t in at.title] == ["Live poll: results"]
+    assert plain("Best *lunch*?") in [s.value for s in at.subheader]
+    codes = [c.value for c in at.code]
+    assert f"/poll?poll={code}" in codes and f"/poll?poll={code}&key={key}" in codes
+    assert any(code in m.value for m in at.markdown)  # the join code
+    assert len(at.get("image")) == 1  # the QR code
+    assert {m.label: m.value for m in at.metric}["Answers"] == "0"
+
+
+@pytest.mark.parametrize("items, message", [("Only one", "at least 2"),
+                                            ("a\nA", "repeats item 1")])
+def test_bad_items_give_a_plain_message(store, items, message):
+    at = poll_app()
+    at.text_area(key="poll_items").input(items)
+    at = press(at, "Create poll")
+    no_failure(at)
+    assert any(message in e.value for e in at.error)
+    assert "poll" not in at.query_params
+
+
+def test_student_ranks_by_tapping_with_a_tie_undo_and_clear_and_can_change(store):
+    poll, key = store.create_poll(ITEMS, question="Q")
+    at = poll_app(poll=poll.poll_id.lower())
+    no_failure(at)
+    token = at.query_params["token"]
+    token = token[0] if isinstance(token, list) else token
+    assert len(token) >= 22
+    assert not at.metric and not at.dataframe  # no results for students
+    submit = [b for b in at.button if b.key == "poll_submit"][0]
+    assert submit.disabled  # nothing ranked yet
+    for name in ("Soup", "Pizza"):
+        at = press(at, plain(name))
+    at.toggle(key="poll_tie").set_value(True).run()
+    at = press(at, "Pasta")  # ties with Pizza
+    at = press(at, plain(EVIL))
+    at = press(at, "Undo")
+    at = press(at, "Salad")
+    at = press(at, plain(EVIL))
+    assert "1. Soup\n2. Pizza = Pasta\n4. Salad\n5. " + EVIL in [t.value for t in at.text]
+    at = press(at, "Submit")
+    no_failure(at)
+    assert any("Submitted" in s.value for s in at.success)
+    answer = store.answer_of(poll.poll_id, token)
+    assert answer.ranking == ((3,), (0, 1), (2,), (4,))
+    # change the answer (after the rate limit's second)
+    at = press(at, "Clear")
+    for name in ("Salad", "Soup", "Pasta", "Pizza", EVIL):
+        at = press(at, plain(name))
+    import time
+    time.sleep(1.05)
+    at = press(at, "Submit the change")
+    no_failure(at)
+    assert store.answer_of(poll.poll_id, token).ranking == ((2,), (3,), (1,), (0,), (4,))
+    assert store.count(poll.poll_id, key) == 1
+    assert not at.metric and not at.dataframe
+
+
+def test_closed_poll_takes_no_answer_and_shows_the_result_only_when_the_teacher_says(store):
+    poll, key = store.create_poll(ITEMS[:3])
+    for ranking in ([[0], [1], [2]], [[0], [2], [1]], [[1], [0], [2]]):
+        store.submit(poll.poll_id, new_token(), ranking)
+    store.close_poll(poll.poll_id, key)
+    at = poll_app(poll=poll.poll_id)
+    no_failure(at)
+    assert any("closed" in i.value for i in at.info)
+    assert not [b for b in at.button if b.key == "poll_submit"]
+    assert "consensus" not in texts(at) and "1. Pizza" not in texts(at)
+    store.show_results(poll.poll_id, key, True)
+    at = poll_app(poll=poll.poll_id)
+    assert "The class's consensus" in texts(at)
+    assert "1. Pizza" in texts(at)
+
+
+@pytest.mark.parametrize("key", ["", "wrong", None])
+def test_teacher_link_without_the_right_key_shows_no_results(store, key):
+    poll, right = store.create_poll(ITEMS)
+    for i in range(3):
+        store.submit(poll.poll_id, new_token(), [[i], [3], [4]])
+    params = {"poll": poll.poll_id} if key is None else {"poll": poll.poll_id, "key": key}
+    at = poll_app(**params)
+    no_failure(at)
+    assert not at.metric and not at.dataframe and not at.main.code
+    assert "results" not in " ".join(t.value for t in at.title)
+    if key is not None:  # a wrong key reads as a missing poll
+        missing = poll_app(poll="ZZZZZZ", key=right)
+        assert [w.value for w in at.warning] == [w.value for w in missing.warning] != []
+
+
+def test_teacher_sees_count_consensus_careless_flags_csv_and_loads_the_answers(store):
+    poll, key = store.create_poll(ITEMS)
+    rng = np.random.default_rng(0)
+    for _ in range(9):
+        store.submit(poll.poll_id, new_token(), [[0], [1], [2], [3], [4]])
+    for _ in range(3):
+        store.submit(poll.poll_id, new_token(), [[int(i)] for i in rng.permutation(5)])
+    at = poll_app(poll=poll.poll_id, key=key)
+    no_failure(at)
+    assert {m.label: m.value for m in at.metric}["Answers"] == "12"
+    table = at.dataframe[0].value
+    _, answers = store.answers(poll.poll_id, key)
+    prefs = poll_ui.poll_preferences(poll, answers)
+    alpha = choose_alpha(prefs, DEFAULT_RULE).alpha
+    expected = [ITEMS[i] for i in consensus_fit(prefs, alpha).order]
+    assert list(table["item"]) == expected and list(table["rank"]) == [1, 2, 3, 4, 5]
+    assert any(c.startswith("likely ranks") for c in table.columns)
+    # the download is the package's own layout and reads back equal
+    [download] = [d for d in at.get("download_button") if d.proto.label.startswith(
+        "Download the answers")]
+    csv = poll_ui.poll_csv(prefs)
+    assert csv.splitlines()[0] == "preference,ranker,weight,item,rank"
+    assert len(csv.splitlines()) == 1 + 12 * 5
+    upload = io.BytesIO(csv.encode("utf-8"))
+    upload.name = download.proto.file_name if hasattr(download.proto, "file_name") else "p.csv"
+    assert read_preferences(upload) == prefs
+    at = press(at, "Use these answers as the session's data")
+    no_failure(at)
+    at = at.switch_page("pages/consensus.py").run()
+    no_failure(at)
+    assert f"Live poll {poll.poll_id}" in " ".join(c.value for c in at.sidebar.caption) + \
+        " ".join(str(t.value) for t in at.sidebar.get("text")) + \
+        " ".join(m.value for m in at.sidebar.markdown)
+
+
+def test_teacher_closes_reopens_and_deletes(store):
+    poll, key = store.create_poll(ITEMS)
+    at = poll_app(poll=poll.poll_id, key=key)
+    at = press(at, "Close the poll")
+    no_failure(at)
+    assert not store.poll(poll.poll_id).is_open()
+    at = press(at, "Reopen the poll")
+    assert store.poll(poll.poll_id).is_open()
+    at.checkbox(key="poll_sure").check().run()
+    at = press(at, "Delete")
+    no_failure(at)
+    with pytest.raises(Exception, match="no poll"):
+        store.poll(poll.poll_id)
+
+
+def test_home_page_join_code_opens_the_poll(store):
+    poll, _ = store.create_poll(ITEMS)
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    no_failure(at)
+    at.text_input(key="home_join").input(poll.poll_id.lower()[:3] + " " +
+                                        poll.poll_id.lower()[3:])
+    at = press(at, "Join the poll")
+    no_failure(at)
+    assert [t.value for t in at.title] == ["Live poll"]
+    assert [b for b in at.button if b.label == "Pizza"]
+
+
+def test_the_page_runs_on_postgresql_when_a_database_url_is_set(monkeypatch):
+    from tests.test_poll_store import POSTGRES_URL, _postgres_location
+
+    schema = _postgres_location()
+    monkeypatch.setenv("COARSENRANK_DATABASE_URL",
+                       f"{POSTGRES_URL}?options=-csearch_path%3D{schema}")
+    try:
+        store = poll_ui.store()
+        assert store.kind == "postgresql"
+        at = poll_app()
+        at.text_area(key="poll_items").input("Tea\nCoffee\nJuice")
+        at = press(at, "Create poll")
+        no_failure(at)
+        code = at.query_params["poll"]
+        code = code[0] if isinstance(code, list) else code
+        key = at.query_params["key"]
+        key = key[0] if isinstance(key, list) else key
+        student = poll_app(poll=code)
+        for name in ("Juice", "Tea", "Coffee"):
+            student = press(student, name)
+        student = press(student, "Submit")
+        no_failure(student)
+        assert store.count(code, key) == 1
+        teacher = poll_app(poll=code, key=key)
+        assert {m.label: m.value for m in teacher.metric}["Answers"] == "1"
+    finally:
+        import psycopg
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_a_store_that_cannot_be_opened_gives_a_plain_message(monkeypatch):
+    monkeypatch.setenv("COARSENRANK_DATABASE_URL",
+                       "postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+    at = poll_app()
+    at.text_area(key="poll_items").input("Tea\nCoffee")
+    at = press(at, "Create poll")
+    no_failure(at)
+    [error] = [e.value for e in at.error]
+    assert "cannot be opened" in error and "secret" not in error
+    at = poll_app(poll="ABCDEF")
+    no_failure(at)
+    assert any("cannot be opened" in e.value for e in at.error)

@@ -1,0 +1,416 @@
+"""The Live poll page's parts: creating a poll, the student's ballot and the teacher's results."""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import numpy as np
+import streamlit as st
+
+from coarsenrank_core import Preferences
+
+from . import compute, state
+from .poll_store import (
+    MAX_ITEMS,
+    Poll,
+    PollError,
+    PollNotFound,
+    PollStore,
+    default_location,
+    describe_location,
+    new_token,
+    normalise_code,
+)
+from .text import count, plain
+
+_LOG = logging.getLogger("coarsenrank.dashboard")
+#: the query parameters of the poll links: the join code, the teacher key, the browser token
+POLL_PARAMS = ("poll", "key", "token")
+REFRESH_SECONDS = 3
+CARELESS_THRESHOLD = 0.5
+CLOSING_CHOICES = {"Never (close it by hand)": None, "In 5 minutes": 5, "In 10 minutes": 10,
+                   "In 15 minutes": 15, "In 30 minutes": 30, "In 1 hour": 60}
+
+
+@st.cache_resource(show_spinner=False)
+def _store(location: str) -> PollStore:
+    return PollStore(location)
+
+
+def store() -> PollStore:
+    """The server's poll store (SQLite file or PostgreSQL, see :func:`default_location`).
+
+    Raises :class:`PollError` with a plain message when it cannot be opened (a database
+    server that does not answer, a folder that cannot be written).
+    """
+    location = default_location()
+    try:
+        return _store(location)
+    except PollError:
+        raise
+    except Exception as error:  # noqa: BLE001 - sqlite3, OSError or the driver's errors
+        _LOG.exception("opening the poll store failed")
+        raise PollError(f"The poll store ({describe_location(location)}) cannot be opened "
+                        f"({type(error).__name__}). Ask whoever runs this server to check "
+                        "COARSENRANK_DATA_DIR or COARSENRANK_DATABASE_URL.") from error
+
+
+# ------------------------------------------------------------------ engine side
+def poll_preferences(poll: Poll, answers) -> Preferences:
+    """The answers as preferences in the package's own terms: one list per browser, ranker
+    ``answer 1``, ``answer 2``, ... in order of first submission, items named as in the poll."""
+    lists = [[set(g) if len(g) > 1 else g[0] for g in a.ranking] for a in answers]
+    return Preferences.from_lists(lists, n_items=len(poll.items), item_names=poll.items,
+                                  rankers=[f"answer {i + 1}" for i in range(len(answers))])
+
+
+def poll_csv(prefs: Preferences) -> str:
+    """The answers as the package's canonical CSV (``read_preferences`` reads it back equal)."""
+    return prefs.to_csv()
+
+
+def class_consensus(prefs: Preferences):
+    """α by the default rule, the consensus at that α and its posterior (for likely ranks)."""
+    key = prefs.fingerprint
+    choice = compute.alpha_choice(prefs, key)
+    fit = compute.consensus_fit(prefs, key, choice.alpha)
+    post = compute.posterior(prefs, key, choice.alpha)
+    return choice, fit, post
+
+
+# ------------------------------------------------------------------ links
+def _page_address() -> str:
+    """This page's address without its query (``/poll`` when unknown, e.g. in tests)."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - outside a browser session
+        url = ""
+    if not url:
+        return "/poll"
+    parts = urlsplit(url)
+    segments = parts.path.rstrip("/").split("/")
+    if segments[-1] in _PAGE_PATHS:
+        segments[-1] = "poll"
+    elif segments[-1] != "poll":
+        segments.append("poll")
+    return urlunsplit((parts.scheme, parts.netloc, "/".join(segments), "", ""))
+
+
+_PAGE_PATHS = {"home", "data", "noise", "dic", "compare", "consensus"}
+
+
+def student_link(poll_id: str) -> str:
+    """The link students open (it carries no key)."""
+    return f"{_page_address()}?{urlencode({'poll': poll_id})}"
+
+
+def teacher_link(poll_id: str, key: str) -> str:
+    """The teacher's link: it carries the secret key."""
+    return f"{_page_address()}?{urlencode({'poll': poll_id, 'key': key})}"
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of ``text`` as PNG bytes."""
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2)
+    return buffer.getvalue()
+
+
+# ------------------------------------------------------------------ the page
+def show() -> None:
+    """Draw the view the address asks for: create, the student's ballot or the results."""
+    code = st.query_params.get("poll")
+    if not code:
+        create_view()
+        return
+    try:
+        poll_store = store()
+    except PollError as error:
+        st.error(str(error))
+        return
+    key = st.query_params.get("key")
+    try:
+        if key is not None:
+            poll = poll_store.teacher_poll(code, key)
+        else:
+            poll = poll_store.poll(code)
+    except PollNotFound as error:
+        st.title("Live poll")
+        st.warning(str(error))
+        _join_box("poll_join_again")
+        return
+    if key is not None:
+        teacher_view(poll_store, poll, key)
+    else:
+        student_view(poll_store, poll)
+
+
+def _join_box(widget_key: str) -> None:
+    """A box to type a join code, and the button that opens that poll."""
+    code = st.text_input("Join code", key=widget_key, max_chars=12,
+                         placeholder="e.g. K7QF2M")
+    if st.button("Join the poll", key=widget_key + "_go") and code.strip():
+        st.switch_page("pages/poll.py", query_params={"poll": normalise_code(code)})
+
+
+def join_box() -> None:
+    """The Home page's "Join a live poll" box."""
+    _join_box("home_join")
+
+
+def create_view() -> None:
+    st.title("Live poll")
+    st.caption("Students rank the items on their phones; you watch the consensus form, see "
+               "how sure each place is and which answers look careless. Students never see "
+               "each other's answers.")
+    items = st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})", key="poll_items",
+                         height=180, placeholder="Pizza\nPasta\nSalad")
+    question = st.text_input("Question (optional)", key="poll_question",
+                             placeholder="Which lunch do you prefer?")
+    closing = st.selectbox("Close automatically", list(CLOSING_CHOICES), key="poll_closing")
+    if st.button("Create poll", type="primary", key="poll_create"):
+        minutes = CLOSING_CHOICES[closing]
+        try:
+            poll, key = store().create_poll(
+                items.splitlines(), question=question,
+                closes_at=None if minutes is None else time.time() + 60 * minutes)
+        except PollError as error:
+            st.error(str(error))
+            return
+        st.query_params.from_dict({"poll": poll.poll_id, "key": key})
+        st.rerun()
+    st.caption(f"Answers are kept in the {describe_location(default_location())}.")
+
+
+# ------------------------------------------------------------------ the student
+def _ballot_key(poll: Poll) -> str:
+    return f"_poll_ballot_{poll.poll_id}"
+
+
+def _ballot(poll: Poll) -> list[list[int]]:
+    return state.widget(_ballot_key(poll)) or []
+
+
+def _set_ballot(poll: Poll, ballot: list[list[int]]) -> None:
+    state.set_widget(_ballot_key(poll), ballot)
+
+
+def _tap(poll: Poll, item: int) -> None:
+    ballot = [list(g) for g in _ballot(poll)]
+    if state.widget("poll_tie") and ballot:
+        ballot[-1].append(item)
+    else:
+        ballot.append([item])
+    _set_ballot(poll, ballot)
+    state.set_widget("poll_tie", False)
+
+
+def _undo(poll: Poll) -> None:
+    ballot = [list(g) for g in _ballot(poll)]
+    if ballot:
+        ballot[-1].pop()
+        if not ballot[-1]:
+            ballot.pop()
+    _set_ballot(poll, ballot)
+
+
+def ranking_lines(poll: Poll, ranking) -> list[str]:
+    """``1. Pizza``, ``2. Pasta = Salad`` (a tie): one line per place."""
+    lines, place = [], 1
+    for group in ranking:
+        lines.append(f"{place}. " + " = ".join(poll.items[i] for i in group))
+        place += len(group)
+    return lines
+
+
+def student_view(poll_store: PollStore, poll: Poll) -> None:
+    token = st.query_params.get("token")
+    if not token:
+        # one answer per browser: a random token kept in this tab's address
+        token = new_token()
+        st.query_params["token"] = token
+    st.title("Live poll")
+    if poll.question:
+        st.subheader(plain(poll.question))
+    mine = poll_store.answer_of(poll.poll_id, token)
+    if not poll.is_open():
+        st.info("This poll is closed: it accepts no more answers.")
+        if mine is not None:
+            st.caption("Your answer:")
+            st.text("\n".join(ranking_lines(poll, mine.ranking)))
+        if poll.show_results:
+            _students_result(poll_store, poll)
+        return
+    if mine is not None and state.widget(_ballot_key(poll)) is None:
+        _set_ballot(poll, [list(g) for g in mine.ranking])
+    if state.widget("_poll_submitted") == (poll.poll_id, token) and mine is not None:
+        st.success("Submitted: your answer is stored. You can change it until the poll "
+                   "closes.")
+    elif mine is not None:
+        st.caption("Your answer is stored. Change it below and submit again if you wish.")
+    ballot = _ballot(poll)
+    ranked = {i for g in ballot for i in g}
+    left = [i for i in range(len(poll.items)) if i not in ranked]
+    st.markdown("**Your ranking**" if ballot else "**Tap the items in order, best first.**")
+    if ballot:
+        st.text("\n".join(ranking_lines(poll, ballot)))
+    if left:
+        st.caption(f"Tap your next choice ({count(len(left), 'item')} left):")
+        for i in left:
+            st.button(plain(poll.items[i]), key=f"poll_tap_{i}", on_click=_tap, args=(poll, i),
+                      use_container_width=True)
+        st.toggle("Tie: the next tap shares the last place", key="poll_tie",
+                  disabled=not ballot)
+    undo, clear = st.columns(2)
+    undo.button("Undo", key="poll_undo", on_click=_undo, args=(poll,), disabled=not ballot,
+                use_container_width=True)
+    clear.button("Clear", key="poll_clear", on_click=_set_ballot, args=(poll, []),
+                 disabled=not ballot, use_container_width=True)
+    if left and ballot:
+        st.caption("Rank every item to submit.")
+    label = "Submit" if mine is None else "Submit the change"
+    if st.button(label, type="primary", key="poll_submit", disabled=bool(left),
+                 use_container_width=True):
+        try:
+            poll_store.submit(poll.poll_id, token, ballot)
+        except PollError as error:
+            st.error(str(error))
+            return
+        state.set_widget("_poll_submitted", (poll.poll_id, token))
+        st.rerun()
+
+
+def _students_result(poll_store: PollStore, poll: Poll) -> None:
+    """The class's consensus, for students once the teacher shows it after closing."""
+    st.subheader("The class's consensus")
+    # the key is not needed: the teacher chose to show the result of this closed poll
+    answers = poll_store.published_answers(poll.poll_id)
+    if len(answers) < 2:
+        st.caption("Too few answers for a consensus.")
+        return
+    _, fit, _ = class_consensus(poll_preferences(poll, answers))
+    st.text("\n".join(f"{r + 1}. {poll.items[i]}" for r, i in enumerate(fit.order)))
+
+
+# ------------------------------------------------------------------ the teacher
+def teacher_view(poll_store: PollStore, poll: Poll, key: str) -> None:
+    st.title("Live poll: results")
+    if poll.question:
+        st.subheader(plain(poll.question))
+    _links(poll, key)
+    _results(poll_store, poll.poll_id, key)
+    _controls(poll_store, poll, key)
+
+
+def _links(poll: Poll, key: str) -> None:
+    with st.expander("Student link, QR code and join code", expanded=True):
+        link = student_link(poll.poll_id)
+        st.markdown(f"Join code: **{poll.poll_id}** (students type it on the Home page)")
+        st.image(qr_png(link), caption="Students scan this to open the poll", width=260)
+        st.caption("Student link:")
+        st.code(link, language=None, wrap_lines=True)
+    with st.expander("Your teacher link (keep it private)", icon=":material/key:"):
+        st.caption("Only this link shows the results and can close, reopen or delete the "
+                   "poll. Bookmark it: it is the only way back to the results.")
+        st.code(teacher_link(poll.poll_id, key), language=None, wrap_lines=True)
+
+
+@st.fragment(run_every=REFRESH_SECONDS)
+def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
+    try:
+        poll, answers = poll_store.answers(poll_id, key)
+    except PollNotFound as error:
+        st.warning(str(error))
+        return
+    status = "open" if poll.is_open() else "closed"
+    if poll.is_open() and poll.closes_at is not None:
+        minutes = max(0, int((poll.closes_at - time.time()) // 60))
+        status += f", closes in {count(minutes, 'minute')}"
+    left, right = st.columns(2)
+    left.metric("Answers", len(answers))
+    right.metric("Poll", status.split(",")[0], help=status)
+    if len(answers) < 2:
+        st.caption("The consensus appears once two students have answered. This view "
+                   f"refreshes by itself every {REFRESH_SECONDS} seconds.")
+        return
+    prefs = poll_preferences(poll, answers)
+    choice, fit, post = class_consensus(prefs)
+    low, high = post.rank_interval()
+    rows = [{"rank": r + 1, "item": poll.items[i],
+             f"likely ranks ({post.interval_level:.0%})":
+                 f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}"}
+            for r, i in enumerate(fit.order)]
+    st.markdown("**Consensus so far**")
+    st.dataframe(rows, hide_index=True, key="poll_consensus_table")
+    st.caption(f"CoarsenPL at α = {choice.alpha:g}, chosen from the answers by the default "
+               "rule, as on the Consensus page. The likely ranks give the range of places "
+               f"each item takes in {post.interval_level:.0%} of the posterior draws.")
+    _careless(prefs, answers)
+
+
+def _careless(prefs: Preferences, answers) -> None:
+    try:
+        found = compute.careless(prefs, prefs.fingerprint, "pl-mix")
+    except Exception:  # noqa: BLE001 - the flags must never break the results
+        _LOG.exception("careless flags failed")
+        return
+    probability = np.asarray(found.probability, dtype=float)
+    flagged = np.flatnonzero(probability > CARELESS_THRESHOLD)
+    if flagged.size:
+        st.markdown(f"**{count(flagged.size, 'answer')} look careless**")
+        st.dataframe([{"answer": found.names[i], "chance careless": float(probability[i])}
+                      for i in flagged], hide_index=True, key="poll_careless_table",
+                     column_config={"chance careless": st.column_config.ProgressColumn(
+                         min_value=0.0, max_value=1.0, format="percent")})
+    else:
+        st.caption("No answer looks careless.")
+    st.caption("Careless: the per-list mixture (PL-mix) gives the answer a chance above 50 % "
+               "of being a random order rather than a careful one.")
+
+
+def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
+    st.subheader("Manage")
+    try:
+        poll, answers = poll_store.answers(poll.poll_id, key)
+    except PollNotFound as error:
+        st.warning(str(error))
+        return
+    if len(answers) >= 2:
+        prefs = poll_preferences(poll, answers)
+        if st.button("Use these answers as the session's data", key="poll_use",
+                     help="Every other page (Noise, DIC, Compare, Consensus) then works on "
+                          "the class's own rankings."):
+            state.set_current(state.Dataset(
+                name=f"Live poll {poll.poll_id}", preferences=prefs, origin="poll",
+                description=poll.question))
+            st.success(f"Loaded {count(len(answers), 'answer')} as the session's data.")
+        st.download_button("Download the answers (.csv)", poll_csv(prefs),
+                           file_name=f"poll_{poll.poll_id}.csv", mime="text/csv",
+                           key="poll_download", on_click="ignore")
+    columns = st.columns(2)
+    try:
+        if poll.is_open():
+            if columns[0].button("Close the poll", key="poll_close"):
+                poll_store.close_poll(poll.poll_id, key)
+                st.rerun()
+        else:
+            if columns[0].button("Reopen the poll", key="poll_reopen"):
+                poll_store.reopen_poll(poll.poll_id, key)
+                st.rerun()
+            shown = columns[1].toggle("Show the result to students", value=poll.show_results,
+                                      key="poll_show")
+            if shown != poll.show_results:
+                poll_store.show_results(poll.poll_id, key, shown)
+        with st.expander("Delete the poll"):
+            sure = st.checkbox("Yes, delete the poll and all its answers", key="poll_sure")
+            if st.button("Delete", key="poll_delete", disabled=not sure):
+                poll_store.delete_poll(poll.poll_id, key)
+                st.query_params.clear()
+                st.rerun()
+    except PollError as error:
+        st.error(str(error))

@@ -1,0 +1,548 @@
+"""Live classroom polls: one thin store of polls and answers on SQLite or PostgreSQL.
+
+The store needs nothing beyond the standard library by default: polls and answers live in an
+SQLite file (WAL mode) under ``COARSENRANK_DATA_DIR`` (default ``~/.coarsenrank``). With
+``COARSENRANK_DATABASE_URL=postgresql://...`` the same code runs on PostgreSQL (through
+``psycopg``), for a school server with several app processes.
+
+Safety rules kept here, whatever page calls it:
+
+* poll ids and student tokens come from :mod:`secrets`; a teacher key holds 192 random bits
+  and only its SHA-256 digest is stored; a wrong key gets the same :class:`PollNotFound` as
+  a missing poll;
+* limits (:data:`MAX_ITEMS` items, :data:`MAX_ANSWERS` answers a poll, :data:`MAX_OPEN_POLLS`
+  open polls, :data:`MAX_ITEM_CHARS` characters an item);
+* an answer is validated (known items, none repeated) and refused after closing; one token
+  submits at most once every :data:`RATE_SECONDS` seconds;
+* an answer is committed before :meth:`PollStore.submit` returns.
+
+The schema is versioned (table ``poll_schema``); :data:`MIGRATIONS` brings any older store up
+to :data:`SCHEMA_VERSION` when it is opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_ITEMS = 30
+MIN_ITEMS = 2
+MAX_ANSWERS = 500
+MAX_OPEN_POLLS = 100
+MAX_ITEM_CHARS = 200
+MAX_QUESTION_CHARS = 300
+RATE_SECONDS = 1.0
+#: join codes: easy to read aloud and type on a phone (no 0/O, 1/I/L)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+KEY_BYTES = 24  # 192-bit teacher keys
+TOKEN_BYTES = 16  # 128-bit student tokens
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+SCHEMA_VERSION = 2
+#: ``(version, statements)``: each brings the schema from ``version - 1`` to ``version``.
+#: Written in the SQL that SQLite and PostgreSQL share.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (1, (
+        "CREATE TABLE polls (id VARCHAR(16) PRIMARY KEY, key_hash VARCHAR(64) NOT NULL, "
+        "question TEXT NOT NULL, items TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
+        "closes_at DOUBLE PRECISION, closed INTEGER NOT NULL DEFAULT 0)",
+        "CREATE TABLE answers (poll_id VARCHAR(16) NOT NULL REFERENCES polls(id) "
+        "ON DELETE CASCADE, token VARCHAR(64) NOT NULL, ranking TEXT NOT NULL, "
+        "first_submitted DOUBLE PRECISION NOT NULL, submitted DOUBLE PRECISION NOT NULL, "
+        "changes INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (poll_id, token))",
+    )),
+    # version 2: the teacher may show the result to the students once the poll is closed
+    (2, ("ALTER TABLE polls ADD COLUMN show_results INTEGER NOT NULL DEFAULT 0",)),
+)
+
+
+class PollError(ValueError):
+    """A request the store refuses; the message is plain text for the user."""
+
+
+class PollNotFound(PollError):
+    """No such poll, or a wrong teacher key (the two are not told apart)."""
+
+    def __init__(self, message: str = "There is no poll with this code (or the teacher "
+                                      "key is wrong). Check the code or the link."):
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One poll as students and the teacher see it (never its key)."""
+
+    poll_id: str
+    question: str
+    items: tuple[str, ...]
+    created: float
+    closes_at: float | None
+    closed: bool
+    show_results: bool = False
+
+    def is_open(self, now: float | None = None) -> bool:
+        """Whether answers are accepted now (not closed, closing time not passed)."""
+        now = time.time() if now is None else now
+        return not self.closed and (self.closes_at is None or now < self.closes_at)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One browser's answer: groups of item indices, best first (a group of two is a tie)."""
+
+    token: str
+    ranking: tuple[tuple[int, ...], ...]
+    first_submitted: float
+    submitted: float
+    changes: int
+
+
+def new_token() -> str:
+    """A random student token (128 bits) that keeps one answer per browser."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def normalise_code(code: str) -> str:
+    """A typed join code as stored: upper case, spaces and dashes removed."""
+    return re.sub(r"[\s-]", "", str(code)).upper()
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(str(key).encode("utf-8")).hexdigest()
+
+
+def clean_items(items: Sequence[str]) -> tuple[str, ...]:
+    """The items of a new poll, checked: 2–30 distinct names of 1–200 characters."""
+    names = tuple(str(item).strip() for item in items if str(item).strip())
+    if len(names) < MIN_ITEMS:
+        raise PollError(f"A poll needs at least {MIN_ITEMS} items, one per line.")
+    if len(names) > MAX_ITEMS:
+        raise PollError(f"A poll can have at most {MAX_ITEMS} items; this one has "
+                        f"{len(names)}. Remove some lines.")
+    for line, name in enumerate(names, start=1):
+        if len(name) > MAX_ITEM_CHARS:
+            raise PollError(f"Item {line} is {len(name)} characters long; an item can have "
+                            f"at most {MAX_ITEM_CHARS}. Shorten it.")
+    seen: dict[str, int] = {}
+    for line, name in enumerate(names, start=1):
+        if name.casefold() in seen:
+            raise PollError(f"Item {line} repeats item {seen[name.casefold()]}; each item "
+                            "must appear once.")
+        seen[name.casefold()] = line
+    return names
+
+
+def check_ranking(ranking, n_items: int) -> tuple[tuple[int, ...], ...]:
+    """An answer, checked: groups of item indices, best first, each item at most once."""
+    try:
+        groups = tuple(tuple(int(i) for i in (g if isinstance(g, (list, tuple, set, frozenset))
+                                               else (g,))) for g in ranking)
+    except (TypeError, ValueError):
+        raise PollError("The answer is not a ranking of the poll's items.") from None
+    groups = tuple(tuple(sorted(g)) for g in groups if g)
+    flat = [i for g in groups for i in g]
+    if any(i < 0 or i >= n_items for i in flat):
+        raise PollError("The answer names an item that is not in this poll.")
+    if len(set(flat)) != len(flat):
+        raise PollError("The answer names an item twice; each item can be ranked once.")
+    if len(groups) < 2:
+        raise PollError("Rank at least two items, in two different places.")
+    return groups
+
+
+# ------------------------------------------------------------------ the two backends
+class _Backend:
+    """What differs between SQLite and PostgreSQL: connecting, placeholders, locking."""
+
+    placeholder = "?"
+
+    def connect(self):  # pragma: no cover - each backend defines it
+        raise NotImplementedError
+
+    def begin_write(self, connection) -> None:
+        """Start a transaction that serialises writers (called right after connecting)."""
+
+    def lock_poll(self, cursor, poll_id: str) -> None:
+        """Hold the poll's row until commit, so its submissions are counted one at a time."""
+
+    def lock_polls(self, cursor) -> None:
+        """Hold the polls table until commit (counting open polls before a new one)."""
+
+
+class _SQLite(_Backend):
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=60)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+        finally:
+            connection.close()
+
+    def connect(self):
+        connection = sqlite3.connect(self.path, timeout=60, isolation_level=None,
+                                     check_same_thread=False)
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+    def begin_write(self, connection) -> None:
+        # take the write lock at once: a later upgrade from a read lock could deadlock
+        connection.execute("BEGIN IMMEDIATE")
+
+    def begin_read(self, connection) -> None:
+        connection.execute("BEGIN")
+
+
+class _Postgres(_Backend):
+    placeholder = "%s"
+
+    def __init__(self, url: str):
+        try:
+            import psycopg
+        except ImportError as error:  # pragma: no cover - declared in requirements
+            raise PollError("COARSENRANK_DATABASE_URL names PostgreSQL, but the psycopg "
+                            "package is not installed (pip install 'psycopg[binary]').") \
+                from error
+        self._psycopg = psycopg
+        self.url = url
+
+    def connect(self):
+        return self._psycopg.connect(self.url, autocommit=False)
+
+    def begin_write(self, connection) -> None:
+        pass  # psycopg opens a transaction with the first statement
+
+    def begin_read(self, connection) -> None:
+        pass
+
+    def lock_poll(self, cursor, poll_id: str) -> None:
+        cursor.execute("SELECT id FROM polls WHERE id = %s FOR UPDATE", (poll_id,))
+
+    def lock_polls(self, cursor) -> None:
+        cursor.execute("LOCK TABLE polls IN SHARE ROW EXCLUSIVE MODE")
+
+
+def default_location() -> str:
+    """Where the store lives: ``COARSENRANK_DATABASE_URL``, else the SQLite file
+    ``polls.sqlite3`` under ``COARSENRANK_DATA_DIR`` (default ``~/.coarsenrank``)."""
+    url = os.environ.get("COARSENRANK_DATABASE_URL", "").strip()
+    if url:
+        return url
+    folder = os.environ.get("COARSENRANK_DATA_DIR", "").strip() or "~/.coarsenrank"
+    return str(Path(folder).expanduser() / "polls.sqlite3")
+
+
+def describe_location(location: str) -> str:
+    """The store's location for people, without a password."""
+    if location.startswith(("postgresql://", "postgres://")):
+        return "PostgreSQL at " + re.sub(r"//[^@/]*@", "//", location).split("?", 1)[0]
+    return f"SQLite file {location}"
+
+
+# ------------------------------------------------------------------ the store
+class PollStore:
+    """Polls and answers, on SQLite (a file path) or PostgreSQL (a ``postgresql://`` URL).
+
+    One store may be shared by threads and processes: each call uses a connection of its
+    own, inside one transaction.
+
+    Parameters
+    ----------
+    location : str, optional
+        A ``postgresql://`` URL or an SQLite file path; :func:`default_location` if omitted.
+    clock : callable, optional
+        Returns the time in seconds (``time.time``); tests pass their own.
+    """
+
+    def __init__(self, location: str | os.PathLike | None = None,
+                 clock: Callable[[], float] = time.time):
+        location = default_location() if location is None else str(location)
+        self.location = location
+        self.backend: _Backend = (_Postgres(location)
+                                  if location.startswith(("postgresql://", "postgres://"))
+                                  else _SQLite(Path(location)))
+        self.clock = clock
+        self._migrate()
+
+    @property
+    def kind(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return "postgresql" if isinstance(self.backend, _Postgres) else "sqlite"
+
+    # -------------------------------------------------------------- plumbing
+    def close(self) -> None:
+        """Nothing to release: every transaction opens and closes its own connection."""
+
+    def _sql(self, statement: str) -> str:
+        return statement.replace("?", self.backend.placeholder)
+
+    @contextmanager
+    def _transaction(self, write: bool = True):
+        """A cursor inside one transaction on a connection of its own: committed on
+        success, rolled back on error, and the connection closed either way (so a store
+        shared by threads, or by a server's sessions, holds no connection between calls)."""
+        connection = self.backend.connect()
+        try:
+            if write:
+                self.backend.begin_write(connection)
+            else:
+                self.backend.begin_read(connection)
+            cursor = connection.cursor()
+            yield cursor
+            connection.commit() if self.kind == "postgresql" else connection.execute("COMMIT")
+        except BaseException:
+            try:
+                if self.kind == "postgresql":
+                    connection.rollback()
+                elif connection.in_transaction:
+                    connection.execute("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the connection is closed below anyway
+                pass
+            raise
+        finally:
+            connection.close()
+
+    def _run(self, cursor, statement: str, parameters: Sequence = ()):
+        cursor.execute(self._sql(statement), tuple(parameters))
+        return cursor
+
+    def schema_version(self) -> int:
+        """The schema version the store is at (0 before the first migration)."""
+        with self._transaction(write=False) as cursor:
+            return self._version(cursor)
+
+    def _version(self, cursor) -> int:
+        row = self._run(cursor, "SELECT version FROM poll_schema").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def _migrate(self, target: int | None = None) -> None:
+        """Bring the schema up to ``target`` (:data:`SCHEMA_VERSION`), one migration per
+        transaction."""
+        target = SCHEMA_VERSION if target is None else target
+        with self._transaction() as cursor:
+            cursor.execute("CREATE TABLE IF NOT EXISTS poll_schema (version INTEGER NOT NULL)")
+        for version, statements in MIGRATIONS:
+            if version > target:
+                break
+            with self._transaction() as cursor:
+                if self.kind == "postgresql":
+                    cursor.execute("LOCK TABLE poll_schema IN EXCLUSIVE MODE")
+                current = self._version(cursor)
+                if current >= version:
+                    continue
+                if current != version - 1:
+                    raise PollError(f"The poll store is at schema version {current}, which "
+                                    "this app cannot upgrade.")
+                for statement in statements:
+                    cursor.execute(statement)
+                self._run(cursor, "DELETE FROM poll_schema")
+                self._run(cursor, "INSERT INTO poll_schema (version) VALUES (?)", (version,))
+        current = self.schema_version()
+        if current > target:
+            raise PollError(f"The poll store is at schema version {current}, newer than this "
+                            f"app's {SCHEMA_VERSION}; update the app.")
+
+    # -------------------------------------------------------------- polls
+    def create_poll(self, items: Sequence[str], question: str = "",
+                    closes_at: float | None = None) -> tuple[Poll, str]:
+        """A new open poll and its teacher key (shown once; only its digest is stored)."""
+        names = clean_items(items)
+        question = str(question).strip()
+        if len(question) > MAX_QUESTION_CHARS:
+            raise PollError(f"The question is {len(question)} characters long; it can have at "
+                            f"most {MAX_QUESTION_CHARS}.")
+        now = self.clock()
+        if closes_at is not None and not closes_at > now:
+            raise PollError("The closing time has already passed; choose a later one.")
+        key = secrets.token_urlsafe(KEY_BYTES)
+        with self._transaction() as cursor:
+            self.backend.lock_polls(cursor)
+            open_polls = self._run(
+                cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
+                "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
+            if open_polls >= MAX_OPEN_POLLS:
+                raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; close "
+                                "or delete one first.")
+            for _ in range(20):
+                poll_id = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if self._run(cursor, "SELECT 1 FROM polls WHERE id = ?",
+                             (poll_id,)).fetchone() is None:
+                    break
+            else:  # pragma: no cover - 887 million codes
+                raise PollError("No free poll code was found; try again.")
+            self._run(cursor, "INSERT INTO polls (id, key_hash, question, items, created, "
+                      "closes_at, closed, show_results) VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
+                      (poll_id, _digest(key), question, json.dumps(names), now, closes_at))
+        return self.poll(poll_id), key
+
+    def _poll_row(self, cursor, poll_id: str):
+        return self._run(cursor, "SELECT id, question, items, created, closes_at, closed, "
+                         "show_results, key_hash FROM polls WHERE id = ?",
+                         (normalise_code(poll_id),)).fetchone()
+
+    @staticmethod
+    def _poll_of(row) -> Poll:
+        return Poll(poll_id=row[0], question=row[1], items=tuple(json.loads(row[2])),
+                    created=float(row[3]),
+                    closes_at=None if row[4] is None else float(row[4]),
+                    closed=bool(row[5]), show_results=bool(row[6]))
+
+    def poll(self, poll_id: str) -> Poll:
+        """The poll a student link or join code names (raises :class:`PollNotFound`)."""
+        with self._transaction(write=False) as cursor:
+            row = self._poll_row(cursor, str(poll_id))
+        if row is None:
+            raise PollNotFound()
+        return self._poll_of(row)
+
+    def _checked(self, cursor, poll_id: str, key: str):
+        row = self._poll_row(cursor, str(poll_id))
+        # the digest is compared even for a missing poll, so both take the same time
+        stored = row[7] if row is not None else "0" * 64
+        if not hmac.compare_digest(stored, _digest(key or "")) or row is None:
+            raise PollNotFound()
+        return row
+
+    def teacher_poll(self, poll_id: str, key: str) -> Poll:
+        """The poll, for the holder of its teacher key (else :class:`PollNotFound`)."""
+        with self._transaction(write=False) as cursor:
+            return self._poll_of(self._checked(cursor, poll_id, key))
+
+    def _set(self, poll_id: str, key: str, column: str, value: int) -> Poll:
+        with self._transaction() as cursor:
+            row = self._checked(cursor, poll_id, key)
+            self._run(cursor, f"UPDATE polls SET {column} = ? WHERE id = ?", (value, row[0]))
+        return self.teacher_poll(poll_id, key)
+
+    def close_poll(self, poll_id: str, key: str) -> Poll:
+        """Stop accepting answers."""
+        return self._set(poll_id, key, "closed", 1)
+
+    def reopen_poll(self, poll_id: str, key: str) -> Poll:
+        """Accept answers again (a passed closing time is dropped); counts as an open poll."""
+        now = self.clock()
+        with self._transaction() as cursor:
+            self.backend.lock_polls(cursor)
+            row = self._checked(cursor, poll_id, key)
+            was_open = not row[5] and (row[4] is None or float(row[4]) > now)
+            if not was_open:
+                open_polls = self._run(
+                    cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
+                    "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
+                if open_polls >= MAX_OPEN_POLLS:
+                    raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; "
+                                    "close or delete one first.")
+            closes_at = row[4] if row[4] is not None and float(row[4]) > now else None
+            self._run(cursor, "UPDATE polls SET closed = 0, closes_at = ? WHERE id = ?",
+                      (closes_at, row[0]))
+        return self.teacher_poll(poll_id, key)
+
+    def show_results(self, poll_id: str, key: str, show: bool) -> Poll:
+        """Let students see the result once the poll is closed (or hide it again)."""
+        return self._set(poll_id, key, "show_results", int(bool(show)))
+
+    def delete_poll(self, poll_id: str, key: str) -> None:
+        """Delete the poll and all its answers."""
+        with self._transaction() as cursor:
+            row = self._checked(cursor, poll_id, key)
+            self._run(cursor, "DELETE FROM answers WHERE poll_id = ?", (row[0],))
+            self._run(cursor, "DELETE FROM polls WHERE id = ?", (row[0],))
+
+    # -------------------------------------------------------------- answers
+    def submit(self, poll_id: str, token: str, ranking) -> Answer:
+        """Store (or replace) this token's answer; committed when this returns.
+
+        Raises :class:`PollError` with a plain message when the poll is closed or full, the
+        answer is not a valid ranking, or the token submitted less than
+        :data:`RATE_SECONDS` ago.
+        """
+        token = str(token)
+        if not _TOKEN.match(token):
+            raise PollError("This link has no valid answer token; open the student link "
+                            "again.")
+        now = self.clock()
+        with self._transaction() as cursor:
+            self.backend.lock_poll(cursor, normalise_code(poll_id))
+            row = self._poll_row(cursor, str(poll_id))
+            if row is None:
+                raise PollNotFound()
+            poll = self._poll_of(row)
+            if not poll.is_open(now):
+                raise PollError("This poll is closed: it accepts no more answers.")
+            groups = check_ranking(ranking, len(poll.items))
+            previous = self._run(cursor, "SELECT submitted FROM answers WHERE poll_id = ? "
+                                 "AND token = ?", (poll.poll_id, token)).fetchone()
+            if previous is None:
+                count = self._run(cursor, "SELECT COUNT(*) FROM answers WHERE poll_id = ?",
+                                  (poll.poll_id,)).fetchone()[0]
+                if count >= MAX_ANSWERS:
+                    raise PollError(f"This poll is full: it has the most answers a poll can "
+                                    f"take ({MAX_ANSWERS}).")
+                self._run(cursor, "INSERT INTO answers (poll_id, token, ranking, "
+                          "first_submitted, submitted, changes) VALUES (?, ?, ?, ?, ?, 0)",
+                          (poll.poll_id, token, json.dumps(groups), now, now))
+            else:
+                if now - float(previous[0]) < RATE_SECONDS:
+                    raise PollError("You have just submitted; wait a second and submit "
+                                    "again.")
+                self._run(cursor, "UPDATE answers SET ranking = ?, submitted = ?, "
+                          "changes = changes + 1 WHERE poll_id = ? AND token = ?",
+                          (json.dumps(groups), now, poll.poll_id, token))
+        answer = self.answer_of(poll.poll_id, token)
+        assert answer is not None
+        return answer
+
+    @staticmethod
+    def _answer_of(row) -> Answer:
+        return Answer(token=row[0], ranking=tuple(tuple(g) for g in json.loads(row[1])),
+                      first_submitted=float(row[2]), submitted=float(row[3]),
+                      changes=int(row[4]))
+
+    def answer_of(self, poll_id: str, token: str) -> Answer | None:
+        """This token's own answer (a student sees only their own), or None."""
+        with self._transaction(write=False) as cursor:
+            row = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
+                            "changes FROM answers WHERE poll_id = ? AND token = ?",
+                            (normalise_code(poll_id), str(token))).fetchone()
+        return None if row is None else self._answer_of(row)
+
+    def answers(self, poll_id: str, key: str) -> tuple[Poll, tuple[Answer, ...]]:
+        """The poll and all its answers, in order of first submission (teacher key needed)."""
+        with self._transaction(write=False) as cursor:
+            row = self._checked(cursor, poll_id, key)
+            rows = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
+                             "changes FROM answers WHERE poll_id = ? "
+                             "ORDER BY first_submitted, token", (row[0],)).fetchall()
+        return self._poll_of(row), tuple(self._answer_of(r) for r in rows)
+
+    def published_answers(self, poll_id: str) -> tuple[Answer, ...]:
+        """The answers of a closed poll whose teacher chose to show the result, without the
+        key (else :class:`PollNotFound`, as for a wrong key)."""
+        with self._transaction(write=False) as cursor:
+            row = self._poll_row(cursor, str(poll_id))
+            if row is None or not self._poll_of(row).show_results \
+                    or self._poll_of(row).is_open(self.clock()):
+                raise PollNotFound()
+            rows = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
+                             "changes FROM answers WHERE poll_id = ? "
+                             "ORDER BY first_submitted, token", (row[0],)).fetchall()
+        return tuple(self._answer_of(r) for r in rows)
+
+    def count(self, poll_id: str, key: str) -> int:
+        """How many browsers have answered (teacher key needed)."""
+        with self._transaction(write=False) as cursor:
+            row = self._checked(cursor, poll_id, key)
+            return int(self._run(cursor, "SELECT COUNT(*) FROM answers WHERE poll_id = ?",
+                                 (row[0],)).fetchone()[0])
