@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha, consensus_fit
+from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     PHONE,
     browser,
@@ -79,8 +79,7 @@ def package_consensus(location: Path, poll_id: str, key: str) -> list[str]:
     store = PollStore(location)
     poll, answers = store.answers(poll_id, key)
     prefs = poll_preferences(poll, answers)
-    alpha = choose_alpha(prefs, DEFAULT_RULE).alpha
-    return [poll.items[i] for i in consensus_fit(prefs, alpha).order], len(answers)
+    return [poll.items[i] for i in run_method(DEFAULT_METHOD, prefs).order], len(answers)
 
 
 def open_teacher_view(page, url: str, count: int) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import Preferences
+from coarsenrank_core.models.consensus import careless_unit_reason
 
 from . import compute, state
 from .poll_store import (
@@ -73,12 +74,11 @@ def poll_csv(prefs: Preferences) -> str:
 
 
 def class_consensus(prefs: Preferences):
-    """α by the default rule, the consensus at that α and its posterior (for likely ranks)."""
+    """The package's default consensus of the answers and its bootstrap (for likely ranks),
+    the same as the Consensus page and the command line's ``rank --posterior``."""
     key = prefs.fingerprint
-    choice = compute.alpha_choice(prefs, key)
-    fit = compute.consensus_fit(prefs, key, choice.alpha)
-    post = compute.posterior(prefs, key, choice.alpha)
-    return choice, fit, post
+    fit = compute.default_fit(prefs, key)
+    return fit, compute.default_uncertainty(prefs, key)
 
 
 # ------------------------------------------------------------------ links
@@ -293,7 +293,7 @@ def _students_result(poll_store: PollStore, poll: Poll) -> None:
     if len(answers) < 2:
         st.caption("Too few answers for a consensus.")
         return
-    _, fit, _ = class_consensus(poll_preferences(poll, answers))
+    fit, _ = class_consensus(poll_preferences(poll, answers))
     st.text("\n".join(f"{r + 1}. {poll.items[i]}" for r, i in enumerate(fit.order)))
 
 
@@ -339,17 +339,18 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
                    f"refreshes by itself every {REFRESH_SECONDS} seconds.")
         return
     prefs = poll_preferences(poll, answers)
-    choice, fit, post = class_consensus(prefs)
-    low, high = post.rank_interval()
+    fit, spread = class_consensus(prefs)
+    low, high = spread.rank_interval()
     rows = [{"rank": r + 1, "item": poll.items[i],
-             f"likely ranks ({post.interval_level:.0%})":
+             f"likely ranks ({spread.interval_level:.0%})":
                  f"{low[i]}–{high[i]}" if low[i] != high[i] else f"{low[i]}"}
             for r, i in enumerate(fit.order)]
     st.markdown("**Consensus so far**")
     st.dataframe(rows, hide_index=True, key="poll_consensus_table")
-    st.caption(f"CoarsenPL at α = {choice.alpha:g}, chosen from the answers by the default "
-               "rule, as on the Consensus page. The likely ranks give the range of places "
-               f"each item takes in {post.interval_level:.0%} of the posterior draws.")
+    st.caption("The package's default consensus, as on the Consensus page: "
+               f"{careless_unit_reason(prefs, fit.extra['per'])} The likely ranks give the "
+               f"range of places each item takes in {spread.interval_level:.0%} of refits on "
+               "the answers resampled at random.")
     _careless(prefs, answers)
 
 
