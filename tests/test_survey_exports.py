@@ -48,6 +48,12 @@ CASES = [
     ("google_forms_several_questions.csv", "ranks", PIZZAS[:3], 3, 3, "Margherita"),
     ("google_forms_rank_questions_and_comments.csv", "wide", PIZZAS, 2, None, "Margherita"),
     ("qualtrics_several_questions.csv", "ranks", PIZZAS[:3], 2, 2, "Margherita"),
+    # who answered, metadata and ballot marks are never items
+    ("google_forms_rank_questions_your_name.csv", "wide", PIZZAS, 4, 4, "Margherita"),
+    ("google_forms_rank_questions_your_name_only.csv", "wide", PIZZAS, 4, 4, "Margherita"),
+    ("alchemer_user_agent.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("user_agent_and_rank_questions.csv", "wide", PIZZAS, 3, None, "Margherita"),
+    ("cvr_ranked_choice.xlsx", "wide", PIZZAS, 8, None, "Margherita"),
 ]
 
 
@@ -177,7 +183,8 @@ def test_microsoft_forms_workbook_with_another_question():
     rows = [MS_FORMS[0] + ["Anything else?"]] + [r + [a] for r, a in zip(
         MS_FORMS[1:], ["More vegan options, please", None, "no"])]
     result = read_file(_workbook({"Sheet1": rows}))
-    assert result.report.layout == "cell" and "Anything else?" in result.report.skipped_columns
+    assert result.report.layout == "cell" and "Anything else? (another question)" in \
+        result.report.skipped_columns
     assert result.preferences.item_names == PIZZAS
 
 

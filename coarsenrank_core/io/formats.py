@@ -42,7 +42,7 @@ from .pairwise import pairwise_columns, read_pairwise
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
-from .survey import Prepared, platform_fix, prepare
+from .survey import Prepared, platform_fix, prepare, without_title_rows
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
@@ -58,6 +58,7 @@ class Source:
         self.options = options
         self.encoding = encoding
         self.sheet: str | None = None
+        self.title_rows = 0
 
     @property
     def extension(self) -> str:
@@ -92,6 +93,7 @@ class Source:
             table = split_table(self.text)
         if not len(table):
             raise empty_error()
+        table, self.title_rows = without_title_rows(table)
         return table
 
     @cached_property
@@ -347,7 +349,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         if ranker in _row_ids(file).values():
             ranker = None
         used = {*items, ranker, count}
-        return ReadReport(**base, header_rows=1, columns=labels, item_columns=items,
+        return ReadReport(**base, header_rows=1 + file.title_rows, columns=labels,
+                          item_columns=items,
                           ranker_column=ranker if prefs.has_rankers else None,
                           count_column=count,
                           skipped_columns=tuple(c for c in labels if c not in used))
@@ -367,7 +370,9 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
     skipped += [labels[j] for j in item_columns(prepared, ReadOptions())
                 if j not in columns and prepared.header is not None]
     return ReadReport(
-        **base, platform=prepared.platform, header_rows=prepared.start, columns=labels,
+        **base, platform=prepared.platform,
+        header_rows=prepared.start + (file.title_rows if prepared.header is not None else 0),
+        columns=labels,
         item_columns=tuple(labels[j] for j in columns) if prepared.header is not None else (),
         ranker_column=labels[prepared.ranker] if prepared.ranker is not None else None,
         count_column=labels[prepared.count] if prepared.count is not None else None,
