@@ -15,6 +15,8 @@ from coarsenrank_core.registry import run_method
 
 EXPORTS = Path(__file__).parent / "data" / "exports"
 PIZZAS = ("Margherita", "Funghi", "Hawaii", "Quattro formaggi")
+PLAYERS = ("Anna", "Boris", "Clara", "Dmitri")
+TEAMS = ("Lions", "Tigers", "Bears")
 ROUND_TRIP = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -54,6 +56,16 @@ CASES = [
     ("alchemer_user_agent.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
     ("user_agent_and_rank_questions.csv", "wide", PIZZAS, 3, None, "Margherita"),
     ("cvr_ranked_choice.xlsx", "wide", PIZZAS, 8, None, "Margherita"),
+    # match logs: names over id siblings, result letters, draws, long ballots
+    ("tennis_atp_matches.csv", "pairwise", PLAYERS, 5, None, "Anna"),
+    ("allourideas_votes.csv", "pairwise", PIZZAS, 6, None, "Margherita"),
+    ("football_data_main.csv", "pairwise", TEAMS, 4, None, "Lions"),
+    ("football_data_new_leagues.csv", "pairwise", TEAMS, 4, None, "Lions"),
+    ("long_ballots.csv", "long", PIZZAS, 3, None, "Margherita"),
+    ("lichess_games.csv", "pairwise", ("anna_k", "boris99", "clara_x", "dmitri_p"), 5, None,
+     "anna_k"),
+    ("item_ab_winner_draw.csv", "pairwise", PLAYERS, 4, None, "Anna"),
+    ("psychopy_trials.csv", "pairwise", PIZZAS[:3], 3, 1, "Margherita"),
 ]
 
 
@@ -106,6 +118,33 @@ def test_per_row_ids_never_become_the_ranker():
     battles = read_file(EXPORTS / "arena_battles.json")
     assert not battles.preferences.has_rankers and "battle_id" in battles.report.skipped_columns
     assert read_file(EXPORTS / "arena_battles.jsonl").report.ranker_column == "judge"
+
+
+@pytest.mark.parametrize("name", ["football_data_main.csv", "football_data_new_leagues.csv"])
+def test_football_result_letters_home_draw_away(name):
+    prefs = read_file(EXPORTS / name).preferences
+    assert prefs.to_lists(names=True) == [["Lions", "Tigers"], [frozenset({"Bears", "Lions"})],
+                                          ["Bears", "Tigers"], ["Lions", "Bears"]]
+
+
+def test_names_beat_their_id_siblings_and_game_ids_are_no_rankers():
+    lichess = read_file(EXPORTS / "lichess_games.csv")
+    assert lichess.preferences.to_lists(names=True)[:3] == [
+        ["anna_k", "boris99"], [frozenset({"clara_x", "dmitri_p"})], ["clara_x", "boris99"]]
+    assert not lichess.preferences.has_rankers and "id" in lichess.report.skipped_columns
+    tennis = read_file(EXPORTS / "tennis_atp_matches.csv").report
+    assert tennis.item_columns == ("winner_name", "loser_name")
+    assert "winner_id" in tennis.skipped_columns
+    votes = read_file(EXPORTS / "allourideas_votes.csv").report
+    assert votes.item_columns == ("Winner Text", "Loser Text")
+
+
+def test_a_draw_flag_allows_a_blank_winner():
+    prefs = read_file(EXPORTS / "item_ab_winner_draw.csv").preferences
+    assert prefs.to_lists(names=True)[1] == [frozenset({"Clara", "Dmitri"})]
+    error = pytest.raises(PreferenceFormatError, read_preferences,
+                          b"item_a,item_b,winner,draw\nA,B,,0\nB,C,B,0\n").value
+    assert "blank" in error.reason and error.row == 2
 
 
 def test_google_grid_parses_written_ranks_and_blanks():

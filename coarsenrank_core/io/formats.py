@@ -346,7 +346,7 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         else:
             coding = pairwise_columns(header) or {}
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
-        if ranker in _row_ids(file).values():
+        if ranker in _row_ids(file).values() or not prefs.has_rankers:
             ranker = None
         used = {*items, ranker, count}
         return ReadReport(**base, header_rows=1 + file.title_rows, columns=labels,
