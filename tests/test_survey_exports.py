@@ -66,6 +66,9 @@ CASES = [
      "anna_k"),
     ("item_ab_winner_draw.csv", "pairwise", PLAYERS, 4, None, "Anna"),
     ("psychopy_trials.csv", "pairwise", PIZZAS[:3], 3, 1, "Margherita"),
+    ("chess_games.pgn", "pgn", PLAYERS, 5, None, "Anna"),
+    ("pizza.cvotes", "condorcet", PIZZAS[:3] + ("Quattro Formaggi",), 3, None, "Margherita"),
+    ("repeat_counts_in_cells.csv", "cell", PIZZAS[:3], 3, None, "Margherita"),
 ]
 
 
@@ -145,6 +148,47 @@ def test_a_draw_flag_allows_a_blank_winner():
     error = pytest.raises(PreferenceFormatError, read_preferences,
                           b"item_a,item_b,winner,draw\nA,B,,0\nB,C,B,0\n").value
     assert "blank" in error.reason and error.row == 2
+
+
+def test_repeat_counts_written_in_cells_are_counts_never_names():
+    for name in ("pizza.cvotes", "repeat_counts_in_cells.csv"):
+        prefs = read_file(EXPORTS / name).preferences
+        assert not any("*" in n or "^" in n for n in prefs.item_names)
+    assert read_file(EXPORTS / "pizza.cvotes").preferences.weights.tolist() == [2, 1, 3]
+    cells = read_file(EXPORTS / "repeat_counts_in_cells.csv").preferences
+    assert cells.weights.tolist() == [2, 1, 3]
+    weighted = read_preferences(b'voter,ranking\nann,"A,B ^3"\nbob,"B,A,C"\n')
+    assert weighted.weights.tolist() == [3, 1] and weighted.item_names == ("A", "B", "C")
+    spread = pytest.raises(PreferenceFormatError, read_preferences,
+                           b"voter,1st,2nd\nann,A,B * 3\nbob,B,A\n").value
+    assert "'B * 3'" in spread.reason and "repeat count" in spread.reason
+    error = pytest.raises(PreferenceFormatError, read_preferences,
+                          b"ranking,count\nA > B * 2,1\nB > A,1\n").value
+    assert "count column" in error.reason
+
+
+def test_condorcet_tags_comments_weights_and_implicit_ranking():
+    text = ("#/Candidates: A ; B ; C\n#/Weight Allowed: true\n# a comment\n"
+            "t1, t2 || A > B ^2 * 3 # six\nC\n/EMPTY/ * 2\n")
+    prefs = read_preferences(text.encode())
+    assert prefs.to_lists(names=True) == [["A", "B", "C"], ["C", frozenset({"A", "B"})]]
+    assert prefs.weights.tolist() == [6, 1]
+    assert any("/EMPTY/" in n for n in prefs.notes) and any("Implicit" in n for n in prefs.notes)
+
+
+def test_pgn_is_read_as_games_and_named_when_refused():
+    result = read_file(EXPORTS / "chess_games.pgn")
+    assert result.report.layout == "pgn"
+    assert result.preferences.to_lists(names=True)[1] == [frozenset({"Clara", "Dmitri"})]
+    text = (EXPORTS / "chess_games.pgn").read_bytes()
+    error = pytest.raises(PreferenceFormatError, read_preferences, text, format="pairwise").value
+    assert "PGN" in error.reason and "JSON" not in error.reason and "'pgn'" in error.fix
+    unfinished = read_preferences(b'[White "a"]\n[Black "b"]\n[Result "*"]\n\n1. e4 *\n\n'
+                                  b'[White "a"]\n[Black "c"]\n[Result "0-1"]\n\n1. e4 0-1\n')
+    assert unfinished.to_lists(names=True) == [["c", "a"]] and "no result" in unfinished.notes[0]
+    missing = pytest.raises(PreferenceFormatError, read_preferences,
+                            b'[Event "x"]\n[White "a"]\n[Result "1-0"]\n\n1. e4 1-0\n').value
+    assert "[Black" in missing.reason and missing.row == 1
 
 
 def test_google_grid_parses_written_ranks_and_blanks():
@@ -502,7 +546,9 @@ def test_readme_shows_an_example_of_every_layout_and_each_reads():
     layouts = set()
     for block in re.findall(r"```\n(.*?)```", section, re.S):
         name = ("x.blt" if re.match(r"\d+ \d+\n", block) else
-                "x.jsonl" if block.startswith("{") else "x.csv")
+                "x.jsonl" if block.startswith("{") else
+                "x.pgn" if block.startswith("[") else
+                "x.cvotes" if block.startswith("#/") else "x.csv")
         buffer = io.BytesIO(block.encode())
         buffer.name = name
         result = read_file(buffer)

@@ -27,6 +27,7 @@ from ._memory import release_freed_memory
 from ._text import decode, load_source
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
+from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
     WORKBOOK_EXTENSIONS,
@@ -39,6 +40,7 @@ from .containers import (
 from .long import read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
+from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
@@ -173,6 +175,15 @@ FORMAT_LIST: tuple[Format, ...] = (
            detect=lambda s: s.extension in BLT_EXTENSIONS or (
                not s.workbook and looks_blt(s.text)),
            read=lambda s: read_blt(s.text), table=False),
+    Format("pgn", "chess games (PGN)", examples.PGN_TEXT, examples.PGN, PGN_EXTENSIONS,
+           detect=lambda s: s.extension in PGN_EXTENSIONS or (
+               not s.workbook and looks_pgn(s.text)),
+           read=lambda s: read_pgn(s.text), table=False),
+    Format("condorcet", "Condorcet election format", examples.CONDORCET_TEXT,
+           examples.CONDORCET, CONDORCET_EXTENSIONS,
+           detect=lambda s: s.extension in CONDORCET_EXTENSIONS or (
+               not s.workbook and looks_condorcet(s.text)),
+           read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
            detect=lambda s: {"item", "rank"} <= set(find_roles(_header(s), PREFERENCE_ROLES)),
            read=lambda s: read_long(s.table, s.options)),
@@ -289,6 +300,11 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         raise PreferenceFormatError(
             f"This looks like a PrefLib file, not a {fmt.title} table.",
             fix="Choose the 'preflib' format, or let it be detected.")
+    for other, looks in (("pgn", looks_pgn), ("condorcet", looks_condorcet)):
+        if fmt.table and not file.workbook and looks(file.text):
+            raise PreferenceFormatError(
+                f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
+                fix=f"Choose the '{other}' format, or let it be detected.")
     try:
         prefs = fmt.read(file)
     except PreferenceFormatError as error:

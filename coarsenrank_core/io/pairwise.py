@@ -28,7 +28,7 @@ from ._common import (
 )
 from .options import ReadOptions, override_roles
 
-__all__ = ["read_pairwise", "pairwise_columns"]
+__all__ = ["read_pairwise", "pairwise_columns", "pair_preferences"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0"}
 _RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1"}
@@ -258,6 +258,14 @@ def _pairs_headerless(table: Table) -> Preferences:
                 fix="Fill in the item or delete the row.")
     no = np.zeros(len(line), dtype=bool)
     return _pairs(cells[:, 0], cells[:, 1], no, no, line, cells, {}, None, [])
+
+
+def pair_preferences(first, second, second_wins, tied, line, notes) -> Preferences:
+    """Comparisons of ``first`` and ``second`` items (names), as other readers give them."""
+    line = np.asarray(line, dtype=np.intp)
+    return _pairs(np.asarray(first, dtype=object), np.asarray(second, dtype=object),
+                  np.asarray(second_wins, bool), np.asarray(tied, bool), line, None, {}, None,
+                  notes)
 
 
 def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes

@@ -22,6 +22,7 @@ from ._common import (
     parse_weights,
     quote_list,
 )
+from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
 from .options import ReadOptions
 from .survey import Prepared, looks_like_rank
@@ -114,6 +115,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
+    refuse_counts_in_names(item_names, prepared.lines)
     filled = np.zeros(block.size, dtype=bool)
     filled[cell_index] = True
     group = (np.cumsum(filled.reshape(block.shape), axis=1, dtype=np.int32) - 1).ravel()[
