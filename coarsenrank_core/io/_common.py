@@ -92,11 +92,21 @@ def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
     return (key, 1) if key in names else None
 
 
+def _ranker_kind(key: str) -> int:
+    """Ranker titles by priority: ranker words, then ids, then e-mails, then names."""
+    if "name" in key:
+        return 4
+    if "mail" in key:
+        return 3
+    return 2 if key in ("id", "#", "responseid", "respondentid") else 1
+
+
 def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[str, int]:
     """Role -> index of the first header cell that names it.
 
     For the item roles (winner, loser, left, right, item), a name column beats its id
     sibling: ``winner_id, winner_name`` gives the names, an id only when no name is there.
+    For the ranker, ranker words beat ids, which beat e-mails, which beat names.
     """
     found: dict[str, int] = {}
     kinds: dict[str, int] = {}
@@ -109,7 +119,7 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
                     continue
                 kind = base[1]
             elif key in names:
-                kind = 1
+                kind = _ranker_kind(key) if role == "ranker" else 1
             else:
                 continue
             if role not in found or kind < kinds[role]:

@@ -16,6 +16,7 @@ from .content import (
     comment_title,
     count_title,
     counter_title,
+    id_title,
     metadata_content,
     metadata_title,
     person_title,
@@ -362,6 +363,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
             skipped[j] = "metadata, by its title"
+        elif id_title(prepared.label(j)):
+            skipped[j] = "an id, not items"
         elif comment_title(prepared.label(j)):
             skipped[j] = "another question"
     _classify_by_content(prepared, skipped, rankers, count)
@@ -412,35 +415,38 @@ def _classify_by_content(prepared: Prepared, skipped: dict, rankers: dict,
     ranked = {j for block in rank_title_blocks([prepared.label(j) for j in range(table.width)])
               for j in block}
     ranked |= {j for j in range(table.width) if RANK_LABEL.fullmatch(prepared.label(j))}
-    free = [j for j in range(table.width) if j not in skipped and j != count]
-    columns = {j: np.setdiff1d(np.unique(sample[:, j]), blank) for j in free}
-    if not columns:
-        return
-    in_columns = np.bincount(np.concatenate(list(columns.values())).astype(np.int64),
-                             minlength=len(uniques))
     filled = np.isin(sample, blank, invert=True)
-    occurrences = np.bincount(sample[:, free][filled[:, free]].astype(np.int64),
-                              minlength=len(uniques))
-    for j in free:
-        values = columns[j]
-        if not values.size:
-            continue
-        own = in_columns[values] == 1
-        others = np.concatenate([columns[k] for k in free if k != j] or [np.empty(0, int)])
-        others_recur = bool(others.size and (occurrences[others] >= 2).any())
-        if j in ranked:
-            continue  # a column titled by a rank holds items
-        if j in rankers:
-            if rankers[j] >= 2 and not own.all() and others_recur:
-                del rankers[j]  # a "name" question whose answers are items
+    free = [j for j in range(table.width) if j not in skipped and j != count]
+    for j in free:  # metadata and e-mails by their cells
+        if j in ranked or j in rankers or not filled[:, j].any():
             continue
         kind = metadata_content(uniques[sample[filled[:, j], j]])
         if kind == "e-mail addresses":
             rankers[j] = 2
         elif kind is not None:
             skipped[j] = f"{kind}, not items"
-        elif own.all() and others_recur and n >= 5 and filled[:, j].sum() >= 0.9 * n \
-                and values.size >= 0.9 * filled[:, j].sum():
+    free = [j for j in free if j not in skipped]
+    columns = {j: np.setdiff1d(np.unique(sample[:, j]), blank) for j in free}
+    items = [j for j in free if j not in rankers]  # the columns that may hold items
+    if not items:
+        return
+    in_items = np.bincount(np.concatenate([columns[k] for k in items]).astype(np.int64),
+                           minlength=len(uniques))
+    occurrences = np.bincount(sample[:, items][filled[:, items]].astype(np.int64),
+                              minlength=len(uniques))
+    for j in free:
+        values = columns[j]
+        if not values.size or j in ranked:
+            continue  # a column titled by a rank holds items
+        others = np.concatenate([columns[k] for k in items if k != j] or [np.empty(0, int)])
+        others_recur = bool(others.size and (occurrences[others] >= 2).any())
+        elsewhere = in_items[values] - (1 if j in items else 0)
+        if j in rankers:
+            if rankers[j] >= 2 and (elsewhere > 0).any() and others_recur:
+                del rankers[j]  # a "name" question whose answers are items
+            continue
+        if (elsewhere == 0).all() and others_recur and n >= 5 and \
+                filled[:, j].sum() >= 0.9 * n and values.size >= 0.9 * filled[:, j].sum():
             if all(_whole(v) for v in uniques[values[:50]]):
                 skipped[j] = "a different number on every row (record numbers), not items"
             else:

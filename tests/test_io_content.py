@@ -1,0 +1,237 @@
+"""Column rules by title and content: metadata inserted anywhere never changes a read."""
+
+import csv
+import io
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coarsenrank_core import PreferenceFormatError, read_file
+from coarsenrank_core.io.content import (
+    counter_title,
+    is_ballot_mark,
+    metadata_content,
+    metadata_title,
+    person_title,
+    rank_title,
+    rank_title_blocks,
+)
+
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.data_too_large])
+
+FIRST = ["Alice", "Bruno", "Chen", "Dana", "Emeka", "Fatima", "Göran", "Hana", "Ivan", "Júlia",
+         "Kofi", "Lena", "Mateo", "Nadia", "Oskar", "Priya"]
+LAST = ["Smith", "Costa", "Wei", "Levi", "Okafor", "Haddad", "Berg", "Sato", "Petrov", "Silva"]
+AGENTS = [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/{v}.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/{v}.1 Safari/605.1.15",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like "
+    "Gecko) Mobile/15E148",
+    "Mozilla/5.0 (X11; Linux x86_64; rv:{v}.0) Gecko/20100101 Firefox/{v}.0",
+]
+COMMENTS = ["The crust was too thin; otherwise a great evening, thanks.",
+            "More vegan options, please. The service was slow.",
+            "Loved it, would come again with friends next week!",
+            "", "Why was there no gluten-free base? Please add one.",
+            "Good value for money, but the music was far too loud."]
+KINDS = {
+    "name": ["Your name", "What is your name?", "Full name", "Name", "Nom et prénom",
+             "Ihr Name", "Nombre completo", "お名前"],
+    "email": ["Email Address", "E-mail", "Your e-mail address", "Correo electrónico"],
+    "id": ["Response ID", "Submission ID", "Record ID", "uuid", "Entry number"],
+    "agent": ["User Agent", "Browser", "HTTP User-Agent"],
+    "time": ["Timestamp", "Submitted at", "Start time", "Date Submitted", "Completion time"],
+    "comment": ["Any comments?", "Comments", "Feedback", "Anything else you would like to say?"],
+}
+
+
+@st.composite
+def metadata(draw, n_rows: int):
+    """A metadata column: its title and one cell per row."""
+    kind = draw(st.sampled_from(sorted(KINDS)))
+    title = draw(st.sampled_from(KINDS[kind]))
+    people = draw(st.permutations([(f, s) for f in FIRST for s in LAST]))[:n_rows]
+    if kind == "name":
+        cells = [f"{f} {s}" for f, s in people]
+    elif kind == "email":
+        cells = [f"{f.lower()}.{s.lower()}{k}@example.org" for k, (f, s) in enumerate(people)]
+    elif kind == "id":
+        base = draw(st.integers(10_000, 900_000))
+        cells = [draw(st.sampled_from([f"R_{base + 7919 * k:x}", str(base + 13 * k)]))
+                 for k in range(n_rows)]
+    elif kind == "agent":
+        cells = [draw(st.sampled_from(AGENTS)).format(v=draw(st.integers(90, 130)))
+                 for _ in range(n_rows)]
+    elif kind == "time":
+        cells = [f"2024-05-{draw(st.integers(1, 28)):02d} {draw(st.integers(0, 23)):02d}:"
+                 f"{draw(st.integers(0, 59)):02d}:{draw(st.integers(0, 59)):02d}"
+                 for _ in range(n_rows)]
+    else:
+        cells = [draw(st.sampled_from(COMMENTS)) for _ in range(n_rows)]
+    return title, cells
+
+
+NAMES = st.lists(st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8).map(
+    lambda s: "it " + s), min_size=2, max_size=5, unique=True)
+
+
+@st.composite
+def rankings(draw):
+    """Strict rankings (best first) of two or more named items each."""
+    names = draw(NAMES)
+    out = []
+    for _ in range(draw(st.integers(1, 7))):
+        out.append(draw(st.permutations(names))[:draw(st.integers(2, len(names)))])
+    return names, out
+
+
+def _rows_wide(names, lists, voter):
+    width = max(len(r) for r in lists)
+    head = (["voter"] if voter else []) + [f"rank {k + 1}" for k in range(width)]
+    rows = [([f"r{n}"] if voter else []) + list(r) + [""] * (width - len(r))
+            for n, r in enumerate(lists)]
+    return head, rows, None
+
+
+def _rows_ranks(names, lists, voter):
+    head = (["respondent"] if voter else []) + list(names)
+    rows = []
+    for n, r in enumerate(lists):
+        rank = {item: k + 1 for k, item in enumerate(r)}
+        rows.append(([f"r{n}"] if voter else []) + [str(rank.get(i, "")) for i in names])
+    return head, rows, None
+
+
+def _rows_cell(names, lists, voter):
+    head = (["voter"] if voter else []) + ["ranking"]
+    return head, [([f"r{n}"] if voter else []) + [" > ".join(r)]
+                  for n, r in enumerate(lists)], None
+
+
+def _rows_long(names, lists, voter):
+    head = ["ranker", "item", "rank"]
+    rows, owner = [], []
+    for n, r in enumerate(lists):
+        for k, item in enumerate(r):
+            rows.append([f"r{n}", item, str(k + 1)])
+            owner.append(n)
+    return head, rows, owner
+
+
+def _rows_pairwise(names, lists, voter):
+    head = ["left", "right", "winner"]
+    rows, owner = [], []
+    for n, r in enumerate(lists):
+        a, b = r[0], r[1]
+        rows.append([b, a, a] if n % 2 else [a, b, a])
+        owner.append(n)
+    return head, rows, owner
+
+
+LAYOUTS = {"wide": _rows_wide, "ranks": _rows_ranks, "cell": _rows_cell, "long": _rows_long,
+           "pairwise": _rows_pairwise}
+
+
+def to_csv(head, rows) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(head)
+    writer.writerows(rows)
+    return buffer.getvalue().encode()
+
+
+def insert(head, rows, owner, columns, positions):
+    """Insert metadata columns at the given positions (each cell per ranking, via owner)."""
+    head, rows = list(head), [list(r) for r in rows]
+    for (title, cells), at in zip(columns, positions):
+        at = at % (len(head) + 1)
+        head.insert(at, title)
+        for i, row in enumerate(rows):
+            row.insert(at, cells[owner[i] if owner is not None else i])
+    return head, rows
+
+
+def read_or_refuse(data: bytes):
+    try:
+        return read_file(data)
+    except PreferenceFormatError as error:
+        assert error.reason and not error.reason.startswith("Unexpected problem"), error
+        return None
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@PROPERTY
+@given(data=rankings(), voter=st.booleans(), extra=st.data())
+def test_property_metadata_columns_never_change_a_read(layout, data, voter, extra):
+    names, lists = data
+    head, rows, owner = LAYOUTS[layout](names, lists, voter)
+    plain = read_file(to_csv(head, rows))
+    n = len(lists)
+    columns = extra.draw(st.lists(metadata(n), min_size=1, max_size=4))
+    positions = extra.draw(st.lists(st.integers(0, 30), min_size=len(columns),
+                                    max_size=len(columns)))
+    result = read_or_refuse(to_csv(*insert(head, rows, owner, columns, positions)))
+    if result is None:
+        return  # refused with a reason: allowed, never a different read
+    before, after = plain.preferences, result.preferences
+    assert after.to_lists(names=True) == before.to_lists(names=True), result.report.lines()
+    assert after.weights.tolist() == before.weights.tolist()
+    if before.has_rankers:
+        assert after.ranker_names == before.ranker_names
+    elif after.has_rankers:  # a who-answered column became the ranker: one of the inserted
+        assert result.report.ranker_column in {title for title, _ in columns}
+
+
+def test_the_rules_read_every_layout_unchanged_on_a_known_case():
+    names, lists = ["it a", "it b", "it c"], [["it a", "it b", "it c"], ["it b", "it a"],
+                                               ["it c", "it a", "it b"], ["it a", "it c"],
+                                               ["it b", "it c", "it a"]]
+    columns = [("What is your name?", [f"{f} Smith" for f in FIRST[:5]]),
+               ("User Agent", [AGENTS[k % 4].format(v=100 + k) for k in range(5)]),
+               ("Any comments?", COMMENTS[:5])]
+    for layout, write in LAYOUTS.items():
+        head, rows, owner = write(names, lists, True)
+        plain = read_file(to_csv(head, rows)).preferences
+        mixed = read_file(to_csv(*insert(head, rows, owner, columns, [0, 2, 30])))
+        assert mixed.preferences.to_lists(names=True) == plain.to_lists(names=True), layout
+        assert mixed.preferences.ranker_names == plain.ranker_names, layout
+
+
+# ---------------------------------------------------------------------------- the rules
+@pytest.mark.parametrize(("title", "kind"), [
+    ("What is your name?", "name"), ("Your name", "name"), ("Ihr Name", "name"),
+    ("Nom et prénom", "name"), ("お名前", "name"), ("E-mail address", "e-mail"),
+    ("Correo electrónico", "e-mail"), ("winner_name", None), ("Team name", None),
+    ("Item name", None), ("Rank the pizzas", None)])
+def test_person_titles_in_several_languages(title, kind):
+    assert person_title(title) == kind
+
+
+def test_metadata_by_title_and_by_content():
+    assert metadata_title("User Agent") and metadata_title("Referer") and \
+        metadata_title("Latitude") and not metadata_title("Margherita")
+    assert counter_title("trials.thisN") and counter_title("key_resp.rt") and \
+        not counter_title("item_left")
+    assert metadata_content([a.format(v=99) for a in AGENTS]) == "browser user agents"
+    assert metadata_content(["https://example.org/a?x=1", "http://example.org/b"]) == \
+        "web addresses"
+    assert metadata_content(['{"a": 1}', '{"b": [1, 2]}']) == "JSON data"
+    assert metadata_content(COMMENTS) == "free-text comments"
+    rankings_in_cells = ["Margherita;Funghi;Hawaii", "Funghi;Margherita", "Hawaii;Funghi",
+                         "Margherita;Hawaii;Funghi"]
+    assert metadata_content(rankings_in_cells) is None
+    assert metadata_content(["Alice Smith", "Bruno Costa"]) is None
+
+
+def test_rank_titles_and_ballot_marks():
+    assert rank_title("Mayor 1st Choice") == ("mayor", 1)
+    assert rank_title("Rank the pizzas (3)") == ("rank the pizzas", 3)
+    assert rank_title("Margherita") is None
+    assert rank_title_blocks(["Precinct", "Mayor 1st Choice", "Mayor 2nd Choice"]) == [(1, 2)]
+    assert rank_title_blocks(["Score 2023", "Score 2024"]) == []
+    assert is_ballot_mark(["undervote", "OVERVOTE", "Write-in", "Margherita", ""]).tolist() \
+        == [True, True, True, False, False]
