@@ -235,3 +235,33 @@ def test_rank_titles_and_ballot_marks():
     assert rank_title_blocks(["Score 2023", "Score 2024"]) == []
     assert is_ballot_mark(["undervote", "OVERVOTE", "Write-in", "Margherita", ""]).tolist() \
         == [True, True, True, False, False]
+
+
+# ---------------------------------------------------------------------------- warnings, messages
+@pytest.mark.parametrize(("text", "words"), [
+    (b"a,b,c,d,e\nx,y,z,w,v\n", "more items (10) than rankings (2)"),
+    (b"ranker,item,rank\nu,101,1\nu,102,2\nv,103,1\nv,101,2\n", "look like numbers"),
+    (b"voter,1st,2nd\nann,ann,bob\nbob,bob,ann\n", "the rankers' own names"),
+    (b"voter,1st,2nd,3rd\n" + b"".join(b"v%d,a,b,c\n" % k for k in range(5)) + b"w,a,zz,b\n",
+     "'zz' appears in only one ranking"),
+])
+def test_an_unusual_read_gets_a_one_line_warning(text, words):
+    report = read_file(text).report
+    assert report.warning and words in report.warning and "\n" not in report.warning
+    assert report.lines()[1] == report.warning
+
+
+def test_an_ordinary_read_gets_no_warning():
+    text = b"voter,1st,2nd,3rd\nann,tea,coffee,juice\nbob,coffee,tea,juice\ncy,tea,juice,\n"
+    assert read_file(text).report.warning is None
+
+
+def test_a_count_column_is_suggested_only_for_a_title_that_means_count():
+    def fix(text: bytes) -> str:
+        return pytest.raises(PreferenceFormatError, read_file, text).value.fix
+
+    assert "count column" in fix(b"voter,copies,1st,2nd\nann,3,tea,coffee\nbob,1,coffee,tea\n")
+    assert "count column" not in fix(b"voter,MaxAssignments,item a,item b\nann,3,tea,coffee\n"
+                                     b"bob,3,coffee,tea\n")
+    assert "count column" not in fix(b"voter,copies,1st,2nd\nann,3,tea,coffee\n"
+                                     b"bob,3,coffee,tea\n")

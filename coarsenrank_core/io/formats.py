@@ -37,6 +37,7 @@ from .containers import (
     sheet_names,
     workbook_table,
 )
+from .content import count_title, counter_title
 from .long import read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
@@ -313,6 +314,9 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         if len(file.data) > _TRIM_BYTES:
             release_freed_memory()
     report = _report(file, fmt, prefs, automatic=format == "auto")
+    warning = unusual_read(prefs)
+    if warning:
+        report = replace(report, warning=warning)
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
@@ -396,6 +400,46 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         one_is_best=file.options.one_is_best if fmt.id == "ranks" else None)
 
 
+_ID_LIKE = re.compile(r"[#]?\d{5,}|[A-Za-z]{0,3}[_-]?[0-9a-fA-F]{8,}|"
+                      r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def unusual_read(prefs: Preferences) -> str | None:
+    """One line saying why a read looks unusual, or None when it looks ordinary.
+
+    Unusual: more items than rankings; an item in only one ranking while the others are
+    in three or more (median); item names that look like people (e-mail addresses, or the
+    rankers' own names), dates, ids or numbers.
+    """
+    names = pd.Series(list(prefs.item_names or ()), dtype=object).astype(str).str.strip()
+    reasons = []
+    n_lists = len(prefs)
+    if not prefs.is_pairwise and prefs.n_items > n_lists >= 2:
+        reasons.append(f"there are more items ({prefs.n_items}) than rankings ({n_lists})")
+    seen = prefs.appearances()
+    if seen.size >= 4 and np.median(seen) >= 3 and (seen == 1).any():
+        once = names[seen == 1].tolist()
+        reasons.append(f"{quote_list(once, 3)} appear{'s' if len(once) == 1 else ''} in only "
+                       "one ranking while the other items appear in many")
+    looks = []
+    for kind, pattern in (("e-mail addresses", _EMAIL), ("dates or times", _DATE),
+                          ("ids", _ID_LIKE), ("numbers", _NUMBER)):
+        hits = names[names.str.fullmatch(pattern.pattern).fillna(False)]
+        if len(hits) and len(hits) * 4 >= len(names):
+            looks.append(f"{kind} ({quote_list(hits.tolist(), 2)})")
+    if prefs.has_rankers:
+        people = names[names.isin(set(prefs.ranker_names or ()))]
+        if len(people):
+            looks.append(f"the rankers' own names ({quote_list(people.tolist(), 2)})")
+    if looks:
+        reasons.append("item names look like " + " and ".join(looks[:2]))
+    if not reasons:
+        return None
+    return ("Check this read: " + "; ".join(reasons) + ". If it is wrong, correct the layout "
+            "or the columns below.")
+
+
 _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}.*)?|"
                    r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}([ T,]+\d{1,2}:\d{2}.*)?|"
                    r"\d{1,2}:\d{2}(:\d{2})?(\s*[AaPp][Mm])?")
@@ -451,12 +495,19 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
             named += 1
     if numeric and named:
         title = prepared.label(numeric[0])
-        raise PreferenceFormatError(
-            f"This file was not loaded: read as {report.layout_title}, the column '{title}' "
-            "holds only numbers while the other columns hold names, so its numbers would "
-            "become items.", row=int(table.lines[0]), column=title,
-            fix=f"If '{title}' says how many times a row was given, choose it as the count "
-                "column; otherwise leave it out of the item columns.")
+        distinct = pd.unique(table.column(numeric[0], prepared.start))
+        what = ("a counter of the experiment's trial loop" if counter_title(title) else
+                "only numbers")
+        reason = (f"This file was not loaded: read as {report.layout_title}, the column "
+                  f"'{title}' holds {what} while the other columns hold names, so its numbers "
+                  "would become items.")
+        if count_title(title) and len(distinct) > 1:
+            fix = (f"If '{title}' says how many times a row was given, choose it as the count "
+                   "column; otherwise leave it out of the item columns.")
+        else:
+            fix = (f"Leave '{title}' out of the item columns (choose the item columns by "
+                   "hand).")
+        raise PreferenceFormatError(reason, row=int(table.lines[0]), column=title, fix=fix)
 
 
 def _is_number(text: str) -> bool:
