@@ -69,6 +69,9 @@ CASES = [
     ("chess_games.pgn", "pgn", PLAYERS, 5, None, "Anna"),
     ("pizza.cvotes", "condorcet", PIZZAS[:3] + ("Quattro Formaggi",), 3, None, "Margherita"),
     ("repeat_counts_in_cells.csv", "cell", PIZZAS[:3], 3, None, "Margherita"),
+    ("alpacaeval_annotations.json", "pairwise", ("gpt4_turbo", "llama-2-70b", "claude-2"), 5,
+     1, "gpt4_turbo"),
+    ("mturk_batch_results.csv", "pairwise", PIZZAS, 9, 3, "Margherita"),
 ]
 
 
@@ -140,6 +143,20 @@ def test_names_beat_their_id_siblings_and_game_ids_are_no_rankers():
     assert "winner_id" in tennis.skipped_columns
     votes = read_file(EXPORTS / "allourideas_votes.csv").report
     assert votes.item_columns == ("Winner Text", "Loser Text")
+
+
+def test_answers_of_mturk_and_alpacaeval_choose_between_the_two_items():
+    alpaca = read_file(EXPORTS / "alpacaeval_annotations.json")
+    assert alpaca.report.item_columns == ("generator_1", "generator_2", "preference")
+    assert alpaca.preferences.to_lists(names=True)[1:3] == [
+        ["gpt4_turbo", "claude-2"], [frozenset({"llama-2-70b", "claude-2"})]]
+    turk = read_file(EXPORTS / "mturk_batch_results.csv")
+    assert turk.report.ranker_column == "WorkerId"
+    assert "MaxAssignments" in turk.report.skipped_columns
+    long = read_preferences(b"voter,rank,candidate\nv1,1,A\nv1,2,overvote\nv1,3,B\n"
+                            b"v2,1,B\nv2,2,A\n")
+    assert long.to_lists(names=True) == [["A", "B"], ["B", "A"]] and "ballot mark" in \
+        long.notes[0]
 
 
 def test_a_draw_flag_allows_a_blank_winner():

@@ -43,10 +43,12 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "loser": frozenset({"loser", "loserid", "loseritem"}),
     "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
                        "hometeam", "player1", "playera", "team1", "teama", "competitor1",
-                       "stimleft", "leftstim", "leftoption", "optionleft", "optiona"}),
+                       "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
+                       "generator1", "systema"}),
     "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",
                         "awayteam", "player2", "playerb", "team2", "teamb", "competitor2",
-                        "stimright", "rightstim", "rightoption", "optionright", "optionb"}),
+                        "stimright", "rightstim", "rightoption", "optionright", "optionb",
+                        "generator2", "systemb"}),
     "label": frozenset({"label", "result", "outcome", "ftr", "res", "fulltimeresult"}),
     "score": frozenset({"score", "value", "level", "grade", "truth", "worth", "quality",
                         "rating"}),
@@ -92,6 +94,10 @@ def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
     return (key, 1) if key in names else None
 
 
+# Mechanical Turk batch results prefix the task's fields: ``Input.item_a``, ``Answer.choice``
+_UNPREFIXED = re.compile(r"^\s*(?:input|answer)\.", re.IGNORECASE)
+
+
 def _ranker_kind(key: str) -> int:
     """Ranker titles by priority: ranker words, then ids, then e-mails, then names."""
     if "name" in key:
@@ -111,7 +117,7 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
     found: dict[str, int] = {}
     kinds: dict[str, int] = {}
     for j, cell in enumerate(cells):
-        key = normalise(cell)
+        key = normalise(_UNPREFIXED.sub("", cell))
         for role, names in table.items():
             if role in SIBLING_ROLES:
                 base = role_base(key, names)

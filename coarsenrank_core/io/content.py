@@ -21,9 +21,8 @@ _NAME_WORDS = frozenset({
     "name", "names", "fullname", "username", "nickname", "surname", "firstname", "lastname",
     "forename", "nom", "prenom", "prénom", "nombre", "apellido", "apellidos", "nome",
     "cognome", "naam", "voornaam", "achternaam", "vorname", "nachname", "namn", "navn",
-    "nimi", "isim", "imie", "imię", "nazwisko", "jmeno", "jméno", "nev", "név", "ime",
-    "имя", "фамилия", "ім'я", "ονομα", "όνομα", "nama", "ten", "tên", "shem", "ism",
-    "اسم", "الاسم", "שם", "नाम"})
+    "nimi", "isim", "imie", "imię", "nazwisko", "jméno", "név", "имя", "фамилия", "ім'я",
+    "όνομα", "tên", "اسم", "الاسم", "שם", "नाम"})
 _NAME_SCRIPTS = ("姓名", "名前", "名字", "氏名", "이름", "お名前")
 _EMAIL_WORDS = frozenset({"email", "emailaddress", "mail", "courriel", "correo",
                           "correoelectronico", "posta", "epost", "sähköposti", "почта"})

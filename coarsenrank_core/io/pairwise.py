@@ -38,6 +38,8 @@ _TIE_FLAGS = {"tie", "draw", "tied", "istie", "isdraw", "drawn", "winnertie", "w
               "winnertie(bothbad)"}
 _TRUE = {"1", "true", "yes", "y", "t", "x"}
 _FALSE = {"0", "false", "no", "n", "f", ""}
+_ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
+            "selection", "response", "answerpreference", "answerwinner"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
 
 
@@ -53,6 +55,9 @@ def pairwise_columns(header: list[str]) -> dict | None:
         for role in ("winner", "label"):
             if role in roles:
                 return {"mode": "label", "a": a, "b": b, "label": roles[role], "tie": tie}
+        answer = next((j for j, k in enumerate(keys) if k in _ANSWERS), None)
+        if answer is not None:  # a choice between the two: MTurk's Answer.choice, preference
+            return {"mode": "label", "a": a, "b": b, "label": answer, "tie": tie}
         flags = _flag_columns(keys, keys[a], keys[b])
         if flags is not None:
             return {"mode": "flags", "a": a, "b": b, **flags, "tie": tie}
@@ -217,6 +222,11 @@ def _resolve_labels(left, right, label, lines, header, label_col, left_col, righ
     left_words = _LEFT_WORDS | {left_key, _base(left_key, "left")}
     right_words = _RIGHT_WORDS | {right_key, _base(right_key, "right")}
     tie_words = _TIE_WORDS
+    if left_key.endswith(("1", "a")) and right_key.endswith(("2", "b")):
+        # output_1/output_2, generator_1/generator_2: a preference of 1, 2 (1.5 a tie)
+        left_words = left_words | {"1", "10"}
+        right_words = right_words | {"2", "20"}
+        tie_words = tie_words | {"15"}
     if "home" in left_key and "away" in right_key:  # football: H, D, A (or 1, X, 2)
         left_words = {"h", "home", "1", left_key, "10", "1:0"}
         right_words = {"a", "away", "2", right_key, "01", "0:1"}

@@ -345,6 +345,7 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     rankers: dict[int, int] = {}
     count = None
     width = prepared.width
+    item_ranks = _rank_columns(prepared)
     for j in range(width):
         keys = {normalise(names[j]) if j < len(names) else "", normalise(prepared.label(j))}
         keys.discard("")
@@ -357,6 +358,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
+        elif j in item_ranks:
+            continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif counter_title(prepared.label(j)):
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
         elif (person := person_title(prepared.label(j))) is not None:
@@ -388,6 +391,30 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
                 skipped[j] = "another question"
     return Prepared(prepared.table, prepared.header, prepared.start, prepared.platform,
                     prepared.question, skipped, ranker, count, prepared.blocks)
+
+
+def _rank_columns(prepared: Prepared) -> set[int]:
+    """Columns of ranks among three or more: each cell a rank (or blank) up to their number.
+
+    Such a column is an item of a table of ranks even when its title reads like metadata
+    (an item called 'Key' or 'Notes'); ids, durations and counts exceed the number of items.
+    """
+    table = prepared.table
+    n = min(prepared.n_rows, SAMPLE_ROWS)
+    if prepared.header is None or not n or table.width > 300:
+        return set()
+    codes, uniques = table.factorized
+    sample = codes[prepared.start:prepared.start + n]
+    present = np.unique(sample)
+    values = np.full(len(uniques), np.nan)
+    values[present] = rank_values(uniques[present])
+    cells = values[sample]
+    ranked = np.isfinite(cells).all(axis=0) & (cells > 0).any(axis=0)
+    columns = np.flatnonzero(ranked)
+    if columns.size < 3:
+        return set()
+    top = np.nanmax(cells[:, columns], axis=0)
+    return {int(j) for j, t in zip(columns, top) if t <= columns.size}
 
 
 def _classify_by_content(prepared: Prepared, skipped: dict, rankers: dict,
