@@ -265,3 +265,166 @@ def test_a_count_column_is_suggested_only_for_a_title_that_means_count():
                                      b"bob,3,coffee,tea\n")
     assert "count column" not in fix(b"voter,copies,1st,2nd\nann,3,tea,coffee\n"
                                      b"bob,3,coffee,tea\n")
+
+
+# ---------------------------------------------------------------------------- one property a rule
+MATCHES = st.lists(st.tuples(st.sampled_from(["Ann Lee", "Bo Kim", "Cy Diaz", "Dee Ray"]),
+                             st.sampled_from(["Ann Lee", "Bo Kim", "Cy Diaz", "Dee Ray"]),
+                             st.sampled_from(["a", "b", "draw"])),
+                   min_size=1, max_size=10).map(lambda m: [x for x in m if x[0] != x[1]]).filter(
+    bool)
+IDS = {"Ann Lee": "104925", "Bo Kim": "206173", "Cy Diaz": "126094", "Dee Ray": "207989"}
+
+
+def comparisons(matches):
+    """What every coding of the matches must read: winner first, or a tie."""
+    return [[frozenset({a, b})] if r == "draw" else ([a, b] if r == "a" else [b, a])
+            for a, b, r in matches]
+
+
+def match_files(matches, order):
+    """The same matches (first name plays at home / White) in each layout that names them."""
+    decided = [m for m in matches]
+    files = {}
+    letter = {"a": "H", "b": "A", "draw": "D"}
+    goals = {"a": (2, 1), "b": (0, 3), "draw": (1, 1)}
+    files["football.csv"] = "Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,FTR,HTHG,HTAG,HTR,B365H\n" + \
+        "".join(f"E0,01/08/2024,{a},{b},{goals[r][0]},{goals[r][1]},{letter[r]},0,0,D,1.9\n"
+                for a, b, r in decided)
+    files["football_new.csv"] = "Country,League,Season,Date,Home,Away,HG,AG,Res,PSCH\n" + \
+        "".join(f"England,Premier League,2024,01/08/2024,{a},{b},{goals[r][0]},{goals[r][1]},"
+                f"{letter[r]},2.1\n" for a, b, r in decided)
+    word = {"a": "white", "b": "black", "draw": "draw"}
+    columns = [("id", lambda k, a, b, r: f"g{k}x"), ("white_id", lambda k, a, b, r: IDS[a]),
+               ("black_id", lambda k, a, b, r: IDS[b]), ("white", lambda k, a, b, r: a),
+               ("black", lambda k, a, b, r: b), ("winner", lambda k, a, b, r: word[r]),
+               ("white_rating", lambda k, a, b, r: str(1500 + k))]
+    columns = [columns[i] for i in order]
+    files["games.csv"] = ",".join(t for t, _ in columns) + "\n" + "".join(
+        ",".join(f(k, a, b, r) for _, f in columns) + "\n" for k, (a, b, r) in enumerate(decided))
+    files["draws.csv"] = "item_a,item_b,winner,draw\n" + "".join(
+        f"{a},{b},{'' if r == 'draw' else (a if r == 'a' else b)},{int(r == 'draw')}\n"
+        for a, b, r in decided)
+    result = {"a": "1-0", "b": "0-1", "draw": "1/2-1/2"}
+    files["games.pgn"] = "".join(
+        f'[Event "Cup"]\n[Round "{k}"]\n[White "{a}"]\n[Black "{b}"]\n[Result "{result[r]}"]\n'
+        f"\n1. e4 e5 {result[r]}\n\n" for k, (a, b, r) in enumerate(decided))
+    return files
+
+
+@PROPERTY
+@given(matches=MATCHES, order=st.permutations(range(7)))
+def test_property_sports_and_game_logs_read_the_same_matches(matches, order):
+    want = comparisons(matches)
+    for name, text in match_files(matches, order).items():
+        buffer = io.BytesIO(text.encode())
+        buffer.name = name
+        result = read_file(buffer)
+        assert result.preferences.to_lists(names=True) == want, name
+        assert not result.preferences.has_rankers, name
+
+
+SIBLINGS = [("winner_id", "winner_name", "loser_id", "loser_name"),
+            ("Winner ID", "Winner Text", "Loser ID", "Loser Text"),
+            ("winner_code", "winner_label", "loser_code", "loser_label")]
+
+
+@PROPERTY
+@given(matches=MATCHES, style=st.sampled_from(SIBLINGS), order=st.permutations(range(5)))
+def test_property_names_beat_their_id_siblings_in_any_order(matches, style, order):
+    decided = [(a, b) if r == "a" else (b, a) for a, b, r in matches if r != "draw"]
+    if not decided:
+        return
+    wid, wname, lid, lname = style
+    columns = [(wid, lambda w, lo: IDS[w]), (wname, lambda w, lo: w), (lid, lambda w, lo: IDS[lo]),
+               (lname, lambda w, lo: lo), ("score", lambda w, lo: "6-3 6-4")]
+    columns = [columns[i] for i in order]
+    text = ",".join(t for t, _ in columns) + "\n" + "".join(
+        ",".join(f(w, lo) for _, f in columns) + "\n" for w, lo in decided)
+    prefs = read_file(text.encode()).preferences
+    assert prefs.to_lists(names=True) == [[w, lo] for w, lo in decided]
+
+
+TITLE_ROWS = st.lists(st.sampled_from(["Official results", "", "Exported 2024-05-01 10:00",
+                                       "City of Example - General Election"]),
+                      min_size=1, max_size=3).filter(lambda rows: any(rows))
+
+
+def workbook(rows) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("layout", ["wide", "ranks", "long", "pairwise"])
+@PROPERTY
+@given(data=rankings(), titles=TITLE_ROWS, as_workbook=st.booleans())
+def test_property_title_rows_above_the_header_never_change_a_read(layout, data, titles,
+                                                                  as_workbook):
+    names, lists = data
+    head, rows, _ = LAYOUTS[layout](names, lists, True)
+    plain = read_file(to_csv(head, rows)).preferences
+    width = len(head)
+    above = [[t] + [""] * (width - 1) for t in titles]
+    if as_workbook:
+        data_bytes = workbook(above + [head] + rows)
+    else:
+        data_bytes = to_csv(above[0], above[1:] + [head] + rows)
+    result = read_file(data_bytes)
+    assert result.preferences.to_lists(names=True) == plain.to_lists(names=True)
+    assert result.preferences.ranker_names == plain.ranker_names
+
+
+@PROPERTY
+@given(data=rankings(), marks=st.lists(st.tuples(st.integers(0, 6), st.sampled_from(
+    ["undervote", "overvote", "Write-in", "skipped", "UNDERVOTE"])), max_size=6))
+def test_property_ballot_marks_are_blanks(data, marks):
+    names, lists = data
+    width = max(len(r) for r in lists) + 2
+    cells = [list(r) + [""] * (width - len(r)) for r in lists]
+    for row, mark in marks:
+        cells[row % len(cells)][-1 - row % 2] = mark  # in the blank tail of a ballot
+    head = ["Ballot ID", "Precinct"] + [f"Mayor {k + 1}th Choice" for k in range(width)]
+    rows = [[str(5000 + 7 * i), f"P{i % 2}"] + c for i, c in enumerate(cells)]
+    prefs = read_file(to_csv(head, rows)).preferences
+    assert prefs.to_lists(names=True) == lists
+    assert not set(prefs.item_names) - set(names)
+
+
+@PROPERTY
+@given(data=rankings(), counts=st.lists(st.integers(1, 9), min_size=7, max_size=7),
+       notation=st.sampled_from(["* {n}", "^{n}", " *{n}"]), ranker=st.booleans())
+def test_property_repeat_counts_in_cells_are_counts(data, counts, notation, ranker):
+    names, lists = data
+    head = (["voter"] if ranker else []) + ["ballot"]
+    rows = [([f"v{i}"] if ranker else []) + [" > ".join(r) + " " + notation.format(n=counts[i])]
+            for i, r in enumerate(lists)]
+    prefs = read_file(to_csv(head, rows)).preferences
+    assert prefs.to_lists(names=True) == lists
+    assert prefs.weights.tolist() == counts[:len(lists)]
+    votes = "#/Candidates: " + " ; ".join(names) + "\n#/Implicit Ranking: false\n" + "".join(
+        " > ".join(r) + f" * {counts[i]}\n" for i, r in enumerate(lists))
+    buffer = io.BytesIO(votes.encode())
+    buffer.name = "votes.cvotes"
+    same = read_file(buffer).preferences
+    assert same.to_lists(names=True) == lists and same.weights.tolist() == counts[:len(lists)]
+
+
+@PROPERTY
+@given(data=rankings(), order=st.permutations(range(3)),
+       titles=st.sampled_from([("ballot_id", "rank", "choice"), ("voter", "rank", "candidate"),
+                               ("ballot", "position", "option")]))
+def test_property_long_ballots_read_back(data, order, titles):
+    names, lists = data
+    columns = [titles[i] for i in order]
+    rows = []
+    for n, r in enumerate(lists):
+        for k, item in enumerate(r):
+            value = {titles[0]: str(n + 1), titles[1]: str(k + 1), titles[2]: item}
+            rows.append([value[c] for c in columns])
+    prefs = read_file(to_csv(columns, rows)).preferences
+    assert prefs.to_lists(names=True) == lists

@@ -197,7 +197,8 @@ def recurring_share(cells: pd.Series) -> float:
     Rankings written in cells reuse the same item names from row to row; comments, user
     agents and other free text do not.
     """
-    parts = cells.astype(str).str.split(r"[;,>=|]", regex=True).explode().str.strip()
+    text = cells.astype(str).str.replace(r"\s*[*^]\s*\d+\s*$", "", regex=True)  # counts
+    parts = text.str.split(r"[;,>=|]", regex=True).explode().str.strip()
     parts = parts[parts != ""].str.lower()
     if parts.empty:
         return 0.0
@@ -211,7 +212,8 @@ def prose(series: pd.Series) -> pd.Series:
     text = series.astype(str)
     words = text.str.count(r"[^\W\d_]{2,}")
     sentence = text.str.contains(r"[.!?]\s+[A-Za-z]|[.!?]$", regex=True)
-    return (words >= 5) | (sentence & (words >= 3))
+    ranking = text.str.contains(r"\S\s*>\s*\S", regex=True)  # 'A > B > C' is no prose
+    return ((words >= 5) | (sentence & (words >= 3))) & ~ranking
 
 
 # ---------------------------------------------------------------------------- rank titles

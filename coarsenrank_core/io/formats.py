@@ -37,7 +37,7 @@ from .containers import (
     sheet_names,
     workbook_table,
 )
-from .content import count_title, counter_title
+from .content import count_title, counter_title, is_ballot_mark
 from .long import read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
@@ -482,7 +482,7 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
     numeric, named = [], 0
     for j in (j for j in prepared.free if j < table.width):
         distinct = uniques[pd.unique(codes[prepared.start:, j])]
-        values = distinct[distinct != ""]
+        values = distinct[(distinct != "") & ~is_ballot_mark(distinct)]
         if values.size and not (np.isfinite(rank_values(values[:1])).all()
                                 or _is_number(values[0])):
             named += 1  # its first value is a name: not a column of numbers

@@ -164,7 +164,7 @@ def _per_row_id(table: Table, j: int, header: list[str]) -> bool:
     if j >= len(header) or normalise(header[j]) not in ("id", "#", "gameid", "key"):
         return False
     values = table.column(j, 1)
-    return len(values) >= 2 and bool(pd.Series(values, dtype=object).is_unique)
+    return len(values) >= 1 and bool(pd.Series(values, dtype=object).is_unique)
 
 
 def _flags(values, line, header, col) -> np.ndarray:
