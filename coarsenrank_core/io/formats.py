@@ -429,7 +429,8 @@ def unusual_read(prefs: Preferences) -> str | None:
         if len(hits) and len(hits) * 4 >= len(names):
             looks.append(f"{kind} ({quote_list(hits.tolist(), 2)})")
     if prefs.has_rankers:
-        people = names[names.isin(set(prefs.ranker_names or ()))]
+        rankers = pd.Index(pd.unique(np.asarray(prefs.ranker_names or (), dtype=object)))
+        people = names[rankers.get_indexer(names.to_numpy(dtype=object)) >= 0]
         if len(people):
             looks.append(f"the rankers' own names ({quote_list(people.tolist(), 2)})")
     if looks:

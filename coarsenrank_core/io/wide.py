@@ -179,7 +179,8 @@ def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | No
 
 def _mark_note(codes: np.ndarray, uniques: np.ndarray) -> list[str]:
     """A note counting the ballot marks (undervote, overvote ...) read as blank cells."""
-    marks = np.flatnonzero(is_ballot_mark(uniques))
+    present = pd.unique(codes.ravel())  # only the cells of the item columns
+    marks = present[is_ballot_mark(uniques[present])]
     if not marks.size:
         return []
     hit = np.isin(codes, marks)
