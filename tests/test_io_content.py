@@ -428,3 +428,16 @@ def test_property_long_ballots_read_back(data, order, titles):
             rows.append([value[c] for c in columns])
     prefs = read_file(to_csv(columns, rows)).preferences
     assert prefs.to_lists(names=True) == lists
+
+
+def test_title_rows_of_one_or_two_cells_above_a_wide_header_are_skipped():
+    text = (b"Election:,General 2024,,,,\nContest:,Mayor,,,,\n"
+            b"Ballot ID,Precinct,Style,Rank 1,Rank 2,Rank 3\n"
+            + b"".join(b"%d,P1,S1,A,B,C\n" % (500 + k) for k in range(4))
+            + b"600,P2,S1,B,A,undervote\n")
+    result = read_file(text)
+    assert result.report.header_rows == 3
+    assert result.preferences.to_lists(names=True)[-1] == ["B", "A"]
+    assert "Ballot ID (an id, not items)" in result.report.skipped_columns
+    headerless = read_file(b"a,b\nc,d,e\nx,y,z\nz,x,y\n").preferences
+    assert headerless.to_lists(names=True)[0] == ["a", "b"]

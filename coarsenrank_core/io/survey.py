@@ -487,14 +487,17 @@ def _whole(text: str) -> bool:
 def without_title_rows(table: Table) -> tuple[Table, int]:
     """The table without the title rows above its header, and how many there were.
 
-    Title rows hold at most one cell each (a sheet's title, a note), above a row of
-    several titles, and their text never recurs below.
+    Title rows hold one cell, or two where the rows below fill many more (``Election:``,
+    ``General 2024``), above a row of several titles; their text never recurs below.
     """
     if len(table) < 3 or table.width < 3:
         return table, 0
     filled = (table.cells[:8] != "").sum(axis=1)
+    below = (table.cells[:60] != "").sum(axis=1)
+    # a title row fills at most one cell, or under half of what the rows below fill
+    wide = max(2, int(np.median(below[min(len(below) - 1, 3):])) // 2 + 1)
     k = 0
-    while k < len(filled) and filled[k] <= 1:
+    while k < len(filled) and (filled[k] <= 1 or filled[k] < wide and filled[k] <= 2):
         k += 1
     if k == 0 or k >= len(filled) or filled[k] < 2 or k >= len(table) - 1:
         return table, 0
