@@ -66,6 +66,7 @@ CASES = [
      "anna_k"),
     ("item_ab_winner_draw.csv", "pairwise", PLAYERS, 4, None, "Anna"),
     ("psychopy_trials.csv", "pairwise", PIZZAS[:3], 3, 1, "Margherita"),
+    ("psychopy_ranking_trials.csv", "wide", PIZZAS[:3], 3, 3, "Margherita"),
     ("chess_games.pgn", "pgn", PLAYERS, 5, None, "Anna"),
     ("pizza.cvotes", "condorcet", PIZZAS[:3] + ("Quattro Formaggi",), 3, None, "Margherita"),
     ("repeat_counts_in_cells.csv", "cell", PIZZAS[:3], 3, None, "Margherita"),
@@ -157,6 +158,13 @@ def test_answers_of_mturk_and_alpacaeval_choose_between_the_two_items():
                             b"v2,1,B\nv2,2,A\n")
     assert long.to_lists(names=True) == [["A", "B"], ["B", "A"]] and "ballot mark" in \
         long.notes[0]
+
+
+def test_trial_loop_counters_are_named_as_such():
+    report = read_file(EXPORTS / "psychopy_ranking_trials.csv").report
+    counters = [c for c in report.skipped_columns if "trial loop" in c]
+    assert {c.split(" (")[0] for c in counters} >= {"trials.thisRepN", "trials.thisTrialN",
+                                                    "trials.thisN", "trials.thisIndex"}
 
 
 def test_a_draw_flag_allows_a_blank_winner():

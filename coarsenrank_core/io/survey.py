@@ -358,10 +358,10 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
-        elif j in item_ranks:
-            continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif counter_title(prepared.label(j)):
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
+        elif j in item_ranks:
+            continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif (person := person_title(prepared.label(j))) is not None:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
@@ -394,7 +394,7 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
 
 
 def _rank_columns(prepared: Prepared) -> set[int]:
-    """Columns of ranks among three or more: each cell a rank (or blank) up to their number.
+    """Columns of ranks among two or more: each cell a rank (or blank) up to their number.
 
     Such a column is an item of a table of ranks even when its title reads like metadata
     (an item called 'Key' or 'Notes'); ids, durations and counts exceed the number of items.
@@ -411,7 +411,7 @@ def _rank_columns(prepared: Prepared) -> set[int]:
     cells = values[sample]
     ranked = np.isfinite(cells).all(axis=0) & (cells > 0).any(axis=0)
     columns = np.flatnonzero(ranked)
-    if columns.size < 3:
+    if columns.size < 2:
         return set()
     top = np.nanmax(cells[:, columns], axis=0)
     return {int(j) for j, t in zip(columns, top) if t <= columns.size}
