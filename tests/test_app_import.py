@@ -46,6 +46,14 @@ def test_preview_comes_before_the_data_is_replaced():
     assert "Pizza survey" in sidebar(at), "nothing is replaced before the confirmation"
 
 
+def test_an_unusual_read_is_warned_about_in_one_line():
+    at = start_upload("names.csv", b"voter,1st,2nd\nann,ann,bob\nbob,bob,ann\ncy,ann,bob\n")
+    assert not at.exception
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert len(warnings) == 1 and "look like the rankers' own names" in warnings[0]
+    assert not any("Check this read" in c.value for c in at.caption)
+
+
 def test_confirmation_loads_the_previewed_data():
     at = start_upload("survey.csv", RANKS)
     at.button(key="confirm_upload").click().run()

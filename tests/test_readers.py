@@ -49,7 +49,8 @@ def same(a: Preferences, b: Preferences) -> bool:
 
 # ---------------------------------------------------------------------------- formats, examples
 def test_format_registry_describes_every_layout():
-    assert set(FORMATS) == {"wide", "long", "pairwise", "preflib", "ranks", "cell", "blt"}
+    assert set(FORMATS) == {"wide", "long", "pairwise", "preflib", "ranks", "cell", "blt",
+                            "pgn", "condorcet"}
     assert all(len(f.description.split()) > 30 for f in FORMATS.values())
     assert all(f.extensions and f.title and f.example for f in FORMATS.values())
 

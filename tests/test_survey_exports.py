@@ -15,6 +15,8 @@ from coarsenrank_core.registry import run_method
 
 EXPORTS = Path(__file__).parent / "data" / "exports"
 PIZZAS = ("Margherita", "Funghi", "Hawaii", "Quattro formaggi")
+PLAYERS = ("Anna", "Boris", "Clara", "Dmitri")
+TEAMS = ("Lions", "Tigers", "Bears")
 ROUND_TRIP = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -48,6 +50,29 @@ CASES = [
     ("google_forms_several_questions.csv", "ranks", PIZZAS[:3], 3, 3, "Margherita"),
     ("google_forms_rank_questions_and_comments.csv", "wide", PIZZAS, 2, None, "Margherita"),
     ("qualtrics_several_questions.csv", "ranks", PIZZAS[:3], 2, 2, "Margherita"),
+    # who answered, metadata and ballot marks are never items
+    ("google_forms_rank_questions_your_name.csv", "wide", PIZZAS, 4, 4, "Margherita"),
+    ("google_forms_rank_questions_your_name_only.csv", "wide", PIZZAS, 4, 4, "Margherita"),
+    ("alchemer_user_agent.csv", "ranks", PIZZAS, 3, 3, "Margherita"),
+    ("user_agent_and_rank_questions.csv", "wide", PIZZAS, 3, None, "Margherita"),
+    ("cvr_ranked_choice.xlsx", "wide", PIZZAS, 8, None, "Margherita"),
+    # match logs: names over id siblings, result letters, draws, long ballots
+    ("tennis_atp_matches.csv", "pairwise", PLAYERS, 5, None, "Anna"),
+    ("allourideas_votes.csv", "pairwise", PIZZAS, 6, None, "Margherita"),
+    ("football_data_main.csv", "pairwise", TEAMS, 4, None, "Lions"),
+    ("football_data_new_leagues.csv", "pairwise", TEAMS, 4, None, "Lions"),
+    ("long_ballots.csv", "long", PIZZAS, 3, None, "Margherita"),
+    ("lichess_games.csv", "pairwise", ("anna_k", "boris99", "clara_x", "dmitri_p"), 5, None,
+     "anna_k"),
+    ("item_ab_winner_draw.csv", "pairwise", PLAYERS, 4, None, "Anna"),
+    ("psychopy_trials.csv", "pairwise", PIZZAS[:3], 3, 1, "Margherita"),
+    ("psychopy_ranking_trials.csv", "wide", PIZZAS[:3], 3, 3, "Margherita"),
+    ("chess_games.pgn", "pgn", PLAYERS, 5, None, "Anna"),
+    ("pizza.cvotes", "condorcet", PIZZAS[:3] + ("Quattro Formaggi",), 3, None, "Margherita"),
+    ("repeat_counts_in_cells.csv", "cell", PIZZAS[:3], 3, None, "Margherita"),
+    ("alpacaeval_annotations.json", "pairwise", ("gpt4_turbo", "llama-2-70b", "claude-2"), 5,
+     1, "gpt4_turbo"),
+    ("mturk_batch_results.csv", "pairwise", PIZZAS, 9, 3, "Margherita"),
 ]
 
 
@@ -100,6 +125,95 @@ def test_per_row_ids_never_become_the_ranker():
     battles = read_file(EXPORTS / "arena_battles.json")
     assert not battles.preferences.has_rankers and "battle_id" in battles.report.skipped_columns
     assert read_file(EXPORTS / "arena_battles.jsonl").report.ranker_column == "judge"
+
+
+@pytest.mark.parametrize("name", ["football_data_main.csv", "football_data_new_leagues.csv"])
+def test_football_result_letters_home_draw_away(name):
+    prefs = read_file(EXPORTS / name).preferences
+    assert prefs.to_lists(names=True) == [["Lions", "Tigers"], [frozenset({"Bears", "Lions"})],
+                                          ["Bears", "Tigers"], ["Lions", "Bears"]]
+
+
+def test_names_beat_their_id_siblings_and_game_ids_are_no_rankers():
+    lichess = read_file(EXPORTS / "lichess_games.csv")
+    assert lichess.preferences.to_lists(names=True)[:3] == [
+        ["anna_k", "boris99"], [frozenset({"clara_x", "dmitri_p"})], ["clara_x", "boris99"]]
+    assert not lichess.preferences.has_rankers and "id" in lichess.report.skipped_columns
+    tennis = read_file(EXPORTS / "tennis_atp_matches.csv").report
+    assert tennis.item_columns == ("winner_name", "loser_name")
+    assert "winner_id" in tennis.skipped_columns
+    votes = read_file(EXPORTS / "allourideas_votes.csv").report
+    assert votes.item_columns == ("Winner Text", "Loser Text")
+
+
+def test_answers_of_mturk_and_alpacaeval_choose_between_the_two_items():
+    alpaca = read_file(EXPORTS / "alpacaeval_annotations.json")
+    assert alpaca.report.item_columns == ("generator_1", "generator_2", "preference")
+    assert alpaca.preferences.to_lists(names=True)[1:3] == [
+        ["gpt4_turbo", "claude-2"], [frozenset({"llama-2-70b", "claude-2"})]]
+    turk = read_file(EXPORTS / "mturk_batch_results.csv")
+    assert turk.report.ranker_column == "WorkerId"
+    assert "MaxAssignments" in turk.report.skipped_columns
+    long = read_preferences(b"voter,rank,candidate\nv1,1,A\nv1,2,overvote\nv1,3,B\n"
+                            b"v2,1,B\nv2,2,A\n")
+    assert long.to_lists(names=True) == [["A", "B"], ["B", "A"]] and "ballot mark" in \
+        long.notes[0]
+
+
+def test_trial_loop_counters_are_named_as_such():
+    report = read_file(EXPORTS / "psychopy_ranking_trials.csv").report
+    counters = [c for c in report.skipped_columns if "trial loop" in c]
+    assert {c.split(" (")[0] for c in counters} >= {"trials.thisRepN", "trials.thisTrialN",
+                                                    "trials.thisN", "trials.thisIndex"}
+
+
+def test_a_draw_flag_allows_a_blank_winner():
+    prefs = read_file(EXPORTS / "item_ab_winner_draw.csv").preferences
+    assert prefs.to_lists(names=True)[1] == [frozenset({"Clara", "Dmitri"})]
+    error = pytest.raises(PreferenceFormatError, read_preferences,
+                          b"item_a,item_b,winner,draw\nA,B,,0\nB,C,B,0\n").value
+    assert "blank" in error.reason and error.row == 2
+
+
+def test_repeat_counts_written_in_cells_are_counts_never_names():
+    for name in ("pizza.cvotes", "repeat_counts_in_cells.csv"):
+        prefs = read_file(EXPORTS / name).preferences
+        assert not any("*" in n or "^" in n for n in prefs.item_names)
+    assert read_file(EXPORTS / "pizza.cvotes").preferences.weights.tolist() == [2, 1, 3]
+    cells = read_file(EXPORTS / "repeat_counts_in_cells.csv").preferences
+    assert cells.weights.tolist() == [2, 1, 3]
+    weighted = read_preferences(b'voter,ranking\nann,"A,B ^3"\nbob,"B,A,C"\n')
+    assert weighted.weights.tolist() == [3, 1] and weighted.item_names == ("A", "B", "C")
+    spread = pytest.raises(PreferenceFormatError, read_preferences,
+                           b"voter,1st,2nd\nann,A,B * 3\nbob,B,A\n").value
+    assert "'B * 3'" in spread.reason and "repeat count" in spread.reason
+    error = pytest.raises(PreferenceFormatError, read_preferences,
+                          b"ranking,count\nA > B * 2,1\nB > A,1\n").value
+    assert "count column" in error.reason
+
+
+def test_condorcet_tags_comments_weights_and_implicit_ranking():
+    text = ("#/Candidates: A ; B ; C\n#/Weight Allowed: true\n# a comment\n"
+            "t1, t2 || A > B ^2 * 3 # six\nC\n/EMPTY/ * 2\n")
+    prefs = read_preferences(text.encode())
+    assert prefs.to_lists(names=True) == [["A", "B", "C"], ["C", frozenset({"A", "B"})]]
+    assert prefs.weights.tolist() == [6, 1]
+    assert any("/EMPTY/" in n for n in prefs.notes) and any("Implicit" in n for n in prefs.notes)
+
+
+def test_pgn_is_read_as_games_and_named_when_refused():
+    result = read_file(EXPORTS / "chess_games.pgn")
+    assert result.report.layout == "pgn"
+    assert result.preferences.to_lists(names=True)[1] == [frozenset({"Clara", "Dmitri"})]
+    text = (EXPORTS / "chess_games.pgn").read_bytes()
+    error = pytest.raises(PreferenceFormatError, read_preferences, text, format="pairwise").value
+    assert "PGN" in error.reason and "JSON" not in error.reason and "'pgn'" in error.fix
+    unfinished = read_preferences(b'[White "a"]\n[Black "b"]\n[Result "*"]\n\n1. e4 *\n\n'
+                                  b'[White "a"]\n[Black "c"]\n[Result "0-1"]\n\n1. e4 0-1\n')
+    assert unfinished.to_lists(names=True) == [["c", "a"]] and "no result" in unfinished.notes[0]
+    missing = pytest.raises(PreferenceFormatError, read_preferences,
+                            b'[Event "x"]\n[White "a"]\n[Result "1-0"]\n\n1. e4 1-0\n').value
+    assert "[Black" in missing.reason and missing.row == 1
 
 
 def test_google_grid_parses_written_ranks_and_blanks():
@@ -177,7 +291,8 @@ def test_microsoft_forms_workbook_with_another_question():
     rows = [MS_FORMS[0] + ["Anything else?"]] + [r + [a] for r, a in zip(
         MS_FORMS[1:], ["More vegan options, please", None, "no"])]
     result = read_file(_workbook({"Sheet1": rows}))
-    assert result.report.layout == "cell" and "Anything else?" in result.report.skipped_columns
+    assert result.report.layout == "cell" and "Anything else? (another question)" in \
+        result.report.skipped_columns
     assert result.preferences.item_names == PIZZAS
 
 
@@ -456,7 +571,9 @@ def test_readme_shows_an_example_of_every_layout_and_each_reads():
     layouts = set()
     for block in re.findall(r"```\n(.*?)```", section, re.S):
         name = ("x.blt" if re.match(r"\d+ \d+\n", block) else
-                "x.jsonl" if block.startswith("{") else "x.csv")
+                "x.jsonl" if block.startswith("{") else
+                "x.pgn" if block.startswith("[") else
+                "x.cvotes" if block.startswith("#/") else "x.csv")
         buffer = io.BytesIO(block.encode())
         buffer.name = name
         result = read_file(buffer)

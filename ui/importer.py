@@ -138,8 +138,11 @@ def preview(result: ReadResult) -> None:
     shown = prefs.to_lists(names=True, stop=PREVIEW_ROWS)
     st.markdown(f"First {unit}s as read:")
     st.text("\n".join(ranking_text(p) for p in shown))
+    if report.warning:
+        st.warning(plain(report.warning))
     for line in lines[1:]:
-        st.caption(plain(line))
+        if line != report.warning:
+            st.caption(plain(line))
 
 
 def confirm(result: ReadResult, name: str) -> bool:

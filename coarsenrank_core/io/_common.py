@@ -35,15 +35,21 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
                       "session", suffixes=("id",)),
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
-    "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate"}),
+    "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
+                       "choice", "option"}),
     "rank": frozenset({"rank", "position", "place"}),
-    "winner": frozenset({"winner", "winnerid", "winneritem"}),
+    "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
+                         "selected", "picked"}),
     "loser": frozenset({"loser", "loserid", "loseritem"}),
-    "left": frozenset({"left", "leftitem", "itema", "modela", "white", "home", "hometeam",
-                       "player1", "playera", "team1", "teama", "competitor1"}),
-    "right": frozenset({"right", "rightitem", "itemb", "modelb", "black", "away", "awayteam",
-                        "player2", "playerb", "team2", "teamb", "competitor2"}),
-    "label": frozenset({"label", "result", "outcome"}),
+    "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
+                       "hometeam", "player1", "playera", "team1", "teama", "competitor1",
+                       "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
+                       "generator1", "systema"}),
+    "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",
+                        "awayteam", "player2", "playerb", "team2", "teamb", "competitor2",
+                        "stimright", "rightstim", "rightoption", "optionright", "optionb",
+                        "generator2", "systemb"}),
+    "label": frozenset({"label", "result", "outcome", "ftr", "res", "fulltimeresult"}),
     "score": frozenset({"score", "value", "level", "grade", "truth", "worth", "quality",
                         "rating"}),
 }
@@ -70,15 +76,61 @@ def normalise(cell: str) -> str:
     return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
 
 
+ID_ENDS = ("id", "code", "no", "number", "num", "key")
+NAME_ENDS = ("name", "text", "label", "title")
+SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
+
+
+def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
+    """A normalised title's role word and kind: 0 a name, 1 plain, 2 an id; None if none.
+
+    ``winner_name``/``Winner Text`` are names, ``winner``/``white`` plain, ``winner_id``,
+    ``white_id``/``Winner ID`` ids (of the role words in ``names``).
+    """
+    for kind, ends in ((0, NAME_ENDS), (2, ID_ENDS)):
+        for end in ends:
+            if key.endswith(end) and key[:-len(end)] in names and key[:-len(end)]:
+                return key[:-len(end)], kind
+    return (key, 1) if key in names else None
+
+
+# Mechanical Turk batch results prefix the task's fields: ``Input.item_a``, ``Answer.choice``
+_UNPREFIXED = re.compile(r"^\s*(?:input|answer)\.", re.IGNORECASE)
+
+
+def _ranker_kind(key: str) -> int:
+    """Ranker titles by priority: ranker words, then ids, then e-mails, then names."""
+    if "name" in key:
+        return 4
+    if "mail" in key:
+        return 3
+    return 2 if key in ("id", "#", "responseid", "respondentid") else 1
+
+
 def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[str, int]:
-    """Role -> index of the first header cell that names it."""
+    """Role -> index of the first header cell that names it.
+
+    For the item roles (winner, loser, left, right, item), a name column beats its id
+    sibling: ``winner_id, winner_name`` gives the names, an id only when no name is there.
+    For the ranker, ranker words beat ids, which beat e-mails, which beat names.
+    """
     found: dict[str, int] = {}
+    kinds: dict[str, int] = {}
     for j, cell in enumerate(cells):
-        key = normalise(cell)
+        key = normalise(_UNPREFIXED.sub("", cell))
         for role, names in table.items():
-            if key in names and role not in found:
-                found[role] = j
-                break
+            if role in SIBLING_ROLES:
+                base = role_base(key, names)
+                if base is None:
+                    continue
+                kind = base[1]
+            elif key in names:
+                kind = _ranker_kind(key) if role == "ranker" else 1
+            else:
+                continue
+            if role not in found or kind < kinds[role]:
+                found[role], kinds[role] = j, kind
+            break
     return found
 
 

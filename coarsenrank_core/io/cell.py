@@ -9,7 +9,16 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import assemble, factorize, first_repeat, padded, parse_weights, quote_list
+from ._common import (
+    assemble,
+    check_weights,
+    factorize,
+    first_repeat,
+    padded,
+    parse_weights,
+    quote_list,
+)
+from .condorcet import cell_counts, refuse_counts_in_names
 from .options import ReadOptions
 from .survey import Prepared
 from .wide import item_columns
@@ -72,7 +81,8 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     titles = [prepared.label(j) for j in range(prepared.width)]
     cells = padded(prepared.table, titles, prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
-    text = pd.Series(cells[:, column], dtype=object).str.strip(separator + " ")
+    text, written = cell_counts(pd.Series(cells[:, column], dtype=object))
+    text = text.str.strip(separator + " ")
     stages = text.str.split(separator, regex=False).explode()
     stage_in_row = stages.groupby(level=0).cumcount().to_numpy()
     tie = "=" if separator == ">" else None
@@ -93,6 +103,7 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     group = group_rank - np.repeat(group_rank[first_of_pref],
                                    np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
     item, item_names = factorize(names)
+    refuse_counts_in_names(item_names, line, prepared.label(column))
     repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is not None:
         raise PreferenceFormatError(
@@ -103,6 +114,17 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     weights = None
     if prepared.count is not None:
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
+    if written is not None:
+        if weights is not None and prepared.count is not None:
+            raise PreferenceFormatError(
+                "The rankings carry counts written in their cells ('* 3' or '^3') and the "
+                f"file also has a count column ('{prepared.label(prepared.count)}').",
+                row=int(prepared.table.lines[0]), column=prepared.label(column),
+                fix="Keep one of the two: remove the counts from the cells, or choose no "
+                    "count column.")
+        weights = written
+        check_weights(weights, text.to_numpy(dtype=object), line, prepared.label(column),
+                      "count")
     return assemble(pref.astype(np.intp), group.astype(np.intp), item, len(line), item_names,
                     line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights)

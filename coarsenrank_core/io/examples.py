@@ -114,3 +114,33 @@ BLT = (
     "0\n"
     '"margherita"\n"funghi"\n"hawaii"\n"quattro formaggi"\n"Favourite pizzas"\n'
 )
+PGN_TEXT = (
+    "Chess games in PGN, as chess programs, Lichess and chess.com export them: each game is a "
+    "block of tags such as [White \"...\"], [Black \"...\"] and [Result \"...\"] followed "
+    "by its moves. Each game is read as one comparison of White and Black: 1-0 means White "
+    "won, 0-1 Black won, 1/2-1/2 a draw (a tie); unfinished games (*) are skipped and "
+    "listed. The moves themselves are not read."
+)
+PGN = (
+    '[Event "Club cup"]\n[White "margherita"]\n[Black "funghi"]\n[Result "1-0"]\n\n'
+    "1. e4 e5 2. Nf3 Nc6 1-0\n\n"
+    '[Event "Club cup"]\n[White "hawaii"]\n[Black "margherita"]\n[Result "1/2-1/2"]\n\n'
+    "1. d4 d5 1/2-1/2\n\n"
+    '[Event "Club cup"]\n[White "funghi"]\n[Black "hawaii"]\n[Result "0-1"]\n\n'
+    "1. c4 e5 0-1\n"
+)
+CONDORCET_TEXT = (
+    "The Condorcet Election Format (.cvotes) of Condorcet PHP and condorcet.vote: '#/' "
+    "parameter lines (#/Candidates: A ; B ; C, #/Implicit Ranking, #/Weight Allowed), then "
+    "one vote a line, best first, with '>' between ranks and '=' for ties. A trailing '* 3' "
+    "says three voters gave that vote and '^2' gives it a weight (when weights are allowed); "
+    "'tags ||' before a vote and '#' comments are ignored. With implicit ranking (the "
+    "format's default) the candidates a vote leaves out are tied after its last rank."
+)
+CONDORCET = (
+    "#/Candidates: margherita ; funghi ; hawaii\n"
+    "#/Implicit Ranking: false\n"
+    "margherita > funghi > hawaii * 3\n"
+    "funghi > margherita = hawaii * 2\n"
+    "hawaii > margherita\n"
+)

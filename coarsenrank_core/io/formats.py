@@ -27,6 +27,7 @@ from ._memory import release_freed_memory
 from ._text import decode, load_source
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
+from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
     WORKBOOK_EXTENSIONS,
@@ -36,13 +37,15 @@ from .containers import (
     sheet_names,
     workbook_table,
 )
+from .content import count_title, counter_title, is_ballot_mark
 from .long import read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
+from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
-from .survey import Prepared, platform_fix, prepare
+from .survey import Prepared, platform_fix, prepare, without_title_rows
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
@@ -58,6 +61,7 @@ class Source:
         self.options = options
         self.encoding = encoding
         self.sheet: str | None = None
+        self.title_rows = 0
 
     @property
     def extension(self) -> str:
@@ -92,6 +96,7 @@ class Source:
             table = split_table(self.text)
         if not len(table):
             raise empty_error()
+        table, self.title_rows = without_title_rows(table)
         return table
 
     @cached_property
@@ -171,6 +176,15 @@ FORMAT_LIST: tuple[Format, ...] = (
            detect=lambda s: s.extension in BLT_EXTENSIONS or (
                not s.workbook and looks_blt(s.text)),
            read=lambda s: read_blt(s.text), table=False),
+    Format("pgn", "chess games (PGN)", examples.PGN_TEXT, examples.PGN, PGN_EXTENSIONS,
+           detect=lambda s: s.extension in PGN_EXTENSIONS or (
+               not s.workbook and looks_pgn(s.text)),
+           read=lambda s: read_pgn(s.text), table=False),
+    Format("condorcet", "Condorcet election format", examples.CONDORCET_TEXT,
+           examples.CONDORCET, CONDORCET_EXTENSIONS,
+           detect=lambda s: s.extension in CONDORCET_EXTENSIONS or (
+               not s.workbook and looks_condorcet(s.text)),
+           read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
            detect=lambda s: {"item", "rank"} <= set(find_roles(_header(s), PREFERENCE_ROLES)),
            read=lambda s: read_long(s.table, s.options)),
@@ -287,6 +301,11 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         raise PreferenceFormatError(
             f"This looks like a PrefLib file, not a {fmt.title} table.",
             fix="Choose the 'preflib' format, or let it be detected.")
+    for other, looks in (("pgn", looks_pgn), ("condorcet", looks_condorcet)):
+        if fmt.table and not file.workbook and looks(file.text):
+            raise PreferenceFormatError(
+                f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
+                fix=f"Choose the '{other}' format, or let it be detected.")
     try:
         prefs = fmt.read(file)
     except PreferenceFormatError as error:
@@ -295,6 +314,9 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
         if len(file.data) > _TRIM_BYTES:
             release_freed_memory()
     report = _report(file, fmt, prefs, automatic=format == "auto")
+    warning = unusual_read(prefs)
+    if warning:
+        report = replace(report, warning=warning)
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
@@ -344,10 +366,11 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         else:
             coding = pairwise_columns(header) or {}
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
-        if ranker in _row_ids(file).values():
+        if ranker in _row_ids(file).values() or not prefs.has_rankers:
             ranker = None
         used = {*items, ranker, count}
-        return ReadReport(**base, header_rows=1, columns=labels, item_columns=items,
+        return ReadReport(**base, header_rows=1 + file.title_rows, columns=labels,
+                          item_columns=items,
                           ranker_column=ranker if prefs.has_rankers else None,
                           count_column=count,
                           skipped_columns=tuple(c for c in labels if c not in used))
@@ -367,12 +390,55 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
     skipped += [labels[j] for j in item_columns(prepared, ReadOptions())
                 if j not in columns and prepared.header is not None]
     return ReadReport(
-        **base, platform=prepared.platform, header_rows=prepared.start, columns=labels,
+        **base, platform=prepared.platform,
+        header_rows=prepared.start + (file.title_rows if prepared.header is not None else 0),
+        columns=labels,
         item_columns=tuple(labels[j] for j in columns) if prepared.header is not None else (),
         ranker_column=labels[prepared.ranker] if prepared.ranker is not None else None,
         count_column=labels[prepared.count] if prepared.count is not None else None,
         skipped_columns=tuple(skipped),
         one_is_best=file.options.one_is_best if fmt.id == "ranks" else None)
+
+
+_ID_LIKE = re.compile(r"[#]?\d{5,}|[A-Za-z]{0,3}[_-]?[0-9a-fA-F]{8,}|"
+                      r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def unusual_read(prefs: Preferences) -> str | None:
+    """One line saying why a read looks unusual, or None when it looks ordinary.
+
+    Unusual: more items than rankings; an item in only one ranking while the others are
+    in three or more (median); item names that look like people (e-mail addresses, or the
+    rankers' own names), dates, ids or numbers.
+    """
+    names = pd.Series(list(prefs.item_names or ()), dtype=object).astype(str).str.strip()
+    reasons = []
+    n_lists = len(prefs)
+    if not prefs.is_pairwise and prefs.n_items > n_lists >= 2:
+        reasons.append(f"there are more items ({prefs.n_items}) than rankings ({n_lists})")
+    seen = prefs.appearances()
+    if seen.size >= 4 and np.median(seen) >= 3 and (seen == 1).any():
+        once = names[seen == 1].tolist()
+        reasons.append(f"{quote_list(once, 3)} appear{'s' if len(once) == 1 else ''} in only "
+                       "one ranking while the other items appear in many")
+    looks = []
+    for kind, pattern in (("e-mail addresses", _EMAIL), ("dates or times", _DATE),
+                          ("ids", _ID_LIKE), ("numbers", _NUMBER)):
+        hits = names[names.str.fullmatch(pattern.pattern).fillna(False)]
+        if len(hits) and len(hits) * 4 >= len(names):
+            looks.append(f"{kind} ({quote_list(hits.tolist(), 2)})")
+    if prefs.has_rankers:
+        rankers = pd.Index(pd.unique(np.asarray(prefs.ranker_names or (), dtype=object)))
+        people = names[rankers.get_indexer(names.to_numpy(dtype=object)) >= 0]
+        if len(people):
+            looks.append(f"the rankers' own names ({quote_list(people.tolist(), 2)})")
+    if looks:
+        reasons.append("item names look like " + " and ".join(looks[:2]))
+    if not reasons:
+        return None
+    return ("Check this read: " + "; ".join(reasons) + ". If it is wrong, correct the layout "
+            "or the columns below.")
 
 
 _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}.*)?|"
@@ -417,7 +483,7 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
     numeric, named = [], 0
     for j in (j for j in prepared.free if j < table.width):
         distinct = uniques[pd.unique(codes[prepared.start:, j])]
-        values = distinct[distinct != ""]
+        values = distinct[(distinct != "") & ~is_ballot_mark(distinct)]
         if values.size and not (np.isfinite(rank_values(values[:1])).all()
                                 or _is_number(values[0])):
             named += 1  # its first value is a name: not a column of numbers
@@ -430,12 +496,19 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
             named += 1
     if numeric and named:
         title = prepared.label(numeric[0])
-        raise PreferenceFormatError(
-            f"This file was not loaded: read as {report.layout_title}, the column '{title}' "
-            "holds only numbers while the other columns hold names, so its numbers would "
-            "become items.", row=int(table.lines[0]), column=title,
-            fix=f"If '{title}' says how many times a row was given, choose it as the count "
-                "column; otherwise leave it out of the item columns.")
+        distinct = pd.unique(table.column(numeric[0], prepared.start))
+        what = ("a counter of the experiment's trial loop" if counter_title(title) else
+                "only numbers")
+        reason = (f"This file was not loaded: read as {report.layout_title}, the column "
+                  f"'{title}' holds {what} while the other columns hold names, so its numbers "
+                  "would become items.")
+        if count_title(title) and len(distinct) > 1:
+            fix = (f"If '{title}' says how many times a row was given, choose it as the count "
+                   "column; otherwise leave it out of the item columns.")
+        else:
+            fix = (f"Leave '{title}' out of the item columns (choose the item columns by "
+                   "hand).")
+        raise PreferenceFormatError(reason, row=int(table.lines[0]), column=title, fix=fix)
 
 
 def _is_number(text: str) -> bool:

@@ -20,7 +20,9 @@ from ._common import (
     parse_numbers,
     parse_weights,
     quote_list,
+    skipped_note,
 )
+from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
 
 __all__ = ["read_long"]
@@ -49,6 +51,16 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     cells = padded(table, header, 1)
     line = np.asarray(lines[1:], dtype=np.intp)
     item_col, rank_col = roles["item"], roles["rank"]
+    marks = is_ballot_mark(cells[:, item_col])
+    notes = []
+    if marks.any():  # undervote, overvote, write-in: no candidate at that rank
+        notes.append(skipped_note(line[marks], "row", "holding a ballot mark (undervote, "
+                                  "overvote, write-in), not a candidate"))
+        if marks.all():
+            raise PreferenceFormatError("Every row holds a ballot mark, not a candidate.",
+                                        row=int(line[0]), column=column_label(header, item_col),
+                                        fix="Put the candidates' names in the item column.")
+        cells, line = cells[~marks], line[~marks]
     items = cells[:, item_col]
     blank = np.flatnonzero(items == "")
     if blank.size:
@@ -84,7 +96,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     steps = np.cumsum(~start & np.r_[False, rank_s[1:] != rank_s[:-1]])
     group = steps - np.repeat(steps[start], np.bincount(key_s, minlength=n_lists))
     rankers = cells[first_row, roles["ranker"]] if "ranker" in roles else None
-    notes = ignored_note(header, {item_col, rank_col, *keys, roles.get("weight", -1)})
+    notes = ignored_note(header, {item_col, rank_col, *keys, roles.get("weight", -1)}) + notes
     return assemble(key_s, group, item[order], n_lists, item_names, line[first_row],
                      rankers=rankers, ranker_column=column_label(header, roles.get("ranker", 0)),
                      weights=weights, notes=notes, unit="ranking")

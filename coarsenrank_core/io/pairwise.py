@@ -22,12 +22,13 @@ from ._common import (
     parse_weights,
     quote_list,
     ranker_ids,
+    role_base,
     skipped_note,
     unify_names,
 )
 from .options import ReadOptions, override_roles
 
-__all__ = ["read_pairwise", "pairwise_columns"]
+__all__ = ["read_pairwise", "pairwise_columns", "pair_preferences"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0"}
 _RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1"}
@@ -37,6 +38,8 @@ _TIE_FLAGS = {"tie", "draw", "tied", "istie", "isdraw", "drawn", "winnertie", "w
               "winnertie(bothbad)"}
 _TRUE = {"1", "true", "yes", "y", "t", "x"}
 _FALSE = {"0", "false", "no", "n", "f", ""}
+_ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
+            "selection", "response", "answerpreference", "answerwinner"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
 
 
@@ -51,7 +54,10 @@ def pairwise_columns(header: list[str]) -> dict | None:
         a, b = roles["left"], roles["right"]
         for role in ("winner", "label"):
             if role in roles:
-                return {"mode": "label", "a": a, "b": b, "label": roles[role]}
+                return {"mode": "label", "a": a, "b": b, "label": roles[role], "tie": tie}
+        answer = next((j for j, k in enumerate(keys) if k in _ANSWERS), None)
+        if answer is not None:  # a choice between the two: MTurk's Answer.choice, preference
+            return {"mode": "label", "a": a, "b": b, "label": answer, "tie": tie}
         flags = _flag_columns(keys, keys[a], keys[b])
         if flags is not None:
             return {"mode": "flags", "a": a, "b": b, **flags, "tie": tie}
@@ -78,9 +84,9 @@ def _score_columns(keys, left, right) -> dict | None:
         names = {f"{side}score", f"score{side}", f"{side}goals", f"{side}points", *extra}
         return next((j for j, k in enumerate(keys) if k in names), None)
     a = find(left, {"homescore", "hometeamscore", "homegoals", "scorea", "score1", "leftscore",
-                    "ascore", "whitescore"})
+                    "ascore", "whitescore", "fthg", "hg", "fthomegoals"})
     b = find(right, {"awayscore", "awayteamscore", "awaygoals", "scoreb", "score2",
-                     "rightscore", "bscore", "blackscore"})
+                     "rightscore", "bscore", "blackscore", "ftag", "ag", "ftawaygoals"})
     return None if a is None or b is None else {"score_a": a, "score_b": b}
 
 
@@ -94,6 +100,9 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     for j in skipped or {}:
         if roles.get("ranker") == j:
             del roles["ranker"]
+    if "ranker" in roles and options.ranker_column is None and _per_row_id(
+            table, roles["ranker"], first):
+        del roles["ranker"]
     if coding is None:
         if explicit and not find_roles(first, PREFERENCE_ROLES) and table.width <= 2:
             return _pairs_headerless(table)
@@ -125,6 +134,9 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
     elif mode == "label":
         labels = cells[:, coding["label"]]
+        drawn = (np.zeros(len(a), dtype=bool) if coding.get("tie") is None else
+                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
+        labels = np.where(drawn, a, labels)  # a draw flag: the winner cell may be blank
         codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
         unfinished = np.array([str(u).lower() in _UNFINISHED for u in uniques] or [False])[codes]
         if unfinished.any():
@@ -133,6 +145,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
             labels = np.where(unfinished, a, labels)
         b_won, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col,
                                       b_col)
+        b_won, tied = b_won & ~drawn, tied | drawn
     elif mode == "flags":
         b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
@@ -144,6 +157,14 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if not keep.all():
         a, b, b_won, tied, line, cells = (x[keep] for x in (a, b, b_won, tied, line, cells))
     return _pairs(a, b, b_won, tied, line, cells, roles, first, notes)
+
+
+def _per_row_id(table: Table, j: int, header: list[str]) -> bool:
+    """A column titled only 'id' (or '#') whose value differs on every row: the game's id."""
+    if j >= len(header) or normalise(header[j]) not in ("id", "#", "gameid", "key"):
+        return False
+    values = table.column(j, 1)
+    return len(values) >= 1 and bool(pd.Series(values, dtype=object).is_unique)
 
 
 def _flags(values, line, header, col) -> np.ndarray:
@@ -197,14 +218,25 @@ def _resolve_labels(left, right, label, lines, header, label_col, left_col, righ
     """Turn left/right/winner rows into winner, loser and tie flags."""
     codes, uniques = pd.factorize(np.asarray(label, dtype=object))
     words = np.asarray([normalise(x) for x in uniques] or [""], dtype=object)[codes]
-    left_words = _LEFT_WORDS | {normalise(header[left_col])}
-    right_words = _RIGHT_WORDS | {normalise(header[right_col])}
+    left_key, right_key = normalise(header[left_col]), normalise(header[right_col])
+    left_words = _LEFT_WORDS | {left_key, _base(left_key, "left")}
+    right_words = _RIGHT_WORDS | {right_key, _base(right_key, "right")}
+    tie_words = _TIE_WORDS
+    if left_key.endswith(("1", "a")) and right_key.endswith(("2", "b")):
+        # output_1/output_2, generator_1/generator_2: a preference of 1, 2 (1.5 a tie)
+        left_words = left_words | {"1", "10"}
+        right_words = right_words | {"2", "20"}
+        tie_words = tie_words | {"15"}
+    if "home" in left_key and "away" in right_key:  # football: H, D, A (or 1, X, 2)
+        left_words = {"h", "home", "1", left_key, "10", "1:0"}
+        right_words = {"a", "away", "2", right_key, "01", "0:1"}
+        tie_words = _TIE_WORDS | {"d", "x"}
     is_left = label == left
     is_right = ~is_left & (label == right)
     rest = ~(is_left | is_right)
     word_left = rest & np.isin(words, list(left_words))
     word_right = rest & ~word_left & np.isin(words, list(right_words))
-    tie = rest & ~word_left & ~word_right & np.isin(words, list(_TIE_WORDS))
+    tie = rest & ~word_left & ~word_right & np.isin(words, list(tie_words))
     bad = np.flatnonzero(rest & ~word_left & ~word_right & ~tie)
     if bad.size:
         i = int(bad[0])
@@ -215,6 +247,12 @@ def _resolve_labels(left, right, label, lines, header, label_col, left_col, righ
             column=column_label(header, label_col),
             fix="Write the winning item's name, the word 'left' or 'right', or 'tie' for a draw.")
     return is_right | word_right, tie
+
+
+def _base(key: str, role: str) -> str:
+    """``white_id`` -> ``white``: a side's title without its id or name ending."""
+    found = role_base(key, PREFERENCE_ROLES[role])
+    return found[0] if found else key
 
 
 def _pairs_headerless(table: Table) -> Preferences:
@@ -230,6 +268,14 @@ def _pairs_headerless(table: Table) -> Preferences:
                 fix="Fill in the item or delete the row.")
     no = np.zeros(len(line), dtype=bool)
     return _pairs(cells[:, 0], cells[:, 1], no, no, line, cells, {}, None, [])
+
+
+def pair_preferences(first, second, second_wins, tied, line, notes) -> Preferences:
+    """Comparisons of ``first`` and ``second`` items (names), as other readers give them."""
+    line = np.asarray(line, dtype=np.intp)
+    return _pairs(np.asarray(first, dtype=object), np.asarray(second, dtype=object),
+                  np.asarray(second_wins, bool), np.asarray(tied, bool), line, None, {}, None,
+                  notes)
 
 
 def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes

@@ -45,6 +45,10 @@ class ReadReport:
         Rows skipped or changed while reading.
     automatic : bool
         Whether the layout was detected rather than chosen.
+    warning : str or None
+        One line when the read looks unusual (more items than rankings, an item in only
+        one ranking while the rest are in many, item names that look like people, dates,
+        ids or numbers), so that the user checks it and corrects the reading.
     """
 
     layout: str
@@ -62,12 +66,15 @@ class ReadReport:
     one_is_best: bool | None = None
     notes: tuple[str, ...] = ()
     automatic: bool = True
+    warning: str | None = None
 
     def lines(self) -> list[str]:
-        """The record in plain sentences, one per line."""
+        """The record in plain sentences, one per line (the warning, if any, second)."""
         how = "detected" if self.automatic else "chosen"
         out = [f"We read this as: {self.layout_title} ({how})"
                + (f", a {self.platform} export" if self.platform else "") + "."]
+        if self.warning:
+            out.append(self.warning)
         if self.sheet is not None:
             out.append(f"Sheet: '{self.sheet}'"
                        + (f" (of {len(self.sheets)})" if len(self.sheets) > 1 else "") + ".")

@@ -11,9 +11,20 @@ import numpy as np
 import pandas as pd
 
 from ._common import ORDINALS, PREFERENCE_ROLES, RANK_LABEL, Table, normalise
+from .content import (
+    SAMPLE_ROWS,
+    comment_title,
+    count_title,
+    counter_title,
+    id_title,
+    metadata_content,
+    metadata_title,
+    person_title,
+    rank_title_blocks,
+)
 
 __all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
-           "metadata_name"]
+           "metadata_name", "without_title_rows"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
 _METADATA = re.compile(
@@ -231,8 +242,12 @@ def prepare(table: Table) -> Prepared:
     header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
     questions = [m["question"] if (m := _BRACKETED.fullmatch(c)) else None
                  for c in (rows[0] if rows else [])]
+    if rows and not _groups(questions):  # Alchemer's ``Question:Item``
+        header, question = _unwrap_brackets(rows[0], _COLON)
+        questions = [m["question"] if (m := _COLON.fullmatch(c)) else None for c in rows[0]]
+    blocks = _groups(questions) or tuple(rank_title_blocks(header))
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
-                        question=question, blocks=_groups(questions))
+                        question=question, blocks=blocks)
     return _classify(prepared, rows[0] if rows else [])
 
 
@@ -288,14 +303,16 @@ def _platform(header: Sequence[str]) -> str | None:
 
 
 _BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
+_COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
 
 
-def _unwrap_brackets(cells: Sequence[str]) -> tuple[list[str], str | None]:
+def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern = _BRACKETED
+                     ) -> tuple[list[str], str | None]:
     """Google's ``Question [Item]`` and LimeSurvey's ``Question [Ranking 1]`` to the inner name.
 
     Only columns whose question text is shared with another column are unwrapped.
     """
-    matches = [_BRACKETED.fullmatch(c) if c else None for c in cells]
+    matches = [wrapper.fullmatch(c) if c else None for c in cells]
     questions = pd.Series([m["question"] if m else None for m in matches], dtype=object)
     shared = questions.duplicated(keep=False) & questions.notna()
     header = [m["inner"].strip() if m and shared[j] else c
@@ -328,6 +345,7 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     rankers: dict[int, int] = {}
     count = None
     width = prepared.width
+    item_ranks = _rank_columns(prepared)
     for j in range(width):
         keys = {normalise(names[j]) if j < len(names) else "", normalise(prepared.label(j))}
         keys.discard("")
@@ -340,10 +358,24 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
+        elif counter_title(prepared.label(j)):
+            skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
+        elif j in item_ranks:
+            continue  # holds ranks like the item columns beside it: an item, whatever its title
+        elif (person := person_title(prepared.label(j))) is not None:
+            rankers[j] = 2 if person == "e-mail" else 3
+        elif metadata_title(prepared.label(j)):
+            skipped[j] = "metadata, by its title"
+        elif id_title(prepared.label(j)):
+            skipped[j] = "an id, not items"
+        elif comment_title(prepared.label(j)):
+            skipped[j] = "another question"
+    _classify_by_content(prepared, skipped, rankers, count)
     ranker = min(rankers, key=lambda j: (rankers[j], j)) if rankers else None
     for j in rankers:
         if j != ranker:
-            skipped[j] = "survey metadata"
+            skipped[j] = f"who answered, like '{prepared.label(ranker)}', not items" \
+                if rankers[j] >= 2 and ranker is not None else "survey metadata"
     if count is None and prepared.header is not None and width >= 3:
         count = _trailing_count(prepared)
     if prepared.header is not None and width >= 3 and 0 not in skipped and _row_numbers(
@@ -354,10 +386,126 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     focus = _focus_block(prepared, {*skipped, ranker, count})
     if focus is not None:
         for j in range(width):
-            if j not in focus and j not in skipped and j not in (ranker, count):
+            if j not in focus and j not in skipped and j not in (ranker, count) and not \
+                    count_title(prepared.label(j)):
                 skipped[j] = "another question"
     return Prepared(prepared.table, prepared.header, prepared.start, prepared.platform,
                     prepared.question, skipped, ranker, count, prepared.blocks)
+
+
+def _rank_columns(prepared: Prepared) -> set[int]:
+    """Columns of ranks among two or more: each cell a rank (or blank) up to their number.
+
+    Such a column is an item of a table of ranks even when its title reads like metadata
+    (an item called 'Key' or 'Notes'); ids, durations and counts exceed the number of items.
+    """
+    table = prepared.table
+    n = min(prepared.n_rows, SAMPLE_ROWS)
+    if prepared.header is None or not n or table.width > 300:
+        return set()
+    codes, uniques = table.factorized
+    sample = codes[prepared.start:prepared.start + n]
+    present = np.unique(sample)
+    values = np.full(len(uniques), np.nan)
+    values[present] = rank_values(uniques[present])
+    cells = values[sample]
+    ranked = np.isfinite(cells).all(axis=0) & (cells > 0).any(axis=0)
+    columns = np.flatnonzero(ranked)
+    if columns.size < 2:
+        return set()
+    top = np.nanmax(cells[:, columns], axis=0)
+    return {int(j) for j, t in zip(columns, top) if t <= columns.size}
+
+
+def _classify_by_content(prepared: Prepared, skipped: dict, rankers: dict,
+                         count: int | None) -> None:
+    """Columns that hold metadata, record numbers or who answered, judged by their cells.
+
+    Only for a table whose first row is titles (no title recurs in the rows below). A
+    column is metadata when most of its cells are user agents, web addresses, JSON, dates,
+    IP addresses or prose. A column whose values differ on (nearly) every row and never
+    occur in the other columns, while those share their values, says who answered (or is
+    a record number): it is never an item column. A ranker found by its title (a name or
+    e-mail question) is dropped when its answers are among the items.
+    """
+    table = prepared.table
+    start = prepared.start
+    n = min(prepared.n_rows, SAMPLE_ROWS)
+    if prepared.header is None or not n or table.width > 300:
+        return
+    codes, uniques = table.factorized
+    sample = codes[start:start + n]
+    title_codes = codes[0][uniques[codes[0]] != ""]
+    if np.isin(sample, title_codes).any():
+        return  # a title recurs below: the first row may be a ranking
+    blank = np.flatnonzero(uniques == "")
+    ranked = {j for block in rank_title_blocks([prepared.label(j) for j in range(table.width)])
+              for j in block}
+    ranked |= {j for j in range(table.width) if RANK_LABEL.fullmatch(prepared.label(j))}
+    filled = np.isin(sample, blank, invert=True)
+    free = [j for j in range(table.width) if j not in skipped and j != count]
+    for j in free:  # metadata and e-mails by their cells
+        if j in ranked or j in rankers or not filled[:, j].any():
+            continue
+        kind = metadata_content(uniques[sample[filled[:, j], j]])
+        if kind == "e-mail addresses":
+            rankers[j] = 2
+        elif kind is not None:
+            skipped[j] = f"{kind}, not items"
+    free = [j for j in free if j not in skipped]
+    columns = {j: np.setdiff1d(np.unique(sample[:, j]), blank) for j in free}
+    items = [j for j in free if j not in rankers]  # the columns that may hold items
+    if not items:
+        return
+    in_items = np.bincount(np.concatenate([columns[k] for k in items]).astype(np.int64),
+                           minlength=len(uniques))
+    occurrences = np.bincount(sample[:, items][filled[:, items]].astype(np.int64),
+                              minlength=len(uniques))
+    for j in free:
+        values = columns[j]
+        if not values.size or j in ranked:
+            continue  # a column titled by a rank holds items
+        others = np.concatenate([columns[k] for k in items if k != j] or [np.empty(0, int)])
+        others_recur = bool(others.size and (occurrences[others] >= 2).any())
+        elsewhere = in_items[values] - (1 if j in items else 0)
+        if j in rankers:
+            if rankers[j] >= 2 and (elsewhere > 0).any() and others_recur:
+                del rankers[j]  # a "name" question whose answers are items
+            continue
+        if (elsewhere == 0).all() and others_recur and n >= 5 and \
+                filled[:, j].sum() >= 0.9 * n and values.size >= 0.9 * filled[:, j].sum():
+            if all(_whole(v) for v in uniques[values[:50]]):
+                skipped[j] = "a different number on every row (record numbers), not items"
+            else:
+                rankers[j] = 4
+
+
+def _whole(text: str) -> bool:
+    return bool(re.fullmatch(r"[#]?\d+", str(text).strip()))
+
+
+def without_title_rows(table: Table) -> tuple[Table, int]:
+    """The table without the title rows above its header, and how many there were.
+
+    Title rows hold one cell, or two where the rows below fill many more (``Election:``,
+    ``General 2024``), above a row of several titles; their text never recurs below.
+    """
+    if len(table) < 3 or table.width < 3:
+        return table, 0
+    filled = (table.cells[:8] != "").sum(axis=1)
+    below = (table.cells[:60] != "").sum(axis=1)
+    # a title row fills at most one cell, or under half of what the rows below fill
+    wide = max(2, int(np.median(below[min(len(below) - 1, 3):])) // 2 + 1)
+    k = 0
+    while k < len(filled) and (filled[k] <= 1 or filled[k] < wide and filled[k] <= 2):
+        k += 1
+    if k == 0 or k >= len(filled) or filled[k] < 2 or k >= len(table) - 1:
+        return table, 0
+    codes, uniques = table.factorized
+    titles = codes[:k][table.cells[:k] != ""]
+    if np.isin(codes[k:], titles).any():
+        return table, 0
+    return Table(table.cells[k:], table.lines[k:], table.delimiter, table.head_widths[k:]), k
 
 
 def _focus_block(prepared: Prepared, used: set) -> tuple[int, ...] | None:
@@ -370,7 +518,8 @@ def _focus_block(prepared: Prepared, used: set) -> tuple[int, ...] | None:
     blocks = [b for b in blocks if len(b) >= 2]
     if not blocks:
         return None
-    titled = [b for b in blocks if all(RANK_LABEL.fullmatch(prepared.label(j)) for j in b)]
+    titled = [b for b in blocks if all(RANK_LABEL.fullmatch(prepared.label(j)) for j in b)
+              or rank_title_blocks([prepared.label(j) for j in b]) == [tuple(range(len(b)))]]
     if titled:
         return titled[0]
     for block in blocks:

@@ -22,6 +22,8 @@ from ._common import (
     parse_weights,
     quote_list,
 )
+from .condorcet import refuse_counts_in_names
+from .content import is_ballot_mark
 from .options import ReadOptions
 from .survey import Prepared, looks_like_rank
 
@@ -113,6 +115,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
+    refuse_counts_in_names(item_names, prepared.lines)
     filled = np.zeros(block.size, dtype=bool)
     filled[cell_index] = True
     group = (np.cumsum(filled.reshape(block.shape), axis=1, dtype=np.int32) - 1).ravel()[
@@ -125,7 +128,9 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     try:
         return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows,
                         item_names, line, rankers=rankers,
-                        ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+                        ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
+                        notes=_mark_note(codes[prepared.start:, columns], uniques)
+                        if max(columns, default=0) < codes.shape[1] else ())
     except ValueError:
         # Preferences refuses an item twice in a ranking; say where, in the file's terms
         column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols]
@@ -149,6 +154,9 @@ def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | No
         uniques = factorized[1][first]
     codes = codes.astype(np.int32)
     uniques = np.asarray(uniques, dtype=object)
+    marks = is_ballot_mark(uniques)
+    if marks.any():  # undervote, overvote, write-in ... are blanks, never items
+        uniques = np.where(marks, "", uniques)
     tied_unique = pd.Series(uniques, dtype=object).str.contains(TIE, regex=False).to_numpy(
         dtype=bool)
     if not tied_unique.any():
@@ -161,12 +169,27 @@ def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | No
     plain = np.flatnonzero(filled & ~tied)
     parts = pd.Series(cells[tied], index=np.flatnonzero(tied), dtype=object)
     parts = parts.str.split(TIE, regex=False).explode().str.strip()
-    parts = parts[parts != ""]
+    parts = parts[(parts != "") & ~is_ballot_mark(parts.to_numpy(dtype=object))]
     index = np.concatenate([plain, parts.index.to_numpy(dtype=np.intp)])
     values = np.concatenate([cells[plain], parts.to_numpy(dtype=object)])
     order = np.argsort(index, kind="stable")
     item, names = factorize(values[order])
     return index[order], item, names
+
+
+def _mark_note(codes: np.ndarray, uniques: np.ndarray) -> list[str]:
+    """A note counting the ballot marks (undervote, overvote ...) read as blank cells."""
+    present = pd.unique(codes.ravel())  # only the cells of the item columns
+    marks = present[is_ballot_mark(uniques[present])]
+    if not marks.size:
+        return []
+    hit = np.isin(codes, marks)
+    n = int(hit.sum())
+    if not n:
+        return []
+    names = sorted({str(u).lower() for u in uniques[np.unique(codes[hit])]})
+    return [f"Read {n} ballot mark{'s' if n != 1 else ''} ({', '.join(names)}) as blank "
+            "cells, not items"]
 
 
 def _refuse_other_layout(prepared: Prepared) -> None:

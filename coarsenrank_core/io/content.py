@@ -1,0 +1,256 @@
+"""What a column holds, judged by its title words and its cells: people, ids, metadata, prose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["person_title", "metadata_title", "metadata_content", "BALLOT_MARKS",
+           "is_ballot_mark", "title_words", "DATE", "EMAIL", "IP", "counter_title",
+           "SAMPLE_ROWS", "comment_title", "count_title", "id_title", "recurring_share",
+           "prose", "rank_title", "rank_title_blocks"]
+
+SAMPLE_ROWS = 2000
+"""Data rows looked at to judge a column by its content."""
+
+# ---------------------------------------------------------------------------- titles
+_NAME_WORDS = frozenset({
+    "name", "names", "fullname", "username", "nickname", "surname", "firstname", "lastname",
+    "forename", "nom", "prenom", "prénom", "nombre", "apellido", "apellidos", "nome",
+    "cognome", "naam", "voornaam", "achternaam", "vorname", "nachname", "namn", "navn",
+    "nimi", "isim", "imie", "imię", "nazwisko", "jméno", "név", "имя", "фамилия", "ім'я",
+    "όνομα", "tên", "اسم", "الاسم", "שם", "नाम"})
+_NAME_SCRIPTS = ("姓名", "名前", "名字", "氏名", "이름", "お名前")
+_EMAIL_WORDS = frozenset({"email", "emailaddress", "mail", "courriel", "correo",
+                          "correoelectronico", "posta", "epost", "sähköposti", "почта"})
+_PERSON_WORDS = frozenset({"respondent", "participant", "voter", "rater", "annotator",
+                           "worker", "student", "judge", "grader", "ranker", "user"})
+# words that make a "name" title name a thing ranked, not a person
+_THING_WORDS = frozenset({"item", "items", "candidate", "option", "choice", "product", "team",
+                          "player", "model", "winner", "loser", "left", "right", "white",
+                          "black", "home", "away", "file", "alternative", "entry", "project",
+                          "company", "brand", "dish", "movie", "film", "book", "song",
+                          "course", "city", "country", "school", "event", "tournament",
+                          "tourney", "venue", "opening", "league", "survey", "form",
+                          "question", "collector", "campaign", "referee", "program"})
+_ID_SUFFIXES = ("id", "code", "no", "number", "num", "key", "uuid", "#")
+
+# survey, web and device metadata named by their title words
+_METADATA_PHRASES = (
+    "user agent", "useragent", "browser", "referer", "referrer", "http referer", "ip",
+    "ip address", "ipaddress", "remote addr", "latitude", "longitude", "lat", "lon", "lng",
+    "geo", "geolocation", "location", "duration", "time taken", "time spent",
+    "response time", "completion time", "language", "locale", "device", "device type",
+    "operating system", "os", "screen resolution", "resolution", "status",
+    "url", "page url", "landing page", "utm source", "utm medium", "utm campaign",
+    "session", "session id", "sessionid", "token", "timezone", "time zone", "country",
+    "city", "region", "state region", "postal", "postal code", "zip", "zip code",
+    "created at", "updated at", "submitted at", "submission date", "submission time",
+    "date submitted", "time started", "date", "time", "timestamp", "start", "end",
+    "started", "finished", "completed", "tags", "consent", "valid", "flagged", "hash",
+    "checksum", "version", "attention check", "user id", "contact id", "external reference")
+# free-text questions asked beside the ranking: their answers are never items
+_COMMENT_WORDS = frozenset({"comment", "comments", "remark", "remarks", "feedback", "notes",
+                            "note", "suggestion", "suggestions", "anything", "explain", "why",
+                            "reason", "commentaires", "kommentar", "comentarios"})
+_METADATA_TITLES = frozenset(re.sub(r"\s+", "", p) for p in _METADATA_PHRASES)
+# PsychoPy, jsPsych and similar experiment logs: loop counters, key presses, response times
+_COUNTER = re.compile(
+    r"(?:.*\.)?(?:this(?:repn|trialn|n|index)|thisrow\.t|(?:trial|block|loop|rep)"
+    r"(?:s)?(?:_?(?:index|num|number|n|count|counter))|trialindex|trialnum|internalnodeid|"
+    r"timeelapsed|rt|\w*\.(?:rt|keys|corr|started|stopped|ran|duration))", re.IGNORECASE)
+
+
+def title_words(text: str) -> list[str]:
+    """The lower-case words of a column title (letters and digits; other marks split)."""
+    return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
+
+
+def _squashed(text: str) -> str:
+    return "".join(title_words(text))
+
+
+def person_title(text: str) -> str | None:
+    """``"name"`` or ``"e-mail"`` when a title asks who answered, in any common language.
+
+    ``What is your name?``, ``Your name``, ``Nom et prénom``, ``Ihr Name``, ``E-mail address``
+    ... name a person; ``Item name``, ``winner_name``, ``Team name`` name a thing ranked.
+    """
+    words = title_words(text)
+    if not words:
+        return None
+    squashed = "".join(words)
+    things = _THING_WORDS.intersection(words)
+    if squashed in _EMAIL_WORDS or _EMAIL_WORDS.intersection(words) or "e" in words and \
+            "mail" in words:
+        return "e-mail"
+    if things:
+        return None
+    if _NAME_WORDS.intersection(words) or any(s in text for s in _NAME_SCRIPTS):
+        return "name"
+    if squashed in _PERSON_WORDS:
+        return "name"
+    return None
+
+
+def id_title(text: str) -> bool:
+    """Whether a title names an id or code (``Response ID``, ``record_no``, ``uuid``)."""
+    words = title_words(text)
+    return bool(words) and (words[-1] in _ID_SUFFIXES or _squashed(text) in _ID_SUFFIXES
+                            or text.strip() == "#")
+
+
+def metadata_title(text: str) -> bool:
+    """Whether a title names web, device or survey metadata (user agent, referer, IP ...)."""
+    squashed = _squashed(text)
+    if squashed in _METADATA_TITLES:
+        return True
+    words = title_words(text)
+    return len(words) >= 2 and " ".join(words[:2]) in _METADATA_PHRASES and len(words) <= 4
+
+
+_COUNT_WORDS = frozenset({"count", "counts", "copies", "copy", "times", "weight", "weights",
+                          "votes", "n", "freq", "frequency", "multiplicity", "repeat",
+                          "repeats", "quantity", "qty", "ballots", "voters", "number",
+                          "occurrences", "tally"})
+
+
+def count_title(text: str) -> bool:
+    """Whether a title means a count, a weight or a number of votes."""
+    return bool(_COUNT_WORDS.intersection(title_words(text)))
+
+
+def comment_title(text: str) -> bool:
+    """Whether a title asks for free text beside the ranking (comments, feedback, why ...)."""
+    return bool(_COMMENT_WORDS.intersection(title_words(text)))
+
+
+def counter_title(text: str) -> bool:
+    """Whether a title names an experiment log's loop counter or timing (``trials.thisN``)."""
+    return bool(_COUNTER.fullmatch(text.strip().replace(" ", "")))
+
+
+# ---------------------------------------------------------------------------- content
+DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T_]\d{1,2}[:h]\d{2}.*)?|"
+                  r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}([ T,]+\d{1,2}:\d{2}.*)?|"
+                  r"\d{1,2}:\d{2}(:\d{2})?(\s*[AaPp][Mm])?|\d{10,13}(\.\d+)?|"
+                  r"\d+(\.\d+)?[eE]\+\d+")
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}")
+_USER_AGENT = re.compile(r"(Mozilla|Opera|Dalvik|curl|python-requests|okhttp)/\d|"
+                         r"AppleWebKit|Gecko/|\((Windows NT|Macintosh|iPhone|iPad|Linux|X11)",
+                         re.IGNORECASE)
+_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+|www\.\S+", re.IGNORECASE)
+_JSON = re.compile(r"\s*(\{.*\}|\[.*\])\s*", re.S)
+_CONTENT_KINDS = (("browser user agents", _USER_AGENT, "search"),
+                  ("web addresses", _URL, "fullmatch"),
+                  ("JSON data", _JSON, "fullmatch"),
+                  ("e-mail addresses", EMAIL, "fullmatch"),
+                  ("dates or times", DATE, "fullmatch"),
+                  ("IP addresses", IP, "fullmatch"))
+BALLOT_MARKS = frozenset({"undervote", "overvote", "skipped", "writein", "write-in",
+                          "blank", "exhausted", "under vote", "over vote"})
+
+_MARK_KEYS = frozenset(re.sub(r"[\s_.-]+", "", m) for m in BALLOT_MARKS)
+
+
+def is_ballot_mark(values: np.ndarray) -> np.ndarray:
+    """Whether each cell is a ballot mark (``undervote``, ``overvote``, ``write-in`` ...)."""
+    values = np.asarray(values, dtype=object).ravel()
+    out = np.zeros(values.size, dtype=bool)
+    lengths = np.fromiter(map(len, map(str, values)), dtype=np.int64, count=values.size)
+    near = np.flatnonzero((lengths >= 5) & (lengths <= 12))  # only these can be marks
+    if near.size:
+        keys = pd.Series(values[near], dtype=object).astype(str).str.lower().str.replace(
+            r"[\s_.-]+", "", regex=True)
+        out[near] = keys.isin(_MARK_KEYS).to_numpy(dtype=bool)
+    return out
+
+
+def metadata_content(values: Sequence[str] | np.ndarray) -> str | None:
+    """What a column's cells are when they are metadata rather than items, else None.
+
+    Most of the non-blank cells must be browser user agents, web addresses, JSON, e-mail
+    addresses, dates or times, or IP addresses; or prose (a free-text comment: cells of
+    five or more words, or sentences).
+    """
+    cells = pd.Series(np.asarray(values, dtype=object)[:SAMPLE_ROWS], dtype=object).astype(str)
+    cells = cells[cells.str.strip() != ""]
+    series = pd.Series(pd.unique(cells.to_numpy()), dtype=object).astype(str)
+    if series.empty:
+        return None
+    for kind, pattern, how in _CONTENT_KINDS:
+        hits = series.map(lambda s, p=pattern, h=how: bool(getattr(p, h)(s.strip())))
+        if hits.mean() >= 0.8:
+            return kind
+    if len(series) >= 3 and prose(series).mean() >= 0.5 and recurring_share(cells) < 0.5:
+        return "free-text comments"
+    return None
+
+
+def recurring_share(cells: pd.Series) -> float:
+    """The share of the parts of cells (split at ``; , > = |``) that recur in another cell.
+
+    Rankings written in cells reuse the same item names from row to row; comments, user
+    agents and other free text do not.
+    """
+    text = cells.astype(str).str.replace(r"\s*[*^]\s*\d+\s*$", "", regex=True)  # counts
+    parts = text.str.split(r"[;,>=|]", regex=True).explode().str.strip()
+    parts = parts[parts != ""].str.lower()
+    if parts.empty:
+        return 0.0
+    frame = pd.DataFrame({"row": parts.index, "part": parts.to_numpy()}).drop_duplicates()
+    rows = frame["part"].map(frame["part"].value_counts())
+    return float((rows >= 2).mean())
+
+
+def prose(series: pd.Series) -> pd.Series:
+    """Whether each cell reads as prose: five or more words, or a sentence mark inside."""
+    text = series.astype(str)
+    words = text.str.count(r"[^\W\d_]{2,}")
+    sentence = text.str.contains(r"[.!?]\s+[A-Za-z]|[.!?]$", regex=True)
+    ranking = text.str.contains(r"\S\s*>\s*\S", regex=True)  # 'A > B > C' is no prose
+    return ((words >= 5) | (sentence & (words >= 3))) & ~ranking
+
+
+# ---------------------------------------------------------------------------- rank titles
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth", "tenth", "eleventh", "twelfth")
+_RANK_TOKEN = re.compile(
+    r"(?P<stem>.*?)[\s_.:#(\[-]*"
+    r"(?:(?:rank(?:ed|ing)?|choice|pref(?:erence)?|position|pos|place|vote|top|no|nr|"
+    r"number|\#)[\s_.#:-]*)?"
+    r"(?:(?P<number>\d{1,3})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINAL_WORDS) + r"))"
+    r"(?:[\s_.-]*(?:choice|place|preference|pref|rank(?:ed)?|pick|vote|favou?rite))?"
+    r"[)\]]?(?:\s*of\s*\d+)?\s*", re.IGNORECASE)
+
+
+def rank_title(label: str) -> tuple[str, int] | None:
+    """A title that names a rank after a shared stem: ``Mayor 1st Choice`` -> ``("mayor", 1)``.
+
+    Also ``Rank the pizzas (2)``, ``Choice 3``, ``pref_4``, ``Second choice of 5``.
+    """
+    match = _RANK_TOKEN.fullmatch(label.strip())
+    if match is None:
+        return None
+    rank = (int(match["number"]) if match["number"] is not None
+            else _ORDINAL_WORDS.index(match["word"].lower()) + 1)
+    return re.sub(r"[\s_.:#(\[-]+", " ", match["stem"].lower()).strip(), rank
+
+
+def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:
+    """Groups of columns titled by one stem and the ranks 1, 2, 3 ... (two or more)."""
+    groups: dict[str, list[tuple[int, int]]] = {}
+    for j, label in enumerate(labels):
+        found = rank_title(label) if label else None
+        if found is not None:
+            groups.setdefault(found[0], []).append((found[1], j))
+    blocks = []
+    for members in groups.values():
+        ranks = sorted(r for r, _ in members)
+        if len(members) >= 2 and ranks == list(range(1, len(ranks) + 1)):
+            blocks.append(tuple(sorted(j for _, j in members)))
+    return blocks
