@@ -322,8 +322,11 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
     Returns the number of comparisons applied: 0 (nothing changed) when the acceptable
     prefix is shorter than :data:`MIN_BATCH`.
     """
-    n_items, n_raters = mu.size, rel_a.size
+    n_items = mu.size
     count = np.bincount
+    if learn:  # the window's annotators as local ids 0..K-1: every count below is O(window)
+        raters, local = np.unique(annotators, return_inverse=True)
+        n_raters = raters.size
     vi, vj, a, b = var[winners], var[losers], rel_a[annotators], rel_b[annotators]
     d = mu[winners] - mu[losers]
     p, q = expit(d), expit(-d)
@@ -360,7 +363,7 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
                 + count(l_, load_j[:size], minlength=n_items))
         fits = not np.any(load[touches > 1] > batch_change)
         if fits and learn:
-            k_ = annotators[:size]
+            k_ = local[:size]
             load = count(k_, load_k[:size], minlength=n_raters)
             fits = not np.any(load[count(k_, minlength=n_raters) > 1] > batch_change)
         if fits:
@@ -377,8 +380,8 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
     mu[hit] += v / (1.0 + rho * (t - 1) / (2.0 * t)) * pull[hit]
     var[hit] = v / (1.0 + rho)
     if learn:
-        rel_a += count(k_, move_a[:size], minlength=n_raters)
-        rel_b += count(k_, move_b[:size], minlength=n_raters)
+        rel_a[raters] += count(k_, move_a[:size], minlength=n_raters)
+        rel_b[raters] += count(k_, move_b[:size], minlength=n_raters)
     return size
 
 
