@@ -172,6 +172,46 @@ def _first_repeat(items, offsets, lengths, owner, n_items: int) -> int | None:
     return int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
 
 
+_COUNT_RANGE = 4
+"""Pairs are pooled by ``bincount`` when their key range is at most this many times N
+(plus 2²⁰); otherwise by sorting the keys."""
+
+
+def _group_pairs(first, second, tie, n_items: int, tag=None, n_tags: int = 1
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Groups of identical pairs: the first copy of each group and every pair's group.
+
+    Groups are numbered in order of their key ``((first · M + second) · 2 + tie) · T + tag``.
+    Counted in O(N + key range) by marking the keys that occur when the range is small
+    (:data:`_COUNT_RANGE`), else by sorting; ``None``-free either way.
+    """
+    n = first.size
+    key_range = float(n_items) * n_items * 2 * n_tags
+    if key_range >= 2.0**62:
+        raise ValueError("too many items and tags to key pairs by one 64-bit integer")
+    key = first.astype(np.int64)
+    key *= n_items
+    key += second
+    key *= 2
+    key += tie
+    if tag is not None:
+        key *= n_tags
+        key += tag
+    if key_range <= _COUNT_RANGE * n + (1 << 20):
+        occupied = np.zeros(int(key_range), dtype=bool)
+        occupied[key] = True
+        rank = np.cumsum(occupied, dtype=np.int64 if n > MAX_ID else ID_DTYPE)
+        group = rank[key].astype(np.intp)
+        group -= 1
+        n_groups = int(rank[-1])
+        del rank, occupied
+        keep = np.full(n_groups, n, dtype=np.intp)
+        np.minimum.at(keep, group, np.arange(n, dtype=np.intp))
+        return keep, group
+    _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return keep, inverse.ravel()
+
+
 _PICKLED = ("items", "offsets", "groups", "n_items", "weights", "rankers", "item_names",
             "ranker_names", "notes", "fingerprint")
 """What a pickled collection carries: its fields and its fingerprint (a short string)."""
@@ -813,24 +853,59 @@ class Preferences:
         The index is ``None`` when :attr:`pooled` is the collection itself (row ``n`` is
         row ``n``), so that nothing of the collection's size is kept for it.
         """
+        return self.pool_identical()
+
+    def pool_identical(self, tag=None, worth: float = POOL_WORTH
+                       ) -> tuple[Preferences, np.ndarray | None]:
+        """Identical preferences (with equal ``tag``) merged into one of summed weight.
+
+        The engine of :attr:`pooling`. Merged rows keep the order of their first copies;
+        rankers are dropped.
+
+        Parameters
+        ----------
+        tag : array of int, shape (N,), optional
+            Preferences merge only when their tags are equal too (e.g. a code of each
+            weight, to merge only copies of equal weight).
+        worth : float
+            Return the collection itself when merging would keep more than this share
+            of the preferences (or when a summed weight would exceed :data:`MAX_WEIGHT`).
+
+        Returns
+        -------
+        (Preferences, numpy.ndarray or None)
+            The merged collection and, for every preference, the index of its row there
+            (``None`` when the collection itself is returned).
+
+        Notes
+        -----
+        Pairs are keyed by one integer each, ``((winner · M + loser) · 2 + tie) · T + tag``,
+        and counted by ``bincount`` in O(N + key range) when the range is at most a few
+        times N (:data:`_COUNT_RANGE`); larger ranges are sorted. Longer preferences are
+        compared as rows of bytes within each length.
+        """
         n = len(self)
         if n == 0:
             return self, None
-        group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
+        if tag is not None:
+            tag = np.asarray(tag)
+            if tag.shape != (n,) or (n and tag.min() < 0):
+                raise ValueError("tag must hold one non-negative integer per preference")
         if self.lengths.max() == 2:
-            first, second = self.items[0::2], self.items[1::2]
-            key = ((first.astype(np.int64) * max(self.n_items, 1) + second) * 2
-                   + self.groups[1::2])
-            _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
-            group[:] = inverse.ravel()
+            n_tags = int(tag.max()) + 1 if tag is not None else 1
+            keep, group = _group_pairs(self.items[0::2], self.items[1::2], self.groups[1::2],
+                                       max(self.n_items, 1), tag, n_tags)
             weights = np.bincount(group, weights=self.weights, minlength=keep.size)
         else:
+            group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
             keep_parts, weight_parts, shift = [], [], 0
             for k in np.unique(self.lengths):
                 rows = np.flatnonzero(self.lengths == k)
                 element = self.offsets[:-1][rows, None] + np.arange(k)
-                table = np.ascontiguousarray(np.concatenate(
-                    [self.items[element], self.groups[element]], axis=1), dtype=np.int64)
+                columns = [self.items[element], self.groups[element]]
+                if tag is not None:
+                    columns.append(tag[rows, None])
+                table = np.ascontiguousarray(np.concatenate(columns, axis=1), dtype=np.int64)
                 keys = table.view(np.dtype((np.void, table.itemsize * table.shape[1]))).ravel()
                 _, first_copy, inverse = np.unique(keys, return_index=True, return_inverse=True)
                 keep_parts.append(rows[first_copy])
@@ -840,7 +915,7 @@ class Preferences:
                 shift += first_copy.size
             keep = np.concatenate(keep_parts)
             weights = np.concatenate(weight_parts)
-        if keep.size > POOL_WORTH * n or weights.max() > MAX_WEIGHT:
+        if keep.size > worth * n or weights.max() > MAX_WEIGHT:
             # too few repeats to pay for a second copy, or a summed weight would leave the
             # checked range: the collection itself (its stage sums are the same)
             return self, None

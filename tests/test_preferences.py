@@ -442,3 +442,49 @@ def test_the_first_preference_with_a_repeated_item_is_named_whatever_the_lengths
             broken[later][1] = broken[later][0]
         with pytest.raises(ValueError, match=f"preference {bad} lists an item more than once"):
             Preferences.from_lists(broken, n_items=100)
+
+
+def _pool_by_dict(prefs, tag=None):
+    """Brute force: merged rows in order of first copy, summed weights, each row's group."""
+    first: dict = {}
+    index = []
+    for n, row in enumerate(prefs.to_lists()):
+        key = (tuple(x if isinstance(x, int) else tuple(sorted(x)) for x in row),
+               None if tag is None else int(tag[n]))
+        index.append(first.setdefault(key, len(first)))
+    index = np.array(index)
+    weights = np.bincount(index, weights=np.asarray(prefs.weights, float))
+    return [list(k[0]) for k in first], weights, index
+
+
+@pytest.mark.parametrize("by", ["count", "sort"])
+@pytest.mark.parametrize("tagged", [False, True])
+def test_pairs_pool_by_counting_keys_or_by_sorting_them_alike(monkeypatch, by, tagged):
+    import coarsenrank_core.preferences as module
+
+    if by == "sort":  # a key range too large to count: the sort fallback
+        monkeypatch.setattr(module, "_COUNT_RANGE", -10**9)
+    rng = np.random.default_rng(3)
+    n = 2000
+    winners = rng.integers(0, 6, n)
+    losers = (winners + rng.integers(1, 6, n)) % 6
+    prefs = Preferences.from_pairs(winners, losers, 6, tied=rng.random(n) < 0.2,
+                                   weights=rng.choice([1.0, 2.5], n))
+    tag = rng.integers(0, 3, n) if tagged else None
+    merged, index = prefs.pool_identical(tag)
+    rows, weights, groups = _pool_by_dict(prefs, tag)
+    assert [[x if isinstance(x, int) else tuple(sorted(x)) for x in row]
+            for row in merged.to_lists()] == rows
+    np.testing.assert_allclose(merged.weights, weights, rtol=1e-12)
+    np.testing.assert_array_equal(index, groups)
+    assert prefs.pooling[0] is prefs.pooled
+
+
+def test_pooling_keeps_rows_apart_by_tag_and_refuses_a_bad_tag():
+    prefs = Preferences.from_lists([[0, 1, 2], [0, 1, 2], [0, 1, 2], [2, 1, 0]] * 3)
+    merged, index = prefs.pool_identical(np.array([0, 0, 1, 0] * 3))
+    assert merged.to_lists() == [[0, 1, 2], [0, 1, 2], [2, 1, 0]]
+    np.testing.assert_allclose(merged.weights, [6.0, 3.0, 3.0])
+    assert index.tolist() == [0, 0, 1, 2] * 3
+    with pytest.raises(ValueError, match="tag"):
+        prefs.pool_identical(np.array([0, -1] * 6))
