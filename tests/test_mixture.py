@@ -273,3 +273,28 @@ def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
                                    by_list.extra["noise_probability"], rtol=1e-12)
         assert mixture_log_posterior(data, by_list.scores, by_list.extra["pi"], "ranker") == \
             pytest.approx(by_list.extra["log_posterior"], rel=1e-12)
+
+
+def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_dir):
+    # before the exact scale step both stopped unconverged at 1,000 EM steps there
+    from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper.datasets import load_readlevel
+
+    large = magnify(load_readlevel(data_dir).preferences, 100).preferences
+    for data, per in ((large, "ranker"), (large.with_rankers(None), "ranker"),
+                      (large, "list")):
+        fit = pl_mixture(data, per=per)
+        assert fit.converged and fit.iterations <= 1000
+        # at the posterior mode the Gamma(2, 1) prior fixes the scale: Σθ = (a − 1) M / b
+        assert fit.scores.sum() == pytest.approx(data.n_items, rel=1e-12)
+
+
+def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
+    prefs = small(seed=7, ties=True, weights=True)
+    values = [pl_mixture(prefs, per="list", max_iter=i, tol=0.0, prior=(3.0, 2.0))
+              .extra["log_posterior"] for i in range(1, 25)]
+    assert np.all(np.diff(values) >= -1e-9 * np.abs(values[1:]))
+    fit = pl_mixture(prefs, per="list", prior=(3.0, 2.0), tol=1e-13, max_iter=50_000)
+    theta, pi, best = direct(prefs, "list", (3.0, 2.0))
+    assert fit.extra["log_posterior"] >= best - 1e-6
+    np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)

@@ -162,7 +162,11 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     ``r_u = π U_u / Σ_k π_k P_k(R_u)`` for noise. M-step: ``π_k = Σ w_u r_uk / Σ w_u`` and one
     minorise–maximise step of the prior-regularised PL likelihood in which every preference
     counts with weight ``w r_PL`` and its reverse with weight ``w r_R``:
-    ``θ_m = (W'_m + a − 1) / (D'_m + b)`` (the update of paper Algorithm 1 with τ = 1).
+    ``θ_m = (W'_m + a − 1) / (D'_m + b)`` (the update of paper Algorithm 1 with τ = 1),
+    then (``a > 1``) the exact best common scale ``θ ← θ (a − 1) M / (b Σθ)``: every
+    likelihood term is scale-free, so only the prior moves along ``θ → cθ``, and without
+    this step plain MM creeps along that ray (Readlevel ×100: over 1,000 steps unconverged;
+    with it 600-900).
     Each iteration never decreases :func:`mixture_log_posterior` (a generalised EM), so the
     fixed point is a local maximum of the posterior over θ and the maximum-likelihood π.
 
@@ -240,7 +244,10 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             # (otherwise "reversed PL(θ)" could take the place of "PL"); the constrained
             # maximiser of Σ r log π sets the two shares equal
             new_pis[0] = new_pis[2] = (new_pis[0] + new_pis[2]) / 2
-        return parts.theta_step(theta, responsibility, a, b), new_pis
+        new = parts.theta_step(theta, responsibility, a, b)
+        if a > 1:  # the exact best common scale (every likelihood term is scale-free)
+            new *= (a - 1) * new.size / (b * new.sum())
+        return new, new_pis
 
     def change_of(theta, pis, new, new_pis):
         return (float(np.abs(new - theta).sum() / np.abs(theta).sum())
