@@ -30,7 +30,8 @@ MAX_WEIGHT = 1e12
 finite, also after rank-breaking, which copies each preference's weight to its pairs."""
 WEIGHT_RANGE = "weights must be finite numbers from 1e-12 to 1e12"
 MAX_PAIRS = 5_000_000
-"""Most pairs :meth:`Preferences.rank_break` builds unless asked for more (about 0.4 GB)."""
+"""Most pairs :meth:`Preferences.rank_break` builds out of preferences of three or more items
+unless asked for more (about 0.4 GB); pairs given as pairs (tied or not) are not counted."""
 
 
 def _checked_weights(values, n: int) -> np.ndarray:
@@ -733,9 +734,11 @@ class Preferences:
         keep_ties : bool
             Emit a tied pair for every two items of the same tied group.
         max_pairs : int, optional
-            Refuse to build more pairs than this; ``None`` means :data:`MAX_PAIRS`
-            (5 million: with rankers and sources, building them peaks near 80 bytes a pair,
-            0.4 GB, and they hold 64). Pass ``0`` for no limit.
+            Refuse to build more than this many pairs out of preferences of three or more
+            items (preferences of two items are pairs already and are not counted);
+            ``None`` means :data:`MAX_PAIRS` (5 million: with rankers and sources, building
+            them peaks near 80 bytes a pair, 0.4 GB, and they hold 64). Pass ``0`` for no
+            limit.
 
         Returns
         -------
@@ -745,7 +748,8 @@ class Preferences:
         Raises
         ------
         ValueError
-            When the pairs would be more than ``max_pairs``: a list of ``k`` items gives up
+            When the pairs from preferences of three or more items would be more than
+            ``max_pairs``: a list of ``k`` items gives up
             to ``k (k − 1) / 2`` pairs, so long lists grow the pairs with the square of
             their length, far faster than the file.
         """
@@ -753,7 +757,10 @@ class Preferences:
             return (self, np.arange(len(self))) if return_source else self
         limit = MAX_PAIRS if max_pairs is None else int(max_pairs)
         if limit > 0:
-            count = self.count_pairs(keep_ties)
+            # only what rank-breaking adds counts: preferences of two items (tied pairs
+            # too) are pairs already, however many there are
+            per = self._pairs_per_preference(keep_ties)
+            count = int(per[self.lengths > 2].sum())
             if count > limit:
                 raise ValueError(
                     f"breaking these rankings into pairs gives {count:,} pairs (a ranking of "

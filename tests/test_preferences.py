@@ -222,6 +222,19 @@ def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
     assert pairs.rank_break() is pairs
 
 
+def test_the_pair_cap_counts_only_the_pairs_that_rank_breaking_adds():
+    # tied pairs are not "pairwise" (they go through rank-breaking) but are pairs already
+    n = 3000
+    tied = Preferences.from_pairs(np.arange(n) % 7, (np.arange(n) + 1) % 7, 7,
+                                  tied=np.arange(n) % 2 == 0)
+    assert len(tied.rank_break(max_pairs=10)) == n // 2
+    assert len(tied.rank_break(keep_ties=True, max_pairs=10)) == n
+    mixed = Preferences.from_lists([[0, 1], [2, 1], [0, 1, 2, 3, 4], [{0, 1}]] * 10)
+    assert len(mixed.rank_break(max_pairs=100)) == 20 + 100
+    with pytest.raises(ValueError, match="100 pairs"):
+        mixed.rank_break(max_pairs=99)
+
+
 @settings(max_examples=60, deadline=None)
 @given(lists_strategy, st.data())
 def test_subset_selects_the_same_preferences(lists, data):
