@@ -501,3 +501,39 @@ def test_pooling_keeps_rows_apart_by_tag_and_refuses_a_bad_tag():
     assert index.tolist() == [0, 0, 1, 2] * 3
     with pytest.raises(ValueError, match="tag"):
         prefs.pool_identical(np.array([0, -1] * 6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy)
+def test_vectorised_from_lists_equals_the_element_loop(lists):
+    from coarsenrank_core.preferences import _flat_lists_with_ties
+
+    prefs = Preferences.from_lists(lists, n_items=6)
+    items, lengths, groups = _flat_lists_with_ties(lists, None)
+    looped = Preferences.from_arrays(items, lengths, groups=groups, n_items=6)
+    assert prefs == looped and prefs.to_lists() == looped.to_lists()
+
+
+def test_from_lists_reads_2d_arrays_and_padded_rows_without_a_loop():
+    rng = np.random.default_rng(2)
+    table = np.argsort(rng.random((500, 30)), axis=1)[:, :6]
+    expected = [row.tolist() for row in table]
+    for data in (table, table.tolist(), [tuple(row) for row in expected], list(table)):
+        prefs = Preferences.from_lists(data, n_items=30)
+        assert prefs.to_lists() == expected
+    padded = table.copy()
+    padded[::2, 4:] = -1
+    prefs = Preferences.from_lists(padded, pad=-1, n_items=30)
+    assert prefs.lengths.tolist() == [4, 6] * 250
+    assert prefs.to_lists()[0] == expected[0][:4] and prefs.to_lists()[1] == expected[1]
+    assert Preferences.from_lists(padded.tolist(), pad=-1, n_items=30) == prefs
+    ragged = [row[:2 + i % 5] for i, row in enumerate(expected)]
+    assert Preferences.from_lists(ragged).to_lists() == ragged
+    assert Preferences.from_lists([[0, 1, -1], [1, {0, 2}, -1]], pad=-1).to_lists() == [
+        [0, 1], [1, frozenset({0, 2})]]
+    holed = padded.copy()
+    holed[7, 2] = -1
+    with pytest.raises(ValueError, match="preference 8 .* after the padding -1"):
+        Preferences.from_lists(holed, pad=-1)
+    with pytest.raises(ValueError, match="item ids must lie"):
+        Preferences.from_lists(padded)  # -1 is no item without pad
