@@ -121,9 +121,9 @@ def table_columns(source, options: ReadOptions | None = None) -> tuple[str, ...]
     """
     def task() -> tuple[str, ...]:
         file = Source(source, options or ReadOptions())
-        if not file.workbook and not file.data[:4096].strip() and not file.data.strip():
+        if not file.binary_table and not file.data[:4096].strip() and not file.data.strip():
             return ()
-        if not file.workbook and any(f.detect(file) for f in FORMAT_LIST if not f.table):
+        if not file.binary_table and any(f.detect(file) for f in FORMAT_LIST if not f.table):
             return ()
         prepared = file.prepared
         return tuple(prepared.label(j) for j in range(prepared.width))
