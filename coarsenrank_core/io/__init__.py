@@ -13,11 +13,12 @@ from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
 from .formats import read_file as _read_file
 from .options import ReadOptions
 from .report import ReadReport, ReadResult
+from .streaming import stream_pairwise
 from .truth import read_truth
 
 __all__ = ["FORMATS", "FORMAT_LIST", "Format", "ReadOptions", "ReadReport", "ReadResult",
            "read_preferences", "read_file", "read_truth", "detect_format", "example_file",
-           "extensions", "sheet_names", "table_columns", "UNEXPECTED",
+           "extensions", "sheet_names", "table_columns", "stream_pairwise", "UNEXPECTED",
            "PreferenceFormatError"]
 
 
