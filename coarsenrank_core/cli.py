@@ -129,9 +129,14 @@ def _readable(path: str) -> Path:
 
 def _read(path: str, fmt: str | None, args=None):
     """Read the preferences file and say on stderr how it was read."""
-    from .io import ReadOptions, read_file
+    from .io import ReadOptions, extensions, read_file
+    from .io.collection import source_paths
 
-    file = _readable(path)
+    try:  # a folder or a glob pattern: every file in it, read as one collection
+        several = source_paths(path, tuple(f".{e}" for e in extensions()))
+    except PreferenceFormatError as error:
+        raise _FileError(path, error) from None
+    file = Path(path) if several else _readable(path)
     options = ReadOptions(
         sheet=getattr(args, "sheet", None),
         item_columns=tuple(args.items) if getattr(args, "items", None) else None,
@@ -139,7 +144,7 @@ def _read(path: str, fmt: str | None, args=None):
         count_column=getattr(args, "count", None),
         one_is_best=not getattr(args, "one_is_worst", False))
     try:
-        result = read_file(file, format=fmt or "auto", options=options)
+        result = read_file(several or file, format=fmt or "auto", options=options)
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except PreferenceFormatError as error:
@@ -260,7 +265,9 @@ def _parser() -> argparse.ArgumentParser:
     from .io import FORMATS
 
     def common(sub, sampler=True):
-        sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, PrefLib, BLT)")
+        sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, Parquet, "
+                                      "Arrow, PrefLib, BLT), or a folder or a quoted glob "
+                                      "pattern ('battles/*.parquet') of files of one layout")
         sub.add_argument("--format", choices=["auto", *FORMATS], default="auto",
                          help="file layout (default: detect): " + "; ".join(
                              f"{f.id} = {f.title}" for f in FORMATS.values()))

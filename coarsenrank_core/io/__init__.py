@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from ._common import UNEXPECTED, guard
+from .collection import read_collection, source_paths
 from .containers import sheet_names
 from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
 from .formats import read_file as _read_file
@@ -28,9 +29,11 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
 
     Parameters
     ----------
-    source : str, pathlib.Path, bytes or file-like
+    source : str, pathlib.Path, bytes, file-like, or several paths
         A path, the file's bytes, or an object with ``getvalue()``/``read()`` (e.g.
-        Streamlit's ``UploadedFile``); its ``name`` helps to recognise the layout.
+        Streamlit's ``UploadedFile``); its ``name`` helps to recognise the layout. A
+        folder, a glob pattern (``'battles/*.parquet'``) or a list of paths reads every
+        file, of one layout, as one collection (items and rankers matched by name).
     format : str
         ``"auto"`` (detect the layout) or one of the ids of :data:`FORMATS`.
     encoding : str, optional
@@ -84,7 +87,13 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     >>> result.report.layout, result.preferences.to_lists(names=True)
     ('ranks', [['coffee', 'tea']])
     """
-    return guard(lambda: _read_file(source, format, encoding=encoding, options=options))
+    def task() -> ReadResult:
+        paths = source_paths(source, tuple(f".{e}" for e in extensions()))
+        if paths is None:
+            return _read_file(source, format, encoding=encoding, options=options)
+        return read_collection(paths, lambda path: _read_file(path, format, encoding=encoding,
+                                                               options=options))
+    return guard(task)
 
 
 def detect_format(source) -> str:
