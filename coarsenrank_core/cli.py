@@ -165,9 +165,11 @@ def _emit(text: str, out: str | None) -> None:
 
 
 def _dic_settings(args) -> dict:
+    from .dic import DIC_DRAWS
+
     return dict(prior=tuple(args.prior or (1.0, 2.0)), burn_in=args.burn_in,
                 n_draws=args.draws, random_state=args.seed, n_jobs=args.jobs,
-                warm_start=True)
+                warm_start=DIC_DRAWS["warm_start"])
 
 
 def _choose(prefs, rule, args):
