@@ -30,7 +30,7 @@ __all__ = ["stream_pairwise", "CHUNK_BYTES"]
 CHUNK_BYTES = 16 << 20
 """Bytes of CSV text (or about as many Parquet/Arrow rows' worth) parsed per chunk."""
 
-_COMPACT_ROWS = 1 << 21
+_COMPACT_ROWS = 1 << 18
 """Partial counts are re-summed once this many rows of them have piled up."""
 
 
@@ -397,14 +397,33 @@ def _csv_batches(path: Path, chunk_bytes: int):
     header = [h.strip() for h in header]
     if not any(header):
         raise PreferenceFormatError("The file is empty.", fix="Choose a file with comparisons.")
-    columns = {j: pa.string() for j in range(len(header))}
-    reader = pacsv.open_csv(
-        str(path), read_options=pacsv.ReadOptions(block_size=chunk_bytes, skip_rows=1,
-                                                  column_names=[f"c{j}" for j in columns]),
+    names = [f"c{j}" for j in range(len(header))]
+    options = dict(
+        read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
-        convert_options=pacsv.ConvertOptions(
-            column_types={f"c{j}": t for j, t in columns.items()}, strings_can_be_null=False))
-    return header, reader, 2
+        convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in names},
+                                             strings_can_be_null=False))
+
+    def batches():
+        # whole lines of about chunk_bytes each, parsed one piece at a time: memory holds
+        # one piece (pyarrow's own streaming reader keeps many blocks in flight); a cell
+        # spanning lines is refused by the table reader too
+        with open(path, "rb") as handle:
+            handle.readline()  # the header
+            rest = b""
+            while True:
+                block = handle.read(chunk_bytes)
+                if not block:
+                    break
+                block = rest + block
+                cut = block.rfind(b"\n") + 1
+                rest, block = block[cut:], block[:cut]
+                if block.strip():
+                    yield from pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+            if rest.strip():
+                yield from pacsv.read_csv(pa.py_buffer(rest), **options).to_batches()
+
+    return header, batches(), 2
 
 
 def _table_batches(path: Path, chunk_rows: int):
