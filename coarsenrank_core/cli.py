@@ -144,7 +144,9 @@ def _read(path: str, fmt: str | None, args=None):
         count_column=getattr(args, "count", None),
         one_is_best=not getattr(args, "one_is_worst", False))
     try:
-        result = read_file(several or file, format=fmt or "auto", options=options)
+        result = read_file(several or file, format=fmt or "auto", options=options,
+                           engine=getattr(args, "engine", "local"),
+                           scheduler=getattr(args, "scheduler", None))
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except PreferenceFormatError as error:
@@ -274,6 +276,12 @@ def _parser() -> argparse.ArgumentParser:
                          help="file layout (default: detect): " + "; ".join(
                              f"{f.id} = {f.title}" for f in FORMATS.values()))
         sub.add_argument("--sheet", help="workbook sheet to read (default: the first)")
+        sub.add_argument("--engine", choices=["local", "dask"], default="local",
+                         help="dask: count winner,loser files on a Dask cluster (pip install "
+                              "'coarsenrank[dask]'), then fit locally")
+        sub.add_argument("--scheduler", metavar="ADDRESS",
+                         help="with --engine dask: a running scheduler (default: a local "
+                              "cluster on this machine)")
         sub.add_argument("--items", nargs="+", metavar="COLUMN",
                          help="the columns holding the items or their ranks (default: detect)")
         sub.add_argument("--ranker", metavar="COLUMN",

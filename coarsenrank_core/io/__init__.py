@@ -24,7 +24,8 @@ __all__ = ["FORMATS", "FORMAT_LIST", "Format", "ReadOptions", "ReadReport", "Rea
 
 
 def read_preferences(source, format: str = "auto", *, encoding: str | None = None,
-                     options: ReadOptions | None = None) -> Preferences:
+                     options: ReadOptions | None = None, engine: str = "local",
+                     scheduler: str | None = None) -> Preferences:
     """Read a file of rankings into :class:`Preferences`.
 
     Parameters
@@ -42,6 +43,14 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
     options : ReadOptions, optional
         Corrections: the sheet, the item columns, the ranker and count columns, and whether
         rank 1 is the best.
+    engine : {"local", "dask"}
+        ``"dask"`` counts ``winner,loser`` files on a Dask cluster
+        (:func:`~coarsenrank_core.io.on_dask.dask_pairwise`; the optional extra
+        ``pip install coarsenrank[dask]``) into the weighted collection the chunked reader
+        gives (:func:`stream_pairwise`).
+    scheduler : str, optional
+        With ``engine="dask"``: the address of a running scheduler; default a
+        ``LocalCluster`` on this machine.
 
     Returns
     -------
@@ -61,11 +70,13 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
     >>> prefs.to_lists(names=True), prefs.ranker_names
     ([['tea', 'coffee'], ['coffee', 'tea']], ('ann', 'bob'))
     """
-    return read_file(source, format, encoding=encoding, options=options).preferences
+    return read_file(source, format, encoding=encoding, options=options, engine=engine,
+                     scheduler=scheduler).preferences
 
 
 def read_file(source, format: str = "auto", *, encoding: str | None = None,
-              options: ReadOptions | None = None) -> ReadResult:
+              options: ReadOptions | None = None, engine: str = "local",
+              scheduler: str | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
 
     Parameters are those of :func:`read_preferences`.
@@ -87,6 +98,17 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     >>> result.report.layout, result.preferences.to_lists(names=True)
     ('ranks', [['coffee', 'tea']])
     """
+    if engine == "dask":
+        from .on_dask import dask_pairwise
+
+        if format not in ("auto", "pairwise"):
+            raise PreferenceFormatError(f"The Dask engine reads pairwise files, not {format}.",
+                                        fix="Choose the local engine for other layouts.")
+        return dask_pairwise(source, scheduler)
+    if engine != "local":
+        raise PreferenceFormatError(f"'{engine}' is not a reading engine.",
+                                    fix="Use 'local' or 'dask'.")
+
     def task() -> ReadResult:
         paths = source_paths(source, tuple(f".{e}" for e in extensions()))
         if paths is None:
