@@ -144,9 +144,16 @@ def _read(path: str, fmt: str | None, args=None):
         count_column=getattr(args, "count", None),
         one_is_best=not getattr(args, "one_is_worst", False))
     try:
-        result = read_file(several or file, format=fmt or "auto", options=options,
-                           engine=getattr(args, "engine", "local"),
-                           scheduler=getattr(args, "scheduler", None))
+        if getattr(args, "stream", False):
+            from .io import stream_pairwise
+
+            if fmt not in (None, "auto", "pairwise"):
+                raise _UsageError("--stream reads pairwise winner,loser files only")
+            result = stream_pairwise(several or file)
+        else:
+            result = read_file(several or file, format=fmt or "auto", options=options,
+                               engine=getattr(args, "engine", "local"),
+                               scheduler=getattr(args, "scheduler", None))
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except PreferenceFormatError as error:
@@ -279,6 +286,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--engine", choices=["local", "dask"], default="local",
                          help="dask: count winner,loser files on a Dask cluster (pip install "
                               "'coarsenrank[dask]'), then fit locally")
+        sub.add_argument("--stream", action="store_true",
+                         help="count a winner,loser file (or several) chunk by chunk: memory "
+                              "for the distinct comparisons, not the rows")
         sub.add_argument("--scheduler", metavar="ADDRESS",
                          help="with --engine dask: a running scheduler (default: a local "
                               "cluster on this machine)")

@@ -107,3 +107,19 @@ def test_other_pairwise_codings_are_refused_with_the_way_to_read_them(tmp_path):
         stream_pairwise(path)
     with pytest.raises(PreferenceFormatError, match="no such file"):
         stream_pairwise(tmp_path / "missing.csv")
+
+
+def test_the_cli_streams_a_pairwise_file_into_the_same_ranking(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+
+    path = tmp_path / "battles.csv"
+    battles(3000)[["winner", "loser", "judge"]].to_csv(path, index=False)
+    assert main(["rank", str(path), "--alpha", "10"]) == 0
+    whole = capsys.readouterr().out
+    assert main(["rank", str(path), "--alpha", "10", "--stream"]) == 0
+    out, err = capsys.readouterr()
+    assert "counted in chunks" in err
+    # the same ranking and scores (the counts give the same likelihood; rows differ in order)
+    assert [r.split(",")[:2] for r in out.splitlines()] == [
+        r.split(",")[:2] for r in whole.splitlines()]
+    assert main(["rank", str(path), "--stream", "--format", "wide"]) == 2
