@@ -434,7 +434,9 @@ def _table_batches(path: Path, chunk_rows: int):
     if magic[:4] == b"PAR1":
         import pyarrow.parquet as pq
 
-        parquet = pq.ParquetFile(str(path))
+        # no pre-buffering: it holds whole column chunks ahead (40 M rows: 306 MB peak
+        # against 236 MB without, the same time)
+        parquet = pq.ParquetFile(str(path), pre_buffer=False)
         header = [str(n) for n in parquet.schema_arrow.names]
         return header, parquet.iter_batches(batch_size=chunk_rows, use_threads=False), 1
     import pyarrow.ipc as ipc
