@@ -13,6 +13,11 @@ Three parts, each in fresh processes (peak memory is the process's VmHWM):
 3. The judge-aware methods on an arena-shaped set (200 models, ``--arena`` battles,
    default 2·10⁶, 15 % ties, 100 judges): seconds, iterations and convergence of
    ``pl-mix``, ``pl-mix-ranker`` (target: converged, at most 5 s) and PeerGrader.
+4. ``--parts dask`` (needs ``pip install '.[dask]'``): the same Parquet files of
+   ``--rows`` rows counted on a LocalCluster of ``--workers`` processes against the local
+   streaming reader: wall seconds, the driver's CPU seconds, every process's peak memory,
+   the overhead ratio (Dask wall / local wall), and the projection to 10⁹ rows on N
+   workers from the measured per-worker rate.
 """
 
 from __future__ import annotations
@@ -182,6 +187,48 @@ def arena_section(n: int) -> None:
         print(f"{method:16s} {seconds:7.2f} {fit.iterations!s:>6s} {fit.converged!s:>6s}{verdict}")
 
 
+_DASK = """
+import sys, time
+import distributed
+from coarsenrank_core.io.on_dask import dask_pairwise
+workers = int(sys.argv[2])
+with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                              dashboard_address=":0") as cluster:
+    with distributed.Client(cluster) as client:
+        client.run(lambda: 0)  # the workers are up before the clock starts
+        wall = time.perf_counter()
+        start = time.process_time()
+        prefs = dask_pairwise(sys.argv[1], cluster.scheduler_address).preferences
+        wall = time.perf_counter() - wall
+        peaks = client.run(lambda: int([l for l in open('/proc/self/status')
+                                        if l.startswith('VmHWM')][0].split()[1]) // 1024)
+extra = [len(prefs), wall, max(peaks.values())]
+"""
+
+
+def dask_section(folder: Path, rows_list: list[int], workers: int) -> None:
+    print(f"\n4. Dask ({workers} worker processes on this machine) against the local streaming "
+          "reader, Parquet, 200 models")
+    print(f"{'rows':>12s} {'local wall':>10s} {'local MB':>9s} {'dask wall':>10s} "
+          f"{'driver CPU':>10s} {'driver MB':>10s} {'worker MB':>10s} {'overhead':>9s}")
+    for rows in rows_list:
+        path = folder / f"dask_{rows}.parquet"
+        write_battles(path, rows)
+        wall = time.perf_counter()
+        local_cpu, local_mb, _ = fresh(_STREAM, path)
+        local_wall = time.perf_counter() - wall
+        cpu, driver_mb, _, dask_wall, worker_mb = fresh(_DASK, path, workers)
+        ratio = float(dask_wall) / local_wall
+        print(f"{rows:12,d} {local_wall:10.2f} {float(local_mb):9.0f} {float(dask_wall):10.2f} "
+              f"{float(cpu):10.2f} {float(driver_mb):10.0f} {float(worker_mb):10.0f} "
+              f"{ratio:8.2f}×")
+        rate = rows / (float(dask_wall) * workers)  # rows per second per worker, measured
+        for n in (8, 64):
+            print(f"{'':12s} projection: 10⁹ rows on {n} such workers ≈ "
+                  f"{1e9 / (rate * n) / 60:.1f} min (per-worker rate {rate / 1e6:.2f} M rows/s)")
+        path.unlink()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000_000])
@@ -190,7 +237,8 @@ def main(argv=None) -> None:
     parser.add_argument("--battles", type=int, default=20_000_000)
     parser.add_argument("--arena", type=int, default=2_000_000)
     parser.add_argument("--parts", nargs="+", default=["reader", "pl-em", "arena"],
-                        choices=["reader", "pl-em", "arena"])
+                        choices=["reader", "pl-em", "arena", "dask"])
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
@@ -199,6 +247,8 @@ def main(argv=None) -> None:
             reader_section(Path(folder), args.rows, args.csv_rows)
         if "pl-em" in args.parts:
             plem_section(Path(folder), args.battles)
+        if "dask" in args.parts:
+            dask_section(Path(folder), args.rows, args.workers)
     if "arena" in args.parts:
         arena_section(args.arena)
 

@@ -6,7 +6,7 @@ import pytest
 from coarsenrank_core.cli import main
 from coarsenrank_core.errors import PreferenceFormatError
 from coarsenrank_core.io import read_preferences, stream_pairwise
-from coarsenrank_core.io.on_dask import dask_pairwise
+from coarsenrank_core.io.on_dask import _pieces, dask_pairwise
 from tests.test_streaming import battles, counted
 
 distributed = pytest.importorskip(
@@ -32,8 +32,9 @@ def files(tmp_path_factory):
 
 def test_partition_counts_equal_the_local_chunked_reader_exactly(files, scheduler):
     paths = [files / "a.csv", files / "b.parquet"]
+    assert len(_pieces(paths[0], 16_000)[1]) == 3 and len(_pieces(paths[1], 0)[1]) == 4
     local = stream_pairwise(paths).preferences
-    on_dask = dask_pairwise(paths, scheduler, blocksize="16KB").preferences
+    on_dask = dask_pairwise(paths, scheduler, block_bytes=16_000).preferences
     assert on_dask == local  # same items, rankers, order and weights (content fingerprint)
     np.testing.assert_array_equal(on_dask.weights, local.weights)
     assert on_dask.notes == local.notes
@@ -52,13 +53,22 @@ def test_read_preferences_and_the_cli_take_the_dask_engine(files, scheduler, cap
         read_preferences(glob, format="wide", engine="dask", scheduler=scheduler)
 
 
-def test_a_bad_cell_on_a_worker_names_its_partition_row_and_column(tmp_path, scheduler):
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_bad_cell_on_a_worker_names_its_row_and_column_as_the_local_reader(
+        tmp_path, scheduler, suffix):
     frame = battles(3000)[["winner", "loser", "tie"]]
     frame.loc[2100, "tie"] = "maybe"
-    frame.to_parquet(tmp_path / "bad.parquet", row_group_size=1000)
-    with pytest.raises(PreferenceFormatError, match="'maybe' is not a yes/no flag.*row 101 of "
-                                                    "partition 3.*'tie'"):
-        dask_pairwise(tmp_path / "bad.parquet", scheduler)
+    path = tmp_path / f"bad{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=1000)
+    with pytest.raises(PreferenceFormatError) as local:
+        stream_pairwise(path)
+    with pytest.raises(PreferenceFormatError, match="'maybe' is not a yes/no flag") as caught:
+        dask_pairwise(path, scheduler, block_bytes=8_000)
+    assert caught.value.row == local.value.row == 2101 + (suffix == ".csv")
+    assert caught.value.column == "tie"
 
 
 def test_without_a_scheduler_a_local_cluster_is_started(files):

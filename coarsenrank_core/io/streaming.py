@@ -12,6 +12,7 @@ from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._common import (
     PREFERENCE_ROLES,
+    _choose_delimiter,
     check_items,
     find_roles,
     guard,
@@ -379,51 +380,65 @@ class _Reader:
         return ReadResult(prefs, report)
 
 
-def _csv_batches(path: Path, chunk_bytes: int):
-    """The header and the record batches of a CSV/TSV file, parsed by pyarrow in chunks."""
+def _csv_layout(path: Path) -> tuple[list[str], str, int]:
+    """A CSV/TSV file's header, its delimiter and the byte where its data rows start."""
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    bom = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    text = head[bom:].decode("utf-8", "replace")
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else _choose_delimiter(text)
+    first = text.splitlines()[0] if text.strip() else ""
+    header = [h.strip() for h in next(iter(csv.reader([first], delimiter=delimiter)), [])]
+    if not any(header):
+        raise PreferenceFormatError("The file is empty.", fix="Choose a file with comparisons.")
+    newline = head.find(b"\n")
+    return header, delimiter, len(head) if newline < 0 else newline + 1
+
+
+def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
+               chunk_bytes: int):
+    """Record batches of the lines that start in bytes ``[start, end)`` of a CSV file,
+    parsed a piece of about ``chunk_bytes`` at a time by ``pyarrow.csv.read_csv``.
+
+    Memory holds one piece (pyarrow's own streaming reader keeps many blocks in flight);
+    a cell spanning lines is refused by the table reader too.
+    """
     pa = _pa()
     import pyarrow.csv as pacsv
 
-    from ._common import _choose_delimiter
-
-    with open(path, "rb") as handle:
-        head = handle.read(1 << 16)
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    text = head.decode("utf-8", "replace")
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else _choose_delimiter(text)
-    first = text.splitlines()[0] if text.strip() else ""
-    header = next(iter(csv.reader([first], delimiter=delimiter)), [])
-    header = [h.strip() for h in header]
-    if not any(header):
-        raise PreferenceFormatError("The file is empty.", fix="Choose a file with comparisons.")
-    names = [f"c{j}" for j in range(len(header))]
+    names = [f"c{j}" for j in range(width)]
     options = dict(
         read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
         convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in names},
                                              strings_can_be_null=False))
+    with open(path, "rb") as handle:
+        handle.seek(max(start - 1, 0))
+        if start > 0 and handle.read(1) != b"\n":
+            handle.readline()  # the line under way at start belongs to the range before
+        position, rest = handle.tell(), b""
+        while position < end:
+            block = handle.read(min(chunk_bytes, end - position))
+            if not block:
+                break
+            position += len(block)
+            last = position >= end
+            if last and not block.endswith(b"\n"):
+                block += handle.readline()  # the line that starts before end, to its end
+            block = rest + block
+            cut = len(block) if last else block.rfind(b"\n") + 1
+            rest, block = block[cut:], block[:cut]
+            if block.strip():
+                yield from pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+        if rest.strip():
+            yield from pacsv.read_csv(pa.py_buffer(rest), **options).to_batches()
 
-    def batches():
-        # whole lines of about chunk_bytes each, parsed one piece at a time: memory holds
-        # one piece (pyarrow's own streaming reader keeps many blocks in flight); a cell
-        # spanning lines is refused by the table reader too
-        with open(path, "rb") as handle:
-            handle.readline()  # the header
-            rest = b""
-            while True:
-                block = handle.read(chunk_bytes)
-                if not block:
-                    break
-                block = rest + block
-                cut = block.rfind(b"\n") + 1
-                rest, block = block[cut:], block[:cut]
-                if block.strip():
-                    yield from pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
-            if rest.strip():
-                yield from pacsv.read_csv(pa.py_buffer(rest), **options).to_batches()
 
-    return header, batches(), 2
+def _csv_batches(path: Path, chunk_bytes: int):
+    """The header and the record batches of a CSV/TSV file, parsed by pyarrow in chunks."""
+    header, delimiter, start = _csv_layout(path)
+    end = path.stat().st_size
+    return header, _csv_range(path, delimiter, len(header), start, end, chunk_bytes), 2
 
 
 def _table_batches(path: Path, chunk_rows: int):
@@ -483,7 +498,7 @@ def stream_pairwise(paths, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
         flag, a bad count or a blank ranker (with the row and column).
     """
     def task() -> ReadResult:
-        files = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+        files = _files(paths)
         if not files:
             raise PreferenceFormatError("No files were given.", fix="Name at least one file.")
         reader = _Reader()
@@ -501,6 +516,17 @@ def stream_pairwise(paths, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
                 reader.chunk(batch, first_line - start)
         return reader.result([p.name for p in files])
     return guard(task)
+
+
+def _files(paths) -> list[Path]:
+    """The files ``paths`` names: one path, a folder, a glob pattern or a list of them."""
+    from .collection import source_paths
+    from .formats import extensions
+
+    files = source_paths(paths, tuple(f".{e}" for e in extensions()))
+    if files is not None:
+        return files
+    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
 
 
 def _is_arrow_file(path: Path) -> bool:
