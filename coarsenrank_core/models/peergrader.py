@@ -613,16 +613,23 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
     """
     n_items = s.size
     log_scale = shape > 1
+    # a reliability shared by c copies has c times a copy's curvature: L-BFGS runs on
+    # √c · log η, which puts them on one scale (Readlevel ×100 without ids: about 40 %
+    # fewer iterations)
+    root = (np.sqrt(design.copies) if log_scale and design.copies is not None
+            else np.ones(design.n_graders))
 
     def loss(x):
         scores, u = x[:n_items], x[n_items:]
+        if log_scale:
+            u = u / root
         eta = np.exp(u) if log_scale else u
         value, d_s, d_eta, _ = design.evaluate(scores, eta)
         prior, prior_d1, _ = _reliability_prior(design, eta, shape, rate)
         value += -0.5 * l2 * _inner(scores, scores) + prior
         d_eta += prior_d1
         grad = np.concatenate([d_s - l2 * scores,
-                               d_eta * eta if log_scale else d_eta])
+                               d_eta * eta / root if log_scale else d_eta])
         return -scale * value, -scale * grad
 
     if log_scale:  # unconstrained: L-BFGS without BLAS (see _lbfgs)
@@ -635,7 +642,7 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
                         trace, sign=-1.0 / scale, bounds=bounds, should_stop=should_stop,
                         name="PeerGrader")
     u = fit["x"][n_items:]
-    return fit["x"][:n_items], np.exp(u) if log_scale else u.copy(), fit
+    return fit["x"][:n_items], np.exp(u / root) if log_scale else u.copy(), fit
 
 
 def _fit_alternating(design, s, eta, l2, shape, rate, scale, max_outer, max_iter,
