@@ -123,3 +123,11 @@ def test_the_cli_streams_a_pairwise_file_into_the_same_ranking(tmp_path, capsys)
     assert [r.split(",")[:2] for r in out.splitlines()] == [
         r.split(",")[:2] for r in whole.splitlines()]
     assert main(["rank", str(path), "--stream", "--format", "wide"]) == 2
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_the_way_to_read_it(tmp_path):
+    path = tmp_path / "cp1252.csv"
+    path.write_bytes("winner,loser\ncafé,tea\ntea,café\n".encode("cp1252"))
+    with pytest.raises(PreferenceFormatError, match="not UTF-8.*read_preferences"):
+        stream_pairwise(path)
+    assert read_file(path).preferences.item_names == ("café", "tea")

@@ -412,6 +412,17 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
         convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in names},
                                              strings_can_be_null=False))
+    def parse(block: bytes):
+        try:
+            return pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+        except pa.ArrowInvalid as error:
+            if "UTF8" not in str(error):
+                raise
+            raise PreferenceFormatError(
+                f"'{path.name}' is not UTF-8 text, which the chunked reader needs.",
+                fix="Save it as UTF-8 (CSV UTF-8 in Excel), or read it with "
+                    "read_preferences, which also reads Windows-1252 and Latin-1.") from None
+
     with open(path, "rb") as handle:
         handle.seek(max(start - 1, 0))
         if start > 0 and handle.read(1) != b"\n":
@@ -429,9 +440,9 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
             cut = len(block) if last else block.rfind(b"\n") + 1
             rest, block = block[cut:], block[:cut]
             if block.strip():
-                yield from pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+                yield from parse(block)
         if rest.strip():
-            yield from pacsv.read_csv(pa.py_buffer(rest), **options).to_batches()
+            yield from parse(rest)
 
 
 def _csv_batches(path: Path, chunk_bytes: int):
