@@ -5,7 +5,8 @@ Readlevel ×100 at a fixed α (target ≤ 5 s CPU in all), each method's CPU sec
 process clock between ``compare``'s progress calls, so threads count) beside its wall
 seconds, and its CPU ratio to evalica's and crowd-kit's Bradley–Terry run to their own
 default convergence on the same 1.27 M pairs in the same run (``pip install -r
-requirements-bench.txt``). ``--root PATH``
+requirements-bench.txt``). ``--no-rankers`` drops the ranker ids first (a ``winner,loser``
+file, the commonest pairwise upload). ``--root PATH``
 times the package under PATH instead. Then the paper's tables:
 
 Each method runs 15 inner iterations (as in the paper's Tables "Computation" and
@@ -60,7 +61,7 @@ def peer_seconds(prefs) -> dict[str, float]:
     return out
 
 
-def compare_section(large) -> None:
+def compare_section(large, label: str = "") -> None:
     from coarsenrank_core.comparison import compare
     from coarsenrank_core.registry import METHODS
 
@@ -72,7 +73,8 @@ def compare_section(large) -> None:
     total = time.process_time() - start
     own = np.diff([start, *marks])
     names = list(peers)
-    print(f"\ncompare, every method, Readlevel ×100 at α = {COMPARE_ALPHA:g}: {total:.2f} s CPU "
+    print(f"\ncompare, every method, Readlevel ×100{label} at α = {COMPARE_ALPHA:g}: "
+          f"{total:.2f} s CPU "
           f"(target {COMPARE_TARGET:g} s: {'met' if total <= COMPARE_TARGET else 'MISSED'})")
     print(f"{'method':<18} {'CPU s':>7} {'wall s':>7} {'iter':>6} {'conv':>6} "
           + " ".join(f"{'/ ' + n:>14}" for n in names))
@@ -90,6 +92,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=str(ROOT), help="folder holding coarsenrank_core")
     parser.add_argument("--compare-only", action="store_true")
+    parser.add_argument("--no-rankers", action="store_true",
+                        help="drop the ranker ids (a winner,loser file) before compare")
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     from coarsenrank_core.noise import magnify
@@ -101,7 +105,10 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
     small = load_readlevel(DATA).preferences
     large = magnify(small, 100).preferences
-    compare_section(large)
+    if args.no_rankers:
+        compare_section(large.with_rankers(None), " without ranker ids")
+    else:
+        compare_section(large)
     if args.compare_only:
         return
     print(f"Readlevel ×1: {len(small):,} pairs; ×100: {len(large):,} pairs; 15 inner "

@@ -4,6 +4,12 @@ Generates three files (1 M pairwise rows, 1 M long rows, 100 k wide lists), read
 :func:`coarsenrank_core.read_preferences` and with a pyarrow + ``pandas.factorize`` pipeline
 that builds the same integer codes, and prints the median of 3 runs of each and their ratio
 (target: at most 2). Also prints the peak memory of one read in a fresh process.
+
+Then the streaming reader (:func:`coarsenrank_core.io.streaming.stream_pairwise`) on a
+``winner,loser`` file of ``--stream-rows`` rows (default 10 M; arena-shaped: 200 models),
+as CSV and as Parquet, against pyarrow's read + dictionary-encode floor of the same file
+(targets: at most 1.5× in time, 300 MB peak), each read in a fresh process.
+``--skip-tables`` runs only that part.
 """
 
 from __future__ import annotations
@@ -86,10 +92,88 @@ def peak_mb(path: Path) -> float:
     return int(out.strip()) / 1024
 
 
+STREAM_RATIO, STREAM_PEAK_MB = 1.5, 300.0
+
+
+def make_stream_files(folder: Path, rows: int, rng: np.random.Generator) -> dict[str, Path]:
+    """A ``winner,loser`` CSV of ``rows`` rows over 200 models, written in pieces, and its
+    Parquet twin (row groups of 1 M)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = np.array([f"model-{k:03d}" for k in range(200)], dtype=object)
+    csv_path, parquet_path = folder / "battles.csv", folder / "battles.parquet"
+    writer = None
+    with open(csv_path, "w") as handle:
+        handle.write("winner,loser\n")
+        for start in range(0, rows, 1_000_000):
+            n = min(1_000_000, rows - start)
+            a = rng.integers(0, 200, n)
+            b = (a + rng.integers(1, 200, n)) % 200
+            frame = pd.DataFrame({"winner": names[a], "loser": names[b]})
+            handle.write(frame.to_csv(index=False, header=False))
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            writer = writer or pq.ParquetWriter(parquet_path, table.schema)
+            writer.write_table(table)
+    if writer is not None:
+        writer.close()
+    return {"CSV": csv_path, "Parquet": parquet_path}
+
+
+_FLOOR = """
+import sys, time
+import pyarrow as pa, pyarrow.compute as pc, pyarrow.csv as pacsv, pyarrow.parquet as pq
+path = sys.argv[1]
+start = time.process_time()
+table = pq.read_table(path) if path.endswith('.parquet') else pacsv.read_csv(path)
+codes = pc.dictionary_encode(pa.concat_arrays([table.column(0).combine_chunks(),
+                                               table.column(1).combine_chunks()]))
+"""
+_STREAM = """
+import sys, time
+from coarsenrank_core.io.streaming import stream_pairwise
+path = sys.argv[1]
+start = time.process_time()
+prefs = stream_pairwise(path).preferences
+"""
+_MEASURE = """
+seconds = time.process_time() - start
+peak = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]
+print(seconds, int(peak) / 1024)
+"""
+
+
+def fresh_process(code: str, path: Path) -> tuple[float, float]:
+    """CPU seconds of the timed part and peak resident MB of a new process running ``code``."""
+    out = subprocess.run([sys.executable, "-c", code + _MEASURE, str(path)], capture_output=True,
+                         text=True, check=True, cwd=Path(__file__).resolve().parents[1]).stdout
+    seconds, peak = out.split()
+    return float(seconds), float(peak)
+
+
+def stream_section(rows: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        files = make_stream_files(Path(folder), rows, np.random.default_rng(1))
+        print(f"\nstreaming winner,loser reader, {rows:,} rows, 200 models (CPU s, peak MB of "
+              f"a fresh process; targets: ratio <= {STREAM_RATIO}, peak <= {STREAM_PEAK_MB:g})")
+        print(f"{'file':10s} {'MB':>7s} {'ours s':>8s} {'floor s':>8s} {'ratio':>6s} "
+              f"{'ours MB':>8s} {'floor MB':>9s}")
+        for label, path in files.items():
+            mine, mine_mb = fresh_process(_STREAM, path)
+            floor, floor_mb = fresh_process(_FLOOR, path)
+            print(f"{label:10s} {path.stat().st_size / 1e6:7.1f} {mine:8.2f} {floor:8.2f} "
+                  f"{mine / floor:6.2f} {mine_mb:8.0f} {floor_mb:9.0f}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--stream-rows", type=int, default=10_000_000)
+    parser.add_argument("--skip-tables", action="store_true")
     args = parser.parse_args(argv)
+    if args.skip_tables:
+        stream_section(args.stream_rows)
+        return
     from coarsenrank_core import read_preferences
 
     read_preferences(b"a,b\nb,a\n")  # import pandas and the readers before timing
@@ -103,6 +187,7 @@ def main(argv=None) -> None:
             floor = median_seconds(floor_pipeline, path, args.repeats)
             print(f"{label:22s} {size:6.1f} {mine:8.2f} {floor:8.2f} {mine / floor:6.2f} "
                   f"{peak_mb(path):8.0f}")
+    stream_section(args.stream_rows)
 
 
 if __name__ == "__main__":

@@ -131,9 +131,14 @@ def _readable(path: str) -> Path:
 
 def _read(path: str, fmt: str | None, args=None):
     """Read the preferences file and say on stderr how it was read."""
-    from .io import ReadOptions, read_file
+    from .io import ReadOptions, extensions, read_file
+    from .io.collection import source_paths
 
-    file = _readable(path)
+    try:  # a folder or a glob pattern: every file in it, read as one collection
+        several = source_paths(path, tuple(f".{e}" for e in extensions()))
+    except PreferenceFormatError as error:
+        raise _FileError(path, error) from None
+    file = Path(path) if several else _readable(path)
     options = ReadOptions(
         sheet=getattr(args, "sheet", None),
         item_columns=tuple(args.items) if getattr(args, "items", None) else None,
@@ -141,7 +146,16 @@ def _read(path: str, fmt: str | None, args=None):
         count_column=getattr(args, "count", None),
         one_is_best=not getattr(args, "one_is_worst", False))
     try:
-        result = read_file(file, format=fmt or "auto", options=options)
+        if getattr(args, "stream", False):
+            from .io import stream_pairwise
+
+            if fmt not in (None, "auto", "pairwise"):
+                raise _UsageError("--stream reads pairwise winner,loser files only")
+            result = stream_pairwise(several or file)
+        else:
+            result = read_file(several or file, format=fmt or "auto", options=options,
+                               engine=getattr(args, "engine", "local"),
+                               scheduler=getattr(args, "scheduler", None))
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except PreferenceFormatError as error:
@@ -162,9 +176,11 @@ def _emit(text: str, out: str | None) -> None:
 
 
 def _dic_settings(args) -> dict:
+    from .dic import DIC_DRAWS
+
     return dict(prior=tuple(args.prior or (1.0, 2.0)), burn_in=args.burn_in,
                 n_draws=args.draws, random_state=args.seed, n_jobs=args.jobs,
-                warm_start=True)
+                warm_start=DIC_DRAWS["warm_start"])
 
 
 def _choose(prefs, rule, args):
@@ -296,11 +312,22 @@ def _parser() -> argparse.ArgumentParser:
     from .uncertainty import BOOTSTRAP_DRAWS
 
     def common(sub, sampler=True):
-        sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, PrefLib, BLT)")
+        sub.add_argument("file", help="preferences file (CSV, TSV, Excel, JSON, Parquet, "
+                                      "Arrow, PrefLib, BLT), or a folder or a quoted glob "
+                                      "pattern ('battles/*.parquet') of files of one layout")
         sub.add_argument("--format", choices=["auto", *FORMATS], default="auto",
                          help="file layout (default: detect): " + "; ".join(
                              f"{f.id} = {f.title}" for f in FORMATS.values()))
         sub.add_argument("--sheet", help="workbook sheet to read (default: the first)")
+        sub.add_argument("--engine", choices=["local", "dask"], default="local",
+                         help="dask: count winner,loser files on a Dask cluster (pip install "
+                              "'coarsenrank[dask]'), then fit locally")
+        sub.add_argument("--stream", action="store_true",
+                         help="count a winner,loser file (or several) chunk by chunk: memory "
+                              "for the distinct comparisons, not the rows")
+        sub.add_argument("--scheduler", metavar="ADDRESS",
+                         help="with --engine dask: a running scheduler (default: a local "
+                              "cluster on this machine)")
         sub.add_argument("--items", nargs="+", metavar="COLUMN",
                          help="the columns holding the items or their ranks (default: detect)")
         sub.add_argument("--ranker", metavar="COLUMN",

@@ -329,9 +329,10 @@ def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float =
 
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
               prior=(1.0, 2.0),
-              burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
+              burn_in: int = DIC_DRAWS["burn_in"], n_draws: int = DIC_DRAWS["n_draws"],
+              thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              warm_start=None, common_random_numbers: bool = True,
+              warm_start=DIC_DRAWS["warm_start"], common_random_numbers: bool = True,
               chain_burn_in: int | None = None, should_stop=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
@@ -350,7 +351,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     prior : (float, float)
         Gamma(a, rate b) prior used at every α.
     burn_in, n_draws, thin : int
-        Sampler settings (paper: 50 draws).
+        Sampler settings; default :data:`DIC_DRAWS` (100 and 100; the paper used 50
+        draws), as :func:`~coarsenrank_core.alpha.choose_alpha` and the pages use.
     random_state : None, int or numpy.random.Generator
         Master seed.
     progress : callable, optional
@@ -359,6 +361,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     n_jobs : int
         Worker processes; ``-1`` uses every core. ``1`` runs in this process.
     warm_start : None, True or "chain"
+        Default ``"chain"`` (:data:`DIC_DRAWS`, the sweep of
+        :func:`~coarsenrank_core.alpha.choose_alpha`, the pages and the CLI's ``dic``).
         ``None``/``True``: every α starts afresh (prior mean or 10 EM steps, see
         :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"``: one chain walks
         the grid from the largest α down; the largest α starts from 10 EM steps and runs

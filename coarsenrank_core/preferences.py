@@ -30,7 +30,8 @@ MAX_WEIGHT = 1e12
 finite, also after rank-breaking, which copies each preference's weight to its pairs."""
 WEIGHT_RANGE = "weights must be finite numbers from 1e-12 to 1e12"
 MAX_PAIRS = 5_000_000
-"""Most pairs :meth:`Preferences.rank_break` builds unless asked for more (about 0.4 GB)."""
+"""Most pairs :meth:`Preferences.rank_break` builds out of preferences of three or more items
+unless asked for more (about 0.4 GB); pairs given as pairs (tied or not) are not counted."""
 
 
 def _checked_weights(values, n: int) -> np.ndarray:
@@ -170,6 +171,109 @@ def _first_repeat(items, offsets, lengths, owner, n_items: int) -> int | None:
     key.sort()
     repeated = np.flatnonzero(key[1:] == key[:-1])
     return int(key[repeated[0]] // max(n_items, 1)) if repeated.size else None
+
+
+def _unpadded(table: np.ndarray, pad: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The items and row lengths of a 2-D id table whose rows may end in ``pad``."""
+    n, k = table.shape
+    if pad is None:
+        return table.ravel(), np.full(n, k, dtype=np.intp)
+    present = table != pad
+    lengths = present.sum(axis=1)
+    if not np.array_equal(present, np.arange(k) < lengths[:, None]):
+        row = int(np.flatnonzero((present != (np.arange(k) < lengths[:, None])).any(axis=1))[0])
+        raise ValueError(f"preference {row + 1} (counting from 1) has an item after the "
+                         f"padding {pad}; padding must come after a row's items")
+    return table[present], lengths.astype(np.intp)
+
+
+def _flat_lists(lists, pad: int | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Items and lengths of lists of plain ids without a Python loop per element, or
+    ``None`` when an entry is not a plain id (a tied set): then :func:`_flat_lists_with_ties`.
+    """
+    from itertools import chain
+
+    if isinstance(lists, np.ndarray):
+        if lists.ndim == 2 and (lists.size == 0 or np.issubdtype(lists.dtype, np.integer)):
+            return _unpadded(lists, pad)
+        return None
+    if not isinstance(lists, (list, tuple)) or not lists:
+        return None
+    first = lists[0]
+    if isinstance(first, (list, tuple, np.ndarray)) and all(
+            isinstance(x, (int, np.integer)) for x in first[:4]):
+        try:
+            table = np.asarray(lists)
+        except (ValueError, TypeError):  # ragged: flattened below
+            table = None
+        if table is not None and table.ndim == 2 and np.issubdtype(table.dtype, np.integer):
+            return _unpadded(table, pad)
+    try:
+        lengths = np.fromiter(map(len, lists), dtype=np.intp, count=len(lists))
+        items = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
+    except (TypeError, ValueError, OverflowError):
+        return None  # a set (a tie) or another non-integer entry
+    if pad is not None:
+        return None if np.any(items == pad) else (items, lengths)
+    return items, lengths
+
+
+def _flat_lists_with_ties(lists, pad: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Items, lengths and tied-group indices of lists whose entries may be tied sets."""
+    flat: list[int] = []
+    groups: list[int] = []
+    lengths: list[int] = []
+    for pref in lists:
+        start = len(flat)
+        for g, entry in enumerate(pref):
+            if pad is not None and not isinstance(entry, (set, frozenset)) and entry == pad:
+                break
+            members = sorted(entry) if isinstance(entry, (set, frozenset)) else [entry]
+            flat.extend(int(m) for m in members)
+            groups.extend([g] * len(members))
+        lengths.append(len(flat) - start)
+    return (np.asarray(flat, dtype=np.int64), np.asarray(lengths, dtype=np.intp),
+            np.asarray(groups, dtype=ID_DTYPE))
+
+
+_COUNT_RANGE = 4
+"""Pairs are pooled by ``bincount`` when their key range is at most this many times N
+(plus 2²⁰); otherwise by sorting the keys."""
+
+
+def _group_pairs(first, second, tie, n_items: int, tag=None, n_tags: int = 1
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Groups of identical pairs: the first copy of each group and every pair's group.
+
+    Groups are numbered in order of their key ``((first · M + second) · 2 + tie) · T + tag``.
+    Counted in O(N + key range) by marking the keys that occur when the range is small
+    (:data:`_COUNT_RANGE`), else by sorting; ``None``-free either way.
+    """
+    n = first.size
+    key_range = float(n_items) * n_items * 2 * n_tags
+    if key_range >= 2.0**62:
+        raise ValueError("too many items and tags to key pairs by one 64-bit integer")
+    key = first.astype(np.int64)
+    key *= n_items
+    key += second
+    key *= 2
+    key += tie
+    if tag is not None:
+        key *= n_tags
+        key += tag
+    if key_range <= _COUNT_RANGE * n + (1 << 20):
+        occupied = np.zeros(int(key_range), dtype=bool)
+        occupied[key] = True
+        rank = np.cumsum(occupied, dtype=np.int64 if n > MAX_ID else ID_DTYPE)
+        group = rank[key].astype(np.intp)
+        group -= 1
+        n_groups = int(rank[-1])
+        del rank, occupied
+        keep = np.full(n_groups, n, dtype=np.intp)
+        np.minimum.at(keep, group, np.arange(n, dtype=np.intp))
+        return keep, group
+    _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return keep, inverse.ravel()
 
 
 _PICKLED = ("items", "offsets", "groups", "n_items", "weights", "rankers", "item_names",
@@ -325,14 +429,23 @@ class Preferences:
     def from_lists(cls, lists: Iterable[Sequence], n_items: int | None = None,
                    item_names: Sequence[str] | None = None,
                    rankers: Sequence[Hashable] | None = None,
-                   weights: Sequence[float] | None = None) -> Preferences:
+                   weights: Sequence[float] | None = None, *,
+                   pad: int | None = None) -> Preferences:
         """Build preferences from Python lists of item ids, best first.
+
+        A 2-D integer array (or a list of equal-length lists of ids) and lists of plain ids
+        take vectorised paths (100,000 lists of 10: a few hundredths of a second); lists
+        holding tied sets are read element by element.
 
         Parameters
         ----------
-        lists : iterable of sequences
-            Each entry is one preference. An element is an item id, or a set/frozenset
-            of item ids that are tied at that position.
+        lists : iterable of sequences, or 2-D array of int
+            Each entry (row) is one preference. An element is an item id, or a
+            set/frozenset of item ids that are tied at that position.
+        pad : int, optional
+            Padding value: entries equal to it end a row early, so a 2-D array (or
+            equal-length lists) can hold lists of different lengths; padding must come
+            after a row's items.
         n_items : int, optional
             M. Defaults to ``len(item_names)`` or the largest id plus one.
         item_names : sequence of str, optional
@@ -347,18 +460,15 @@ class Preferences:
         >>> prefs = Preferences.from_lists([[0, 1, 2], [2, {0, 1}]])
         >>> prefs.n_items, len(prefs)
         (3, 2)
+        >>> Preferences.from_lists(np.array([[0, 1, 2], [2, 0, -1]]), pad=-1).lengths.tolist()
+        [3, 2]
         """
-        flat: list[int] = []
-        groups: list[int] = []
-        lengths: list[int] = []
-        for pref in lists:
-            start = len(flat)
-            for g, entry in enumerate(pref):
-                members = sorted(entry) if isinstance(entry, (set, frozenset)) else [entry]
-                flat.extend(int(m) for m in members)
-                groups.extend([g] * len(members))
-            lengths.append(len(flat) - start)
-        items = np.asarray(flat, dtype=np.int64)
+        fast = _flat_lists(lists, pad)
+        if fast is not None:
+            items, lengths = fast
+            groups: np.ndarray | None = None
+        else:
+            items, lengths, groups = _flat_lists_with_ties(lists, pad)
         if n_items is None:
             n_items = len(item_names) if item_names is not None else (
                 int(items.max()) + 1 if items.size else 0)
@@ -367,7 +477,7 @@ class Preferences:
             raise ValueError(f"{ranker_ids.size} rankers given for {len(lengths)} preferences")
         return cls(items=items,
                    offsets=np.concatenate([[0], np.cumsum(lengths, dtype=np.intp)]),
-                   groups=np.asarray(groups, dtype=ID_DTYPE), n_items=n_items,
+                   groups=groups, n_items=n_items,  # type: ignore[arg-type]
                    weights=None if weights is None else np.asarray(weights, float),  # type: ignore[arg-type]  # noqa: E501
                    rankers=ranker_ids, item_names=item_names,  # type: ignore[arg-type]
                    ranker_names=ranker_names)
@@ -693,9 +803,11 @@ class Preferences:
         keep_ties : bool
             Emit a tied pair for every two items of the same tied group.
         max_pairs : int, optional
-            Refuse to build more pairs than this; ``None`` means :data:`MAX_PAIRS`
-            (5 million: with rankers and sources, building them peaks near 80 bytes a pair,
-            0.4 GB, and they hold 64). Pass ``0`` for no limit.
+            Refuse to build more than this many pairs out of preferences of three or more
+            items (preferences of two items are pairs already and are not counted);
+            ``None`` means :data:`MAX_PAIRS` (5 million: with rankers and sources, building
+            them peaks near 80 bytes a pair, 0.4 GB, and they hold 64). Pass ``0`` for no
+            limit.
 
         Returns
         -------
@@ -705,7 +817,8 @@ class Preferences:
         Raises
         ------
         ValueError
-            When the pairs would be more than ``max_pairs``: a list of ``k`` items gives up
+            When the pairs from preferences of three or more items would be more than
+            ``max_pairs``: a list of ``k`` items gives up
             to ``k (k − 1) / 2`` pairs, so long lists grow the pairs with the square of
             their length, far faster than the file.
         """
@@ -713,7 +826,10 @@ class Preferences:
             return (self, np.arange(len(self))) if return_source else self
         limit = MAX_PAIRS if max_pairs is None else int(max_pairs)
         if limit > 0:
-            count = self.count_pairs(keep_ties)
+            # only what rank-breaking adds counts: preferences of two items (tied pairs
+            # too) are pairs already, however many there are
+            per = self._pairs_per_preference(keep_ties)
+            count = int(per[self.lengths > 2].sum())
             if count > limit:
                 raise ValueError(
                     f"breaking these rankings into pairs gives {count:,} pairs (a ranking of "
@@ -813,24 +929,59 @@ class Preferences:
         The index is ``None`` when :attr:`pooled` is the collection itself (row ``n`` is
         row ``n``), so that nothing of the collection's size is kept for it.
         """
+        return self.pool_identical()
+
+    def pool_identical(self, tag=None, worth: float = POOL_WORTH
+                       ) -> tuple[Preferences, np.ndarray | None]:
+        """Identical preferences (with equal ``tag``) merged into one of summed weight.
+
+        The engine of :attr:`pooling`. Merged rows keep the order of their first copies;
+        rankers are dropped.
+
+        Parameters
+        ----------
+        tag : array of int, shape (N,), optional
+            Preferences merge only when their tags are equal too (e.g. a code of each
+            weight, to merge only copies of equal weight).
+        worth : float
+            Return the collection itself when merging would keep more than this share
+            of the preferences (or when a summed weight would exceed :data:`MAX_WEIGHT`).
+
+        Returns
+        -------
+        (Preferences, numpy.ndarray or None)
+            The merged collection and, for every preference, the index of its row there
+            (``None`` when the collection itself is returned).
+
+        Notes
+        -----
+        Pairs are keyed by one integer each, ``((winner · M + loser) · 2 + tie) · T + tag``,
+        and counted by ``bincount`` in O(N + key range) when the range is at most a few
+        times N (:data:`_COUNT_RANGE`); larger ranges are sorted. Longer preferences are
+        compared as rows of bytes within each length.
+        """
         n = len(self)
         if n == 0:
             return self, None
-        group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
+        if tag is not None:
+            tag = np.asarray(tag)
+            if tag.shape != (n,) or (n and tag.min() < 0):
+                raise ValueError("tag must hold one non-negative integer per preference")
         if self.lengths.max() == 2:
-            first, second = self.items[0::2], self.items[1::2]
-            key = ((first.astype(np.int64) * max(self.n_items, 1) + second) * 2
-                   + self.groups[1::2])
-            _, keep, inverse = np.unique(key, return_index=True, return_inverse=True)
-            group[:] = inverse.ravel()
+            n_tags = int(tag.max()) + 1 if tag is not None else 1
+            keep, group = _group_pairs(self.items[0::2], self.items[1::2], self.groups[1::2],
+                                       max(self.n_items, 1), tag, n_tags)
             weights = np.bincount(group, weights=self.weights, minlength=keep.size)
         else:
+            group = np.empty(n, dtype=np.intp)  # each preference's group, numbered per block
             keep_parts, weight_parts, shift = [], [], 0
             for k in np.unique(self.lengths):
                 rows = np.flatnonzero(self.lengths == k)
                 element = self.offsets[:-1][rows, None] + np.arange(k)
-                table = np.ascontiguousarray(np.concatenate(
-                    [self.items[element], self.groups[element]], axis=1), dtype=np.int64)
+                columns = [self.items[element], self.groups[element]]
+                if tag is not None:
+                    columns.append(tag[rows, None])
+                table = np.ascontiguousarray(np.concatenate(columns, axis=1), dtype=np.int64)
                 keys = table.view(np.dtype((np.void, table.itemsize * table.shape[1]))).ravel()
                 _, first_copy, inverse = np.unique(keys, return_index=True, return_inverse=True)
                 keep_parts.append(rows[first_copy])
@@ -840,7 +991,7 @@ class Preferences:
                 shift += first_copy.size
             keep = np.concatenate(keep_parts)
             weights = np.concatenate(weight_parts)
-        if keep.size > POOL_WORTH * n or weights.max() > MAX_WEIGHT:
+        if keep.size > worth * n or weights.max() > MAX_WEIGHT:
             # too few repeats to pay for a second copy, or a summed weight would leave the
             # checked range: the collection itself (its stage sums are the same)
             return self, None

@@ -1,6 +1,7 @@
 """AppTest checks of every dashboard page: default sample, uploads, and the computations' charts."""
 
 import base64
+import io
 import json
 from pathlib import Path
 
@@ -329,6 +330,19 @@ def test_a_preflib_upload_is_recognised_by_its_file_name():
     no_failure(at)
     assert any("Loaded drinks.soc" in s.value for s in at.success)
     assert "3 items" in sidebar_text(at)
+
+
+def test_a_parquet_upload_reads_as_its_csv_twin():
+    import pandas as pd
+
+    buffer = io.BytesIO()
+    pd.DataFrame({"voter": ["ann", "bob", "cy"], "1st": ["tea", "coffee", "tea"],
+                  "2nd": ["coffee", "juice", "juice"]}).to_parquet(buffer)
+    at = upload(open_page("pages/data.py"), "drinks.parquet", buffer.getvalue())
+    no_failure(at)
+    assert any("Loaded drinks.parquet" in s.value for s in at.success)
+    assert "3 items" in sidebar_text(at)
+    assert at.dataframe[0].value["list (best first)"].iloc[1] == "coffee > juice"
 
 
 def test_rows_the_reader_skipped_are_reported_on_the_data_page():

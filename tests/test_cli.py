@@ -96,6 +96,19 @@ def test_dic_writes_the_curve(tmp_path):
         assert float(r["dic"]) == pytest.approx(float(r["g"]) - float(r["f"]))
 
 
+def test_dic_draws_the_curve_and_knee_that_choose_alpha_finds(tmp_path):
+    # the CLI's dic and the dashboard (choose_alpha) run the same chained sweep
+    out = tmp_path / "dic.csv"
+    assert main(["dic", str(PIZZA), "--draws", "20", "--burn-in", "20", "--seed", "3",
+                 "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    chosen = choose_alpha(read_preferences(PIZZA), "knee", n_draws=20, burn_in=20,
+                          random_state=3)
+    np.testing.assert_array_equal([float(r["dic"]) for r in table], chosen.evidence.dic)
+    knee = [float(r["alpha"]) for r in table if r["knee"] == "True"]
+    assert knee == [chosen.evidence.alphas[chosen.evidence.knee_index]]
+
+
 def test_compare_runs_the_registry(tmp_path):
     out = tmp_path / "results.csv"
     assert main(["compare", str(PIZZA), "--truth", str(PIZZA_TRUTH), "--methods", "pl-em",

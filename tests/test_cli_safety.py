@@ -57,7 +57,7 @@ def test_invalid_numbers_exit_2_in_one_line(argv, capsys):
 
 
 @pytest.mark.parametrize("path, words", [
-    ("tests", "it is a folder"),
+    ("tests", "holds no file of rankings"),
     ("/dev/null", "not a regular file"),
     ("no/such/file.csv", "no such file"),
 ])

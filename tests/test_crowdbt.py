@@ -546,3 +546,37 @@ def test_the_update_survives_an_underflowing_mixture():
     step = crowdbt_update(-700.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1e-4, False)
     assert all(map(math.isfinite, step))
     assert step[0] == -699.0 and step[1] == -1.0  # g = q = 1
+
+
+def _pairs_for_golden(seed, n_items, n_annotators):
+    rng = np.random.default_rng(seed)
+    s = rng.normal(0, 1.5, n_items)
+    i = rng.integers(0, n_items, 3000)
+    j = (i + rng.integers(1, n_items, 3000)) % n_items
+    win = rng.random(3000) < 1 / (1 + np.exp(-(s[i] - s[j])))
+    rankers = None if n_annotators is None else rng.integers(0, n_annotators, 3000)
+    return Preferences.from_pairs(np.where(win, i, j), np.where(win, j, i), n_items,
+                                  rankers=rankers)
+
+
+@pytest.mark.parametrize("seed, n_items, n_annotators, scores, reliability", [
+    (1, 30, 25, [0.9199373974542282, 1.968157338097718, 0.9759145696818293,
+                 -2.331414293408511, 2.148298763191129],
+     [0.9610129675025196, 0.9754948659856328, 0.9667169097559524, 0.9128786442196349,
+      0.9285756780158099]),
+    (2, 8, None, [0.36452157639805277, -2.073211342916545, -1.4745929734974101,
+                  -4.758568580446546, 4.728601362980309],
+     [0.6974897113841176, 0.7261731821973948, 0.4799980034040634, 0.7271330670745837,
+      0.7120428761734013])])
+def test_batches_count_annotators_by_local_ids_with_the_same_numbers_as_global_ids(
+        monkeypatch, seed, n_items, n_annotators, scores, reliability):
+    # golden values of the version that counted every batch over all annotator ids
+    # (O(N) per batch without ranker ids); local ids inside a batch give the same sums.
+    # Batches of up to hundreds of comparisons that share items and annotators
+    prefs = _pairs_for_golden(seed, n_items, n_annotators)
+    monkeypatch.setattr(crowdbt_module, "MIN_BATCH", 1)
+    applied = _count_batches(monkeypatch)
+    result = crowdbt(prefs, passes=3, batch_change=0.5)
+    assert max(applied) > 100
+    np.testing.assert_allclose(result.scores[:5], scores, rtol=1e-12)
+    np.testing.assert_allclose(result.extra["reliability"][:5], reliability, rtol=1e-12)

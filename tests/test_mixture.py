@@ -223,3 +223,78 @@ def test_accelerated_mixture_em_reaches_the_plain_em_fixed_point(per, reversed_c
     np.testing.assert_allclose(fast.scores, plain.scores, rtol=1e-6)
     assert fast.extra["pi"] == pytest.approx(plain.extra["pi"], abs=1e-7)
     assert fast.extra["log_posterior"] >= plain.extra["log_posterior"] - 1e-7
+
+
+def _lists_without_rankers(seed=4, n=300, m=5):
+    rng = np.random.default_rng(seed)
+    lists = []
+    for _ in range(n):
+        k = int(rng.integers(2, 4))
+        items = rng.choice(m, k, replace=False)
+        keys = np.linspace(1, -1, m)[items] + rng.gumbel(size=k)
+        order = items[np.argsort(-keys)].tolist()
+        if rng.random() < 0.3:
+            order = rng.permutation(order).tolist()
+        lists.append(order)
+    return Preferences.from_lists(lists, n_items=m)
+
+
+@pytest.mark.parametrize("reverse, theta, pi, objective, noise", [
+    (False, [1.6231321536349326, 1.1229382602236828, 1.0701643656398392, 0.7057286444423149,
+             0.4780365760413838], 0.04244512485951801, -346.9792367806026,
+     [0.037101190935054595, 0.02045512096676816, 0.05594952168462053, 0.05431000022923893]),
+    (True, [1.6231321536291559, 1.1229382602235296, 1.0701643656402593, 0.7057286444452011,
+            0.47803657604491995], 0.0424451248508847, -346.979236780604,
+     [0.03710119092713693, 0.020455120962312834, 0.05594952167370437, 0.054310000218471766])])
+def test_mix_ranker_without_ids_pools_and_keeps_the_unpooled_numbers(reverse, theta, pi,
+                                                                    objective, noise):
+    # golden values of the version that fitted one unit per list (300 here, 1.27 M on
+    # Readlevel ×100); now identical lists are pooled as for pl-mix
+    prefs = _lists_without_rankers()
+    assert len(prefs.pooled) < len(prefs)
+    fit = pl_mixture(prefs, per="ranker", tol=1e-12, max_iter=20_000,
+                     reversed_component=reverse)
+    assert fit.converged and fit.method == "pl-mix-ranker" and fit.extra["per"] == "ranker"
+    np.testing.assert_allclose(fit.scores, theta, rtol=1e-8)
+    assert fit.extra["pi"] == pytest.approx(pi, abs=1e-8)
+    assert fit.extra["log_posterior"] == pytest.approx(objective, rel=1e-10)
+    assert fit.extra["noise_probability"].shape == (len(prefs),)
+    np.testing.assert_allclose(fit.extra["noise_probability"][:4], noise, atol=1e-8)
+
+
+def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
+    prefs = _lists_without_rankers(seed=6)
+    weighted = prefs._replace(weights=np.linspace(0.5, 3.0, len(prefs)))
+    for data in (prefs, weighted):
+        by_ranker = pl_mixture(data, per="ranker", tol=1e-12, max_iter=20_000)
+        by_list = pl_mix(data, tol=1e-12, max_iter=20_000)
+        np.testing.assert_allclose(by_ranker.scores, by_list.scores, rtol=1e-12)
+        np.testing.assert_allclose(by_ranker.extra["noise_probability"],
+                                   by_list.extra["noise_probability"], rtol=1e-12)
+        assert mixture_log_posterior(data, by_list.scores, by_list.extra["pi"], "ranker") == \
+            pytest.approx(by_list.extra["log_posterior"], rel=1e-12)
+
+
+def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_dir):
+    # before the exact scale step both stopped unconverged at 1,000 EM steps there
+    from coarsenrank_core.noise import magnify
+    from coarsenrank_core.paper.datasets import load_readlevel
+
+    large = magnify(load_readlevel(data_dir).preferences, 100).preferences
+    for data, per in ((large, "ranker"), (large.with_rankers(None), "ranker"),
+                      (large, "list")):
+        fit = pl_mixture(data, per=per)
+        assert fit.converged and fit.iterations <= 1000
+        # at the posterior mode the Gamma(2, 1) prior fixes the scale: Σθ = (a − 1) M / b
+        assert fit.scores.sum() == pytest.approx(data.n_items, rel=1e-12)
+
+
+def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
+    prefs = small(seed=7, ties=True, weights=True)
+    values = [pl_mixture(prefs, per="list", max_iter=i, tol=0.0, prior=(3.0, 2.0))
+              .extra["log_posterior"] for i in range(1, 25)]
+    assert np.all(np.diff(values) >= -1e-9 * np.abs(values[1:]))
+    fit = pl_mixture(prefs, per="list", prior=(3.0, 2.0), tol=1e-13, max_iter=50_000)
+    theta, pi, best = direct(prefs, "list", (3.0, 2.0))
+    assert fit.extra["log_posterior"] >= best - 1e-6
+    np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)

@@ -154,3 +154,46 @@ def test_relabelling_items_permutes_the_peergrader_scores(mixed):
     base = peergrader(mixed).scores
     moved = peergrader(mixed.relabel(perm)).scores
     np.testing.assert_allclose(moved[perm], base, atol=1e-5)
+
+
+def _lists_without_graders(seed=5, n=400, m=5):
+    rng = np.random.default_rng(seed)
+    lists = []
+    for _ in range(n):
+        k = int(rng.integers(2, 4))
+        items = rng.choice(m, k, replace=False)
+        keys = np.linspace(1, -1, m)[items] + rng.gumbel(size=k)
+        order = items[np.argsort(-keys)].tolist()
+        if rng.random() < 0.3:
+            order = rng.permutation(order).tolist()
+        lists.append(order)
+    return Preferences.from_lists(lists, n_items=m), rng
+
+
+@pytest.mark.parametrize("solver", ["joint", "alternating"])
+@pytest.mark.parametrize("weighted, scores, objective, reliability", [
+    (False, [0.7907429202684171, 0.5173187897569711, 0.056272580288648656,
+             -0.37702678924808397, -0.9873075010659536], -4415.4648696068,
+     [0.8139723882773582, 0.9265981766058725, 0.927704203517043, 0.9067732058349726]),
+    (True, [0.8551450662533105, 0.5087233775723611, 0.08515548273577292, -0.375005723023942,
+            -1.0740182035374968], -4629.453749839362,
+     [0.8043371587434603, 0.9505354754492903, 0.9274879214487431, 0.9079971745346811])])
+def test_copies_without_grader_ids_share_one_reliability_with_the_unmerged_optimum(
+        solver, weighted, scores, objective, reliability):
+    # golden values of the joint fit with one reliability per preference (400 here,
+    # 1.27 M on Readlevel ×100); merged copies reach the same optimum within the
+    # solvers' tolerance (stated: 1e-6 relative on scores and reliabilities)
+    prefs, rng = _lists_without_graders()
+    if weighted:
+        prefs = prefs._replace(weights=rng.choice([1.0, 2.0], len(prefs)))
+    design = PeerGraderDesign(prefs)
+    assert design.n_graders < len(prefs) // 3 and design.copies.sum() == len(prefs)
+    fit = peergrader(prefs, solver=solver)
+    assert fit.converged
+    assert fit.extra["reliability"].shape == (len(prefs),)
+    np.testing.assert_allclose(fit.scores, scores, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(fit.extra["reliability"][:4], reliability, rtol=1e-6)
+    assert fit.extra["objective"] == pytest.approx(objective, rel=1e-12)
+    # every copy got its merged reliability: the objective of the expanded fit, unmerged
+    assert peergrader_objective(prefs, fit.scores, fit.extra["reliability"])[0] == \
+        pytest.approx(fit.extra["objective"], rel=1e-12)

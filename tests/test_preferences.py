@@ -222,6 +222,19 @@ def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
     assert pairs.rank_break() is pairs
 
 
+def test_the_pair_cap_counts_only_the_pairs_that_rank_breaking_adds():
+    # tied pairs are not "pairwise" (they go through rank-breaking) but are pairs already
+    n = 3000
+    tied = Preferences.from_pairs(np.arange(n) % 7, (np.arange(n) + 1) % 7, 7,
+                                  tied=np.arange(n) % 2 == 0)
+    assert len(tied.rank_break(max_pairs=10)) == n // 2
+    assert len(tied.rank_break(keep_ties=True, max_pairs=10)) == n
+    mixed = Preferences.from_lists([[0, 1], [2, 1], [0, 1, 2, 3, 4], [{0, 1}]] * 10)
+    assert len(mixed.rank_break(max_pairs=100)) == 20 + 100
+    with pytest.raises(ValueError, match="100 pairs"):
+        mixed.rank_break(max_pairs=99)
+
+
 @settings(max_examples=60, deadline=None)
 @given(lists_strategy, st.data())
 def test_subset_selects_the_same_preferences(lists, data):
@@ -442,3 +455,85 @@ def test_the_first_preference_with_a_repeated_item_is_named_whatever_the_lengths
             broken[later][1] = broken[later][0]
         with pytest.raises(ValueError, match=f"preference {bad} lists an item more than once"):
             Preferences.from_lists(broken, n_items=100)
+
+
+def _pool_by_dict(prefs, tag=None):
+    """Brute force: merged rows in order of first copy, summed weights, each row's group."""
+    first: dict = {}
+    index = []
+    for n, row in enumerate(prefs.to_lists()):
+        key = (tuple(x if isinstance(x, int) else tuple(sorted(x)) for x in row),
+               None if tag is None else int(tag[n]))
+        index.append(first.setdefault(key, len(first)))
+    index = np.array(index)
+    weights = np.bincount(index, weights=np.asarray(prefs.weights, float))
+    return [list(k[0]) for k in first], weights, index
+
+
+@pytest.mark.parametrize("by", ["count", "sort"])
+@pytest.mark.parametrize("tagged", [False, True])
+def test_pairs_pool_by_counting_keys_or_by_sorting_them_alike(monkeypatch, by, tagged):
+    import coarsenrank_core.preferences as module
+
+    if by == "sort":  # a key range too large to count: the sort fallback
+        monkeypatch.setattr(module, "_COUNT_RANGE", -10**9)
+    rng = np.random.default_rng(3)
+    n = 2000
+    winners = rng.integers(0, 6, n)
+    losers = (winners + rng.integers(1, 6, n)) % 6
+    prefs = Preferences.from_pairs(winners, losers, 6, tied=rng.random(n) < 0.2,
+                                   weights=rng.choice([1.0, 2.5], n))
+    tag = rng.integers(0, 3, n) if tagged else None
+    merged, index = prefs.pool_identical(tag)
+    rows, weights, groups = _pool_by_dict(prefs, tag)
+    assert [[x if isinstance(x, int) else tuple(sorted(x)) for x in row]
+            for row in merged.to_lists()] == rows
+    np.testing.assert_allclose(merged.weights, weights, rtol=1e-12)
+    np.testing.assert_array_equal(index, groups)
+    assert prefs.pooling[0] is prefs.pooled
+
+
+def test_pooling_keeps_rows_apart_by_tag_and_refuses_a_bad_tag():
+    prefs = Preferences.from_lists([[0, 1, 2], [0, 1, 2], [0, 1, 2], [2, 1, 0]] * 3)
+    merged, index = prefs.pool_identical(np.array([0, 0, 1, 0] * 3))
+    assert merged.to_lists() == [[0, 1, 2], [0, 1, 2], [2, 1, 0]]
+    np.testing.assert_allclose(merged.weights, [6.0, 3.0, 3.0])
+    assert index.tolist() == [0, 0, 1, 2] * 3
+    with pytest.raises(ValueError, match="tag"):
+        prefs.pool_identical(np.array([0, -1] * 6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists_strategy)
+def test_vectorised_from_lists_equals_the_element_loop(lists):
+    from coarsenrank_core.preferences import _flat_lists_with_ties
+
+    prefs = Preferences.from_lists(lists, n_items=6)
+    items, lengths, groups = _flat_lists_with_ties(lists, None)
+    looped = Preferences.from_arrays(items, lengths, groups=groups, n_items=6)
+    assert prefs == looped and prefs.to_lists() == looped.to_lists()
+
+
+def test_from_lists_reads_2d_arrays_and_padded_rows_without_a_loop():
+    rng = np.random.default_rng(2)
+    table = np.argsort(rng.random((500, 30)), axis=1)[:, :6]
+    expected = [row.tolist() for row in table]
+    for data in (table, table.tolist(), [tuple(row) for row in expected], list(table)):
+        prefs = Preferences.from_lists(data, n_items=30)
+        assert prefs.to_lists() == expected
+    padded = table.copy()
+    padded[::2, 4:] = -1
+    prefs = Preferences.from_lists(padded, pad=-1, n_items=30)
+    assert prefs.lengths.tolist() == [4, 6] * 250
+    assert prefs.to_lists()[0] == expected[0][:4] and prefs.to_lists()[1] == expected[1]
+    assert Preferences.from_lists(padded.tolist(), pad=-1, n_items=30) == prefs
+    ragged = [row[:2 + i % 5] for i, row in enumerate(expected)]
+    assert Preferences.from_lists(ragged).to_lists() == ragged
+    assert Preferences.from_lists([[0, 1, -1], [1, {0, 2}, -1]], pad=-1).to_lists() == [
+        [0, 1], [1, frozenset({0, 2})]]
+    holed = padded.copy()
+    holed[7, 2] = -1
+    with pytest.raises(ValueError, match="preference 8 .* after the padding -1"):
+        Preferences.from_lists(holed, pad=-1)
+    with pytest.raises(ValueError, match="item ids must lie"):
+        Preferences.from_lists(padded)  # -1 is no item without pad

@@ -500,7 +500,9 @@ def test_sources(tmp_path):
     missing = fails_source(tmp_path / "nope.csv")
     assert "no file" in missing.reason
     assert "bytes" in fails_source("a,b\nc,d").fix
-    assert "folder" in fails_source(tmp_path).reason
+    assert read_preferences(tmp_path) == expected  # a folder: its files as one collection
+    (tmp_path / "empty").mkdir()
+    assert "folder" in fails_source(tmp_path / "empty").reason
     assert "int" in fails_source(42).reason
     with pytest.raises(PreferenceFormatError, match="not a known format"):
         read_preferences(data, format="excel")

@@ -111,3 +111,24 @@ def test_trailing_tied_group_adds_one_stage_per_member():
 def test_the_collection_builds_its_design_once():
     prefs = collections()["weighted"]
     assert isinstance(prefs.stages, StageDesign) and prefs.stages is prefs.stages
+
+
+@pytest.mark.parametrize("copy_rows", [0, 1 << 22])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_pair_step_is_two_plain_bincount_passes(monkeypatch, copy_rows, weighted):
+    from coarsenrank_core.models import stages as stages_module
+
+    monkeypatch.setattr(stages_module, "PAIR_COPY_ROWS", copy_rows)
+    rng = np.random.default_rng(5)
+    n, m = 5000, 40
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    weights = rng.choice([1.0, 2.5], n) if weighted else None
+    design = StageDesign.build(Preferences.from_pairs(a, b, m, weights=weights))
+    [block] = design.blocks
+    assert block.pair[0].dtype == (np.intp if copy_rows else np.int32)
+    theta = rng.random(m) + 0.1
+    per = (np.ones(n) if weights is None else weights) / (theta[a] + theta[b])
+    expected = np.bincount(a, per, m) + np.bincount(b, per, m)
+    np.testing.assert_array_equal(design.exposure(theta), expected)
+    np.testing.assert_array_equal(design.exposure(theta, 0.25), expected * 0.25)

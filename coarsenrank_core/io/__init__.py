@@ -8,29 +8,34 @@ from __future__ import annotations
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from ._common import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
+from .collection import read_collection, source_paths
 from .containers import interruptible, sheet_names
 from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
 from .formats import read_file as _read_file
 from .options import ReadOptions
 from .report import ReadReport, ReadResult
+from .streaming import stream_pairwise
 from .truth import read_truth
 
 __all__ = ["FORMATS", "FORMAT_LIST", "Format", "ReadOptions", "ReadReport", "ReadResult",
            "read_preferences", "read_file", "read_truth", "detect_format", "example_file",
            "extensions", "sheet_names", "table_columns", "interruptible", "UNEXPECTED",
-           "declared_within_present", "DECLARED_FACTOR", "DECLARED_SLACK",
+           "declared_within_present", "DECLARED_FACTOR", "DECLARED_SLACK", "stream_pairwise",
            "PreferenceFormatError"]
 
 
 def read_preferences(source, format: str = "auto", *, encoding: str | None = None,
-                     options: ReadOptions | None = None) -> Preferences:
+                     options: ReadOptions | None = None, engine: str = "local",
+                     scheduler: str | None = None) -> Preferences:
     """Read a file of rankings into :class:`Preferences`.
 
     Parameters
     ----------
-    source : str, pathlib.Path, bytes or file-like
+    source : str, pathlib.Path, bytes, file-like, or several paths
         A path, the file's bytes, or an object with ``getvalue()``/``read()`` (e.g.
-        Streamlit's ``UploadedFile``); its ``name`` helps to recognise the layout.
+        Streamlit's ``UploadedFile``); its ``name`` helps to recognise the layout. A
+        folder, a glob pattern (``'battles/*.parquet'``) or a list of paths reads every
+        file, of one layout, as one collection (items and rankers matched by name).
     format : str
         ``"auto"`` (detect the layout) or one of the ids of :data:`FORMATS`.
     encoding : str, optional
@@ -39,6 +44,14 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
     options : ReadOptions, optional
         Corrections: the sheet, the item columns, the ranker and count columns, and whether
         rank 1 is the best.
+    engine : {"local", "dask"}
+        ``"dask"`` counts ``winner,loser`` files on a Dask cluster
+        (:func:`~coarsenrank_core.io.on_dask.dask_pairwise`; the optional extra
+        ``pip install coarsenrank[dask]``) into the weighted collection the chunked reader
+        gives (:func:`stream_pairwise`).
+    scheduler : str, optional
+        With ``engine="dask"``: the address of a running scheduler; default a
+        ``LocalCluster`` on this machine.
 
     Returns
     -------
@@ -58,11 +71,13 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
     >>> prefs.to_lists(names=True), prefs.ranker_names
     ([['tea', 'coffee'], ['coffee', 'tea']], ('ann', 'bob'))
     """
-    return read_file(source, format, encoding=encoding, options=options).preferences
+    return read_file(source, format, encoding=encoding, options=options, engine=engine,
+                     scheduler=scheduler).preferences
 
 
 def read_file(source, format: str = "auto", *, encoding: str | None = None,
-              options: ReadOptions | None = None) -> ReadResult:
+              options: ReadOptions | None = None, engine: str = "local",
+              scheduler: str | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
 
     Parameters are those of :func:`read_preferences`.
@@ -84,7 +99,24 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     >>> result.report.layout, result.preferences.to_lists(names=True)
     ('ranks', [['coffee', 'tea']])
     """
-    return guard(lambda: _read_file(source, format, encoding=encoding, options=options))
+    if engine == "dask":
+        from .on_dask import dask_pairwise
+
+        if format not in ("auto", "pairwise"):
+            raise PreferenceFormatError(f"The Dask engine reads pairwise files, not {format}.",
+                                        fix="Choose the local engine for other layouts.")
+        return dask_pairwise(source, scheduler)
+    if engine != "local":
+        raise PreferenceFormatError(f"'{engine}' is not a reading engine.",
+                                    fix="Use 'local' or 'dask'.")
+
+    def task() -> ReadResult:
+        paths = source_paths(source, tuple(f".{e}" for e in extensions()))
+        if paths is None:
+            return _read_file(source, format, encoding=encoding, options=options)
+        return read_collection(paths, lambda path: _read_file(path, format, encoding=encoding,
+                                                               options=options))
+    return guard(task)
 
 
 def detect_format(source) -> str:
@@ -122,9 +154,9 @@ def table_columns(source, options: ReadOptions | None = None) -> tuple[str, ...]
     """
     def task() -> tuple[str, ...]:
         file = Source(source, options or ReadOptions())
-        if not file.workbook and not file.data[:4096].strip() and not file.data.strip():
+        if not file.binary_table and not file.data[:4096].strip() and not file.data.strip():
             return ()
-        if not file.workbook and any(f.detect(file) for f in FORMAT_LIST if not f.table):
+        if not file.binary_table and any(f.detect(file) for f in FORMAT_LIST if not f.table):
             return ()
         prepared = file.prepared
         return tuple(prepared.label(j) for j in range(prepared.width))

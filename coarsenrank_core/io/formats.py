@@ -25,6 +25,7 @@ from ._common import (
 )
 from ._memory import release_freed_memory
 from ._text import decode, load_source
+from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
@@ -50,7 +51,8 @@ from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
 
-TABLE_EXTENSIONS = (".csv", ".tsv", ".txt", *WORKBOOK_EXTENSIONS, *JSON_EXTENSIONS)
+TABLE_EXTENSIONS = (".csv", ".tsv", ".txt", *WORKBOOK_EXTENSIONS, *JSON_EXTENSIONS,
+                    *ARROW_EXTENSIONS)
 
 
 class Source:
@@ -72,6 +74,16 @@ class Source:
         return self.extension in WORKBOOK_EXTENSIONS or is_workbook(self.data)
 
     @cached_property
+    def arrow(self) -> bool:
+        """A Parquet, Arrow or Feather file: a table of typed columns, never text."""
+        return not self.workbook and (self.extension in ARROW_EXTENSIONS or is_arrow(self.data))
+
+    @property
+    def binary_table(self) -> bool:
+        """A workbook or an Arrow-family file: its tables are read, never its text."""
+        return self.workbook or self.arrow
+
+    @cached_property
     def sheets(self) -> tuple[str, ...]:
         return sheet_names(self.data) if self.workbook else ()
 
@@ -82,12 +94,19 @@ class Source:
                 "This is an Excel workbook; only its sheets hold tables of rankings.",
                 fix="Let the layout be detected, or choose a table layout (wide, long, "
                     "pairwise, item columns holding ranks, one ranking per cell).")
+        if self.arrow:
+            raise PreferenceFormatError(
+                "This is a Parquet/Arrow file; only its table holds rankings.",
+                fix="Let the layout be detected, or choose a table layout (wide, long, "
+                    "pairwise, item columns holding ranks, one ranking per cell).")
         return decode(self.data, self.encoding)
 
     @cached_property
     def table(self) -> Table:
         if self.workbook:
             table, self.sheet = workbook_table(self.data, self.options.sheet)
+        elif self.arrow:
+            table = arrow_table(self.data)
         elif self.extension in JSON_EXTENSIONS or looks_json(self.text):
             table = json_table(self.text)
         else:
@@ -170,11 +189,11 @@ def _header(source: Source) -> list[str]:
 FORMAT_LIST: tuple[Format, ...] = (
     Format("preflib", "PrefLib", examples.PREFLIB_TEXT, examples.PREFLIB, PREFLIB_EXTENSIONS,
            detect=lambda s: s.extension in PREFLIB_EXTENSIONS or (
-               not s.workbook and looks_preflib(s.text)),
+               not s.binary_table and looks_preflib(s.text)),
            read=lambda s: read_preflib(s.text), table=False),
     Format("blt", "BLT ballots", examples.BLT_TEXT, examples.BLT, BLT_EXTENSIONS,
            detect=lambda s: s.extension in BLT_EXTENSIONS or (
-               not s.workbook and looks_blt(s.text)),
+               not s.binary_table and looks_blt(s.text)),
            read=lambda s: read_blt(s.text), table=False),
     Format("pgn", "chess games (PGN)", examples.PGN_TEXT, examples.PGN, PGN_EXTENSIONS,
            detect=lambda s: s.extension in PGN_EXTENSIONS or (
@@ -296,7 +315,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     if not file.data[:4096].strip() and not file.data.strip():
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
-    if fmt.table and not file.workbook and (looks_preflib(file.text) and fmt.id != "wide"
+    if fmt.table and not file.binary_table and (looks_preflib(file.text) and fmt.id != "wide"
                                             or looks_preflib(file.text) and format != "auto"):
         raise PreferenceFormatError(
             f"This looks like a PrefLib file, not a {fmt.title} table.",

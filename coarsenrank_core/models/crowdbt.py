@@ -246,11 +246,12 @@ further failure doubles it (up to :data:`BATCH`), a batch resets it."""
 class _Plan:
     """How the next stretch of comparisons is tried: batch window and exact-loop length."""
 
-    __slots__ = ("window", "run")
+    __slots__ = ("window", "run", "distinct")
 
-    def __init__(self):
+    def __init__(self, distinct: bool = False):
         self.window = MIN_BATCH
         self.run = FIRST_RUN
+        self.distinct = distinct  # every annotator gives one comparison (no ranker ids)
 
 
 def _pass_order(permutation: np.ndarray, counts: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -293,7 +294,7 @@ def _run_exact(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kapp
 
 
 def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn,
-                batch_change) -> int:
+                batch_change, distinct: bool = False) -> int:
     """Apply the longest acceptable prefix of a window of unit comparisons as one batch.
 
     Every comparison ``n`` (``i ≻ j`` by annotator ``k``) is evaluated with the
@@ -319,11 +320,18 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
     ``(|Δa| + |Δb|)/(a + b)`` for an annotator, every item and annotator touched more than
     once must have ``Σ δ ≤ batch_change``. The window is halved until its prefix passes.
 
+    ``distinct`` says that no annotator gives two comparisons (pairs without ranker ids):
+    their moves are then added directly, with no counting.
+
     Returns the number of comparisons applied: 0 (nothing changed) when the acceptable
     prefix is shorter than :data:`MIN_BATCH`.
     """
-    n_items, n_raters = mu.size, rel_a.size
+    n_items = mu.size
     count = np.bincount
+    if learn and not distinct:
+        # the window's annotators as local ids 0..K-1: every count below is O(window)
+        raters, local = np.unique(annotators, return_inverse=True)
+        n_raters = raters.size
     vi, vj, a, b = var[winners], var[losers], rel_a[annotators], rel_b[annotators]
     d = mu[winners] - mu[losers]
     p, q = expit(d), expit(-d)
@@ -359,8 +367,8 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
         load = (count(w_, load_i[:size], minlength=n_items)
                 + count(l_, load_j[:size], minlength=n_items))
         fits = not np.any(load[touches > 1] > batch_change)
-        if fits and learn:
-            k_ = annotators[:size]
+        if fits and learn and not distinct:
+            k_ = local[:size]
             load = count(k_, load_k[:size], minlength=n_raters)
             fits = not np.any(load[count(k_, minlength=n_raters) > 1] > batch_change)
         if fits:
@@ -376,9 +384,12 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
     v, rho, t = var[hit], gain[hit], touches[hit]
     mu[hit] += v / (1.0 + rho * (t - 1) / (2.0 * t)) * pull[hit]
     var[hit] = v / (1.0 + rho)
-    if learn:
-        rel_a += count(k_, move_a[:size], minlength=n_raters)
-        rel_b += count(k_, move_b[:size], minlength=n_raters)
+    if learn and distinct:  # one move per annotator: the same sums, without counting
+        rel_a[annotators[:size]] += move_a[:size]
+        rel_b[annotators[:size]] += move_b[:size]
+    elif learn:
+        rel_a[raters] += count(k_, move_a[:size], minlength=n_raters)
+        rel_b[raters] += count(k_, move_b[:size], minlength=n_raters)
     return size
 
 
@@ -411,7 +422,8 @@ def _run_batched(winners, losers, annotators, weights, mu, var, rel_a, rel_b, ka
             if hi - lo < MIN_BATCH:  # the run's short tail
                 hi = end
             elif done := _batch_step(winners[lo:hi], losers[lo:hi], annotators[lo:hi], mu,
-                                     var, rel_a, rel_b, kappa, learn, batch_change):
+                                     var, rel_a, rel_b, kappa, learn, batch_change,
+                                     plan.distinct):
                 plan.window, plan.run = max(done, MIN_BATCH), FIRST_RUN
                 lo += done
                 continue
@@ -573,7 +585,7 @@ def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
     n_pairs = winners.size
     counts = np.bincount(source, minlength=len(prefs))
     starts = np.cumsum(counts) - counts
-    plan = _Plan()
+    plan = _Plan(distinct=bool(n_pairs) and int(np.bincount(annotators).max()) <= 1)
     change, converged, done = float("nan"), (False if tol > 0 else None), 0
     for _ in range(passes):
         before = mu.copy()

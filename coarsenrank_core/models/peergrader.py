@@ -48,10 +48,34 @@ class PeerGraderDesign:
     exact, since the likelihood is a weighted sum over preferences and a grader's copies
     share its reliability); evaluates the reliability-scaled PL likelihood and its
     derivatives in a few vectorised passes over arrays of the total list length.
+
+    Without ranker ids every preference is its own grader; identical preferences of equal
+    weight then have identical terms in ``J``, so (``merge_copies``) they share one fitted
+    reliability whose prior counts once per copy (``copies``): exact at the optimum, where
+    each copy's concave ``η``-problem has the same solution. ``grader_of`` maps every ranker
+    id to its fitted reliability (``None``: the identity).
+
+    Parameters
+    ----------
+    prefs : Preferences
+    merge_copies : bool
+        Merge identical preferences of equal weight when there are no ranker ids.
     """
 
-    def __init__(self, prefs: Preferences):
+    def __init__(self, prefs: Preferences, merge_copies: bool = True):
         self.n_items = prefs.n_items
+        self.n_rankers = prefs.n_rankers
+        self.copies: np.ndarray | None = None
+        self.grader_of: np.ndarray | None = None
+        if merge_copies and not prefs.has_rankers and len(prefs):
+            weights = prefs.weights
+            tag = (None if weights.strides == (0,)
+                   else np.unique(weights, return_inverse=True)[1].ravel())
+            merged, index = prefs.pool_identical(tag)
+            if index is not None:
+                self.copies = np.bincount(index, minlength=len(merged)).astype(float)
+                self.grader_of = index
+                prefs = merged
         self.n_graders = prefs.n_rankers
         if prefs.has_rankers and prefs.is_pairwise and not prefs.has_ties and len(prefs):
             pair_block = _merged_pair_block(prefs)
@@ -252,6 +276,18 @@ def _check_reliability_prior(prior) -> tuple[float, float]:
     return shape, rate
 
 
+def _reliability_prior(design: PeerGraderDesign, eta: np.ndarray, shape: float,
+                       rate: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """``Σ_g c_g [(a−1) log η_g − b η_g]`` with its first and second derivatives per grader
+    (``c_g`` the copies a merged reliability stands for, else 1)."""
+    d1 = (shape - 1) / eta - rate
+    d2 = -(shape - 1) / eta**2
+    terms = (shape - 1) * np.log(eta) - rate * eta
+    if design.copies is None:
+        return float(np.sum(terms)), d1, d2
+    return _inner(design.copies, terms), design.copies * d1, design.copies * d2
+
+
 def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.0,
                          reliability_prior=(10.0, 10.0),
                          design: PeerGraderDesign | None = None):
@@ -264,16 +300,17 @@ def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.
     Returns
     -------
     (float, numpy.ndarray, numpy.ndarray)
-        ``J``, ``∂J/∂s`` (M,) and ``∂J/∂η`` (one per ranker id).
+        ``J``, ``∂J/∂s`` (M,) and ``∂J/∂η`` (one per ranker id; one per fitted
+        reliability when ``design`` merges copies).
     """
     shape, rate = _check_reliability_prior(reliability_prior)
-    design = PeerGraderDesign(prefs) if design is None else design
+    design = PeerGraderDesign(prefs, merge_copies=False) if design is None else design
     s = np.asarray(scores, dtype=float)
     eta = np.asarray(reliability, dtype=float)
     value, d_s, d_eta, _ = design.evaluate(s, eta)
-    value += (-0.5 * l2 * _inner(s, s)
-              + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
-    return value, d_s - l2 * s, d_eta + (shape - 1) / eta - rate
+    prior, prior_d1, _ = _reliability_prior(design, eta, shape, rate)
+    value += -0.5 * l2 * _inner(s, s) + prior
+    return value, d_s - l2 * s, d_eta + prior_d1
 
 
 def _update_reliability(design: PeerGraderDesign, s: np.ndarray, eta: np.ndarray, shape: float,
@@ -293,8 +330,9 @@ def _update_reliability(design: PeerGraderDesign, s: np.ndarray, eta: np.ndarray
     while step < max_steps and active.any():
         step += 1
         _, _, d1, d2 = design.evaluate(s, eta, grad_s=False, curvature=True)
-        d1 += (shape - 1) / eta - rate
-        d2 -= (shape - 1) / eta**2
+        _, prior_d1, prior_d2 = _reliability_prior(design, eta, shape, rate)
+        d1 += prior_d1
+        d2 += prior_d2
         low = np.where(active & (d1 > 0), eta, low)
         high = np.where(active & (d1 < 0), eta, high)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -309,18 +347,23 @@ def _update_reliability(design: PeerGraderDesign, s: np.ndarray, eta: np.ndarray
 
 
 def _best_scale(s: np.ndarray, eta: np.ndarray, l2: float, shape: float,
-                rate: float) -> float:
+                rate: float, copies: np.ndarray | None = None) -> float:
     """The exact ``J``-maximising ``c`` for the move ``(s, η) → (c s, η / c)``.
 
     The likelihood depends on ``η_g s`` only, so along this ray only the priors change:
     ``−(λ/2) c² ‖s‖² + Σ_g [(a−1) log(η_g / c) − b η_g / c]``. Its stationarity condition,
     times ``c²``, is ``f(c) = b Σ η − (a−1) G c − λ ‖s‖² c³ = 0`` with ``f`` decreasing
     and ``f(0) > 0``: one positive root. Without this step, alternating over ``s`` and
-    ``η`` creeps along the ridge ``η s = const`` that only the priors curve.
+    ``η`` creeps along the ridge ``η s = const`` that only the priors curve. ``copies``
+    weights each ``η_g``'s prior (merged copies, :class:`PeerGraderDesign`).
     """
     quad = l2 * _inner(s, s)
-    linear = (shape - 1) * eta.size
-    const = rate * float(eta.sum())
+    if copies is None:
+        linear = (shape - 1) * eta.size
+        const = rate * float(eta.sum())
+    else:
+        linear = (shape - 1) * float(copies.sum())
+        const = rate * _inner(copies, eta)
     bounds = [const / linear] if linear > 0 else []
     if quad > 0:
         bounds.append(np.cbrt(const / quad))
@@ -372,6 +415,10 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
 
     Graders are :attr:`Preferences.ranker_index`: without ranker ids every preference is
     its own grader, with its own reliability, which only the Gamma prior then restrains.
+    Identical preferences of equal weight are then fitted with one shared reliability
+    whose prior counts once per copy (:class:`PeerGraderDesign`): the same optimum, with
+    one parameter per distinct preference (Readlevel ×100 without ids: 2,490 instead of
+    1.27 M); each ranker id still gets its own entry of ``reliability``.
     With ``fit_reliability=False`` every ``η_g`` stays 1 and the fit is the PL MAP under
     the Gaussian prior: :func:`coarsenrank_core.models.pl_gradient.pl_lbfgs` with
     ``regularization=0, l2=λ`` (the same ``l2``).
@@ -453,6 +500,8 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
             design, s, eta, l2, shape, rate, scale, max_outer, max_iter, tol,
             inner_tol, fit_reliability, trace, should_stop)
     objective = peergrader_objective(prefs, s, eta, l2, (shape, rate), design)[0]
+    if design.grader_of is not None:  # one reliability per ranker id (copies share one)
+        eta = eta[design.grader_of]
     return RankingResult(
         method="peergrader", scores=s, iterations=rounds, converged=converged,
         seconds=time.perf_counter() - start, change=change, tau=None, params=params,
@@ -564,16 +613,23 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
     """
     n_items = s.size
     log_scale = shape > 1
+    # a reliability shared by c copies has c times a copy's curvature: L-BFGS runs on
+    # √c · log η, which puts them on one scale (Readlevel ×100 without ids: about 40 %
+    # fewer iterations)
+    root = (np.sqrt(design.copies) if log_scale and design.copies is not None
+            else np.ones(design.n_graders))
 
     def loss(x):
         scores, u = x[:n_items], x[n_items:]
+        if log_scale:
+            u = u / root
         eta = np.exp(u) if log_scale else u
         value, d_s, d_eta, _ = design.evaluate(scores, eta)
-        value += (-0.5 * l2 * _inner(scores, scores)
-                  + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
-        d_eta += (shape - 1) / eta - rate
+        prior, prior_d1, _ = _reliability_prior(design, eta, shape, rate)
+        value += -0.5 * l2 * _inner(scores, scores) + prior
+        d_eta += prior_d1
         grad = np.concatenate([d_s - l2 * scores,
-                               d_eta * eta if log_scale else d_eta])
+                               d_eta * eta / root if log_scale else d_eta])
         return -scale * value, -scale * grad
 
     if log_scale:  # unconstrained: L-BFGS without BLAS (see _lbfgs)
@@ -586,7 +642,7 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
                         trace, sign=-1.0 / scale, bounds=bounds, should_stop=should_stop,
                         name="PeerGrader")
     u = fit["x"][n_items:]
-    return fit["x"][:n_items], np.exp(u) if log_scale else u.copy(), fit
+    return fit["x"][:n_items], np.exp(u / root) if log_scale else u.copy(), fit
 
 
 def _fit_alternating(design, s, eta, l2, shape, rate, scale, max_outer, max_iter,
@@ -616,14 +672,14 @@ def _fit_alternating(design, s, eta, l2, shape, rate, scale, max_outer, max_iter
             break
         eta, steps = _update_reliability(design, s, eta, shape, rate, inner_tol)
         newton += steps
-        factor = _best_scale(s, eta, l2, shape, rate)
+        factor = _best_scale(s, eta, l2, shape, rate, design.copies)
         s, eta = s * factor, eta / factor
         current["eta"] = eta
         change = max(relative(s, old_s), relative(eta, old_eta))
         if trace:
             value = design.evaluate(s, eta, grad_s=False)[0]
             values.append(value - 0.5 * l2 * _inner(s, s)
-                          + float(np.sum((shape - 1) * np.log(eta) - rate * eta)))
+                          + _reliability_prior(design, eta, shape, rate)[0])
         if change < tol:
             converged = True
             break

@@ -80,7 +80,7 @@ def variable_scaling(prefs: Preferences, scores, regularization: float = 1.0,
     regularisation).
     """
     s = np.asarray(scores, dtype=float)
-    design = PeerGraderDesign(prefs.pooled)
+    design = PeerGraderDesign(prefs.pooled, merge_copies=False)
     curvature = design.score_curvature(s, np.ones(design.n_graders))
     if regularization:
         p = expit(s)

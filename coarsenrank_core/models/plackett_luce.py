@@ -97,7 +97,8 @@ STOP_EVERY = 5
 def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                calibration="auto", max_iter: int = 500, tol: float = 1e-8, init=None,
                trace: bool = False, *, n_for_tau: float | None = None,
-               accelerate: bool | None = None, should_stop=None) -> RankingResult:
+               accelerate: bool | None = None, should_stop=None,
+               design=None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
     Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (27))
@@ -151,6 +152,11 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
     should_stop : callable, optional
         Called every :data:`STOP_EVERY` iterations; when it returns true the fit raises
         :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
+    design : optional
+        The sums of the data to use instead of ``prefs.pooled.stages``: any object with
+        ``wins``, ``exposure(theta, scale)`` and ``log_likelihood(theta)`` over the same
+        preferences (e.g. :class:`coarsenrank_core.dask_fit.DaskStages`, whose sums are
+        a map over partitions and a reduce). Not recorded in ``params``.
 
     Returns
     -------
@@ -175,7 +181,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         raise ValueError("max_iter must be >= 1 and tol >= 0")
     tau = tempering(alpha, prefs.total_weight if n_for_tau is None else n_for_tau)
     const = resolve_calibration(calibration, prefs.n_items, a, tau)
-    design = prefs.pooled.stages
+    design = prefs.pooled.stages if design is None else design
     theta = np.full(prefs.n_items, a / b) if init is None else np.array(init, dtype=float)
     if theta.shape != (prefs.n_items,) or np.any(theta < 0) or not np.all(np.isfinite(theta)):
         raise ValueError("init must hold M non-negative finite scores")

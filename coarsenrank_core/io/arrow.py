@@ -1,0 +1,111 @@
+"""Parquet, Arrow IPC and Feather files as the same tables of text cells as CSV (pyarrow)."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ._common import Table
+
+__all__ = ["ARROW_EXTENSIONS", "is_arrow", "arrow_table", "arrow_reader"]
+
+ARROW_EXTENSIONS = (".parquet", ".pq", ".arrow", ".feather", ".ipc")
+_PARQUET_MAGIC = b"PAR1"
+_ARROW_MAGIC = b"ARROW1"
+_FEATHER_V1_MAGIC = b"FEA1"
+
+
+def is_arrow(data: bytes) -> bool:
+    """Whether ``data`` is a Parquet file, an Arrow IPC (Feather v2) file or Feather v1."""
+    return ((data[:4] == _PARQUET_MAGIC and data[-4:] == _PARQUET_MAGIC)
+            or data[:6] == _ARROW_MAGIC or data[:4] == _FEATHER_V1_MAGIC)
+
+
+def _pyarrow():
+    try:
+        import pyarrow
+    except ImportError:  # pragma: no cover - pyarrow is in requirements.txt
+        raise PreferenceFormatError(
+            "Reading Parquet, Arrow or Feather files needs the pyarrow package, which is not "
+            "installed.",
+            fix="Install it (pip install pyarrow), or save the table as CSV.") from None
+    return pyarrow
+
+
+def arrow_reader(data: bytes):
+    """The file as a :class:`pyarrow.Table` (Parquet, Arrow IPC file or stream, Feather)."""
+    pa = _pyarrow()
+    try:
+        if data[:4] == _PARQUET_MAGIC:
+            import pyarrow.parquet as pq
+
+            return pq.read_table(pa.BufferReader(data))
+        import pyarrow.feather as feather
+        import pyarrow.ipc as ipc
+
+        if data[:6] == _ARROW_MAGIC or data[:4] == _FEATHER_V1_MAGIC:
+            return feather.read_table(pa.BufferReader(data))
+        return ipc.open_stream(io.BytesIO(data)).read_all()
+    except PreferenceFormatError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any damage to the file
+        raise PreferenceFormatError(
+            f"The Parquet/Arrow file could not be read ({type(exc).__name__}).",
+            fix="Write it again (e.g. pandas' to_parquet), or save the table as CSV.") from None
+
+
+def _text(value) -> str:
+    """One cell as the CSV reader would see it: integral floats without '.0', nulls blank."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 2 ** 53:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace").strip()
+    if isinstance(value, (list, tuple)):
+        return " > ".join(_text(v) for v in value)
+    return str(value).strip()
+
+
+def _column_cells(column) -> np.ndarray:
+    """A column as text cells, converting each distinct value once (dictionary-encoded)."""
+    pa = _pyarrow()
+    import pyarrow.compute as pc
+
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    try:
+        encoded = pc.dictionary_encode(column) if not pa.types.is_dictionary(
+            column.type) else column
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):  # nested values: one by one
+        return np.asarray([_text(v) for v in column.to_pylist()], dtype=object)
+    texts = np.asarray([_text(v) for v in encoded.dictionary.to_pylist()] + [""], dtype=object)
+    codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.intp)
+    codes[codes < 0] = len(texts) - 1
+    return texts[codes]
+
+
+def arrow_table(data: bytes) -> Table:
+    """A Parquet/Arrow/Feather file as a table: its column names, then one record a row.
+
+    Record ``k`` (counting from 1) is row ``k``, as for JSON records; the column names are
+    the header, so detection and the reading report work as for a CSV file.
+    """
+    table = arrow_reader(data)
+    names = [str(n) for n in table.column_names]
+    if not names:
+        raise PreferenceFormatError("The Parquet/Arrow file has no columns.",
+                                    fix="Write the comparisons or rankings as columns.")
+    cells = np.empty((table.num_rows + 1, len(names)), dtype=object)
+    cells[0] = names
+    for j in range(len(names)):
+        cells[1:, j] = _column_cells(table.column(j))
+    lines = np.arange(table.num_rows + 1, dtype=np.int64)
+    lines[0] = 1
+    return Table(cells, lines, ",", (len(names),))

@@ -1,0 +1,197 @@
+"""Pairwise files beyond one machine: per-partition counts on Dask, summed on the driver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PreferenceFormatError
+from ._common import guard, tidy_name, unneutralise
+from .arrow import ARROW_EXTENSIONS
+from .report import ReadResult
+from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
+
+__all__ = ["dask_pairwise", "DASK_MISSING"]
+
+DASK_MISSING = ("Reading on Dask needs the optional extra: pip install 'coarsenrank[dask]' "
+                "(dask[distributed]).")
+
+
+def _dask():
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        raise PreferenceFormatError("Dask is not installed.",
+                                    fix=DASK_MISSING) from None
+    return dask, distributed
+
+
+def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[tuple]]:
+    """A file's header and its partitions: Parquet row groups, or byte ranges of a CSV
+    (each range holds the lines that start in it)."""
+    if path.suffix.lower() in ARROW_EXTENSIONS or _is_arrow_file(path):
+        import pyarrow.parquet as pq
+
+        try:
+            meta = pq.ParquetFile(str(path)).metadata
+        except Exception as exc:  # noqa: BLE001 - Arrow/Feather or a damaged file
+            raise PreferenceFormatError(
+                f"'{path.name}' is not a Parquet file ({type(exc).__name__}); the Dask engine "
+                "reads Parquet, CSV and TSV.", fix="Write it as Parquet, or read it locally.") \
+                from None
+        header = [str(n) for n in meta.schema.to_arrow_schema().names]
+        return header, [("parquet", str(path), k) for k in range(meta.num_row_groups)]
+    header, delimiter, start = _csv_layout(path)
+    size = path.stat().st_size
+    step = max(int(block_bytes), 1 << 10)
+    return header, [("csv", str(path), delimiter, len(header), lo, min(lo + step, size))
+                    for lo in range(start, max(size, start + 1), step)]
+
+
+def count_piece(piece: tuple, header: list[str]) -> dict:
+    """The map: one partition counted by the chunked reader into its own names and keys.
+
+    Returns the names (items and rankers) in order of first appearance in the partition,
+    the summed weight of each (winner, loser, tie, ranker) key in those local ids, the
+    rows read and skipped, and the raw names that tidying changed; or, for a bad cell, the
+    error with its row counted from the partition's start. Runs on a worker.
+    """
+    reader = _Reader()
+    try:
+        reader.start(header, Path(piece[1]).name)
+        if piece[0] == "parquet":
+            import pyarrow.parquet as pq
+
+            file = pq.ParquetFile(piece[1], pre_buffer=False)
+            batches = file.iter_batches(batch_size=1 << 18, row_groups=[piece[2]],
+                                        use_threads=False)
+            first_line = 1
+        else:
+            _, path, delimiter, width, start, end = piece
+            batches = _csv_range(Path(path), delimiter, width, start, end, 16 << 20)
+            first_line = 2
+        for batch in batches:
+            reader.chunk(batch, first_line)
+    except PreferenceFormatError as error:
+        return {"error": error, "rows": reader.rows}
+    counts = reader.counts.compact()
+    changed = [raw for raw in reader.items.raw
+               if tidy_name(unneutralise(raw)) != unneutralise(raw)]
+    empty = np.zeros(0, dtype=np.int64)
+    return {"items": list(reader.items.ids), "rankers": list(reader.rankers.ids),
+            "key": empty if counts is None else counts.column("key").to_numpy(),
+            "side": empty if counts is None else counts.column("side").to_numpy(),
+            "weight": np.zeros(0) if counts is None else counts.column("weight").to_numpy(),
+            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed}
+
+
+def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadResult:
+    """The reduce, on the driver: every partition's names registered in partition order
+    (so in order of first appearance in the files), its keys moved to the global ids and
+    the weights of equal keys summed, as :func:`~coarsenrank_core.io.stream_pairwise`."""
+    import pyarrow as pa
+
+    reader = _Reader()
+    reader.coding = coding
+    before = 0
+    for part in parts:
+        if "error" in part:  # rows of the partitions before it, then its own row
+            error = part["error"]
+            row = None if error.row is None else error.row + before
+            raise PreferenceFormatError(error.reason, row=row, column=error.column,
+                                        fix=error.fix)
+        before += part["rows"]
+    changed: set[str] = set()
+    for part in parts:
+        items = reader.items.of(part["items"])
+        rankers = reader.rankers.of(part["rankers"]) if part["rankers"] else None
+        changed.update(part["changed"])
+        reader.rows += part["rows"]
+        reader.self_pairs += part["self_pairs"]
+        if not len(part["key"]):
+            continue
+        key, side = part["key"], part["side"]
+        winner, loser = items[key >> 32], items[key & 0xFFFFFFFF]
+        tie = side & 1
+        swap = (tie == 1) & (winner > loser)
+        winner, loser = np.where(swap, loser, winner), np.where(swap, winner, loser)
+        ranker = side >> 1 if rankers is None else rankers[side >> 1]
+        reader.counts.add(pa.table({"key": (winner << 32) | loser, "side": ranker * 2 + tie,
+                                    "weight": part["weight"]}))
+    reader.items.tidied = len(changed)
+    return reader.result(names)
+
+
+def dask_pairwise(paths, scheduler: str | None = None, *, block_bytes: int = 64 << 20,
+                  n_workers: int | None = None) -> ReadResult:
+    """Read ``winner,loser`` files on a Dask cluster into one weighted collection.
+
+    Each partition (a row group of a Parquet file, a byte range of a CSV/TSV file) is
+    counted on a worker by the chunked reader into its own names and keys
+    (:func:`count_piece`, the map); the driver registers the names in partition order and
+    sums the weights of equal keys (:func:`reduce_counts`, the reduce). The result equals
+    :func:`~coarsenrank_core.io.stream_pairwise` on the same files: the same items and
+    rankers in the same order, the same weights, the same errors with their rows. The fit
+    then runs locally on the counts. A task whose worker dies is run again elsewhere by
+    Dask (its ``allowed-failures``); a task that keeps failing raises, never a partial sum.
+
+    Parameters
+    ----------
+    paths : str, pathlib.Path or sequence of them
+        CSV/TSV or Parquet files of one set of columns (a folder or a glob pattern is
+        expanded first, as by :func:`~coarsenrank_core.io.read_preferences`).
+    scheduler : str, optional
+        The address of a running Dask scheduler (``tcp://host:8786``); by default a
+        ``LocalCluster`` is started on this machine for the read and closed after it.
+    block_bytes : int
+        Bytes of CSV per partition.
+    n_workers : int, optional
+        Workers of the local cluster (default: the cores, at most 4).
+
+    Raises
+    ------
+    PreferenceFormatError
+        When dask is not installed (with the command that installs it), the files are not
+        ``winner``/``loser`` tables, or a cell is bad (naming the row and column).
+    """
+    def task() -> ReadResult:
+        _, distributed = _dask()
+        files = _files(paths)
+        if not files:
+            raise PreferenceFormatError("No files were given.", fix="Name at least one file.")
+        for path in files:
+            if not path.is_file():
+                raise PreferenceFormatError(f"Cannot read '{path}': there is no such file.",
+                                            fix="Check the file name and folder.")
+        pieces: list[tuple] = []
+        header: list[str] | None = None
+        for path in files:
+            head, ranges = _pieces(path, block_bytes)
+            _Coding.of(head)  # a file that is not a winner/loser table is refused here
+            if header is not None and head != header:
+                raise PreferenceFormatError(
+                    f"'{path.name}' names other columns than '{files[0].name}'.",
+                    fix="Read files of one layout together, with the same column titles.")
+            header = head
+            pieces.extend(ranges)
+
+        def run(client) -> list[dict]:
+            futures = client.map(count_piece, pieces, header=header, pure=False)
+            return client.gather(futures)
+
+        if scheduler is None:
+            import os
+
+            workers = n_workers or max(1, min(4, os.cpu_count() or 1))
+            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                          processes=True, dashboard_address=":0") as cluster, \
+                    distributed.Client(cluster) as client:
+                parts = run(client)
+        else:
+            with distributed.Client(scheduler) as client:
+                parts = run(client)
+        assert header is not None
+        return reduce_counts(parts, _Coding.of(header), [p.name for p in files])
+    return guard(task)

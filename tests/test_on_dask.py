@@ -1,0 +1,76 @@
+"""Dask's per-partition counts, summed on the driver, equal the local chunked reader's."""
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.cli import main
+from coarsenrank_core.errors import PreferenceFormatError
+from coarsenrank_core.io import read_preferences, stream_pairwise
+from coarsenrank_core.io.on_dask import _pieces, dask_pairwise
+from tests.test_streaming import battles, counted
+
+distributed = pytest.importorskip(
+    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
+                          "(.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("battles")
+    frame = battles(6000)
+    frame.iloc[:2500].to_csv(folder / "a.csv", index=False)
+    frame.iloc[2500:].to_parquet(folder / "b.parquet", row_group_size=1000)
+    return folder
+
+
+def test_partition_counts_equal_the_local_chunked_reader_exactly(files, scheduler):
+    paths = [files / "a.csv", files / "b.parquet"]
+    assert len(_pieces(paths[0], 16_000)[1]) == 3 and len(_pieces(paths[1], 0)[1]) == 4
+    local = stream_pairwise(paths).preferences
+    on_dask = dask_pairwise(paths, scheduler, block_bytes=16_000).preferences
+    assert on_dask == local  # same items, rankers, order and weights (content fingerprint)
+    np.testing.assert_array_equal(on_dask.weights, local.weights)
+    assert on_dask.notes == local.notes
+    assert counted(on_dask) == counted(read_preferences(paths))  # the table reader's counts
+
+
+def test_read_preferences_and_the_cli_take_the_dask_engine(files, scheduler, capsys):
+    glob = str(files / "*")
+    prefs = read_preferences(glob, engine="dask", scheduler=scheduler)
+    assert prefs == stream_pairwise(sorted(files.iterdir())).preferences
+    assert main(["rank", glob, "--engine", "dask", "--scheduler", scheduler,
+                 "--alpha", "10"]) == 0
+    out, _ = capsys.readouterr()
+    assert "m0" in out
+    with pytest.raises(PreferenceFormatError, match="reads pairwise files"):
+        read_preferences(glob, format="wide", engine="dask", scheduler=scheduler)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_bad_cell_on_a_worker_names_its_row_and_column_as_the_local_reader(
+        tmp_path, scheduler, suffix):
+    frame = battles(3000)[["winner", "loser", "tie"]]
+    frame.loc[2100, "tie"] = "maybe"
+    path = tmp_path / f"bad{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=1000)
+    with pytest.raises(PreferenceFormatError) as local:
+        stream_pairwise(path)
+    with pytest.raises(PreferenceFormatError, match="'maybe' is not a yes/no flag") as caught:
+        dask_pairwise(path, scheduler, block_bytes=8_000)
+    assert caught.value.row == local.value.row == 2101 + (suffix == ".csv")
+    assert caught.value.column == "tie"
+
+
+def test_without_a_scheduler_a_local_cluster_is_started(files):
+    paths = [files / "b.parquet"]
+    assert dask_pairwise(paths, n_workers=1).preferences == stream_pairwise(paths).preferences

@@ -1,0 +1,133 @@
+"""The chunked pairwise reader counts the same comparisons as the table reader."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from coarsenrank_core.errors import PreferenceFormatError
+from coarsenrank_core.io import read_file, streaming
+from coarsenrank_core.io.streaming import stream_pairwise
+
+pytest.importorskip("pyarrow", reason="pyarrow is a declared dependency (requirements.txt)")
+
+
+def counted(prefs) -> dict:
+    """(winner name, loser name, tied, ranker name) -> summed weight."""
+    names, rankers = prefs.item_names, prefs.ranker_names or ("",)
+    ranker = prefs.rankers if prefs.rankers is not None else np.zeros(len(prefs), int)
+    out: dict = {}
+    for w, lose, g, weight, r in zip(prefs.items[0::2], prefs.items[1::2], prefs.groups[1::2],
+                                  prefs.weights, ranker):
+        key = (names[w], names[lose], int(g) == 0, rankers[r])
+        out[key] = out.get(key, 0.0) + float(weight)
+    return out
+
+
+def battles(n=6000, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    names = np.array([f"m{k}" for k in range(25)] + [" m3 ", "'=x", "=x"], dtype=object)
+    return pd.DataFrame({"winner": names[rng.integers(0, 28, n)],
+                         "loser": names[rng.integers(0, 28, n)],
+                         "tie": rng.choice(["0", "1", "yes", "no"], n),
+                         "judge": rng.choice(["ann", "bob", "cy"], n),
+                         "count": rng.integers(1, 4, n)})
+
+
+@pytest.fixture(params=["counted", "hashed"])
+def path_kind(request, monkeypatch):
+    if request.param == "hashed":  # the hash aggregation used for large key ranges
+        monkeypatch.setattr(streaming._Reader, "_counted", lambda self, *args: False)
+    return request.param
+
+
+@pytest.mark.parametrize("columns", [["winner", "loser"], ["winner", "loser", "tie"],
+                                     ["winner", "loser", "judge"],
+                                     ["winner", "loser", "tie", "judge", "count"],
+                                     ["judge", "loser", "count", "winner"]])
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet", ".feather"])
+def test_chunks_count_what_the_table_reader_reads(tmp_path, path_kind, columns, suffix):
+    frame = battles()[columns]
+    path = tmp_path / f"battles{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(path)
+    elif suffix == ".feather":
+        frame.to_feather(path)
+    else:
+        frame.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",")
+    whole = read_file(path).preferences
+    for chunk_bytes in (1 << 11, 1 << 24):  # many chunks and one
+        result = stream_pairwise(path, chunk_bytes=chunk_bytes)
+        prefs = result.preferences
+        assert counted(prefs) == counted(whole)
+        assert prefs.item_names == whole.item_names
+        assert prefs.ranker_names == whole.ranker_names
+        assert len(prefs) == len(counted(whole)) < len(whole)  # one row per distinct key
+        assert result.report.layout == "pairwise"
+        assert result.report.ranker_column == ("judge" if "judge" in columns else None)
+        assert any("itself" in note for note in prefs.notes)
+
+
+def test_several_files_are_one_collection_and_must_share_their_columns(tmp_path):
+    frame = battles(3000)
+    parts = [tmp_path / "a.csv", tmp_path / "b.parquet"]
+    frame.iloc[:1000].to_csv(parts[0], index=False)
+    frame.iloc[1000:].to_parquet(parts[1])
+    together = tmp_path / "all.csv"
+    frame.to_csv(together, index=False)
+    result = stream_pairwise(parts, chunk_bytes=1 << 12)
+    assert counted(result.preferences) == counted(read_file(together).preferences)
+    assert result.report.file_name == "2 files"
+    other = tmp_path / "other.csv"
+    frame[["winner", "loser"]].to_csv(other, index=False)
+    with pytest.raises(PreferenceFormatError, match="unlike the first file"):
+        stream_pairwise([parts[0], other])
+
+
+def test_bad_cells_name_their_row_and_column_in_any_chunk(tmp_path):
+    frame = battles(5000)[["winner", "loser", "tie", "count"]]
+    for column, value, message in (("loser", "", "blank"), ("tie", "maybe", "yes/no flag"),
+                                   ("count", "-2", "not a positive number")):
+        bad = frame.astype({"count": object}).copy()
+        bad.loc[4321, column] = value
+        path = tmp_path / "bad.csv"
+        bad.to_csv(path, index=False)
+        with pytest.raises(PreferenceFormatError) as caught:
+            read_file(path)
+        with pytest.raises(PreferenceFormatError, match=message) as streamed:
+            stream_pairwise(path, chunk_bytes=1 << 12)
+        assert streamed.value.row == caught.value.row == 4323  # header, then rows from 2
+        assert streamed.value.column == column
+
+
+def test_other_pairwise_codings_are_refused_with_the_way_to_read_them(tmp_path):
+    path = tmp_path / "arena.csv"
+    pd.DataFrame({"model_a": ["x", "y"], "model_b": ["y", "x"],
+                  "winner": ["model_a", "tie"]}).to_csv(path, index=False)
+    with pytest.raises(PreferenceFormatError, match="'winner' and a 'loser'.*read_preferences"):
+        stream_pairwise(path)
+    with pytest.raises(PreferenceFormatError, match="no such file"):
+        stream_pairwise(tmp_path / "missing.csv")
+
+
+def test_the_cli_streams_a_pairwise_file_into_the_same_ranking(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+
+    path = tmp_path / "battles.csv"
+    battles(3000)[["winner", "loser", "judge"]].to_csv(path, index=False)
+    assert main(["rank", str(path), "--alpha", "10"]) == 0
+    whole = capsys.readouterr().out
+    assert main(["rank", str(path), "--alpha", "10", "--stream"]) == 0
+    out, err = capsys.readouterr()
+    assert "counted in chunks" in err
+    # the same ranking and scores (the counts give the same likelihood; rows differ in order)
+    assert [r.split(",")[:2] for r in out.splitlines()] == [
+        r.split(",")[:2] for r in whole.splitlines()]
+    assert main(["rank", str(path), "--stream", "--format", "wide"]) == 2
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_the_way_to_read_it(tmp_path):
+    path = tmp_path / "cp1252.csv"
+    path.write_bytes("winner,loser\ncafé,tea\ntea,café\n".encode("cp1252"))
+    with pytest.raises(PreferenceFormatError, match="not UTF-8.*read_preferences"):
+        stream_pairwise(path)
+    assert read_file(path).preferences.item_names == ("café", "tea")
