@@ -197,12 +197,12 @@ FORMAT_LIST: tuple[Format, ...] = (
            read=lambda s: read_blt(s.text), table=False),
     Format("pgn", "chess games (PGN)", examples.PGN_TEXT, examples.PGN, PGN_EXTENSIONS,
            detect=lambda s: s.extension in PGN_EXTENSIONS or (
-               not s.workbook and looks_pgn(s.text)),
+               not s.binary_table and looks_pgn(s.text)),
            read=lambda s: read_pgn(s.text), table=False),
     Format("condorcet", "Condorcet election format", examples.CONDORCET_TEXT,
            examples.CONDORCET, CONDORCET_EXTENSIONS,
            detect=lambda s: s.extension in CONDORCET_EXTENSIONS or (
-               not s.workbook and looks_condorcet(s.text)),
+               not s.binary_table and looks_condorcet(s.text)),
            read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
            detect=lambda s: {"item", "rank"} <= set(find_roles(_header(s), PREFERENCE_ROLES)),
@@ -321,7 +321,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
             f"This looks like a PrefLib file, not a {fmt.title} table.",
             fix="Choose the 'preflib' format, or let it be detected.")
     for other, looks in (("pgn", looks_pgn), ("condorcet", looks_condorcet)):
-        if fmt.table and not file.workbook and looks(file.text):
+        if fmt.table and not file.binary_table and looks(file.text):
             raise PreferenceFormatError(
                 f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
                 fix=f"Choose the '{other}' format, or let it be detected.")
