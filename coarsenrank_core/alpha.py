@@ -6,12 +6,14 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .defaults import ALPHA_RULE, EM_SETTINGS, PRIOR
 from .dic import DIC_DRAWS, DICResult, auto_alpha_grid, dic_sweep
 from .frozen import FrozenDict, readonly_array, restore_readonly
+from .models.plackett_luce import coarsen_pl
 from .preferences import Preferences
 from .results import tempering
 
@@ -22,7 +24,7 @@ __all__ = ["AlphaChoice", "CVEvidence", "choose_alpha", "DEFAULT_RULE", "RULES",
 #: reproduction report. The paper's advice (§4.5) is to take α where the DIC curve levels
 #: off; the minimum of DIC sits at the largest α tried on every dataset measured, so it
 #: would simply switch the neighbourhood off.
-DEFAULT_RULE = "knee"
+DEFAULT_RULE = ALPHA_RULE
 RULES = ("knee", "dic-min", "cv")
 
 #: The fit behind "the consensus" everywhere (CLI ``rank``, ``compare``, every page): the
@@ -139,10 +141,16 @@ def parse_rule(rule) -> str | float:
 
 
 def consensus_fit(prefs: Preferences, alpha: float, **overrides):
-    """The consensus: the registry's :data:`CONSENSUS_METHOD` (CoarsenPL EM) at this α."""
-    from .registry import METHODS
+    """The consensus: the registry's :data:`CONSENSUS_METHOD` (CoarsenPL EM) at this α.
 
-    return METHODS[CONSENSUS_METHOD].run(prefs, alpha=alpha, **overrides)
+    The fit is :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl` with
+    :data:`~coarsenrank_core.defaults.EM_SETTINGS` (the registry's entry reads the same
+    settings; ``tests/test_alpha.py`` checks the two agree) updated by ``overrides``. It does
+    not go through the registry, whose ``alpha="auto"`` calls :func:`choose_alpha`.
+    """
+    result = coarsen_pl(prefs, alpha=alpha, **{**EM_SETTINGS, **overrides})
+    return result if result.method == CONSENSUS_METHOD else replace(result,
+                                                                   method=CONSENSUS_METHOD)
 
 
 _CACHE: OrderedDict = OrderedDict()
@@ -150,7 +158,7 @@ _CACHE_SIZE = 16
 
 
 def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alphas=None,
-                 prior=(1.0, 2.0), burn_in: int = DIC_DRAWS["burn_in"],
+                 prior=PRIOR, burn_in: int = DIC_DRAWS["burn_in"],
                  n_draws: int = DIC_DRAWS["n_draws"], folds: int = 5, n_jobs: int = 1,
                  progress: Callable[[int, int], None] | None = None,
                  should_stop: Callable[[], bool] | None = None) -> AlphaChoice:

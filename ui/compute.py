@@ -41,9 +41,9 @@ from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from coarsenrank_core.uncertainty import rank_uncertainty
 
+from .dataset import Dataset
 from .liveness import current_session_id, session_connected
 from .samples import SAMPLES
-from .state import Dataset
 
 #: The Consensus page's posterior: draws kept after warm-up sweeps, the chain started from
 #: the EM consensus at the same α (as the command line's ``rank --posterior``)
