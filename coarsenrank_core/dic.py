@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .defaults import DIC_SETTINGS
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array, restore_readonly
 from .models.plackett_luce import STOP_EVERY, coarsen_pl_gibbs_fit_trace
@@ -34,7 +35,7 @@ __all__ = ["DICResult", "dic_sweep", "dic_point", "auto_alpha_grid", "knee_index
 #: point within 2.5 standard errors of burn-in 100's, same spread); it stays 100 here
 #: because the command line passes its ``--burn-in`` (default 100) to
 #: :func:`~coarsenrank_core.alpha.choose_alpha`, and the dashboard's α must equal its.
-DIC_DRAWS: dict = dict(burn_in=100, n_draws=100, warm_start="chain")
+DIC_DRAWS: dict = dict(DIC_SETTINGS)  # coarsenrank_core.defaults holds the values
 
 #: Burn-in of every α after the first when the sweep continues one chain across the grid:
 #: a chain already near the neighbouring posterior needs only a few sweeps. 10 (was 15):

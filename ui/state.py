@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
 from coarsenrank_core.results import tempering
 
 from .dataset import Dataset as Dataset  # re-exported: pages and ui/share use state.Dataset
@@ -20,7 +21,7 @@ _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
 #: list entries up to which α is chosen before a page is drawn (a second or two); above, the
 #: page is drawn at a provisional α first and refined afterwards
-QUICK_CHOICE_LIMIT = 50_000
+QUICK_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES
 
 
 def current() -> Dataset:
