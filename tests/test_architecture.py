@@ -35,6 +35,7 @@ in ``coarsenrank_core/io/``.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,7 @@ def module_files() -> dict[str, Path]:
 MODULES = module_files()
 
 
+@functools.cache
 def imports_of(name: str) -> list[tuple[str, int]]:
     """The absolute module names ``name`` imports (anywhere in its file), with line numbers.
 
@@ -112,6 +114,7 @@ def internal_edges() -> dict[str, set[str]]:
                    if target in MODULES and target != name} for name in MODULES}
 
 
+@functools.cache
 def group_of(name: str) -> tuple[str, int]:
     matches = [(len(prefix), group, rank) for group, rank, prefixes in LAYERS
                for prefix in prefixes if name == prefix or name.startswith(prefix + ".")]
