@@ -7,11 +7,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from coarsenrank_core.alpha import DEFAULT_RULE
+from coarsenrank_core.comparison import DEFAULT_COMPARISON
 from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
 from coarsenrank_core.results import tempering
 
+from .compute import alpha_choice, load_sample
 from .dataset import Dataset as Dataset  # re-exported: pages and ui/share use state.Dataset
 from .dataset import NoiseReport as NoiseReport
+from .samples import DEFAULT_SAMPLE
 
 _DATASET = "dataset"
 _ALPHA = "alpha"
@@ -27,8 +31,6 @@ QUICK_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES
 def current() -> Dataset:
     """The session's dataset; the default sample is loaded on first use."""
     if _DATASET not in st.session_state:
-        from .compute import load_sample
-        from .samples import DEFAULT_SAMPLE
         st.session_state[_DATASET] = load_sample(DEFAULT_SAMPLE)
     return st.session_state[_DATASET]
 
@@ -56,7 +58,6 @@ def noisy_copy() -> Dataset | None:
 def methods() -> list[str]:
     """The methods the teacher chose on Compare (the engine's default comparison at first)."""
     if _METHODS not in st.session_state:
-        from coarsenrank_core.comparison import DEFAULT_COMPARISON
         st.session_state[_METHODS] = list(DEFAULT_COMPARISON)
     return list(st.session_state[_METHODS])
 
@@ -147,9 +148,6 @@ def alpha_setting() -> AlphaSetting:
                                   rule="provisional", data_key=original.key)
             st.session_state[_ALPHA] = stored
             return stored
-        from coarsenrank_core.alpha import DEFAULT_RULE
-
-        from .compute import alpha_choice
         choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
         stored = AlphaSetting(alpha=choice.alpha, rule=choice.rule, data_key=original.key)
         st.session_state[_ALPHA] = stored
@@ -164,9 +162,6 @@ def refine_alpha() -> bool:
     stored = peek_alpha()
     if stored is None or not stored.provisional:
         return False
-    from coarsenrank_core.alpha import DEFAULT_RULE
-
-    from .compute import alpha_choice
     original = current().original
     choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
     set_alpha(choice.alpha, choice.rule)

@@ -525,7 +525,7 @@ def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
 def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                      burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
                      warm_start=None, interval: float = 0.9, *,
-                     should_stop=None) -> PosteriorResult:
+                     should_stop=None, progress=None) -> PosteriorResult:
     """Sample the tempered PL posterior exactly by Gibbs sampling (corrected Algorithm 2).
 
     With ``τ = α / (α + N)``, every choice stage of weight ``w`` and choice-set sum ``η``
@@ -568,6 +568,10 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
     should_stop : callable, optional
         Called every :data:`STOP_EVERY` sweeps; when it returns true the sampler raises
         :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
+    progress : callable, optional
+        ``progress(done, total)`` with the sweeps done of ``burn_in + n_draws · thin``,
+        called every :data:`STOP_EVERY` sweeps and once at the end. Not recorded in
+        ``params``.
 
     Returns
     -------
@@ -577,13 +581,14 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
         ``None``: a sampler has no stopping rule.
     """
     return _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state, warm_start,
-                  interval, should_stop, log_likelihood=False)[0]
+                  interval, should_stop, log_likelihood=False, progress=progress)[0]
 
 
 def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                                burn_in: int = 100, n_draws: int = 50, thin: int = 1,
                                random_state=None, warm_start=None, interval: float = 0.9, *,
-                               should_stop=None) -> tuple[PosteriorResult, np.ndarray]:
+                               should_stop=None, progress=None
+                               ) -> tuple[PosteriorResult, np.ndarray]:
     """:func:`coarsen_pl_gibbs`, and the untempered log-likelihood of every kept draw.
 
     The second value holds ``log P_θ(R_N)`` (paper Eq. (19), weighted) of each row of
@@ -593,14 +598,15 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=
     :func:`coarsen_pl_gibbs` with the same arguments.
     """
     post, values = _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state,
-                          warm_start, interval, should_stop, log_likelihood=True)
+                          warm_start, interval, should_stop, log_likelihood=True,
+                          progress=progress)
     assert values is not None
     return post, values
 
 
 def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: int,
            random_state, warm_start, interval: float, should_stop,
-           log_likelihood: bool) -> tuple[PosteriorResult, np.ndarray | None]:
+           log_likelihood: bool, progress=None) -> tuple[PosteriorResult, np.ndarray | None]:
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), burn_in=burn_in, n_draws=n_draws, thin=thin,
                   random_state=random_state, warm_start=warm_start, interval=interval)
@@ -623,6 +629,8 @@ def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: i
         if sweep % STOP_EVERY == 0 and sweep:
             check_stop(should_stop, f"The Gibbs sampler was stopped after {sweep} of "
                                     f"{total} sweeps.")
+            if progress is not None:
+                progress(sweep, total)
         exposure, value = layout.sweep(theta, rng, values is not None and current >= 0)
         if values is not None and current >= 0:
             values[current] = value
@@ -634,6 +642,8 @@ def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: i
             draws[current] = theta
     if values is not None:
         values[-1] = layout.log_likelihood(draws[-1])
+    if progress is not None:
+        progress(total, total)
     tail = (1 - interval) / 2
     lower, upper = np.quantile(draws, [tail, 1 - tail], axis=0)
     rhat = split_rhat(np.log(draws))
