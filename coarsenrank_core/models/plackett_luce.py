@@ -467,7 +467,7 @@ class _SharedSetLayout:
     """
 
     def __init__(self, design, tau: float, sets):
-        from scipy.sparse import csr_matrix
+        from scipy.sparse import csr_matrix  # lazy: only the merged-set layout needs it
 
         set_of_entry, item_of_entry, counts = sets
         self.wins = np.asarray(design.wins, dtype=float)
