@@ -80,6 +80,7 @@ def test_weights_outside_the_accepted_range_are_rejected_with_the_range(weights)
         Preferences.from_pairs([0, 1], [1, 0], weights=weights)
 
 
+@pytest.mark.slow  # fits every registered method
 def test_weights_at_the_ends_of_the_range_give_finite_scores_for_every_method():
     from coarsenrank_core.registry import METHODS, run_method
 
