@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .defaults import DIC_SETTINGS
+from .defaults import DIC_SETTINGS, PRIOR
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array, restore_readonly
 from .models.plackett_luce import STOP_EVERY, coarsen_pl_gibbs_fit_trace
@@ -329,10 +329,10 @@ def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float =
 
 
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
-              prior=(1.0, 2.0),
-              burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
+              prior=PRIOR, burn_in: int = DIC_SETTINGS["burn_in"],
+              n_draws: int = DIC_SETTINGS["n_draws"], thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              warm_start=None, common_random_numbers: bool = True,
+              warm_start=DIC_SETTINGS["warm_start"], common_random_numbers: bool = True,
               chain_burn_in: int | None = None, should_stop=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
@@ -351,7 +351,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     prior : (float, float)
         Gamma(a, rate b) prior used at every α.
     burn_in, n_draws, thin : int
-        Sampler settings (paper: 50 draws).
+        Sampler settings; the defaults are :data:`~coarsenrank_core.defaults.DIC_SETTINGS`,
+        those of :func:`~coarsenrank_core.alpha.choose_alpha` (the paper used 50 draws).
     random_state : None, int or numpy.random.Generator
         Master seed.
     progress : callable, optional
@@ -361,7 +362,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         Worker processes; ``-1`` uses every core. ``1`` runs in this process.
     warm_start : None, True or "chain"
         ``None``/``True``: every α starts afresh (prior mean or 10 EM steps, see
-        :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"``: one chain walks
+        :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"`` (the default,
+        the sweep :func:`~coarsenrank_core.alpha.choose_alpha` runs): one chain walks
         the grid from the largest α down; the largest α starts from 10 EM steps and runs
         ``burn_in`` sweeps, every other α starts from the previous α's last draw and runs
         ``chain_burn_in`` sweeps; the grid is walked as :data:`CHAIN_SEGMENTS` contiguous

@@ -81,6 +81,9 @@ def test_the_alpha_rule_and_its_sweep_use_the_shared_settings():
     assert own_default(choose_alpha, "n_draws") == defaults.DIC_SETTINGS["n_draws"]
     assert same(tuple(own_default(choose_alpha, "prior")), defaults.PRIOR)
     assert same(tuple(own_default(dic_sweep, "prior")), defaults.PRIOR)
+    # dic_sweep's own default is the sweep choose_alpha runs (the chained one)
+    assert {k: own_default(dic_sweep, k) for k in defaults.DIC_SETTINGS} == dict(
+        defaults.DIC_SETTINGS)
     assert own_default(auto_alpha_grid, "size") == defaults.ALPHA_GRID_SIZE
     assert len(auto_alpha_grid(40.0)) == defaults.ALPHA_GRID_SIZE
 
