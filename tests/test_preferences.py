@@ -176,6 +176,7 @@ def test_count_pairs_counts_what_rank_break_builds(lists, keep_ties):
     assert prefs.count_pairs(keep_ties) == len(prefs.rank_break(keep_ties=keep_ties))
 
 
+@pytest.mark.slow  # builds lists long enough to cross the pair limit
 def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
     import tracemalloc
 
