@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 __all__ = ["PRIOR", "EM_SETTINGS", "GIBBS_BURN_IN", "GIBBS_DRAWS", "DIC_SETTINGS",
+           "DIC_BURN_IN", "DIC_N_DRAWS", "DIC_WARM_START",
            "ALPHA_RULE", "ALPHA_GRID_SIZE", "QUICK_CHOICE_ENTRIES"]
 
 #: Gamma(shape a, rate b) prior on the worths of every CoarsenPL/PL-EM fit and sampler.
@@ -20,7 +21,11 @@ GIBBS_DRAWS = 200
 
 #: Sampler settings of every DIC sweep (the α rule, the DIC page, ``coarsenrank dic`` and
 #: :func:`~coarsenrank_core.dic.dic_sweep`'s own defaults): the chained sweep.
-DIC_SETTINGS = MappingProxyType(dict(burn_in=100, n_draws=100, warm_start="chain"))
+DIC_BURN_IN = 100
+DIC_N_DRAWS = 100
+DIC_WARM_START = "chain"
+DIC_SETTINGS = MappingProxyType(dict(burn_in=DIC_BURN_IN, n_draws=DIC_N_DRAWS,
+                                     warm_start=DIC_WARM_START))
 
 #: The α rule used whenever nobody says otherwise (see :mod:`coarsenrank_core.alpha`).
 ALPHA_RULE = "knee"

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .defaults import DIC_SETTINGS, PRIOR
+from .defaults import DIC_BURN_IN, DIC_N_DRAWS, DIC_SETTINGS, DIC_WARM_START, PRIOR
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array, restore_readonly
 from .models.plackett_luce import STOP_EVERY, coarsen_pl_gibbs_fit_trace
@@ -329,10 +329,10 @@ def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float =
 
 
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
-              prior=PRIOR, burn_in: int = DIC_SETTINGS["burn_in"],
-              n_draws: int = DIC_SETTINGS["n_draws"], thin: int = 1, random_state=None,
+              prior=PRIOR, burn_in: int = DIC_BURN_IN,
+              n_draws: int = DIC_N_DRAWS, thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              warm_start=DIC_SETTINGS["warm_start"], common_random_numbers: bool = True,
+              warm_start=DIC_WARM_START, common_random_numbers: bool = True,
               chain_burn_in: int | None = None, should_stop=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
