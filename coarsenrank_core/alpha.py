@@ -6,24 +6,26 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .defaults import ALPHA_RULE, EM_SETTINGS, PRIOR
 from .dic import DIC_DRAWS, DICResult, auto_alpha_grid, dic_sweep
 from .frozen import FrozenDict, readonly_array, restore_readonly
+from .models.plackett_luce import coarsen_pl
 from .preferences import Preferences
 from .results import tempering
 
-__all__ = ["AlphaChoice", "CVEvidence", "choose_alpha", "DEFAULT_RULE", "RULES",
-           "CONSENSUS_METHOD", "consensus_fit", "parse_rule", "MIN_ALPHA", "MAX_ALPHA",
-           "alpha_in_range"]
+__all__ = ["AlphaChoice", "CVEvidence", "ChoiceCache", "CHOICES", "choose_alpha",
+           "DEFAULT_RULE", "RULES", "CONSENSUS_METHOD", "consensus_fit", "parse_rule",
+           "MIN_ALPHA", "MAX_ALPHA", "alpha_in_range"]
 
 #: The rule used whenever nobody says otherwise: the CLI, the registry, every page and the
 #: reproduction report. The paper's advice (§4.5) is to take α where the DIC curve levels
 #: off; the minimum of DIC sits at the largest α tried on every dataset measured, so it
 #: would simply switch the neighbourhood off.
-DEFAULT_RULE = "knee"
+DEFAULT_RULE = ALPHA_RULE
 RULES = ("knee", "dic-min", "cv")
 
 #: The fit behind "the consensus" everywhere (CLI ``rank``, ``compare``, every page): the
@@ -151,21 +153,61 @@ def parse_rule(rule) -> str | float:
 
 
 def consensus_fit(prefs: Preferences, alpha: float, **overrides):
-    """The consensus: the registry's :data:`CONSENSUS_METHOD` (CoarsenPL EM) at this α."""
-    from .registry import METHODS
+    """The consensus: the registry's :data:`CONSENSUS_METHOD` (CoarsenPL EM) at this α.
 
-    return METHODS[CONSENSUS_METHOD].run(prefs, alpha=alpha, **overrides)
+    The fit is :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl` with
+    :data:`~coarsenrank_core.defaults.EM_SETTINGS` (the registry's entry reads the same
+    settings; ``tests/test_alpha.py`` checks the two agree) updated by ``overrides``. It does
+    not go through the registry, whose ``alpha="auto"`` calls :func:`choose_alpha`.
+    """
+    result = coarsen_pl(prefs, alpha=alpha, **{**EM_SETTINGS, **overrides})
+    return result if result.method == CONSENSUS_METHOD else replace(result,
+                                                                   method=CONSENSUS_METHOD)
 
 
-_CACHE: OrderedDict = OrderedDict()
-_CACHE_SIZE = 16
+class ChoiceCache:
+    """Recent choices of α by their inputs: a least-recently-used store of ``size`` entries.
+
+    The key is the data's fingerprint, the rule, an integer seed and the sweep settings, so a
+    hit is the choice the same call would compute again. Only calls whose seed is an
+    integer are stored (another seed would not repeat its draws).
+    """
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size
+        self._entries: OrderedDict = OrderedDict()
+
+    def get(self, key) -> AlphaChoice | None:
+        """The stored choice of ``key`` (now the most recent), or None."""
+        if key not in self._entries:
+            return None
+        self._entries.move_to_end(key)
+        return self._entries[key]
+
+    def put(self, key, choice: AlphaChoice) -> None:
+        """Store ``choice`` under ``key``, forgetting the oldest beyond :attr:`size`."""
+        self._entries[key] = choice
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+#: The cache :func:`choose_alpha` uses unless given ``cache=None``: the registry's
+#: ``alpha="auto"`` asks for the same choice once per tempered method of a comparison.
+CHOICES = ChoiceCache()
 
 
 def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alphas=None,
-                 prior=(1.0, 2.0), burn_in: int = DIC_DRAWS["burn_in"],
+                 prior=PRIOR, burn_in: int = DIC_DRAWS["burn_in"],
                  n_draws: int = DIC_DRAWS["n_draws"], folds: int = 5, n_jobs: int = 1,
                  progress: Callable[[int, int], None] | None = None,
-                 should_stop: Callable[[], bool] | None = None) -> AlphaChoice:
+                 should_stop: Callable[[], bool] | None = None,
+                 cache: ChoiceCache | None = CHOICES) -> AlphaChoice:
     """Choose the neighbourhood size α of CoarsenRank from the data.
 
     Rules
@@ -208,6 +250,9 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     should_stop : callable, optional
         Checked every few sweeps or fits; when it returns true the choice raises
         :class:`coarsenrank_core.errors.Cancelled` (and nothing is cached).
+    cache : ChoiceCache or None
+        Where a choice with an integer seed is looked up and stored (default
+        :data:`CHOICES`); None computes it afresh and stores nothing.
 
     Returns
     -------
@@ -228,9 +273,9 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     grid = None if alphas is None else tuple(float(a) for a in alphas)
     seed = random_state if random_state is None or isinstance(random_state, int) else None
     key = (prefs.fingerprint, parsed, seed, grid, tuple(prior), burn_in, n_draws, folds)
-    if seed is not None and key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    cached = None if cache is None or seed is None else cache.get(key)
+    if cached is not None:
+        return cached
     params = dict(random_state=random_state, alphas=grid, prior=tuple(prior))
     if parsed in ("knee", "dic-min"):
         sweep = dic_sweep(prefs, alphas=grid, prior=prior, burn_in=burn_in, n_draws=n_draws,
@@ -249,10 +294,8 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
         evidence = cv
     choice = AlphaChoice(alpha=float(alpha), rule=parsed, evidence=evidence,
                          seconds=time.perf_counter() - start, n=n, params=FrozenDict(params))
-    if seed is not None:
-        _CACHE[key] = choice
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    if cache is not None and seed is not None:
+        cache.put(key, choice)
     return choice
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .defaults import DIC_SETTINGS, PRIOR
 from .errors import PreferenceFormatError
 from .export import table_to_csv
 
@@ -176,11 +177,9 @@ def _emit(text: str, out: str | None) -> None:
 
 
 def _dic_settings(args) -> dict:
-    from .dic import DIC_DRAWS
-
-    return dict(prior=tuple(args.prior or (1.0, 2.0)), burn_in=args.burn_in,
+    return dict(prior=tuple(args.prior or PRIOR), burn_in=args.burn_in,
                 n_draws=args.draws, random_state=args.seed, n_jobs=args.jobs,
-                warm_start=DIC_DRAWS["warm_start"])
+                warm_start=DIC_SETTINGS["warm_start"])  # the sweep the α rule runs
 
 
 def _choose(prefs, rule, args):
@@ -188,7 +187,7 @@ def _choose(prefs, rule, args):
     from .alpha import choose_alpha
 
     settings = dict(random_state=getattr(args, "seed", 0),
-                    prior=tuple(getattr(args, "prior", None) or (1.0, 2.0)),
+                    prior=tuple(getattr(args, "prior", None) or PRIOR),
                     n_jobs=getattr(args, "jobs", 1))
     if getattr(args, "draws", None) is not None:
         settings.update(n_draws=args.draws, burn_in=args.burn_in)

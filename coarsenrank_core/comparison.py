@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.stats import kendalltau
 
+from .alpha import choose_alpha
 from .errors import check_stop
 from .export import table_to_csv
 from .frozen import FrozenDict, readonly_array
@@ -181,8 +182,6 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
         overrides["should_stop"] = should_stop
     choice = None
     if any(METHODS[m].tempered for m in methods):
-        from .alpha import choose_alpha
-
         choice = choose_alpha(prefs, overrides.get("alpha", "auto"), should_stop=should_stop)
         overrides["alpha"] = choice.alpha
     total, done = len(methods) * repeats, 0

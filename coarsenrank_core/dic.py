@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .defaults import DIC_BURN_IN, DIC_N_DRAWS, DIC_SETTINGS, DIC_WARM_START, PRIOR
 from .errors import Cancelled, check_stop
 from .frozen import FrozenDict, readonly_array, restore_readonly
 from .models.plackett_luce import STOP_EVERY, coarsen_pl_gibbs_fit_trace
@@ -34,7 +35,7 @@ __all__ = ["DICResult", "dic_sweep", "dic_point", "auto_alpha_grid", "knee_index
 #: point within 2.5 standard errors of burn-in 100's, same spread); it stays 100 here
 #: because the command line passes its ``--burn-in`` (default 100) to
 #: :func:`~coarsenrank_core.alpha.choose_alpha`, and the dashboard's α must equal its.
-DIC_DRAWS: dict = dict(burn_in=100, n_draws=100, warm_start="chain")
+DIC_DRAWS: dict = dict(DIC_SETTINGS)  # coarsenrank_core.defaults holds the values
 
 #: Burn-in of every α after the first when the sweep continues one chain across the grid:
 #: a chain already near the neighbouring posterior needs only a few sweeps. 10 (was 15):
@@ -328,11 +329,10 @@ def _as_completed(pool: ProcessPoolExecutor, futures, should_stop, poll: float =
 
 
 def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = None,
-              prior=(1.0, 2.0),
-              burn_in: int = DIC_DRAWS["burn_in"], n_draws: int = DIC_DRAWS["n_draws"],
-              thin: int = 1, random_state=None,
+              prior=PRIOR, burn_in: int = DIC_BURN_IN,
+              n_draws: int = DIC_N_DRAWS, thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              warm_start=DIC_DRAWS["warm_start"], common_random_numbers: bool = True,
+              warm_start=DIC_WARM_START, common_random_numbers: bool = True,
               chain_burn_in: int | None = None, should_stop=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
@@ -351,8 +351,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
     prior : (float, float)
         Gamma(a, rate b) prior used at every α.
     burn_in, n_draws, thin : int
-        Sampler settings; default :data:`DIC_DRAWS` (100 and 100; the paper used 50
-        draws), as :func:`~coarsenrank_core.alpha.choose_alpha` and the pages use.
+        Sampler settings; the defaults are :data:`~coarsenrank_core.defaults.DIC_SETTINGS`,
+        those of :func:`~coarsenrank_core.alpha.choose_alpha` (the paper used 50 draws).
     random_state : None, int or numpy.random.Generator
         Master seed.
     progress : callable, optional
@@ -364,7 +364,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         Default ``"chain"`` (:data:`DIC_DRAWS`, the sweep of
         :func:`~coarsenrank_core.alpha.choose_alpha`, the pages and the CLI's ``dic``).
         ``None``/``True``: every α starts afresh (prior mean or 10 EM steps, see
-        :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"``: one chain walks
+        :func:`coarsen_pl_gibbs`) and runs ``burn_in`` sweeps. ``"chain"`` (the default,
+        the sweep :func:`~coarsenrank_core.alpha.choose_alpha` runs): one chain walks
         the grid from the largest α down; the largest α starts from 10 EM steps and runs
         ``burn_in`` sweeps, every other α starts from the previous α's last draw and runs
         ``chain_burn_in`` sweeps; the grid is walked as :data:`CHAIN_SEGMENTS` contiguous

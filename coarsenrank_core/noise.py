@@ -37,7 +37,7 @@ def _same_relation_share(source: np.ndarray, output: np.ndarray, found: np.ndarr
     output, both, ``C + D = P − T_s − T_o + T_so`` and
     ``C − D = τ_b √((P − T_s)(P − T_o))``; unchanged pairs are ``T_so + C``.
     """
-    from scipy.stats import kendalltau
+    from scipy.stats import kendalltau  # lazy: scipy.stats is heavy to import
 
     k = source.size
     s, o = source[found].astype(np.int64), output[found].astype(np.int64)

@@ -684,7 +684,9 @@ class Preferences:
     @cached_property
     def stages(self):
         """The choice-stage design used by EM, Gibbs and the likelihood (built once)."""
+        # lazy: coarsenrank_core.models (whose __init__ imports every fitter) needs this module
         from .models.stages import StageDesign
+
         return StageDesign.build(self)
 
     # ------------------------------------------------------------------ summaries
@@ -1036,7 +1038,7 @@ class Preferences:
             followed by one of those characters loses its apostrophe. ``False`` writes the
             names exactly as they are.
         """
-        from .export import neutralise_cell
+        from .export import neutralise_cell  # lazy: only writing a file needs it
 
         def cells(labels):
             return np.asarray([neutralise_cell(v) for v in labels] if neutralise else labels,

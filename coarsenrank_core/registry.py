@@ -9,6 +9,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .alpha import choose_alpha
+from .defaults import EM_SETTINGS, GIBBS_BURN_IN, GIBBS_DRAWS, PRIOR
 from .errors import Cancelled
 from .frozen import FrozenDict
 from .models.baselines import borda, copeland
@@ -123,8 +125,6 @@ class Method:
         """
         params = self.resolve(overrides)
         if isinstance(params.get("alpha"), str):
-            from .alpha import choose_alpha
-
             params["alpha"] = choose_alpha(prefs, params["alpha"],
                                            should_stop=params.get("should_stop")).alpha
         result = self.function(prefs, **params)
@@ -135,8 +135,7 @@ class Method:
 #: :func:`~coarsenrank_core.alpha.choose_alpha` with its default rule.
 AUTO_ALPHA = "auto"
 
-_COARSEN_EM = dict(alpha=AUTO_ALPHA, prior=(1.0, 2.0), calibration="paper", max_iter=500,
-                   tol=1e-8)
+_COARSEN_EM = dict(alpha=AUTO_ALPHA, **EM_SETTINGS)
 
 METHODS: dict[str, Method] = {m.id: m for m in [
     Method(
@@ -146,8 +145,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         summary="The classic Plackett–Luce model, fitted directly; assumes every rater is "
                 "equally reliable."),
     Method(
-        "pl-em", "PL-EM", pl_em, dict(prior=(1.0, 2.0), calibration="paper", max_iter=500,
-                                      tol=1e-8), family="vanilla",
+        "pl-em", "PL-EM", pl_em, dict(EM_SETTINGS), family="vanilla",
         ties="Breslow: tied items each chosen from the same remaining set.",
         reference="Caron & Doucet 2012; Pan et al. 2022 Algorithm 1 with τ = 1",
         summary="Plackett–Luce fitted by EM: CoarsenPL with no neighbourhood (α = ∞)."),
@@ -182,7 +180,8 @@ METHODS: dict[str, Method] = {m.id: m for m in [
                 "careless or inconsistent raters."),
     Method(
         "coarsen-pl-gibbs", "CoarsenPL (Gibbs)", coarsen_pl_gibbs,
-        dict(alpha=AUTO_ALPHA, prior=(1.0, 2.0), burn_in=100, n_draws=200, random_state=0),
+        dict(alpha=AUTO_ALPHA, prior=PRIOR, burn_in=GIBBS_BURN_IN,
+             n_draws=GIBBS_DRAWS, random_state=0),
         uncertainty=True, in_paper=False,
         ties="Breslow: tied items each chosen from the same remaining set.",
         reference="Pan et al. 2022 Algorithm 2, with the exact sampler (see the README)",

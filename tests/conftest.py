@@ -1,5 +1,7 @@
 """Shared test fixtures: where the paper's datasets live, and small preference sets."""
 
+import ast
+import functools
 import os
 from pathlib import Path
 
@@ -20,3 +22,49 @@ def data_dir() -> Path:
             pytest.fail(f"COARSENRANK_DATA={DATA_DIR} does not exist on CI")
         pytest.skip(f"the paper's datasets are not at {DATA_DIR} (set COARSENRANK_DATA)")
     return DATA_DIR
+
+
+# -- test tiers -------------------------------------------------------------------------------
+# Each test module is marked by what it imports, so a new test file joins its tier without
+# edits: ``app`` for Streamlit AppTest runs (``streamlit.testing``, or a helper module of
+# app tests), ``browser`` for a real Chromium (``playwright``). ``slow`` is placed by hand
+# on the engine tests where the time goes. ``pytest -m "not slow and not app and not browser"``
+# is the fast loop; a plain ``pytest`` (and CI) runs every tier.
+
+TIER_IMPORTS = {"app": ("streamlit.testing",), "browser": ("playwright",)}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """The dotted names a test module imports at any depth (``from a.b import c`` gives ``a.b``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@functools.cache
+def module_tiers(path: Path) -> frozenset[str]:
+    """The tier markers of the test module at ``path``, following imports of other test modules."""
+    if path.suffix != ".py" or ROOT / "tests" not in path.parents:
+        return frozenset()
+    tiers: set[str] = set()
+    for name in _imported_modules(path):
+        for tier, prefixes in TIER_IMPORTS.items():
+            if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
+                tiers.add(tier)
+        if name.startswith("tests."):
+            helper = ROOT / (name.replace(".", "/") + ".py")
+            if helper.is_file() and helper != path:
+                tiers |= module_tiers(helper)
+    return frozenset(tiers)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with the tiers of the module it lives in (see ``module_tiers``)."""
+    for item in items:
+        for tier in module_tiers(Path(item.path).resolve()):
+            item.add_marker(getattr(pytest.mark, tier))

@@ -89,3 +89,23 @@ def test_the_knee_stays_within_a_factor_1_5_across_seeds(data_dir, name):
     prefs = PAPER_DATASETS[name](data_dir).preferences
     knees = [choose_alpha(prefs, "knee", random_state=seed).alpha for seed in range(5)]
     assert max(knees) / min(knees) <= 1.5, knees
+
+
+def test_choices_are_cached_explicitly_and_cache_none_recomputes():
+    prefs = simulated(n_prefs=30, n_items=5)
+    settings = dict(alphas=[1.0, 10.0, 100.0], burn_in=5, n_draws=5)
+    cache = alpha_module.ChoiceCache(size=1)
+    first = choose_alpha(prefs, "knee", random_state=1, cache=cache, **settings)
+    assert len(cache) == 1
+    assert choose_alpha(prefs, "knee", random_state=1, cache=cache, **settings) is first
+    fresh = choose_alpha(prefs, "knee", random_state=1, cache=None, **settings)
+    assert fresh is not first and fresh.alpha == first.alpha
+    choose_alpha(prefs, "knee", random_state=2, cache=cache, **settings)
+    assert len(cache) == 1  # size 1: the oldest choice went
+    again = choose_alpha(prefs, "knee", random_state=1, cache=cache, **settings)
+    assert again is not first and again.alpha == first.alpha
+    cache.clear()
+    assert len(cache) == 0
+    assert choose_alpha(prefs, "knee", random_state=1, cache=cache, **settings) is not again
+    # the default cache is the module's, which the dashboard's tests can clear
+    assert alpha_module.CHOICES is choose_alpha.__kwdefaults__["cache"]

@@ -5,7 +5,6 @@ What the page shows during a run is read from the messages the script has sent s
 tree AppTest would build if the run ended there), at each refresh of the progress bar.
 """
 
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,7 +64,7 @@ def fresh_choice(monkeypatch):
     import coarsenrank_core.alpha
     import ui.compute
 
-    monkeypatch.setattr(coarsenrank_core.alpha, "_CACHE", OrderedDict())
+    coarsenrank_core.alpha.CHOICES.clear()
     for cached in (ui.compute.alpha_choice, ui.compute.consensus_fit, ui.compute.posterior):
         cached.clear()
     yield

@@ -137,6 +137,7 @@ def test_bad_input_gives_a_short_message_and_exit_code_2(tmp_path, content, expe
     assert result.stdout == ""
 
 
+@pytest.mark.slow  # two fresh interpreters that import the engine
 def test_bad_arguments_exit_2_without_traceback(tmp_path):
     for argv in (["rank", str(PIZZA), "--alpha", "-3"], ["rank", str(PIZZA), "--prior", "0.5",
                                                          "1", "--alpha", "5"]):

@@ -58,6 +58,7 @@ def test_the_registry_default_is_this_fit_with_its_defaults():
                                   consensus(prefs).scores)
 
 
+@pytest.mark.slow  # several mixture fits on repeated raters
 def test_with_repeated_rankers_the_better_explained_structure_is_kept():
     from coarsenrank_core.paper.default_study import StudyCell, study_data
 

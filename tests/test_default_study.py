@@ -56,6 +56,7 @@ def test_a_tied_truth_counts_as_covered_when_the_interval_meets_its_block():
                                   [True, True, False, False, False])
 
 
+@pytest.mark.slow  # about 10 s of CPU: a study's fits
 def test_the_default_is_never_clearly_worse_than_pl_em_and_gains_on_careless_rankers():
     cells = study_cells(contaminations=("clean", *CARELESS_RANKERS), lists_per_ranker=(5,),
                         n_lists=(300,))
@@ -67,6 +68,7 @@ def test_the_default_is_never_clearly_worse_than_pl_em_and_gains_on_careless_ran
     assert conditions["careless_gain"] >= 0.02, conditions
 
 
+@pytest.mark.slow  # about 10 s of CPU: a study's fits
 def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
     cells = study_cells(exposures=("uniform",), contaminations=("clean", "20% random rankers"),
                         lists_per_ranker=(5,), n_lists=(300,))
@@ -75,6 +77,7 @@ def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
     assert 0.85 <= coverage <= 0.97
 
 
+@pytest.mark.slow  # about 10 s of CPU: a study's fits
 def test_five_times_the_lists_give_intervals_at_least_one_and_a_half_times_narrower():
     widths = []
     for n in (300, 1500):

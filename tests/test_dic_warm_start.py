@@ -52,6 +52,7 @@ def assert_same_curve_within_seed_noise(first, second, bound=3.5):
     assert np.all(gap <= bound * error + 1e-9 * np.abs(a.mean(axis=0))), gap / error
 
 
+@pytest.mark.slow  # chained against cold DIC sweeps, twice
 @pytest.mark.parametrize("dataset", ["synthetic", "readlevel"])
 def test_the_warm_started_curve_matches_cold_starts_within_seed_noise(request, dataset):
     """The default chained sweep against a fresh EM start and 100 burn-in sweeps at every α."""

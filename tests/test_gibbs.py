@@ -230,6 +230,7 @@ def test_the_position_major_sweep_is_the_same_chain_and_reads_off_each_draws_fit
         np.testing.assert_allclose(plain.draws, reference, rtol=1e-9)
 
 
+@pytest.mark.slow  # about 4 s of CPU: long chains compared
 def test_stages_sharing_a_choice_set_draw_once_and_keep_the_posterior(monkeypatch):
     """Full rankings of few items share their choice sets across lists: c stages of one set
     give Σξ ~ Gamma(cτ, η), so the sampler draws once per distinct set. Same posterior as
@@ -269,3 +270,21 @@ def test_few_or_rarely_shared_stages_keep_one_draw_per_stage():
     assert pl._stage_sets(tiny_prefs().pooled.stages) is None  # below MERGE_MIN_STAGES
     many_items = simulate_pl(100, 1000, length=6, random_state=0)[0]  # sets hardly repeat
     assert pl._stage_sets(many_items.pooled.stages) is None
+
+
+def test_the_sampler_reports_its_sweeps_and_the_report_changes_no_draw():
+    from coarsenrank_core.models.plackett_luce import coarsen_pl_gibbs_fit_trace
+
+    prefs = tiny_prefs()
+    calls: list[tuple[int, int]] = []
+    kwargs = dict(alpha=5.0, burn_in=12, n_draws=9, thin=2, random_state=3)
+    watched = coarsen_pl_gibbs(prefs, progress=lambda done, total: calls.append((done, total)),
+                               **kwargs)
+    total = 12 + 9 * 2
+    assert calls[-1] == (total, total)
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and len(calls) >= 5 and {t for _, t in calls} == {total}
+    np.testing.assert_array_equal(watched.draws, coarsen_pl_gibbs(prefs, **kwargs).draws)
+    traced: list[tuple[int, int]] = []
+    coarsen_pl_gibbs_fit_trace(prefs, progress=lambda d, t: traced.append((d, t)), **kwargs)
+    assert traced == calls

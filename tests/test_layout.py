@@ -98,3 +98,12 @@ def test_the_rule_would_catch_a_module_without_tests():
                             PACKAGE / "models" / "plackett_luce.py")
     assert not names_module("import coarsenrank_core.reproduce_extra",
                             PACKAGE / "reproduce.py")
+
+
+def test_test_modules_are_put_in_their_tier_by_what_they_import():
+    from tests.conftest import module_tiers
+
+    assert module_tiers(TESTS / "test_app.py") == {"app"}
+    assert module_tiers(TESTS / "test_charts.py") == {"app"}  # via tests.test_app's helpers
+    assert module_tiers(TESTS / "test_browser.py") == {"browser"}
+    assert module_tiers(TESTS / "test_preferences.py") == frozenset()

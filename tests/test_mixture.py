@@ -86,8 +86,9 @@ def direct(prefs, per, prior, reversed_component=False):
 
 
 @pytest.mark.parametrize("per", ["list", "ranker"])
-@pytest.mark.parametrize("ties, weights, reverse", [(False, False, False), (True, True, False),
-                                                     (True, False, True)])
+@pytest.mark.parametrize("ties, weights, reverse", [
+    (False, False, False), (True, True, False),
+    pytest.param(True, False, True, marks=pytest.mark.slow)])  # the slow one: ~7 s of CPU
 def test_em_reaches_the_optimum_a_direct_optimiser_finds(per, ties, weights, reverse):
     prefs = small(seed=3, ties=ties, weights=weights)
     fit = pl_mixture(prefs, per=per, prior=(2.0, 1.0), max_iter=50_000, tol=1e-13,

@@ -80,6 +80,7 @@ def test_weights_outside_the_accepted_range_are_rejected_with_the_range(weights)
         Preferences.from_pairs([0, 1], [1, 0], weights=weights)
 
 
+@pytest.mark.slow  # fits every registered method
 def test_weights_at_the_ends_of_the_range_give_finite_scores_for_every_method():
     from coarsenrank_core.registry import METHODS, run_method
 
@@ -175,6 +176,7 @@ def test_count_pairs_counts_what_rank_break_builds(lists, keep_ties):
     assert prefs.count_pairs(keep_ties) == len(prefs.rank_break(keep_ties=keep_ties))
 
 
+@pytest.mark.slow  # builds lists long enough to cross the pair limit
 def test_rank_break_refuses_pairs_that_grow_with_the_square_of_the_lists():
     import tracemalloc
 

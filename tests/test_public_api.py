@@ -81,3 +81,37 @@ def test_no_public_name_is_shadowed_by_a_module_of_the_same_name():
             importlib.import_module(info.name)
     for name in coarsenrank_core.__all__:
         assert not isinstance(getattr(coarsenrank_core, name), types.ModuleType), name
+
+
+def test_the_type_stub_names_every_public_name_from_the_module_that_defines_it():
+    import ast
+    from pathlib import Path
+
+    stub = Path(coarsenrank_core.__file__).with_suffix(".pyi")
+    stubbed = {}
+    for node in ast.parse(stub.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                assert alias.asname == alias.name  # an explicit re-export for type checkers
+                stubbed[alias.name] = node.module
+    assert stubbed == coarsenrank_core._EXPORTS
+    for name, module in stubbed.items():
+        value = getattr(coarsenrank_core, name)
+        if callable(value):  # functions and classes name where they are defined
+            assert value.__module__.startswith(f"coarsenrank_core.{module}"), name
+
+
+def test_the_models_package_exports_every_registry_fitter_not_named_like_its_module():
+    import inspect
+
+    import coarsenrank_core.models as models
+    from coarsenrank_core.registry import METHODS
+
+    fitters = {method.function.__name__: method.function for method in METHODS.values()}
+    own_module = {name for name, f in fitters.items() if f.__module__.endswith("." + name)}
+    assert own_module == {"crowdbt", "peergrader", "consensus"}
+    assert set(models.__all__) == set(fitters) - own_module
+    assert all(getattr(models, name) is fitters[name] for name in models.__all__)
+    # the three stay reachable as modules of the package, not hidden by their functions
+    for name in own_module:
+        assert inspect.ismodule(getattr(models, name))

@@ -593,6 +593,7 @@ def collections(draw):
     return Preferences.from_lists(lists, item_names=names, rankers=rankers, weights=weights)
 
 
+@pytest.mark.slow  # 250 examples: fuzzing, not the fast loop
 @FUZZ
 @given(collections())
 def test_property_canonical_csv_round_trips(prefs):
@@ -611,6 +612,7 @@ def only_format_errors(task):
     return result
 
 
+@pytest.mark.slow  # 250 examples: fuzzing, not the fast loop
 @FUZZ
 @given(st.binary(max_size=400))
 @example(b"!\n=")  # a ranking cell holding only a tie mark: no item, no crash
@@ -631,6 +633,7 @@ LINES = st.sampled_from([
     "funghi", "0: 1,2"])
 
 
+@pytest.mark.slow  # 250 examples: fuzzing, not the fast loop
 @FUZZ
 @given(st.lists(LINES | st.text(",;\t|{}:#\"' ab1\n", max_size=12), min_size=0, max_size=8))
 def test_property_structured_text_never_escapes(lines):

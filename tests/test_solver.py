@@ -9,13 +9,12 @@ from coarsenrank_core import Preferences, coarsen_pl
 from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.models._solver import (
     check_common,
-    em_start,
-    initial_scores,
     log_sigmoid,
     run_lbfgs,
     squarem_step,
     virtual_node_penalty,
 )
+from coarsenrank_core.models.plackett_luce import em_start, initial_scores
 from tests.helpers import numeric_gradient, simulate
 
 

@@ -14,11 +14,10 @@ from scipy.optimize import minimize
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.models import peergrader as peergrader_module
-from coarsenrank_core.models._solver import em_start
 from coarsenrank_core.models.bradley_terry import coarsen_bt
 from coarsenrank_core.models.peergrader import PeerGraderDesign, peergrader, peergrader_objective
 from coarsenrank_core.models.pl_gradient import pl_lbfgs, pl_objective, variable_scaling
-from coarsenrank_core.models.plackett_luce import coarsen_pl, pl_em
+from coarsenrank_core.models.plackett_luce import coarsen_pl, em_start, pl_em
 from coarsenrank_core.models.thurstone import LOGISTIC_SLOPE, coarsen_th
 from coarsenrank_core.noise import magnify
 from coarsenrank_core.simulate import simulate_pl

@@ -70,6 +70,7 @@ def test_progress_is_reported_for_every_refit_and_bad_settings_are_refused():
         rank_uncertainty(prefs, level=1.0)
 
 
+@pytest.mark.slow  # about 6 s of CPU: refits to convergence
 def test_capped_refits_give_the_intervals_of_refits_run_to_convergence():
     from coarsenrank_core.paper.default_study import StudyCell, study_data
 

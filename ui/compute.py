@@ -24,6 +24,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import RerunException, StopException
 
+import coarsenrank_core
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
@@ -31,6 +32,7 @@ from coarsenrank_core.comparison import COMPARE_DRAWS, compare
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.experiments import (
+    DEFAULT_FACTORS,
     careless_rankers,
     ranker_disagreement,
     robustness_curve,
@@ -38,12 +40,13 @@ from coarsenrank_core.experiments import (
 )
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
-from coarsenrank_core.registry import DEFAULT_METHOD, run_method
+from coarsenrank_core.registry import DEFAULT_METHOD, METHODS, run_method
 from coarsenrank_core.uncertainty import rank_uncertainty
 
+from .dataset import Dataset
 from .liveness import current_session_id, session_connected
 from .samples import SAMPLES
-from .state import Dataset
+from .scenario import teaching_scenario
 
 #: The Consensus page's posterior: draws kept after warm-up sweeps, the chain started from
 #: the EM consensus at the same α (as the command line's ``rank --posterior``)
@@ -207,6 +210,12 @@ class Job:
         self.last = time.monotonic()
         self._refresh()
 
+    def every_refresh(self, done: float, total: int) -> None:
+        """:meth:`progress` for callers that report often (the sampler, every few sweeps):
+        the bar is redrawn at most every :attr:`REFRESH` seconds, and at the end."""
+        if done >= total or time.monotonic() - self.last >= self.REFRESH:
+            self.progress(done, total)
+
     def should_stop(self) -> bool:
         """Refresh the bar now and then; True once Streamlit asked to end the run, or once
         the browser tab is gone (Streamlit keeps running a disconnected session's script,
@@ -260,7 +269,6 @@ def load_sample(sample_id: str) -> Dataset:
     """A built-in sample with its ground truth."""
     sample = SAMPLES[sample_id]
     if sample.scenario is not None:
-        from .scenario import teaching_scenario
         return teaching_scenario(sample.scenario)
     prefs = read_preferences(sample.path, format=sample.format)
     truth = read_truth(sample.truth_path, prefs)
@@ -330,32 +338,11 @@ def posterior(_prefs: Preferences, key: str, alpha: float, seed: int = 0):
     The chain starts from the EM consensus at the same α (:func:`consensus_fit`, cached),
     as the command line's ``rank --posterior`` does.
     """
-    from coarsenrank_core import coarsen_pl_gibbs
-
     start = consensus_fit(_prefs, key, alpha)
     with _job("Sampling how sure each place is: sweep") as job:
-        sweeps = CONSENSUS_DRAWS["burn_in"] + CONSENSUS_DRAWS["n_draws"]
-        return coarsen_pl_gibbs(_prefs, alpha=alpha, random_state=seed, warm_start=start,
-                                should_stop=sweep_counter(job, sweeps), **CONSENSUS_DRAWS)
-
-
-def sweep_counter(job: Job, sweeps: int):
-    """The Gibbs sampler's ``should_stop`` that also moves the bar, so that it shows an
-    estimate: the sampler asks every ``STOP_EVERY`` sweeps, so its n-th question means
-    n · STOP_EVERY of its ``sweeps`` are done (the bar is redrawn at most every
-    :attr:`Job.REFRESH` seconds)."""
-    from coarsenrank_core.models.plackett_luce import STOP_EVERY
-
-    asked = 0
-
-    def should_stop() -> bool:
-        nonlocal asked
-        asked += 1
-        if time.monotonic() - job.last >= Job.REFRESH:
-            job.progress(min(asked * STOP_EVERY, sweeps), sweeps)
-        return job.should_stop()
-
-    return should_stop
+        return coarsenrank_core.coarsen_pl_gibbs(  # through the package: tests spy on it
+            _prefs, alpha=alpha, random_state=seed, warm_start=start,
+            should_stop=job.should_stop, progress=job.every_refresh, **CONSENSUS_DRAWS)
 
 
 @_cached(max_entries=16)
@@ -381,8 +368,6 @@ def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods:
 def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: int,
             first: tuple, label: str | None = None) -> Timings:
     """Time each method ``runs`` times; ``first`` holds the comparison's own run (seconds)."""
-    from coarsenrank_core.registry import METHODS, run_method
-
     seconds = {m: [s] for m, s in zip(methods, first)}
     total = len(methods) * (runs - 1)
     with _job(label) as job:
@@ -427,8 +412,6 @@ SCALE_ENTRIES = 20_000_000
 def scale_factors(prefs: Preferences) -> tuple[int, ...]:
     """The magnifications of the scale test for these data: the paper's (×1 to ×100), less
     those whose copy would hold more than :data:`SCALE_ENTRIES` list entries (×1 stays)."""
-    from coarsenrank_core.experiments import DEFAULT_FACTORS
-
     return tuple(f for f in DEFAULT_FACTORS
                  if f == 1 or f * int(prefs.items.size) <= SCALE_ENTRIES)
 

@@ -10,7 +10,7 @@ from coarsenrank_core.metrics import kendall_distance
 from coarsenrank_core.noise import NOISE_TYPES, altered_distance
 
 from . import compute, state
-from .state import Dataset, NoiseReport
+from .dataset import Dataset, NoiseReport
 
 
 def made_noisy(original: Dataset, result) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ import numpy as np
 from coarsenrank_core.experiments import teaching_arrays
 from coarsenrank_core.simulate import pl_orderings, random_subsets, simulate_rankers, true_worths
 
-from .state import Dataset
+from .dataset import Dataset
 
 #: The scenario builder's limits, shared by its sliders and by links (``scenario:`` recipes).
 SCENARIO_LIMITS = dict(n_items=(3, 40), n_rankers=(5, 500), lists_per_ranker=(1, 20),

@@ -7,6 +7,8 @@ import logging
 
 import streamlit as st
 
+from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
+
 from . import share, state
 from .phone import phone_fixes
 from .text import count, list_word, plain
@@ -14,7 +16,7 @@ from .widgets import alpha_text, dataset_card, stop_button, was_stopped
 
 _IN_SHELL = contextvars.ContextVar("in_shell", default=False)
 _LOG = logging.getLogger("coarsenrank.dashboard")
-SIDEBAR_CHOICE_LIMIT = 50_000  # list entries up to which the sidebar chooses α itself
+SIDEBAR_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES  # list entries up to which the sidebar chooses α itself
 
 # (file, title, icon, url path); the url path equals the file name so that a direct link
 # resolves to the same page whichever way Streamlit first routes it.

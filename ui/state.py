@@ -5,11 +5,17 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
-from coarsenrank_core import Preferences
+from coarsenrank_core.alpha import DEFAULT_RULE
+from coarsenrank_core.comparison import DEFAULT_COMPARISON
+from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
 from coarsenrank_core.results import tempering
+
+from .compute import alpha_choice, load_sample
+from .dataset import Dataset as Dataset  # re-exported: pages and ui/share use state.Dataset
+from .dataset import NoiseReport as NoiseReport
+from .samples import DEFAULT_SAMPLE
 
 _DATASET = "dataset"
 _ALPHA = "alpha"
@@ -19,67 +25,12 @@ _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
 #: list entries up to which α is chosen before a page is drawn (a second or two); above, the
 #: page is drawn at a provisional α first and refined afterwards
-QUICK_CHOICE_LIMIT = 50_000
-
-
-@dataclass(frozen=True)
-class NoiseReport:
-    """What a noise injection changed (shown on the Noise page)."""
-
-    label: str
-    level: float
-    seed: int
-    fraction_altered: float
-    mean_distance: float
-    consensus_distance: float
-    consensus_pairs: int
-    kind: str = ""
-    #: raters the noise made noisy (spammers, or at least half of their lists altered)
-    made_noisy: tuple[int, ...] = ()
-    #: why the noise changed nothing on these data ("" when it changed something)
-    unchanged: str = ""
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """A loaded collection of preferences, with its ground truth and where it came from."""
-
-    name: str
-    preferences: Preferences
-    truth: np.ndarray | None = None
-    origin: str = "sample"
-    description: str = ""
-    parent: Dataset | None = None
-    noise: NoiseReport | None = None
-    read_as: tuple[str, ...] = ()  # how an uploaded file was read (ReadReport.lines())
-    #: ranker ids known to answer carelessly (a simulated scenario's or the noise's truth)
-    careless: tuple[int, ...] | None = None
-    #: how to rebuild these data from a URL: ``sample:<id>``, ``scenario:<n>,<r>,<k>,<p>,<s>``
-    #: or ``""`` (uploaded data, which cannot travel in a URL)
-    recipe: str = ""
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        """What the reader skipped or changed while loading (kept on the preferences)."""
-        return self.preferences.notes
-
-    @property
-    def key(self) -> str:
-        """Identifies the content (preferences and truth) for caches and stored results."""
-        truth = "" if self.truth is None else hashlib.sha1(self.truth.tobytes()).hexdigest()
-        return self.preferences.fingerprint + truth
-
-    @property
-    def original(self) -> Dataset:
-        """The dataset this one was derived from by noise (itself when not derived)."""
-        return self if self.parent is None else self.parent.original
+QUICK_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES
 
 
 def current() -> Dataset:
     """The session's dataset; the default sample is loaded on first use."""
     if _DATASET not in st.session_state:
-        from .compute import load_sample
-        from .samples import DEFAULT_SAMPLE
         st.session_state[_DATASET] = load_sample(DEFAULT_SAMPLE)
     return st.session_state[_DATASET]
 
@@ -107,7 +58,6 @@ def noisy_copy() -> Dataset | None:
 def methods() -> list[str]:
     """The methods the teacher chose on Compare (the engine's default comparison at first)."""
     if _METHODS not in st.session_state:
-        from coarsenrank_core.comparison import DEFAULT_COMPARISON
         st.session_state[_METHODS] = list(DEFAULT_COMPARISON)
     return list(st.session_state[_METHODS])
 
@@ -200,9 +150,6 @@ def alpha_setting() -> AlphaSetting:
                                   rule="provisional", data_key=original.key)
             st.session_state[_ALPHA] = stored
             return stored
-        from coarsenrank_core.alpha import DEFAULT_RULE
-
-        from .compute import alpha_choice
         choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
         stored = AlphaSetting(alpha=choice.alpha, rule=choice.rule, data_key=original.key)
         st.session_state[_ALPHA] = stored
@@ -217,9 +164,6 @@ def refine_alpha() -> bool:
     stored = peek_alpha()
     if stored is None or not stored.provisional:
         return False
-    from coarsenrank_core.alpha import DEFAULT_RULE
-
-    from .compute import alpha_choice
     original = current().original
     choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
     set_alpha(choice.alpha, choice.rule)

@@ -10,7 +10,15 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ._common import ORDINALS, PREFERENCE_ROLES, RANK_LABEL, Table, normalise
+from ._common import (
+    INTEGER,
+    ORDINALS,
+    PREFERENCE_ROLES,
+    RANK_LABEL,
+    Table,
+    find_roles,
+    normalise,
+)
 from .content import (
     SAMPLE_ROWS,
     comment_title,
@@ -179,8 +187,6 @@ class Prepared:
     @cached_property
     def wide_header(self) -> bool:
         """Whether the first row holds titles when the rows are read as rankings."""
-        from .wide import is_wide_header
-
         return is_wide_header(self)
 
     @property
@@ -546,3 +552,43 @@ def _trailing_count(prepared: Prepared) -> int | None:
     uniques = pd.unique(prepared.table.column(j, prepared.start))
     count = re.compile(r"0*[1-9]\d{0,14}")
     return j if all(isinstance(u, str) and count.fullmatch(u) for u in uniques) else None
+
+
+def has_rank_header(prepared: Prepared) -> bool:
+    """Whether the free columns are titled by rank (1st, Choice 1, [Ranking 1] ...)."""
+    labels = [prepared.label(j) for j in prepared.free if prepared.header
+              and j < len(prepared.header) and prepared.header[j]]
+    return bool(labels) and all(RANK_LABEL.fullmatch(c) for c in labels) and not all(
+        INTEGER.fullmatch(c) for c in labels)
+
+
+def is_wide_header(prepared: Prepared) -> bool:
+    """Whether the first row of a wide file holds column titles rather than a ranking.
+
+    Titles are recognised by rank labels (``1st, 2nd``), by survey metadata, or by ranker
+    and count words, unless some title also appears as an item in the rows below, which
+    makes the first row a ranking.
+    """
+    table = prepared.table
+    first = table.row(0)
+    cells = [c for c in first if c]
+    if not cells:
+        return False
+    if len(table) > 1:
+        codes, uniques = table.factorized
+        titles = codes[0][uniques[codes[0]] != ""]
+        if np.isin(codes[1:], titles).any():
+            return False  # a title that is also an item below: the first row is a ranking
+    if has_rank_header(prepared):
+        return True
+    if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
+            or "weight" in find_roles(first, PREFERENCE_ROLES):
+        return True
+    if not all(RANK_LABEL.fullmatch(c) for c in cells):
+        return False
+    if not all(INTEGER.fullmatch(c) for c in cells):
+        return True
+    # plain numbers 1, 2, 3 ... are titles only when the rows below hold no plain numbers
+    rest = pd.Series(table.cells[1:].ravel(), dtype=object)
+    return ([int(c) for c in cells] == list(range(1, len(cells) + 1))
+            and not rest.str.fullmatch(r"\d+").any())

@@ -10,10 +10,8 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from ..errors import check_stop
-from ..preferences import Preferences
 
-__all__ = ["virtual_node_penalty", "log_sigmoid", "run_lbfgs", "check_common", "em_start",
-           "initial_scores", "squarem_step"]
+__all__ = ["virtual_node_penalty", "log_sigmoid", "run_lbfgs", "check_common", "squarem_step"]
 
 _FTOL = 1e-15  # L-BFGS-B's relative-decrease test, kept near machine precision
 
@@ -100,37 +98,6 @@ def check_common(max_iter: int, tol: float, regularization: float, l2: float = 0
         raise ValueError("max_iter must be >= 1 and tol >= 0")
     if not (regularization >= 0 and l2 >= 0 and np.isfinite(regularization) and np.isfinite(l2)):
         raise ValueError("regularisation weights must be finite and non-negative")
-
-
-def em_start(prefs: Preferences, max_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
-    """Log-worths from a short accelerated PL-EM, centred: the warm start of the L-BFGS fits.
-
-    Uses :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl` at ``α = ∞`` with a Gamma(2, 1)
-    prior (so every worth stays positive and the scale is near 1, where the virtual-node
-    and Gaussian terms of the L-BFGS objectives put it). It is only a starting point: the
-    L-BFGS methods then converge to their own optimum.
-    """
-    from .plackett_luce import coarsen_pl
-
-    if len(prefs) == 0:
-        return np.zeros(prefs.n_items)
-    theta = coarsen_pl(prefs, alpha=np.inf, prior=(2.0, 1.0), calibration=None,
-                       max_iter=max_iter, tol=tol).scores
-    s = np.log(np.maximum(theta, 1e-300))
-    return s - s.mean()
-
-
-def initial_scores(init, n_items: int, prefs: Preferences | None = None) -> np.ndarray:
-    if isinstance(init, str):
-        if init != "em" or prefs is None:
-            raise ValueError(f"init must be None, 'em' or M scores, not {init!r}")
-        return em_start(prefs)
-    if init is None:
-        return np.zeros(n_items)
-    scores = np.array(init, dtype=float)
-    if scores.shape != (n_items,) or not np.all(np.isfinite(scores)):
-        raise ValueError("init must hold M finite scores")
-    return scores
 
 
 def _non_negative(x: np.ndarray) -> bool:

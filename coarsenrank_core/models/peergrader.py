@@ -12,7 +12,8 @@ from scipy.special import expit
 from ..errors import check_stop
 from ..preferences import Preferences
 from ..results import PeerGraderOutputs, RankingResult
-from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs
+from ._solver import check_common, log_sigmoid, run_lbfgs
+from .plackett_luce import initial_scores
 
 __all__ = ["peergrader", "peergrader_objective", "PeerGraderDesign"]
 

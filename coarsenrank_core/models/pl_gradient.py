@@ -9,14 +9,9 @@ from scipy.special import expit
 
 from ..preferences import Preferences
 from ..results import GradientOutputs, RankingResult
-from ._solver import (
-    check_common,
-    em_start,
-    initial_scores,
-    run_lbfgs,
-    virtual_node_penalty,
-)
+from ._solver import check_common, run_lbfgs, virtual_node_penalty
 from .peergrader import PeerGraderDesign
+from .plackett_luce import em_start, initial_scores
 
 __all__ = ["pl_lbfgs", "pl_objective", "virtual_node_penalty", "em_start",
            "variable_scaling"]

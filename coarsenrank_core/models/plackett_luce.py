@@ -17,7 +17,7 @@ from ..results import PosteriorResult, RankingResult, tempering
 from ._solver import squarem_step
 
 __all__ = ["coarsen_pl", "pl_em", "coarsen_pl_gibbs", "pl_log_likelihood",
-           "tempered_log_posterior", "resolve_calibration"]
+           "tempered_log_posterior", "resolve_calibration", "em_start", "initial_scores"]
 
 
 def _check_prior(prior) -> tuple[float, float]:
@@ -473,7 +473,7 @@ class _SharedSetLayout:
     """
 
     def __init__(self, design, tau: float, sets):
-        from scipy.sparse import csr_matrix
+        from scipy.sparse import csr_matrix  # lazy: only the merged-set layout needs it
 
         set_of_entry, item_of_entry, counts = sets
         self.wins = np.asarray(design.wins, dtype=float)
@@ -531,7 +531,7 @@ def _initial_scores(prefs, alpha, prior, warm_start) -> np.ndarray:
 def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                      burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
                      warm_start=None, interval: float = 0.9, *,
-                     should_stop=None) -> PosteriorResult:
+                     should_stop=None, progress=None) -> PosteriorResult:
     """Sample the tempered PL posterior exactly by Gibbs sampling (corrected Algorithm 2).
 
     With ``τ = α / (α + N)``, every choice stage of weight ``w`` and choice-set sum ``η``
@@ -574,6 +574,10 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
     should_stop : callable, optional
         Called every :data:`STOP_EVERY` sweeps; when it returns true the sampler raises
         :class:`coarsenrank_core.errors.Cancelled`. Not recorded in ``params``.
+    progress : callable, optional
+        ``progress(done, total)`` with the sweeps done of ``burn_in + n_draws · thin``,
+        called every :data:`STOP_EVERY` sweeps and once at the end. Not recorded in
+        ``params``.
 
     Returns
     -------
@@ -583,13 +587,14 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
         ``None``: a sampler has no stopping rule.
     """
     return _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state, warm_start,
-                  interval, should_stop, log_likelihood=False)[0]
+                  interval, should_stop, log_likelihood=False, progress=progress)[0]
 
 
 def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                                burn_in: int = 100, n_draws: int = 50, thin: int = 1,
                                random_state=None, warm_start=None, interval: float = 0.9, *,
-                               should_stop=None) -> tuple[PosteriorResult, np.ndarray]:
+                               should_stop=None, progress=None
+                               ) -> tuple[PosteriorResult, np.ndarray]:
     """:func:`coarsen_pl_gibbs`, and the untempered log-likelihood of every kept draw.
 
     The second value holds ``log P_θ(R_N)`` (paper Eq. (19), weighted) of each row of
@@ -599,14 +604,15 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=
     :func:`coarsen_pl_gibbs` with the same arguments.
     """
     post, values = _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state,
-                          warm_start, interval, should_stop, log_likelihood=True)
+                          warm_start, interval, should_stop, log_likelihood=True,
+                          progress=progress)
     assert values is not None
     return post, values
 
 
 def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: int,
            random_state, warm_start, interval: float, should_stop,
-           log_likelihood: bool) -> tuple[PosteriorResult, np.ndarray | None]:
+           log_likelihood: bool, progress=None) -> tuple[PosteriorResult, np.ndarray | None]:
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), burn_in=burn_in, n_draws=n_draws, thin=thin,
                   random_state=random_state, warm_start=warm_start, interval=interval)
@@ -629,6 +635,8 @@ def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: i
         if sweep % STOP_EVERY == 0 and sweep:
             check_stop(should_stop, f"The Gibbs sampler was stopped after {sweep} of "
                                     f"{total} sweeps.")
+            if progress is not None:
+                progress(sweep, total)
         exposure, value = layout.sweep(theta, rng, values is not None and current >= 0)
         if values is not None and current >= 0:
             values[current] = value
@@ -640,6 +648,8 @@ def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: i
             draws[current] = theta
     if values is not None:
         values[-1] = layout.log_likelihood(draws[-1])
+    if progress is not None:
+        progress(total, total)
     tail = (1 - interval) / 2
     lower, upper = np.quantile(draws, [tail, 1 - tail], axis=0)
     rhat = split_rhat(np.log(draws))
@@ -666,3 +676,32 @@ def split_rhat(draws: np.ndarray) -> float:
     with np.errstate(divide="ignore", invalid="ignore"):
         rhat = np.sqrt(np.where(within > 0, pooled / within, 1.0))
     return float(np.max(rhat))
+
+
+def em_start(prefs: Preferences, max_iter: int = 100, tol: float = 1e-6) -> np.ndarray:
+    """Log-worths from a short accelerated PL-EM, centred: the warm start of the L-BFGS fits.
+
+    Uses :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl` at ``α = ∞`` with a Gamma(2, 1)
+    prior (so every worth stays positive and the scale is near 1, where the virtual-node
+    and Gaussian terms of the L-BFGS objectives put it). It is only a starting point: the
+    L-BFGS methods then converge to their own optimum.
+    """
+    if len(prefs) == 0:
+        return np.zeros(prefs.n_items)
+    theta = coarsen_pl(prefs, alpha=np.inf, prior=(2.0, 1.0), calibration=None,
+                       max_iter=max_iter, tol=tol).scores
+    s = np.log(np.maximum(theta, 1e-300))
+    return s - s.mean()
+
+
+def initial_scores(init, n_items: int, prefs: Preferences | None = None) -> np.ndarray:
+    if isinstance(init, str):
+        if init != "em" or prefs is None:
+            raise ValueError(f"init must be None, 'em' or M scores, not {init!r}")
+        return em_start(prefs)
+    if init is None:
+        return np.zeros(n_items)
+    scores = np.array(init, dtype=float)
+    if scores.shape != (n_items,) or not np.all(np.isfinite(scores)):
+        raise ValueError("init must hold M finite scores")
+    return scores

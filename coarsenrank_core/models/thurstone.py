@@ -9,7 +9,8 @@ import numpy as np
 from ..errors import Cancelled
 from ..preferences import Preferences
 from ..results import RankingResult, ThurstoneOutputs, tempering
-from ._solver import check_common, initial_scores, log_sigmoid, run_lbfgs, virtual_node_penalty
+from ._solver import check_common, log_sigmoid, run_lbfgs, virtual_node_penalty
+from .plackett_luce import initial_scores
 
 __all__ = ["coarsen_th", "th_objective", "LOGISTIC_SLOPE", "pairs_of"]
 
