@@ -107,8 +107,10 @@ def test_every_page_opens_on_a_large_upload():
         assert "pairs.csv" in sidebar(at) and f"{N_PAIRS:,} comparisons" in sidebar(at)
         if path == "pages/compare.py":  # ×100 would hold 40 M list entries: it stops at ×50
             assert any("the copies stop at ×50" in c.value for c in at.caption)
-    # the Consensus page was drawn with the default fit; its bootstrap waits for a click on
+    # the Consensus page is drawn with the default fit; its bootstrap waits for a click on
     # data this large, and says so
+    at.switch_page("pages/consensus.py").run()
+    no_failure(at)
     assert any("These data are large" in i.value for i in at.info)
     assert [b for b in at.button if b.key == "spread_run"]
     assert list(at.dataframe[0].value.columns) == ["rank", "item", "strength"]
