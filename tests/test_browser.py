@@ -503,8 +503,10 @@ def upload_payload(page, name, content, field=0):
 
 def test_names_with_markup_are_shown_as_text_in_every_message(browser):
     m = MARKUP
-    bad_column = (f"voter,1st,2nd,{m['bold']} {m['link']}\n"
-                  f"ann,{m['link']},{m['bold']},3\nbob,{m['bold']},{m['link']},4\n").encode()
+    # an item named twice in one ranking: the reader's error names it (a column of numbers
+    # titled with markup is now skipped as another question, so it no longer fails)
+    bad_column = (f"voter,1st,2nd,3rd\nann,{m['link']},{m['bold']},{m['link']}\n"
+                  f"bob,{m['bold']},{m['link']},{m['bold']}\n").encode()
     soc = (f"# FILE NAME: x.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 3\n"
            f"# ALTERNATIVE NAME 1: {m['bold']} {m['link']}\n"
            f"# ALTERNATIVE NAME 2: {m['bold']} {m['link']}\n"
