@@ -71,3 +71,19 @@ def separated_truth(kind: str) -> tuple[np.ndarray, Preferences]:
     """A strongly separated truth over 12 items and 500 preferences of shape ``kind``."""
     truth = np.linspace(0.0, 8.0, 12)
     return truth, simulate(truth, 500, n_rankers=20, seed=21, **SEPARATED_KINDS[kind])
+
+
+def noisy_short_lists(seed: int, n: int, m: int = 5):
+    """``n`` lists of 2-3 of ``m`` items, ordered by Gumbel-perturbed falling worths, 30 %
+    of them shuffled, with no ranker ids; returns them and the generator (advanced)."""
+    rng = np.random.default_rng(seed)
+    lists = []
+    for _ in range(n):
+        k = int(rng.integers(2, 4))
+        items = rng.choice(m, k, replace=False)
+        keys = np.linspace(1, -1, m)[items] + rng.gumbel(size=k)
+        order = items[np.argsort(-keys)].tolist()
+        if rng.random() < 0.3:
+            order = rng.permutation(order).tolist()
+        lists.append(order)
+    return Preferences.from_lists(lists, n_items=m), rng

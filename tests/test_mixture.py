@@ -8,6 +8,7 @@ from scipy.special import expit
 from coarsenrank_core import Preferences, pairwise_accuracy, run_method
 from coarsenrank_core.models.mixture import mixture_log_posterior, pl_mix, pl_mixture
 from coarsenrank_core.simulate import pl_orderings, random_subsets
+from tests.helpers import noisy_short_lists
 
 
 def auc(scores, labels) -> float:
@@ -226,20 +227,6 @@ def test_accelerated_mixture_em_reaches_the_plain_em_fixed_point(per, reversed_c
     assert fast.extra["log_posterior"] >= plain.extra["log_posterior"] - 1e-7
 
 
-def _lists_without_rankers(seed=4, n=300, m=5):
-    rng = np.random.default_rng(seed)
-    lists = []
-    for _ in range(n):
-        k = int(rng.integers(2, 4))
-        items = rng.choice(m, k, replace=False)
-        keys = np.linspace(1, -1, m)[items] + rng.gumbel(size=k)
-        order = items[np.argsort(-keys)].tolist()
-        if rng.random() < 0.3:
-            order = rng.permutation(order).tolist()
-        lists.append(order)
-    return Preferences.from_lists(lists, n_items=m)
-
-
 @pytest.mark.parametrize("reverse, theta, pi, objective, noise", [
     (False, [1.6231321536349326, 1.1229382602236828, 1.0701643656398392, 0.7057286444423149,
              0.4780365760413838], 0.04244512485951801, -346.9792367806026,
@@ -251,7 +238,7 @@ def test_mix_ranker_without_ids_pools_and_keeps_the_unpooled_numbers(reverse, th
                                                                     objective, noise):
     # golden values of the version that fitted one unit per list (300 here, 1.27 M on
     # Readlevel ×100); now identical lists are pooled as for pl-mix
-    prefs = _lists_without_rankers()
+    prefs, _ = noisy_short_lists(seed=4, n=300)
     assert len(prefs.pooled) < len(prefs)
     fit = pl_mixture(prefs, per="ranker", tol=1e-12, max_iter=20_000,
                      reversed_component=reverse)
@@ -264,7 +251,7 @@ def test_mix_ranker_without_ids_pools_and_keeps_the_unpooled_numbers(reverse, th
 
 
 def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
-    prefs = _lists_without_rankers(seed=6)
+    prefs, _ = noisy_short_lists(seed=6, n=300)
     weighted = prefs._replace(weights=np.linspace(0.5, 3.0, len(prefs)))
     for data in (prefs, weighted):
         by_ranker = pl_mixture(data, per="ranker", tol=1e-12, max_iter=20_000)

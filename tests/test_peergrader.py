@@ -15,6 +15,7 @@ from coarsenrank_core.models.pl_gradient import pl_lbfgs, pl_objective
 from tests.helpers import (
     SEPARATED_KINDS,
     mixed_preferences,
+    noisy_short_lists,
     numeric_gradient,
     separated_truth,
     simulate,
@@ -156,20 +157,6 @@ def test_relabelling_items_permutes_the_peergrader_scores(mixed):
     np.testing.assert_allclose(moved[perm], base, atol=1e-5)
 
 
-def _lists_without_graders(seed=5, n=400, m=5):
-    rng = np.random.default_rng(seed)
-    lists = []
-    for _ in range(n):
-        k = int(rng.integers(2, 4))
-        items = rng.choice(m, k, replace=False)
-        keys = np.linspace(1, -1, m)[items] + rng.gumbel(size=k)
-        order = items[np.argsort(-keys)].tolist()
-        if rng.random() < 0.3:
-            order = rng.permutation(order).tolist()
-        lists.append(order)
-    return Preferences.from_lists(lists, n_items=m), rng
-
-
 @pytest.mark.parametrize("solver", ["joint", "alternating"])
 @pytest.mark.parametrize("weighted, scores, objective, reliability", [
     (False, [0.7907429202684171, 0.5173187897569711, 0.056272580288648656,
@@ -183,7 +170,7 @@ def test_copies_without_grader_ids_share_one_reliability_with_the_unmerged_optim
     # golden values of the joint fit with one reliability per preference (400 here,
     # 1.27 M on Readlevel ×100); merged copies reach the same optimum within the
     # solvers' tolerance (stated: 1e-6 relative on scores and reliabilities)
-    prefs, rng = _lists_without_graders()
+    prefs, rng = noisy_short_lists(seed=5, n=400)
     if weighted:
         prefs = prefs._replace(weights=rng.choice([1.0, 2.0], len(prefs)))
     design = PeerGraderDesign(prefs)

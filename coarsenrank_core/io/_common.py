@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -183,6 +184,18 @@ def declared_within_present(declared: int, present: int) -> bool:
 HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
+
+
+def scalar_text(value) -> str | None:
+    """A boolean or float cell as the CSV reader would see it (``TRUE``/``FALSE``; integral
+    floats without ``.0``); ``None`` for any other type."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 2 ** 53:
+            return str(int(value))
+        return repr(value)
+    return None
 
 @dataclass(frozen=True, eq=False)
 class Table:

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ._common import Table
+from ._common import Table, scalar_text
 
 __all__ = ["ARROW_EXTENSIONS", "is_arrow", "arrow_table", "arrow_reader"]
 
@@ -61,12 +61,9 @@ def _text(value) -> str:
     """One cell as the CSV reader would see it: integral floats without '.0', nulls blank."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        if math.isfinite(value) and value == int(value) and abs(value) < 2 ** 53:
-            return str(int(value))
-        return repr(value)
+    scalar = scalar_text(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").strip()
     if isinstance(value, (list, tuple)):

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
-from ._common import Table
+from ._common import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
            "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
@@ -253,12 +253,9 @@ def sheet_names(data: bytes) -> tuple[str, ...]:
 def _cell_text(value) -> str:
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        if math.isfinite(value) and value == int(value) and abs(value) < 2 ** 53:
-            return str(int(value))
-        return repr(value)
+    scalar = scalar_text(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, (date, time)):
