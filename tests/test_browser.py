@@ -278,6 +278,13 @@ def wait_main_idle(page):
     page.wait_for_timeout(500)
 
 
+def consensus_done(page) -> None:
+    """Wait until the Consensus page has drawn its last part (the likely ranks and their
+    download): the sidebar is drawn after the page."""
+    page.get_by_role("button", name="Download the ranking (CSV)").wait_for()
+    wait_idle(page)
+
+
 def consensus_cells(page) -> list[str]:
     table = page.locator("[data-testid=stDataFrame]").first
     table.wait_for()
@@ -312,7 +319,7 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
         page.get_by_text("How long does each method take?").wait_for()
         wait_idle(page)
         go(page, "Consensus ranking", "Consensus ranking")
-        wait_idle(page)
+        consensus_done(page)
         cells = consensus_cells(page)
         assert cells and cells[0] == "1", cells
         sidebar = page.locator("[data-testid=stSidebar]")
@@ -329,7 +336,7 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
         student.set_default_timeout(90_000)
         student.goto(link)
         student.locator("h1", has_text="Consensus ranking").wait_for()
-        wait_idle(student)
+        consensus_done(student)
         assert consensus_cells(student) == cells
         side = student.locator("[data-testid=stSidebar]").inner_text()
         assert "noisy copy" in side and "Teaching: careless raters" in side
@@ -609,7 +616,7 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         page.get_by_text("Loaded coffee.csv").wait_for()
         wait_idle(page)
         go(page, "Consensus ranking", "Consensus ranking")
-        wait_idle(page)
+        consensus_done(page)
         cells = consensus_cells(page)
         sidebar = page.locator("[data-testid=stSidebar]")
         sidebar.get_by_text("Share or save this view").click()
@@ -636,7 +643,7 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         wait_idle(other)
         assert "coffee.csv" in other.locator("[data-testid=stSidebar]").inner_text()
         go(other, "Consensus ranking", "Consensus ranking")
-        wait_idle(other)
+        consensus_done(other)
         assert consensus_cells(other) == cells
         context.close()
 

@@ -88,3 +88,13 @@ def test_the_default_finds_careless_rankers_as_a_whole():
     flagged = np.flatnonzero(fit.extra.noise_probability > 0.5)
     assert set(flagged) <= set(sim.careless.tolist())  # no careful rater flagged
     assert flagged.size >= 0.8 * sim.careless.size
+
+
+def test_a_row_more_likely_first_than_any_row_above_it_is_out_of_order():
+    from ui.consensus_view import first_place_out_of_order
+
+    order = np.array([2, 0, 1, 3])
+    assert not first_place_out_of_order(order, np.array([0.2, 0.0, 0.7, 0.0]))
+    # rank 4 (item 3) beats rank 3 (item 1), though not rank 1: the table needs its line
+    assert first_place_out_of_order(order, np.array([0.2, 0.0, 0.7, 0.1]))
+    assert first_place_out_of_order(order, np.array([0.1, 0.3, 0.6, 0.0]))

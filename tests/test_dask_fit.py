@@ -15,7 +15,9 @@ distributed = pytest.importorskip(
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    # in-process workers: the same map over partitions and sum on the driver, and a loaded
+    # machine cannot lose a worker process (and its partitions) in the middle of a fit
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         yield client

@@ -34,9 +34,9 @@ def ranking_rows(scores, names, order, low=None, high=None, first=None,
 
 
 def first_place_out_of_order(order, first) -> bool:
-    """Whether some row's chance of being first exceeds that of a row above it."""
+    """Whether some row's chance of being first exceeds that of any row above it."""
     chances = np.asarray(first, dtype=float)[np.asarray(order)]
-    return bool(np.any(chances[1:] > np.maximum.accumulate(chances)[:-1] + 1e-12))
+    return bool(np.any(chances[1:] > np.minimum.accumulate(chances)[:-1] + 1e-12))
 
 
 def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:

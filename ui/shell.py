@@ -67,12 +67,14 @@ def _sidebar(slot) -> None:
         # data the pages that use α start the choice
         setting = _setting()
         if setting is None:
-            st.caption("α: chosen from the data by the default rule (where the DIC curve "
-                       "levels off) as soon as a page needs it; every page then uses it.")
+            st.caption("α (CoarsenRank's trust in the data): chosen from the data by the "
+                       "default rule (where the DIC curve levels off) as soon as a page needs "
+                       "it; every page then uses it.")
         else:
             kept = " Kept from the original data." if dataset.parent is not None else ""
             st.caption(f"Chosen {alpha_text(setting.alpha)}: {setting.how}.{kept} Used by "
-                       "every page; the consensus is CoarsenPL (EM) at this α.")
+                       "every CoarsenRank method on every page (CoarsenPL at α on the "
+                       "Consensus page, Compare, Noise); the default consensus needs no α.")
         _share_box()
 
 
