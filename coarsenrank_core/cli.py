@@ -210,7 +210,7 @@ def _rank_method(args) -> str:
 
 
 def _rank(args) -> None:
-    from .models.consensus import careless_unit_reason
+    from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import rank_uncertainty
 
@@ -247,7 +247,7 @@ def _rank(args) -> None:
     _emit(table_to_csv(header, rows), args.out)
     status = {True: "converged", False: "not converged", None: "no stopping rule"}[
         fit.converged]
-    why = (careless_unit_reason(prefs, fit.extra["per"]) if method.id == DEFAULT_METHOD
+    why = (consensus_reason(prefs, fit.extra) if method.id == DEFAULT_METHOD
            else f"{method.name}, as asked")
     print(f"fit: {why}", file=sys.stderr)
     tau = f"; tau = {fit.tau:.4g}" if fit.tau is not None else ""

@@ -13,7 +13,7 @@ from .frozen import FrozenDict, readonly_array, restore_readonly
 
 __all__ = ["RankingResult", "PosteriorResult", "tempering", "Outputs", "BradleyTerryOutputs",
            "GradientOutputs", "ThurstoneOutputs", "PeerGraderOutputs", "CrowdBTOutputs",
-           "MixtureOutputs", "SpammerOutputs"]
+           "MixtureOutputs", "ConsensusOutputs", "SpammerOutputs"]
 
 # ------------------------------------------------------------------ method outputs
 # Typed, read-only records of what each method (or noise injector) reports besides scores.
@@ -197,6 +197,23 @@ class MixtureOutputs(Outputs):
     pi_reversed: float
     per: str
     log_posterior: float
+
+
+@dataclass(frozen=True, eq=False)
+class ConsensusOutputs(MixtureOutputs):
+    """What the default consensus (``"consensus"``) reports besides the scores.
+
+    The fields of :class:`MixtureOutputs` describe the careless-answer mixture it fitted;
+    ``per`` is ``"none"`` when the plain Plackett–Luce fit was kept instead.
+
+    Attributes
+    ----------
+    likelihood_ratio : float
+        ``2 (log-posterior of the mixture − log-posterior of plain PL)``, both with the
+        mixture's prior: the statistic that decided whether careless answers are present.
+    """
+
+    likelihood_ratio: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,16 +1,24 @@
-"""The default consensus: per-ranker or per-list PL-mix, chosen by whether rankers repeat."""
+"""The default consensus: PL-mix per ranker or per list where careless answers show, else PL-EM."""
 
 import numpy as np
 import pytest
 
 from coarsenrank_core import Preferences, run_method
 from coarsenrank_core.models.consensus import (
+    CARELESS_TEST,
     CONSENSUS_PRIOR,
     careless_unit,
     careless_unit_reason,
     consensus,
+    consensus_reason,
 )
-from coarsenrank_core.models.mixture import pl_mix, pl_mix_ranker, pl_mixture
+from coarsenrank_core.models.mixture import (
+    mixture_log_posterior,
+    pl_mix,
+    pl_mix_ranker,
+    pl_mixture,
+)
+from coarsenrank_core.models.plackett_luce import coarsen_pl
 from coarsenrank_core.registry import DEFAULT_METHOD, METHODS
 from coarsenrank_core.simulate import simulate_rankers, true_worths
 
@@ -38,17 +46,52 @@ def test_one_repeated_ranker_is_enough_for_the_per_ranker_model():
     assert careless_unit(prefs) == "ranker"
 
 
-@pytest.mark.parametrize("lists_per_ranker, with_rankers, reference", [
-    (3, True, pl_mix_ranker), (3, False, pl_mix), (1, True, pl_mix)])
-def test_the_default_fit_is_exactly_the_mixture_it_names(lists_per_ranker, with_rankers,
-                                                         reference):
-    prefs = ranked(lists_per_ranker, with_rankers)
+def careless(n_rankers: int, lists_per_ranker: int, with_rankers: bool = True,
+             share: float = 0.3) -> Preferences:
+    prefs = simulate_rankers(WORTHS, n_rankers, 4, lists_per_ranker=lists_per_ranker,
+                             careless=share, random_state=1).preferences
+    return prefs if with_rankers else prefs._replace(rankers=None, ranker_names=None)
+
+
+@pytest.mark.parametrize("prefs, reference", [
+    (careless(30, 6), pl_mix_ranker), (careless(30, 6, with_rankers=False), pl_mix),
+    (careless(180, 1), pl_mix)])
+def test_where_careless_answers_show_the_default_is_exactly_the_mixture_it_names(prefs,
+                                                                                reference):
     fit = consensus(prefs)
     expected = reference(prefs, prior=CONSENSUS_PRIOR)
     np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-10)
     assert fit.method == "consensus" and fit.extra.per == expected.extra.per
+    assert fit.extra.likelihood_ratio > CARELESS_TEST
     np.testing.assert_allclose(fit.extra.noise_probability, expected.extra.noise_probability,
                                rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("prefs", [careless(30, 6, share=0.0), ranked(1), ranked(3)])
+def test_where_no_careless_answers_show_the_default_is_exactly_pl_em(prefs):
+    fit = consensus(prefs)
+    assert fit.extra.per == "none" and 0 <= fit.extra.likelihood_ratio <= CARELESS_TEST
+    np.testing.assert_allclose(fit.scores, run_method("pl-em", prefs).scores, rtol=1e-8)
+    # the refits of a bootstrap keep the choice without testing again
+    np.testing.assert_allclose(consensus(prefs, per="none").scores, fit.scores, rtol=1e-8)
+    assert "PL-EM: the answers show no clear sign" in consensus_reason(prefs, fit.extra)
+
+
+def test_the_test_statistic_is_twice_the_log_posterior_gain_over_plain_pl():
+    prefs = careless(30, 6)
+    fit = consensus(prefs)
+    plain = coarsen_pl(prefs, prior=CONSENSUS_PRIOR, calibration=None, tol=1e-12,
+                       max_iter=5000)
+    at_zero = mixture_log_posterior(prefs, plain.scores, 0.0, per="ranker",
+                                    prior=CONSENSUS_PRIOR)
+    # brute force: no θ scores better at π = 0 than plain PL's MAP
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        moved = plain.scores * np.exp(rng.normal(scale=0.05, size=plain.scores.size))
+        assert mixture_log_posterior(prefs, moved, 0.0, per="ranker",
+                                     prior=CONSENSUS_PRIOR) <= at_zero + 1e-9
+    np.testing.assert_allclose(fit.extra.likelihood_ratio,
+                               2 * (fit.extra.log_posterior - at_zero), rtol=1e-6)
 
 
 def test_the_registry_default_is_this_fit_with_its_defaults():

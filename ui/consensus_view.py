@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from coarsenrank_core.models.consensus import careless_unit, careless_unit_reason
+from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "ORDER_NOTE", "interval_text",
@@ -65,5 +65,5 @@ def too_few_lists_text(prefs) -> str | None:
 def fit_caption(prefs, fit) -> str:
     """Which fit gives the default order (``fit``, the default method's result), and why."""
     return (f"The order is the package's default fit, chosen by measured evidence: "
-            f"{careless_unit_reason(prefs, fit.extra['per'])} The command line's `rank` gives "
+            f"{consensus_reason(prefs, fit.extra)} The command line's `rank` gives "
             "the same fit.")

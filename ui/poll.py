@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import Preferences
-from coarsenrank_core.models.consensus import careless_unit_reason
+from coarsenrank_core.models.consensus import consensus_reason
 
 from . import compute, state
 from .poll_store import (
@@ -348,7 +348,7 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
     st.markdown("**Consensus so far**")
     st.dataframe(rows, hide_index=True, key="poll_consensus_table")
     st.caption("The package's default consensus, as on the Consensus page: "
-               f"{careless_unit_reason(prefs, fit.extra['per'])} The likely ranks give the "
+               f"{consensus_reason(prefs, fit.extra)} The likely ranks give the "
                f"range of places each item takes in {spread.interval_level:.0%} of refits on "
                "the answers resampled at random.")
     _careless(prefs, answers)

@@ -1,4 +1,4 @@
-"""The default answer: Plackett–Luce plus careless answers, per ranker when rankers differ."""
+"""The default answer: Plackett–Luce, plus careless answers when the data show them."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..defaults import EM_SETTINGS
 from ..preferences import Preferences
-from ..results import RankingResult
-from .mixture import pl_mixture
+from ..results import ConsensusOutputs, RankingResult
+from .mixture import mixture_log_posterior, pl_mixture
+from .plackett_luce import coarsen_pl, pl_em
 
-__all__ = ["consensus", "careless_unit", "careless_unit_reason", "CONSENSUS_PRIOR"]
+__all__ = ["consensus", "careless_unit", "careless_unit_reason", "consensus_reason",
+           "CONSENSUS_PRIOR", "CARELESS_TEST"]
 
 
 def careless_unit(prefs: Preferences) -> str:
@@ -45,50 +48,109 @@ def careless_unit_reason(prefs: Preferences, per: str | None = None) -> str:
             "recognised list by list.")
 
 
+def consensus_reason(prefs: Preferences, extra) -> str:
+    """One plain sentence: which fit :func:`consensus` kept (its ``extra``) and why."""
+    if extra["per"] != "none":
+        return careless_unit_reason(prefs, extra["per"])
+    ratio = extra["likelihood_ratio"]
+    if not np.isfinite(ratio):
+        return "PL-EM, as asked: plain Plackett–Luce with no careless answers."
+    return (f"PL-EM: the answers show no clear sign of careless ones (the mixture's careless "
+            f"share {extra['pi']:.0%}, likelihood ratio {ratio:.1f}, not above "
+            f"{CARELESS_TEST:.2f}), so the plain Plackett–Luce fit is kept.")
+
+
 #: The default fit's Gamma(a, rate b) prior: weak (mean 11, mode 1), so that an item shown
 #: rarely is placed by its few answers rather than pulled to the middle; in the study it was
 #: as good as or better than PL-mix's (2, 1) in every cell, by up to 0.016.
 CONSENSUS_PRIOR = (1.1, 0.1)
 
+#: The likelihood-ratio statistic above which the default keeps the careless-answer mixture:
+#: the 5 % point of ½χ²₀ + ½χ²₁, the null distribution of a share tested at its boundary
+#: π = 0 (Self & Liang 1987). Below it the data show no careless answers and the default is
+#: plain PL-EM, exactly as the registry's ``"pl-em"`` fits it.
+CARELESS_TEST = 2.706
+
 
 def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
               max_iter: int = 1000, tol: float = 1e-8, init=None, per: str | None = None, *,
               should_stop=None) -> RankingResult:
-    """The package's default consensus: PL or a uniformly random answer, per rater or per list.
+    """The package's default consensus: plain PL, or PL plus careless answers per rater or list.
 
-    When some rater gives several lists (:func:`careless_unit`), the mixture is fitted both
-    per rater and per list (:func:`~coarsenrank_core.models.mixture.pl_mixture`) and the
-    fit with the higher log-posterior is kept: careless raters who are careless in every
-    list favour the first, careless lists scattered over raters the second. Otherwise it is
-    fitted per list. The choice is the one the default-answer study of the reproduction
-    report supports: never clearly worse than plain PL-EM in any simulated cell, better
-    where raters answer carelessly, and (unlike CoarsenPL at the knee α) not led by how
-    often items are shown. ``extra.per`` says which fit was kept.
+    When some rater gives several lists (:func:`careless_unit`), the careless-answer
+    mixture is fitted both per rater and per list
+    (:func:`~coarsenrank_core.models.mixture.pl_mixture`) and the fit with the higher
+    log-posterior is kept: careless raters who are careless in every list favour the first,
+    careless lists scattered over raters the second. Otherwise it is fitted per list. The
+    mixture is then tested against plain Plackett–Luce with the same prior: when twice the
+    gain in log-posterior is at most :data:`CARELESS_TEST` the data show no careless answers
+    and the fit is plain PL-EM (the registry's ``"pl-em"`` with its settings). The choice
+    is the one the default-answer study of the reproduction report supports: never worse
+    than PL-EM by more than 0.01 in any simulated cell, better where raters answer
+    carelessly, and (unlike CoarsenPL at the knee α) not led by how often items are shown.
+    ``extra.per`` says which fit was kept (``"ranker"``, ``"list"`` or ``"none"``).
 
     Parameters
     ----------
     prefs : Preferences
     prior, pi_init, max_iter, tol, init, should_stop
-        As in :func:`~coarsenrank_core.models.mixture.pl_mixture`.
-    per : {"ranker", "list"}, optional
-        Fit this one only (e.g. the refits of a bootstrap keep the full data's choice).
+        As in :func:`~coarsenrank_core.models.mixture.pl_mixture` (``prior`` is the
+        mixture's; plain PL-EM keeps its own).
+    per : {"ranker", "list", "none"}, optional
+        Fit this one only, untested (e.g. the refits of a bootstrap keep the full data's
+        choice).
 
     Returns
     -------
     RankingResult
-        With ``method="consensus"``.
+        With ``method="consensus"`` and a
+        :class:`~coarsenrank_core.results.ConsensusOutputs` as ``extra``.
     """
+    if per is not None and per not in ("ranker", "list", "none"):
+        raise ValueError(f"per must be 'ranker', 'list' or 'none' (got {per!r})")
     settings = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol, init=init,
                     should_stop=should_stop)
+    if per == "none":
+        return _plain(prefs, None, max_iter, tol, init, should_stop)
     if per is not None:
-        if per not in ("ranker", "list"):
-            raise ValueError(f"per must be 'ranker' or 'list' (got {per!r})")
-        fit = pl_mixture(prefs, per=per, **settings)
-    elif careless_unit(prefs) == "ranker":
+        mixture = pl_mixture(prefs, per=per, **settings)
+        return _kept(mixture, mixture, float("nan"))
+    if careless_unit(prefs) == "ranker":
         by_ranker = pl_mixture(prefs, per="ranker", **settings)
         by_list = pl_mixture(prefs, per="list", **settings)
-        fit = (by_ranker if by_ranker.extra["log_posterior"] >= by_list.extra["log_posterior"]
-               else by_list)
+        mixture = (by_ranker if by_ranker.extra["log_posterior"]
+                   >= by_list.extra["log_posterior"] else by_list)
     else:
-        fit = pl_mixture(prefs, per="list", **settings)
-    return replace(fit, method="consensus")
+        mixture = pl_mixture(prefs, per="list", **settings)
+    plain = coarsen_pl(prefs, prior=prior, calibration=None, max_iter=max_iter, tol=tol,
+                       should_stop=should_stop)
+    at_zero = mixture_log_posterior(prefs, plain.scores, 0.0, per=mixture.extra["per"],
+                                    prior=prior)
+    ratio = max(0.0, 2.0 * (mixture.extra["log_posterior"] - at_zero))
+    if ratio > CARELESS_TEST:
+        return _kept(mixture, mixture, ratio)
+    return _plain(prefs, mixture, max_iter, tol, init, should_stop, ratio)
+
+
+def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
+          per: str | None = None) -> RankingResult:
+    """``fit`` as the consensus, its extra the mixture's outputs with the test's statistic."""
+    extra = ConsensusOutputs(**{k: mixture.extra[k] for k in mixture.extra},
+                             likelihood_ratio=ratio)
+    if per is not None:
+        extra = replace(extra, per=per)
+    return replace(fit, method="consensus", extra=extra)
+
+
+def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter, tol, init,
+           should_stop, ratio: float = float("nan")) -> RankingResult:
+    """Plain PL-EM with the registry's settings, reported with the mixture it was tested against."""
+    settings = dict(EM_SETTINGS, max_iter=max(max_iter, EM_SETTINGS["max_iter"]), tol=tol)
+    fit = pl_em(prefs, init=init, should_stop=should_stop, **settings)
+    if mixture is None:
+        zeros = np.zeros(len(prefs))
+        extra = ConsensusOutputs(noise_probability=zeros, reversed_probability=zeros, pi=0.0,
+                                 pi_uniform=0.0, pi_reversed=0.0, per="none",
+                                 log_posterior=float("nan"), likelihood_ratio=ratio)
+        return replace(fit, method="consensus", extra=extra)
+    return _kept(fit, mixture, ratio, per="none")
