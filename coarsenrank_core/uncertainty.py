@@ -13,7 +13,8 @@ from .preferences import MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
-__all__ = ["BootstrapResult", "rank_uncertainty", "BOOTSTRAP_DRAWS", "INTERVAL_LEVEL"]
+__all__ = ["BootstrapResult", "rank_uncertainty", "shortest_rank_runs", "BOOTSTRAP_DRAWS",
+           "INTERVAL_LEVEL"]
 
 #: Refits of the bootstrap: 90 % intervals from the 5th and 95th refits, chances to 0.01.
 BOOTSTRAP_DRAWS = 100
@@ -42,6 +43,19 @@ class BootstrapResult(PosteriorResult):
     unit: str = "ranker"
     n_units: int = 0
 
+    def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The shortest run of ranks (1-based) holding at least ``level`` of the refits.
+
+        Ranks are whole numbers, so a run rarely holds exactly ``level`` of the refits; of
+        the runs that hold at least that share, the shortest is kept (the highest-density
+        interval of a discrete distribution). A central interval would also keep a rank
+        every refit but a few puts the item in on each side: in the study of the
+        reproduction report it covered the true rank in 98–100 % of the cases with 1,500
+        lists, where this one covers about 90–97 %.
+        """
+        level = self.interval_level if level is None else level
+        return shortest_rank_runs(self.draw_ranks, level)
+
     @property
     def rank_low(self) -> np.ndarray:
         """Lower end (best rank, 1-based) of each item's interval at :attr:`interval_level`."""
@@ -56,6 +70,26 @@ class BootstrapResult(PosteriorResult):
     def p_first(self) -> np.ndarray:
         """Share of the replicates in which each item comes first."""
         return self.rank_probabilities(top=1)[:, 0]
+
+
+def shortest_rank_runs(ranks: np.ndarray, level: float,
+                       block_entries: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+    """Per column of ``ranks`` (0-based, one row a draw), the shortest run of ranks holding
+    at least ``level`` of the draws, as 1-based ``(low, high)``; ties go to the best ranks.
+    """
+    n_draws, n_items = ranks.shape
+    need = max(1, int(np.ceil(level * n_draws - 1e-9)))
+    low = np.empty(n_items, dtype=int)
+    high = np.empty(n_items, dtype=int)
+    step = max(1, block_entries // max(n_draws, 1))
+    for lo in range(0, n_items, step):
+        ordered = np.sort(ranks[:, lo:lo + step], axis=0)
+        spans = ordered[need - 1:] - ordered[:n_draws - need + 1]
+        start = np.argmin(spans, axis=0)
+        columns = np.arange(ordered.shape[1])
+        low[lo:lo + step] = ordered[start, columns] + 1
+        high[lo:lo + step] = ordered[start + need - 1, columns] + 1
+    return low, high
 
 
 def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,

@@ -2,9 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences, run_method
-from coarsenrank_core.uncertainty import BootstrapResult, rank_uncertainty
+from coarsenrank_core.uncertainty import BootstrapResult, rank_uncertainty, shortest_rank_runs
 
 
 def split_vote(with_rankers: bool) -> Preferences:
@@ -34,8 +36,11 @@ def test_the_intervals_and_chances_are_read_off_the_refits():
     spread = rank_uncertainty(prefs, n_draws=60, random_state=1)
     assert isinstance(spread, BootstrapResult) and spread.draws.shape == (60, 4)
     ranks = np.argsort(np.argsort(-spread.draws, axis=1, kind="stable"), axis=1) + 1
-    np.testing.assert_array_equal(spread.rank_low, np.floor(np.quantile(ranks, 0.05, axis=0)))
-    np.testing.assert_array_equal(spread.rank_high, np.ceil(np.quantile(ranks, 0.95, axis=0)))
+    for item in range(4):  # the shortest run of ranks that holds 54 of the 60 refits
+        held = [(high - low, low, high) for low in range(1, 5) for high in range(low, 5)
+                if np.count_nonzero((ranks[:, item] >= low) & (ranks[:, item] <= high)) >= 54]
+        _, low, high = min(held)
+        assert (spread.rank_low[item], spread.rank_high[item]) == (low, high)
     np.testing.assert_allclose(spread.p_first, (ranks == 1).mean(axis=0))
     assert spread.p_first.sum() == pytest.approx(1.0)
     assert np.all(spread.rank_low <= spread.rank_high)
@@ -83,3 +88,26 @@ def test_capped_refits_give_the_intervals_of_refits_run_to_convergence():
         np.testing.assert_array_equal(capped.rank_high, full.rank_high)
         # a near-tie may swap in one refit: within the bootstrap's own Monte Carlo error
         assert np.abs(capped.p_first - full.p_first).max() <= 1 / 15 + 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 6), st.floats(0.05, 0.99), st.integers(0, 2**32 - 1),
+       st.integers(1, 7))
+def test_the_run_is_the_shortest_that_holds_the_level_by_brute_force(n_draws, n_items, level,
+                                                                     seed, block):
+    ranks = np.random.default_rng(seed).integers(0, n_items, size=(n_draws, n_items))
+    low, high = shortest_rank_runs(ranks, level, block_entries=block * n_draws)
+    need = int(np.ceil(level * n_draws - 1e-9))
+    for item in range(n_items):
+        column = ranks[:, item] + 1
+        held = [(b - a, a, b) for a in range(1, n_items + 1) for b in range(a, n_items + 1)
+                if np.count_nonzero((column >= a) & (column <= b)) >= need]
+        assert (low[item], high[item]) == min(held)[1:]
+
+
+def test_a_discrete_rank_keeps_no_neighbour_that_holds_only_a_tail():
+    # rank 6 in 80 % of refits and 5 or 7 in 10 % each: the central 90 % interval would be
+    # 5–7 (covering the truth almost always); the shortest run holding 90 % is 5–6
+    ranks = np.repeat([5, 4, 6], [80, 10, 10])[:, None]
+    low, high = shortest_rank_runs(ranks, 0.9)
+    assert (low[0], high[0]) == (5, 6)
