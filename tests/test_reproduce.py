@@ -101,6 +101,11 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     with open(out / "default_real_data.csv") as handle:
         real = list(csv.DictReader(handle))
     assert {r["dataset"] for r in real} == {"readlevel", "babyface", "peergrading_released"}
+    with open(out / "default_sparse.csv") as handle:
+        sparse = list(csv.DictReader(handle))
+    assert sparse and all(0 <= float(r["coverage"]) <= 1 and 1 <= float(r["width"]) <= 490
+                          for r in sparse)
+    assert "sparse pairs" not in default and "| 0.5 | ranker bootstrap (default) |" in default
 
 
 # ------------------------------------------------------------------ without the datasets
