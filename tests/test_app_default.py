@@ -99,8 +99,9 @@ def test_a_scenario_with_weaker_items_shown_more_warns_on_data_and_consensus_pag
     at = open_page("pages/consensus.py", at)
     no_failure(at)
     assert "Weaker items were shown more often" in " ".join(w.value for w in at.warning)
-    # five lists per rater: both structures are fitted, and the reason says so
-    assert "60 of 60 raters give several lists" in " ".join(c.value for c in at.caption)
+    # every rater careful: the careless-answer test fails, and the caption says so
+    assert "PL-EM: the answers show no clear sign of careless ones" in " ".join(
+        c.value for c in at.caption)
 
 
 def test_the_dic_page_draws_the_curve_that_chose_alpha_without_a_click():

@@ -59,11 +59,12 @@ GLOSSARY = {
                  "noisy.",
     "recall": "Recall: of the raters made noisy, the share a model flags.",
     "consensus": "Consensus: the one order that best sums up everyone's rankings. By default "
-                 "PL-mix (each rater or list careful or careless); on the Consensus page "
-                 "you can show CoarsenPL at the session's α instead.",
-    "likely_ranks": f"Likely ranks: the range of places an item takes in {INTERVAL_LEVEL:.0%} "
-                    "of refits on "
-                    "the raters resampled at random; narrow when the raters agree about it.",
+                 "plain Plackett–Luce, or PL-mix (each rater or list careful or careless) "
+                 "when the answers show careless ones; on the Consensus page you can show "
+                 "CoarsenPL at the session's α instead.",
+    "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
+                    f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random; "
+                    "narrow when the raters agree about it.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
     "median_runs": "Median of N runs: each method is timed N times; the point is the middle "
