@@ -9,11 +9,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import check_stop
+from .frozen import readonly_array
 from .preferences import MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
-__all__ = ["BootstrapResult", "rank_uncertainty", "shortest_rank_runs", "BOOTSTRAP_DRAWS",
+__all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
+           "BOOTSTRAP_DRAWS",
            "INTERVAL_LEVEL"]
 
 #: Refits of the bootstrap: 90 % intervals from the 5th and 95th refits, chances to 0.01.
@@ -33,8 +35,10 @@ REFIT_MAX_ITER = 50
 class BootstrapResult(PosteriorResult):
     """A fit with its Bayesian bootstrap over rankers.
 
-    ``scores`` are the fit on the data as given (its order is the consensus); ``draws`` hold
-    one refit per bootstrap replicate, so :meth:`rank_interval` and
+    ``scores`` are the fit on the data as given (its order is the consensus); ``refits``
+    hold one refit per bootstrap replicate, and ``draws`` the same refits with their
+    log-scores pulled towards the mean by empirical Bayes (:func:`shrink_refits`; ``pull``
+    is each item's factor, 1 for no pull), so :meth:`rank_interval` and
     :meth:`rank_probabilities` measure how much the answer moves when the rankers are
     resampled. ``unit`` is ``"ranker"`` (whole rankers resampled) or ``"list"`` (no ranker
     ids: each list on its own); ``n_units`` counts them.
@@ -42,6 +46,13 @@ class BootstrapResult(PosteriorResult):
 
     unit: str = "ranker"
     n_units: int = 0
+    refits: np.ndarray | None = None
+    pull: np.ndarray | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("refits", "pull"):
+            object.__setattr__(self, name, readonly_array(getattr(self, name)))
 
     def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The shortest run of ranks (1-based) holding at least ``level`` of the refits.
@@ -72,6 +83,48 @@ class BootstrapResult(PosteriorResult):
         return self.rank_probabilities(top=1)[:, 0]
 
 
+def shrink_refits(scores: np.ndarray, refits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bootstrap refits with their log-scores pulled towards the mean by empirical Bayes.
+
+    The normal–normal model of league tables (Goldstein & Spiegelhalter 1996): an item's
+    estimated log-score (centred) is its true one plus noise of the variance ``v_m`` its
+    refits show; the true ones spread with variance ``s² = var(estimates) − mean(v)``
+    (method of moments, at least 0). Given the estimate ``e_m`` the true log-score is normal
+    with mean ``B_m e_m`` and variance ``B_m v_m``, ``B_m = s² / (s² + v_m)``. Each refit
+    ``r`` becomes ``B_m e_m + √B_m (r_m − e_m)``: the refits keep their correlations, and the
+    pull matters only where items are compared so rarely that their noise rivals their
+    spread. There a bootstrap of ranks alone puts an item's interval around an estimated rank
+    more extreme than its true one (Hall & Miller 2009). Items with a zero score in any refit
+    are left as they are.
+
+    Returns
+    -------
+    draws : numpy.ndarray
+        The pulled refits, on the scale of ``scores`` (the same geometric mean).
+    pull : numpy.ndarray
+        ``B_m`` of every item (1: not pulled).
+    """
+    scores = np.asarray(scores, dtype=float)
+    refits = np.asarray(refits, dtype=float)
+    usable = np.all(refits > 0, axis=0) & (scores > 0)
+    pull = np.ones(scores.size)
+    if np.count_nonzero(usable) < 3:
+        return refits.copy(), pull
+    log_refits = np.log(refits[:, usable])
+    log_refits -= log_refits.mean(axis=1, keepdims=True)
+    level = np.log(scores[usable]).mean()
+    estimate = np.log(scores[usable]) - level
+    noise = log_refits.var(axis=0)
+    spread = max(float(estimate.var() - noise.mean()), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pull[usable] = np.where(spread + noise > 0, spread / (spread + noise), 1.0)
+    factor = pull[usable]
+    draws = refits.copy()
+    draws[:, usable] = np.exp(level + factor * estimate
+                              + np.sqrt(factor) * (log_refits - estimate))
+    return draws, pull
+
+
 def shortest_rank_runs(ranks: np.ndarray, level: float,
                        block_entries: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
     """Per column of ``ranks`` (0-based, one row a draw), the shortest run of ranks holding
@@ -96,7 +149,7 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
                      n_draws: int = BOOTSTRAP_DRAWS, level: float = INTERVAL_LEVEL,
                      fit: RankingResult | None = None, random_state=0,
                      progress: Callable[[int, int], None] | None = None,
-                     should_stop: Callable[[], bool] | None = None,
+                     should_stop: Callable[[], bool] | None = None, shrink: bool = True,
                      **params) -> BootstrapResult:
     """Refit ``method`` on Bayesian-bootstrap reweightings of the rankers.
 
@@ -106,7 +159,9 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     :data:`REFIT_TOL` or :data:`REFIT_MAX_ITER` iterations). Resampling whole rankers keeps
     their lists together, so the intervals widen with disagreement between rankers that the
     model does not describe and narrow as rankers are added: unlike a posterior of a
-    misspecified model, whose width depends only on the amount of data.
+    misspecified model, whose width depends only on the amount of data. The refits are then
+    pulled towards the mean by empirical Bayes (:func:`shrink_refits`), which matters only
+    for items compared too rarely to place apart from their neighbours.
 
     Parameters
     ----------
@@ -124,6 +179,10 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         ``progress(done, total)`` after every replicate.
     should_stop : callable, optional
         Checked before every replicate; raises :class:`~coarsenrank_core.errors.Cancelled`.
+    shrink : bool
+        Pull the refits' log-scores towards the mean by empirical Bayes
+        (:func:`shrink_refits`) before reading ranks off them; ``False`` reads the refits as
+        they are.
     **params
         Passed to the method (e.g. ``alpha`` of a tempered one).
 
@@ -161,6 +220,8 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         draws[b] = refit.scores
         if progress is not None:
             progress(b + 1, n_draws)
+    refits = draws
+    draws, pull = shrink_refits(fit.scores, refits) if shrink else (refits, None)
     tail = (1 - level) / 2
     return BootstrapResult(
         method=fit.method, scores=fit.scores, iterations=fit.iterations,
@@ -168,4 +229,4 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         tau=fit.tau, params=dict(fit.params), extra=fit.extra, draws=draws,
         lower=np.quantile(draws, tail, axis=0), upper=np.quantile(draws, 1 - tail, axis=0),
         interval_level=level, unit="ranker" if prefs.has_rankers else "list",
-        n_units=n_units)
+        n_units=n_units, refits=refits, pull=pull)

@@ -6,7 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences, run_method
-from coarsenrank_core.uncertainty import BootstrapResult, rank_uncertainty, shortest_rank_runs
+from coarsenrank_core.uncertainty import (
+    BootstrapResult,
+    rank_uncertainty,
+    shortest_rank_runs,
+    shrink_refits,
+)
 
 
 def split_vote(with_rankers: bool) -> Preferences:
@@ -111,3 +116,47 @@ def test_a_discrete_rank_keeps_no_neighbour_that_holds_only_a_tail():
     ranks = np.repeat([5, 4, 6], [80, 10, 10])[:, None]
     low, high = shortest_rank_runs(ranks, 0.9)
     assert (low[0], high[0]) == (5, 6)
+
+
+def test_the_pull_is_the_normal_normal_posterior_of_each_items_log_score():
+    rng = np.random.default_rng(4)
+    scores = np.exp(rng.normal(0, 0.6, 12))
+    refits = scores * np.exp(rng.normal(0, 0.5, (200, 12)) * rng.uniform(0.2, 1.5, 12))
+    draws, pull = shrink_refits(scores, refits)
+    # by hand: centred logs, method-of-moments spread, B = s² / (s² + v)
+    logs = np.log(refits) - np.log(refits).mean(axis=1, keepdims=True)
+    estimate = np.log(scores) - np.log(scores).mean()
+    noise = logs.var(axis=0)
+    spread = estimate.var() - noise.mean()
+    np.testing.assert_allclose(pull, spread / (spread + noise))
+    pulled = np.log(draws) - np.log(scores).mean()
+    np.testing.assert_allclose(pulled.mean(axis=0),
+                               pull * estimate + np.sqrt(pull) * (logs.mean(axis=0) - estimate))
+    np.testing.assert_allclose(pulled.var(axis=0), pull * noise)  # posterior variance B·v
+    assert np.all((pull > 0) & (pull < 1))
+
+
+def test_items_far_apart_are_not_pulled_and_zero_scores_are_left_alone():
+    rng = np.random.default_rng(5)
+    scores = np.exp(np.linspace(4, -4, 9))
+    refits = scores * np.exp(rng.normal(0, 0.01, (50, 9)))
+    draws, pull = shrink_refits(scores, refits)
+    assert np.all(pull > 0.999)
+    np.testing.assert_array_equal(np.argsort(-draws, axis=1), np.argsort(-refits, axis=1))
+    refits[:, 3] = 0.0
+    draws, pull = shrink_refits(scores, refits)
+    assert pull[3] == 1 and np.all(draws[:, 3] == 0)
+
+
+@pytest.mark.slow  # two bootstraps on 300 items
+def test_on_a_sparse_design_the_pull_brings_coverage_back_towards_its_claim():
+    from coarsenrank_core.paper.default_study import sparse_pairs, true_rank_covered
+
+    prefs, truth = sparse_pairs(0.5, 0, n_items=300, n_pairs=8000, n_rankers=400)
+    pulled = rank_uncertainty(prefs, n_draws=60, random_state=0)
+    raw = rank_uncertainty(prefs, n_draws=60, random_state=0, shrink=False)
+    np.testing.assert_array_equal(pulled.refits, raw.draws)
+    covered = {name: true_rank_covered(r.rank_low, r.rank_high, truth).mean()
+               for name, r in (("pulled", pulled), ("raw", raw))}
+    # 0.81 against 0.77 here: closer to the 90 % claimed, though still short of it
+    assert covered["raw"] + 0.02 < covered["pulled"] <= 0.97, covered

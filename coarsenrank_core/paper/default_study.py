@@ -13,13 +13,20 @@ from ..preferences import Preferences
 from ..registry import METHODS
 from ..results import PosteriorResult
 from ..simulate import exposed_subsets, pl_orderings
-from ..uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, rank_uncertainty
+from ..uncertainty import (
+    BOOTSTRAP_DRAWS,
+    INTERVAL_LEVEL,
+    BootstrapResult,
+    rank_uncertainty,
+    shortest_rank_runs,
+)
 
 __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
            "DEFAULT_INTERVAL",
            "study_data", "study_cells", "accuracy_study", "interval_study",
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
-           "sparse_pairs", "sparse_study",
+           "sparse_pairs", "sparse_study", "unpulled_bootstrap_interval",
+           "UNPULLED_INTERVAL",
            "posterior_interval", "summarise", "default_conditions"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
@@ -237,10 +244,33 @@ def sparse_study(spreads: Sequence[float] = (0.5, 1.0), seeds: int = 2,
     return rows
 
 
+_LAST_BOOTSTRAP: dict = {}
+
+
+def _bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
+    """The default bootstrap of ``prefs``, run once for the two intervals read off it."""
+    last = _LAST_BOOTSTRAP
+    if not (last.get("prefs") is prefs and last.get("key") == (seed, n_draws)):
+        last.clear()  # holding ``prefs`` keeps its id from being reused by another dataset
+        last.update(prefs=prefs, key=(seed, n_draws),
+                    result=rank_uncertainty(prefs, n_draws=n_draws, random_state=seed))
+    return last["result"]
+
+
 def bootstrap_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_DRAWS):
-    """The default: the Bayesian bootstrap over rankers of the default fit."""
-    summary = rank_uncertainty(prefs, n_draws=n_draws, random_state=seed)
+    """The default: the Bayesian bootstrap over rankers of the default fit, pulled by
+    empirical Bayes (:func:`~coarsenrank_core.uncertainty.shrink_refits`)."""
+    summary = _bootstrap(prefs, seed, n_draws)
     return summary.rank_low, summary.rank_high
+
+
+def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
+                                n_draws: int = BOOTSTRAP_DRAWS):
+    """The same refits as :func:`bootstrap_interval`, read as they are (no pull)."""
+    refits = _bootstrap(prefs, seed, n_draws).refits
+    assert refits is not None
+    ranks = np.argsort(np.argsort(-refits, axis=1, kind="stable"), axis=1, kind="stable")
+    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
@@ -253,9 +283,12 @@ def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int
 
 #: The name of the package's default interval in the study's tables.
 DEFAULT_INTERVAL = "ranker bootstrap (default)"
+#: The same refits without the empirical-Bayes pull.
+UNPULLED_INTERVAL = "ranker bootstrap, not pulled"
 #: The interval methods the report compares; the first is the package's default.
 INTERVAL_METHODS: Mapping[str, Callable] = {
     DEFAULT_INTERVAL: bootstrap_interval,
+    UNPULLED_INTERVAL: unpulled_bootstrap_interval,
     "posterior at the knee α": posterior_interval,
     "plain posterior (α = ∞)": lambda prefs, seed: posterior_interval(prefs, seed,
                                                                        alpha=float("inf")),
