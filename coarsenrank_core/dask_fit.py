@@ -50,7 +50,8 @@ class DaskStages:
         pooled = prefs.pooled
         cuts = np.array_split(np.arange(len(pooled)), max(1, min(n_partitions, len(pooled))))
         self.client = client
-        self.parts = client.scatter([pooled.subset(rows) for rows in cuts if rows.size])
+        self.parts = client.scatter([pooled.subset(rows) for rows in cuts if rows.size],
+                                    hash=False)  # own keys: equal data elsewhere is released apart
         self.wins = np.sum(client.gather(client.map(_wins, self.parts, pure=False)), axis=0)
 
     def _reduce(self, function, *args) -> list:
