@@ -76,12 +76,8 @@ if run and not methods:
 elif run:
     with stop_button("compare"):
         result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                    1, label="Running the methods: fit")
-        first = tuple(r.seconds_mean if r.ok else 0.0 for r in result.rows)
-        ok = tuple(r.method for r in result.rows if r.ok)
-        timing = compute.timings(prefs, dataset.key, ok, alpha, int(runs),
-                                 tuple(s for r, s in zip(result.rows, first) if r.ok),
-                                 label="Timing the methods: run")
+                                    int(runs), label="Running and timing the methods: fit")
+        timing = compute.timings(result)
     state.store("compare", (result, timing))
 
 stored = state.stored("compare")

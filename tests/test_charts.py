@@ -296,3 +296,18 @@ def test_markers_at_the_ends_of_an_axis_are_drawn_whole(path):
     assert scatters
     assert all(d.get("cliponaxis") is False for d in scatters), [
         d.get("name") for d in scatters if d.get("cliponaxis") is not False]
+
+
+def test_the_timings_are_the_seconds_the_comparison_measured():
+    from coarsenrank_core import compare, read_preferences
+    from tests.test_app import SAMPLE
+    from ui.compute import timings
+
+    result = compare(read_preferences(SAMPLE / "pizza_rankings.csv"), ["borda", "pl-em"],
+                     repeats=3)
+    timing = timings(result)
+    assert timing.methods == ("borda", "pl-em") and timing.runs == 3
+    for row, median, fastest, slowest in zip(result.rows, timing.median, timing.fastest,
+                                             timing.slowest):
+        assert median == np.median(row.seconds)
+        assert (fastest, slowest) == (min(row.seconds), max(row.seconds))

@@ -7,7 +7,12 @@ from scipy.special import expit
 
 from coarsenrank_core import Preferences, pairwise_accuracy, run_method
 from coarsenrank_core.models.mixture import mixture_log_posterior, pl_mix, pl_mixture
-from coarsenrank_core.simulate import pl_orderings, random_subsets
+from coarsenrank_core.simulate import (
+    pl_orderings,
+    random_subsets,
+    simulate_rankers,
+    true_worths,
+)
 from tests.helpers import noisy_short_lists
 
 
@@ -286,3 +291,16 @@ def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
     theta, pi, best = direct(prefs, "list", (3.0, 2.0))
     assert fit.extra["log_posterior"] >= best - 1e-6
     np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)
+
+
+@pytest.mark.parametrize("per", ["list", "ranker"])
+def test_the_mixture_reports_its_progress_and_fits_the_same(per):
+    prefs = simulate_rankers(true_worths(6, 1.5, "even"), 20, 4, lists_per_ranker=3,
+                             careless=0.3, random_state=3).preferences
+    seen = []
+    fit = pl_mixture(prefs, per=per, progress=lambda d, t: seen.append((d, t)))
+    plain = pl_mixture(prefs, per=per)
+    assert np.array_equal(fit.scores, plain.scores) and fit.iterations == plain.iterations
+    assert seen[-1] == (1000, 1000) and all(t == 1000 for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert len(seen) >= 2 or fit.iterations < 5

@@ -40,7 +40,7 @@ from coarsenrank_core.experiments import (
 )
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
-from coarsenrank_core.registry import DEFAULT_METHOD, METHODS, run_method
+from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from coarsenrank_core.uncertainty import rank_uncertainty
 
 from .dataset import Dataset
@@ -317,8 +317,9 @@ AUTO_SPREAD_ENTRIES = 100_000
 @_cached(max_entries=32)
 def default_fit(_prefs: Preferences, key: str):
     """The package's default consensus (:data:`~coarsenrank_core.registry.DEFAULT_METHOD`)."""
-    with _job("Fitting the consensus:") as job:
-        return run_method(DEFAULT_METHOD, _prefs, should_stop=job.should_stop)
+    with _job("Fitting the consensus: fit") as job:
+        return run_method(DEFAULT_METHOD, _prefs, should_stop=job.should_stop,
+                          progress=job.every_refresh)
 
 
 @_cached(max_entries=16)
@@ -358,33 +359,21 @@ def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_dra
 @_cached(max_entries=16)
 def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods: tuple,
                alpha: float, repeats: int, label: str | None = None):
-    """Run the chosen methods and compare them."""
+    """Run the chosen methods and compare them, each ``repeats`` times (its seconds timed
+    by :func:`compare` itself, see :func:`timings`)."""
     with _job(label) as job:
         return compare(_prefs, list(methods), truth=truth, repeats=repeats,
                        overrides={"alpha": alpha, **COMPARE_DRAWS}, **_hooks(job))
 
 
-@_cached(max_entries=16)
-def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: int,
-            first: tuple, label: str | None = None) -> Timings:
-    """Time each method ``runs`` times; ``first`` holds the comparison's own run (seconds)."""
-    seconds = {m: [s] for m, s in zip(methods, first)}
-    total = len(methods) * (runs - 1)
-    with _job(label) as job:
-        done = 0
-        stop = {} if job is None else {"should_stop": job.should_stop}
-        for _ in range(runs - 1):
-            for method in methods:
-                start = time.perf_counter()
-                run_method(method, _prefs, alpha=alpha, **COMPARE_DRAWS, **stop)
-                seconds[method].append(time.perf_counter() - start)
-                done += 1
-                if job is not None:
-                    job.progress(done, total)
-    return Timings(methods=tuple(methods), names=tuple(METHODS[m].name for m in methods),
-                   median=tuple(float(np.median(seconds[m])) for m in methods),
-                   fastest=tuple(float(min(seconds[m])) for m in methods),
-                   slowest=tuple(float(max(seconds[m])) for m in methods), runs=runs)
+def timings(result) -> Timings:
+    """The seconds :func:`compare` measured for each method that ran, over its repeats."""
+    rows = [r for r in result.rows if r.ok and r.seconds]
+    return Timings(methods=tuple(r.method for r in rows), names=tuple(r.name for r in rows),
+                   median=tuple(float(np.median(r.seconds)) for r in rows),
+                   fastest=tuple(min(r.seconds) for r in rows),
+                   slowest=tuple(max(r.seconds) for r in rows),
+                   runs=max((len(r.seconds) for r in rows), default=0))
 
 
 @_cached(max_entries=8)

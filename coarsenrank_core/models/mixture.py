@@ -148,7 +148,7 @@ def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
 def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init: float = 0.2,
                max_iter: int = 1000, tol: float = 1e-8, init=None,
                reversed_component: bool = False, *, accelerate: bool | None = None,
-               should_stop=None) -> RankingResult:
+               should_stop=None, progress=None) -> RankingResult:
     """Fit "PL or a uniformly random order" by expectation–maximisation.
 
     Each unit (a list, or all lists of one ranker) comes from Plackett–Luce with worths θ
@@ -195,6 +195,9 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     should_stop : callable, optional
         Called every :data:`~coarsenrank_core.models.plackett_luce.STOP_EVERY` iterations; when
         it returns true the fit raises :class:`coarsenrank_core.errors.Cancelled`.
+    progress : callable, optional
+        ``progress(done, total)`` with the EM steps done of at most ``max_iter``, at the same
+        checks as ``should_stop`` and once at the end (``total, total``).
 
     Returns
     -------
@@ -274,6 +277,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             checked = iteration
             check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
                                     f"most {max_iter} iterations.")
+            if progress is not None:
+                progress(iteration, max_iter)
         if use_squarem and max_iter - iteration >= 3:
             x, change, used, step_max = squarem_step(
                 flat_step, np.concatenate([theta, pis]), step_max, flat_change,
@@ -288,6 +293,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         converged = change < tol
         if converged and tol > 0:
             break
+    if progress is not None:
+        progress(max_iter, max_iter)
     terms = parts.log_terms(theta, np.log(pis))
     mixed = np.logaddexp.reduce(terms, axis=1)
     responsibility = np.exp(terms - mixed[:, None])
@@ -313,16 +320,17 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
 
 def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter: int = 1000,
            tol: float = 1e-8, init=None, reversed_component: bool = False, *,
-           should_stop=None) -> RankingResult:
+           should_stop=None, progress=None) -> RankingResult:
     """PL plus uniform noise per list (:func:`pl_mixture` with ``per="list"``)."""
     return pl_mixture(prefs, per="list", prior=prior, pi_init=pi_init, max_iter=max_iter,
                       tol=tol, init=init, reversed_component=reversed_component,
-                      should_stop=should_stop)
+                      should_stop=should_stop, progress=progress)
 
 
 def pl_mix_ranker(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
                  max_iter: int = 1000, tol: float = 1e-8, init=None,
-                 reversed_component: bool = False, *, should_stop=None) -> RankingResult:
+                 reversed_component: bool = False, *, should_stop=None,
+                 progress=None) -> RankingResult:
     """PL plus uniform noise per ranker (:func:`pl_mixture` with ``per="ranker"``).
 
     A ranker is careful (all their lists from PL(θ)), answers every list at random, or
@@ -331,4 +339,4 @@ def pl_mix_ranker(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
     """
     return pl_mixture(prefs, per="ranker", prior=prior, pi_init=pi_init, max_iter=max_iter,
                       tol=tol, init=init, reversed_component=reversed_component,
-                      should_stop=should_stop)
+                      should_stop=should_stop, progress=progress)
