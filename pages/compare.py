@@ -8,18 +8,17 @@ ensure_shell()
 
 from coarsenrank_core.experiments import DEFAULT_FACTORS  # noqa: E402
 from coarsenrank_core.registry import METHODS  # noqa: E402
+from ui import alpha as session_alpha  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.alpha import alpha_text, alpha_widget  # noqa: E402
 from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
 from ui.text import plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
-    alpha_input_text,
-    alpha_text,
     comparison_table,
     csv_download,
     explain,
     glossary,
-    parse_alpha,
     show_chart,
     stop_button,
     was_stopped,
@@ -31,7 +30,6 @@ st.markdown("Run several rank-aggregation methods on the loaded data and compare
 
 dataset = state.current()
 prefs = dataset.preferences
-setting = state.alpha_setting()
 
 # the chosen methods live in the session (and the link), so they survive leaving the page
 state.show_in_widget("compare_methods", state.methods())
@@ -40,24 +38,17 @@ methods = st.multiselect("Methods (used by all three sections of this page)", li
 if methods != state.methods():
     state.set_methods(methods)
     state.mark_shown("compare_methods", list(methods))
-# the box shows the session's α, also after another page has changed it
-state.show_in_widget("compare_alpha", alpha_input_text(setting.alpha))
 with st.form("compare_form"):
-    typed = st.text_input("α for the CoarsenRank methods (a number or inf; changing it "
-                          "changes α on every page)", key="compare_alpha")
+    # the box shows the session's α, also after another page has changed it
+    typed = alpha_widget("typed", "compare_alpha",
+                         label="α for the CoarsenRank methods (a number or inf; changing it "
+                               "changes α on every page)")
     runs = st.slider("Timing runs per method (the chart shows the median)", 3, 7,
                      compute.TIMING_RUNS, key="compare_repeats")
     run = st.form_submit_button("Run the comparison", type="primary")
 
-if run:
-    value = parse_alpha(typed)
-    if value is None:
-        st.error("α must be a number from 0.000001 to 10¹² (1e12), or inf.")
-        run = False
-    elif value != setting.alpha:
-        state.set_alpha(value, "typed")
-        state.mark_shown("compare_alpha", alpha_input_text(value))
-        setting = state.alpha_setting()
+run = run and typed is not None  # a typed α that is not one says so and runs nothing
+setting = session_alpha.current()
 alpha = setting.alpha
 st.caption(f"CoarsenRank methods use {alpha_text(alpha)} ({setting.how}), the α of every "
            f"page. CoarsenPL (Gibbs) runs {compute.COMPARE_DRAWS['n_draws']} posterior draws "

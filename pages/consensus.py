@@ -8,11 +8,11 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
-from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
 from coarsenrank_core.exposure import exposure_check  # noqa: E402
 from coarsenrank_core.models.consensus import careless_unit  # noqa: E402
 from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.alpha import alpha_text, alpha_widget  # noqa: E402
 from ui.consensus_view import (  # noqa: E402
     ORDER_NOTE,
     first_place_out_of_order,
@@ -22,10 +22,8 @@ from ui.consensus_view import (  # noqa: E402
     too_few_lists_text,
 )
 from ui.phone import column_order, more_columns  # noqa: E402
-from ui.text import alpha_number  # noqa: E402
 from ui.widgets import (  # noqa: E402
     TABLE_ROWS,
-    alpha_text,
     chart_limit,
     csv_download,
     explain,
@@ -146,24 +144,12 @@ if fit_kind == "default":
                      "consensus_ranking.csv", key="consensus_download")
     alpha = None
 else:
-    original = dataset.original.preferences
-    if state.peek_alpha() is None and not compute.quick_alpha_choice(original):
-        # never hold the first drawing for a DIC sweep: draw now at the quick rule's
-        # provisional α = N (τ = ½); after the page the shell chooses α by the default rule,
-        # with a progress bar and Stop, and draws the page again at that α
-        state.set_alpha(original.total_weight, "provisional")
-    setting = state.alpha_setting()
-    grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha,
-                   float("inf")})
-    # the slider shows the session's α, also after another page has changed it
-    state.show_in_widget("consensus_alpha", setting.alpha)
-    value = st.select_slider("Trust in the data (α): move right to trust the data more "
-                             "(changes α on every page)", options=grid,
-                             format_func=alpha_number, key="consensus_alpha")
-    if value != setting.alpha:
-        state.set_alpha(value, "slider")
-        state.mark_shown("consensus_alpha", value)
-        setting = state.alpha_setting()
+    # on data whose α is slow to choose, the page is drawn at once at the provisional α = N
+    # (τ = ½); after the page the shell chooses α by the default rule, with a progress bar
+    # and Stop, and draws the page again at that α (ui.alpha)
+    setting = alpha_widget("slider", "consensus_alpha",
+                           label="Trust in the data (α): move right to trust the data more "
+                                 "(changes α on every page)")
     alpha = setting.alpha
     st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM "
                "at this α (`rank --method coarsen-pl`); likely ranks come from its tempered "

@@ -8,6 +8,7 @@ ensure_shell()
 
 from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
+from ui.alpha import alpha_text, alpha_widget  # noqa: E402
 from ui.consensus_view import too_few_lists_text  # noqa: E402
 from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
@@ -16,7 +17,6 @@ from ui.scenario import TEACHING  # noqa: E402
 from ui.text import count, plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
     ACCURACY_COLUMNS,
-    alpha_text,
     chart_limit,
     explain,
     glossary,
@@ -31,18 +31,18 @@ st.markdown("Make a noisy copy of the loaded data to see how each method copes. 
 
 dataset = state.current()
 original = dataset.original
-setting = state.alpha_setting()
 copy = state.noisy_copy()
 if dataset.parent is not None:
-    st.info(f"You are looking at a noisy copy of “{plain(original.name)}”. It keeps the "
-            f"original's {alpha_text(setting.alpha)} ({setting.how}), so before and after "
-            "are compared at the same α.")
+    setting = alpha_widget("shown", label=f"You are looking at a noisy copy of "
+                           f"“{plain(original.name)}”. It keeps the original's {{alpha}} "
+                           "({how}), so before and after are compared at the same α.",
+                           draw=st.info)
     if st.button("Switch to the original data", key="noise_revert"):
         state.set_current(original)
         st.rerun()
 else:
-    st.caption(f"The consensus before and after is compared at {alpha_text(setting.alpha)} "
-               f"({setting.how}); the noisy copy keeps this α.")
+    setting = alpha_widget("shown", label="The consensus before and after is compared at "
+                           "{alpha} ({how}); the noisy copy keeps this α.")
     if copy is not None:
         st.info("You are looking at the original data; your noisy copy is kept.")
         if st.button("Switch to the noisy copy", key="noise_switch"):

@@ -25,7 +25,8 @@ Dashboard (``ui``), all above the engine, which never imports it:
    ``poll_store``;
 1. ``ui-charts`` (``charts``) and ``ui-compute`` (``compute``, ``scenario``), side by side;
 2. ``ui-state``: ``state``;
-3. ``ui-views``: ``widgets``, ``importer``, ``noise_report``, ``consensus_view``, ``poll``;
+3. ``ui-views``: ``widgets``, ``alpha`` (the α controller), ``importer``, ``noise_report``,
+   ``consensus_view``, ``poll``;
 4. ``ui-share``: ``share``;
 5. ``ui-shell``: ``shell`` and the package's ``__init__``.
 
@@ -64,8 +65,8 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("ui-charts", 11, ("ui.charts",)),
     ("ui-compute", 11, ("ui.compute", "ui.scenario")),
     ("ui-state", 12, ("ui.state",)),
-    ("ui-views", 13, ("ui.widgets", "ui.importer", "ui.noise_report", "ui.consensus_view",
-                      "ui.poll")),
+    ("ui-views", 13, ("ui.widgets", "ui.alpha", "ui.importer", "ui.noise_report",
+                      "ui.consensus_view", "ui.poll")),
     ("ui-share", 14, ("ui.share",)),
     ("ui-shell", 15, ("ui", "ui.shell")),
 ]

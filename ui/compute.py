@@ -67,23 +67,6 @@ def workers(prefs: Preferences) -> int:
     return 2 if prefs.items.size >= PARALLEL_ENTRIES else 1
 
 
-#: List entries, after merging identical lists (what the sampler walks), up to which the
-#: Consensus page lets the data choose α before drawing: the default rule's sweep then takes
-#: well under half a second. Above it the page is drawn at once at the provisional α = N
-#: and refined after (see :func:`quick_alpha_choice`).
-QUICK_SWEEP_ENTRIES = 5_000
-
-
-def quick_alpha_choice(prefs: Preferences) -> bool:
-    """Whether choosing α by the default rule is quick enough to wait for before drawing.
-
-    The sweep's cost is its Gibbs sweeps, each one pass over the distinct lists' entries
-    (:attr:`Preferences.pooled`), so Readlevel ×100 (4,980 distinct entries) is quick and a
-    SUSHI-shaped upload (50,000) is not.
-    """
-    return prefs.pooled.items.size <= QUICK_SWEEP_ENTRIES
-
-
 @dataclass(frozen=True)
 class Timings:
     """Seconds per fit of each method over ``runs`` runs: median, fastest and slowest."""

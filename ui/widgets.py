@@ -1,4 +1,4 @@
-"""Small widgets shared by the pages: the dataset card, α/τ captions, safe downloads, errors."""
+"""Small widgets shared by the pages: the dataset card, safe downloads, errors, Stop."""
 
 from __future__ import annotations
 
@@ -9,20 +9,11 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
-from coarsenrank_core.alpha import alpha_in_range
 from coarsenrank_core.export import table_to_csv
 from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
-from .state import Dataset, tau_of
-from .text import alpha_number, count, list_word, plain
-
-
-def alpha_text(alpha: float) -> str:
-    """``α = 200 (τ = 0.0155)`` for the current dataset; α = ∞ is the plain model."""
-    if alpha == float("inf"):
-        return "α = ∞ (τ = 1, the plain model)"
-    return f"α = {alpha_number(alpha)} (τ = {tau_of(alpha):.3g})"
-
+from .state import Dataset
+from .text import count, list_word, plain
 
 #: One plain line for every statistical word the pages use (shown by :func:`glossary`).
 GLOSSARY = {
@@ -77,20 +68,6 @@ def glossary(*terms: str) -> None:
     with st.expander("What the words on this page mean"):
         for term in terms:
             st.markdown("- " + GLOSSARY[term])
-
-
-def alpha_input_text(alpha: float) -> str:
-    """α as typed in a text box: ``8.4`` or ``inf``."""
-    return "inf" if alpha == float("inf") else f"{alpha:g}"
-
-
-def parse_alpha(text: str) -> float | None:
-    """α from a text box: a number from 10⁻⁶ to 10¹² or ``inf``; None when it is not one."""
-    try:
-        value = float(str(text).strip().lower().replace("∞", "inf"))
-    except ValueError:
-        return None
-    return value if alpha_in_range(value) else None
 
 
 def dataset_card(dataset: Dataset) -> None:
