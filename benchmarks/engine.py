@@ -113,7 +113,10 @@ def consensus_visit(make):
     from coarsenrank_core import alpha as alpha_module
     from coarsenrank_core import coarsen_pl_gibbs
     from coarsenrank_core.alpha import choose_alpha, consensus_fit
-    from coarsenrank_core.experiments import ranker_disagreement
+    try:  # coarsenrank_core.diagnostics; older trees had it in experiments
+        from coarsenrank_core.diagnostics import ranker_disagreement
+    except ImportError:
+        from coarsenrank_core.experiments import ranker_disagreement
 
     draws, workers, quick_alpha_choice = _page_settings()
     prefs = make()

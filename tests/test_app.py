@@ -438,7 +438,7 @@ def test_a_noisy_copy_keeps_the_alpha_and_says_so():
 
 
 def test_consensus_judges_raters_with_the_mixture_when_chosen():
-    from coarsenrank_core.experiments import careless_rankers
+    from coarsenrank_core.diagnostics import careless_rankers
 
     at = open_page("pages/consensus.py")
     at.radio(key="consensus_judge").set_value("pl-mix-ranker").run()

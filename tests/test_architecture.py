@@ -16,7 +16,7 @@ Engine (``coarsenrank_core``):
 3. ``models`` (the fitters, ``coarsenrank_core.models.*``) and ``readers``
    (``coarsenrank_core.io.*``, the only place pandas is imported), side by side;
 4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``uncertainty``, ``comparison``,
-   ``experiments`` (procedures that run the fitters);
+   ``experiments``, ``diagnostics`` (procedures that run the fitters);
 5. ``front``: the package's ``__init__``/``__main__``, ``cli``, ``reproduce`` and ``paper``.
 
 Dashboard (``ui``), all above the engine, which never imports it:
@@ -57,7 +57,8 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",
                        "coarsenrank_core.registry", "coarsenrank_core.uncertainty",
-                       "coarsenrank_core.comparison", "coarsenrank_core.experiments")),
+                       "coarsenrank_core.comparison", "coarsenrank_core.experiments",
+                       "coarsenrank_core.diagnostics")),
     ("front", 5, ("coarsenrank_core", "coarsenrank_core.__main__", "coarsenrank_core.cli",
                   "coarsenrank_core.reproduce", "coarsenrank_core.paper")),
     ("ui-base", 10, ("ui.text", "ui.theme", "ui.samples", "ui.liveness", "ui.dataset",

@@ -221,7 +221,7 @@ def test_the_robustness_chart_shows_the_default_and_coarsenpl_from_the_start():
 
 
 def test_rater_dots_have_the_colours_their_captions_name():
-    from coarsenrank_core.experiments import careless_rankers, ranker_disagreement
+    from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
     from coarsenrank_core.simulate import simulate_rankers, true_worths
     from ui.charts import (
         CAREFUL_BLUE,

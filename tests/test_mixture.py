@@ -180,22 +180,6 @@ def test_bad_settings_are_refused():
         pl_mixture(prefs, prior=(0.5, 1.0))
 
 
-def test_careless_raters_reads_the_mixture_per_rater():
-    from coarsenrank_core.experiments import careless_rankers
-
-    prefs, _, bad_rater, _ = planted(seed=8)
-    by_rater = careless_rankers(prefs, "pl-mix-ranker")
-    assert by_rater.probability.shape == (prefs.n_rankers,)
-    assert auc(by_rater.probability, bad_rater) >= 0.9
-    assert not by_rater.probability.flags.writeable
-    by_list = careless_rankers(prefs, "pl-mix")
-    per_list = np.asarray(by_list.fit.extra["noise_probability"])
-    np.testing.assert_allclose(by_list.probability[3],
-                               per_list[prefs.ranker_index == 3].mean())
-    with pytest.raises(ValueError):
-        careless_rankers(prefs, "pl-em")
-
-
 def test_copies_and_weights_give_the_same_mixture_fit():
     """Identical lists are fitted once with summed weight; every list keeps its own value."""
     lists = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]]

@@ -7,7 +7,8 @@ from streamlit.testing.v1 import AppTest
 
 from coarsenrank_core import compare, read_preferences, read_truth
 from coarsenrank_core.alpha import consensus_fit
-from coarsenrank_core.experiments import careless_rankers, teaching_arrays
+from coarsenrank_core.diagnostics import careless_rankers
+from coarsenrank_core.experiments import teaching_arrays
 from coarsenrank_core.noise import NOISE_TYPES
 from tests.test_app import APP, SAMPLE, chart_specs, click, no_failure, sidebar_text, values
 from ui import share

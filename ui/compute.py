@@ -29,15 +29,10 @@ from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
 from coarsenrank_core.comparison import COMPARE_DRAWS, compare
+from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
-from coarsenrank_core.experiments import (
-    DEFAULT_FACTORS,
-    careless_rankers,
-    ranker_disagreement,
-    robustness_curve,
-    scale_test,
-)
+from coarsenrank_core.experiments import DEFAULT_FACTORS, robustness_curve, scale_test
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
