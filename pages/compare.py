@@ -12,13 +12,13 @@ from ui import alpha as session_alpha  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.alpha import alpha_text, alpha_widget  # noqa: E402
 from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
+from ui.glossary import glossary  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
+from ui.tables import comparison_table  # noqa: E402
 from ui.text import plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
-    comparison_table,
     csv_download,
     explain,
-    glossary,
     show_chart,
     stop_button,
     was_stopped,

@@ -21,13 +21,13 @@ from ui.consensus_view import (  # noqa: E402
     ranking_rows,
     too_few_lists_text,
 )
+from ui.glossary import glossary  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
 from ui.widgets import (  # noqa: E402
     TABLE_ROWS,
     chart_limit,
     csv_download,
     explain,
-    glossary,
     long_table,
     show_chart,
     stop_button,

@@ -11,13 +11,13 @@ from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: 
 from ui import alpha as session_alpha  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.alpha import alpha_text, alpha_widget  # noqa: E402
+from ui.glossary import GLOSSARY, glossary  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
+from ui.tables import dic_rows  # noqa: E402
 from ui.text import alpha_number, number  # noqa: E402
 from ui.widgets import (  # noqa: E402
-    GLOSSARY,
     csv_download,
     explain,
-    glossary,
     show_chart,
     stop_button,
     was_stopped,
@@ -123,9 +123,7 @@ def show(result) -> None:
                     "g is the log-likelihood at the posterior mean minus f (the effective "
                     "complexity); DIC = g − f. Draws come from the exact Gibbs sampler of the "
                     "tempered posterior.")
-        rows = [{"α": a, "τ = α/(α+N)": t, "f (fit)": f, "g (complexity)": g, "DIC = g − f": d}
-                for a, t, f, g, d in
-                zip(result.alphas, result.taus, result.f, result.g, result.dic)]
+        rows = dic_rows(result)
         st.dataframe(rows, hide_index=True, column_order=column_order(
             ("α", "DIC = g − f"), more_columns("dic_table")))
         csv_download("Download the curve (CSV)", ["alpha", "tau", "f", "g", "dic"],

@@ -7,9 +7,10 @@ from ui.shell import ensure_shell
 ensure_shell()
 
 from ui import poll, state  # noqa: E402
+from ui.glossary import glossary  # noqa: E402
 from ui.shell import PAGES, START_HERE  # noqa: E402
 from ui.text import plain  # noqa: E402
-from ui.widgets import dataset_card, glossary  # noqa: E402
+from ui.widgets import dataset_card  # noqa: E402
 
 st.title("CoarsenRank: one fair ranking from many people's rankings")
 st.markdown(

@@ -10,16 +10,16 @@ from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
 from ui import charts, compute, state  # noqa: E402
 from ui.alpha import alpha_text, alpha_widget  # noqa: E402
 from ui.consensus_view import too_few_lists_text  # noqa: E402
+from ui.glossary import glossary  # noqa: E402
 from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
 from ui.phone import column_order, more_columns  # noqa: E402
 from ui.samples import SAMPLES  # noqa: E402
 from ui.scenario import TEACHING  # noqa: E402
+from ui.tables import ACCURACY_COLUMNS, before_after_rows  # noqa: E402
 from ui.text import count, plain  # noqa: E402
 from ui.widgets import (  # noqa: E402
-    ACCURACY_COLUMNS,
     chart_limit,
     explain,
-    glossary,
     show_chart,
     stop_button,
     was_stopped,
@@ -122,12 +122,8 @@ if report is not None:
         show_chart(charts.before_after_chart(before, after), key="before_after_chart")
         explain("Share of item pairs each method puts in the true order, on the original "
                 "data and on the noisy copy; the axis starts at 0.5, what guessing gets.")
-        st.dataframe([{"method": b.name, "accuracy, original": b.accuracy,
-                       "accuracy, noisy copy": a.accuracy,
-                       "change": a.accuracy - b.accuracy}
-                      for b, a in zip(before.rows, after.rows) if b.ok and a.ok],
-                     hide_index=True, column_config=ACCURACY_COLUMNS,
-                     column_order=column_order(("method", "change"),
+        st.dataframe(before_after_rows(before, after), hide_index=True,
+                     column_config=ACCURACY_COLUMNS, column_order=column_order(("method", "change"),
                                                more_columns("noise_methods_table")))
 
     st.subheader("Which raters were made noisy, and which do the models flag?")

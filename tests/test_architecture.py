@@ -22,7 +22,7 @@ Engine (``coarsenrank_core``):
 Dashboard (``ui``), all above the engine, which never imports it:
 
 0. ``ui-base``: ``text``, ``theme``, ``samples``, ``liveness``, ``dataset``, ``phone``,
-   ``poll_store``;
+   ``poll_store``, ``glossary``, ``tables``;
 1. ``ui-charts`` (``charts``) and ``ui-compute`` (``compute``, ``scenario``), side by side;
 2. ``ui-state``: ``state``;
 3. ``ui-views``: ``widgets``, ``alpha`` (the α controller), ``importer``, ``noise_report``,
@@ -62,7 +62,7 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("front", 5, ("coarsenrank_core", "coarsenrank_core.__main__", "coarsenrank_core.cli",
                   "coarsenrank_core.reproduce", "coarsenrank_core.paper")),
     ("ui-base", 10, ("ui.text", "ui.theme", "ui.samples", "ui.liveness", "ui.dataset",
-                     "ui.phone", "ui.poll_store")),
+                     "ui.phone", "ui.poll_store", "ui.glossary", "ui.tables")),
     ("ui-charts", 11, ("ui.charts",)),
     ("ui-compute", 11, ("ui.compute", "ui.scenario")),
     ("ui-state", 12, ("ui.state",)),

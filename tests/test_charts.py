@@ -96,7 +96,7 @@ def test_a_method_without_a_stopping_rule_shows_a_dash():
     from coarsenrank_core import compare, read_preferences
     from tests.test_app import SAMPLE
     from ui.compute import Timings
-    from ui.widgets import comparison_table
+    from ui.tables import comparison_table
 
     result = compare(read_preferences(SAMPLE / "pizza_rankings.csv"), ["borda", "pl-em"])
     rows = (replace(result.rows[0], converged=None), replace(result.rows[1], converged=False))
