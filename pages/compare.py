@@ -2,27 +2,25 @@
 
 import streamlit as st
 
+from coarsenrank_core.experiments import DEFAULT_FACTORS
+from coarsenrank_core.registry import METHODS
+from ui import alpha as session_alpha
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.charts import ROBUSTNESS_SHOWN
+from ui.glossary import glossary
+from ui.phone import column_order, more_columns
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.experiments import DEFAULT_FACTORS  # noqa: E402
-from coarsenrank_core.registry import METHODS  # noqa: E402
-from ui import alpha as session_alpha  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.alpha import alpha_text, alpha_widget  # noqa: E402
-from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
-from ui.glossary import glossary  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.tables import comparison_table  # noqa: E402
-from ui.text import plain  # noqa: E402
-from ui.widgets import (  # noqa: E402
+from ui.tables import comparison_table
+from ui.text import plain
+from ui.widgets import (
     csv_download,
     explain,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 st.title("Compare methods")
 st.markdown("Run several rank-aggregation methods on the loaded data and compare how close "
@@ -58,14 +56,13 @@ with st.expander("What the methods are"):
     for method in METHODS.values():
         st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")
 
-for task, what in (("compare", "The comparison"), ("robustness", "The robustness curve"),
-                   ("scale", "The scale test")):
-    if was_stopped(task):
-        st.warning(f"{what} was stopped; press its button to start it again.")
+tasks = {task: restartable(task, f"{what} was stopped; press its button to start it again.")
+         for task, what in (("compare", "The comparison"), ("robustness", "The robustness curve"),
+                            ("scale", "The scale test"))}
 if run and not methods:
     st.error("Choose at least one method.")
 elif run:
-    with stop_button("compare"):
+    with tasks["compare"]:
         result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
                                     int(runs), label="Running and timing the methods: fit")
         timing = compute.timings(result)
@@ -111,7 +108,7 @@ else:
     if robust_run and not methods:
         st.error("Choose at least one method above.")
     elif robust_run:
-        with stop_button("robustness"):
+        with tasks["robustness"]:
             curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods),
                                        alpha, int(seeds),
                                        label="Adding noise and refitting: fit")
@@ -143,7 +140,7 @@ with st.form("scale_form"):
 if scale_run and not methods:
     st.error("Choose at least one method above.")
 elif scale_run:
-    with stop_button("scale"):
+    with tasks["scale"]:
         scaling = compute.scale_within(prefs, dataset.key, tuple(methods), alpha, magnify,
                                        label="Timing the magnified data: fit")
     state.store("scale", scaling)

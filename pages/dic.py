@@ -2,26 +2,24 @@
 
 import streamlit as st
 
+from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range
+from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid
+from ui import alpha as session_alpha
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.glossary import GLOSSARY, glossary
+from ui.phone import column_order, more_columns
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range  # noqa: E402
-from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: E402
-from ui import alpha as session_alpha  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.alpha import alpha_text, alpha_widget  # noqa: E402
-from ui.glossary import GLOSSARY, glossary  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.tables import dic_rows  # noqa: E402
-from ui.text import alpha_number, number  # noqa: E402
-from ui.widgets import (  # noqa: E402
+from ui.tables import dic_rows
+from ui.text import alpha_number, number
+from ui.widgets import (
     csv_download,
     explain,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 MAX_ALPHAS, MAX_DRAWS, MAX_BURN_IN = 30, 1000, 1000
 
@@ -76,10 +74,9 @@ if run and grid_kind == "My own list":
     elif len(alphas) > MAX_ALPHAS:
         st.error(f"Write at most {MAX_ALPHAS} values of α (you wrote {len(alphas)}): each "
                  "value is a full run of the sampler.")
-if was_stopped("dic"):
-    st.warning("The DIC run was stopped; press Run to start it again.")
+task = restartable("dic", "The DIC run was stopped; press Run to start it again.")
 if run and grid_ok:
-    with stop_button("dic"):
+    with task:
         result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
                              label="Sampling the posterior for each α:")
     state.store("dic", result)
@@ -153,10 +150,9 @@ st.markdown("Hold out a fifth of the raters (or of the lists) at a time, fit the
             "the rest at each α, and score how likely the held-out answers are. The α with "
             "the best held-out score wins; ties go to the larger α. On the paper's datasets "
             "this picks α = ∞, the plain model.")
-if was_stopped("cv"):
-    st.warning("Cross-validation was stopped; press Cross-validate to start it again.")
+task = restartable("cv", "Cross-validation was stopped; press Cross-validate to start it again.")
 if st.button("Cross-validate", key="run_cv"):
-    with stop_button("cv"):
+    with task:
         state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
 cv = state.stored("cv")
 if cv is not None:

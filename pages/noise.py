@@ -2,28 +2,26 @@
 
 import streamlit as st
 
+from coarsenrank_core.noise import NOISE_TYPES
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.consensus_view import too_few_lists_text
+from ui.glossary import glossary
+from ui.noise_report import before_after, make_noisy_copy, rater_check
+from ui.phone import column_order, more_columns
+from ui.samples import SAMPLES
+from ui.scenario import TEACHING
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.alpha import alpha_text, alpha_widget  # noqa: E402
-from ui.consensus_view import too_few_lists_text  # noqa: E402
-from ui.glossary import glossary  # noqa: E402
-from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.samples import SAMPLES  # noqa: E402
-from ui.scenario import TEACHING  # noqa: E402
-from ui.tables import ACCURACY_COLUMNS, before_after_rows  # noqa: E402
-from ui.text import count, plain  # noqa: E402
-from ui.widgets import (  # noqa: E402
+from ui.tables import ACCURACY_COLUMNS, before_after_rows
+from ui.text import count, plain
+from ui.widgets import (
     chart_limit,
     explain,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 st.title("Noise")
 st.markdown("Make a noisy copy of the loaded data to see how each method copes. The original "
@@ -67,10 +65,10 @@ with st.form("noise_form"):
                            key="noise_seed")
     apply = st.form_submit_button("Make the noisy copy", type="primary")
 
-if was_stopped("noise") or was_stopped("noise_methods"):
-    st.warning("Stopped; press the button again to start over.")
+tasks = {task: restartable(task, "Stopped; press the button again to start over.")
+         for task in ("noise", "noise_methods")}
 if apply:
-    with stop_button("noise"):
+    with tasks["noise"]:
         make_noisy_copy(kind, float(level), int(seed))
     st.rerun()
 
@@ -111,7 +109,7 @@ if report is not None:
                 "file on the Data page.")
     elif st.button("Fit every method before and after", key="noise_methods") or state.stored(
             "noise_methods") is not None:
-        with stop_button("noise_methods"):
+        with tasks["noise_methods"]:
             before = compute.comparison(original.preferences, original.key, original.truth,
                                         methods, setting.alpha, 1,
                                         label="Fitting the original:")

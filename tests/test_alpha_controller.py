@@ -9,13 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("streamlit")
-
-import ui.alpha as controller  # noqa: E402 - after the skip: the controller needs streamlit
-from coarsenrank_core import Preferences, choose_alpha, read_preferences  # noqa: E402
-from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES  # noqa: E402
-from ui import compute, state  # noqa: E402
-from ui.dataset import Dataset  # noqa: E402
+import ui.alpha as controller
+from coarsenrank_core import Preferences, choose_alpha, read_preferences
+from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
+from ui import compute, state
+from ui.dataset import Dataset
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data"
 PIZZA = read_preferences(SAMPLE / "pizza_rankings.csv")

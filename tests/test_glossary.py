@@ -3,12 +3,8 @@
 import ast
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("streamlit")
-
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL  # noqa: E402 - after the skip
-from ui.glossary import GLOSSARY  # noqa: E402
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL
+from ui.glossary import GLOSSARY
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 

@@ -6,11 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("streamlit")
-
-from coarsenrank_core import compare, dic_sweep, read_preferences, read_truth  # noqa: E402
-from ui.compute import timings  # noqa: E402
-from ui.tables import ACCURACY_COLUMNS, before_after_rows, comparison_table, dic_rows  # noqa: E402
+from coarsenrank_core import compare, dic_sweep, read_preferences, read_truth
+from ui.compute import timings
+from ui.tables import ACCURACY_COLUMNS, before_after_rows, comparison_table, dic_rows
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data"
 PIZZA = read_preferences(SAMPLE / "pizza_rankings.csv")

@@ -11,6 +11,7 @@ import streamlit as st
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.export import table_to_csv
 
+from . import state
 from .state import Dataset
 from .text import count, list_word, plain
 
@@ -143,3 +144,54 @@ def was_stopped(task: str) -> bool:
     """Whether the user has just pressed the Stop button of ``task``."""
     return bool(st.session_state.get(f"stop_{task}"))
 
+
+class Restartable:
+    """A long task of a page with its **Stop** button, and what the page shows after Stop.
+
+    Made by :func:`restartable`. True while the task may run; ``with task:`` draws the Stop
+    button around the computation (see :func:`stop_button`).
+    """
+
+    def __init__(self, task: str, may_run: bool):
+        self.task, self.may_run = task, may_run
+        self._button = None
+
+    def __bool__(self) -> bool:
+        return self.may_run
+
+    def __enter__(self) -> Restartable:
+        self._button = stop_button(self.task)
+        self._button.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> bool | None:
+        button, self._button = self._button, None
+        return button.__exit__(*exc)
+
+
+def restartable(task: str, message: str, *, key=None, restart: str | None = None
+                ) -> Restartable:
+    """The stop-and-restart pattern of every long task of the pages, in one place.
+
+    After the user pressed the task's Stop button, ``message`` is shown. A task the user
+    starts with a button of its own (``restart=None``) may then simply run again when that
+    button is pressed. A task that starts by itself (``restart`` is the label of a button
+    that starts it again) stays stopped for the data (or settings) ``key`` it was stopped
+    on: the message and the restart button are shown and the result is false until the
+    button is pressed.
+    """
+    stopped = was_stopped(task)
+    if restart is None:
+        if stopped:
+            st.warning(message)
+        return Restartable(task, True)
+    flag = f"_{task}_stopped"
+    if stopped:
+        state.set_widget(flag, (key,))
+    if state.widget(flag) != (key,):
+        return Restartable(task, True)
+    st.warning(message)
+    if st.button(restart, type="primary", key=f"{task}_restart"):
+        state.set_widget(flag, None)
+        st.rerun()
+    return Restartable(task, False)
