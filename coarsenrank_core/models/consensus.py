@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..defaults import EM_SETTINGS
+from ..errors import Progress, ShouldStop
 from ..preferences import Preferences
 from ..results import ConsensusOutputs, RankingResult
 from .mixture import mixture_log_posterior, pl_mixture
@@ -49,7 +52,7 @@ def careless_unit_reason(prefs: Preferences, per: str | None = None) -> str:
             "recognised list by list.")
 
 
-def consensus_reason(prefs: Preferences, extra) -> str:
+def consensus_reason(prefs: Preferences, extra: Mapping[str, Any]) -> str:
     """One plain sentence: which fit :func:`consensus` kept (its ``extra``) and why."""
     if extra["per"] != "none":
         return careless_unit_reason(prefs, extra["per"])
@@ -73,9 +76,11 @@ CONSENSUS_PRIOR = (1.1, 0.1)
 CARELESS_TEST = 2.706
 
 
-def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
-              max_iter: int = 1000, tol: float = 1e-8, init=None, per: str | None = None, *,
-              should_stop=None, progress=None) -> RankingResult:
+def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
+              pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
+              init: ArrayLike | None = None, per: str | None = None, *,
+              should_stop: ShouldStop | None = None,
+              progress: Progress | None = None) -> RankingResult:
     """The package's default consensus: plain PL, or PL plus careless answers per rater or list.
 
     When some rater gives several lists (:func:`careless_unit`), the careless-answer
@@ -112,8 +117,8 @@ def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
     """
     if per is not None and per not in ("ranker", "list", "none"):
         raise ValueError(f"per must be 'ranker', 'list' or 'none' (got {per!r})")
-    settings = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol, init=init,
-                    should_stop=should_stop)
+    settings: dict[str, Any] = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol,
+                                    init=init, should_stop=should_stop)
     by_rankers = per is None and careless_unit(prefs) == "ranker"
     # the fits this call may need: the mixture(s), plain PL for the test, PL-EM
     steps = _Steps(progress, 1 if per is not None else (4 if by_rankers else 3))
@@ -144,14 +149,14 @@ class _Steps:
     """Turns the progress of each fit of :func:`consensus` into ``progress(done, total)``
     over all its fits (a fit's own EM steps as a fraction of one)."""
 
-    def __init__(self, progress: Callable[[float, int], None] | None, total: int) -> None:
+    def __init__(self, progress: Progress | None, total: int) -> None:
         self.progress, self.total = progress, total
 
     def done(self, fits: float) -> None:
         if self.progress is not None:
             self.progress(fits, self.total)
 
-    def within(self, fit: int) -> Callable[[float, int], None] | None:
+    def within(self, fit: int) -> Progress | None:
         """The ``progress`` callback of fit number ``fit`` (0-based), or None."""
         if self.progress is None:
             return None
@@ -175,8 +180,9 @@ def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
     return replace(fit, method="consensus", extra=extra)
 
 
-def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter, tol, init,
-           should_stop, ratio: float = float("nan")) -> RankingResult:
+def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter: int, tol: float,
+           init: ArrayLike | None, should_stop: ShouldStop | None,
+           ratio: float = float("nan")) -> RankingResult:
     """Plain PL-EM with the registry's settings, reported with the mixture it was tested against."""
     settings = dict(EM_SETTINGS, max_iter=max(max_iter, EM_SETTINGS["max_iter"]), tol=tol)
     fit = pl_em(prefs, init=init, should_stop=should_stop, **settings)
