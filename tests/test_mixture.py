@@ -216,6 +216,7 @@ def test_accelerated_mixture_em_reaches_the_plain_em_fixed_point(per, reversed_c
     assert fast.extra["log_posterior"] >= plain.extra["log_posterior"] - 1e-7
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reverse, theta, pi, objective, noise", [
     (False, [1.6231321536349326, 1.1229382602236828, 1.0701643656398392, 0.7057286444423149,
              0.4780365760413838], 0.04244512485951801, -346.9792367806026,
@@ -239,6 +240,7 @@ def test_mix_ranker_without_ids_pools_and_keeps_the_unpooled_numbers(reverse, th
     np.testing.assert_allclose(fit.extra["noise_probability"][:4], noise, atol=1e-8)
 
 
+@pytest.mark.slow
 def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
     prefs, _ = noisy_short_lists(seed=6, n=300)
     weighted = prefs._replace(weights=np.linspace(0.5, 3.0, len(prefs)))
@@ -252,6 +254,7 @@ def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
             pytest.approx(by_list.extra["log_posterior"], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_dir):
     # before the exact scale step both stopped unconverged at 1,000 EM steps there
     from coarsenrank_core.noise import magnify
@@ -266,6 +269,7 @@ def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_d
         assert fit.scores.sum() == pytest.approx(data.n_items, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
     prefs = small(seed=7, ties=True, weights=True)
     values = [pl_mixture(prefs, per="list", max_iter=i, tol=0.0, prior=(3.0, 2.0))
