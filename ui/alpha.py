@@ -19,8 +19,9 @@ from .text import alpha_number
 from .widgets import stop_button, was_stopped
 
 __all__ = ["AlphaSetting", "QUICK_CHOICE_ENTRIES", "quick_to_choose", "current", "peek",
-           "set_alpha", "refine", "refine_step", "alpha_text", "alpha_input_text",
-           "parse_alpha", "alpha_widget", "RULES", "CONTROLS"]
+           "set_alpha", "set_from_token", "refine", "note_stop", "refine_step", "alpha_text",
+           "alpha_input_text", "parse_alpha", "BAD_ALPHA", "alpha_widget", "RULES",
+           "CONTROLS"]
 
 _LOG = logging.getLogger("coarsenrank.dashboard")
 
