@@ -81,3 +81,15 @@ def test_with_the_task_the_stop_button_is_drawn_around_the_work(monkeypatch):
     with widgets.Restartable("dic", True):
         drawn.append("work")
     assert drawn == ["stop_dic", "work", "gone"]
+
+
+def test_a_stop_noted_early_holds_on_the_next_run(monkeypatch, session):
+    fake = FakeStreamlit()
+    fake.session_state = session
+    monkeypatch.setattr(widgets, "st", fake)
+    session["stop_alpha"] = True  # Stop pressed; the page then ends the run early
+    widgets.note_stopped("alpha", "data-1")
+    session["stop_alpha"] = False  # the next run: the button is back to False
+    task = widgets.restartable("alpha", "It was stopped.", key="data-1",
+                               restart="Choose it now")
+    assert not task and fake.buttons == ["Choose it now"]

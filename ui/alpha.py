@@ -16,7 +16,7 @@ from coarsenrank_core.dic import auto_alpha_grid
 from . import state
 from .compute import alpha_choice
 from .text import alpha_number
-from .widgets import stop_button, was_stopped
+from .widgets import note_stopped, restartable
 
 __all__ = ["AlphaSetting", "QUICK_CHOICE_ENTRIES", "quick_to_choose", "current", "peek",
            "set_alpha", "set_from_token", "refine", "note_stop", "refine_step", "alpha_text",
@@ -147,13 +147,10 @@ def refine() -> bool:
     return True
 
 
-_STOPPED = "_alpha_choice_stopped"
-
-
 def note_stop() -> None:
-    """Called by the shell before the page runs: remember that Stop ended the choice."""
-    if was_stopped("alpha"):
-        state.set_widget(_STOPPED, state.current().original.key)
+    """Called by the shell before the page runs: remember that Stop ended the choice (the
+    page may end the run before :func:`refine_step`)."""
+    note_stopped("alpha", state.current().original.key)
 
 
 def refine_step(notice) -> None:
@@ -165,20 +162,18 @@ def refine_step(notice) -> None:
     setting = peek()
     if setting is None or not setting.provisional:
         return
-    key = state.current().original.key
     with notice:
-        if state.widget(_STOPPED) == key:
-            st.info("Choosing α from the data was stopped; the pages use the provisional "
-                    f"{alpha_text(setting.alpha)} (τ = ½).")
-            if st.button("Choose α from the data now", key="alpha_restart"):
-                state.set_widget(_STOPPED, None)
-                st.rerun()
+        task = restartable("alpha", "Choosing α from the data was stopped; the pages use "
+                           f"the provisional {alpha_text(setting.alpha)} (τ = ½).",
+                           key=state.current().original.key,
+                           restart="Choose α from the data now")
+        if not task:
             return
         st.info("This page is drawn at a provisional α = N (τ = ½). α is now being chosen "
                 "from the data (where the DIC curve levels off); the page updates when it "
                 "is ready.")
         try:
-            with stop_button("alpha"):
+            with task:
                 changed = refine()
         except Exception:  # noqa: BLE001 - a failed choice leaves the provisional α
             _LOG.exception("choosing alpha failed")

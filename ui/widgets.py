@@ -169,6 +169,19 @@ class Restartable:
         return button.__exit__(*exc)
 
 
+def note_stopped(task: str, key) -> str:
+    """Remember that ``task`` was stopped on ``key`` if its Stop button was just pressed;
+    returns the session key of that memory (see :func:`restartable`).
+
+    :func:`restartable` does this itself; a caller that may not reach it in the run after
+    Stop (the shell, whose page may end the run first) calls it early.
+    """
+    flag = f"_{task}_stopped"
+    if was_stopped(task):
+        state.set_widget(flag, (key,))
+    return flag
+
+
 def restartable(task: str, message: str, *, key=None, restart: str | None = None
                 ) -> Restartable:
     """The stop-and-restart pattern of every long task of the pages, in one place.
@@ -180,14 +193,11 @@ def restartable(task: str, message: str, *, key=None, restart: str | None = None
     on: the message and the restart button are shown and the result is false until the
     button is pressed.
     """
-    stopped = was_stopped(task)
     if restart is None:
-        if stopped:
+        if was_stopped(task):
             st.warning(message)
         return Restartable(task, True)
-    flag = f"_{task}_stopped"
-    if stopped:
-        state.set_widget(flag, (key,))
+    flag = note_stopped(task, key)
     if state.widget(flag) != (key,):
         return Restartable(task, True)
     st.warning(message)
