@@ -185,8 +185,9 @@ class _Watch:
         ui.compute.session_connected = connected
         ui.compute._job = job
         ui.compute.Job.progress = progress
-        ui.widgets.stop_button = stop_button  # the pages' restartable tasks call it here
-        # the α choice after a provisional α: in ui/alpha.py (in ui/shell.py in older trees)
+        ui.widgets.stop_button = stop_button  # every restartable task calls it here
+        # older trees imported it by name into ui/shell.py (the α choice after a
+        # provisional α)
         import importlib
         for name in ("ui.shell", "ui.alpha"):
             try:
