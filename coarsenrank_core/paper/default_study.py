@@ -271,7 +271,7 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
             weights = np.where(keep[prefs.ranker_index], prefs.weights, MIN_WEIGHT)
             half = prefs._replace(weights=np.asarray(weights, dtype=float))
             result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False)
-            logs = np.log(np.vstack([result.scores[None, :], result.refits]))
+            logs = np.log(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
             logs -= logs.mean(axis=1, keepdims=True)
             halves.append((logs[0], logs[1:].var(axis=0)))
         (first, v_first), (second, v_second) = halves
