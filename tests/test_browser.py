@@ -620,6 +620,8 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         cells = consensus_cells(page)
         sidebar = page.locator("[data-testid=stSidebar]")
         sidebar.get_by_text("Share or save this view").click()
+        # the expander's body is drawn after the click returns: wait for it, then read it
+        sidebar.get_by_text("Uploaded data cannot travel in a link").first.wait_for()
         assert "Uploaded data cannot travel in a link" in sidebar.inner_text()
         button = sidebar.get_by_role("button", name="Download the session (.json)")
         button.wait_for()
