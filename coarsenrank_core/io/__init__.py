@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
+from .assembly import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
 from .collection import read_collection, source_paths
 from .containers import interruptible, sheet_names
 from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
@@ -140,7 +140,7 @@ def detect_format(source) -> str:
     def task() -> str:
         file = Source(source, ReadOptions())
         if not file.data[:4096].strip() and not file.data.strip():
-            from ._common import empty_error
+            from .assembly import empty_error
             raise empty_error()
         return detect(file).id
     return guard(task)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ._common import Table, scalar_text
+from .tables import Table, scalar_text
 
 __all__ = ["ARROW_EXTENSIONS", "is_arrow", "arrow_table", "arrow_reader"]
 

@@ -9,18 +9,17 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
+from .assembly import (
     assemble,
     check_weights,
     empty_error,
-    numeric_rows,
     parse_numbers,
-    plural,
-    rows_in_chunks,
     tidy_name,
     unique_names,
     whole,
 )
+from .columns import plural
+from .tables import numeric_rows, rows_in_chunks
 
 __all__ = ["read_blt", "looks_blt", "BLT_EXTENSIONS"]
 

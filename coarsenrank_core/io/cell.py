@@ -9,18 +9,12 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    assemble,
-    check_weights,
-    factorize,
-    first_repeat,
-    padded,
-    parse_weights,
-    quote_list,
-)
+from .assembly import assemble, check_weights, factorize, first_repeat, parse_weights
+from .columns import quote_list
 from .condorcet import cell_counts, refuse_counts_in_names
 from .options import ReadOptions
 from .survey import Prepared
+from .tables import padded
 from .wide import item_columns
 
 __all__ = ["ranking_column", "read_cell"]

@@ -9,7 +9,8 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_WEIGHT, Preferences
-from ._common import assemble, factorize, first_repeat, skipped_note
+from .assembly import assemble, factorize, first_repeat
+from .columns import skipped_note
 
 __all__ = ["looks_condorcet", "read_condorcet", "CONDORCET_EXTENSIONS", "cell_counts",
            "refuse_counts_in_names"]

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
-from ._common import Table, scalar_text
+from .tables import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
            "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",

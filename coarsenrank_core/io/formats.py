@@ -15,19 +15,13 @@ import pandas as pd
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from . import examples
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
-    empty_error,
-    find_roles,
-    quote_list,
-    split_table,
-)
 from ._memory import release_freed_memory
 from ._text import decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
+from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
+from .columns import PREFERENCE_ROLES, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -47,6 +41,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .survey import Prepared, platform_fix, prepare, without_title_rows
+from .tables import Table, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]

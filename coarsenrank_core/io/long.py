@@ -6,24 +6,25 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
+from .assembly import (
     assemble,
-    column_label,
     factorize,
-    find_roles,
     first_repeat,
     header_only_error,
-    ignored_note,
-    padded,
     parse_numbers,
     parse_weights,
+)
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    ignored_note,
     quote_list,
     skipped_note,
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
+from .tables import Table, padded
 
 __all__ = ["read_long"]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ._common import guard, tidy_name, unneutralise
 from .arrow import ARROW_EXTENSIONS
+from .assembly import guard, tidy_name, unneutralise
 from .report import ReadResult
 from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
 

@@ -7,26 +7,27 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
+from .assembly import (
     check_items,
-    column_label,
     factorize,
-    find_roles,
     header_only_error,
-    ignored_note,
-    normalise,
-    padded,
     parse_numbers,
     parse_weights,
-    quote_list,
     ranker_ids,
-    role_base,
-    skipped_note,
     unify_names,
 )
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    ignored_note,
+    normalise,
+    quote_list,
+    role_base,
+    skipped_note,
+)
 from .options import ReadOptions, override_roles
+from .tables import Table, padded
 
 __all__ = ["read_pairwise", "pairwise_columns", "pair_preferences"]
 

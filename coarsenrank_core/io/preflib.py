@@ -8,22 +8,20 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
+from .assembly import (
     DECLARED_FACTOR,
     DECLARED_SLACK,
-    INTEGER,
     assemble,
     check_weights,
     declared_within_present,
     empty_error,
-    numeric_rows,
     parse_numbers,
-    rows_in_chunks,
-    split_fast,
     tidy_name,
     unique_names,
     whole,
 )
+from .columns import INTEGER
+from .tables import numeric_rows, rows_in_chunks, split_fast
 from .wide import TIE, split_ties
 
 __all__ = ["read_preflib", "looks_preflib", "PREFLIB_EXTENSIONS"]

@@ -10,21 +10,12 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    _choose_delimiter,
-    check_items,
-    find_roles,
-    guard,
-    parse_weights,
-    plural,
-    quote_list,
-    tidy_name,
-    unneutralise,
-)
 from .arrow import ARROW_EXTENSIONS
+from .assembly import check_items, guard, parse_weights, tidy_name, unneutralise
+from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import _FALSE, _TRUE, pairwise_columns
 from .report import ReadReport, ReadResult
+from .tables import choose_delimiter
 
 __all__ = ["stream_pairwise", "CHUNK_BYTES"]
 
@@ -386,7 +377,7 @@ def _csv_layout(path: Path) -> tuple[list[str], str, int]:
         head = handle.read(1 << 16)
     bom = 3 if head.startswith(b"\xef\xbb\xbf") else 0
     text = head[bom:].decode("utf-8", "replace")
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else _choose_delimiter(text)
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else choose_delimiter(text)
     first = text.splitlines()[0] if text.strip() else ""
     header = [h.strip() for h in next(iter(csv.reader([first], delimiter=delimiter)), [])]
     if not any(header):

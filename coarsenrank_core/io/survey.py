@@ -10,15 +10,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ._common import (
-    INTEGER,
-    ORDINALS,
-    PREFERENCE_ROLES,
-    RANK_LABEL,
-    Table,
-    find_roles,
-    normalise,
-)
+from .columns import INTEGER, ORDINALS, PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise
 from .content import (
     SAMPLE_ROWS,
     comment_title,
@@ -30,6 +22,7 @@ from .content import (
     person_title,
     rank_title_blocks,
 )
+from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows"]

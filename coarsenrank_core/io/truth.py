@@ -6,20 +6,10 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    TRUTH_ROLES,
-    Table,
-    column_label,
-    empty_error,
-    find_roles,
-    first_repeat,
-    guard,
-    header_only_error,
-    parse_numbers,
-    quote_list,
-    split_table,
-)
 from ._text import source_text
+from .assembly import empty_error, first_repeat, guard, header_only_error, parse_numbers
+from .columns import TRUTH_ROLES, column_label, find_roles, quote_list
+from .tables import Table, split_table
 
 __all__ = ["read_truth"]
 

@@ -9,21 +9,13 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    assemble,
-    factorize,
-    find_roles,
-    first_repeat,
-    header_only_error,
-    padded,
-    parse_weights,
-    quote_list,
-)
+from .assembly import assemble, factorize, first_repeat, header_only_error, parse_weights
+from .columns import PREFERENCE_ROLES, find_roles, quote_list
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
 from .options import ReadOptions
 from .survey import Prepared, has_rank_header, is_wide_header, looks_like_rank
+from .tables import padded
 
 __all__ = ["read_wide", "has_rank_header", "is_wide_header"]
 
