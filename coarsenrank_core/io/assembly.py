@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -50,8 +51,8 @@ def parse_weights(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndar
     return numbers
 
 
-def check_weights(numbers: np.ndarray, values, lines: np.ndarray, column: str | None,
-                  what: str = "weight") -> None:
+def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines: np.ndarray,
+                  column: str | None, what: str = "weight") -> None:
     """Refuse weights that are not numbers from MIN_WEIGHT to MAX_WEIGHT (sums stay finite)."""
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
     if bad.size:
@@ -70,7 +71,8 @@ def check_weights(numbers: np.ndarray, values, lines: np.ndarray, column: str | 
                 f"{MAX_WEIGHT:g}.")
 
 
-def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str):
+def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str
+               ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
     """Ranker ids in order of first appearance, or (None, None) when all cells are blank."""
     values = np.asarray(values, dtype=object)
     blank = values == ""
@@ -121,8 +123,9 @@ def check_items(item_names: tuple[str, ...]) -> None:
 
 # ---------------------------------------------------------------------------- assembling
 def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
-              item_names: tuple[str, ...], pref_lines: np.ndarray, *, rankers=None,
-              ranker_column: str = "", weights=None, notes: Sequence[str] = (),
+              item_names: tuple[str, ...], pref_lines: np.ndarray, *,
+              rankers: Iterable[Any] | np.ndarray | None = None,
+              ranker_column: str = "", weights: np.ndarray | None = None, notes: Sequence[str] = (),
               unit: str = "row", merge_names: bool = True) -> Preferences:
     """Build Preferences from entries sorted by preference and group; skip one-item lists.
 
@@ -268,7 +271,10 @@ def first_repeat(codes: np.ndarray) -> tuple[int, int] | None:
     return int(np.flatnonzero(codes == codes[second])[0]), second
 
 
-def guard(task: Callable):
+T = TypeVar("T")
+
+
+def guard(task: Callable[[], T]) -> T:
     """Run ``task``; turn any failure that is not already a PreferenceFormatError into one."""
     try:
         return task()

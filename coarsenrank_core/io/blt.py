@@ -105,7 +105,7 @@ def _read_fast(text: str) -> Preferences | None:
         return None  # e.g. a candidate twice on one ballot: the ballot reader says where
 
 
-def _ballots(piece: str, m: int, withdrawn: set[int]):
+def _ballots(piece: str, m: int, withdrawn: set[int]) -> tuple[np.ndarray, ...] | None:
     """Strict ballots of one chunk as ``(weight, pref, group, number, lines)``, or None."""
     parsed = numeric_rows(_BALLOT_ID.sub("", piece), " ")
     if parsed is None:

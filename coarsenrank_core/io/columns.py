@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
 
 
 # ---------------------------------------------------------------------------- column names
@@ -127,10 +130,10 @@ def column_label(header: Sequence[str] | None, j: int) -> str:
     return str(j + 1)
 
 
-def quote_list(values, limit: int = 5) -> str:
-    values = list(values)
-    text = ", ".join(f"'{v}'" for v in values[:limit])
-    return text + (f" (and {len(values) - limit} more)" if len(values) > limit else "")
+def quote_list(values: Iterable[Any], limit: int = 5) -> str:
+    shown = list(values)
+    text = ", ".join(f"'{v}'" for v in shown[:limit])
+    return text + (f" (and {len(shown) - limit} more)" if len(shown) > limit else "")
 
 
 def plural(n: int, noun: str, number: bool = True) -> str:
@@ -138,17 +141,17 @@ def plural(n: int, noun: str, number: bool = True) -> str:
     return f"{n} {word}" if number else word
 
 
-def skipped_note(lines, unit: str, reason: str) -> str:
+def skipped_note(lines: Sequence[Any] | np.ndarray, unit: str, reason: str) -> str:
     """``Skipped 2 rows comparing an item with itself: rows 4, 9`` for the user."""
     n = len(lines)
     return f"Skipped {plural(n, unit)} {reason}: {plural(n, 'row', number=False)} " \
            f"{rows_text(lines)}"
 
 
-def rows_text(lines, limit: int = 10) -> str:
-    lines = [int(x) for x in lines]
-    text = ", ".join(map(str, lines[:limit]))
-    return text + (f", ... ({len(lines) - limit} more)" if len(lines) > limit else "")
+def rows_text(lines: Iterable[Any], limit: int = 10) -> str:
+    numbers = [int(x) for x in lines]
+    text = ", ".join(map(str, numbers[:limit]))
+    return text + (f", ... ({len(numbers) - limit} more)" if len(numbers) > limit else "")
 
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..errors import PreferenceFormatError
@@ -123,7 +125,8 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
     return numbers
 
 
-def _long_duplicates(key, item, item_names, lines, column) -> None:
+def _long_duplicates(key: np.ndarray, item: np.ndarray, item_names: Sequence[str],
+                     lines: np.ndarray, column: str) -> None:
     repeat = first_repeat(key.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is not None:
         first, second = repeat

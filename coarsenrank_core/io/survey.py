@@ -105,7 +105,8 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
     parsed = np.array([_rank_value(str(u)) for u in unique] or [np.nan], dtype=float)
-    return parsed[codes].reshape(cells.shape)
+    out: np.ndarray = parsed[codes].reshape(cells.shape)
+    return out
 
 
 def _rank_value(cell: str) -> float:
@@ -168,10 +169,10 @@ class Prepared:
     start: int
     platform: str | None = None
     question: str | None = None
-    skipped: dict = field(default_factory=dict)
+    skipped: dict[int, str] = field(default_factory=dict)
     ranker: int | None = None
     count: int | None = None
-    blocks: tuple = ()
+    blocks: tuple[tuple[int, ...], ...] = ()
 
     @property
     def width(self) -> int:
@@ -250,9 +251,9 @@ def prepare(table: Table) -> Prepared:
     return _classify(prepared, rows[0] if rows else [])
 
 
-def _groups(keys: Sequence) -> tuple[tuple[int, ...], ...]:
+def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     """Columns sharing a (non-empty) key, for every key shared by two or more columns."""
-    columns: dict = {}
+    columns: dict[object, list[int]] = {}
     for j, key in enumerate(keys):
         if key:
             columns.setdefault(key, []).append(j)
@@ -305,7 +306,7 @@ _BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
 
 
-def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern = _BRACKETED
+def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
                      ) -> tuple[list[str], str | None]:
     """Google's ``Question [Item]`` and LimeSurvey's ``Question [Ranking 1]`` to the inner name.
 
@@ -416,7 +417,7 @@ def _rank_columns(prepared: Prepared) -> set[int]:
     return {int(j) for j, t in zip(columns, top) if t <= columns.size}
 
 
-def _classify_by_content(prepared: Prepared, skipped: dict, rankers: dict,
+def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: dict[int, int],
                          count: int | None) -> None:
     """Columns that hold metadata, record numbers or who answered, judged by their cells.
 

@@ -6,7 +6,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,7 +24,7 @@ HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
 
 
-def scalar_text(value) -> str | None:
+def scalar_text(value: object) -> str | None:
     """A boolean or float cell as the CSV reader would see it (``TRUE``/``FALSE``; integral
     floats without ``.0``); ``None`` for any other type."""
     if isinstance(value, bool):
@@ -70,10 +70,10 @@ class Table:
 
     @property
     def width(self) -> int:
-        return self.cells.shape[1]
+        return int(self.cells.shape[1])
 
     def __len__(self) -> int:
-        return self.cells.shape[0]
+        return int(self.cells.shape[0])
 
     @cached_property
     def factorized(self) -> tuple[np.ndarray, np.ndarray]:
@@ -117,7 +117,7 @@ def csv_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def _nonblank(records):
+def _nonblank(records: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
     return [(line, r) for line, r in records if any(c.strip() for c in r)]
 
 
@@ -233,7 +233,7 @@ temporaries of one chunk stay in the tens of megabytes whatever the file's size.
 
 
 def line_chunks(text: str, start: int = 0, stop: int | None = None,
-                size: int = CHUNK_CHARACTERS):
+                size: int = CHUNK_CHARACTERS) -> Iterator[tuple[str, int]]:
     """Split ``text[start:stop]`` at line ends into pieces of about ``size`` characters.
 
     Yields ``(piece, lines_before)``: each piece ends with a newline (except perhaps the
@@ -251,7 +251,8 @@ def line_chunks(text: str, start: int = 0, stop: int | None = None,
         start = end
 
 
-def rows_in_chunks(text: str, start: int, stop: int | None, parse: Callable
+def rows_in_chunks(text: str, start: int, stop: int | None,
+                   parse: Callable[[str], tuple[np.ndarray, ...] | None]
                    ) -> tuple[np.ndarray, ...] | None:
     """Parse ``text[start:stop]`` a chunk of lines at a time and join the pieces.
 
@@ -261,7 +262,7 @@ def rows_in_chunks(text: str, start: int, stop: int | None, parse: Callable
     parse (None is returned). The joined rows are numbered on, and their lines counted from
     ``start``, across chunks; None as well when no chunk holds a row.
     """
-    columns: tuple[list, ...] = ([], [], [], [], [])
+    columns: tuple[list[np.ndarray], ...] = ([], [], [], [], [])
     rows = 0
     for piece, before in line_chunks(text, start, stop):
         if not piece.strip():
@@ -280,7 +281,7 @@ def rows_in_chunks(text: str, start: int, stop: int | None, parse: Callable
     return tuple(joined(column) for column in columns)
 
 
-def joined(pieces: list) -> np.ndarray:
+def joined(pieces: list[np.ndarray]) -> np.ndarray:
     """The pieces as one array; the list is emptied, so each piece is freed once copied."""
     out = np.concatenate(pieces)
     pieces.clear()

@@ -159,7 +159,8 @@ def _refuse_other_layout(prepared: Prepared) -> None:
             fix=f"Choose the '{other}' format, or let it be detected.")
 
 
-def _duplicates(pref, item, column, item_names, lines, prepared: Prepared) -> None:
+def _duplicates(pref: np.ndarray, item: np.ndarray, column: np.ndarray,
+                item_names: Sequence[str], lines: np.ndarray, prepared: Prepared) -> None:
     repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is None:
         return
