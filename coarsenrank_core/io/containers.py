@@ -235,6 +235,8 @@ class _OpenBook:
         self.sheetnames = list(self.parts)
         self.archive = reader.archive
         self.shared_strings = reader.shared_strings
+        # each shared string's cell text, worked out the first time a cell uses it
+        self.shared_texts: list[str | None] = [None] * len(self.shared_strings)
         self.epoch = reader.wb.epoch
         self.date_formats = reader.wb._date_formats
         self.timedelta_formats = reader.wb._timedelta_formats
@@ -349,6 +351,7 @@ class _SheetStream:
         self.in_phonetic = False
         self.done = False
         self.codes = _ElementCodes()
+        self.shared_texts = book.shared_texts
 
     def start(self, name: str, attributes: dict[str, str]) -> None:
         code = self.codes[name]
@@ -361,10 +364,13 @@ class _SheetStream:
                 self.steps += 1
         elif code == "v":
             self.collect = True
+            return
         elif code == "t":
             self.collect = not self.in_phonetic
+            return
         elif code == "rPh":
             self.in_phonetic = True
+            return
         elif code == "row":
             self.parsed += 1  # a row counts toward the limit, even a blank one
             number = attributes.get("r")
@@ -373,7 +379,7 @@ class _SheetStream:
             self.anchor, self.steps = None, 0
         else:
             return
-        if self.parsed > _MAX_SHEET_CELLS:
+        if self.parsed > _MAX_SHEET_CELLS:  # only cells and rows count
             raise PreferenceFormatError(
                 f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
                 "rows (blank ones count too).",
@@ -382,11 +388,22 @@ class _SheetStream:
     def end(self, name: str) -> None:
         code = self.codes[name]
         if code == "c":
-            if self.text:
-                value = self.cell_text("".join(self.text))
-                self.text.clear()
+            text = self.text
+            if text:
+                raw = text[0] if len(text) == 1 else "".join(text)
+                text.clear()
+                value = None
+                if self.cell.get("t") == "s":  # a shared string (most text cells)
+                    try:
+                        value = self.shared_texts[int(raw)]
+                    except (ValueError, IndexError):
+                        pass  # cell_text says what is wrong
+                if value is None:
+                    value = self.cell_text(raw)
                 if value:
-                    self.row_cells[self.column()] = value
+                    column = _COLUMNS.get(self.anchor.rstrip(_DIGITS)) \
+                        if self.anchor is not None and not self.steps else None
+                    self.row_cells[column or self.column()] = value
                     self.values += 1
             self.collect = False
         elif code in ("v", "t"):
@@ -418,9 +435,12 @@ class _SheetStream:
         if not cells:
             return
         last = max(cells)
-        row = [""] * last
-        for column, value in cells.items():
-            row[column - 1] = value
+        if last == len(cells) and list(cells) == _IN_ORDER[:last]:
+            row = list(cells.values())  # every column from A on, in order (the usual row)
+        else:
+            row = [""] * last
+            for column, value in cells.items():
+                row[column - 1] = value
         self.rows.append(row)
         self.lines.append(self.row_number)
         self.width = max(self.width, last)
@@ -437,7 +457,11 @@ class _SheetStream:
         kind = self.cell.get("t", "n")
         try:
             if kind == "s":
-                return _cell_text(self.book.shared_strings[int(raw)])
+                index = int(raw)
+                text = self.shared_texts[index]
+                if text is None:
+                    text = self.shared_texts[index] = _cell_text(self.book.shared_strings[index])
+                return text
             if kind == "n":
                 value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
                 style = int(self.cell.get("s") or 0)
@@ -568,6 +592,7 @@ def _column_names() -> dict[str, int]:
 
 
 _COLUMNS = _column_names()  # "A" → 1 ... "XFD" → 16,384
+_IN_ORDER = list(range(1, 65))  # a short row's columns, in order: 1, 2, 3 ...
 
 
 def looks_json(text: str) -> bool:
