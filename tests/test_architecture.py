@@ -214,3 +214,17 @@ def test_the_engine_imports_no_ui_library_and_pandas_only_in_the_readers():
             if top == "ui" or top in ENGINE_NEVER or (top in READERS_ONLY and not readers):
                 wrong.append(f"{MODULES[name].relative_to(ROOT)}:{line} imports {target}")
     assert not wrong, "\n".join(wrong)
+
+
+#: Libraries measured and rejected for the runtime: python-calamine reads a workbook by
+#: allocating its whole declared bounding box, so a 1.4 KB workbook holding a value in
+#: XFD1048576 aborts the process ("memory allocation of 549755813888 bytes failed", exit 134)
+#: and its reading cannot be stopped (README, "Workbooks are read with budgets").
+RUNTIME_NEVER = ("python_calamine",)
+
+
+def test_no_module_imports_a_rejected_library():
+    wrong = [f"{MODULES[name].relative_to(ROOT)}:{line} imports {target}"
+             for name in sorted(MODULES) for target, line in imports_of(name)
+             if target.split(".")[0] in RUNTIME_NEVER]
+    assert not wrong, "\n".join(wrong)

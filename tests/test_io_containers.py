@@ -288,3 +288,19 @@ def test_reading_reports_its_progress_in_megabytes(monkeypatch):
     assert len(totals) == 1 and totals.pop() > 5
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
+
+
+def test_shared_strings_cells_out_of_order_and_unusual_references_read_as_before():
+    # the sheet stream's short cuts (a shared string's text kept once, a plain reference's
+    # column looked up, a row of columns A, B, C ... taken in order) fall back exactly
+    shared = (f'<?xml version="1.0"?><sst xmlns="{MAIN}"><si><t> tea </t></si>'
+              '<si><t>coffee</t></si><si><r><t>mi</t></r><r><t>lk</t></r></si></sst>')
+    rows = ('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>'
+            '<row r="2"><c r="C2" t="s"><v>2</v></c><c r="A2" t="s"><v>0</v></c></row>'
+            '<row r="3"><c r="$B$3" t="s"><v>1</v></c><c t="s"><v>2</v></c></row>'
+            '<row r="4"><c r="a4" t="s"><v>2</v></c><c r="B4" t="s"><v> 0 </v></c></row>'
+            '<row r="5"><c r="B5" t="s"><v>1</v></c><c r="D5" t="s"><v>0</v></c></row>')
+    table, _ = workbook_table(workbook(rows, shared=shared))
+    assert table.rows == [["tea", "coffee"], ["tea", "", "milk"], ["", "coffee", "milk"],
+                          ["milk", "tea"], ["", "coffee", "", "tea"]]
+    assert table.lines.tolist() == [1, 2, 3, 4, 5]

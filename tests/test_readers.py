@@ -17,7 +17,7 @@ from coarsenrank_core.io import (
     read_truth,
 )
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
-from coarsenrank_core.io._common import tidy_name
+from coarsenrank_core.io.assembly import tidy_name
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
+from ._text import SourceLike
+from .assembly import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
 from .collection import read_collection, source_paths
 from .containers import interruptible, sheet_names
 from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
@@ -24,7 +25,7 @@ __all__ = ["FORMATS", "FORMAT_LIST", "Format", "ReadOptions", "ReadReport", "Rea
            "PreferenceFormatError"]
 
 
-def read_preferences(source, format: str = "auto", *, encoding: str | None = None,
+def read_preferences(source: SourceLike, format: str = "auto", *, encoding: str | None = None,
                      options: ReadOptions | None = None, engine: str = "local",
                      scheduler: str | None = None) -> Preferences:
     """Read a file of rankings into :class:`Preferences`.
@@ -75,7 +76,7 @@ def read_preferences(source, format: str = "auto", *, encoding: str | None = Non
                      scheduler=scheduler).preferences
 
 
-def read_file(source, format: str = "auto", *, encoding: str | None = None,
+def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None = None,
               options: ReadOptions | None = None, engine: str = "local",
               scheduler: str | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
@@ -119,7 +120,7 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     return guard(task)
 
 
-def detect_format(source) -> str:
+def detect_format(source: SourceLike) -> str:
     """Say which layout a file has: the id of the first registry format that fits.
 
     Parameters
@@ -140,13 +141,13 @@ def detect_format(source) -> str:
     def task() -> str:
         file = Source(source, ReadOptions())
         if not file.data[:4096].strip() and not file.data.strip():
-            from ._common import empty_error
+            from .assembly import empty_error
             raise empty_error()
         return detect(file).id
     return guard(task)
 
 
-def table_columns(source, options: ReadOptions | None = None) -> tuple[str, ...]:
+def table_columns(source: SourceLike, options: ReadOptions | None = None) -> tuple[str, ...]:
     """The titles of a table file's columns as the readers see them; () for other files.
 
     Survey header rows are understood (Qualtrics, SurveyMonkey) and wrappers such as

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+from collections.abc import Callable
 from functools import cache
 
 __all__ = ["release_freed_memory"]
 
 
 @cache
-def _malloc_trim():
+def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, or None on other C libraries (macOS, Windows, musl)."""
     name = ctypes.util.find_library("c")
     try:

@@ -5,10 +5,15 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TypeAlias
 
 from ..errors import PreferenceFormatError
 
 # ---------------------------------------------------------------------------- bytes -> text
+SourceLike: TypeAlias = object
+"""What the readers take: a path (``str`` or ``os.PathLike``), the file's bytes, or an object
+with ``getvalue()`` or ``read()`` (an upload); a collection reader also takes a list of paths.
+Each reader narrows it by ``isinstance``."""
 ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
@@ -19,7 +24,7 @@ BINARY_FIX = ("Open the file in Excel (or another spreadsheet program), choose F
                "pick 'CSV (comma delimited)' and upload the .csv file.")
 
 
-def load_source(source) -> tuple[bytes, str | None]:
+def load_source(source: SourceLike) -> tuple[bytes, str | None]:
     """The raw bytes of ``source`` and its file name (when it has one)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
@@ -121,6 +126,6 @@ def _may_hold_controls(text: str) -> bool:
     return bool(text.encode("ascii").translate(None, _NOT_CONTROL))
 
 
-def source_text(source, encoding: str | None = None) -> tuple[str, str | None]:
+def source_text(source: SourceLike, encoding: str | None = None) -> tuple[str, str | None]:
     data, name = load_source(source)
     return decode(data, encoding), name

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import math
+from typing import Any
 
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ._common import Table, scalar_text
+from .tables import Table, scalar_text
 
 __all__ = ["ARROW_EXTENSIONS", "is_arrow", "arrow_table", "arrow_reader"]
 
@@ -24,7 +25,7 @@ def is_arrow(data: bytes) -> bool:
             or data[:6] == _ARROW_MAGIC or data[:4] == _FEATHER_V1_MAGIC)
 
 
-def _pyarrow():
+def _pyarrow() -> Any:
     try:
         import pyarrow
     except ImportError:  # pragma: no cover - pyarrow is in requirements.txt
@@ -35,7 +36,7 @@ def _pyarrow():
     return pyarrow
 
 
-def arrow_reader(data: bytes):
+def arrow_reader(data: bytes) -> Any:
     """The file as a :class:`pyarrow.Table` (Parquet, Arrow IPC file or stream, Feather)."""
     pa = _pyarrow()
     try:
@@ -57,7 +58,7 @@ def arrow_reader(data: bytes):
             fix="Write it again (e.g. pandas' to_parquet), or save the table as CSV.") from None
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     """One cell as the CSV reader would see it: integral floats without '.0', nulls blank."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -71,7 +72,7 @@ def _text(value) -> str:
     return str(value).strip()
 
 
-def _column_cells(column) -> np.ndarray:
+def _column_cells(column: Any) -> np.ndarray:
     """A column as text cells, converting each distinct value once (dictionary-encoded)."""
     pa = _pyarrow()
     import pyarrow.compute as pc
@@ -85,7 +86,8 @@ def _column_cells(column) -> np.ndarray:
     texts = np.asarray([_text(v) for v in encoded.dictionary.to_pylist()] + [""], dtype=object)
     codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.intp)
     codes[codes < 0] = len(texts) - 1
-    return texts[codes]
+    cells: np.ndarray = texts[codes]
+    return cells
 
 
 def arrow_table(data: bytes) -> Table:

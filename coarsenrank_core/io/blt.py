@@ -9,18 +9,17 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
+from .assembly import (
     assemble,
     check_weights,
     empty_error,
-    numeric_rows,
     parse_numbers,
-    plural,
-    rows_in_chunks,
     tidy_name,
     unique_names,
     whole,
 )
+from .columns import plural
+from .tables import numeric_rows, rows_in_chunks
 
 __all__ = ["read_blt", "looks_blt", "BLT_EXTENSIONS"]
 
@@ -106,7 +105,7 @@ def _read_fast(text: str) -> Preferences | None:
         return None  # e.g. a candidate twice on one ballot: the ballot reader says where
 
 
-def _ballots(piece: str, m: int, withdrawn: set[int]):
+def _ballots(piece: str, m: int, withdrawn: set[int]) -> tuple[np.ndarray, ...] | None:
     """Strict ballots of one chunk as ``(weight, pref, group, number, lines)``, or None."""
     parsed = numeric_rows(_BALLOT_ID.sub("", piece), " ")
     if parsed is None:

@@ -9,18 +9,13 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    assemble,
-    check_weights,
-    factorize,
-    first_repeat,
-    padded,
-    parse_weights,
-    quote_list,
-)
+from .assembly import assemble, check_weights, factorize, first_repeat, parse_weights
+from .columns import quote_list
 from .condorcet import cell_counts, refuse_counts_in_names
+from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared
+from .tables import padded
 from .wide import item_columns
 
 __all__ = ["ranking_column", "read_cell"]
@@ -29,6 +24,7 @@ __all__ = ["ranking_column", "read_cell"]
 SEPARATORS = (">", ";", ",", " ")
 STRONG = (">", ";")  # separators that free-text answers rarely use
 SAMPLE = 200  # rows looked at before a whole column is checked
+_TAG = r"</?[A-Za-z][A-Za-z0-9]*\s*/?>"
 
 
 def _separator(values: pd.Series) -> str | None:
@@ -36,6 +32,8 @@ def _separator(values: pd.Series) -> str | None:
     values = values[values != ""]
     if values.empty:
         return None
+    if values.str.contains("</", regex=False).any():  # HTML emphasis: its '>' separate nothing
+        values = values.str.replace(_TAG, "", regex=True)
     for separator in SEPARATORS:
         if separator == " " and values.str.contains(r"[>=;,]").any():
             return None
@@ -104,6 +102,8 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
                                    np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
     item, item_names = factorize(names)
     refuse_counts_in_names(item_names, line, prepared.label(column))
+    pref, group, item, item_names, notes = written_ranks(pref, group, item, item_names, line,
+                                                         prepared.label(column))
     repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is not None:
         raise PreferenceFormatError(
@@ -127,4 +127,5 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
                       "count")
     return assemble(pref.astype(np.intp), group.astype(np.intp), item, len(line), item_names,
                     line, rankers=rankers,
-                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
+                    notes=notes)

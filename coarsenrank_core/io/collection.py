@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, Preferences
+from ._text import SourceLike
 from .report import ReadResult
 
 __all__ = ["source_paths", "read_collection"]
@@ -28,7 +29,7 @@ def _folder_files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
                   if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
 
 
-def source_paths(source, suffixes: tuple[str, ...]) -> list[Path] | None:
+def source_paths(source: SourceLike, suffixes: tuple[str, ...]) -> list[Path] | None:
     """The files ``source`` names when it names a collection, else ``None`` (one file).
 
     A collection is a folder (its files whose endings are in ``suffixes``, sorted by name,

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_WEIGHT, Preferences
-from ._common import assemble, factorize, first_repeat, skipped_note
+from .assembly import assemble, factorize, first_repeat
+from .columns import skipped_note
 
 __all__ = ["looks_condorcet", "read_condorcet", "CONDORCET_EXTENSIONS", "cell_counts",
            "refuse_counts_in_names"]
@@ -47,7 +49,8 @@ def cell_counts(cells: pd.Series) -> tuple[pd.Series, np.ndarray | None]:
 _COUNT_IN_NAME = re.compile(r".*\S\s*(?P<mark>[*^]\s*\d+)\s*")
 
 
-def refuse_counts_in_names(item_names, lines, column: str | None = None) -> None:
+def refuse_counts_in_names(item_names: Sequence[str], lines: np.ndarray | Sequence[int],
+                           column: str | None = None) -> None:
     """Refuse items whose names end with a repeat count (``B * 3``, ``B ^3``)."""
     names = pd.Series(list(item_names), dtype=object)
     hits = names[names.str.fullmatch(_COUNT_IN_NAME.pattern).fillna(False)]
@@ -145,7 +148,8 @@ def read_condorcet(text: str) -> Preferences:
                     notes=notes, unit="vote")
 
 
-def _implicit_last(vote, group, item, n_votes, n_candidates):
+def _implicit_last(vote: np.ndarray, group: np.ndarray, item: np.ndarray, n_votes: int,
+                   n_candidates: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Append each vote's missing declared candidates as one tied last rank."""
     present = np.zeros((n_votes, n_candidates), dtype=bool)
     declared = item < n_candidates

@@ -9,16 +9,17 @@ import math
 import threading
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, time
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
-from ._common import Table, scalar_text
+from .tables import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
            "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
@@ -61,12 +62,14 @@ def is_workbook(data: bytes) -> bool:
 
 
 # ------------------------------------------------------------------ stopping a long reading
-_HOOKS: ContextVar[tuple] = ContextVar("reading_hooks", default=(None, None))
+#: The reading's (should_stop, progress) hooks, set by :func:`interruptible`
+_Hooks = tuple[Callable[[], bool] | None, Callable[[float, int], None] | None]
+_HOOKS: ContextVar[_Hooks] = ContextVar("reading_hooks", default=(None, None))
 
 
 @contextmanager
 def interruptible(should_stop: Callable[[], bool] | None,
-                  progress: Callable[[float, int], None] | None = None):
+                  progress: Callable[[float, int], None] | None = None) -> Iterator[None]:
     """Let readings started inside the block report progress and end early.
 
     A workbook's sheet is read a megabyte of XML at a time; between two, the reading calls
@@ -137,12 +140,17 @@ def check_archive(data: bytes) -> None:
 
 # ------------------------------------------------------------------ opening, once per upload
 _CACHE_LOCK = threading.Lock()
-_BOOKS: OrderedDict = OrderedDict()   # digest -> open read-only workbook
-_TABLES: OrderedDict = OrderedDict()  # (digest, sheet title) -> (Table, None) or (None, error)
+K = TypeVar("K")
+V = TypeVar("V")
+# digest -> open read-only workbook (or the refusal of opening it)
+_BOOKS: OrderedDict[str, _OpenBook | PreferenceFormatError] = OrderedDict()
+# (digest, sheet title) -> (Table, None) or (None, error)
+_TABLES: OrderedDict[tuple[str, str], tuple[Table | None, PreferenceFormatError | None]] = \
+    OrderedDict()
 _BOOK_ENTRIES, _TABLE_ENTRIES = 2, 2
 
 
-def _remember(cache: OrderedDict, key, value, entries: int) -> None:
+def _remember(cache: OrderedDict[K, V], key: K, value: V, entries: int) -> None:
     """Keep ``value``; the oldest entries beyond ``entries`` are forgotten (a forgotten
     workbook is not closed: another reading may still use it, and it holds no file)."""
     with _CACHE_LOCK:
@@ -152,7 +160,7 @@ def _remember(cache: OrderedDict, key, value, entries: int) -> None:
             cache.popitem(last=False)
 
 
-def _recall(cache: OrderedDict, key):
+def _recall(cache: OrderedDict[K, V], key: K) -> V | None:
     with _CACHE_LOCK:
         value = cache.get(key)
         if value is not None:
@@ -171,7 +179,7 @@ def _again(error: PreferenceFormatError) -> PreferenceFormatError:
                                  fix=error.fix)
 
 
-def _workbook(data: bytes, digest: str | None = None):
+def _workbook(data: bytes, digest: str | None = None) -> _OpenBook:
     """The read-only workbook of ``data``, opened once (the zip's budget checked first)."""
     digest = digest or _digest(data)
     book = _recall(_BOOKS, digest)
@@ -227,6 +235,8 @@ class _OpenBook:
         self.sheetnames = list(self.parts)
         self.archive = reader.archive
         self.shared_strings = reader.shared_strings
+        # each shared string's cell text, worked out the first time a cell uses it
+        self.shared_texts: list[str | None] = [None] * len(self.shared_strings)
         self.epoch = reader.wb.epoch
         self.date_formats = reader.wb._date_formats
         self.timedelta_formats = reader.wb._timedelta_formats
@@ -250,7 +260,7 @@ def sheet_names(data: bytes) -> tuple[str, ...]:
     return tuple(_workbook(data).sheetnames)
 
 
-def _cell_text(value) -> str:
+def _cell_text(value: object) -> str:
     if value is None:
         return ""
     scalar = scalar_text(value)
@@ -298,6 +308,7 @@ def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, 
     table, failure = known
     if failure is not None:
         raise _again(failure)
+    assert table is not None  # a remembered sheet is a table or a refusal
     return table, title
 
 
@@ -307,7 +318,7 @@ _XML_FIX = "Open it in Excel and save it again, or save the sheet as CSV."
 _ELEMENTS = ("c", "v", "row", "t", "is", "rPh", "sheetData")
 
 
-class _ElementCodes(dict):
+class _ElementCodes(dict[str, str]):
     """Element name (``{namespace}local``) → the local name this reader acts on, or ""."""
 
     def __missing__(self, name: str) -> str:
@@ -332,7 +343,7 @@ class _SheetStream:
         self.row_cells: dict[int, str] = {}
         # the cell being read: its attributes; its column is the last reference met in the
         # row (``anchor``) plus the cells since (``steps``), worked out only for a value
-        self.cell: dict = {}
+        self.cell: dict[str, str] = {}
         self.anchor: str | None = None
         self.steps = 0
         self.text: list[str] = []
@@ -340,8 +351,9 @@ class _SheetStream:
         self.in_phonetic = False
         self.done = False
         self.codes = _ElementCodes()
+        self.shared_texts = book.shared_texts
 
-    def start(self, name: str, attributes: dict) -> None:
+    def start(self, name: str, attributes: dict[str, str]) -> None:
         code = self.codes[name]
         if code == "c":  # kept cheap: a flood of blank cells costs only this and its end
             self.parsed += 1
@@ -352,10 +364,13 @@ class _SheetStream:
                 self.steps += 1
         elif code == "v":
             self.collect = True
+            return
         elif code == "t":
             self.collect = not self.in_phonetic
+            return
         elif code == "rPh":
             self.in_phonetic = True
+            return
         elif code == "row":
             self.parsed += 1  # a row counts toward the limit, even a blank one
             number = attributes.get("r")
@@ -364,7 +379,7 @@ class _SheetStream:
             self.anchor, self.steps = None, 0
         else:
             return
-        if self.parsed > _MAX_SHEET_CELLS:
+        if self.parsed > _MAX_SHEET_CELLS:  # only cells and rows count
             raise PreferenceFormatError(
                 f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
                 "rows (blank ones count too).",
@@ -373,11 +388,22 @@ class _SheetStream:
     def end(self, name: str) -> None:
         code = self.codes[name]
         if code == "c":
-            if self.text:
-                value = self.cell_text("".join(self.text))
-                self.text.clear()
+            text = self.text
+            if text:
+                raw = text[0] if len(text) == 1 else "".join(text)
+                text.clear()
+                value = None
+                if self.cell.get("t") == "s":  # a shared string (most text cells)
+                    try:
+                        value = self.shared_texts[int(raw)]
+                    except (ValueError, IndexError):
+                        pass  # cell_text says what is wrong
+                if value is None:
+                    value = self.cell_text(raw)
                 if value:
-                    self.row_cells[self.column()] = value
+                    column = _COLUMNS.get(self.anchor.rstrip(_DIGITS)) \
+                        if self.anchor is not None and not self.steps else None
+                    self.row_cells[column or self.column()] = value
                     self.values += 1
             self.collect = False
         elif code in ("v", "t"):
@@ -409,9 +435,12 @@ class _SheetStream:
         if not cells:
             return
         last = max(cells)
-        row = [""] * last
-        for column, value in cells.items():
-            row[column - 1] = value
+        if last == len(cells) and list(cells) == _IN_ORDER[:last]:
+            row = list(cells.values())  # every column from A on, in order (the usual row)
+        else:
+            row = [""] * last
+            for column, value in cells.items():
+                row[column - 1] = value
         self.rows.append(row)
         self.lines.append(self.row_number)
         self.width = max(self.width, last)
@@ -428,7 +457,11 @@ class _SheetStream:
         kind = self.cell.get("t", "n")
         try:
             if kind == "s":
-                return _cell_text(self.book.shared_strings[int(raw)])
+                index = int(raw)
+                text = self.shared_texts[index]
+                if text is None:
+                    text = self.shared_texts[index] = _cell_text(self.book.shared_strings[index])
+                return text
             if kind == "n":
                 value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
                 style = int(self.cell.get("s") or 0)
@@ -501,7 +534,7 @@ def _refuse_blank_flood(stream: _SheetStream) -> None:
                 "table to a new sheet), or save the sheet as CSV.")
 
 
-def _refuse_doctype(*_) -> None:
+def _refuse_doctype(*_: object) -> None:
     raise PreferenceFormatError(
         "The sheet declares a DOCTYPE, which Excel never writes (it can hide entities that "
         "expand to gigabytes).", fix=_XML_FIX)
@@ -559,6 +592,7 @@ def _column_names() -> dict[str, int]:
 
 
 _COLUMNS = _column_names()  # "A" → 1 ... "XFD" → 16,384
+_IN_ORDER = list(range(1, 65))  # a short row's columns, in order: 1, 2, 3 ...
 
 
 def looks_json(text: str) -> bool:
@@ -615,11 +649,14 @@ def _column_text(column: pd.Series) -> np.ndarray:
     except TypeError:  # lists or objects in the column: convert cell by cell
         return np.asarray([_json_text(v) for v in column], dtype=object)
     texts = np.asarray([_json_text(u) for u in uniques] + [""], dtype=object)
-    return texts[codes]
+    cells: np.ndarray = texts[codes]
+    return cells
 
 
-def _json_lines(text: str, first_error: json.JSONDecodeError):
-    records, numbered = [], []
+def _json_lines(text: str, first_error: json.JSONDecodeError
+                ) -> tuple[list[Any], list[int]]:
+    records: list[Any] = []
+    numbered: list[int] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -634,7 +671,7 @@ def _json_lines(text: str, first_error: json.JSONDecodeError):
     return records, numbered
 
 
-def _json_text(value) -> str:
+def _json_text(value: object) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, bool):

@@ -15,19 +15,13 @@ import pandas as pd
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from . import examples
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
-    empty_error,
-    find_roles,
-    quote_list,
-    split_table,
-)
 from ._memory import release_freed_memory
-from ._text import decode, load_source
+from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
+from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
+from .columns import PREFERENCE_ROLES, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -47,6 +41,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .survey import Prepared, platform_fix, prepare, without_title_rows
+from .tables import Table, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
@@ -58,7 +53,7 @@ TABLE_EXTENSIONS = (".csv", ".tsv", ".txt", *WORKBOOK_EXTENSIONS, *JSON_EXTENSIO
 class Source:
     """A file being read: its bytes, and the text, table and header understood from them."""
 
-    def __init__(self, source, options: ReadOptions, encoding: str | None = None):
+    def __init__(self, source: SourceLike, options: ReadOptions, encoding: str | None = None):
         self.data, self.name = load_source(source)
         self.options = options
         self.encoding = encoding
@@ -178,7 +173,8 @@ class Format:
     table: bool = True
 
 
-def _table_reader(function) -> Callable[[Source], Preferences]:
+def _table_reader(function: Callable[[Prepared, ReadOptions], Preferences]
+                  ) -> Callable[[Source], Preferences]:
     return lambda source: function(source.prepared, source.options)
 
 
@@ -228,7 +224,7 @@ def extensions() -> tuple[str, ...]:
     return tuple(dict.fromkeys(e.lstrip(".") for f in FORMAT_LIST for e in f.extensions))
 
 
-def _row_ids(source: Source) -> dict:
+def _row_ids(source: Source) -> dict[int, str]:
     """Per-row id columns of a pairwise file (never its ranker)."""
     return {j: why for j, why in prepare(source.table).skipped.items()
             if why.startswith("a per-row id")}
@@ -299,7 +295,7 @@ _TRIM_BYTES = 1 << 20
 """Files larger than this give the memory their parse freed back to the system."""
 
 
-def read_file(source, format: str = "auto", *, encoding: str | None = None,
+def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None = None,
               options: ReadOptions | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
 
@@ -347,7 +343,8 @@ def read_file(source, format: str = "auto", *, encoding: str | None = None,
     return ReadResult(prefs, report)
 
 
-def _with_platform(error: PreferenceFormatError, file: Source, fmt: Format):
+def _with_platform(error: PreferenceFormatError, file: Source, fmt: Format
+                   ) -> PreferenceFormatError:
     """The error, saying which survey platform the file looks like and what to change."""
     if not fmt.table:
         return error

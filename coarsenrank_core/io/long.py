@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
+from .assembly import (
     assemble,
-    column_label,
     factorize,
-    find_roles,
     first_repeat,
     header_only_error,
-    ignored_note,
-    padded,
     parse_numbers,
     parse_weights,
+)
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    ignored_note,
     quote_list,
     skipped_note,
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
+from .tables import Table, padded
 
 __all__ = ["read_long"]
 
@@ -122,7 +125,8 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
     return numbers
 
 
-def _long_duplicates(key, item, item_names, lines, column) -> None:
+def _long_duplicates(key: np.ndarray, item: np.ndarray, item_names: Sequence[str],
+                     lines: np.ndarray, column: str) -> None:
     repeat = first_repeat(key.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is not None:
         first, second = repeat

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..errors import PreferenceFormatError
-from ._common import guard, tidy_name, unneutralise
+from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
+from .assembly import guard, tidy_name, unneutralise
 from .report import ReadResult
 from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
 
@@ -18,7 +20,7 @@ DASK_MISSING = ("Reading on Dask needs the optional extra: pip install 'coarsenr
                 "(dask[distributed]).")
 
 
-def _dask():
+def _dask() -> tuple[Any, Any]:
     try:
         import dask
         import distributed
@@ -28,7 +30,12 @@ def _dask():
     return dask, distributed
 
 
-def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[tuple]]:
+#: A partition: ``("parquet", path, row group)`` or ``("csv", path, delimiter, width, start,
+#: end)``
+Piece = tuple[Any, ...]
+
+
+def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[Piece]]:
     """A file's header and its partitions: Parquet row groups, or byte ranges of a CSV
     (each range holds the lines that start in it)."""
     if path.suffix.lower() in ARROW_EXTENSIONS or _is_arrow_file(path):
@@ -50,7 +57,7 @@ def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[tuple]]:
                     for lo in range(start, max(size, start + 1), step)]
 
 
-def count_piece(piece: tuple, header: list[str]) -> dict:
+def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
     """The map: one partition counted by the chunked reader into its own names and keys.
 
     Returns the names (items and rankers) in order of first appearance in the partition,
@@ -87,7 +94,7 @@ def count_piece(piece: tuple, header: list[str]) -> dict:
             "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed}
 
 
-def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadResult:
+def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]) -> ReadResult:
     """The reduce, on the driver: every partition's names registered in partition order
     (so in order of first appearance in the files), its keys moved to the global ids and
     the weights of equal keys summed, as :func:`~coarsenrank_core.io.stream_pairwise`."""
@@ -124,7 +131,7 @@ def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadR
     return reader.result(names)
 
 
-def dask_pairwise(paths, scheduler: str | None = None, *, block_bytes: int = 64 << 20,
+def dask_pairwise(paths: SourceLike, scheduler: str | None = None, *, block_bytes: int = 64 << 20,
                   n_workers: int | None = None) -> ReadResult:
     """Read ``winner,loser`` files on a Dask cluster into one weighted collection.
 
@@ -165,7 +172,7 @@ def dask_pairwise(paths, scheduler: str | None = None, *, block_bytes: int = 64 
             if not path.is_file():
                 raise PreferenceFormatError(f"Cannot read '{path}': there is no such file.",
                                             fix="Check the file name and folder.")
-        pieces: list[tuple] = []
+        pieces: list[Piece] = []
         header: list[str] | None = None
         for path in files:
             head, ranges = _pieces(path, block_bytes)
@@ -177,9 +184,10 @@ def dask_pairwise(paths, scheduler: str | None = None, *, block_bytes: int = 64 
             header = head
             pieces.extend(ranges)
 
-        def run(client) -> list[dict]:
+        def run(client: Any) -> list[dict[str, Any]]:
             futures = client.map(count_piece, pieces, header=header, pure=False)
-            return client.gather(futures)
+            parts: list[dict[str, Any]] = client.gather(futures)
+            return parts
 
         if scheduler is None:
             import os

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["ReadOptions", "override_roles"]
@@ -31,7 +32,8 @@ class ReadOptions:
     one_is_best: bool = True
 
 
-def override_roles(roles: dict, header, options: ReadOptions) -> dict:
+def override_roles(roles: dict[str, int], header: Sequence[str], options: ReadOptions
+                   ) -> dict[str, int]:
     """Column roles with the user's choice of ranker and count column applied."""
     roles = dict(roles)
     labels = [c or str(j + 1) for j, c in enumerate(header)]

@@ -2,31 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    Table,
+from .assembly import (
     check_items,
-    column_label,
     factorize,
-    find_roles,
     header_only_error,
-    ignored_note,
-    normalise,
-    padded,
     parse_numbers,
     parse_weights,
-    quote_list,
     ranker_ids,
-    role_base,
-    skipped_note,
     unify_names,
 )
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    ignored_note,
+    normalise,
+    quote_list,
+    role_base,
+    skipped_note,
+)
 from .options import ReadOptions, override_roles
+from .tables import Table, padded
 
 __all__ = ["read_pairwise", "pairwise_columns", "pair_preferences"]
 
@@ -43,7 +47,11 @@ _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
 
 
-def pairwise_columns(header: list[str]) -> dict | None:
+#: A pairwise file's coding: ``mode`` and the columns of its roles (``a``, ``b``, ``tie`` ...)
+Coding = dict[str, Any]
+
+
+def pairwise_columns(header: list[str]) -> Coding | None:
     """The pairwise coding a header names, as role -> column, or None."""
     roles = find_roles(header, PREFERENCE_ROLES)
     keys = [normalise(c) for c in header]
@@ -67,9 +75,9 @@ def pairwise_columns(header: list[str]) -> dict | None:
     return None
 
 
-def _flag_columns(keys, left, right) -> dict | None:
+def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
     """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
-    def find(names):
+    def find(names: set[str]) -> int | None:
         return next((j for j, k in enumerate(keys) if k in names), None)
     a = find({f"winner{left}", "winnera", "winnermodela", "awins", "leftwins", "winnerleft",
               f"{left}wins"})
@@ -78,9 +86,9 @@ def _flag_columns(keys, left, right) -> dict | None:
     return None if a is None or b is None else {"flag_a": a, "flag_b": b}
 
 
-def _score_columns(keys, left, right) -> dict | None:
+def _score_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
     """Score pairs such as ``home_score``/``away_score``: the higher score wins."""
-    def find(side, extra):
+    def find(side: str, extra: set[str]) -> int | None:
         names = {f"{side}score", f"score{side}", f"{side}goals", f"{side}points", *extra}
         return next((j for j, k in enumerate(keys) if k in names), None)
     a = find(left, {"homescore", "hometeamscore", "homegoals", "scorea", "score1", "leftscore",
@@ -91,7 +99,7 @@ def _score_columns(keys, left, right) -> dict | None:
 
 
 def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
-                  skipped: dict | None = None) -> Preferences:
+                  skipped: dict[int, str] | None = None) -> Preferences:
     """Read one comparison per row; ``skipped`` columns (per-row ids) are never the ranker."""
     lines = table.lines
     first = table.row(0)
@@ -167,7 +175,8 @@ def _per_row_id(table: Table, j: int, header: list[str]) -> bool:
     return len(values) >= 1 and bool(pd.Series(values, dtype=object).is_unique)
 
 
-def _flags(values, line, header, col) -> np.ndarray:
+def _flags(values: np.ndarray, line: np.ndarray, header: Sequence[str] | None, col: int
+           ) -> np.ndarray:
     """0/1, true/false or yes/no cells as booleans."""
     words = np.char.lower(np.char.strip(values.astype(str)))
     words = np.where(np.char.endswith(words, ".0"), np.char.replace(words, ".0", ""), words)
@@ -181,7 +190,8 @@ def _flags(values, line, header, col) -> np.ndarray:
     return true
 
 
-def _resolve_flags(left, right, cells, line, header, coding):
+def _resolve_flags(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line: np.ndarray,
+                   header: Sequence[str] | None, coding: Coding) -> tuple[np.ndarray, np.ndarray]:
     """One 0/1 flag column per outcome: exactly one flag is set on each row."""
     a_won = _flags(cells[:, coding["flag_a"]], line, header, coding["flag_a"])
     b_won = _flags(cells[:, coding["flag_b"]], line, header, coding["flag_b"])
@@ -198,7 +208,8 @@ def _resolve_flags(left, right, cells, line, header, coding):
     return b_won, tie
 
 
-def _resolve_scores(left, right, cells, line, header, coding):
+def _resolve_scores(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line: np.ndarray,
+                    header: Sequence[str] | None, coding: Coding) -> tuple[np.ndarray, np.ndarray]:
     """Two score columns: the higher score wins; equal scores are a tie."""
     scores = []
     for key in ("score_a", "score_b"):
@@ -214,7 +225,9 @@ def _resolve_scores(left, right, cells, line, header, coding):
     return scores[1] > scores[0], scores[1] == scores[0]
 
 
-def _resolve_labels(left, right, label, lines, header, label_col, left_col, right_col):
+def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, lines: np.ndarray,
+                    header: Sequence[str], label_col: int, left_col: int, right_col: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """Turn left/right/winner rows into winner, loser and tie flags."""
     codes, uniques = pd.factorize(np.asarray(label, dtype=object))
     words = np.asarray([normalise(x) for x in uniques] or [""], dtype=object)[codes]
@@ -270,7 +283,9 @@ def _pairs_headerless(table: Table) -> Preferences:
     return _pairs(cells[:, 0], cells[:, 1], no, no, line, cells, {}, None, [])
 
 
-def pair_preferences(first, second, second_wins, tied, line, notes) -> Preferences:
+def pair_preferences(first: Sequence[str] | np.ndarray, second: Sequence[str] | np.ndarray,
+                     second_wins: Sequence[bool] | np.ndarray, tied: Sequence[bool] | np.ndarray,
+                     line: Sequence[int] | np.ndarray, notes: Sequence[str]) -> Preferences:
     """Comparisons of ``first`` and ``second`` items (names), as other readers give them."""
     line = np.asarray(line, dtype=np.intp)
     return _pairs(np.asarray(first, dtype=object), np.asarray(second, dtype=object),
@@ -278,8 +293,9 @@ def pair_preferences(first, second, second_wins, tied, line, notes) -> Preferenc
                   notes)
 
 
-def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes
-           ) -> Preferences:
+def _pairs(first: np.ndarray, second: np.ndarray, second_wins: np.ndarray, tied: np.ndarray,
+           line: np.ndarray, cells: np.ndarray | None, roles: dict[str, int],
+           header: Sequence[str] | None, notes: Sequence[str]) -> Preferences:
     """Build pairwise Preferences from the file's two item columns, skipping self-pairs.
 
     Items are numbered in order of first appearance in the two columns, row by row;
@@ -301,11 +317,11 @@ def _pairs(first, second, second_wins, tied, line, cells, roles, header, notes
             "Every row compares an item with itself, so there is nothing to compare.",
             fix="Each row must name two different items.")
     weights = None
-    if "weight" in roles:
+    if "weight" in roles and cells is not None:  # roles come with cells
         col = roles["weight"]
         weights = parse_weights(cells[:, col], line, column_label(header, col))[keep]
     rankers, ranker_names = None, None
-    if "ranker" in roles:
+    if "ranker" in roles and cells is not None:
         col = roles["ranker"]
         rankers, ranker_names = ranker_ids(cells[keep, col], line[keep], column_label(header, col))
     return Preferences.from_pairs(w_id[keep], l_id[keep], n_items=len(item_names),

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import skipped_note
+from .columns import skipped_note
 
 __all__ = ["looks_pgn", "read_pgn", "PGN_EXTENSIONS"]
 

@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
+from .assembly import (
     DECLARED_FACTOR,
     DECLARED_SLACK,
-    INTEGER,
     assemble,
     check_weights,
     declared_within_present,
     empty_error,
-    numeric_rows,
     parse_numbers,
-    rows_in_chunks,
-    split_fast,
     tidy_name,
     unique_names,
     whole,
 )
+from .columns import INTEGER
+from .tables import numeric_rows, rows_in_chunks, split_fast
 from .wide import TIE, split_ties
 
 __all__ = ["read_preflib", "looks_preflib", "PREFLIB_EXTENSIONS"]
@@ -123,7 +122,7 @@ def _read_fast(text: str) -> Preferences | None:
         return None  # e.g. an alternative twice in one order: the line reader says where
 
 
-def _orders(piece: str):
+def _orders(piece: str) -> tuple[np.ndarray, ...] | None:
     """One chunk of order lines as ``(counts, pref, group, number, lines)``, or None."""
     if not _one_count_per_line(piece):
         return None
@@ -142,7 +141,7 @@ def _one_count_per_line(data: str) -> bool:
     newlines = np.flatnonzero(encoded == 10)
     n_lines = newlines.size + 1
 
-    def per_line(positions):
+    def per_line(positions: np.ndarray) -> np.ndarray:
         return np.searchsorted(newlines, positions)
 
     colons = np.flatnonzero(encoded == ord(":"))
@@ -159,7 +158,7 @@ def _one_count_per_line(data: str) -> bool:
     return not (commas < colon_at[per_line(commas)]).any()
 
 
-def _strict_orders(data: str):
+def _strict_orders(data: str) -> tuple[np.ndarray, ...] | None:
     """Orders without ties, parsed as numbers: counts, entries and each order's line."""
     parsed = numeric_rows(data, ",")
     if parsed is None:
@@ -176,7 +175,7 @@ def _strict_orders(data: str):
     return values[:, 0].copy(), index // width, group, number.astype(ID_DTYPE), lines
 
 
-def _tied_orders(data: str):
+def _tied_orders(data: str) -> tuple[np.ndarray, ...] | None:
     """Orders with tied alternatives (``2|4`` in a cell), read as a table of text."""
     table = split_fast(data, ",")
     if table is None or not len(table):
@@ -214,10 +213,17 @@ def _read_by_line(text: str) -> Preferences:
     return _preflib_build(names, declared, data)
 
 
-def _preflib_current(lines):
-    names: dict[int, tuple[str, int]] = {}
-    declared = None
-    data = []
+#: A PrefLib file's parts: alternative names (number -> name, line), the declared number of
+#: alternatives and its line, and the order lines as (line, count, order)
+Names = dict[int, tuple[str, int]]
+Declared = tuple[int, int] | None
+Data = list[tuple[int, str, str]]
+
+
+def _preflib_current(lines: Sequence[tuple[int, str]]) -> tuple[Names, Declared, Data]:
+    names: Names = {}
+    declared: Declared = None
+    data: Data = []
     for lineno, s in lines:
         if s.startswith("#"):
             alt = re.match(r"#\s*alternative name\s*(\d+)\s*:\s?(.*)$", s, re.IGNORECASE)
@@ -246,8 +252,8 @@ def _preflib_current(lines):
     return names, declared, data
 
 
-def _preflib_old(lines, size):
-    names: dict[int, tuple[str, int]] = {}
+def _preflib_old(lines: Sequence[tuple[int, str]], size: int) -> tuple[Names, Declared, Data]:
+    names: Names = {}
     for lineno, s in lines[1:size + 1]:
         number, _, name = s.partition(",")
         key = whole(number, lineno, "an alternative's number")
@@ -256,7 +262,7 @@ def _preflib_old(lines, size):
                 f"Alternative {key} is named twice: on rows {names[key][1]} and {lineno}.",
                 row=lineno, fix="Name each alternative once.")
         names[key] = (name.strip(), lineno)
-    data = []
+    data: Data = []
     for lineno, s in lines[size + 2:]:
         count, comma, order = s.partition(",")
         if not comma:
@@ -268,7 +274,8 @@ def _preflib_old(lines, size):
     return names, (size, lines[0][0]), data
 
 
-def _preflib_size(names, declared, data, used=None) -> int:
+def _preflib_size(names: Names, declared: Declared, data: Data, used: list[int] | None = None
+                  ) -> int:
     """The number of alternatives: the declared one (within what the file holds: its named
     alternatives and those its orders use, ``used`` when already known), or the largest
     number named or used."""
@@ -304,7 +311,7 @@ def _preflib_size(names, declared, data, used=None) -> int:
     return m
 
 
-def _preflib_build(names, declared, data) -> Preferences:
+def _preflib_build(names: Names, declared: Declared, data: Data) -> Preferences:
     m = _preflib_size(names, declared, data)
     item_names, notes = unique_names(
         [tidy_name(names.get(number, (str(number), 0))[0] or str(number))

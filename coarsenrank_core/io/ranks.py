@@ -8,9 +8,10 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import assemble, first_repeat, header_only_error, padded, parse_weights
+from .assembly import assemble, first_repeat, header_only_error, parse_weights
 from .options import ReadOptions
 from .survey import Prepared, looks_like_rank, rank_values
+from .tables import padded
 from .wide import has_rank_header, item_columns
 
 __all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker"]

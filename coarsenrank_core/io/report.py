@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..preferences import Preferences
 
 __all__ = ["ReadReport", "ReadResult"]
 
 
-def _names(values, limit: int = 8) -> str:
+def _names(values: Iterable[Any], limit: int = 8) -> str:
     values = list(values)
     text = ", ".join(f"'{v}'" for v in values[:limit])
     return text + (f" and {len(values) - limit} more" if len(values) > limit else "")

@@ -3,28 +3,22 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    _choose_delimiter,
-    check_items,
-    find_roles,
-    guard,
-    parse_weights,
-    plural,
-    quote_list,
-    tidy_name,
-    unneutralise,
-)
+from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
+from .assembly import check_items, guard, parse_weights, tidy_name, unneutralise
+from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import _FALSE, _TRUE, pairwise_columns
 from .report import ReadReport, ReadResult
+from .tables import choose_delimiter
 
 __all__ = ["stream_pairwise", "CHUNK_BYTES"]
 
@@ -35,7 +29,7 @@ _COMPACT_ROWS = 1 << 18
 """Partial counts are re-summed once this many rows of them have piled up."""
 
 
-def _pa():
+def _pa() -> Any:
     try:
         import pyarrow
     except ImportError:  # pragma: no cover - pyarrow is in requirements.txt
@@ -54,7 +48,7 @@ class _Names:
     raw: dict[str, int] = field(default_factory=dict)
     tidied: int = 0
 
-    def of(self, values: list, order: np.ndarray | None = None) -> np.ndarray:
+    def of(self, values: list[str], order: np.ndarray | None = None) -> np.ndarray:
         """Global ids of a chunk's distinct ``values`` (new ones numbered in ``order``)."""
         out = np.empty(len(values), dtype=np.int64)
         for k in (range(len(values)) if order is None else order.tolist()):
@@ -109,13 +103,13 @@ class _Coding:
 class _Counts:
     """Summed weights of each distinct (winner, loser, tie, ranker) key, kept compact."""
 
-    def __init__(self):
-        self.parts: list = []
+    def __init__(self) -> None:
+        self.parts: list[Any] = []  # pyarrow tables
         self.rows = 0
         self.compacted = 0
 
     @staticmethod
-    def _summed(table):
+    def _summed(table: Any) -> Any:
         """Rows of equal (key, side) as one, their weights summed (counted when the table
         has no weights: every row 1)."""
         pa = _pa()
@@ -129,17 +123,17 @@ class _Counts:
         return pa.table({"key": grouped.column("key"), "side": side,
                          "weight": weight.cast(pa.float64())})
 
-    def add(self, table) -> None:
+    def add(self, table: Any) -> None:
         self.add_summed(self._summed(table))
 
-    def add_summed(self, grouped) -> None:
+    def add_summed(self, grouped: Any) -> None:
         """Add counts whose (key, side) are already distinct."""
         self.parts.append(grouped)
         self.rows += grouped.num_rows
         if self.rows > max(_COMPACT_ROWS, 2 * self.compacted):
             self.compact()
 
-    def compact(self):
+    def compact(self) -> Any:
         pa = _pa()
         if len(self.parts) > 1:
             self.parts = [self._summed(pa.concat_tables(self.parts))]
@@ -147,7 +141,7 @@ class _Counts:
         return self.parts[0] if self.parts else None
 
 
-def _text_column(column):
+def _text_column(column: Any) -> Any:
     """A column as trimmed strings (numbers written as the CSV reader writes them)."""
     pa = _pa()
     import pyarrow.compute as pc
@@ -163,7 +157,7 @@ def _text_column(column):
     return pc.utf8_trim_whitespace(column.fill_null(""))
 
 
-def _flags(column, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
+def _flags(column: Any, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
     """A tie-flag column as booleans (0/1, true/false, yes/no; each distinct cell once)."""
     import pyarrow.compute as pc
 
@@ -177,17 +171,18 @@ def _flags(column, offset: int, header: list[str], j: int, first_line: int) -> n
             f"'{encoded.dictionary[bad[0]].as_py()}' is not a yes/no flag.",
             row=first_line + offset + position, column=header[j] or str(j + 1),
             fix="Write 1 or 0 (or true/false, yes/no).")
-    return np.asarray([w in _TRUE for w in words] or [False])[codes]
+    flags: np.ndarray = np.asarray([w in _TRUE for w in words] or [False])[codes]
+    return flags
 
 
-def _weights(column, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
+def _weights(column: Any, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
     pa = _pa()
     if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
-        numbers = column.fill_null(1).to_numpy(zero_copy_only=False).astype(float)
+        numbers: np.ndarray = column.fill_null(1).to_numpy(zero_copy_only=False).astype(float)
         bad = np.flatnonzero(~((numbers >= MIN_WEIGHT) & (numbers <= MAX_WEIGHT)))
         if not bad.size:
             return numbers
-    text = np.asarray(_text_column(column).to_pylist(), dtype=object)
+    text = np.array(_text_column(column).to_pylist(), dtype=object)
     lines = first_line + offset + np.arange(text.size)
     return parse_weights(text, lines, header[j] or str(j + 1))
 
@@ -195,7 +190,7 @@ def _weights(column, offset: int, header: list[str], j: int, first_line: int) ->
 class _Reader:
     """The running state of one collection read in chunks: names, rankers and counts."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.items = _Names()
         self.rankers = _Names()
         self.counts = _Counts()
@@ -214,7 +209,7 @@ class _Reader:
                 fix="Read files of one layout together, with the same column titles.")
         self.coding = coding
 
-    def chunk(self, batch, first_line: int) -> None:
+    def chunk(self, batch: Any, first_line: int) -> None:
         pa = _pa()
         import pyarrow.compute as pc
 
@@ -223,7 +218,7 @@ class _Reader:
         n, offset, header = batch.num_rows, self.rows, coding.header
         if not n:
             return
-        sides: list = []
+        sides: list[Any] = []  # pyarrow string arrays
         for j in (coding.winner, coding.loser):
             column = batch.column(j)
             if isinstance(column, pa.ChunkedArray):
@@ -304,7 +299,8 @@ class _Reader:
             columns = {name: values[keep] for name, values in columns.items()}
         self.counts.add(pa.table(columns))
 
-    def _counted(self, winner, loser, tie, ranker, weight) -> bool:
+    def _counted(self, winner: np.ndarray, loser: np.ndarray, tie: np.ndarray | None,
+                 ranker: np.ndarray | None, weight: np.ndarray | None) -> bool:
         """Sum the chunk's rows by ``bincount`` on one combined key when its range is at
         most a few times the chunk (few items, rankers): O(chunk + range), no hashing."""
         pa = _pa()
@@ -386,7 +382,7 @@ def _csv_layout(path: Path) -> tuple[list[str], str, int]:
         head = handle.read(1 << 16)
     bom = 3 if head.startswith(b"\xef\xbb\xbf") else 0
     text = head[bom:].decode("utf-8", "replace")
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else _choose_delimiter(text)
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else choose_delimiter(text)
     first = text.splitlines()[0] if text.strip() else ""
     header = [h.strip() for h in next(iter(csv.reader([first], delimiter=delimiter)), [])]
     if not any(header):
@@ -396,7 +392,7 @@ def _csv_layout(path: Path) -> tuple[list[str], str, int]:
 
 
 def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
-               chunk_bytes: int):
+               chunk_bytes: int) -> Iterator[Any]:
     """Record batches of the lines that start in bytes ``[start, end)`` of a CSV file,
     parsed a piece of about ``chunk_bytes`` at a time by ``pyarrow.csv.read_csv``.
 
@@ -412,9 +408,10 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
         convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in names},
                                              strings_can_be_null=False))
-    def parse(block: bytes):
+    def parse(block: bytes) -> list[Any]:
         try:
-            return pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+            batches: list[Any] = pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
+            return batches
         except pa.ArrowInvalid as error:
             if "UTF8" not in str(error):
                 raise
@@ -445,14 +442,14 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
             yield from parse(rest)
 
 
-def _csv_batches(path: Path, chunk_bytes: int):
+def _csv_batches(path: Path, chunk_bytes: int) -> tuple[list[str], Iterable[Any], int]:
     """The header and the record batches of a CSV/TSV file, parsed by pyarrow in chunks."""
     header, delimiter, start = _csv_layout(path)
     end = path.stat().st_size
     return header, _csv_range(path, delimiter, len(header), start, end, chunk_bytes), 2
 
 
-def _table_batches(path: Path, chunk_rows: int):
+def _table_batches(path: Path, chunk_rows: int) -> tuple[list[str], Iterable[Any], int]:
     """The header and the record batches of a Parquet or Arrow/Feather file."""
     pa = _pa()
     with open(path, "rb") as handle:
@@ -476,7 +473,7 @@ def _table_batches(path: Path, chunk_rows: int):
         return [str(n) for n in stream.schema.names], iter(stream), 1
 
 
-def stream_pairwise(paths, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
+def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
     """Read ``winner,loser`` files in chunks into one weighted collection of distinct pairs.
 
     Every chunk (``pyarrow.csv.open_csv`` for CSV/TSV, ``ParquetFile.iter_batches`` for
@@ -529,7 +526,7 @@ def stream_pairwise(paths, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
     return guard(task)
 
 
-def _files(paths) -> list[Path]:
+def _files(paths: SourceLike) -> list[Path]:
     """The files ``paths`` names: one path, a folder, a glob pattern or a list of them."""
     from .collection import source_paths
     from .formats import extensions
@@ -537,7 +534,12 @@ def _files(paths) -> list[Path]:
     files = source_paths(paths, tuple(f".{e}" for e in extensions()))
     if files is not None:
         return files
-    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    if isinstance(paths, (str, Path)):
+        return [Path(paths)]
+    if isinstance(paths, Iterable):
+        return [Path(p) for p in paths]
+    raise PreferenceFormatError(f"Cannot read files from a {type(paths).__name__}.",
+                                fix="Name a file, a folder, a glob pattern or a list of them.")
 
 
 def _is_arrow_file(path: Path) -> bool:

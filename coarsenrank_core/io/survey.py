@@ -10,15 +10,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ._common import (
-    INTEGER,
-    ORDINALS,
-    PREFERENCE_ROLES,
-    RANK_LABEL,
-    Table,
-    find_roles,
-    normalise,
-)
+from .columns import INTEGER, ORDINALS, PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise
 from .content import (
     SAMPLE_ROWS,
     comment_title,
@@ -30,6 +22,7 @@ from .content import (
     person_title,
     rank_title_blocks,
 )
+from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows"]
@@ -112,7 +105,8 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
     parsed = np.array([_rank_value(str(u)) for u in unique] or [np.nan], dtype=float)
-    return parsed[codes].reshape(cells.shape)
+    out: np.ndarray = parsed[codes].reshape(cells.shape)
+    return out
 
 
 def _rank_value(cell: str) -> float:
@@ -175,10 +169,10 @@ class Prepared:
     start: int
     platform: str | None = None
     question: str | None = None
-    skipped: dict = field(default_factory=dict)
+    skipped: dict[int, str] = field(default_factory=dict)
     ranker: int | None = None
     count: int | None = None
-    blocks: tuple = ()
+    blocks: tuple[tuple[int, ...], ...] = ()
 
     @property
     def width(self) -> int:
@@ -257,9 +251,9 @@ def prepare(table: Table) -> Prepared:
     return _classify(prepared, rows[0] if rows else [])
 
 
-def _groups(keys: Sequence) -> tuple[tuple[int, ...], ...]:
+def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     """Columns sharing a (non-empty) key, for every key shared by two or more columns."""
-    columns: dict = {}
+    columns: dict[object, list[int]] = {}
     for j, key in enumerate(keys):
         if key:
             columns.setdefault(key, []).append(j)
@@ -312,7 +306,7 @@ _BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
 
 
-def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern = _BRACKETED
+def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
                      ) -> tuple[list[str], str | None]:
     """Google's ``Question [Item]`` and LimeSurvey's ``Question [Ranking 1]`` to the inner name.
 
@@ -423,7 +417,7 @@ def _rank_columns(prepared: Prepared) -> set[int]:
     return {int(j) for j, t in zip(columns, top) if t <= columns.size}
 
 
-def _classify_by_content(prepared: Prepared, skipped: dict, rankers: dict,
+def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: dict[int, int],
                          count: int | None) -> None:
     """Columns that hold metadata, record numbers or who answered, judged by their cells.
 
@@ -495,26 +489,67 @@ def without_title_rows(table: Table) -> tuple[Table, int]:
 
     Title rows hold one cell, or two where the rows below fill many more (``Election:``,
     ``General 2024``), above a row of several titles; their text never recurs below.
+    A row of group titles (``Respondent``, ``Ranking``, ``Other``: merged cells spanning the
+    columns below, so a blank cell stands before or between titles) filling fewer cells
+    than the row under it is a title row too, when that row is a header (two titles or more
+    that are not numbers, none recurring below it); the header then takes a group's title
+    where its own cell is blank.
     """
-    if len(table) < 3 or table.width < 3:
+    if len(table) < 3 or table.width < 2:
         return table, 0
     filled = (table.cells[:8] != "").sum(axis=1)
     below = (table.cells[:60] != "").sum(axis=1)
     # a title row fills at most one cell, or under half of what the rows below fill
     wide = max(2, int(np.median(below[min(len(below) - 1, 3):])) // 2 + 1)
+
+    def title(i: int) -> bool:
+        return bool(filled[i] <= 1 or filled[i] < wide and filled[i] <= 2)
+
     k = 0
-    while k < len(filled) and (filled[k] <= 1 or filled[k] < wide and filled[k] <= 2):
+    while k < len(filled) and title(k):
         k += 1
-    if k == 0 or k >= len(filled) or filled[k] < 2 or k >= len(table) - 1:
-        return table, 0
+
+    def spans(i: int) -> bool:  # a title over several columns: a blank before or between
+        at = np.flatnonzero(table.cells[i] != "")
+        return bool(at.size and (at[0] > 0 or (np.diff(at) > 1).any()))
+
+    g = k  # then rows of group titles, each filling fewer cells than the row under it
+    while g + 1 < len(filled) and (title(g) or filled[g] < filled[g + 1] and spans(g)):
+        g += 1
+        if (grouped := _below_titles(table, g, groups=True)) is not None:
+            return grouped, g
+    stripped = _below_titles(table, k, groups=False)
+    return (table, 0) if stripped is None else (stripped, k)
+
+
+def _below_titles(table: Table, k: int, groups: bool) -> Table | None:
+    """The table from its row ``k`` on, when rows ``0..k-1`` are titles over a header."""
+    filled = (table.cells[:k + 1] != "").sum(axis=1)
+    if k == 0 or k >= min(len(table) - 1, 8) or filled[k] < 2:
+        return None
     codes, uniques = table.factorized
     titles = codes[:k][table.cells[:k] != ""]
     if np.isin(codes[k:], titles).any():
-        return table, 0
-    return Table(table.cells[k:], table.lines[k:], table.delimiter, table.head_widths[k:]), k
+        return None
+    cells = table.cells[k:]
+    if groups:
+        header = codes[k][(table.cells[k] != "") & ~_integers(table.cells[k])]
+        if header.size < 2 or np.isin(codes[k + 1:], header).any():
+            return None  # the row under the titles is not a header
+        cells = cells.copy()
+        for i in reversed(range(k)):  # a blank header cell takes its group's title
+            row = table.cells[i]
+            start = np.maximum.accumulate(np.where(row != "", np.arange(row.size), -1))
+            blank = (cells[0] == "") & (start >= 0)
+            cells[0, blank] = row[start[blank]]
+    return Table(cells, table.lines[k:], table.delimiter, table.head_widths[k:])
 
 
-def _focus_block(prepared: Prepared, used: set) -> tuple[int, ...] | None:
+def _integers(cells: np.ndarray) -> np.ndarray:
+    return np.array([bool(INTEGER.fullmatch(str(c))) for c in cells], dtype=bool)
+
+
+def _focus_block(prepared: Prepared, used: set[int | None]) -> tuple[int, ...] | None:
     """The question block holding the ranking, when a survey has several questions.
 
     A block titled by ranks (``[First choice]``) comes first, then one whose cells are all
@@ -565,9 +600,10 @@ def has_rank_header(prepared: Prepared) -> bool:
 def is_wide_header(prepared: Prepared) -> bool:
     """Whether the first row of a wide file holds column titles rather than a ranking.
 
-    Titles are recognised by rank labels (``1st, 2nd``), by survey metadata, or by ranker
-    and count words, unless some title also appears as an item in the rows below, which
-    makes the first row a ranking.
+    Titles are recognised by rank labels (``1st, 2nd``), by a shared stem numbered 1, 2, ...
+    (``Candidate 1, Candidate 2``), by survey metadata, or by ranker and count words,
+    unless some title also appears as an item in the rows below, which makes the first row
+    a ranking.
     """
     table = prepared.table
     first = table.row(0)
@@ -581,6 +617,8 @@ def is_wide_header(prepared: Prepared) -> bool:
             return False  # a title that is also an item below: the first row is a ranking
     if has_rank_header(prepared):
         return True
+    if sum(map(len, rank_title_blocks(cells))) == len(cells):
+        return True  # a stem and the ranks 1, 2, ... ('Candidate 1', 'Candidate 2'), not below
     if prepared.skipped or prepared.ranker is not None or prepared.count is not None \
             or "weight" in find_roles(first, PREFERENCE_ROLES):
         return True

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    TRUTH_ROLES,
-    Table,
-    column_label,
-    empty_error,
-    find_roles,
-    first_repeat,
-    guard,
-    header_only_error,
-    parse_numbers,
-    quote_list,
-    split_table,
-)
-from ._text import source_text
+from ._text import SourceLike, source_text
+from .assembly import empty_error, first_repeat, guard, header_only_error, parse_numbers
+from .columns import TRUTH_ROLES, column_label, find_roles, quote_list
+from .tables import Table, split_table
 
 __all__ = ["read_truth"]
 
 
-def read_truth(source, prefs: Preferences, *, encoding: str | None = None) -> np.ndarray:
+def read_truth(source: SourceLike, prefs: Preferences, *, encoding: str | None = None
+               ) -> np.ndarray:
     """Read a ground truth for the items of ``prefs``.
 
     Three layouts are accepted, with or without a header row: item and score (column
@@ -95,11 +88,12 @@ def _read_truth(text: str, prefs: Preferences) -> np.ndarray:
     return out
 
 
-def _column_cells(rows, j: int) -> np.ndarray:
+def _column_cells(rows: Sequence[Sequence[str]], j: int) -> np.ndarray:
     return np.asarray([r[j] if j < len(r) else "" for r in rows], dtype=object)
 
 
-def _truth_columns(table: Table, index: dict[str, int]):
+def _truth_columns(table: Table, index: dict[str, int]
+                   ) -> tuple[list[str] | None, int, int, str]:
     """Header (or None), item column, value column and its role: score, rank or order."""
     first = table.rows[0]
     roles = find_roles(first, TRUTH_ROLES)
@@ -112,7 +106,7 @@ def _truth_columns(table: Table, index: dict[str, int]):
     item_col = roles.get("item", roles.get("order", 1 if value_col == 0 else 0))
     if value_col is None:
         value_col, role = (1 - min(item_col, 1), "score") if two else (0, "order")
-    return list(first), item_col, value_col, role
+    return list(first), item_col, value_col, role or "score"  # role is set with value_col
 
 
 def _maybe_space_separated(table: Table, index: dict[str, int]) -> Table:
@@ -125,7 +119,8 @@ def _maybe_space_separated(table: Table, index: dict[str, int]) -> Table:
     return table
 
 
-def _truth_header(first, roles, index, rest) -> bool:
+def _truth_header(first: Sequence[str], roles: dict[str, int], index: dict[str, int],
+                  rest: Sequence[Sequence[str]]) -> bool:
     """Whether the first row of a ground truth holds column titles."""
     if any(first[j] not in index for j in roles.values()):
         return True
@@ -137,13 +132,14 @@ def _truth_header(first, roles, index, rest) -> bool:
     return False
 
 
-def _item_column(rows, index) -> int:
+def _item_column(rows: Sequence[Sequence[str]], index: dict[str, int]) -> int:
     """Without a header: the column (of the first two) whose values name more items."""
     hits = [sum(len(r) > j and r[j] in index for r in rows) for j in (0, 1)]
     return 1 if hits[1] > hits[0] else 0
 
 
-def _truth_items(items, line, column, index) -> None:
+def _truth_items(items: np.ndarray, line: np.ndarray, column: str,
+                 index: dict[str, int]) -> None:
     repeat = first_repeat(items)
     if repeat is not None:
         first, second = repeat

@@ -9,21 +9,14 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from ._common import (
-    PREFERENCE_ROLES,
-    assemble,
-    factorize,
-    find_roles,
-    first_repeat,
-    header_only_error,
-    padded,
-    parse_weights,
-    quote_list,
-)
+from .assembly import assemble, factorize, first_repeat, header_only_error, parse_weights
+from .columns import PREFERENCE_ROLES, find_roles, quote_list
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
+from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared, has_rank_header, is_wide_header, looks_like_rank
+from .tables import padded
 
 __all__ = ["read_wide", "has_rank_header", "is_wide_header"]
 
@@ -79,16 +72,18 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     group = (np.cumsum(filled.reshape(block.shape), axis=1, dtype=np.int32) - 1).ravel()[
         cell_index]
     del filled
+    pref, group, item, item_names, notes = written_ranks(pref, group, item, item_names, line)
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
+    if max(columns, default=0) < codes.shape[1]:
+        notes += _mark_note(codes[prepared.start:, columns], uniques)
     try:
         return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows,
                         item_names, line, rankers=rankers,
                         ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
-                        notes=_mark_note(codes[prepared.start:, columns], uniques)
-                        if max(columns, default=0) < codes.shape[1] else ())
+                        notes=notes)
     except ValueError:
         # Preferences refuses an item twice in a ranking; say where, in the file's terms
         column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols]
@@ -164,7 +159,8 @@ def _refuse_other_layout(prepared: Prepared) -> None:
             fix=f"Choose the '{other}' format, or let it be detected.")
 
 
-def _duplicates(pref, item, column, item_names, lines, prepared: Prepared) -> None:
+def _duplicates(pref: np.ndarray, item: np.ndarray, column: np.ndarray,
+                item_names: Sequence[str], lines: np.ndarray, prepared: Prepared) -> None:
     repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
     if repeat is None:
         return

@@ -1,0 +1,287 @@
+"""Cell values to Preferences: numbers, weights, rankers, item names, assembly and its errors."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from ..errors import Cancelled, PreferenceFormatError
+from ..export import FORMULA_STARTS
+from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
+from .columns import NUMBER, plural, skipped_note
+
+UNEXPECTED = "Unexpected problem while reading the file"
+#: A header may declare more items than its file names or uses (items nobody ranked), but at
+#: most ``DECLARED_FACTOR`` × those present plus ``DECLARED_SLACK``: no reader (nor a saved
+#: session) allocates per declared item beyond what the data support.
+DECLARED_FACTOR, DECLARED_SLACK = 10, 1_000
+
+
+def declared_within_present(declared: int, present: int) -> bool:
+    """Whether ``declared`` items are plausible for the ``present`` ones a file names or uses."""
+    return declared <= DECLARED_FACTOR * present + DECLARED_SLACK
+
+
+# ---------------------------------------------------------------------------- cell values
+def parse_numbers(values: np.ndarray) -> np.ndarray:
+    """Parse plain decimal numbers; NaN where a cell is not one (each distinct cell once)."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object).ravel())
+    series = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
+    ok = series.str.fullmatch(NUMBER).fillna(False).to_numpy(dtype=bool)
+    parsed = np.full(len(series), np.nan)
+    if ok.any():
+        with np.errstate(over="ignore"):
+            parsed[ok] = np.asarray(series[ok].tolist(), dtype=float)
+    out = parsed[codes] if len(parsed) else np.full(codes.size, np.nan)
+    out[codes < 0] = np.nan
+    return out.reshape(np.shape(values))
+
+
+def parse_weights(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
+    """Positive finite weights; a blank cell means 1."""
+    values = np.asarray(values, dtype=object)
+    numbers = parse_numbers(values)
+    blank = values == ""
+    numbers[blank] = 1.0
+    check_weights(numbers, values, lines, column)
+    return numbers
+
+
+def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines: np.ndarray,
+                  column: str | None, what: str = "weight") -> None:
+    """Refuse weights that are not numbers from MIN_WEIGHT to MAX_WEIGHT (sums stay finite)."""
+    bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            f"The {what} '{values[i]}' is not a positive number.", row=int(lines[i]),
+            column=column, fix="Write how many times the ranking was given, e.g. 1 or 3 "
+                               "(or leave the cell blank for 1).")
+    bad = np.flatnonzero((numbers < MIN_WEIGHT) | (numbers > MAX_WEIGHT))
+    if bad.size:
+        i = int(bad[0])
+        raise PreferenceFormatError(
+            f"The {what} '{values[i]}' is outside the accepted range, {MIN_WEIGHT:g} to "
+            f"{MAX_WEIGHT:g}.", row=int(lines[i]), column=column,
+            fix=f"Write how many times the ranking was given, between {MIN_WEIGHT:g} and "
+                f"{MAX_WEIGHT:g}.")
+
+
+def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str
+               ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
+    """Ranker ids in order of first appearance, or (None, None) when all cells are blank."""
+    values = np.asarray(values, dtype=object)
+    blank = values == ""
+    if blank.all():
+        return None, None
+    if blank.any():
+        i = int(np.flatnonzero(blank)[0])
+        raise PreferenceFormatError(
+            "The ranker is blank on this row, while other rows name one.",
+            row=int(lines[i]), column=column,
+            fix="Fill in who gave this ranking, or delete the ranker column.")
+    codes, names = pd.factorize(values)
+    labels = list(map(str, names.tolist()))
+    if "\n'" not in "\n" + "\n".join(labels):  # no name starts with an apostrophe
+        return codes, tuple(labels)
+    shown = [unneutralise(n) for n in labels]
+    if shown != labels:
+        merged, unique = pd.factorize(np.asarray(shown, dtype=object))
+        return merged[codes], tuple(str(n) for n in unique)
+    return codes, tuple(shown)
+
+
+def unneutralise(text: str) -> str:
+    """A cell as written before a spreadsheet-safe export: ``'=x`` is read as ``=x``.
+
+    :func:`coarsenrank_core.export.neutralise_cell` prefixes text that a spreadsheet would
+    run as a formula with an apostrophe; reading removes exactly that one apostrophe.
+    """
+    if text.startswith("'") and text[1:2] and text[1] in FORMULA_STARTS:
+        return text[1:]
+    return text
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
+    codes, names = pd.factorize(np.asarray(values, dtype=object))
+    return codes.astype(np.intp), tuple(str(n) for n in names)
+
+
+def check_items(item_names: tuple[str, ...]) -> None:
+    if len(item_names) == 0:
+        raise PreferenceFormatError("The file names no items.",
+                                    fix="Put the item names in the rankings.")
+    if len(item_names) == 1:
+        raise PreferenceFormatError(
+            f"The file mentions only one item in total ('{item_names[0]}'); a ranking needs "
+            "at least two items.", fix="Check that the rankings list all the items compared.")
+
+
+# ---------------------------------------------------------------------------- assembling
+def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
+              item_names: tuple[str, ...], pref_lines: np.ndarray, *,
+              rankers: Iterable[Any] | np.ndarray | None = None,
+              ranker_column: str = "", weights: np.ndarray | None = None, notes: Sequence[str] = (),
+              unit: str = "row", merge_names: bool = True) -> Preferences:
+    """Build Preferences from entries sorted by preference and group; skip one-item lists.
+
+    Item names that differ only in Unicode form, invisible characters or spacing are
+    merged (``merge_names``), with a note; formats that number their items pass False.
+
+    ``pref``, ``group`` and ``item`` describe each entry; ``pref_lines``, ``rankers`` (raw
+    cell values) and ``weights`` describe each of the ``n_pref`` preferences.
+    """
+    notes = list(notes)
+    note = None
+    if merge_names:
+        item, item_names, note = unify_names(item, item_names)
+    if note:
+        notes.append(note)
+        repeat = first_repeat(pref.astype(np.int64) * max(len(item_names), 1) + item)
+        if repeat is not None:
+            raise PreferenceFormatError(
+                f"The item '{item_names[item[repeat[1]]]}' appears twice in this ranking, "
+                "written in two ways that look the same.", row=int(pref_lines[pref[repeat[1]]]),
+                fix="Each item may appear only once per ranking; write its name the same "
+                    "way everywhere.")
+    check_items(item_names)
+    counts = np.bincount(pref, minlength=n_pref)
+    keep = counts >= 2
+    single = np.flatnonzero(counts == 1)
+    if single.size:
+        notes.append(skipped_note(pref_lines[single], unit, "with fewer than 2 items"))
+    if not keep.any():
+        raise PreferenceFormatError(
+            "No ranking in the file has two or more items, so there is nothing to compare.",
+            fix="Put at least two items in each ranking. If the values on a row are separated "
+                "by spaces or another character, save the file with commas between them.")
+    ranker_codes, ranker_names = (None, None)
+    if rankers is not None:
+        ranker_codes, ranker_names = ranker_ids(np.asarray(rankers, dtype=object)[keep],
+                                                pref_lines[keep], ranker_column)
+    if keep.all():
+        items, groups = item, group
+    else:
+        entry_keep = keep[pref]
+        items, groups = item[entry_keep], group[entry_keep]
+    for array in (items, groups):
+        if array.flags.owndata and array.dtype == ID_DTYPE:
+            array.flags.writeable = False  # ours alone: the collection keeps it, no copy
+    return Preferences.from_arrays(
+        items, counts[keep], groups=groups, n_items=len(item_names),
+        item_names=item_names, weights=None if weights is None else weights[keep],
+        rankers=ranker_codes, ranker_names=ranker_names, notes=tuple(notes))
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+
+
+def tidy_name(name: str) -> str:
+    """A name in Unicode NFC form, without invisible characters or surrounding spaces."""
+    tidy = unicodedata.normalize("NFC", name).translate(_INVISIBLE).strip()
+    return tidy or name
+
+
+def unify_names(codes: np.ndarray, names: Sequence[str]
+                ) -> tuple[np.ndarray, tuple[str, ...], str | None]:
+    """Merge names that differ only in Unicode form, invisible characters or spacing.
+
+    Returns the new codes and names, and a note for the user when anything changed.
+    """
+    plain = [unneutralise(n) for n in names]  # our own spreadsheet-safe export, undone
+    tidy = [tidy_name(n) for n in plain]
+    if tidy == list(names):
+        return codes, tuple(names), None
+    new_of_old, unique = pd.factorize(np.asarray(tidy, dtype=object))
+    merged = len(names) - len(unique)
+    changed = sum(a != b for a, b in zip(plain, tidy))
+    if not merged and not changed:
+        return new_of_old[codes], tuple(str(u) for u in unique), None
+    if merged:
+        note = (f"Merged {plural(merged, 'item name')} that looked the same as another "
+                "(Unicode form, invisible characters or spaces)")
+    else:
+        note = (f"Tidied {plural(changed, 'item name')} (Unicode form, invisible characters "
+                "or surrounding spaces)")
+    return new_of_old[codes], tuple(str(u) for u in unique), note
+
+
+MAX_DIGITS = 12
+
+
+def whole(text: str, row: int | None = None, what: str = "this number") -> int:
+    """A whole number written in a file, refusing ones too long to be meant (> 12 digits)."""
+    text = text.strip()
+    if len(text.lstrip("+-0")) > MAX_DIGITS:
+        shown = text if len(text) <= 20 else text[:12] + f"… ({len(text)} digits)"
+        raise PreferenceFormatError(
+            f"The number '{shown}' is too large for {what}.", row=row,
+            fix=f"Use numbers of at most {MAX_DIGITS} digits.")
+    return int(text)
+
+
+def unique_names(names: Sequence[str], kind: str) -> tuple[list[str], list[str]]:
+    """Numbered items' names made unique: a repeated name gets its number, e.g. ``x (3)``.
+
+    Returns the names and one note per renaming (``kind`` is e.g. ``"Alternatives"``).
+    """
+    taken = set(names)
+    out: list[str] = []
+    notes: list[str] = []
+    first: dict[str, int] = {}
+    for number, name in enumerate(names, 1):
+        if name in first:
+            new, k = f"{name} ({number})", 2
+            while new in taken:
+                new, k = f"{name} ({number}.{k})", k + 1
+            notes.append(f"{kind} {first[name]} and {number} are both called '{name}'; "
+                         f"the second is shown as '{new}'")
+            taken.add(new)
+            name = new
+        first.setdefault(name, number)
+        out.append(name)
+    return out, notes
+
+
+
+
+
+
+def empty_error() -> PreferenceFormatError:
+    return PreferenceFormatError("The file is empty.",
+                                 fix="Choose the file that holds the data; the example files "
+                                     "show what it should contain.")
+
+
+def header_only_error(line: int) -> PreferenceFormatError:
+    return PreferenceFormatError("The file has a header but no rows below it.", row=line,
+                                 fix="Add the data rows under the header.")
+
+
+def first_repeat(codes: np.ndarray) -> tuple[int, int] | None:
+    """Index of the first value seen before, after the index of its earlier occurrence."""
+    repeated = np.flatnonzero(pd.Series(codes).duplicated().to_numpy())
+    if not repeated.size:
+        return None
+    second = int(repeated[0])
+    return int(np.flatnonzero(codes == codes[second])[0]), second
+
+
+T = TypeVar("T")
+
+
+def guard(task: Callable[[], T]) -> T:
+    """Run ``task``; turn any failure that is not already a PreferenceFormatError into one."""
+    try:
+        return task()
+    except (PreferenceFormatError, Cancelled):  # a stopped reading is not a bad file
+        raise
+    except Exception as exc:  # a safety net: the UI must only ever see PreferenceFormatError
+        raise PreferenceFormatError(
+            f"{UNEXPECTED} ({type(exc).__name__}: {str(exc)[:200]}).",
+            fix="Check that the file is laid out like one of the example files; if it is, "
+                "please report this problem.") from exc

@@ -1,0 +1,160 @@
+"""Column titles and their roles, and the words that name columns, rows and counts in messages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+
+# ---------------------------------------------------------------------------- column names
+def _synonyms(*words: str, suffixes: Sequence[str] = ()) -> frozenset[str]:
+    return frozenset(w + s for w in words for s in ("", *suffixes))
+
+
+_RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker", "annotator",
+                 "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
+                 "#")
+PREFERENCE_ROLES: dict[str, frozenset[str]] = {
+    "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
+        {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
+    "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
+                      "session", suffixes=("id",)),
+    "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
+                         "frequency", "numberofvoters", "multiplicity"}),
+    "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
+                       "choice", "option"}),
+    "rank": frozenset({"rank", "position", "place"}),
+    "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
+                         "selected", "picked"}),
+    "loser": frozenset({"loser", "loserid", "loseritem"}),
+    "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
+                       "hometeam", "player1", "playera", "team1", "teama", "competitor1",
+                       "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
+                       "generator1", "systema"}),
+    "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",
+                        "awayteam", "player2", "playerb", "team2", "teamb", "competitor2",
+                        "stimright", "rightstim", "rightoption", "optionright", "optionb",
+                        "generator2", "systemb"}),
+    "label": frozenset({"label", "result", "outcome", "ftr", "res", "fulltimeresult"}),
+    "score": frozenset({"score", "value", "level", "grade", "truth", "worth", "quality",
+                        "rating"}),
+}
+TRUTH_ROLES: dict[str, frozenset[str]] = {
+    "item": frozenset({"item", "items", "itemid", "itemname", "name", "id", "alternative",
+                       "candidate", "object", "doc", "document", "option"}),
+    "score": PREFERENCE_ROLES["score"] | frozenset({"scores", "groundtruth", "truescore"}),
+    "rank": frozenset({"rank", "position", "place"}),
+    "order": frozenset({"order", "ranking", "trueorder", "truthorder", "bestfirst"}),
+}
+ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+             "twelfth|last")
+RANK_LABEL = re.compile(
+    r"(?:(?:rank(?:ed|ing)?|choice|pref(?:erence)?|position|pos|place|option|vote|item|top|"
+    r"no|nr|number|r|c|p|\#)[\s_.#:-]*)?"
+    rf"(?:\d+(?:st|nd|rd|th)?|{ORDINALS})"
+    r"(?:[\s_.-]*(?:choice|place|preference|pref|rank(?:ed)?|item|option|best|favou?rite|pick))?",
+    re.IGNORECASE | re.ASCII)
+NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+INTEGER = re.compile(r"\d+", re.ASCII)
+
+
+def normalise(cell: str) -> str:
+    return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
+
+
+ID_ENDS = ("id", "code", "no", "number", "num", "key")
+NAME_ENDS = ("name", "text", "label", "title")
+SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
+
+
+def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
+    """A normalised title's role word and kind: 0 a name, 1 plain, 2 an id; None if none.
+
+    ``winner_name``/``Winner Text`` are names, ``winner``/``white`` plain, ``winner_id``,
+    ``white_id``/``Winner ID`` ids (of the role words in ``names``).
+    """
+    for kind, ends in ((0, NAME_ENDS), (2, ID_ENDS)):
+        for end in ends:
+            if key.endswith(end) and key[:-len(end)] in names and key[:-len(end)]:
+                return key[:-len(end)], kind
+    return (key, 1) if key in names else None
+
+
+# Mechanical Turk batch results prefix the task's fields: ``Input.item_a``, ``Answer.choice``
+_UNPREFIXED = re.compile(r"^\s*(?:input|answer)\.", re.IGNORECASE)
+
+
+def _ranker_kind(key: str) -> int:
+    """Ranker titles by priority: ranker words, then ids, then e-mails, then names."""
+    if "name" in key:
+        return 4
+    if "mail" in key:
+        return 3
+    return 2 if key in ("id", "#", "responseid", "respondentid") else 1
+
+
+def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[str, int]:
+    """Role -> index of the first header cell that names it.
+
+    For the item roles (winner, loser, left, right, item), a name column beats its id
+    sibling: ``winner_id, winner_name`` gives the names, an id only when no name is there.
+    For the ranker, ranker words beat ids, which beat e-mails, which beat names.
+    """
+    found: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    for j, cell in enumerate(cells):
+        key = normalise(_UNPREFIXED.sub("", cell))
+        for role, names in table.items():
+            if role in SIBLING_ROLES:
+                base = role_base(key, names)
+                if base is None:
+                    continue
+                kind = base[1]
+            elif key in names:
+                kind = _ranker_kind(key) if role == "ranker" else 1
+            else:
+                continue
+            if role not in found or kind < kinds[role]:
+                found[role], kinds[role] = j, kind
+            break
+    return found
+
+
+def column_label(header: Sequence[str] | None, j: int) -> str:
+    """A column as the user sees it: its header text, else its 1-based position."""
+    if header is not None and j < len(header) and header[j]:
+        return header[j]
+    return str(j + 1)
+
+
+def quote_list(values: Iterable[Any], limit: int = 5) -> str:
+    shown = list(values)
+    text = ", ".join(f"'{v}'" for v in shown[:limit])
+    return text + (f" (and {len(shown) - limit} more)" if len(shown) > limit else "")
+
+
+def plural(n: int, noun: str, number: bool = True) -> str:
+    word = noun if n == 1 else noun + "s"
+    return f"{n} {word}" if number else word
+
+
+def skipped_note(lines: Sequence[Any] | np.ndarray, unit: str, reason: str) -> str:
+    """``Skipped 2 rows comparing an item with itself: rows 4, 9`` for the user."""
+    n = len(lines)
+    return f"Skipped {plural(n, unit)} {reason}: {plural(n, 'row', number=False)} " \
+           f"{rows_text(lines)}"
+
+
+def rows_text(lines: Iterable[Any], limit: int = 10) -> str:
+    numbers = [int(x) for x in lines]
+    text = ", ".join(map(str, numbers[:limit]))
+    return text + (f", ... ({len(numbers) - limit} more)" if len(numbers) > limit else "")
+
+
+
+def ignored_note(header: Sequence[str], used: set[int]) -> list[str]:
+    ignored = [c or str(j + 1) for j, c in enumerate(header) if j not in used]
+    return [f"Ignored the columns {quote_list(ignored, 10)}"] if ignored else []

@@ -1,0 +1,416 @@
+"""Text to a table of cells: the separator, the fast and slow CSV parses, chunks of lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PreferenceFormatError
+from ..preferences import ID_DTYPE
+
+# ---------------------------------------------------------------------------- text -> table
+DELIMITERS = (",", ";", "\t")
+DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+MAX_COLUMNS = 20_000
+HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
+_HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
+
+
+def scalar_text(value: object) -> str | None:
+    """A boolean or float cell as the CSV reader would see it (``TRUE``/``FALSE``; integral
+    floats without ``.0``); ``None`` for any other type."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 2 ** 53:
+            return str(int(value))
+        return repr(value)
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """The non-blank records of a table, as a matrix of stripped text cells.
+
+    Attributes
+    ----------
+    cells : numpy.ndarray of object, shape (n_records, width)
+        The cells, ``""`` where a record is shorter than the widest one.
+    lines : numpy.ndarray of int
+        The 1-based line (or sheet row, or JSON record) each record starts on.
+    delimiter : str
+        The separator of a text file.
+    head_widths : tuple of int
+        The number of fields of each of the first records (a header's own width).
+    """
+
+    cells: np.ndarray
+    lines: np.ndarray
+    delimiter: str
+    head_widths: tuple[int, ...] = ()
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[str]], lines: Sequence[int] | np.ndarray,
+                  delimiter: str) -> Table:
+        """A table from Python lists of cells (small inputs: workbooks, JSON, fallbacks)."""
+        width = max((len(r) for r in rows), default=0)
+        cells = np.full((len(rows), width), "", dtype=object)
+        for i, row in enumerate(rows):
+            cells[i, :len(row)] = row
+        return cls(cells, np.asarray(lines, dtype=np.int64), delimiter,
+                   tuple(len(r) for r in rows[:_HEAD_RECORDS]))
+
+    @property
+    def width(self) -> int:
+        return int(self.cells.shape[1])
+
+    def __len__(self) -> int:
+        return int(self.cells.shape[0])
+
+    @cached_property
+    def factorized(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every cell's code and the distinct cells: ``cells == uniques[codes]`` (hashed once)."""
+        codes, uniques = pd.factorize(self.cells.ravel())
+        return codes.reshape(self.cells.shape), np.asarray(uniques, dtype=object)
+
+    def row(self, i: int) -> list[str]:
+        """Record ``i`` as a list: its own fields for the first records, else to its last cell."""
+        cells = self.cells[i]
+        if i < len(self.head_widths):
+            return list(cells[:self.head_widths[i]])
+        filled = np.flatnonzero(cells != "")
+        return list(cells[:filled[-1] + 1]) if filled.size else []
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """Every record as a list (for small tables only)."""
+        return [self.row(i) for i in range(len(self))]
+
+    def column(self, j: int, start: int = 0) -> np.ndarray:
+        """The cells of column ``j`` from record ``start`` on (``""`` beyond a record's end)."""
+        if j >= self.width:
+            return np.full(max(len(self) - start, 0), "", dtype=object)
+        return self.cells[start:, j]
+
+
+def csv_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    out, start = [], 1
+    try:
+        for record in reader:
+            out.append((start, record))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        reason = ("a cell is extremely long, which usually means a quote mark (\") was opened "
+                  "and never closed" if "field larger" in str(exc)
+                  else f"the cells could not be separated ({exc})")
+        raise PreferenceFormatError(f"The file could not be read here: {reason}.", row=start,
+                                    fix="Check the quote marks on this row.") from None
+    return out
+
+
+def _nonblank(records: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    return [(line, r) for line, r in records if any(c.strip() for c in r)]
+
+
+def choose_delimiter(head: str) -> str:
+    """The separator that splits most records of the file's head into several cells."""
+    candidates = [d for d in DELIMITERS if d in head] or [","]
+    if len(candidates) == 1:
+        return candidates[0]
+    nonblank = {d: _nonblank(csv_records(head, d)) for d in candidates}
+
+    def score(d: str) -> tuple[int, bool, int]:
+        recs = nonblank[d]
+        used = sum(len(r) > 1 for _, r in recs)
+        return used, bool(recs) and len(recs[0][1]) > 1, -DELIMITERS.index(d)
+
+    return max(candidates, key=score)
+
+
+def _mixed_delimiter_error(line: int, found: str, used: str) -> PreferenceFormatError:
+    return PreferenceFormatError(
+        f"This row separates its values with {DELIMITER_NAMES[found]}, but the rest "
+        f"of the file uses {DELIMITER_NAMES[used]}.", row=line,
+        fix="Use the same separator on every row (saving the file again from a "
+            "spreadsheet program as CSV does this).")
+
+
+def _multiline_error(line: int, column: int) -> PreferenceFormatError:
+    return PreferenceFormatError(
+        "A cell runs over several lines, which usually means a quote mark (\") was "
+        "opened and never closed.", row=line, column=str(column),
+        fix="Close the quote, or remove the stray quote mark.")
+
+
+def split_table(text: str) -> Table:
+    """Split text into cells, choosing comma, semicolon or tab as the separator.
+
+    The separator is chosen on the first 64 KB; the whole text is then parsed once by
+    pandas' C parser. Files whose records span several lines, or that the C parser
+    refuses, are read by the csv module instead, which says where the problem is.
+    """
+    if "\n" not in text and "\r" in text:
+        text = text.replace("\r", "\n")
+    head = text[:HEAD_BYTES]
+    if len(text) > HEAD_BYTES and "\n" in head:
+        head = head[:head.rindex("\n") + 1]
+    delimiter = choose_delimiter(head)
+    table = split_fast(text, delimiter)
+    if table is None:
+        table = _split_slow(text, delimiter)
+    _check_single_cells(table, text)
+    return table
+
+
+def split_fast(text: str, delimiter: str) -> Table | None:
+    """Parse with pandas' C engine when every record is one line; None otherwise."""
+    encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    newlines = np.flatnonzero(encoded == 10)
+    n_lines = newlines.size + (0 if text.endswith("\n") else 1)
+    if n_lines == 0:
+        return Table.from_rows([], [], delimiter)
+    per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
+    width = int(per_line.max()) + 1
+    if width > MAX_COLUMNS:
+        line = int(np.argmax(per_line)) + 1
+        raise PreferenceFormatError(
+            f"This row holds {width:,} values separated by {DELIMITER_NAMES[delimiter]}; at "
+            f"most {MAX_COLUMNS:,} columns can be read.", row=line,
+            fix="Put one ranking per row with at most that many items, or use the long "
+                "layout (ranker, item, rank), which has no such limit.")
+    padding = _has_padding(text, encoded, delimiter)
+    # a line can be blank only if it holds nothing but separators (and a carriage return)
+    lengths = np.diff(np.r_[-1, newlines, encoded.size if n_lines > newlines.size else -1])
+    maybe_blank = np.flatnonzero(lengths[:n_lines] - 1 <= per_line + 1) if not padding \
+        else None
+    del encoded
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+                            dtype=object, na_filter=False, keep_default_na=False,
+                            skip_blank_lines=False, engine="c", quotechar='"',
+                            doublequote=True, index_col=False)
+    except (pd.errors.ParserError, ValueError, MemoryError):
+        return None
+    if len(frame) != n_lines:
+        return None
+    cells = frame.to_numpy(dtype=object)
+    del frame
+    if '"' in text or padding:
+        cells = _strip(cells)
+    quoted = '"' in text
+    if (quoted or "\r" in text and text.count("\r") != text.count("\r\n")) and any(
+            _contains(cells, c) for c in ("\n", "\r")):
+        return None
+    keep = np.ones(len(cells), dtype=bool)
+    if maybe_blank is None:
+        keep = (cells != "").any(axis=1)
+    elif maybe_blank.size:
+        keep[maybe_blank] = (cells[maybe_blank] != "").any(axis=1)
+    lines = np.flatnonzero(keep) + 1
+    if not keep.all():
+        cells = cells[keep]
+    last = cells.shape[1]
+    while last and not (cells[:, last - 1] != "").any():
+        last -= 1  # columns that are blank on every row
+    widths = _head_widths(text, delimiter, min(int(keep.sum()), _HEAD_RECORDS))
+    last = max(last, *widths, 0)
+    return Table(np.ascontiguousarray(cells[:, :last]), lines.astype(np.int64), delimiter,
+                 widths)
+
+
+CHUNK_CHARACTERS = 1 << 22
+"""Characters of text parsed at a time by the line-based fast paths (PrefLib, BLT): the
+temporaries of one chunk stay in the tens of megabytes whatever the file's size."""
+
+
+def line_chunks(text: str, start: int = 0, stop: int | None = None,
+                size: int = CHUNK_CHARACTERS) -> Iterator[tuple[str, int]]:
+    """Split ``text[start:stop]`` at line ends into pieces of about ``size`` characters.
+
+    Yields ``(piece, lines_before)``: each piece ends with a newline (except perhaps the
+    last), and ``lines_before`` is the number of lines between ``start`` and the piece.
+    Only one piece is copied at a time.
+    """
+    stop = len(text) if stop is None else stop
+    before = 0
+    while start < stop:
+        end = text.find("\n", min(start + size, stop) - 1, stop)
+        end = stop if end < 0 else end + 1
+        piece = text[start:end]
+        yield piece, before
+        before += piece.count("\n")
+        start = end
+
+
+def rows_in_chunks(text: str, start: int, stop: int | None,
+                   parse: Callable[[str], tuple[np.ndarray, ...] | None]
+                   ) -> tuple[np.ndarray, ...] | None:
+    """Parse ``text[start:stop]`` a chunk of lines at a time and join the pieces.
+
+    ``parse(piece)`` gives, for the rows of one chunk, ``(weights, row, group, number,
+    lines)``: a weight per row, then per entry its row (from 0 in the chunk), tied group
+    and number, and each row's 1-based line in the chunk; or None, which stops the whole
+    parse (None is returned). The joined rows are numbered on, and their lines counted from
+    ``start``, across chunks; None as well when no chunk holds a row.
+    """
+    columns: tuple[list[np.ndarray], ...] = ([], [], [], [], [])
+    rows = 0
+    for piece, before in line_chunks(text, start, stop):
+        if not piece.strip():
+            continue
+        parsed = parse(piece)
+        if parsed is None:
+            return None
+        weights, row, group, number, lines = parsed
+        for column, value in zip(columns, (weights, (row + rows).astype(ID_DTYPE),
+                                           group.astype(ID_DTYPE, copy=False), number,
+                                           lines + before)):
+            column.append(value)
+        rows += weights.size
+    if not rows:
+        return None
+    return tuple(joined(column) for column in columns)
+
+
+def joined(pieces: list[np.ndarray]) -> np.ndarray:
+    """The pieces as one array; the list is emptied, so each piece is freed once copied."""
+    out = np.concatenate(pieces)
+    pieces.clear()
+    return out
+
+
+def _marks_per_line(encoded: np.ndarray, newlines: np.ndarray, n_lines: int,
+                    delimiter: str) -> np.ndarray:
+    """How many ``delimiter`` bytes each of the ``n_lines`` lines holds (one pass)."""
+    if not n_lines:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.r_[0, newlines + 1][:n_lines]  # strictly increasing: a line holds its "\n"
+    return np.add.reduceat(encoded == ord(delimiter), starts, dtype=np.int64)
+
+
+def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """Rows of numbers as a float matrix (NaN where a cell is blank) and each row's line.
+
+    No text object is made per cell. None when a cell is not a number, a quote appears, or
+    a row is wider than :data:`MAX_COLUMNS`.
+    """
+    if '"' in text:
+        return None
+    encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    newlines = np.flatnonzero(encoded == 10)
+    n_lines = newlines.size + (0 if text.endswith("\n") else 1)
+    per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
+    width = int(per_line.max(initial=0)) + 1
+    del encoded
+    if not n_lines or width > MAX_COLUMNS:
+        return None
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+                            dtype=float, skip_blank_lines=False, skipinitialspace=True,
+                            engine="c", index_col=False)
+    except (pd.errors.ParserError, ValueError, TypeError, MemoryError):
+        return None
+    if len(frame) != n_lines:
+        return None
+    values = frame.to_numpy(dtype=float)
+    keep = ~np.isnan(values).all(axis=1)
+    return values[keep], (np.flatnonzero(keep) + 1).astype(np.int64)
+
+
+def _head_widths(text: str, delimiter: str, count: int) -> tuple[int, ...]:
+    """The exact number of fields of the first ``count`` non-blank records."""
+    head = "\n".join(text[:HEAD_BYTES].split("\n", 50)[:50])
+    records = _nonblank(csv_records(head, delimiter))[:count]
+    return tuple(len(r) for _, r in records)
+
+
+def _has_padding(text: str, encoded: np.ndarray, delimiter: str) -> bool:
+    """Whether some cell may start or end with white space."""
+    if text.isascii():
+        spaces = encoded == 32
+        for c in "\t\x0b\x0c":
+            if c != delimiter:
+                spaces |= encoded == ord(c)
+        edges = (encoded == ord(delimiter)) | (encoded == 10) | (encoded == 13)
+        return bool(spaces[:1].any() or spaces[-1:].any() or (spaces[1:] & edges[:-1]).any()
+                    or (spaces[:-1] & edges[1:]).any())
+    space = r"[^\S\n\t]" if delimiter == "\t" else r"[^\S\n]"
+    sep = re.escape(delimiter)
+    return re.search(rf"{space}(?:{sep}|\n|\Z)|(?:\A|{sep}|\n){space}", text) is not None
+
+
+def _strip(cells: np.ndarray) -> np.ndarray:
+    out = np.empty_like(cells)
+    for j in range(cells.shape[1]):
+        out[:, j] = pd.Series(cells[:, j], dtype=object).str.strip().to_numpy(dtype=object)
+    return out
+
+
+def _contains(cells: np.ndarray, character: str) -> bool:
+    return any(pd.Series(cells[:, j], dtype=object).str.contains(character, regex=False).any()
+               for j in range(cells.shape[1]))
+
+
+def _split_slow(text: str, delimiter: str) -> Table:
+    """The csv module's reading, record by record, with the line each record starts on."""
+    rows, lines = [], []
+    for line, record in _nonblank(csv_records(text, delimiter)):
+        cells = [c.strip() for c in record]
+        for j, cell in enumerate(cells):
+            if "\n" in cell or "\r" in cell:
+                raise _multiline_error(line, j + 1)
+        rows.append(cells)
+        lines.append(line)
+    return Table.from_rows(rows, lines, delimiter)
+
+
+def _check_single_cells(table: Table, text: str) -> None:
+    """Refuse a row that uses another separator than the rest of the file."""
+    others = [d for d in DELIMITERS if d != table.delimiter and d in text]
+    if not others or not len(table):
+        return
+    single = (table.cells[:, 1:] == "").all(axis=1) if table.width > 1 else np.ones(
+        len(table), dtype=bool)
+    if table.head_widths:
+        single[:len(table.head_widths)] &= np.asarray(table.head_widths) <= 1
+    if not single.any():
+        return
+    first = pd.Series(table.cells[single, 0], dtype=object)
+    for d in others:
+        hits = np.flatnonzero(first.str.contains(d, regex=False).to_numpy())
+        if hits.size:
+            raise _mixed_delimiter_error(int(table.lines[single][hits[0]]), d,
+                                         table.delimiter)
+
+
+def padded(table: Table, header: list[str], start: int) -> np.ndarray:
+    """Data rows as an object array of the header's width; longer rows are an error."""
+    width = len(header)
+    cells = table.cells[start:]
+    if cells.shape[1] > width:
+        extra = np.argwhere(cells[:, width:] != "")
+        if extra.size:
+            i, k = extra[0]
+            filled = np.flatnonzero(cells[i] != "")
+            raise PreferenceFormatError(
+                f"This row has {int(filled[-1]) + 1} values but the header names only "
+                f"{width} columns (the extra value is '{cells[i, width + k]}').",
+                row=int(table.lines[start + i]), column=str(width + k + 1),
+                fix="Remove the extra values, or put quote marks around names that contain "
+                    f"{DELIMITER_NAMES.get(table.delimiter, 'separators')}.")
+        return cells[:, :width]
+    if cells.shape[1] == width:
+        return cells
+    out = np.full((cells.shape[0], width), "", dtype=object)
+    out[:, :cells.shape[1]] = cells
+    return out
+

@@ -1,0 +1,97 @@
+"""io.tables: text to a table of cells (separator, fast and slow parses, chunks of lines)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from coarsenrank_core.errors import PreferenceFormatError
+from coarsenrank_core.io.tables import (
+    MAX_COLUMNS,
+    Table,
+    choose_delimiter,
+    line_chunks,
+    numeric_rows,
+    padded,
+    scalar_text,
+    split_fast,
+    split_table,
+)
+
+CELL = st.text(alphabet="abcxyz019 éß", min_size=1, max_size=6).map(str.strip).filter(bool)
+
+
+@pytest.mark.parametrize("head, delimiter", [("a,b\nc,d\n", ","), ("a;b\nc;d\n", ";"),
+                                             ("a\tb\nc\td\n", "\t"), ("a;b,c\nd;e\n", ";"),
+                                             ("abc\n", ",")])
+def test_choose_delimiter(head, delimiter):
+    assert choose_delimiter(head) == delimiter
+
+
+def test_split_table_skips_blank_lines_and_keeps_line_numbers():
+    table = split_table("a, b\n\n c ,d\n,\n e,f\n")
+    assert table.cells.tolist() == [["a", "b"], ["c", "d"], ["e", "f"]]
+    assert table.lines.tolist() == [1, 3, 5]
+    assert table.row(0) == ["a", "b"] and len(table) == 3 and table.width == 2
+
+
+@given(st.lists(st.lists(CELL, min_size=1, max_size=5), min_size=1, max_size=8),
+       st.sampled_from([",", ";", "\t"]))
+def test_fast_and_slow_parses_agree(rows, delimiter):
+    text = "\n".join(delimiter.join(r) for r in rows) + "\n"
+    table = split_table(text)
+    expected = Table.from_rows(rows, range(1, len(rows) + 1), table.delimiter)
+    assert table.rows == expected.rows
+    assert table.lines.tolist() == expected.lines.tolist()
+
+
+def test_a_quoted_cell_over_several_lines_is_refused_with_its_line():
+    with pytest.raises(PreferenceFormatError, match="several lines") as info:
+        split_table('a,b\n"c\nd",e\n')
+    assert info.value.row == 2
+
+
+def test_a_row_with_another_separator_is_refused():
+    with pytest.raises(PreferenceFormatError, match="semicolons"):
+        split_table("a,b\nc,d\ne;f\n")
+
+
+def test_too_many_columns_are_refused():
+    with pytest.raises(PreferenceFormatError, match="columns can be read"):
+        split_fast("," * MAX_COLUMNS + "\n", ",")
+
+
+def test_padded_pads_and_refuses_extra_values():
+    table = Table.from_rows([["a", "b", "c"], ["x"], ["y", "z"]], [1, 2, 3], ",")
+    assert padded(table, ["a", "b", "c"], 1).tolist() == [["x", "", ""], ["y", "z", ""]]
+    with pytest.raises(PreferenceFormatError, match="extra value is 'z'"):
+        padded(table, ["a"], 1)
+
+
+def test_numeric_rows():
+    values, lines = numeric_rows("1,2\n\n3,\n", ",")
+    assert lines.tolist() == [1, 3]
+    assert np.array_equal(values, [[1, 2], [3, np.nan]], equal_nan=True)
+    assert numeric_rows("1,x\n", ",") is None
+    assert numeric_rows('"1",2\n', ",") is None
+
+
+@given(st.lists(st.text(alphabet="ab ", max_size=5), max_size=30), st.integers(1, 12))
+def test_line_chunks_cover_the_text_at_line_ends(lines, size):
+    text = "\n".join(lines)
+    pieces = list(line_chunks(text, size=size))
+    assert "".join(p for p, _ in pieces) == text
+    before = 0
+    for piece, lines_before in pieces:
+        assert lines_before == before
+        before += piece.count("\n")
+    assert all(p.endswith("\n") for p, _ in pieces[:-1])
+
+
+@pytest.mark.parametrize("value, text", [(True, "TRUE"), (False, "FALSE"), (3.0, "3"),
+                                         (2.5, "2.5"), (float("inf"), "inf"), ("x", None),
+                                         (7, None)])
+def test_scalar_text(value, text):
+    assert scalar_text(value) == text
