@@ -1,41 +1,70 @@
-"""CoarsenPL and PL-EM whose sums over the data are a map over Dask partitions and a reduce."""
+"""CoarsenPL, PL-EM and the DIC sweep whose sums over the data are a map over Dask partitions
+and a reduce."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 
 import numpy as np
 
+from .errors import ClusterError
+from .models.partitioned import PartitionedDesign, forget_layouts
 from .models.plackett_luce import coarsen_pl
 from .preferences import Preferences
 from .results import RankingResult
 
-__all__ = ["DaskStages", "coarsen_pl_dask"]
+__all__ = ["DaskStages", "coarsen_pl_dask", "dic_sweep_dask", "dask_client", "DASK_MISSING"]
 
 DASK_MISSING = ("Fitting on Dask needs the optional extra: pip install 'coarsenrank[dask]' "
                 "(dask[distributed]).")
 
 
-def _wins(part: Preferences) -> np.ndarray:
-    return np.asarray(part.stages.wins, dtype=float)
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError(DASK_MISSING) from None
+    return distributed
 
 
-def _exposure(part: Preferences, theta: np.ndarray, scale: float) -> np.ndarray:
-    return part.stages.exposure(theta, scale)
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> Iterator:
+    """A ``distributed.Client`` of the scheduler at ``scheduler``, or of a ``LocalCluster``
+    started for the block (``n_workers`` processes, default the cores, at most 4, one
+    thread each) and closed after it."""
+    distributed = _distributed()
+    if scheduler is not None:
+        with distributed.Client(scheduler) as client:
+            yield client
+        return
+    workers = n_workers or max(1, min(4, os.cpu_count() or 1))
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
 
 
-def _log_likelihood(part: Preferences, theta: np.ndarray) -> float:
-    return float(part.stages.log_likelihood(theta))
-
-
-class DaskStages:
+class DaskStages(PartitionedDesign):
     """The choice stages of a collection, cut into partitions held by Dask workers.
 
     Every sum EM needs is a map over the partitions and a sum on the driver: the wins of
     each item once (paper Eq. (29)'s ``W``), then at every step the per-item exposure
-    ``Σ w/η`` (Eq. (27) summed as in Eq. (29)). Each worker keeps its partition's stage
-    layout between steps; only θ (M numbers) goes out and M numbers per partition come
-    back.
+    ``Σ w/η`` (Eq. (27) summed as in Eq. (29)). Every Gibbs sweep of the DIC search is
+    the same map: each partition draws its stages' ξ from its own per-sweep seed
+    (:mod:`coarsenrank_core.models.partitioned`) and returns ``Σ ξ`` per item; the driver
+    draws θ. Each worker keeps its partition (and its sampler layout) between steps; only
+    θ (M numbers) goes out and M numbers per partition come back. The results equal
+    :class:`~coarsenrank_core.models.partitioned.PartitionedDesign` with as many parts,
+    run in one process.
+
+    A task whose worker dies is run again elsewhere by Dask; its draws depend only on
+    (seed, partition, sweep), so the re-run gives the same numbers. A partition whose every
+    copy was on dead workers cannot be recovered: the fit raises
+    :class:`~coarsenrank_core.errors.ClusterError` instead of answering without it.
 
     Parameters
     ----------
@@ -44,27 +73,46 @@ class DaskStages:
     client : distributed.Client
     n_partitions : int
         How many contiguous parts the preferences are cut into.
+    replicas : int
+        Workers that hold a copy of each partition (default 1). With 2 or more a fit
+        survives the loss of a worker.
     """
 
-    def __init__(self, prefs: Preferences, client, n_partitions: int):
-        pooled = prefs.pooled
-        cuts = np.array_split(np.arange(len(pooled)), max(1, min(n_partitions, len(pooled))))
+    def __init__(self, prefs: Preferences, client, n_partitions: int, *, replicas: int = 1):
         self.client = client
-        self.parts = client.scatter([pooled.subset(rows) for rows in cuts if rows.size],
-                                    hash=False)  # own keys: equal data elsewhere is released apart
-        self.wins = np.sum(client.gather(client.map(_wins, self.parts, pure=False)), axis=0)
+        self.replicas = max(1, int(replicas))
+        super().__init__(prefs, n_partitions)
 
-    def _reduce(self, function, *args) -> list:
-        futures = [self.client.submit(function, part, *args, pure=False) for part in self.parts]
-        return self.client.gather(futures)
+    def _place(self, parts: list[Preferences]) -> list:
+        futures = self.client.scatter(parts, hash=False)  # own keys: equal data elsewhere
+        if self.replicas > 1:                              # is released apart
+            self.client.replicate(futures, n=self.replicas)
+        return futures
 
-    def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
-        """``scale · Σ w/η`` per item, summed over the partitions."""
-        return np.sum(self._reduce(_exposure, np.asarray(theta, dtype=float), scale), axis=0)
+    def _gather(self, futures: list) -> list:
+        distributed = _distributed()
+        try:
+            return self.client.gather(futures)
+        except (distributed.KilledWorker, CancelledError) as error:  # lost dependencies too
+            raise ClusterError(
+                f"The Dask cluster lost part of the fit ({type(error).__name__}: {error}). "
+                "A worker died holding the only copy of a partition, or a task kept "
+                "failing; no partial answer was returned. Run again, with replicas=2 to "
+                "survive the loss of one worker, or with the local engine.") from None
 
-    def log_likelihood(self, theta: np.ndarray) -> float:
-        """The untempered PL log-likelihood (paper Eq. (19)), summed over the partitions."""
-        return float(sum(self._reduce(_log_likelihood, np.asarray(theta, dtype=float))))
+    def _map(self, function, *args) -> list:
+        return self._gather([self.client.submit(function, part, *args, pure=False)
+                             for part in self.parts])
+
+    def _map_indexed(self, function, *args) -> list:
+        return self._gather([self.client.submit(function, part, self.token, i, *args,
+                                                pure=False)
+                             for i, part in enumerate(self.parts)])
+
+    def close(self) -> None:
+        """Drop this design's sampler layouts on the workers."""
+        with contextlib.suppress(Exception):
+            self.client.run(forget_layouts, self.token)
 
 
 def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str | None = None,
@@ -88,21 +136,26 @@ def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str
     **kwargs
         Passed to :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl`.
     """
-    try:
-        import distributed
-    except ImportError:
-        raise ImportError(DASK_MISSING) from None
-    if scheduler is None:
-        import os
-
-        workers = n_workers or max(1, min(4, os.cpu_count() or 1))
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=":0") as cluster, \
-                distributed.Client(cluster) as client:
-            fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
-                             **kwargs)
-    else:
-        with distributed.Client(scheduler) as client:
-            fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
-                             **kwargs)
+    with dask_client(scheduler, n_workers) as client:
+        fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
+                         **kwargs)
     return fit if np.isfinite(alpha) else replace(fit, method="pl-em")
+
+
+def dic_sweep_dask(prefs: Preferences, *, scheduler: str | None = None, n_partitions: int = 4,
+                   n_workers: int | None = None, replicas: int = 1, **kwargs):
+    """:func:`~coarsenrank_core.dic.dic_sweep` with every Gibbs sweep (and the EM warm
+    starts) a map over Dask partitions, seeded per partition.
+
+    The curve equals ``dic_sweep(prefs, design=PartitionedDesign(prefs, n_partitions))``
+    run in one process with the same seed, and the unpartitioned curve within Monte-Carlo
+    error (:mod:`coarsenrank_core.models.partitioned`).
+    """
+    from .dic import dic_sweep
+
+    with dask_client(scheduler, n_workers) as client:
+        design = DaskStages(prefs, client, n_partitions, replicas=replicas)
+        try:
+            return dic_sweep(prefs, design=design, **kwargs)
+        finally:
+            design.close()
