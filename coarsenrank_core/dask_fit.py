@@ -61,10 +61,11 @@ class DaskStages(PartitionedDesign):
     :class:`~coarsenrank_core.models.partitioned.PartitionedDesign` with as many parts,
     run in one process.
 
-    A task whose worker dies is run again elsewhere by Dask; its draws depend only on
-    (seed, partition, sweep), so the re-run gives the same numbers. A partition whose every
-    copy was on dead workers cannot be recovered: the fit raises
-    :class:`~coarsenrank_core.errors.ClusterError` instead of answering without it.
+    A task whose worker dies is run again elsewhere by Dask, or the map is submitted again
+    after the lost partitions are scattered again from the driver; a task's draws depend
+    only on (seed, partition, sweep), so the re-run gives the same numbers. Without the
+    driver's copies (``keep_local=False``) a lost partition raises
+    :class:`~coarsenrank_core.errors.ClusterError` instead of an answer without it.
 
     Parameters
     ----------
@@ -73,41 +74,83 @@ class DaskStages(PartitionedDesign):
     client : distributed.Client
     n_partitions : int
         How many contiguous parts the preferences are cut into.
-    replicas : int
-        Workers that hold a copy of each partition (default 1). With 2 or more a fit
-        survives the loss of a worker.
+    keep_local : bool
+        The driver keeps its copy of every partition (default) and scatters a lost one
+        again, so a fit survives the death of any worker. ``False`` frees the driver's
+        copies; a partition lost with its worker then raises
+        :class:`~coarsenrank_core.errors.ClusterError`. (Extra replicas on the workers
+        would not do: Dask's active memory manager drops replicas nobody asked for.)
     """
 
-    def __init__(self, prefs: Preferences, client, n_partitions: int, *, replicas: int = 1):
+    #: Times a map is submitted again after a worker died under it.
+    RETRIES = 3
+
+    def __init__(self, prefs: Preferences, client, n_partitions: int, *,
+                 keep_local: bool = True):
         self.client = client
-        self.replicas = max(1, int(replicas))
+        self.keep_local = bool(keep_local)
+        self.local: list[Preferences] = []
         super().__init__(prefs, n_partitions)
 
     def _place(self, parts: list[Preferences]) -> list:
-        futures = self.client.scatter(parts, hash=False)  # own keys: equal data elsewhere
-        if self.replicas > 1:                              # is released apart
-            self.client.replicate(futures, n=self.replicas)
-        return futures
+        if self.keep_local:
+            self.local = parts
+        # own keys (hash=False): equal data of another fit is released apart
+        return self.client.scatter(parts, hash=False)
 
     def _gather(self, futures: list) -> list:
-        distributed = _distributed()
+        return self.client.gather(futures)
+
+    def _lost(self) -> list[int]:
+        """The partitions no live worker holds (their futures cancelled, or no holder)."""
+        lost = [i for i, part in enumerate(self.parts) if part.status != "finished"]
+        held = [part for i, part in enumerate(self.parts) if i not in lost]
         try:
-            return self.client.gather(futures)
-        except (distributed.KilledWorker, CancelledError) as error:  # lost dependencies too
+            holders = self.client.who_has(held) if held else {}
+        except Exception:  # noqa: BLE001 - a scheduler that cannot answer: assume lost
+            return list(range(len(self.parts)))
+        return sorted(lost + [i for i, part in enumerate(self.parts)
+                              if i not in lost and not holders.get(part.key)])
+
+    def _recover(self, lost: list[int]) -> None:
+        """Scatter the driver's copies of the lost partitions again, or raise."""
+        if not self.keep_local:
             raise ClusterError(
-                f"The Dask cluster lost part of the fit ({type(error).__name__}: {error}). "
-                "A worker died holding the only copy of a partition, or a task kept "
-                "failing; no partial answer was returned. Run again, with replicas=2 to "
-                "survive the loss of one worker, or with the local engine.") from None
+                f"The Dask cluster lost {len(lost)} of {len(self.parts)} partitions: a worker "
+                "died holding the only copy of a partition; no partial answer was returned. "
+                "Run again (keep_local=True scatters a lost partition again), or with the "
+                "local engine.")
+        fresh = self.client.scatter([self.local[i] for i in lost], hash=False)
+        for i, future in zip(lost, fresh):
+            self.parts[i] = future
+
+    def _run(self, submit) -> list:
+        """Gather the futures ``submit()`` makes. When a worker died under them, the lost
+        partitions are scattered again from the driver's copies and the map submitted again
+        (each task is a pure function of its partition and arguments, a sweep's draws of
+        its seed, so a re-run gives the same numbers), at most :attr:`RETRIES` times; else
+        :class:`~coarsenrank_core.errors.ClusterError`, never a partial sum."""
+        distributed = _distributed()
+        for _attempt in range(self.RETRIES + 1):
+            try:
+                return self._gather(submit())
+            except (distributed.KilledWorker, CancelledError, OSError) as error:
+                failure = error
+                lost = self._lost()
+                if lost:
+                    self._recover(lost)
+        raise ClusterError(
+            f"The fit failed {self.RETRIES + 1} times on the Dask cluster "
+            f"({type(failure).__name__}: {failure}); no partial answer was returned.")
 
     def _map(self, function, *args) -> list:
-        return self._gather([self.client.submit(function, part, *args, pure=False)
-                             for part in self.parts])
+        return self._run(lambda: [self.client.submit(function, part, *args, pure=False)
+                                  for part in self.parts])
 
     def _map_indexed(self, function, *args) -> list:
-        return self._gather([self.client.submit(function, part, self.token, i, *args,
-                                                pure=False)
-                             for i, part in enumerate(self.parts)])
+        return self._run(lambda: [self.client.submit(function, part, self.token, i, *args,
+                                                     pure=False)
+                                  for i, part in enumerate(self.parts)])
 
     def close(self) -> None:
         """Drop this design's sampler layouts on the workers."""
@@ -143,7 +186,7 @@ def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str
 
 
 def dic_sweep_dask(prefs: Preferences, *, scheduler: str | None = None, n_partitions: int = 4,
-                   n_workers: int | None = None, replicas: int = 1, **kwargs):
+                   n_workers: int | None = None, **kwargs):
     """:func:`~coarsenrank_core.dic.dic_sweep` with every Gibbs sweep (and the EM warm
     starts) a map over Dask partitions, seeded per partition.
 
@@ -154,7 +197,7 @@ def dic_sweep_dask(prefs: Preferences, *, scheduler: str | None = None, n_partit
     from .dic import dic_sweep
 
     with dask_client(scheduler, n_workers) as client:
-        design = DaskStages(prefs, client, n_partitions, replicas=replicas)
+        design = DaskStages(prefs, client, n_partitions)
         try:
             return dic_sweep(prefs, design=design, **kwargs)
         finally:

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 class KillsAWorker(DaskStages):
     """Submits the map of call ``at``, then kills (SIGKILL) the process of one worker that
-    holds a partition, while its tasks are in flight, then gathers."""
+    holds a partition while its tasks are in flight, then gathers."""
 
     def __init__(self, *args, at: int, **kwargs):
         self.at, self.calls, self.killed, self.sole = at, 0, None, None
@@ -37,21 +37,11 @@ class KillsAWorker(DaskStages):
         os.kill(pids[address], signal.SIGKILL)
         self.killed = address
 
-    def _submit_and_gather(self, futures_of):
+    def _gather(self, futures):
         self.calls += 1
-        futures = futures_of()
         if self.calls == self.at:
             self._kill()
-        return self._gather(futures)
-
-    def _map(self, function, *args):
-        return self._submit_and_gather(lambda: [
-            self.client.submit(function, part, *args, pure=False) for part in self.parts])
-
-    def _map_indexed(self, function, *args):
-        return self._submit_and_gather(lambda: [
-            self.client.submit(function, part, self.token, i, *args, pure=False)
-            for i, part in enumerate(self.parts)])
+        return super()._gather(futures)
 
 
 @pytest.fixture
@@ -63,11 +53,11 @@ def client():
         yield client
 
 
-def test_em_survives_a_killed_worker_when_partitions_have_two_copies(client):
+def test_em_survives_a_killed_worker_the_driver_scattering_its_partitions_again(client):
     prefs = lists()
     settings = dict(tol=0.0, max_iter=30)
     expected = coarsen_pl(prefs, 20.0, design=PartitionedDesign(prefs, 4), **settings)
-    design = KillsAWorker(prefs, client, 4, replicas=2, at=10)
+    design = KillsAWorker(prefs, client, 4, keep_local=True, at=10)
     fit = coarsen_pl(prefs, 20.0, design=design, **settings)
     assert design.killed is not None and fit.iterations == 30
     np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-12)
@@ -78,7 +68,7 @@ def test_the_dic_sweep_survives_a_killed_worker_with_the_same_curve(client):
     prefs = lists()
     kw = dict(alphas=GRID[:3], burn_in=10, n_draws=20, random_state=3)
     expected = dic_sweep(prefs, design=PartitionedDesign(prefs, 4), **kw)
-    design = KillsAWorker(prefs, client, 4, replicas=2, at=40)
+    design = KillsAWorker(prefs, client, 4, keep_local=True, at=40)
     curve = dic_sweep(prefs, design=design, **kw)
     assert design.killed is not None
     np.testing.assert_array_equal(curve.dic, expected.dic)
@@ -86,18 +76,18 @@ def test_the_dic_sweep_survives_a_killed_worker_with_the_same_curve(client):
 
 @pytest.mark.parametrize("at", [2, 10])
 def test_with_one_copy_a_killed_worker_gives_the_right_answer_or_a_cluster_error(client, at):
-    # killed at the first EM step, the worker held the only copy of a partition: a clear
-    # error; later, Dask may have copied every partition it held to the other worker while
-    # balancing the tasks, and the fit survives with the right answer
+    # without the driver's copies: killed at the first EM step, the worker held the only
+    # copy of a partition, a clear error; later, Dask may have copied every partition it
+    # held to the other worker while balancing the tasks, and the fit survives
     prefs = lists()
     settings = dict(tol=0.0, max_iter=30)
     expected = coarsen_pl(prefs, 20.0, design=PartitionedDesign(prefs, 4), **settings)
-    design = KillsAWorker(prefs, client, 4, replicas=1, at=at)
+    design = KillsAWorker(prefs, client, 4, keep_local=False, at=at)
     try:
         fit = coarsen_pl(prefs, 20.0, design=design, **settings)
     except ClusterError as error:
         assert design.sole  # only when a partition was lost
-        assert "only copy of a partition" in str(error) and "replicas=2" in str(error)
+        assert "only copy of a partition" in str(error) and "keep_local=True" in str(error)
     else:
         assert not design.sole
         np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-12)
