@@ -84,7 +84,8 @@ def count_piece(piece: tuple, header: list[str]) -> dict:
             "key": empty if counts is None else counts.column("key").to_numpy(),
             "side": empty if counts is None else counts.column("side").to_numpy(),
             "weight": np.zeros(0) if counts is None else counts.column("weight").to_numpy(),
-            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed}
+            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed,
+            "unfinished": reader.unfinished}
 
 
 def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadResult:
@@ -110,6 +111,7 @@ def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadR
         changed.update(part["changed"])
         reader.rows += part["rows"]
         reader.self_pairs += part["self_pairs"]
+        reader.unfinished += part.get("unfinished", 0)
         if not len(part["key"]):
             continue
         key, side = part["key"], part["side"]
