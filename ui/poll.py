@@ -324,6 +324,10 @@ def _next_poll_button(poll_store: PollStore, poll: Poll, token: str) -> None:
         return
     if following is None:
         return
+    if poll.is_open() and state.widget("_poll_next_seen") != following.poll_id:
+        # the page above was drawn while this poll was open: draw it again, closed
+        state.set_widget("_poll_next_seen", following.poll_id)
+        st.rerun(scope="app")
     st.info("The teacher has started the next poll.")
     if st.button("Go to the next poll", type="primary", key="poll_next_go",
                  use_container_width=True):
@@ -439,7 +443,8 @@ def _flag_table(names, probability, unit: str, table_key: str, extra=None) -> No
     probability = np.asarray(probability, dtype=float)
     flagged = np.flatnonzero(probability > CARELESS_THRESHOLD)
     if flagged.size:
-        st.markdown(f"**{count(flagged.size, unit)} look careless**")
+        st.markdown(f"**{count(flagged.size, unit)} "
+                    f"{'looks' if flagged.size == 1 else 'look'} careless**")
         rows = [{unit: names[i], **({} if extra is None else {"answers": int(extra[i])}),
                  "chance careless": float(probability[i])} for i in flagged]
         st.dataframe(rows, hide_index=True, key=table_key,
