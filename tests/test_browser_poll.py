@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
@@ -242,7 +243,17 @@ def test_a_second_poll_in_the_session_students_follow_on_their_phones(
         teacher.get_by_label("Question (optional)").last.fill("Which drink?")
         teacher.get_by_label("Question (optional)").last.press("Enter")  # committed
         wait_idle(teacher)
-        teacher.get_by_role("button", name="Start the next poll").click()
+        # on a loaded machine the results' 3-second refresh can redraw the page under the
+        # pointer for a while: try the click again rather than wait on one element
+        for attempt in range(4):
+            try:
+                teacher.get_by_role("button", name="Start the next poll").click(timeout=20_000)
+                break
+            except PlaywrightTimeout:
+                if "Poll 2 of the session" in teacher.content():
+                    break  # the click went through; the page moved on meanwhile
+                if attempt == 3:
+                    raise
         teacher.get_by_text("Poll 2 of the session").wait_for()
         wait_idle(teacher)
         query = parse_qs(urlsplit(teacher.url).query)
