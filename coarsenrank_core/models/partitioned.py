@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -112,6 +113,8 @@ class PartitionedDesign:
         pooled = prefs.pooled
         self.n_items = prefs.n_items
         self.token = uuid.uuid4().hex
+        # this process's layouts go with the design (a Dask design's workers: close())
+        weakref.finalize(self, forget_layouts, self.token)
         self.parts = self._place([pooled.subset(rows)
                                   for rows in partition_rows(len(pooled), n_partitions)])
         self.wins = summed(self._map(part_wins))
