@@ -90,6 +90,7 @@ class DaskStages(PartitionedDesign):
         self.client = client
         self.keep_local = bool(keep_local)
         self.local: list[Preferences] = []
+        self.known_workers = self._workers()
         super().__init__(prefs, n_partitions)
 
     def _place(self, parts: list[Preferences]) -> list:
@@ -100,6 +101,13 @@ class DaskStages(PartitionedDesign):
 
     def _gather(self, futures: list) -> list:
         return self.client.gather(futures)
+
+    def _workers(self) -> frozenset:
+        """The addresses of the scheduler's workers (empty when it cannot say)."""
+        try:
+            return frozenset(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 - a scheduler that cannot answer
+            return frozenset()
 
     def _lost(self) -> list[int]:
         """The partitions no live worker holds (their futures cancelled, or no holder)."""
@@ -132,10 +140,16 @@ class DaskStages(PartitionedDesign):
         :class:`~coarsenrank_core.errors.ClusterError`, never a partial sum."""
         distributed = _distributed()
         for _attempt in range(self.RETRIES + 1):
+            before = self.known_workers  # asked once, then after each failure: no cost a step
             try:
                 return self._gather(submit())
-            except (distributed.KilledWorker, CancelledError, OSError) as error:
+            except Exception as error:  # noqa: BLE001 - sorted below
                 failure = error
+                self.known_workers = self._workers()
+                lost_worker = isinstance(error, (distributed.KilledWorker, CancelledError,
+                                                 OSError)) or self.known_workers != before
+                if not lost_worker:
+                    raise  # the task's own error (a bug or bad data): not the cluster's
                 lost = self._lost()
                 if lost:
                     self._recover(lost)

@@ -96,3 +96,13 @@ def test_cli_rank_default_method_on_dask_says_it_fits_locally(cluster, list_file
     assert main(["rank", str(list_file), "--engine", "dask", "--scheduler",
                  cluster.scheduler_address]) == 0
     assert "runs locally" in capsys.readouterr().err
+
+
+def test_a_tasks_own_error_is_raised_as_it_is_not_as_a_cluster_error(client):
+    design = DaskStages(lists(100), client, 2)
+
+    def boom(part):
+        raise ValueError("bad data in a partition")
+
+    with pytest.raises(ValueError, match="bad data in a partition"):
+        design._map(boom)
