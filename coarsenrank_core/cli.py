@@ -191,7 +191,7 @@ def _read(path: str, fmt: str | None, args=None):
     file = Path(path) if several else _readable(path)
     engine = getattr(args, "engine", "local")
     if engine == "dask" and fmt in (None, "auto", "pairwise"):
-        # winner,loser tables are counted on Dask; lists are read here and fitted there
+        # pairwise tables are counted on Dask; lists are read here and fitted there
         if fmt == "pairwise" or _is_pairwise_table((several or [file])[0]):
             args.pairwise_on_dask = True
         else:
@@ -209,7 +209,7 @@ def _read(path: str, fmt: str | None, args=None):
             from .io import stream_pairwise
 
             if fmt not in (None, "auto", "pairwise"):
-                raise _UsageError("--stream reads pairwise winner,loser files only")
+                raise _UsageError("--stream reads pairwise files only (winner,loser or left,right with an outcome)")
             result = stream_pairwise(several or file)
         else:
             result = read_file(several or file, format=fmt or "auto", options=options,
@@ -389,7 +389,7 @@ def _parser() -> argparse.ArgumentParser:
                              f"{f.id} = {f.title}" for f in FORMATS.values()))
         sub.add_argument("--sheet", help="workbook sheet to read (default: the first)")
         sub.add_argument("--engine", choices=["local", "dask"], default="local",
-                         help="dask (pip install 'coarsenrank[dask]'): count winner,loser "
+                         help="dask (pip install 'coarsenrank[dask]'): count pairwise "
                               "files on a Dask cluster, then fit locally; lists are read "
                               "here and the EM steps of coarsen-pl and pl-em and the Gibbs "
                               "sweeps of the DIC search run as a map over partitions there")
@@ -399,7 +399,7 @@ def _parser() -> argparse.ArgumentParser:
                          help="with --engine dask and no --scheduler: workers of the local "
                               "cluster (default: the cores, at most 4)")
         sub.add_argument("--stream", action="store_true",
-                         help="count a winner,loser file (or several) chunk by chunk: memory "
+                         help="count a pairwise file (or several) chunk by chunk: memory "
                               "for the distinct comparisons, not the rows")
         sub.add_argument("--scheduler", metavar="ADDRESS",
                          help="with --engine dask: a running scheduler (default: a local "

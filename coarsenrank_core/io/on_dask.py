@@ -128,7 +128,8 @@ def reduce_counts(parts: list[dict], coding: _Coding, names: list[str]) -> ReadR
 
 def dask_pairwise(paths, scheduler: str | None = None, *, block_bytes: int = 64 << 20,
                   n_workers: int | None = None) -> ReadResult:
-    """Read ``winner,loser`` files on a Dask cluster into one weighted collection.
+    """Read pairwise files (the codings :func:`~coarsenrank_core.io.stream_pairwise` reads)
+    on a Dask cluster into one weighted collection.
 
     Each partition (a row group of a Parquet file, a byte range of a CSV/TSV file) is
     counted on a worker by the chunked reader into its own names and keys
