@@ -209,7 +209,8 @@ def _read(path: str, fmt: str | None, args=None):
             from .io import stream_pairwise
 
             if fmt not in (None, "auto", "pairwise"):
-                raise _UsageError("--stream reads pairwise files only (winner,loser or left,right with an outcome)")
+                raise _UsageError("--stream reads pairwise files only (winner,loser, or "
+                                  "left,right with an outcome)")
             result = stream_pairwise(several or file)
         else:
             result = read_file(several or file, format=fmt or "auto", options=options,
