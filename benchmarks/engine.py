@@ -5,7 +5,7 @@ process and of its worker processes, and wall-clock seconds; the median of
 ``--repeat`` runs, 3 by default, on fresh copies of the data so that no cache helps):
 
 - the Consensus page's first visit: what the page computes before its first drawing. On
-  data whose α is quick to choose (:func:`ui.compute.quick_alpha_choice`: Readlevel ×100)
+  data whose α is quick to choose (:func:`ui.alpha.quick_to_choose`: Readlevel ×100)
   that is the automatic α (``choose_alpha`` with the default rule) + the consensus EM fit
   + the rater agreement; on larger data (a SUSHI-shaped upload, 5,000 lists of 10 over 10
   items) the page draws at once at the provisional α = N (EM fit + rater agreement) and
@@ -94,8 +94,12 @@ def _page_settings():
     processes of a sweep, and whether large data are drawn first at a provisional α."""
     from ui import compute
 
+    try:  # the one rule of ui/alpha.py; older trees had it in ui/compute
+        from ui.alpha import quick_to_choose
+    except ImportError:
+        quick_to_choose = getattr(compute, "quick_alpha_choice", None)
     return (getattr(compute, "CONSENSUS_DRAWS", FORMER_PAGE_POSTERIOR), compute.workers,
-            getattr(compute, "quick_alpha_choice", None))
+            quick_to_choose)
 
 
 def consensus_visit(make):
@@ -109,7 +113,10 @@ def consensus_visit(make):
     from coarsenrank_core import alpha as alpha_module
     from coarsenrank_core import coarsen_pl_gibbs
     from coarsenrank_core.alpha import choose_alpha, consensus_fit
-    from coarsenrank_core.experiments import ranker_disagreement
+    try:  # coarsenrank_core.diagnostics; older trees had it in experiments
+        from coarsenrank_core.diagnostics import ranker_disagreement
+    except ImportError:
+        from coarsenrank_core.experiments import ranker_disagreement
 
     draws, workers, quick_alpha_choice = _page_settings()
     prefs = make()

@@ -185,8 +185,17 @@ class _Watch:
         ui.compute.session_connected = connected
         ui.compute._job = job
         ui.compute.Job.progress = progress
-        ui.widgets.stop_button = stop_button
-        ui.shell.stop_button = stop_button
+        ui.widgets.stop_button = stop_button  # every restartable task calls it here
+        # older trees imported it by name into ui/shell.py (the α choice after a
+        # provisional α)
+        import importlib
+        for name in ("ui.shell", "ui.alpha"):
+            try:
+                module = importlib.import_module(name)
+            except ImportError:
+                continue
+            if hasattr(module, "stop_button"):
+                module.stop_button = stop_button
 
     def covered(self, start: float, end: float) -> tuple[float, list[dict]]:
         """Seconds inside a progress bar with Stop between ``start`` and ``end``, and the

@@ -197,8 +197,9 @@ class ChoiceCache:
         return len(self._entries)
 
 
-#: The cache :func:`choose_alpha` uses unless given ``cache=None``: the registry's
-#: ``alpha="auto"`` asks for the same choice once per tempered method of a comparison.
+#: The registry's store of choices: its ``alpha="auto"`` asks :func:`choose_alpha` with
+#: ``cache=CHOICES`` (opt-in: :func:`choose_alpha` alone caches nothing), so fitting
+#: several tempered methods by name on the same data sweeps α once.
 CHOICES = ChoiceCache()
 
 
@@ -207,7 +208,7 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
                  n_draws: int = DIC_DRAWS["n_draws"], folds: int = 5, n_jobs: int = 1,
                  progress: Callable[[int, int], None] | None = None,
                  should_stop: Callable[[], bool] | None = None,
-                 cache: ChoiceCache | None = CHOICES, design=None) -> AlphaChoice:
+                 cache: ChoiceCache | None = None, design=None) -> AlphaChoice:
     """Choose the neighbourhood size α of CoarsenRank from the data.
 
     Rules
@@ -251,8 +252,9 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
         Checked every few sweeps or fits; when it returns true the choice raises
         :class:`coarsenrank_core.errors.Cancelled` (and nothing is cached).
     cache : ChoiceCache or None
-        Where a choice with an integer seed is looked up and stored (default
-        :data:`CHOICES`); None computes it afresh and stores nothing.
+        Where a choice with an integer seed is looked up and stored (opt-in, e.g. the
+        registry's :data:`CHOICES`); None (the default) computes it afresh and stores
+        nothing.
     design : PartitionedDesign, optional
         The DIC sweep's samplers run on the data cut into partitions, e.g. on Dask
         (see :func:`~coarsenrank_core.dic.dic_sweep`); such a choice is not cached.

@@ -51,6 +51,11 @@ class ComparisonRow:
     iterations: int | None
     converged: bool | None
     error: str | None = None
+    #: Seconds of each run, in order (``repeats`` of them, fewer when a run failed).
+    seconds: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seconds", tuple(float(s) for s in self.seconds))
 
     @property
     def ok(self) -> bool:
@@ -148,7 +153,8 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
     truth : array, shape (M,), optional
         Ground-truth scores (higher is better) for pairwise accuracy and Kendall's τ-b.
     repeats : int
-        Fits per method; seconds are the mean and standard deviation over repeats.
+        Fits per method; each row keeps every run's seconds (``seconds``) and their mean
+        and standard deviation.
     progress : callable, optional
         Called as ``progress(done, total)`` after every fit.
     overrides : Mapping, optional
@@ -212,7 +218,8 @@ def compare(prefs: Preferences, methods: Sequence[str] | None = None, truth=None
             method=method_id, name=method.name, accuracy=accuracy, kendall_tau=tau,
             seconds_mean=mean, seconds_std=spread,
             iterations=None if result is None else result.iterations,
-            converged=None if result is None else result.converged, error=error))
+            converged=None if result is None else result.converged, error=error,
+            seconds=tuple(seconds)))
     ranks = {m: _strict_ranks(r.scores) for m, r in results.items()}
     agreement = np.full((len(methods), len(methods)), np.nan)
     for i, a in enumerate(methods):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 __all__ = ["PRIOR", "EM_SETTINGS", "GIBBS_BURN_IN", "GIBBS_DRAWS", "DIC_SETTINGS",
            "DIC_BURN_IN", "DIC_N_DRAWS", "DIC_WARM_START",
@@ -13,7 +15,8 @@ PRIOR = (1.0, 2.0)
 
 #: The closed-form EM of CoarsenPL (paper Algorithm 1) as the registry, the CLI and every
 #: page run it: prior :data:`PRIOR` and the paper's §6.1 calibration θ ← (M/2)·θ/Σθ.
-EM_SETTINGS = MappingProxyType(dict(prior=PRIOR, calibration="paper", max_iter=500, tol=1e-8))
+EM_SETTINGS: Mapping[str, Any] = MappingProxyType(dict(prior=PRIOR, calibration="paper",
+                                                      max_iter=500, tol=1e-8))
 
 #: Burn-in sweeps and kept draws of the exact Gibbs sampler when it is the fitted method.
 GIBBS_BURN_IN = 100
@@ -24,7 +27,7 @@ GIBBS_DRAWS = 200
 DIC_BURN_IN = 100
 DIC_N_DRAWS = 100
 DIC_WARM_START = "chain"
-DIC_SETTINGS = MappingProxyType(dict(burn_in=DIC_BURN_IN, n_draws=DIC_N_DRAWS,
+DIC_SETTINGS: Mapping[str, Any] = MappingProxyType(dict(burn_in=DIC_BURN_IN, n_draws=DIC_N_DRAWS,
                                      warm_start=DIC_WARM_START))
 
 #: The α rule used whenever nobody says otherwise (see :mod:`coarsenrank_core.alpha`).
@@ -33,6 +36,8 @@ ALPHA_RULE = "knee"
 #: Points of the automatic log-spaced α grid.
 ALPHA_GRID_SIZE = 15
 
-#: List entries up to which choosing α from the data is quick enough to wait for before a
-#: page is drawn; above it a provisional α is shown first and refined afterwards.
-QUICK_CHOICE_ENTRIES = 50_000
+#: Distinct list entries (identical lists merged: what the sampler walks) up to which
+#: choosing α from the data is quick enough to wait for before a page is drawn (the default
+#: rule's sweep then takes well under half a second); above it a provisional α is shown
+#: first and refined afterwards (``ui/alpha.py``).
+QUICK_CHOICE_ENTRIES = 5_000

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+#: The ``should_stop`` callback of every long computation: true asks it to stop.
+ShouldStop = Callable[[], bool]
+#: The ``progress(done, total)`` callback of every long computation (``done`` may be
+#: fractional).
+Progress = Callable[[float, int], None]
+
 
 class PreferenceFormatError(ValueError):
     """A file or table could not be read as preferences or as a ground truth.
@@ -49,7 +57,7 @@ class Cancelled(Exception):
     """
 
 
-def check_stop(should_stop, what: str) -> None:
+def check_stop(should_stop: ShouldStop | None, what: str) -> None:
     """Raise :class:`Cancelled` with ``what`` (how far the fit got) if ``should_stop()`` is true.
 
     Every long fit calls this every few iterations; ``should_stop=None`` never stops.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .alpha import choose_alpha
+from .alpha import CHOICES, choose_alpha
 from .defaults import EM_SETTINGS, GIBBS_BURN_IN, GIBBS_DRAWS, PRIOR
 from .errors import Cancelled
 from .frozen import FrozenDict
@@ -125,7 +125,7 @@ class Method:
         """
         params = self.resolve(overrides)
         if isinstance(params.get("alpha"), str):
-            params["alpha"] = choose_alpha(prefs, params["alpha"],
+            params["alpha"] = choose_alpha(prefs, params["alpha"], cache=CHOICES,
                                            should_stop=params.get("should_stop")).alpha
         result = self.function(prefs, **params)
         return result if result.method == self.id else replace(result, method=self.id)

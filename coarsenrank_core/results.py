@@ -203,11 +203,17 @@ class MixtureOutputs(Outputs):
 class ConsensusOutputs(MixtureOutputs):
     """What the default consensus (``"consensus"``) reports besides the scores.
 
-    The fields of :class:`MixtureOutputs` describe the careless-answer mixture it fitted;
-    ``per`` is ``"none"`` when the plain Plackett–Luce fit was kept instead.
-
     Attributes
     ----------
+    noise_probability, reversed_probability : numpy.ndarray of float
+        As in :class:`MixtureOutputs`, from the careless-answer mixture that was fitted.
+    pi, pi_uniform, pi_reversed : float
+        The mixture's noise shares.
+    per : str
+        ``"list"`` or ``"ranker"`` when the mixture was kept; ``"none"`` when the plain
+        Plackett–Luce fit was kept because the mixture was not significantly better.
+    log_posterior : float
+        The mixture's objective at the end (NaN when no mixture was fitted).
     likelihood_ratio : float
         ``2 (log-posterior of the mixture − log-posterior of plain PL)``, both with the
         mixture's prior: the statistic that decided whether careless answers are present.

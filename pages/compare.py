@@ -2,28 +2,25 @@
 
 import streamlit as st
 
+from coarsenrank_core.experiments import DEFAULT_FACTORS
+from coarsenrank_core.registry import METHODS
+from ui import alpha as session_alpha
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.charts import ROBUSTNESS_SHOWN
+from ui.glossary import glossary
+from ui.phone import column_order, more_columns
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.experiments import DEFAULT_FACTORS  # noqa: E402
-from coarsenrank_core.registry import METHODS  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.charts import ROBUSTNESS_SHOWN  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.text import plain  # noqa: E402
-from ui.widgets import (  # noqa: E402
-    alpha_input_text,
-    alpha_text,
-    comparison_table,
+from ui.tables import comparison_table
+from ui.text import plain
+from ui.widgets import (
     csv_download,
     explain,
-    glossary,
-    parse_alpha,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 st.title("Compare methods")
 st.markdown("Run several rank-aggregation methods on the loaded data and compare how close "
@@ -31,7 +28,6 @@ st.markdown("Run several rank-aggregation methods on the loaded data and compare
 
 dataset = state.current()
 prefs = dataset.preferences
-setting = state.alpha_setting()
 
 # the chosen methods live in the session (and the link), so they survive leaving the page
 state.show_in_widget("compare_methods", state.methods())
@@ -40,24 +36,17 @@ methods = st.multiselect("Methods (used by all three sections of this page)", li
 if methods != state.methods():
     state.set_methods(methods)
     state.mark_shown("compare_methods", list(methods))
-# the box shows the session's α, also after another page has changed it
-state.show_in_widget("compare_alpha", alpha_input_text(setting.alpha))
 with st.form("compare_form"):
-    typed = st.text_input("α for the CoarsenRank methods (a number or inf; changing it "
-                          "changes α on every page)", key="compare_alpha")
+    # the box shows the session's α, also after another page has changed it
+    typed = alpha_widget("typed", "compare_alpha",
+                         label="α for the CoarsenRank methods (a number or inf; changing it "
+                               "changes α on every page)")
     runs = st.slider("Timing runs per method (the chart shows the median)", 3, 7,
                      compute.TIMING_RUNS, key="compare_repeats")
     run = st.form_submit_button("Run the comparison", type="primary")
 
-if run:
-    value = parse_alpha(typed)
-    if value is None:
-        st.error("α must be a number from 0.000001 to 10¹² (1e12), or inf.")
-        run = False
-    elif value != setting.alpha:
-        state.set_alpha(value, "typed")
-        state.mark_shown("compare_alpha", alpha_input_text(value))
-        setting = state.alpha_setting()
+run = run and typed is not None  # a typed α that is not one says so and runs nothing
+setting = session_alpha.current()
 alpha = setting.alpha
 st.caption(f"CoarsenRank methods use {alpha_text(alpha)} ({setting.how}), the α of every "
            f"page. CoarsenPL (Gibbs) runs {compute.COMPARE_DRAWS['n_draws']} posterior draws "
@@ -67,21 +56,16 @@ with st.expander("What the methods are"):
     for method in METHODS.values():
         st.markdown(f"**{method.name}** — {method.summary} *({method.reference})*")
 
-for task, what in (("compare", "The comparison"), ("robustness", "The robustness curve"),
-                   ("scale", "The scale test")):
-    if was_stopped(task):
-        st.warning(f"{what} was stopped; press its button to start it again.")
+tasks = {task: restartable(task, f"{what} was stopped; press its button to start it again.")
+         for task, what in (("compare", "The comparison"), ("robustness", "The robustness curve"),
+                            ("scale", "The scale test"))}
 if run and not methods:
     st.error("Choose at least one method.")
 elif run:
-    with stop_button("compare"):
+    with tasks["compare"]:
         result = compute.comparison(prefs, dataset.key, dataset.truth, tuple(methods), alpha,
-                                    1, label="Running the methods: fit")
-        first = tuple(r.seconds_mean if r.ok else 0.0 for r in result.rows)
-        ok = tuple(r.method for r in result.rows if r.ok)
-        timing = compute.timings(prefs, dataset.key, ok, alpha, int(runs),
-                                 tuple(s for r, s in zip(result.rows, first) if r.ok),
-                                 label="Timing the methods: run")
+                                    int(runs), label="Running and timing the methods: fit")
+        timing = compute.timings(result)
     state.store("compare", (result, timing))
 
 stored = state.stored("compare")
@@ -124,7 +108,7 @@ else:
     if robust_run and not methods:
         st.error("Choose at least one method above.")
     elif robust_run:
-        with stop_button("robustness"):
+        with tasks["robustness"]:
             curve = compute.robustness(prefs, dataset.key, dataset.truth, tuple(methods),
                                        alpha, int(seeds),
                                        label="Adding noise and refitting: fit")
@@ -156,7 +140,7 @@ with st.form("scale_form"):
 if scale_run and not methods:
     st.error("Choose at least one method above.")
 elif scale_run:
-    with stop_button("scale"):
+    with tasks["scale"]:
         scaling = compute.scale_within(prefs, dataset.key, tuple(methods), alpha, magnify,
                                        label="Timing the magnified data: fit")
     state.store("scale", scaling)

@@ -3,17 +3,13 @@
 import numpy as np
 import streamlit as st
 
-from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core import PosteriorResult, pairwise_accuracy  # noqa: E402
-from coarsenrank_core.dic import auto_alpha_grid  # noqa: E402
-from coarsenrank_core.exposure import exposure_check  # noqa: E402
-from coarsenrank_core.models.consensus import careless_unit  # noqa: E402
-from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.consensus_view import (  # noqa: E402
+from coarsenrank_core import PosteriorResult, pairwise_accuracy
+from coarsenrank_core.exposure import exposure_check
+from coarsenrank_core.models.consensus import careless_unit
+from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.consensus_view import (
     ORDER_NOTE,
     first_place_out_of_order,
     fit_caption,
@@ -21,20 +17,20 @@ from ui.consensus_view import (  # noqa: E402
     ranking_rows,
     too_few_lists_text,
 )
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.text import alpha_number  # noqa: E402
-from ui.widgets import (  # noqa: E402
+from ui.glossary import glossary
+from ui.phone import column_order, more_columns
+from ui.shell import ensure_shell
+from ui.widgets import (
     TABLE_ROWS,
-    alpha_text,
     chart_limit,
     csv_download,
     explain,
-    glossary,
     long_table,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 st.title("Consensus ranking")
 
@@ -92,24 +88,12 @@ def show_spread(scores, order, spread, slot, how: str) -> None:
             "place; a smear across columns means the place is uncertain.")
 
 
-def restart_if_stopped(task: str, key, message: str, label: str) -> bool:
-    """After Stop: a warning and a button to run ``task`` again; True while stopped."""
-    if was_stopped(task):
-        state.set_widget(f"_{task}_stopped", key)
-    if state.widget(f"_{task}_stopped") != key:
-        return False
-    st.warning(message)
-    if st.button(label, type="primary", key=f"{task}_restart"):
-        state.set_widget(f"_{task}_stopped", None)
-        st.rerun()
-    return True
-
-
 if fit_kind == "default":
-    if restart_if_stopped("consensus", dataset.key, "Computing the consensus was stopped.",
-                          "Compute the consensus"):
+    task = restartable("consensus", "Computing the consensus was stopped.", key=dataset.key,
+                       restart="Compute the consensus")
+    if not task:
         st.stop()
-    with stop_button("consensus"):
+    with task:
         fit = compute.default_fit(prefs, dataset.key)
     st.caption(fit_caption(prefs, fit))
     order = fit.order
@@ -122,14 +106,14 @@ if fit_kind == "default":
     if order.size > TABLE_ROWS:
         st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download "
                    "holds them all.")
-    if spread is None and not restart_if_stopped(
-            "spread", dataset.key, "Measuring how sure each place is was stopped: the table "
-            "shows the consensus order without its likely ranks.",
-            "Measure how sure each place is"):
+    if spread is None and (task := restartable(
+            "spread", "Measuring how sure each place is was stopped: the table shows the "
+            "consensus order without its likely ranks.", key=dataset.key,
+            restart="Measure how sure each place is")):
         # on large data the bootstrap's refits take a while: they start on request
         if prefs.items.size <= compute.AUTO_SPREAD_ENTRIES or st.button(
                 "Measure how sure each place is", type="primary", key="spread_run"):
-            with stop_button("spread"):
+            with task:
                 spread = compute.default_uncertainty(prefs, dataset.key)
         else:
             st.info(f"These data are large ({prefs.items.size:,} list entries): measuring "
@@ -146,32 +130,21 @@ if fit_kind == "default":
                      "consensus_ranking.csv", key="consensus_download")
     alpha = None
 else:
-    original = dataset.original.preferences
-    if state.peek_alpha() is None and not compute.quick_alpha_choice(original):
-        # never hold the first drawing for a DIC sweep: draw now at the quick rule's
-        # provisional α = N (τ = ½); after the page the shell chooses α by the default rule,
-        # with a progress bar and Stop, and draws the page again at that α
-        state.set_alpha(original.total_weight, "provisional")
-    setting = state.alpha_setting()
-    grid = sorted({*auto_alpha_grid(prefs.total_weight).tolist(), setting.alpha,
-                   float("inf")})
-    # the slider shows the session's α, also after another page has changed it
-    state.show_in_widget("consensus_alpha", setting.alpha)
-    value = st.select_slider("Trust in the data (α): move right to trust the data more "
-                             "(changes α on every page)", options=grid,
-                             format_func=alpha_number, key="consensus_alpha")
-    if value != setting.alpha:
-        state.set_alpha(value, "slider")
-        state.mark_shown("consensus_alpha", value)
-        setting = state.alpha_setting()
+    # on data whose α is slow to choose, the page is drawn at once at the provisional α = N
+    # (τ = ½); after the page the shell chooses α by the default rule, with a progress bar
+    # and Stop, and draws the page again at that α (ui.alpha)
+    setting = alpha_widget("slider", "consensus_alpha",
+                           label="Trust in the data (α): move right to trust the data more "
+                                 "(changes α on every page)")
     alpha = setting.alpha
     st.caption(f"Using {alpha_text(alpha)}: {setting.how}. The order is CoarsenPL fitted by EM "
                "at this α (`rank --method coarsen-pl`); likely ranks come from its tempered "
                "posterior, whose width is set by α more than by the data.")
-    if restart_if_stopped("consensus", (dataset.key, alpha),
-                          "Computing the consensus was stopped.", "Compute the consensus"):
+    task = restartable("consensus", "Computing the consensus was stopped.",
+                       key=(dataset.key, alpha), restart="Compute the consensus")
+    if not task:
         st.stop()
-    with stop_button("consensus"):
+    with task:
         fit = compute.consensus_fit(prefs, dataset.key, alpha)
     order = fit.order
     # the posterior is drawn at the session's α only: a provisional α is about to change
@@ -190,11 +163,11 @@ else:
     if order.size > TABLE_ROWS:
         st.caption(f"Showing the best {TABLE_ROWS:,} of {order.size:,} items; the download "
                    "holds them all.")
-    if post is None and not setting.provisional and not restart_if_stopped(
-            "posterior", (dataset.key, alpha), "Sampling how sure each place is was stopped: "
-            "the table shows the consensus order without its likely ranks.",
-            "Sample how sure each place is"):
-        with stop_button("posterior"):
+    if post is None and not setting.provisional and (task := restartable(
+            "posterior", "Sampling how sure each place is was stopped: the table shows the "
+            "consensus order without its likely ranks.", key=(dataset.key, alpha),
+            restart="Sample how sure each place is")):
+        with task:
             post = compute.posterior(prefs, dataset.key, alpha)
     if post is not None:
         show_spread(fit.scores, order, post, ranking_slot,

@@ -4,25 +4,25 @@ from dataclasses import replace
 
 import streamlit as st
 
-from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core import PreferenceFormatError  # noqa: E402
-from coarsenrank_core.exposure import exposure_check  # noqa: E402
-from coarsenrank_core.io import FORMATS, example_file, extensions  # noqa: E402
-from ui import charts, compute, importer, state  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.samples import SAMPLES  # noqa: E402
-from ui.scenario import (  # noqa: E402
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.exposure import exposure_check
+from coarsenrank_core.io import FORMATS, example_file, extensions
+from ui import charts, compute, importer, state
+from ui.glossary import glossary
+from ui.phone import column_order, more_columns
+from ui.samples import SAMPLES
+from ui.scenario import (
     EXPOSURE_CHOICES,
     SCENARIO_LIMITS,
     parse_scenario,
     simulate_scenario,
 )
-from ui.share import SessionFileError, open_session_file  # noqa: E402
-from ui.text import count, list_word, plain  # noqa: E402
-from ui.widgets import explain, format_error, glossary, show_chart, stop_button  # noqa: E402
+from ui.share import SessionFileError, open_session_file
+from ui.shell import ensure_shell
+from ui.text import count, list_word, plain
+from ui.widgets import explain, format_error, show_chart, stop_button
+
+ensure_shell()
 
 #: List entries up to which the Data page fits the consensus at once for its exposure check.
 EXPOSURE_CHECK_ENTRIES = 200_000

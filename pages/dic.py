@@ -2,25 +2,24 @@
 
 import streamlit as st
 
+from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range
+from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid
+from ui import alpha as session_alpha
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.glossary import GLOSSARY, glossary
+from ui.phone import column_order, more_columns
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.alpha import DEFAULT_RULE, alpha_in_range  # noqa: E402
-from coarsenrank_core.dic import DIC_DRAWS, DICResult, auto_alpha_grid  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.text import alpha_number, number  # noqa: E402
-from ui.widgets import (  # noqa: E402
-    GLOSSARY,
-    alpha_text,
+from ui.tables import dic_rows
+from ui.text import alpha_number, number
+from ui.widgets import (
     csv_download,
     explain,
-    glossary,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 MAX_ALPHAS, MAX_DRAWS, MAX_BURN_IN = 30, 1000, 1000
 
@@ -75,10 +74,9 @@ if run and grid_kind == "My own list":
     elif len(alphas) > MAX_ALPHAS:
         st.error(f"Write at most {MAX_ALPHAS} values of α (you wrote {len(alphas)}): each "
                  "value is a full run of the sampler.")
-if was_stopped("dic"):
-    st.warning("The DIC run was stopped; press Run to start it again.")
+task = restartable("dic", "The DIC run was stopped; press Run to start it again.")
 if run and grid_ok:
-    with stop_button("dic"):
+    with task:
         result = compute.dic(prefs, dataset.key, alphas, int(burn_in), int(draws), int(seed),
                              label="Sampling the posterior for each α:")
     state.store("dic", result)
@@ -89,7 +87,7 @@ def show(result) -> None:
     shown = st.multiselect("Curves to show", ["dic", "f", "g"], default=["dic"],
                            format_func={"dic": "DIC", "f": "f (fit)", "g": "g (complexity)"}.get,
                            key="dic_curves")
-    setting = state.alpha_setting()
+    setting = session_alpha.current()
     show_chart(charts.dic_chart(result, shown, setting.alpha), key="dic_chart")
     explain("The diamond marks where the curve levels off (the default rule); the dashed "
             "line is the α the pages use now. Further right means a smaller neighbourhood: "
@@ -109,22 +107,20 @@ def show(result) -> None:
     st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.")
     first, second = st.columns(2)
     # callbacks run before the page, so the chart's dashed line moves in the same click
-    if first.button(f"Use α = {alpha_number(knee)} (levels off)", type="primary",
-                    key="use_knee", on_click=state.set_alpha, args=(knee, "knee")):
+    if alpha_widget("button", "use_knee", label=f"Use α = {alpha_number(knee)} (levels off)",
+                    alpha=knee, rule="knee", where=first, type="primary"):
         st.success(f"Using {alpha_text(knee)} on every page.")
     best_label = (f"Use α = {alpha_number(best)} (largest tried; still falling)"
                   if result.still_falling else f"Use α = {alpha_number(best)} (lowest DIC)")
-    if second.button(best_label, key="use_best", on_click=state.set_alpha,
-                     args=(best, "dic-min")):
+    if alpha_widget("button", "use_best", label=best_label, alpha=best, rule="dic-min",
+                    where=second):
         st.success(f"Using {alpha_text(best)} on every page.")
     with st.expander("The numbers behind the curve"):
         st.markdown("f is the average log-likelihood of the data over posterior draws (fit); "
                     "g is the log-likelihood at the posterior mean minus f (the effective "
                     "complexity); DIC = g − f. Draws come from the exact Gibbs sampler of the "
                     "tempered posterior.")
-        rows = [{"α": a, "τ = α/(α+N)": t, "f (fit)": f, "g (complexity)": g, "DIC = g − f": d}
-                for a, t, f, g, d in
-                zip(result.alphas, result.taus, result.f, result.g, result.dic)]
+        rows = dic_rows(result)
         st.dataframe(rows, hide_index=True, column_order=column_order(
             ("α", "DIC = g − f"), more_columns("dic_table")))
         csv_download("Download the curve (CSV)", ["alpha", "tau", "f", "g", "dic"],
@@ -136,8 +132,8 @@ if result is None:
     # the curve behind the session's α, when the default rule already drew it (or can
     # draw it at once): no extra click for the curve that chose α
     original = dataset.original.preferences
-    if state.peek_alpha() is None and compute.quick_alpha_choice(original):
-        state.alpha_setting()
+    if session_alpha.peek() is None and session_alpha.quick_to_choose(original):
+        session_alpha.current()
     choice = compute.alpha_choice.peek(original, dataset.original.key, DEFAULT_RULE)
     if choice is not None and isinstance(choice.evidence, DICResult) and \
             dataset.original.key == dataset.key:
@@ -154,18 +150,17 @@ st.markdown("Hold out a fifth of the raters (or of the lists) at a time, fit the
             "the rest at each α, and score how likely the held-out answers are. The α with "
             "the best held-out score wins; ties go to the larger α. On the paper's datasets "
             "this picks α = ∞, the plain model.")
-if was_stopped("cv"):
-    st.warning("Cross-validation was stopped; press Cross-validate to start it again.")
+task = restartable("cv", "Cross-validation was stopped; press Cross-validate to start it again.")
 if st.button("Cross-validate", key="run_cv"):
-    with stop_button("cv"):
+    with task:
         state.store("cv", compute.alpha_choice(prefs, dataset.key, "cv"))
 cv = state.stored("cv")
 if cv is not None:
     show_chart(charts.cv_chart(cv.evidence), key="cv_chart")
     explain("Higher is better: the held-out log-likelihood summed over the folds. "
             + cv.describe() + ".")
-    if st.button(f"Use α = {alpha_number(cv.alpha)} (cross-validation)", key="use_cv",
-                 on_click=state.set_alpha, args=(cv.alpha, "cv")):
+    if alpha_widget("button", "use_cv", label=f"Use α = {alpha_number(cv.alpha)} "
+                    "(cross-validation)", alpha=cv.alpha, rule="cv"):
         st.success(f"Using {alpha_text(cv.alpha)} on every page.")
 
 glossary("alpha", "tau", "dic", "f", "g", "knee", "warm_up", "draws", "posterior",

@@ -2,14 +2,13 @@
 
 import streamlit as st
 
-from ui.shell import ensure_shell
+from ui import poll, state
+from ui.glossary import glossary
+from ui.shell import PAGES, START_HERE, ensure_shell
+from ui.text import plain
+from ui.widgets import dataset_card
 
 ensure_shell()
-
-from ui import poll, state  # noqa: E402
-from ui.shell import PAGES, START_HERE  # noqa: E402
-from ui.text import plain  # noqa: E402
-from ui.widgets import dataset_card, glossary  # noqa: E402
 
 st.title("CoarsenRank: one fair ranking from many people's rankings")
 st.markdown(

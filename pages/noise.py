@@ -2,28 +2,26 @@
 
 import streamlit as st
 
+from coarsenrank_core.noise import NOISE_TYPES
+from ui import charts, compute, state
+from ui.alpha import alpha_text, alpha_widget
+from ui.consensus_view import too_few_lists_text
+from ui.glossary import glossary
+from ui.noise_report import before_after, make_noisy_copy, rater_check
+from ui.phone import column_order, more_columns
+from ui.samples import SAMPLES
+from ui.scenario import TEACHING
 from ui.shell import ensure_shell
-
-ensure_shell()
-
-from coarsenrank_core.noise import NOISE_TYPES  # noqa: E402
-from ui import charts, compute, state  # noqa: E402
-from ui.consensus_view import too_few_lists_text  # noqa: E402
-from ui.noise_report import before_after, make_noisy_copy, rater_check  # noqa: E402
-from ui.phone import column_order, more_columns  # noqa: E402
-from ui.samples import SAMPLES  # noqa: E402
-from ui.scenario import TEACHING  # noqa: E402
-from ui.text import count, plain  # noqa: E402
-from ui.widgets import (  # noqa: E402
-    ACCURACY_COLUMNS,
-    alpha_text,
+from ui.tables import ACCURACY_COLUMNS, before_after_rows
+from ui.text import count, plain
+from ui.widgets import (
     chart_limit,
     explain,
-    glossary,
+    restartable,
     show_chart,
-    stop_button,
-    was_stopped,
 )
+
+ensure_shell()
 
 st.title("Noise")
 st.markdown("Make a noisy copy of the loaded data to see how each method copes. The original "
@@ -31,18 +29,18 @@ st.markdown("Make a noisy copy of the loaded data to see how each method copes. 
 
 dataset = state.current()
 original = dataset.original
-setting = state.alpha_setting()
 copy = state.noisy_copy()
 if dataset.parent is not None:
-    st.info(f"You are looking at a noisy copy of “{plain(original.name)}”. It keeps the "
-            f"original's {alpha_text(setting.alpha)} ({setting.how}), so before and after "
-            "are compared at the same α.")
+    setting = alpha_widget("shown", label=f"You are looking at a noisy copy of "
+                           f"“{plain(original.name)}”. It keeps the original's {{alpha}} "
+                           "({how}), so before and after are compared at the same α.",
+                           draw=st.info)
     if st.button("Switch to the original data", key="noise_revert"):
         state.set_current(original)
         st.rerun()
 else:
-    st.caption(f"The consensus before and after is compared at {alpha_text(setting.alpha)} "
-               f"({setting.how}); the noisy copy keeps this α.")
+    setting = alpha_widget("shown", label="The consensus before and after is compared at "
+                           "{alpha} ({how}); the noisy copy keeps this α.")
     if copy is not None:
         st.info("You are looking at the original data; your noisy copy is kept.")
         if st.button("Switch to the noisy copy", key="noise_switch"):
@@ -67,10 +65,10 @@ with st.form("noise_form"):
                            key="noise_seed")
     apply = st.form_submit_button("Make the noisy copy", type="primary")
 
-if was_stopped("noise") or was_stopped("noise_methods"):
-    st.warning("Stopped; press the button again to start over.")
+tasks = {task: restartable(task, "Stopped; press the button again to start over.")
+         for task in ("noise", "noise_methods")}
 if apply:
-    with stop_button("noise"):
+    with tasks["noise"]:
         make_noisy_copy(kind, float(level), int(seed))
     st.rerun()
 
@@ -111,7 +109,7 @@ if report is not None:
                 "file on the Data page.")
     elif st.button("Fit every method before and after", key="noise_methods") or state.stored(
             "noise_methods") is not None:
-        with stop_button("noise_methods"):
+        with tasks["noise_methods"]:
             before = compute.comparison(original.preferences, original.key, original.truth,
                                         methods, setting.alpha, 1,
                                         label="Fitting the original:")
@@ -122,12 +120,8 @@ if report is not None:
         show_chart(charts.before_after_chart(before, after), key="before_after_chart")
         explain("Share of item pairs each method puts in the true order, on the original "
                 "data and on the noisy copy; the axis starts at 0.5, what guessing gets.")
-        st.dataframe([{"method": b.name, "accuracy, original": b.accuracy,
-                       "accuracy, noisy copy": a.accuracy,
-                       "change": a.accuracy - b.accuracy}
-                      for b, a in zip(before.rows, after.rows) if b.ok and a.ok],
-                     hide_index=True, column_config=ACCURACY_COLUMNS,
-                     column_order=column_order(("method", "change"),
+        st.dataframe(before_after_rows(before, after), hide_index=True,
+                     column_config=ACCURACY_COLUMNS, column_order=column_order(("method", "change"),
                                                more_columns("noise_methods_table")))
 
     st.subheader("Which raters were made noisy, and which do the models flag?")

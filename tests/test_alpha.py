@@ -107,5 +107,17 @@ def test_choices_are_cached_explicitly_and_cache_none_recomputes():
     cache.clear()
     assert len(cache) == 0
     assert choose_alpha(prefs, "knee", random_state=1, cache=cache, **settings) is not again
-    # the default cache is the module's, which the dashboard's tests can clear
-    assert alpha_module.CHOICES is choose_alpha.__kwdefaults__["cache"]
+    # opt-in: choose_alpha alone caches nothing; the registry's "auto" uses alpha.CHOICES
+    assert choose_alpha.__kwdefaults__["cache"] is None
+
+
+def test_only_the_registry_opts_in_to_the_engines_cache():
+    prefs = simulated(n_prefs=30, n_items=5, seed=7)
+    alpha_module.CHOICES.clear()
+    choose_alpha(prefs)
+    assert len(alpha_module.CHOICES) == 0  # a plain call stores nothing
+    first = run_method("coarsen-pl", prefs)
+    assert len(alpha_module.CHOICES) == 1
+    assert run_method("coarsen-th", prefs).params["alpha"] == first.params["alpha"]
+    assert len(alpha_module.CHOICES) == 1  # the second tempered method found the choice
+    alpha_module.CHOICES.clear()

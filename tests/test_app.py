@@ -438,7 +438,7 @@ def test_a_noisy_copy_keeps_the_alpha_and_says_so():
 
 
 def test_consensus_judges_raters_with_the_mixture_when_chosen():
-    from coarsenrank_core.experiments import careless_rankers
+    from coarsenrank_core.diagnostics import careless_rankers
 
     at = open_page("pages/consensus.py")
     at.radio(key="consensus_judge").set_value("pl-mix-ranker").run()
@@ -483,8 +483,7 @@ def test_large_data_are_drawn_first_at_a_provisional_alpha_then_refined(monkeypa
     import ui.state
     from coarsenrank_core import choose_alpha
 
-    monkeypatch.setattr(ui.state, "QUICK_CHOICE_LIMIT", 0)  # every dataset counts as large
-    monkeypatch.setattr("ui.shell.SIDEBAR_CHOICE_LIMIT", 0)
+    monkeypatch.setattr("ui.alpha.QUICK_CHOICE_ENTRIES", -1)  # every dataset counts as large
     fitted = []
     real = ui.compute.engine_consensus_fit
 
@@ -570,7 +569,7 @@ def _spy_consensus_steps(monkeypatch):
     monkeypatch.setattr(ui.compute, "choose_alpha", choose)
     monkeypatch.setattr(coarsenrank_core, "coarsen_pl_gibbs", gibbs)
     # every data set counts as slow to choose α on
-    monkeypatch.setattr(ui.compute, "QUICK_SWEEP_ENTRIES", -1)
+    monkeypatch.setattr("ui.alpha.QUICK_CHOICE_ENTRIES", -1)
     for cached in (ui.compute.consensus_fit, ui.compute.posterior, ui.compute.alpha_choice):
         cached.clear()
     return events
@@ -580,7 +579,7 @@ def test_the_consensus_page_draws_a_provisional_consensus_before_any_sweep(monke
     """First drawing on data whose α is slow to choose: the EM consensus at the quick
     rule's α = N, labelled provisional, and no DIC sweep nor posterior before it."""
     events = _spy_consensus_steps(monkeypatch)
-    monkeypatch.setattr("ui.shell._refine_alpha", lambda notice: None)  # stop after drawing
+    monkeypatch.setattr("ui.alpha.refine_step", lambda notice: None)  # stop after drawing
     at = open_coarsen()
     no_failure(at)
     assert events == [("fit", 30.0)]  # 30 lists: α = N, nothing else

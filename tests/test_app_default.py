@@ -9,6 +9,8 @@ from streamlit.testing.v1 import AppTest
 from coarsenrank_core import read_preferences, run_method
 from coarsenrank_core.cli import main
 from coarsenrank_core.registry import DEFAULT_METHOD
+from ui.noise_report import rater_check
+from ui.scenario import simulate_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -109,3 +111,28 @@ def test_the_dic_page_draws_the_curve_that_chose_alpha_without_a_click():
     no_failure(at)
     assert any("The curve the default rule drew" in c.value for c in at.caption)
     assert at.get("plotly_chart")
+
+
+def test_the_teachers_scenario_flags_its_careless_raters_at_the_builders_defaults():
+    # issue 16's scenario: 10 items, 60 raters, 30 % careless; the builder now asks for lists
+    # per rater (default 5), and with them the careless raters stand out
+    at = open_page("pages/data.py")
+    at.radio(key="data_source").set_value("A simulated scenario (for teaching)").run()
+    assert at.slider(key="scenario_lists").value == 5
+    at.slider(key="scenario_careless").set_value(30)
+    at = click(at, "Create scenario")
+    no_failure(at)
+    dataset = simulate_scenario(at.slider(key="scenario_items").value,
+                                at.slider(key="scenario_raters").value,
+                                at.slider(key="scenario_length").value, 0.30,
+                                int(at.number_input(key="scenario_seed").value),
+                                at.slider(key="scenario_lists").value,
+                                float(at.selectbox(key="scenario_exposure").value))
+    assert (dataset.preferences.n_items, dataset.preferences.n_rankers) == (10, 60)
+    check = rater_check(dataset)
+    assert len(check.noisy) == 18
+    # before the control: one list each, "flagged 0, recall 0 %"; now 14 of 18 at 93 % precision
+    assert check.recall >= 0.7 and check.precision >= 0.8, (check.recall, check.precision)
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    assert not any("Every rater gave one list" in i.value for i in at.info)

@@ -16,16 +16,17 @@ Engine (``coarsenrank_core``):
 3. ``models`` (the fitters, ``coarsenrank_core.models.*``) and ``readers``
    (``coarsenrank_core.io.*``, the only place pandas is imported), side by side;
 4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``uncertainty``, ``comparison``,
-   ``experiments`` (procedures that run the fitters);
+   ``experiments``, ``diagnostics`` (procedures that run the fitters);
 5. ``front``: the package's ``__init__``/``__main__``, ``cli``, ``reproduce`` and ``paper``.
 
 Dashboard (``ui``), all above the engine, which never imports it:
 
 0. ``ui-base``: ``text``, ``theme``, ``samples``, ``liveness``, ``dataset``, ``phone``,
-   ``poll_store``;
+   ``poll_store``, ``glossary``, ``tables``;
 1. ``ui-charts`` (``charts``) and ``ui-compute`` (``compute``, ``scenario``), side by side;
 2. ``ui-state``: ``state``;
-3. ``ui-views``: ``widgets``, ``importer``, ``noise_report``, ``consensus_view``, ``poll``;
+3. ``ui-views``: ``widgets``, ``alpha`` (the α controller), ``importer``, ``noise_report``,
+   ``consensus_view``, ``poll``;
 4. ``ui-share``: ``share``;
 5. ``ui-shell``: ``shell`` and the package's ``__init__``.
 
@@ -56,16 +57,17 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",
                        "coarsenrank_core.registry", "coarsenrank_core.uncertainty",
-                       "coarsenrank_core.comparison", "coarsenrank_core.experiments")),
+                       "coarsenrank_core.comparison", "coarsenrank_core.experiments",
+                       "coarsenrank_core.diagnostics")),
     ("front", 5, ("coarsenrank_core", "coarsenrank_core.__main__", "coarsenrank_core.cli",
                   "coarsenrank_core.reproduce", "coarsenrank_core.paper")),
     ("ui-base", 10, ("ui.text", "ui.theme", "ui.samples", "ui.liveness", "ui.dataset",
-                     "ui.phone", "ui.poll_store")),
+                     "ui.phone", "ui.poll_store", "ui.glossary", "ui.tables")),
     ("ui-charts", 11, ("ui.charts",)),
     ("ui-compute", 11, ("ui.compute", "ui.scenario")),
     ("ui-state", 12, ("ui.state",)),
-    ("ui-views", 13, ("ui.widgets", "ui.importer", "ui.noise_report", "ui.consensus_view",
-                      "ui.poll")),
+    ("ui-views", 13, ("ui.widgets", "ui.alpha", "ui.importer", "ui.noise_report",
+                      "ui.consensus_view", "ui.poll")),
     ("ui-share", 14, ("ui.share",)),
     ("ui-shell", 15, ("ui", "ui.shell")),
 ]

@@ -96,7 +96,7 @@ def test_a_method_without_a_stopping_rule_shows_a_dash():
     from coarsenrank_core import compare, read_preferences
     from tests.test_app import SAMPLE
     from ui.compute import Timings
-    from ui.widgets import comparison_table
+    from ui.tables import comparison_table
 
     result = compare(read_preferences(SAMPLE / "pizza_rankings.csv"), ["borda", "pl-em"])
     rows = (replace(result.rows[0], converged=None), replace(result.rows[1], converged=False))
@@ -221,7 +221,7 @@ def test_the_robustness_chart_shows_the_default_and_coarsenpl_from_the_start():
 
 
 def test_rater_dots_have_the_colours_their_captions_name():
-    from coarsenrank_core.experiments import careless_rankers, ranker_disagreement
+    from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
     from coarsenrank_core.simulate import simulate_rankers, true_worths
     from ui.charts import (
         CAREFUL_BLUE,
@@ -296,3 +296,18 @@ def test_markers_at_the_ends_of_an_axis_are_drawn_whole(path):
     assert scatters
     assert all(d.get("cliponaxis") is False for d in scatters), [
         d.get("name") for d in scatters if d.get("cliponaxis") is not False]
+
+
+def test_the_timings_are_the_seconds_the_comparison_measured():
+    from coarsenrank_core import compare, read_preferences
+    from tests.test_app import SAMPLE
+    from ui.compute import timings
+
+    result = compare(read_preferences(SAMPLE / "pizza_rankings.csv"), ["borda", "pl-em"],
+                     repeats=3)
+    timing = timings(result)
+    assert timing.methods == ("borda", "pl-em") and timing.runs == 3
+    for row, median, fastest, slowest in zip(result.rows, timing.median, timing.fastest,
+                                             timing.slowest):
+        assert median == np.median(row.seconds)
+        assert (fastest, slowest) == (min(row.seconds), max(row.seconds))

@@ -115,3 +115,11 @@ def test_compare_refuses_a_parameter_no_method_takes(simulated):
     # a parameter one method takes goes to that method only
     result = compare(prefs, ["crowdbt", "borda"], overrides={"passes": 2})
     assert result.results["crowdbt"].iterations == 2
+
+
+def test_each_row_keeps_every_run_s_seconds(simulated):
+    prefs, _ = simulated
+    result = compare(prefs, ["pl-em", "borda"], repeats=3, overrides={"alpha": 40.0})
+    for row in result.rows:
+        assert len(row.seconds) == 3 and all(s > 0 for s in row.seconds)
+        assert row.seconds_mean == pytest.approx(np.mean(row.seconds))

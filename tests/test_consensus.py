@@ -141,3 +141,13 @@ def test_a_row_more_likely_first_than_any_row_above_it_is_out_of_order():
     # rank 4 (item 3) beats rank 3 (item 1), though not rank 1: the table needs its line
     assert first_place_out_of_order(order, np.array([0.2, 0.0, 0.7, 0.1]))
     assert first_place_out_of_order(order, np.array([0.1, 0.3, 0.6, 0.0]))
+
+
+@pytest.mark.parametrize("lists_per_ranker, fits", [(1, 3), (3, 4)])
+def test_the_default_consensus_reports_its_progress_over_its_fits(lists_per_ranker, fits):
+    prefs = ranked(lists_per_ranker)
+    seen = []
+    fit = consensus(prefs, progress=lambda d, t: seen.append((d, t)))
+    assert np.array_equal(fit.scores, consensus(prefs).scores)
+    assert {t for _, t in seen} == {fits} and seen[-1] == (fits, fits)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[0][0] < fits

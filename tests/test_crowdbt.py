@@ -527,6 +527,7 @@ def test_batches_on_settled_beliefs_follow_the_exact_algorithm(monkeypatch):
                - pairwise_accuracy(exact.scores, truth)) < 0.002
 
 
+@pytest.mark.slow
 def test_batches_on_readlevel_x10_keep_the_documented_bounds(data_dir):
     from coarsenrank_core.noise import magnify
     from coarsenrank_core.paper.datasets import load_readlevel

@@ -59,6 +59,7 @@ def test_em_on_dask_equals_local_em_to_1e_10(client, alpha):
     np.testing.assert_allclose(on_dask.scores, local.scores, rtol=1e-10)
 
 
+@pytest.mark.slow
 def test_the_convenience_starts_a_local_cluster_and_names_pl_em():
     prefs = lists(200, 6, seed=4)
     settings = dict(tol=0.0, max_iter=30)

@@ -11,6 +11,7 @@ from coarsenrank_core.paper.default_study import (
     accuracy_study,
     default_conditions,
     interval_study,
+    split_half_scale,
     study_cells,
     study_data,
     summarise,
@@ -97,3 +98,12 @@ def test_five_times_the_lists_give_intervals_at_least_one_and_a_half_times_narro
         spread = rank_uncertainty(prefs, random_state=0)
         widths.append(np.mean(spread.rank_high - spread.rank_low + 1))
     assert widths[0] >= 1.5 * widths[1]
+
+
+@pytest.mark.slow
+def test_where_the_model_is_right_two_halves_of_the_raters_differ_as_the_bootstrap_says():
+    # z = (e_A − e_B)/√(v_A + v_B) is standard normal when the bootstrap spread is right, so
+    # k ≈ 1; a spread off by √2 either way (one half's variance only, or both twice) is not
+    scales = [split_half_scale(study_data(StudyCell("uniform", "clean", 5, 300), seed)[0],
+                               n_draws=30, random_state=seed)["scale"] for seed in range(3)]
+    assert 0.85 <= np.mean(scales) <= 1.3, scales

@@ -90,9 +90,14 @@ def test_the_alpha_rule_and_its_sweep_use_the_shared_settings():
 
 def test_the_pages_use_the_one_quick_to_choose_size():
     pytest.importorskip("streamlit")
-    from ui import shell, state  # the dashboard's thresholds (needs streamlit)
+    import ui.alpha  # the dashboard's one rule (needs streamlit)
+    import ui.compute
+    import ui.shell
+    import ui.state
 
-    assert state.QUICK_CHOICE_LIMIT == shell.SIDEBAR_CHOICE_LIMIT == defaults.QUICK_CHOICE_ENTRIES
+    assert ui.alpha.QUICK_CHOICE_ENTRIES is defaults.QUICK_CHOICE_ENTRIES
+    for module in (ui.compute, ui.shell, ui.state):  # no second threshold of their own
+        assert not [n for n in vars(module) if "QUICK" in n or "CHOICE_LIMIT" in n], module
 
 
 def test_consensus_fit_is_the_registry_consensus_method_at_that_alpha():

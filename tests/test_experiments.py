@@ -1,18 +1,13 @@
-"""The dashboard's experiments (experiments.py): robustness to noise, time against data size,
-rater agreement, fixed iterations, the exposure study and the teaching scenarios."""
+"""The studies of experiments.py: robustness to noise, time against data size, fixed
+iterations, the exposure study and the teaching scenarios."""
 
 import dataclasses
 
 import numpy as np
 import pytest
 
-from coarsenrank_core import Preferences, compare, run_method
-from coarsenrank_core.experiments import (
-    fixed_iterations,
-    ranker_disagreement,
-    robustness_curve,
-    scale_test,
-)
+from coarsenrank_core import compare, run_method
+from coarsenrank_core.experiments import fixed_iterations, robustness_curve, scale_test
 from coarsenrank_core.registry import METHODS
 from coarsenrank_core.simulate import simulate_pl
 
@@ -45,30 +40,6 @@ def test_fixed_iterations_make_methods_run_exactly_n():
     for method_id in ["pl-em", "coarsen-pl", "coarsen-bt", "crowdbt"]:
         result = run_method(method_id, prefs, **fixed_iterations(method_id, 7))
         assert result.iterations == 7, method_id
-
-
-def test_rater_disagreement_flags_a_reversed_rater():
-    prefs, truth = simulate_pl(8, 400, length=5, n_rankers=20, spread=2.0, random_state=5)
-    lists = prefs.to_lists()
-    reversed_rater = 3
-    flipped = [p[::-1] if prefs.rankers[n] == reversed_rater else p for n, p in enumerate(lists)]
-    noisy = Preferences.from_lists(flipped, n_items=8, rankers=prefs.rankers.tolist())
-    agreement = ranker_disagreement(noisy, truth)
-    assert int(np.argmin(agreement.mean_log_likelihood)) == reversed_rater
-    assert agreement.outlier[reversed_rater] and agreement.outlier.sum() == 1
-    assert agreement.mean_log_likelihood[reversed_rater] < \
-        agreement.uniform_log_likelihood[reversed_rater]
-    assert agreement.n_preferences.sum() == len(noisy)
-
-
-def test_rater_disagreement_is_per_stage_so_long_lists_are_not_penalised():
-    theta = np.array([4.0, 2.0, 1.0, 0.5])
-    short = Preferences.from_lists([[0, 1], [0, 1]], n_items=4, rankers=["a", "b"])
-    long_ = Preferences.from_lists([[0, 1], [0, 1, 2, 3]], n_items=4, rankers=["a", "b"])
-    assert ranker_disagreement(short, theta).mean_log_likelihood[1] == pytest.approx(
-        np.log(4 / 6))
-    per_stage = (np.log(4 / 7.5) + np.log(2 / 3.5) + np.log(1 / 1.5)) / 3
-    assert ranker_disagreement(long_, theta).mean_log_likelihood[1] == pytest.approx(per_stage)
 
 
 def test_exposure_study_data_show_items_as_asked_and_the_study_tabulates_every_cell():
@@ -154,9 +125,6 @@ def test_experiment_records_are_read_only(simulated):
     timing = scale_test(prefs, ["borda"], factors=(1,))
     with pytest.raises(ValueError):
         timing.seconds[0, 0] = 0.0
-    agreement = ranker_disagreement(prefs, run_method("pl-em", prefs).scores)
-    with pytest.raises(ValueError):
-        agreement.outlier[0] = True
 
 
 def test_fixed_iterations_maps_each_kind_of_method_to_its_own_knobs():

@@ -63,13 +63,9 @@ def _records():
     """One of every engine record that holds arrays, built on tiny data."""
     from coarsenrank_core import run_method
     from coarsenrank_core.alpha import choose_alpha
+    from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
     from coarsenrank_core.dic import dic_sweep
-    from coarsenrank_core.experiments import (
-        careless_rankers,
-        ranker_disagreement,
-        robustness_curve,
-        scale_test,
-    )
+    from coarsenrank_core.experiments import robustness_curve, scale_test
     from coarsenrank_core.noise import spammers
     from coarsenrank_core.simulate import simulate_pl
 

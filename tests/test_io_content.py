@@ -312,6 +312,7 @@ def match_files(matches, order):
     return files
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(matches=MATCHES, order=st.permutations(range(7)))
 def test_property_sports_and_game_logs_read_the_same_matches(matches, order):

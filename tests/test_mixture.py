@@ -7,7 +7,12 @@ from scipy.special import expit
 
 from coarsenrank_core import Preferences, pairwise_accuracy, run_method
 from coarsenrank_core.models.mixture import mixture_log_posterior, pl_mix, pl_mixture
-from coarsenrank_core.simulate import pl_orderings, random_subsets
+from coarsenrank_core.simulate import (
+    pl_orderings,
+    random_subsets,
+    simulate_rankers,
+    true_worths,
+)
 from tests.helpers import noisy_short_lists
 
 
@@ -175,22 +180,6 @@ def test_bad_settings_are_refused():
         pl_mixture(prefs, prior=(0.5, 1.0))
 
 
-def test_careless_raters_reads_the_mixture_per_rater():
-    from coarsenrank_core.experiments import careless_rankers
-
-    prefs, _, bad_rater, _ = planted(seed=8)
-    by_rater = careless_rankers(prefs, "pl-mix-ranker")
-    assert by_rater.probability.shape == (prefs.n_rankers,)
-    assert auc(by_rater.probability, bad_rater) >= 0.9
-    assert not by_rater.probability.flags.writeable
-    by_list = careless_rankers(prefs, "pl-mix")
-    per_list = np.asarray(by_list.fit.extra["noise_probability"])
-    np.testing.assert_allclose(by_list.probability[3],
-                               per_list[prefs.ranker_index == 3].mean())
-    with pytest.raises(ValueError):
-        careless_rankers(prefs, "pl-em")
-
-
 def test_copies_and_weights_give_the_same_mixture_fit():
     """Identical lists are fitted once with summed weight; every list keeps its own value."""
     lists = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]]
@@ -227,6 +216,7 @@ def test_accelerated_mixture_em_reaches_the_plain_em_fixed_point(per, reversed_c
     assert fast.extra["log_posterior"] >= plain.extra["log_posterior"] - 1e-7
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reverse, theta, pi, objective, noise", [
     (False, [1.6231321536349326, 1.1229382602236828, 1.0701643656398392, 0.7057286444423149,
              0.4780365760413838], 0.04244512485951801, -346.9792367806026,
@@ -250,6 +240,7 @@ def test_mix_ranker_without_ids_pools_and_keeps_the_unpooled_numbers(reverse, th
     np.testing.assert_allclose(fit.extra["noise_probability"][:4], noise, atol=1e-8)
 
 
+@pytest.mark.slow
 def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
     prefs, _ = noisy_short_lists(seed=6, n=300)
     weighted = prefs._replace(weights=np.linspace(0.5, 3.0, len(prefs)))
@@ -263,6 +254,7 @@ def test_mix_ranker_without_ids_is_pl_mix_also_with_weights():
             pytest.approx(by_list.extra["log_posterior"], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_dir):
     # before the exact scale step both stopped unconverged at 1,000 EM steps there
     from coarsenrank_core.noise import magnify
@@ -277,6 +269,7 @@ def test_mixtures_converge_on_readlevel_x100_within_their_iteration_limit(data_d
         assert fit.scores.sum() == pytest.approx(data.n_items, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
     prefs = small(seed=7, ties=True, weights=True)
     values = [pl_mixture(prefs, per="list", max_iter=i, tol=0.0, prior=(3.0, 2.0))
@@ -286,3 +279,16 @@ def test_the_scale_step_keeps_every_em_step_ascending_and_the_fixed_point():
     theta, pi, best = direct(prefs, "list", (3.0, 2.0))
     assert fit.extra["log_posterior"] >= best - 1e-6
     np.testing.assert_allclose(fit.scores, theta, rtol=2e-3)
+
+
+@pytest.mark.parametrize("per", ["list", "ranker"])
+def test_the_mixture_reports_its_progress_and_fits_the_same(per):
+    prefs = simulate_rankers(true_worths(6, 1.5, "even"), 20, 4, lists_per_ranker=3,
+                             careless=0.3, random_state=3).preferences
+    seen = []
+    fit = pl_mixture(prefs, per=per, progress=lambda d, t: seen.append((d, t)))
+    plain = pl_mixture(prefs, per=per)
+    assert np.array_equal(fit.scores, plain.scores) and fit.iterations == plain.iterations
+    assert seen[-1] == (1000, 1000) and all(t == 1000 for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert len(seen) >= 2 or fit.iterations < 5

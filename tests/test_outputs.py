@@ -10,6 +10,7 @@ from coarsenrank_core import METHODS, Preferences, RankingResult, run_method
 from coarsenrank_core.noise import NOISE_TYPES, NoiseResult, spammers
 from coarsenrank_core.results import (
     BradleyTerryOutputs,
+    ConsensusOutputs,
     CrowdBTOutputs,
     GradientOutputs,
     MixtureOutputs,
@@ -32,13 +33,13 @@ DOCUMENTED = {
     "coarsen-pl-gibbs": Outputs,
     "pl-mix": MixtureOutputs,
     "pl-mix-ranker": MixtureOutputs,
-    "consensus": MixtureOutputs,
+    "consensus": ConsensusOutputs,
     "borda": Outputs,
     "copeland": Outputs,
 }
 
 RECORDS = (Outputs, BradleyTerryOutputs, GradientOutputs, ThurstoneOutputs, PeerGraderOutputs,
-           CrowdBTOutputs, MixtureOutputs, SpammerOutputs)
+           CrowdBTOutputs, MixtureOutputs, ConsensusOutputs, SpammerOutputs)
 
 
 def lists(n_items=6, n_prefs=60, seed=0):
@@ -162,6 +163,8 @@ def test_the_documented_fields_of_every_record():
         CrowdBTOutputs: ["reliability", "reliability_a", "reliability_b", "score_variance"],
         MixtureOutputs: ["noise_probability", "reversed_probability", "pi", "pi_uniform",
                          "pi_reversed", "per", "log_posterior"],
+        ConsensusOutputs: ["noise_probability", "reversed_probability", "pi", "pi_uniform",
+                           "pi_reversed", "per", "log_posterior", "likelihood_ratio"],
         SpammerOutputs: ["spammers"],
     }
     assert set(expected) == set(RECORDS)

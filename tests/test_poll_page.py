@@ -250,7 +250,7 @@ def test_a_store_that_cannot_be_opened_gives_a_plain_message(monkeypatch):
 
 
 def test_next_poll_in_a_session_students_follow_and_careless_students_are_flagged(store):
-    from coarsenrank_core.experiments import careless_rankers
+    from coarsenrank_core.diagnostics import careless_rankers
 
     first, key = store.create_poll(ITEMS[:4], question="Lunch?")
     rng = np.random.default_rng(1)

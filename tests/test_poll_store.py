@@ -343,6 +343,7 @@ def class_submits(location) -> tuple[dict, list, float, str, str]:
     return finals, errors, time.monotonic() - start, poll.poll_id, key
 
 
+@pytest.mark.slow
 def test_sixty_students_submit_twice_and_every_final_answer_is_stored_once(location):
     finals, errors, seconds, poll_id, key = class_submits(location)
     assert errors == []

@@ -88,13 +88,12 @@ def test_the_compare_pages_timing_robustness_and_scale_numbers():
 
 
 def test_the_large_data_thresholds_are_the_dashboards():
+    from ui.alpha import QUICK_CHOICE_ENTRIES
     from ui.compute import PARALLEL_ENTRIES
-    from ui.shell import SIDEBAR_CHOICE_LIMIT
-    from ui.state import QUICK_CHOICE_LIMIT
 
-    [quick] = numbers(r"On data of more than ([\d,]+) list entries a page is drawn first at a "
-                      r"provisional α")
-    assert quick == QUICK_CHOICE_LIMIT == SIDEBAR_CHOICE_LIMIT
+    [quick] = numbers(r"On data of more than ([\d,]+) distinct list entries \(identical lists "
+                      r"merged\) a page is drawn first at a provisional α")
+    assert quick == QUICK_CHOICE_ENTRIES
     [both] = numbers(r"DIC sweeps on data of ([\d,]+) list entries or more use both cores")
     assert both == PARALLEL_ENTRIES
 

@@ -106,6 +106,10 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     assert sparse and all(0 <= float(r["coverage"]) <= 1 and 1 <= float(r["width"]) <= 490
                           for r in sparse)
     assert "sparse pairs" not in default and "| 0.5 | ranker bootstrap (default) |" in default
+    with open(out / "default_split_half.csv") as handle:
+        split = list(csv.DictReader(handle))
+    assert {r["data"] for r in split} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
+    assert all(float(r["scale"]) > 0 for r in split) and "scale factor k" in default
 
 
 # ------------------------------------------------------------------ without the datasets

@@ -7,13 +7,15 @@ from streamlit.testing.v1 import AppTest
 
 from coarsenrank_core import compare, read_preferences, read_truth
 from coarsenrank_core.alpha import consensus_fit
-from coarsenrank_core.experiments import careless_rankers, teaching_arrays
+from coarsenrank_core.diagnostics import careless_rankers
+from coarsenrank_core.experiments import teaching_arrays
 from coarsenrank_core.noise import NOISE_TYPES
 from tests.test_app import APP, SAMPLE, chart_specs, click, no_failure, sidebar_text, values
 from ui import share
+from ui.alpha import AlphaSetting
 from ui.compute import COMPARE_DRAWS
 from ui.scenario import simulate_scenario, teaching_careless
-from ui.state import AlphaSetting, Dataset
+from ui.state import Dataset
 
 SCENARIO = "scenario:12,40,5,0.3,7"
 
@@ -109,7 +111,7 @@ def test_the_session_file_round_trips_data_truth_and_choices():
     truth = read_truth(SAMPLE / "photo_truth.csv", prefs)
     dataset = Dataset(name="photos <b>x</b>.csv", preferences=prefs, truth=truth,
                       origin="upload", read_as=("read as pairs",), careless=(1, 4))
-    setting = AlphaSetting(alpha=123.456789, rule="typed", data_key=dataset.key)
+    setting = AlphaSetting(alpha=123.456789, rule=None, control="typed", data_key=dataset.key)
     data = share._document(dataset, setting, ["borda", "pl-em"])
     back, choices = share.read_session_file(data)
     assert back.key == dataset.key  # same preferences (fingerprint) and truth

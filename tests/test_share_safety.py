@@ -21,14 +21,14 @@ from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA
 from coarsenrank_core.registry import METHODS
 from tests.test_app import APP, no_failure
 from ui import share
+from ui.alpha import AlphaSetting
 from ui.scenario import simulate_scenario
-from ui.state import AlphaSetting
 
 SCENARIO = simulate_scenario(6, 8, 3, 0.25, 2)
 
 
 def valid_document(dataset=SCENARIO, methods=("borda", "pl-em")) -> dict:
-    setting = AlphaSetting(alpha=12.5, rule="typed", data_key=dataset.key)
+    setting = AlphaSetting(alpha=12.5, rule=None, control="typed", data_key=dataset.key)
     return json.loads(share._document(dataset, setting, list(methods)))
 
 
@@ -301,5 +301,5 @@ def test_fuzzed_links_give_a_checked_view_and_plain_problems(params):
                                          ("nan", None), ("1e13", None), ("1e-6", 1e-6),
                                          ("∞", float("inf")), (" 12.5 ", 12.5)])
 def test_alpha_typed_on_a_page_is_held_to_the_same_range(text, value):
-    from ui.widgets import parse_alpha
+    from ui.alpha import parse_alpha
     assert parse_alpha(text) == value

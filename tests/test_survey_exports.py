@@ -496,6 +496,7 @@ def pair_files(pairs):
     return {k: v.encode() for k, v in files.items()}
 
 
+@pytest.mark.slow
 @ROUND_TRIP
 @given(pairs=PAIRS)
 def test_property_every_pairwise_coding_reads_back_equal(pairs):

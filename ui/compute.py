@@ -29,18 +29,13 @@ from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import DEFAULT_RULE, choose_alpha
 from coarsenrank_core.alpha import consensus_fit as engine_consensus_fit
 from coarsenrank_core.comparison import COMPARE_DRAWS, compare
+from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
-from coarsenrank_core.experiments import (
-    DEFAULT_FACTORS,
-    careless_rankers,
-    ranker_disagreement,
-    robustness_curve,
-    scale_test,
-)
+from coarsenrank_core.experiments import DEFAULT_FACTORS, robustness_curve, scale_test
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
-from coarsenrank_core.registry import DEFAULT_METHOD, METHODS, run_method
+from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from coarsenrank_core.uncertainty import rank_uncertainty
 
 from .dataset import Dataset
@@ -65,23 +60,6 @@ def workers(prefs: Preferences) -> int:
     command line's ``rank``); a test checks it.
     """
     return 2 if prefs.items.size >= PARALLEL_ENTRIES else 1
-
-
-#: List entries, after merging identical lists (what the sampler walks), up to which the
-#: Consensus page lets the data choose α before drawing: the default rule's sweep then takes
-#: well under half a second. Above it the page is drawn at once at the provisional α = N
-#: and refined after (see :func:`quick_alpha_choice`).
-QUICK_SWEEP_ENTRIES = 5_000
-
-
-def quick_alpha_choice(prefs: Preferences) -> bool:
-    """Whether choosing α by the default rule is quick enough to wait for before drawing.
-
-    The sweep's cost is its Gibbs sweeps, each one pass over the distinct lists' entries
-    (:attr:`Preferences.pooled`), so Readlevel ×100 (4,980 distinct entries) is quick and a
-    SUSHI-shaped upload (50,000) is not.
-    """
-    return prefs.pooled.items.size <= QUICK_SWEEP_ENTRIES
 
 
 @dataclass(frozen=True)
@@ -317,8 +295,9 @@ AUTO_SPREAD_ENTRIES = 100_000
 @_cached(max_entries=32)
 def default_fit(_prefs: Preferences, key: str):
     """The package's default consensus (:data:`~coarsenrank_core.registry.DEFAULT_METHOD`)."""
-    with _job("Fitting the consensus:") as job:
-        return run_method(DEFAULT_METHOD, _prefs, should_stop=job.should_stop)
+    with _job("Fitting the consensus: fit") as job:
+        return run_method(DEFAULT_METHOD, _prefs, should_stop=job.should_stop,
+                          progress=job.every_refresh)
 
 
 @_cached(max_entries=16)
@@ -358,33 +337,21 @@ def dic(_prefs: Preferences, key: str, alphas: tuple | None, burn_in: int, n_dra
 @_cached(max_entries=16)
 def comparison(_prefs: Preferences, key: str, truth: np.ndarray | None, methods: tuple,
                alpha: float, repeats: int, label: str | None = None):
-    """Run the chosen methods and compare them."""
+    """Run the chosen methods and compare them, each ``repeats`` times (its seconds timed
+    by :func:`compare` itself, see :func:`timings`)."""
     with _job(label) as job:
         return compare(_prefs, list(methods), truth=truth, repeats=repeats,
                        overrides={"alpha": alpha, **COMPARE_DRAWS}, **_hooks(job))
 
 
-@_cached(max_entries=16)
-def timings(_prefs: Preferences, key: str, methods: tuple, alpha: float, runs: int,
-            first: tuple, label: str | None = None) -> Timings:
-    """Time each method ``runs`` times; ``first`` holds the comparison's own run (seconds)."""
-    seconds = {m: [s] for m, s in zip(methods, first)}
-    total = len(methods) * (runs - 1)
-    with _job(label) as job:
-        done = 0
-        stop = {} if job is None else {"should_stop": job.should_stop}
-        for _ in range(runs - 1):
-            for method in methods:
-                start = time.perf_counter()
-                run_method(method, _prefs, alpha=alpha, **COMPARE_DRAWS, **stop)
-                seconds[method].append(time.perf_counter() - start)
-                done += 1
-                if job is not None:
-                    job.progress(done, total)
-    return Timings(methods=tuple(methods), names=tuple(METHODS[m].name for m in methods),
-                   median=tuple(float(np.median(seconds[m])) for m in methods),
-                   fastest=tuple(float(min(seconds[m])) for m in methods),
-                   slowest=tuple(float(max(seconds[m])) for m in methods), runs=runs)
+def timings(result) -> Timings:
+    """The seconds :func:`compare` measured for each method that ran, over its repeats."""
+    rows = [r for r in result.rows if r.ok and r.seconds]
+    return Timings(methods=tuple(r.method for r in rows), names=tuple(r.name for r in rows),
+                   median=tuple(float(np.median(r.seconds)) for r in rows),
+                   fastest=tuple(min(r.seconds) for r in rows),
+                   slowest=tuple(max(r.seconds) for r in rows),
+                   runs=max((len(r.seconds) for r in rows), default=0))
 
 
 @_cached(max_entries=8)

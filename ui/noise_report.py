@@ -9,6 +9,7 @@ import numpy as np
 from coarsenrank_core.metrics import kendall_distance
 from coarsenrank_core.noise import NOISE_TYPES, altered_distance
 
+from . import alpha as session_alpha
 from . import compute, state
 from .dataset import Dataset, NoiseReport
 
@@ -75,7 +76,7 @@ def make_noisy_copy(kind: str, level: float, seed: int) -> Dataset:
     """A noisy copy of the loaded data's original, made the session's data."""
     original = state.current().original
     noise = NOISE_TYPES[kind]
-    alpha = state.chosen_alpha()
+    alpha = session_alpha.current().alpha
     result = compute.inject_noise(original.preferences, original.key, kind, float(level),
                                   int(seed))
     report = describe_noise(original, result, noise.label, float(level), int(seed), alpha,

@@ -26,6 +26,7 @@ from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK, declared_within
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import METHODS
 
+from . import alpha as session_alpha
 from . import state
 from .samples import SAMPLES
 
@@ -54,10 +55,10 @@ def view_params() -> dict[str, str]:
     report = dataset.noise
     if report is not None and report.kind:
         params["noise"] = f"{report.kind},{report.level:g},{report.seed}"
-    setting = state.peek_alpha()
+    setting = session_alpha.peek()
     if setting is not None and not setting.provisional:
         params["alpha"] = _alpha_param(setting.alpha)
-        params["rule"] = setting.rule
+        params["rule"] = setting.token
     params["methods"] = ",".join(state.methods())
     return params
 
@@ -164,7 +165,7 @@ def apply_url() -> list[str]:
     if view.dataset is not None:
         state.set_current(view.dataset)
     if view.alpha is not None:
-        state.set_alpha(view.alpha, view.rule)
+        session_alpha.set_from_token(view.alpha, view.rule)
     if view.methods:
         state.set_methods(view.methods)
     if view.noise is not None:
@@ -185,7 +186,7 @@ def session_writer():
     It holds only references, so the (possibly large) document is built only when the
     download is asked for.
     """
-    dataset, setting, methods = state.current(), state.peek_alpha(), state.methods()
+    dataset, setting, methods = state.current(), session_alpha.peek(), state.methods()
     return lambda: _document(dataset, setting, methods)
 
 
@@ -209,7 +210,7 @@ def _document(dataset, setting, methods) -> bytes:
         "read_as": list(original.read_as),
         "choices": {
             "alpha": None if setting is None else _alpha_param(setting.alpha),
-            "rule": None if setting is None else setting.rule,
+            "rule": None if setting is None else setting.token,
             "methods": list(methods),
             "noise": (None if dataset.noise is None else
                       {"kind": dataset.noise.kind, "level": dataset.noise.level,
@@ -495,7 +496,7 @@ def open_session_file(data: bytes) -> tuple[state.Dataset, list[str]]:
     dataset, choices, notes = read_session(data)
     state.set_current(dataset)
     if choices["alpha"] is not None:
-        state.set_alpha(choices["alpha"], choices["rule"])
+        session_alpha.set_from_token(choices["alpha"], choices["rule"])
     if choices["methods"]:
         state.set_methods(choices["methods"])
     noise = choices["noise"]

@@ -7,16 +7,14 @@ import logging
 
 import streamlit as st
 
-from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
-
-from . import share, state
+from . import alpha, share, state
+from .alpha import alpha_text
 from .phone import phone_fixes
 from .text import count, list_word, plain
-from .widgets import alpha_text, dataset_card, stop_button, was_stopped
+from .widgets import dataset_card
 
 _IN_SHELL = contextvars.ContextVar("in_shell", default=False)
 _LOG = logging.getLogger("coarsenrank.dashboard")
-SIDEBAR_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES  # list entries up to which the sidebar chooses α itself
 
 # (file, title, icon, url path); the url path equals the file name so that a direct link
 # resolves to the same page whichever way Streamlit first routes it.
@@ -47,12 +45,11 @@ def _pages() -> list:
 
 
 def _setting():
-    """The session's α, chosen here only on small data (a fraction of a second)."""
-    dataset = state.current()
-    setting = state.peek_alpha()
-    if setting is None and dataset.preferences.items.size <= SIDEBAR_CHOICE_LIMIT:
+    """The session's α, chosen here only when that is quick (:func:`ui.alpha.quick_to_choose`)."""
+    setting = alpha.peek()
+    if setting is None and alpha.quick_to_choose(state.current().original.preferences):
         try:
-            setting = state.alpha_setting()
+            setting = alpha.current()
         except Exception:  # noqa: BLE001 - the sidebar must never break a page
             _LOG.exception("choosing alpha failed")
     return setting
@@ -82,11 +79,11 @@ def _status_line(slot) -> None:
     """One line at the top of every page: what is loaded and the α (visible on a phone too)."""
     dataset = state.current()
     prefs = dataset.preferences
-    setting = state.peek_alpha()
-    alpha = "α: chosen when a page needs it" if setting is None else alpha_text(setting.alpha)
+    setting = alpha.peek()
+    shown = "α: chosen when a page needs it" if setting is None else alpha_text(setting.alpha)
     with slot:
         st.caption(f"Loaded: {plain(dataset.name)} · {count(prefs.n_items, 'item')} · "
-                   f"{count(len(prefs), list_word(prefs))} · {alpha}")
+                   f"{count(len(prefs), list_word(prefs))} · {shown}")
 
 
 def _share_box() -> None:
@@ -117,8 +114,7 @@ def run_app() -> None:
     top = st.container()
     notice = st.container()
     token = _IN_SHELL.set(True)
-    if was_stopped("alpha"):
-        state.set_widget(_ALPHA_STOPPED, state.current().original.key)
+    alpha.note_stop()
     try:
         for problem in share.apply_url():
             st.warning(problem)
@@ -138,43 +134,7 @@ def run_app() -> None:
                 share.write_url()
         except Exception:  # noqa: BLE001 - the address bar must never break a page
             _LOG.exception("writing the URL failed")
-    _refine_alpha(notice)
-
-
-_ALPHA_STOPPED = "_alpha_choice_stopped"
-
-
-def _refine_alpha(notice) -> None:
-    """After the page is drawn at a provisional α (large data), choose α and redraw.
-
-    The choice shows a progress bar with an estimate and a Stop button; after Stop the
-    provisional α stays, and the sidebar offers to choose again.
-    """
-    setting = state.peek_alpha()
-    if setting is None or not setting.provisional:
-        return
-    key = state.current().original.key
-    with notice:
-        if state.widget(_ALPHA_STOPPED) == key:
-            st.info("Choosing α from the data was stopped; the pages use the provisional "
-                    f"{alpha_text(setting.alpha)} (τ = ½).")
-            if st.button("Choose α from the data now", key="alpha_restart"):
-                state.set_widget(_ALPHA_STOPPED, None)
-                st.rerun()
-            return
-        st.info("This page is drawn at a provisional α = N (τ = ½). α is now being chosen "
-                "from the data (where the DIC curve levels off); the page updates when it "
-                "is ready.")
-        try:
-            with stop_button("alpha"):
-                changed = state.refine_alpha()
-        except Exception:  # noqa: BLE001 - a failed choice leaves the provisional α
-            _LOG.exception("choosing alpha failed")
-            st.warning("α could not be chosen from the data; the pages keep the provisional "
-                       "α. Try the DIC page.")
-            return
-    if changed:
-        st.rerun()
+    alpha.refine_step(notice)
 
 
 def ensure_shell() -> None:

@@ -1,18 +1,15 @@
-"""Per-session state: the loaded dataset, the chosen α, and results tied to their data."""
+"""Per-session state: the loaded dataset, the kept α setting, and results tied to their data."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 import streamlit as st
 
-from coarsenrank_core.alpha import DEFAULT_RULE
 from coarsenrank_core.comparison import DEFAULT_COMPARISON
-from coarsenrank_core.defaults import QUICK_CHOICE_ENTRIES
 from coarsenrank_core.results import tempering
 
-from .compute import alpha_choice, load_sample
+from .compute import load_sample
 from .dataset import Dataset as Dataset  # re-exported: pages and ui/share use state.Dataset
 from .dataset import NoiseReport as NoiseReport
 from .samples import DEFAULT_SAMPLE
@@ -23,9 +20,6 @@ _RESULTS = "results"
 _METHODS = "methods"
 _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
-#: list entries up to which α is chosen before a page is drawn (a second or two); above, the
-#: page is drawn at a provisional α first and refined afterwards
-QUICK_CHOICE_LIMIT = QUICK_CHOICE_ENTRIES
 
 
 def current() -> Dataset:
@@ -105,86 +99,14 @@ def once(key: str) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class AlphaSetting:
-    """The session's one α: its value, the rule or control that set it, and its data.
-
-    ``rule`` is a :func:`~coarsenrank_core.choose_alpha` rule (``"knee"``, ``"dic-min"``,
-    ``"cv"``) or the control that wrote it (``"slider"``, ``"typed"``). ``data_key`` is the
-    key of the *original* dataset: a noisy copy shares the α of the data it came from.
-    """
-
-    alpha: float
-    rule: str
-    data_key: str
-
-    @property
-    def how(self) -> str:
-        """How α was set, in a few words."""
-        return {"knee": "chosen from the data: where the DIC curve levels off",
-                "dic-min": "chosen from the data: lowest DIC",
-                "cv": "chosen from the data: cross-validation",
-                "provisional": "provisional, α = N (τ = ½), until the data have chosen α",
-                "slider": "set with the slider", "typed": "typed in"}.get(self.rule, self.rule)
-
-    @property
-    def provisional(self) -> bool:
-        """Whether this α only stands in while the data choose α (large data)."""
-        return self.rule == "provisional"
+def kept_alpha():
+    """The session's α setting as last kept (see :mod:`ui.alpha`, which owns it), or None."""
+    return st.session_state.get(_ALPHA)
 
 
-def alpha_setting() -> AlphaSetting:
-    """The session's α for the loaded data, chosen by the default rule on first use.
-
-    Every page and the sidebar read α here, and every α control writes it with
-    :func:`set_alpha`, so all of them show and use the same value. A noisy copy reads the α
-    of its original (see :attr:`Dataset.original`).
-    """
-    original = current().original
-    stored = st.session_state.get(_ALPHA)
-    if stored is None or stored.data_key != original.key:
-        if original.preferences.items.size > QUICK_CHOICE_LIMIT:
-            # large data: the page is drawn first at a provisional α, and the shell then
-            # chooses α from the data (with a progress bar and a Stop button) and redraws
-            stored = AlphaSetting(alpha=float(original.preferences.total_weight),
-                                  rule="provisional", data_key=original.key)
-            st.session_state[_ALPHA] = stored
-            return stored
-        choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
-        stored = AlphaSetting(alpha=choice.alpha, rule=choice.rule, data_key=original.key)
-        st.session_state[_ALPHA] = stored
-    return stored
-
-
-def refine_alpha() -> bool:
-    """Replace a provisional α by the default rule's choice; True when α changed.
-
-    Called by the shell after the page has been drawn, so the page shows first.
-    """
-    stored = peek_alpha()
-    if stored is None or not stored.provisional:
-        return False
-    original = current().original
-    choice = alpha_choice(original.preferences, original.key, DEFAULT_RULE)
-    set_alpha(choice.alpha, choice.rule)
-    return True
-
-
-def peek_alpha() -> AlphaSetting | None:
-    """The session's α if a page has already chosen or set it for the loaded data (no work)."""
-    stored = st.session_state.get(_ALPHA)
-    return stored if stored is not None and stored.data_key == current().original.key else None
-
-
-def chosen_alpha() -> float:
-    """The session's α (see :func:`alpha_setting`)."""
-    return alpha_setting().alpha
-
-
-def set_alpha(alpha: float, rule: str) -> None:
-    """Make ``alpha`` the session's α for the loaded data (and its noisy copies)."""
-    st.session_state[_ALPHA] = AlphaSetting(alpha=float(alpha), rule=rule,
-                                            data_key=current().original.key)
+def keep_alpha(setting) -> None:
+    """Keep the session's α setting (only :mod:`ui.alpha` writes it)."""
+    st.session_state[_ALPHA] = setting
 
 
 def tau_of(alpha: float) -> float:

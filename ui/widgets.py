@@ -1,4 +1,4 @@
-"""Small widgets shared by the pages: the dataset card, α/τ captions, safe downloads, errors."""
+"""Small widgets shared by the pages: the dataset card, safe downloads, errors, Stop."""
 
 from __future__ import annotations
 
@@ -9,88 +9,11 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
-from coarsenrank_core.alpha import alpha_in_range
 from coarsenrank_core.export import table_to_csv
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
-from .state import Dataset, tau_of
-from .text import alpha_number, count, list_word, plain
-
-
-def alpha_text(alpha: float) -> str:
-    """``α = 200 (τ = 0.0155)`` for the current dataset; α = ∞ is the plain model."""
-    if alpha == float("inf"):
-        return "α = ∞ (τ = 1, the plain model)"
-    return f"α = {alpha_number(alpha)} (τ = {tau_of(alpha):.3g})"
-
-
-#: One plain line for every statistical word the pages use (shown by :func:`glossary`).
-GLOSSARY = {
-    "alpha": "α: how much the consensus trusts the data; larger α = a smaller neighbourhood "
-             "around the data = more trust (α = ∞ is the plain model).",
-    "tau": "τ (tempering) = α / (α + N): each list's weight in the likelihood. Not the same τ "
-           "as Kendall's τ-b below.",
-    "dic": "DIC (deviance information criterion) = g − f: a score that rewards fitting the "
-           "data (f) and penalises complexity (g); lower is better.",
-    "f": "f: the average log-likelihood of the data over the posterior draws (how well the "
-         "model fits; higher is better).",
-    "g": "g: the log-likelihood at the posterior mean minus f (the model's effective "
-         "complexity).",
-    "knee": "Where the curve levels off: the α after which trusting the data more barely "
-            "improves DIC; the default rule.",
-    "warm_up": "Warm-up sweeps (burn-in): the first rounds of the sampler, thrown away "
-               "because they still depend on where it started.",
-    "draws": "Posterior draws: the rounds of the sampler that are kept; more draws give a "
-             "smoother curve but take longer.",
-    "posterior": "Posterior: what the model believes about the scores after seeing the data, "
-                 "as a set of plausible values (draws).",
-    "pairwise_accuracy": "Pairwise accuracy: the share of item pairs a method puts in the "
-                         "same order as the truth; 0.5 is guessing, 1 is perfect.",
-    "kendall_tau_b": "Kendall's τ-b: agreement of two orders from −1 (reversed) through 0 "
-                     "(unrelated) to 1 (identical), counting ties fairly. It is not the "
-                     "tempering τ of CoarsenRank.",
-    "kendall_distance": "Kendall distance: the number of item pairs two orders put the other "
-                        "way round.",
-    "converged": "Stopped by its rule: whether an iterative method met its own stopping "
-                 "rule; “—” for methods that have none (one pass or a fixed number of steps).",
-    "log_likelihood": "Log-likelihood per choice: how probable a rater's choices are under "
-                      "the consensus, averaged per choice; closer to 0 is better.",
-    "precision": "Precision: of the raters a model flags, the share that really were made "
-                 "noisy.",
-    "recall": "Recall: of the raters made noisy, the share a model flags.",
-    "consensus": "Consensus: the one order that best sums up everyone's rankings. By default "
-                 "plain Plackett–Luce, or PL-mix (each rater or list careful or careless) "
-                 "when the answers show careless ones; on the Consensus page you can show "
-                 "CoarsenPL at the session's α instead.",
-    "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
-                    f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random; "
-                    "narrow when the raters agree about it.",
-    "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
-                        "predicts the rest, and repeat for each part.",
-    "median_runs": "Median of N runs: each method is timed N times; the point is the middle "
-                   "time, the bar spans the fastest to the slowest.",
-}
-
-
-def glossary(*terms: str) -> None:
-    """An expander with a one-line explanation of each statistical word on the page."""
-    with st.expander("What the words on this page mean"):
-        for term in terms:
-            st.markdown("- " + GLOSSARY[term])
-
-
-def alpha_input_text(alpha: float) -> str:
-    """α as typed in a text box: ``8.4`` or ``inf``."""
-    return "inf" if alpha == float("inf") else f"{alpha:g}"
-
-
-def parse_alpha(text: str) -> float | None:
-    """α from a text box: a number from 10⁻⁶ to 10¹² or ``inf``; None when it is not one."""
-    try:
-        value = float(str(text).strip().lower().replace("∞", "inf"))
-    except ValueError:
-        return None
-    return value if alpha_in_range(value) else None
+from . import state
+from .state import Dataset
+from .text import count, list_word, plain
 
 
 def dataset_card(dataset: Dataset) -> None:
@@ -201,34 +124,6 @@ def show_chart(figure, key: str) -> None:
     st.plotly_chart(figure, key=key, config=PLOT_CONFIG)
 
 
-_SHARE = st.column_config.NumberColumn(format="%.3f")
-#: Number formats of accuracy tables (shares of item pairs, three decimals).
-ACCURACY_COLUMNS = {"accuracy, original": _SHARE, "accuracy, noisy copy": _SHARE,
-                    "change": st.column_config.NumberColumn(format="%+.3f")}
-
-
-def comparison_table(result, timing) -> tuple[list[str], list[list]]:
-    """The comparison as a table with plain column names and units.
-
-    ``converged`` is shown as "yes"/"no", or "—" where a method has no stopping rule.
-    """
-    median = dict(zip(timing.methods, timing.median))
-    header = ["method", "pairwise accuracy (share of pairs)", "Kendall τ-b (−1 to 1)",
-              f"seconds per fit (median of {timing.runs} runs)", "iterations",
-              "stopped by its rule", "problem"]
-    rows = []
-    for r in result.rows:
-        converged = "—" if r.converged is None else ("yes" if r.converged else "no")
-        rows.append([r.name,
-                     round(r.accuracy, 4) if r.ok and r.accuracy == r.accuracy else "—",
-                     round(r.kendall_tau, 4) if r.ok and r.kendall_tau == r.kendall_tau
-                     else "—",
-                     float(f"{median[r.method]:.3g}") if r.method in median else "—",
-                     "—" if r.iterations is None else int(r.iterations), converged,
-                     r.error or ""])
-    return header, rows
-
-
 @contextmanager
 def stop_button(task: str):
     """A **Stop** button shown while a long computation runs.
@@ -248,3 +143,65 @@ def stop_button(task: str):
 def was_stopped(task: str) -> bool:
     """Whether the user has just pressed the Stop button of ``task``."""
     return bool(st.session_state.get(f"stop_{task}"))
+
+
+class Restartable:
+    """A long task of a page with its **Stop** button, and what the page shows after Stop.
+
+    Made by :func:`restartable`. True while the task may run; ``with task:`` draws the Stop
+    button around the computation (see :func:`stop_button`).
+    """
+
+    def __init__(self, task: str, may_run: bool):
+        self.task, self.may_run = task, may_run
+        self._button = None
+
+    def __bool__(self) -> bool:
+        return self.may_run
+
+    def __enter__(self) -> Restartable:
+        self._button = stop_button(self.task)
+        self._button.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> bool | None:
+        button, self._button = self._button, None
+        return button.__exit__(*exc)
+
+
+def note_stopped(task: str, key) -> str:
+    """Remember that ``task`` was stopped on ``key`` if its Stop button was just pressed;
+    returns the session key of that memory (see :func:`restartable`).
+
+    :func:`restartable` does this itself; a caller that may not reach it in the run after
+    Stop (the shell, whose page may end the run first) calls it early.
+    """
+    flag = f"_{task}_stopped"
+    if was_stopped(task):
+        state.set_widget(flag, (key,))
+    return flag
+
+
+def restartable(task: str, message: str, *, key=None, restart: str | None = None
+                ) -> Restartable:
+    """The stop-and-restart pattern of every long task of the pages, in one place.
+
+    After the user pressed the task's Stop button, ``message`` is shown. A task the user
+    starts with a button of its own (``restart=None``) may then simply run again when that
+    button is pressed. A task that starts by itself (``restart`` is the label of a button
+    that starts it again) stays stopped for the data (or settings) ``key`` it was stopped
+    on: the message and the restart button are shown and the result is false until the
+    button is pressed.
+    """
+    if restart is None:
+        if was_stopped(task):
+            st.warning(message)
+        return Restartable(task, True)
+    flag = note_stopped(task, key)
+    if state.widget(flag) != (key,):
+        return Restartable(task, True)
+    st.warning(message)
+    if st.button(restart, type="primary", key=f"{task}_restart"):
+        state.set_widget(flag, None)
+        st.rerun()
+    return Restartable(task, False)

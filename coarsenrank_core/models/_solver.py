@@ -4,12 +4,14 @@ SQUAREM cycle of the EM fits."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from ..errors import check_stop
+from ..errors import ShouldStop, check_stop
 
 __all__ = ["virtual_node_penalty", "log_sigmoid", "run_lbfgs", "check_common", "squarem_step"]
 
@@ -58,8 +60,9 @@ def log_sigmoid(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return log_p, 1.0 - p
 
 
-def run_lbfgs(fun: Callable, x0: np.ndarray, max_iter: int, tol: float, trace: bool,
-              sign: float = -1.0, bounds=None, should_stop=None, name: str = "L-BFGS") -> dict:
+def run_lbfgs(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: ArrayLike,
+              max_iter: int, tol: float, trace: bool, sign: float = -1.0, bounds: Any = None,
+              should_stop: ShouldStop | None = None, name: str = "L-BFGS") -> dict[str, Any]:
     """Minimise ``fun`` (returning value and gradient) with scipy's L-BFGS-B.
 
     ``tol`` is L-BFGS-B's ``gtol``: stop when the largest gradient entry is below it.
@@ -69,9 +72,10 @@ def run_lbfgs(fun: Callable, x0: np.ndarray, max_iter: int, tol: float, trace: b
     last step, the value and gradient, and (with ``trace``) ``sign ×`` the objective after
     every iteration (``sign = -1`` turns a minimised loss back into the maximised value).
     """
-    history = {"previous": np.array(x0, dtype=float), "change": float("inf"), "values": []}
+    history: dict[str, Any] = {"previous": np.array(x0, dtype=float), "change": float("inf"),
+                               "values": []}
 
-    def callback(intermediate_result):
+    def callback(intermediate_result: Any) -> None:
         x = intermediate_result.x
         previous = history["previous"]
         size = np.abs(previous).sum()

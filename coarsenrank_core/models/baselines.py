@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -21,7 +22,7 @@ def _mid_positions(prefs: Preferences) -> np.ndarray:
     group_id = np.cumsum(new_group) - 1
     first = position[new_group][group_id]
     size = np.bincount(group_id)[group_id]
-    return first + (size - 1) / 2.0
+    return cast(np.ndarray, first + (size - 1) / 2.0)
 
 
 def borda(prefs: Preferences) -> RankingResult:

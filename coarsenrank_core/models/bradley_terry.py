@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from ..errors import ShouldStop
 from ..preferences import Preferences
 from ..results import BradleyTerryOutputs, RankingResult
-from .plackett_luce import coarsen_pl
+from .plackett_luce import Calibration, coarsen_pl
 
 __all__ = ["coarsen_bt"]
 
 
-def coarsen_bt(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0), calibration=None,
-               max_iter: int = 500, tol: float = 1e-8, init=None, *,
-               should_stop=None) -> RankingResult:
+def coarsen_bt(prefs: Preferences, alpha: float = np.inf,
+               prior: Sequence[float] = (1.0, 2.0), calibration: Calibration = None,
+               max_iter: int = 500, tol: float = 1e-8, init: ArrayLike | None = None, *,
+               should_stop: ShouldStop | None = None) -> RankingResult:
     """Fit CoarsenBT (paper Eq. (18)): Bradley–Terry, tempered, on rank-broken pairs.
 
     Every preference is fully rank-broken (:meth:`Preferences.rank_break`): each ordered pair

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..defaults import EM_SETTINGS
+from ..errors import Progress, ShouldStop
 from ..preferences import Preferences
 from ..results import ConsensusOutputs, RankingResult
 from .mixture import mixture_log_posterior, pl_mixture
@@ -48,7 +52,7 @@ def careless_unit_reason(prefs: Preferences, per: str | None = None) -> str:
             "recognised list by list.")
 
 
-def consensus_reason(prefs: Preferences, extra) -> str:
+def consensus_reason(prefs: Preferences, extra: Mapping[str, Any]) -> str:
     """One plain sentence: which fit :func:`consensus` kept (its ``extra``) and why."""
     if extra["per"] != "none":
         return careless_unit_reason(prefs, extra["per"])
@@ -72,9 +76,11 @@ CONSENSUS_PRIOR = (1.1, 0.1)
 CARELESS_TEST = 2.706
 
 
-def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
-              max_iter: int = 1000, tol: float = 1e-8, init=None, per: str | None = None, *,
-              should_stop=None) -> RankingResult:
+def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
+              pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
+              init: ArrayLike | None = None, per: str | None = None, *,
+              should_stop: ShouldStop | None = None,
+              progress: Progress | None = None) -> RankingResult:
     """The package's default consensus: plain PL, or PL plus careless answers per rater or list.
 
     When some rater gives several lists (:func:`careless_unit`), the careless-answer
@@ -99,6 +105,9 @@ def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
     per : {"ranker", "list", "none"}, optional
         Fit this one only, untested (e.g. the refits of a bootstrap keep the full data's
         choice).
+    progress : callable, optional
+        ``progress(done, total)`` with the fits done (fractional within a mixture's EM) of
+        the fits this call may need; ``(total, total)`` at the end.
 
     Returns
     -------
@@ -108,28 +117,57 @@ def consensus(prefs: Preferences, prior=CONSENSUS_PRIOR, pi_init: float = 0.2,
     """
     if per is not None and per not in ("ranker", "list", "none"):
         raise ValueError(f"per must be 'ranker', 'list' or 'none' (got {per!r})")
-    settings = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol, init=init,
-                    should_stop=should_stop)
+    settings: dict[str, Any] = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol,
+                                    init=init, should_stop=should_stop)
+    by_rankers = per is None and careless_unit(prefs) == "ranker"
+    # the fits this call may need: the mixture(s), plain PL for the test, PL-EM
+    steps = _Steps(progress, 1 if per is not None else (4 if by_rankers else 3))
     if per == "none":
-        return _plain(prefs, None, max_iter, tol, init, should_stop)
+        return steps.finish(_plain(prefs, None, max_iter, tol, init, should_stop))
     if per is not None:
-        mixture = pl_mixture(prefs, per=per, **settings)
-        return _kept(mixture, mixture, float("nan"))
-    if careless_unit(prefs) == "ranker":
-        by_ranker = pl_mixture(prefs, per="ranker", **settings)
-        by_list = pl_mixture(prefs, per="list", **settings)
+        mixture = pl_mixture(prefs, per=per, progress=steps.within(0), **settings)
+        return steps.finish(_kept(mixture, mixture, float("nan")))
+    if by_rankers:
+        by_ranker = pl_mixture(prefs, per="ranker", progress=steps.within(0), **settings)
+        by_list = pl_mixture(prefs, per="list", progress=steps.within(1), **settings)
         mixture = (by_ranker if by_ranker.extra["log_posterior"]
                    >= by_list.extra["log_posterior"] else by_list)
     else:
-        mixture = pl_mixture(prefs, per="list", **settings)
+        mixture = pl_mixture(prefs, per="list", progress=steps.within(0), **settings)
     plain = coarsen_pl(prefs, prior=prior, calibration=None, max_iter=max_iter, tol=tol,
                        should_stop=should_stop)
+    steps.done(steps.total - 1)
     at_zero = mixture_log_posterior(prefs, plain.scores, 0.0, per=mixture.extra["per"],
                                     prior=prior)
     ratio = max(0.0, 2.0 * (mixture.extra["log_posterior"] - at_zero))
     if ratio > CARELESS_TEST:
-        return _kept(mixture, mixture, ratio)
-    return _plain(prefs, mixture, max_iter, tol, init, should_stop, ratio)
+        return steps.finish(_kept(mixture, mixture, ratio))
+    return steps.finish(_plain(prefs, mixture, max_iter, tol, init, should_stop, ratio))
+
+
+class _Steps:
+    """Turns the progress of each fit of :func:`consensus` into ``progress(done, total)``
+    over all its fits (a fit's own EM steps as a fraction of one)."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total = progress, total
+
+    def done(self, fits: float) -> None:
+        if self.progress is not None:
+            self.progress(fits, self.total)
+
+    def within(self, fit: int) -> Progress | None:
+        """The ``progress`` callback of fit number ``fit`` (0-based), or None."""
+        if self.progress is None:
+            return None
+
+        def report(done: float, total: int) -> None:
+            self.done(fit + (min(1.0, done / total) if total else 1.0))
+        return report
+
+    def finish(self, fit: RankingResult) -> RankingResult:
+        self.done(self.total)
+        return fit
 
 
 def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
@@ -142,8 +180,9 @@ def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
     return replace(fit, method="consensus", extra=extra)
 
 
-def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter, tol, init,
-           should_stop, ratio: float = float("nan")) -> RankingResult:
+def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter: int, tol: float,
+           init: ArrayLike | None, should_stop: ShouldStop | None,
+           ratio: float = float("nan")) -> RankingResult:
     """Plain PL-EM with the registry's settings, reported with the mixture it was tested against."""
     settings = dict(EM_SETTINGS, max_iter=max(max_iter, EM_SETTINGS["max_iter"]), tol=tol)
     fit = pl_em(prefs, init=init, should_stop=should_stop, **settings)

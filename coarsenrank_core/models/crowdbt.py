@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 from scipy.special import expit
 
-from ..errors import Cancelled
+from ..errors import Cancelled, ShouldStop
 from ..preferences import Preferences
 from ..results import CrowdBTOutputs, RankingResult
 
@@ -159,14 +161,15 @@ def weighted_update(mu_i: float, mu_j: float, var_i: float, var_j: float, rel_a:
             step = min(left, max(1.0, step))
         if step != 1.0:
             half = tuple(a + 0.5 * step * (b - a) for a, b in zip(x, y))
-            y_half = crowdbt_update(*half, kappa, learn_reliability)  # type: ignore[arg-type,misc,call-arg]
+            y_half = crowdbt_update(*half, kappa, learn_reliability)  # type: ignore[arg-type,call-arg]
             y = tuple(a + step * (b - c) for a, b, c in zip(x, y_half, half))  # type: ignore[assignment]
         x = y
         left -= step
     return x
 
 
-def _run_pass(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn):
+def _run_pass(winners: Any, losers: Any, annotators: Any, weights: Any, mu: Any, var: Any,
+              rel_a: Any, rel_b: Any, kappa: float, learn: bool) -> None:
     """Apply the CrowdBT update to an ordered list of comparisons, in place on lists.
 
     A unit weight runs the update inline (three times faster than calling the function);
@@ -216,7 +219,7 @@ def _run_pass(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa
             rel_b[k] = (b + 1.0 - w) * r
 
 
-def _virtual_pass(mu, var, kappa):
+def _virtual_pass(mu: Any, var: Any, kappa: float) -> None:
     """Each item beats, then loses to, a virtual item of known score 0 (η = 1), in place.
 
     These are :func:`crowdbt_update` with ``a = 1, b = 0`` (``g = σ(∓μ)``, ``h = −pq``),
@@ -269,7 +272,8 @@ def _pass_order(permutation: np.ndarray, counts: np.ndarray, starts: np.ndarray)
     return np.repeat(starts[permutation] - begin, length) + np.arange(int(length.sum()))
 
 
-def _run_exact(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn):
+def _run_exact(winners: Any, losers: Any, annotators: Any, weights: Any, mu: Any, var: Any,
+               rel_a: Any, rel_b: Any, kappa: float, learn: bool) -> None:
     """:func:`_run_pass` on the array state, one comparison at a time (exact).
 
     Only the entries the stretch touches go to Python lists and back (all of them when
@@ -279,7 +283,8 @@ def _run_exact(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kapp
     if mu.size + rel_a.size <= 4 * n:
         lists = [x.tolist() for x in (mu, var, rel_a, rel_b)]
         _run_pass(winners.tolist(), losers.tolist(), annotators.tolist(),
-                  repeat(1.0) if weights is None else weights.tolist(), *lists, kappa, learn)
+                  repeat(1.0) if weights is None else weights.tolist(), lists[0], lists[1],
+                  lists[2], lists[3], kappa, learn)
         for array, values in zip((mu, var, rel_a, rel_b), lists):
             array[:] = values
         return
@@ -288,13 +293,15 @@ def _run_exact(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kapp
     lists = [mu[items].tolist(), var[items].tolist(), rel_a[raters].tolist(),
              rel_b[raters].tolist()]
     _run_pass(local[:n].tolist(), local[n:].tolist(), local_rater.tolist(),
-              repeat(1.0) if weights is None else weights.tolist(), *lists, kappa, learn)
+              repeat(1.0) if weights is None else weights.tolist(), lists[0], lists[1],
+              lists[2], lists[3], kappa, learn)
     mu[items], var[items] = lists[0], lists[1]
     rel_a[raters], rel_b[raters] = lists[2], lists[3]
 
 
-def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn,
-                batch_change, distinct: bool = False) -> int:
+def _batch_step(winners: Any, losers: Any, annotators: Any, mu: Any, var: Any, rel_a: Any,
+                rel_b: Any, kappa: float, learn: bool, batch_change: float,
+                distinct: bool = False) -> int:
     """Apply the longest acceptable prefix of a window of unit comparisons as one batch.
 
     Every comparison ``n`` (``i ≻ j`` by annotator ``k``) is evaluated with the
@@ -390,11 +397,12 @@ def _batch_step(winners, losers, annotators, mu, var, rel_a, rel_b, kappa, learn
     elif learn:
         rel_a[raters] += count(k_, move_a[:size], minlength=n_raters)
         rel_b[raters] += count(k_, move_b[:size], minlength=n_raters)
-    return size
+    return int(size)
 
 
-def _run_batched(winners, losers, annotators, weights, mu, var, rel_a, rel_b, kappa, learn,
-                 batch_change, plan: _Plan) -> None:
+def _run_batched(winners: Any, losers: Any, annotators: Any, weights: Any, mu: Any, var: Any,
+                 rel_a: Any, rel_b: Any, kappa: float, learn: bool, batch_change: float,
+                 plan: _Plan) -> None:
     """Apply an ordered stretch of comparisons: batches where :func:`_batch_step` accepts
     one, the exact loop elsewhere.
 
@@ -435,11 +443,13 @@ def _run_batched(winners, losers, annotators, weights, mu, var, rel_a, rel_b, ka
             lo = hi
 
 
-def crowdbt(prefs: Preferences, passes: int = 5, reliability_prior=(5.0, 3.0),
-            score_prior=(0.0, 1.0), virtual_node: bool = False, kappa: float = 1e-4,
-            shuffle: bool = True, random_state=0, fixed_reliability: float | None = None,
-            tol: float = 0.0, batch_change: float = BATCH_CHANGE,
-            should_stop=None) -> RankingResult:
+def crowdbt(prefs: Preferences, passes: int = 5,
+            reliability_prior: Sequence[float] = (5.0, 3.0),
+            score_prior: Sequence[float] = (0.0, 1.0), virtual_node: bool = False,
+            kappa: float = 1e-4, shuffle: bool = True, random_state: Any = 0,
+            fixed_reliability: float | None = None, tol: float = 0.0,
+            batch_change: float = BATCH_CHANGE,
+            should_stop: ShouldStop | None = None) -> RankingResult:
     """CrowdBT (Chen, Bennett, Collins-Thompson & Horvitz, WSDM 2013), online version.
 
     Bradley–Terry scores ``s_m`` with a reliability ``η_k`` per annotator: annotator ``k``

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import xlogy
 
-from ..errors import check_stop
+from ..errors import Progress, ShouldStop, check_stop
 from ..preferences import Preferences
 from ..results import MixtureOutputs, RankingResult
 from ._solver import squarem_step
@@ -97,7 +100,8 @@ class _Components:
     def _per_unit(self, values: np.ndarray) -> np.ndarray:
         if self.per == "list":
             return values
-        return np.bincount(self.units, weights=self.weights * values, minlength=self.n_units)
+        return cast(np.ndarray, np.bincount(self.units, weights=self.weights * values,
+                                            minlength=self.n_units))
 
     def log_terms(self, theta: np.ndarray, log_pi: np.ndarray) -> np.ndarray:
         """``log π_k + log P_k(R_u)``, shape (units, components): PL, uniform[, reversed]."""
@@ -106,20 +110,22 @@ class _Components:
         columns = [self._per_unit(pl[:self.n]), self.uniform]
         if self.reverse:
             columns.append(self._per_unit(pl[self.n:]))
-        return np.column_stack(columns) + log_pi[None, :]
+        return cast(np.ndarray, np.column_stack(columns) + log_pi[None, :])
 
-    def theta_step(self, theta, responsibility, a, b) -> np.ndarray:
+    def theta_step(self, theta: np.ndarray, responsibility: np.ndarray, a: float,
+                   b: float) -> np.ndarray:
         """One MM step of the expected complete-data log-posterior (paper Algorithm 1, τ = 1)."""
         per_pref = responsibility if self.per == "list" else responsibility[self.units]
         weights = [self.weights * per_pref[:, 0]]
         if self.reverse:
             weights.append(self.weights * per_pref[:, 2])
         design = self.reweight.design(np.concatenate(weights))
-        return (design.wins + (a - 1)) / (design.exposure(theta) + b)
+        return cast(np.ndarray, (design.wins + (a - 1)) / (design.exposure(theta) + b))
 
 
-def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
-                          prior=(2.0, 1.0), reversed_component: bool = False) -> float:
+def mixture_log_posterior(prefs: Preferences, scores: ArrayLike, pi: float | ArrayLike,
+                          per: str = "list", prior: Sequence[float] = (2.0, 1.0),
+                          reversed_component: bool = False) -> float:
     """The objective EM increases (up to a constant).
 
     ``Σ_u w_u log[π_PL P_θ(R_u) + π_U U(R_u) (+ π_R P_θ(R_u reversed))] + Σ_m [(a − 1) log θ_m
@@ -145,10 +151,11 @@ def mixture_log_posterior(prefs: Preferences, scores, pi, per: str = "list",
                  - b * theta.sum())
 
 
-def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init: float = 0.2,
-               max_iter: int = 1000, tol: float = 1e-8, init=None,
-               reversed_component: bool = False, *, accelerate: bool | None = None,
-               should_stop=None) -> RankingResult:
+def pl_mixture(prefs: Preferences, per: str = "list", prior: Sequence[float] = (2.0, 1.0),
+               pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
+               init: ArrayLike | None = None, reversed_component: bool = False, *,
+               accelerate: bool | None = None, should_stop: ShouldStop | None = None,
+               progress: Progress | None = None) -> RankingResult:
     """Fit "PL or a uniformly random order" by expectation–maximisation.
 
     Each unit (a list, or all lists of one ranker) comes from Plackett–Luce with worths θ
@@ -195,6 +202,9 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     should_stop : callable, optional
         Called every :data:`~coarsenrank_core.models.plackett_luce.STOP_EVERY` iterations; when
         it returns true the fit raises :class:`coarsenrank_core.errors.Cancelled`.
+    progress : callable, optional
+        ``progress(done, total)`` with the EM steps done of at most ``max_iter``, at the same
+        checks as ``should_stop`` and once at the end (``total, total``).
 
     Returns
     -------
@@ -234,7 +244,7 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     pis = (np.array([1 - pi_init, pi_init / 2, pi_init / 2]) if reversed_component
            else np.array([1 - pi_init, pi_init]))
     total = parts.unit_weight.sum()
-    def em_step(theta, pis):
+    def em_step(theta: np.ndarray, pis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         terms = parts.log_terms(theta, np.log(pis))
         responsibility = np.exp(terms - np.logaddexp.reduce(terms, axis=1)[:, None])
         new_pis = np.clip(parts.unit_weight @ responsibility / total, _EDGE, 1.0)
@@ -249,7 +259,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             new *= (a - 1) * new.size / (b * new.sum())
         return new, new_pis
 
-    def change_of(theta, pis, new, new_pis):
+    def change_of(theta: np.ndarray, pis: np.ndarray, new: np.ndarray,
+                  new_pis: np.ndarray) -> float:
         return (float(np.abs(new - theta).sum() / np.abs(theta).sum())
                 + float(np.abs(new_pis - pis).sum()))
 
@@ -257,13 +268,13 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
     # is admissible only when θ and π are all positive
     m = theta.size
 
-    def flat_step(x):
+    def flat_step(x: np.ndarray) -> np.ndarray:
         return np.concatenate(em_step(x[:m], x[m:]))
 
-    def flat_change(x, new):
+    def flat_change(x: np.ndarray, new: np.ndarray) -> float:
         return change_of(x[:m], x[m:], new[:m], new[m:])
 
-    def positive(x):
+    def positive(x: np.ndarray) -> bool:
         return bool(np.all(x > 0) and np.all(np.isfinite(x)))
 
     use_squarem = tol > 0 if accelerate is None else bool(accelerate)
@@ -274,6 +285,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
             checked = iteration
             check_stop(should_stop, f"The mixture's EM was stopped after {iteration} of at "
                                     f"most {max_iter} iterations.")
+            if progress is not None:
+                progress(iteration, max_iter)
         if use_squarem and max_iter - iteration >= 3:
             x, change, used, step_max = squarem_step(
                 flat_step, np.concatenate([theta, pis]), step_max, flat_change,
@@ -288,6 +301,8 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
         converged = change < tol
         if converged and tol > 0:
             break
+    if progress is not None:
+        progress(max_iter, max_iter)
     terms = parts.log_terms(theta, np.log(pis))
     mixed = np.logaddexp.reduce(terms, axis=1)
     responsibility = np.exp(terms - mixed[:, None])
@@ -311,18 +326,21 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior=(2.0, 1.0), pi_init:
                              per=per, log_posterior=objective))
 
 
-def pl_mix(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2, max_iter: int = 1000,
-           tol: float = 1e-8, init=None, reversed_component: bool = False, *,
-           should_stop=None) -> RankingResult:
+def pl_mix(prefs: Preferences, prior: Sequence[float] = (2.0, 1.0), pi_init: float = 0.2,
+           max_iter: int = 1000, tol: float = 1e-8, init: ArrayLike | None = None,
+           reversed_component: bool = False, *, should_stop: ShouldStop | None = None,
+           progress: Progress | None = None) -> RankingResult:
     """PL plus uniform noise per list (:func:`pl_mixture` with ``per="list"``)."""
     return pl_mixture(prefs, per="list", prior=prior, pi_init=pi_init, max_iter=max_iter,
                       tol=tol, init=init, reversed_component=reversed_component,
-                      should_stop=should_stop)
+                      should_stop=should_stop, progress=progress)
 
 
-def pl_mix_ranker(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
-                 max_iter: int = 1000, tol: float = 1e-8, init=None,
-                 reversed_component: bool = False, *, should_stop=None) -> RankingResult:
+def pl_mix_ranker(prefs: Preferences, prior: Sequence[float] = (2.0, 1.0),
+                  pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
+                  init: ArrayLike | None = None, reversed_component: bool = False, *,
+                  should_stop: ShouldStop | None = None,
+                  progress: Progress | None = None) -> RankingResult:
     """PL plus uniform noise per ranker (:func:`pl_mixture` with ``per="ranker"``).
 
     A ranker is careful (all their lists from PL(θ)), answers every list at random, or
@@ -331,4 +349,4 @@ def pl_mix_ranker(prefs: Preferences, prior=(2.0, 1.0), pi_init: float = 0.2,
     """
     return pl_mixture(prefs, per="ranker", prior=prior, pi_init=pi_init, max_iter=max_iter,
                       tol=tol, init=init, reversed_component=reversed_component,
-                      should_stop=should_stop)
+                      should_stop=should_stop, progress=progress)

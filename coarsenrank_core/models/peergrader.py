@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import Bounds, brentq, line_search
 from scipy.special import expit
 
-from ..errors import check_stop
+from ..errors import ShouldStop, check_stop
 from ..preferences import Preferences
 from ..results import PeerGraderOutputs, RankingResult
 from ._solver import check_common, log_sigmoid, run_lbfgs
@@ -109,7 +112,8 @@ class PeerGraderDesign:
         self.blocks = blocks
 
     def evaluate(self, s: np.ndarray, eta: np.ndarray, grad_s: bool = True,
-                 curvature: bool = False):
+                 curvature: bool = False
+                 ) -> tuple[float, np.ndarray | None, np.ndarray, np.ndarray | None]:
         """Log-likelihood ``ℓ(s, η)`` and its derivatives.
 
         Returns ``(ℓ, ∂ℓ/∂s or None, ∂ℓ/∂η, ∂²ℓ/∂η² or None)``; the η-derivatives are per
@@ -229,7 +233,8 @@ def _inner(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.einsum("i,i->", x, y))
 
 
-def _general_block(block: _GraderBlock, scores: np.ndarray, e: np.ndarray, curvature: bool):
+def _general_block(block: _GraderBlock, scores: np.ndarray, e: np.ndarray,
+                   curvature: bool) -> tuple[Any, ...]:
     """Stage-wise likelihood of one block by stable recurrences over its ``k`` columns.
 
     With ``x = η_g s`` and ``L_t = log Σ_{l ≥ t} e^{x_l}`` (the log choice-set sum of the
@@ -269,7 +274,7 @@ def _general_block(block: _GraderBlock, scores: np.ndarray, e: np.ndarray, curva
     return row_value, row_d, row_d2, grad_x
 
 
-def _check_reliability_prior(prior) -> tuple[float, float]:
+def _check_reliability_prior(prior: Sequence[float]) -> tuple[float, float]:
     shape, rate = (float(v) for v in prior)
     if not (shape >= 1 and rate > 0 and np.isfinite(shape) and np.isfinite(rate)):
         raise ValueError(f"the reliability prior needs shape >= 1 and rate > 0 "
@@ -289,9 +294,10 @@ def _reliability_prior(design: PeerGraderDesign, eta: np.ndarray, shape: float,
     return _inner(design.copies, terms), design.copies * d1, design.copies * d2
 
 
-def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.0,
-                         reliability_prior=(10.0, 10.0),
-                         design: PeerGraderDesign | None = None):
+def peergrader_objective(prefs: Preferences, scores: ArrayLike, reliability: ArrayLike,
+                         l2: float = 1.0, reliability_prior: Sequence[float] = (10.0, 10.0),
+                         design: PeerGraderDesign | None = None
+                         ) -> tuple[float, np.ndarray, np.ndarray]:
     """The log-posterior PeerGrader maximises, with its gradients in ``s`` and ``η``.
 
     ``J(s, η) = Σ_n w_n log P(ρ_n | η_{g(n)} s) − (λ/2)‖s‖² + Σ_g [(a−1) log η_g − b η_g]``,
@@ -309,6 +315,7 @@ def peergrader_objective(prefs: Preferences, scores, reliability, l2: float = 1.
     s = np.asarray(scores, dtype=float)
     eta = np.asarray(reliability, dtype=float)
     value, d_s, d_eta, _ = design.evaluate(s, eta)
+    assert d_s is not None  # grad_s=True
     prior, prior_d1, _ = _reliability_prior(design, eta, shape, rate)
     value += -0.5 * l2 * _inner(s, s) + prior
     return value, d_s - l2 * s, d_eta + prior_d1
@@ -371,19 +378,21 @@ def _best_scale(s: np.ndarray, eta: np.ndarray, l2: float, shape: float,
     if not bounds or const <= 0:
         return 1.0
 
-    def stationarity(c):
+    def stationarity(c: float) -> float:
         return const - linear * c - quad * c**3
 
     high = min(bounds)  # f(high) <= 0 up to rounding
     if stationarity(high) >= 0:
         return float(high)
-    return brentq(stationarity, 0.0, high, xtol=1e-14, rtol=1e-12)
+    return float(brentq(stationarity, 0.0, high, xtol=1e-14, rtol=1e-12))
 
 
-def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.0),
-               max_outer: int = 100, max_iter: int = 2000, tol: float = 1e-6,
-               inner_tol: float = 1e-8, solver: str = "joint", fit_reliability: bool = True,
-               init="em", trace: bool = False, *, should_stop=None) -> RankingResult:
+def peergrader(prefs: Preferences, l2: float = 1.0,
+               reliability_prior: Sequence[float] = (10.0, 10.0), max_outer: int = 100,
+               max_iter: int = 2000, tol: float = 1e-6, inner_tol: float = 1e-8,
+               solver: str = "joint", fit_reliability: bool = True,
+               init: ArrayLike | str | None = "em", trace: bool = False, *,
+               should_stop: ShouldStop | None = None) -> RankingResult:
     """Fit PeerGrader, PL with grader reliability ("PL+G" of Raman & Joachims, KDD 2014).
 
     Raman & Joachims' Plackett–Luce model (§4, "PL") gives grader ``g``'s ordering
@@ -513,8 +522,10 @@ def peergrader(prefs: Preferences, l2: float = 1.0, reliability_prior=(10.0, 10.
                                 objective=float(objective)))
 
 
-def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float, trace: bool, sign: float,
-           should_stop=None, memory: int = 10, ftol: float = 1e-15) -> dict:
+def _lbfgs(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: np.ndarray,
+           max_iter: int, tol: float, trace: bool, sign: float,
+           should_stop: ShouldStop | None = None, memory: int = 10,
+           ftol: float = 1e-15) -> dict[str, Any]:
     """Minimise ``fun`` (value and gradient) by L-BFGS without BLAS.
 
     The two-loop recursion of Nocedal & Wright (*Numerical Optimization*, 2nd ed., 2006,
@@ -603,7 +614,10 @@ def _lbfgs(fun, x0: np.ndarray, max_iter: int, tol: float, trace: bool, sign: fl
             "grad": grad, "message": message, "values": np.array(values)}
 
 
-def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_stop=None):
+def _fit_joint(design: PeerGraderDesign, s: np.ndarray, l2: float, shape: float, rate: float,
+               scale: float, max_iter: int, tol: float, trace: bool,
+               should_stop: ShouldStop | None = None
+               ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """One L-BFGS run over ``(s, u)``: ``u = log η`` when ``a > 1``, else ``u = η ≥ ETA_MIN``.
 
     With ``a > 1`` every reliability's optimum is interior and ``log η`` conditions the
@@ -620,12 +634,13 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
     root = (np.sqrt(design.copies) if log_scale and design.copies is not None
             else np.ones(design.n_graders))
 
-    def loss(x):
+    def loss(x: np.ndarray) -> tuple[float, np.ndarray]:
         scores, u = x[:n_items], x[n_items:]
         if log_scale:
             u = u / root
         eta = np.exp(u) if log_scale else u
         value, d_s, d_eta, _ = design.evaluate(scores, eta)
+        assert d_s is not None  # grad_s=True
         prior, prior_d1, _ = _reliability_prior(design, eta, shape, rate)
         value += -0.5 * l2 * _inner(scores, scores) + prior
         d_eta += prior_d1
@@ -646,17 +661,20 @@ def _fit_joint(design, s, l2, shape, rate, scale, max_iter, tol, trace, should_s
     return fit["x"][:n_items], np.exp(u / root) if log_scale else u.copy(), fit
 
 
-def _fit_alternating(design, s, eta, l2, shape, rate, scale, max_outer, max_iter,
-                     tol, inner_tol, fit_reliability, trace, should_stop=None):
+def _fit_alternating(design: PeerGraderDesign, s: np.ndarray, eta: np.ndarray, l2: float,
+                     shape: float, rate: float, scale: float, max_outer: int,
+                     max_iter: int, tol: float, inner_tol: float, fit_reliability: bool,
+                     trace: bool, should_stop: ShouldStop | None = None) -> tuple[Any, ...]:
     """Rounds of: L-BFGS over ``s``, Newton over every ``η_g``, best common rescaling."""
     current = {"eta": eta}
 
-    def loss(x):
+    def loss(x: np.ndarray) -> tuple[float, np.ndarray]:
         value, d_s, _, _ = design.evaluate(x, current["eta"])
+        assert d_s is not None  # grad_s=True
         value -= 0.5 * l2 * _inner(x, x)
         return -scale * value, -scale * (d_s - l2 * x)
 
-    def relative(new, old):
+    def relative(new: np.ndarray, old: np.ndarray) -> float:
         size = np.abs(old).sum()
         return float(np.abs(new - old).sum() / size) if size > 0 else float("inf")
 

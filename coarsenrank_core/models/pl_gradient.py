@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from ..errors import ShouldStop
 from ..preferences import Preferences
 from ..results import GradientOutputs, RankingResult
 from ._solver import check_common, run_lbfgs, virtual_node_penalty
@@ -20,7 +22,7 @@ _LOWEST = -600.0
 """Log-worths more than this below the best are floored there by :func:`pl_objective`."""
 
 
-def pl_objective(prefs: Preferences, scores, regularization: float = 1.0,
+def pl_objective(prefs: Preferences, scores: ArrayLike, regularization: float = 1.0,
                  l2: float = 0.0) -> tuple[float, np.ndarray]:
     """The regularised PL log-likelihood that :func:`pl_lbfgs` maximises, and its gradient.
 
@@ -60,7 +62,7 @@ def pl_objective(prefs: Preferences, scores, regularization: float = 1.0,
     return float(value), grad
 
 
-def variable_scaling(prefs: Preferences, scores, regularization: float = 1.0,
+def variable_scaling(prefs: Preferences, scores: ArrayLike, regularization: float = 1.0,
                      l2: float = 0.0) -> np.ndarray:
     """Diagonal scaling of the log-worths for L-BFGS: ``c_m / max c`` with ``c_m² = −∂²F/∂s_m²``.
 
@@ -86,8 +88,8 @@ def variable_scaling(prefs: Preferences, scores, regularization: float = 1.0,
 
 
 def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 1000,
-             tol: float = 1e-8, init="em", l2: float = 0.0, trace: bool = False, *,
-             should_stop=None) -> RankingResult:
+             tol: float = 1e-8, init: ArrayLike | str | None = "em", l2: float = 0.0,
+             trace: bool = False, *, should_stop: ShouldStop | None = None) -> RankingResult:
     """Fit the Plackett–Luce model by L-BFGS on log-worths (the paper's "PL" baseline).
 
     Maximises :func:`pl_objective`, the PL log-likelihood (paper Eq. (19)) of
@@ -153,14 +155,14 @@ def pl_lbfgs(prefs: Preferences, regularization: float = 1.0, max_iter: int = 10
     check_common(max_iter, tol, regularization, l2)
     scale = 1.0 / max(prefs.total_weight, 1.0)
 
-    def loss(s):
+    def loss(s: np.ndarray) -> tuple[float, np.ndarray]:
         value, grad = pl_objective(prefs, s, regularization, l2)
         return -scale * value, -scale * grad
 
     s0 = initial_scores(init, prefs.n_items, prefs)
     unit = variable_scaling(prefs, s0, regularization, l2)
 
-    def scaled_loss(x):
+    def scaled_loss(x: np.ndarray) -> tuple[float, np.ndarray]:
         value, grad = loss(x / unit)
         return value, grad / unit
 

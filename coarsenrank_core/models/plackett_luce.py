@@ -6,28 +6,37 @@ import contextlib
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import xlogy
 
-from ..errors import check_stop
+from ..errors import Progress, ShouldStop, check_stop
 from ..preferences import Preferences
 from ..results import PosteriorResult, RankingResult, tempering
 from ._solver import squarem_step
+from .stages import StageDesign
+
+#: ``calibration``: ``"auto"``, ``"paper"``, a constant C, or None (no calibration).
+Calibration = str | float | None
+#: The distinct choice sets of a design: set of each entry, item of each entry, counts.
+_Sets = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 __all__ = ["coarsen_pl", "pl_em", "coarsen_pl_gibbs", "pl_log_likelihood",
            "tempered_log_posterior", "resolve_calibration", "em_start", "initial_scores"]
 
 
-def _check_prior(prior) -> tuple[float, float]:
+def _check_prior(prior: Sequence[float]) -> tuple[float, float]:
     a, b = (float(v) for v in prior)
     if not (a > 0 and b > 0 and np.isfinite(a) and np.isfinite(b)):
         raise ValueError(f"the Gamma prior needs a > 0 and b > 0 (got a={a}, b={b})")
     return a, b
 
 
-def resolve_calibration(calibration, n_items: int, a: float = 2.0,
+def resolve_calibration(calibration: Calibration, n_items: int, a: float = 2.0,
                         tau: float = 1.0) -> float | None:
     """Turn the ``calibration`` argument into the constant C (or ``None``).
 
@@ -60,7 +69,8 @@ def resolve_calibration(calibration, n_items: int, a: float = 2.0,
     return value
 
 
-def pl_log_likelihood(prefs: Preferences, scores, per_preference: bool = False):
+def pl_log_likelihood(prefs: Preferences, scores: ArrayLike,
+                      per_preference: bool = False) -> float | np.ndarray:
     """Plackett–Luce log-likelihood of the preferences (paper Eq. (19)).
 
     Ties follow Breslow's rule (see :func:`coarsen_pl`). Weights multiply each
@@ -74,10 +84,12 @@ def pl_log_likelihood(prefs: Preferences, scores, per_preference: bool = False):
     per_preference : bool
         Return ``log P_θ(ρ_n)`` of every preference (unweighted) instead of the weighted sum.
     """
-    return prefs.stages.log_likelihood(np.asarray(scores, dtype=float), per_preference)
+    design: StageDesign = prefs.stages
+    return design.log_likelihood(np.asarray(scores, dtype=float), per_preference)
 
 
-def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0, 2.0)) -> float:
+def tempered_log_posterior(prefs: Preferences, scores: ArrayLike, alpha: float = np.inf,
+                           prior: Sequence[float] = (1.0, 2.0)) -> float:
     """The tempered log-posterior that EM increases (paper Eq. (26)).
 
     ``(a−1) Σ log θ − b Σ θ + τ Σ_n w_n log P_θ(ρ_n)``, up to a constant. Uses ``xlogy``
@@ -94,11 +106,12 @@ def tempered_log_posterior(prefs: Preferences, scores, alpha=np.inf, prior=(1.0,
 STOP_EVERY = 5
 
 
-def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
-               calibration="auto", max_iter: int = 500, tol: float = 1e-8, init=None,
+def coarsen_pl(prefs: Preferences, alpha: float = np.inf,
+               prior: Sequence[float] = (1.0, 2.0), calibration: Calibration = "auto",
+               max_iter: int = 500, tol: float = 1e-8, init: ArrayLike | None = None,
                trace: bool = False, *, n_for_tau: float | None = None,
-               accelerate: bool | None = None, should_stop=None,
-               design=None) -> RankingResult:
+               accelerate: bool | None = None, should_stop: ShouldStop | None = None,
+               design: Any = None) -> RankingResult:
     """Fit CoarsenPL by the closed-form EM of paper Algorithm 1.
 
     Each iteration computes ``E[ξ] = 1/η`` for every choice stage (paper Eq. (27))
@@ -195,7 +208,7 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
         return float(np.abs(new - current).sum())
 
     def step(current: np.ndarray) -> np.ndarray:
-        new = numerator / (design.exposure(current, tau) + b)
+        new = cast(np.ndarray, numerator / (design.exposure(current, tau) + b))
         if const is not None:
             new *= const / new.sum()
         return new
@@ -230,9 +243,11 @@ def coarsen_pl(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
                          params=params, trace=np.array(values) if trace else None)
 
 
-def pl_em(prefs: Preferences, prior=(1.0, 2.0), calibration="auto", max_iter: int = 500,
-          tol: float = 1e-8, init=None, trace: bool = False, *, accelerate: bool | None = None,
-          should_stop=None, design=None) -> RankingResult:
+def pl_em(prefs: Preferences, prior: Sequence[float] = (1.0, 2.0),
+          calibration: Calibration = "auto", max_iter: int = 500, tol: float = 1e-8,
+          init: ArrayLike | None = None, trace: bool = False, *,
+          accelerate: bool | None = None,
+          should_stop: ShouldStop | None = None, design: Any = None) -> RankingResult:
     """Plain Plackett–Luce by EM (Caron & Doucet 2012): :func:`coarsen_pl` with ``α = ∞``.
 
     The paper's "PL-EM" baseline. It takes no ``alpha``, so a comparison that passes one
@@ -259,7 +274,7 @@ class _SweepBlock:
     ``None`` (one each), ``(n,)`` row weights, or ``(k, n)`` with ties.
     """
 
-    def __init__(self, block, tau: float):
+    def __init__(self, block: Any, tau: float) -> None:
         self.items = np.ascontiguousarray(np.asarray(block.items).T, dtype=np.intp)
         k, n = self.items.shape
         self.flat = self.items.ravel()
@@ -314,11 +329,11 @@ class _SweepBlock:
         if self.tied:
             some = np.zeros((self.n, self.stages))
             some[self.positive] = rng.standard_gamma(self.shape)
-            return some.T
+            return cast(np.ndarray, some.T)
         xi: np.ndarray = rng.standard_gamma(tau, size=(self.n, self.stages), out=self.xi)
         if self.heavy is not None:
             xi[self.heavy] = rng.standard_gamma(self.shape)
-        return xi.T
+        return cast(np.ndarray, xi.T)
 
     def add_exposure(self, per_stage: np.ndarray, out: np.ndarray) -> None:
         """Add to ``out[m]`` the per-stage values of every stage whose set holds ``m``."""
@@ -353,7 +368,7 @@ class _SweepLayout:
     Eq. (19)) costs one ``log`` per stage instead of a second pass over the data.
     """
 
-    def __init__(self, design, tau: float):
+    def __init__(self, design: Any, tau: float) -> None:
         self.tau = tau
         self.wins = np.asarray(design.wins, dtype=float)
         self.blocks = [_SweepBlock(block, tau) for block in design.blocks]
@@ -396,11 +411,11 @@ MERGE_MAX_STAGES, MERGE_MAX_ENTRIES_PER_STAGE = 1 << 22, 16
 #: less than this share of the position-major sweep.
 SET_DRAW_COST, SET_ENTRY_COST, MERGE_WORTH = 1.0, 0.1, 0.7
 
-_SHARED_SETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SHARED_SETS: weakref.WeakKeyDictionary[Any, _Sets | None] = weakref.WeakKeyDictionary()
 _SHARED_SETS_LOCK = threading.Lock()
 
 
-def _stage_sets(design) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _stage_sets(design: Any) -> _Sets | None:
     """The distinct choice sets of ``design``'s stages, when sharing them pays.
 
     Returns ``(set_of_entry, item_of_entry, counts)``: the items of every distinct set
@@ -428,7 +443,7 @@ def _stage_sets(design) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     return found
 
 
-def _distinct_sets(design, stages: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _distinct_sets(design: Any, stages: int) -> _Sets | None:
     by_size: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
     for block in design.blocks:
         items = np.asarray(block.items)
@@ -472,7 +487,7 @@ class _SharedSetLayout:
     ``η`` and the exposure are two sparse products with the set–item incidence.
     """
 
-    def __init__(self, design, tau: float, sets):
+    def __init__(self, design: Any, tau: float, sets: _Sets) -> None:
         from scipy.sparse import csr_matrix  # lazy: only the merged-set layout needs it
 
         set_of_entry, item_of_entry, counts = sets
@@ -505,19 +520,21 @@ def _dot(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.einsum("i,i->", x, y))
 
 
-def _layout(design, tau: float) -> _SweepLayout | _SharedSetLayout:
+def _layout(design: Any, tau: float) -> _SweepLayout | _SharedSetLayout:
     """The cheaper of the two exact layouts of the sampler for this design."""
     sets = _stage_sets(design)
     return _SweepLayout(design, tau) if sets is None else _SharedSetLayout(design, tau, sets)
 
 
-def _initial_scores(prefs, alpha, prior, warm_start, design=None) -> np.ndarray:
+def _initial_scores(prefs: Preferences, alpha: float, prior: Sequence[float],
+                    warm_start: Any, design: Any = None) -> np.ndarray:
     a, b = prior
     if warm_start is None or warm_start is False:
         return np.full(prefs.n_items, a / b)
     if warm_start is True:
-        return coarsen_pl(prefs, alpha=alpha, prior=(max(a, 1.0), b), max_iter=10,
-                          tol=0.0, calibration="auto", design=design).scores.copy()
+        return cast(np.ndarray, coarsen_pl(prefs, alpha=alpha, prior=(max(a, 1.0), b),
+                                           max_iter=10, tol=0.0,
+                                           calibration="auto", design=design).scores.copy())
     if isinstance(warm_start, PosteriorResult):  # continue that chain from its last draw
         scores = warm_start.draws[-1]
     else:
@@ -528,10 +545,13 @@ def _initial_scores(prefs, alpha, prior, warm_start, design=None) -> np.ndarray:
     return scores
 
 
-def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
-                     burn_in: int = 100, n_draws: int = 50, thin: int = 1, random_state=None,
-                     warm_start=None, interval: float = 0.9, *,
-                     should_stop=None, progress=None, design=None) -> PosteriorResult:
+def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf,
+                     prior: Sequence[float] = (1.0, 2.0), burn_in: int = 100,
+                     n_draws: int = 50, thin: int = 1, random_state: Any = None,
+                     warm_start: Any = None, interval: float = 0.9, *,
+                     should_stop: ShouldStop | None = None,
+                     progress: Progress | None = None,
+                     design: Any = None) -> PosteriorResult:
     """Sample the tempered PL posterior exactly by Gibbs sampling (corrected Algorithm 2).
 
     With ``τ = α / (α + N)``, every choice stage of weight ``w`` and choice-set sum ``η``
@@ -598,10 +618,12 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0)
                   design=design)[0]
 
 
-def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=(1.0, 2.0),
-                               burn_in: int = 100, n_draws: int = 50, thin: int = 1,
-                               random_state=None, warm_start=None, interval: float = 0.9, *,
-                               should_stop=None, progress=None, design=None
+def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf,
+                               prior: Sequence[float] = (1.0, 2.0), burn_in: int = 100,
+                               n_draws: int = 50, thin: int = 1, random_state: Any = None,
+                               warm_start: Any = None, interval: float = 0.9, *,
+                               should_stop: ShouldStop | None = None,
+                               progress: Progress | None = None, design: Any = None
                                ) -> tuple[PosteriorResult, np.ndarray]:
     """:func:`coarsen_pl_gibbs`, and the untempered log-likelihood of every kept draw.
 
@@ -618,10 +640,11 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf, prior=
     return post, values
 
 
-def _gibbs(prefs: Preferences, alpha, prior, burn_in: int, n_draws: int, thin: int,
-           random_state, warm_start, interval: float, should_stop,
-           log_likelihood: bool, progress=None,
-           design=None) -> tuple[PosteriorResult, np.ndarray | None]:
+def _gibbs(prefs: Preferences, alpha: float, prior: Sequence[float], burn_in: int,
+           n_draws: int, thin: int, random_state: Any, warm_start: Any, interval: float,
+           should_stop: ShouldStop | None, log_likelihood: bool,
+           progress: Progress | None = None,
+           design: Any = None) -> tuple[PosteriorResult, np.ndarray | None]:
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), burn_in=burn_in, n_draws=n_draws, thin=thin,
                   random_state=random_state, warm_start=warm_start, interval=interval)
@@ -700,10 +723,11 @@ def em_start(prefs: Preferences, max_iter: int = 100, tol: float = 1e-6) -> np.n
     theta = coarsen_pl(prefs, alpha=np.inf, prior=(2.0, 1.0), calibration=None,
                        max_iter=max_iter, tol=tol).scores
     s = np.log(np.maximum(theta, 1e-300))
-    return s - s.mean()
+    return cast(np.ndarray, s - s.mean())
 
 
-def initial_scores(init, n_items: int, prefs: Preferences | None = None) -> np.ndarray:
+def initial_scores(init: ArrayLike | str | None, n_items: int,
+                   prefs: Preferences | None = None) -> np.ndarray:
     if isinstance(init, str):
         if init != "em" or prefs is None:
             raise ValueError(f"init must be None, 'em' or M scores, not {init!r}")

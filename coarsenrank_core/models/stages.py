@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 from scipy.special import xlogy
@@ -38,7 +39,7 @@ class _Block:
 
     @property
     def width(self) -> int:
-        return self.items.shape[1]
+        return int(self.items.shape[1])
 
     @property
     def rows(self) -> np.ndarray:
@@ -88,7 +89,7 @@ class StageDesign:
         self.wins_count = wins_count
 
     @classmethod
-    def build(cls, prefs) -> StageDesign:
+    def build(cls, prefs: Any) -> StageDesign:
         """Lay out the stages of ``prefs`` (called once; cached on the collection)."""
         n_items, n = prefs.n_items, len(prefs)
         weights = prefs.weights
@@ -165,7 +166,7 @@ class StageDesign:
     def _eta(block: _Block, theta: np.ndarray) -> np.ndarray:
         """Choice-set sums: ``(n,)`` for pairs, ``(n, k-1)`` strict, ``(n, k)`` with ties."""
         if block.pair is not None:
-            return theta[block.pair[0]] + theta[block.pair[1]]
+            return cast(np.ndarray, theta[block.pair[0]] + theta[block.pair[1]])
         eta = _reverse_cumsum(theta[block.items])
         return eta[:, :-1] if block.multiplicity is None else eta
 
@@ -174,7 +175,7 @@ class StageDesign:
         if block.multiplicity is not None:
             if block.weights is None:
                 return block.multiplicity
-            return block.multiplicity * block.weights[:, None]
+            return cast(np.ndarray, block.multiplicity * block.weights[:, None])
         if block.weights is None:
             return 1.0
         return block.weights if block.pair is not None else block.weights[:, None]
@@ -235,7 +236,8 @@ class StageDesign:
             self._accumulate(block, xi / eta, out)
         return out
 
-    def log_likelihood(self, theta: np.ndarray, per_preference: bool = False):
+    def log_likelihood(self, theta: np.ndarray,
+                       per_preference: bool = False) -> float | np.ndarray:
         """Untempered PL log-likelihood ``Σ_n w_n log P_θ(ρ_n)`` (paper Eq. (19)).
 
         Parameters

@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ..errors import Cancelled
+from ..errors import Cancelled, ShouldStop
 from ..preferences import Preferences
 from ..results import RankingResult, ThurstoneOutputs, tempering
 from ._solver import check_common, log_sigmoid, run_lbfgs, virtual_node_penalty
@@ -24,7 +25,8 @@ def pairs_of(prefs: Preferences) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return pairs.items[0::2], pairs.items[1::2], pairs.weights
 
 
-def th_objective(scores, winners, losers, weights=None, n_items: int | None = None,
+def th_objective(scores: ArrayLike, winners: np.ndarray, losers: np.ndarray,
+                 weights: np.ndarray | None = None, n_items: int | None = None,
                  tau: float = 1.0, regularization: float = 1.0,
                  slope: float = LOGISTIC_SLOPE) -> tuple[float, np.ndarray]:
     """The CoarsenTH objective (paper Eq. (16), log form) and its gradient.
@@ -76,8 +78,8 @@ def th_objective(scores, winners, losers, weights=None, n_items: int | None = No
 
 
 def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float = 1.0,
-               max_iter: int = 1000, tol: float = 1e-8, init=None,
-               trace: bool = False, should_stop=None) -> RankingResult:
+               max_iter: int = 1000, tol: float = 1e-8, init: ArrayLike | str | None = None,
+               trace: bool = False, should_stop: ShouldStop | None = None) -> RankingResult:
     """Fit CoarsenTH, the coarsened Thurstone model (paper §3.2.1, Eq. (16)).
 
     Every preference is fully rank-broken into pairs (paper §6.1, after Khetan & Oh 2016):
@@ -153,7 +155,7 @@ def coarsen_th(prefs: Preferences, alpha: float = np.inf, regularization: float 
 
     evaluations = 0
 
-    def loss(s):
+    def loss(s: np.ndarray) -> tuple[float, np.ndarray]:
         nonlocal evaluations
         if should_stop is not None and should_stop():
             raise Cancelled(f"CoarsenTH was stopped after {evaluations} evaluations of its "

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..metrics import pairwise_accuracy
 from ..noise import mallows_swaps
-from ..preferences import Preferences
+from ..preferences import MIN_WEIGHT, Preferences
 from ..registry import METHODS
 from ..results import PosteriorResult
 from ..simulate import exposed_subsets, pl_orderings
@@ -25,7 +25,7 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "DEFAULT_INTERVAL",
            "study_data", "study_cells", "accuracy_study", "interval_study",
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
-           "sparse_pairs", "sparse_study", "unpulled_bootstrap_interval",
+           "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
            "UNPULLED_INTERVAL",
            "posterior_interval", "summarise", "default_conditions"]
 
@@ -242,6 +242,43 @@ def sparse_study(spreads: Sequence[float] = (0.5, 1.0), seeds: int = 2,
                                  accuracy=pairwise_accuracy(
                                      METHODS["consensus"].run(prefs).scores, truth)))
     return rows
+
+
+#: ``median(z²)`` of a standard normal: the scale factor of :func:`split_half_scale` reads
+#: ``√(median(z²) / 0.4549)``, robust to the few items whose halves disagree wildly.
+_MEDIAN_CHI2_1 = 0.45494
+
+
+def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
+                     random_state=0) -> dict:
+    """How far apart two halves of the raters put each item, in units of the bootstrap.
+
+    The raters (each list, without rater ids) are split at random into halves A and B; each
+    half gets the default fit and an unpulled bootstrap of ``n_draws`` refits. For every item
+    ``z = (e_A − e_B) / √(v_A + v_B)``, with ``e`` the centred log-score and ``v`` its
+    bootstrap variance. If the likely ranks are right about the raters' own consensus, ``z``
+    is standard normal and the scale factor ``k = √(median z² / 0.4549)`` is about 1; a
+    ``k`` well above 1 says the bootstrap understates how much the consensus would move with
+    other raters. Returns ``k`` and the root mean square of ``z`` over ``splits`` splits.
+    """
+    rng = np.random.default_rng(random_state)
+    n_units = int(prefs.ranker_index.max()) + 1
+    squares = []
+    for _ in range(splits):
+        in_first = rng.permutation(n_units) < n_units // 2
+        halves = []
+        for keep in (in_first, ~in_first):
+            weights = np.where(keep[prefs.ranker_index], prefs.weights, MIN_WEIGHT)
+            half = prefs._replace(weights=np.asarray(weights, dtype=float))
+            result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False)
+            logs = np.log(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
+            logs -= logs.mean(axis=1, keepdims=True)
+            halves.append((logs[0], logs[1:].var(axis=0)))
+        (first, v_first), (second, v_second) = halves
+        squares.append((first - second) ** 2 / (v_first + v_second))
+    z2 = np.concatenate(squares)
+    return dict(scale=float(np.sqrt(np.median(z2) / _MEDIAN_CHI2_1)),
+                rms=float(np.sqrt(np.mean(z2))), splits=splits)
 
 
 _LAST_BOOTSTRAP: dict = {}
