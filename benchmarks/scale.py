@@ -23,6 +23,13 @@ Three parts, each in fresh processes (peak memory is the process's VmHWM):
    ``choose_alpha``'s sweep (target: at most 1.5×; the same curve).
 6. ``--parts em-step``: one EM step (``StageDesign.exposure``) on 1.27 M pairs over 5,000
    items, nearly all distinct, against a plain two-``bincount`` NumPy step (target ≤ 1.2×).
+7. ``--parts dask-dic`` (needs ``pip install '.[dask]'``): the chained DIC sweep
+   (``dic_sweep``'s defaults, an 8-α grid) on ``--dic-lists`` lists of 5 of 100 items
+   (default 10⁵) in this process, then cut into ``--partitions`` parts (default 4) in this
+   process, then on a LocalCluster of ``--workers`` processes with the same parts (every
+   Gibbs sweep a map over the partitions, seeded per partition): wall and driver CPU
+   seconds, the Dask/local ratios, and whether the Dask curve equals the partitioned local
+   curve (it must, exactly).
 """
 
 from __future__ import annotations
@@ -285,6 +292,45 @@ def em_step_section(repeats: int = 20) -> None:
           f"plain two-bincount step {times['plain']:.1f} ms: {ratio:.2f}× (target ≤ 1.2×)")
 
 
+def dask_dic_section(n_lists: int, workers: int, partitions: int) -> None:
+    import distributed
+
+    from coarsenrank_core import Preferences
+    from coarsenrank_core.dask_fit import DaskStages
+    from coarsenrank_core.dic import dic_sweep
+    from coarsenrank_core.models.partitioned import PartitionedDesign
+    from coarsenrank_core.simulate import pl_orderings, random_subsets
+
+    rng = np.random.default_rng(0)
+    subsets = random_subsets(100, np.full(n_lists, 5), random_state=rng).reshape(n_lists, 5)
+    orders = pl_orderings(subsets, np.linspace(2, -2, 100), random_state=rng)
+    prefs = Preferences.from_arrays(orders.ravel(), np.full(n_lists, 5), n_items=100)
+    grid = np.geomspace(1, 10 * n_lists, 8)
+
+    def timed(**kw):
+        wall, cpu = time.perf_counter(), time.process_time()
+        curve = dic_sweep(prefs, alphas=grid, random_state=0, **kw)
+        return curve, time.perf_counter() - wall, time.process_time() - cpu
+
+    plain, plain_wall, plain_cpu = timed()
+    parted, part_wall, part_cpu = timed(design=PartitionedDesign(prefs, partitions))
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        client.run(lambda: 0)  # the workers are up before the clock starts
+        design = DaskStages(prefs, client, partitions)
+        on_dask, dask_wall, dask_cpu = timed(design=design)
+        design.close()
+    print(f"\n7. chained 8-α DIC sweep, {n_lists:,} lists of 5 of 100 items: local "
+          f"{plain_wall:.1f} s wall ({plain_cpu:.1f} CPU s); {partitions} parts in this process "
+          f"{part_wall:.1f} s; Dask, {workers} worker processes, {partitions} parts "
+          f"{dask_wall:.1f} s wall ({dask_cpu:.1f} CPU s on the driver): "
+          f"{dask_wall / plain_wall:.2f}× local, {dask_wall / part_wall:.2f}× partitioned "
+          f"local; Dask curve equals the partitioned local curve: "
+          f"{bool(np.array_equal(on_dask.dic, parted.dic))}; knee local / partitioned / "
+          f"Dask {plain.knee_alpha:g} / {parted.knee_alpha:g} / {on_dask.knee_alpha:g}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000_000])
@@ -293,8 +339,11 @@ def main(argv=None) -> None:
     parser.add_argument("--battles", type=int, default=20_000_000)
     parser.add_argument("--arena", type=int, default=2_000_000)
     parser.add_argument("--parts", nargs="+", default=["reader", "pl-em", "arena"],
-                        choices=["reader", "pl-em", "arena", "dask", "dic", "em-step"])
+                        choices=["reader", "pl-em", "arena", "dask", "dic", "em-step",
+                                 "dask-dic"])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dic-lists", type=int, default=100_000)
+    parser.add_argument("--partitions", type=int, default=4)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     print(f"machine: {os.cpu_count()} cores, numpy {np.__version__}")
@@ -311,6 +360,8 @@ def main(argv=None) -> None:
         dic_section()
     if "em-step" in args.parts:
         em_step_section()
+    if "dask-dic" in args.parts:
+        dask_dic_section(args.dic_lists, args.workers, args.partitions)
 
 
 if __name__ == "__main__":

@@ -208,7 +208,7 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
                  n_draws: int = DIC_DRAWS["n_draws"], folds: int = 5, n_jobs: int = 1,
                  progress: Callable[[int, int], None] | None = None,
                  should_stop: Callable[[], bool] | None = None,
-                 cache: ChoiceCache | None = None) -> AlphaChoice:
+                 cache: ChoiceCache | None = None, design=None) -> AlphaChoice:
     """Choose the neighbourhood size α of CoarsenRank from the data.
 
     Rules
@@ -255,6 +255,9 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
         Where a choice with an integer seed is looked up and stored (opt-in, e.g. the
         registry's :data:`CHOICES`); None (the default) computes it afresh and stores
         nothing.
+    design : PartitionedDesign, optional
+        The DIC sweep's samplers run on the data cut into partitions, e.g. on Dask
+        (see :func:`~coarsenrank_core.dic.dic_sweep`); such a choice is not cached.
 
     Returns
     -------
@@ -275,6 +278,8 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     grid = None if alphas is None else tuple(float(a) for a in alphas)
     seed = random_state if random_state is None or isinstance(random_state, int) else None
     key = (prefs.fingerprint, parsed, seed, grid, tuple(prior), burn_in, n_draws, folds)
+    if design is not None:
+        cache = None  # another random stream than the cached local choice
     cached = None if cache is None or seed is None else cache.get(key)
     if cached is not None:
         return cached
@@ -282,7 +287,8 @@ def choose_alpha(prefs: Preferences, rule=DEFAULT_RULE, *, random_state=0, alpha
     if parsed in ("knee", "dic-min"):
         sweep = dic_sweep(prefs, alphas=grid, prior=prior, burn_in=burn_in, n_draws=n_draws,
                           random_state=random_state, n_jobs=n_jobs, progress=progress,
-                          warm_start=DIC_DRAWS["warm_start"], should_stop=should_stop)
+                          warm_start=DIC_DRAWS["warm_start"], should_stop=should_stop,
+                          design=design)
         alpha = sweep.knee_alpha if parsed == "knee" else sweep.best_alpha
         evidence: DICResult | CVEvidence = sweep
         params.update(burn_in=burn_in, n_draws=n_draws)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import stat
@@ -130,6 +131,54 @@ def _readable(path: str) -> Path:
     return file
 
 
+def _is_pairwise_table(path: Path) -> bool:
+    """Whether a file's header names a winner/loser table the Dask reader counts (only the
+    header is read)."""
+    from .io.on_dask import _pieces
+    from .io.streaming import _Coding
+
+    try:
+        header, _ = _pieces(path, 1 << 30)
+        _Coding.of(header)
+    except Exception:  # noqa: BLE001 - any other layout (or file) is read locally
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _engine(args):
+    """With ``--engine dask``: a client of ``--scheduler`` or of a local cluster started for
+    the command (its address replaces ``args.scheduler``, so the reader uses it too)."""
+    if getattr(args, "engine", "local") != "dask":
+        yield None
+        return
+    try:
+        from .dask_fit import dask_client
+
+        with dask_client(args.scheduler, getattr(args, "workers", None)) as client:
+            args.scheduler = client.scheduler.address
+            yield client
+    except ImportError as error:
+        raise _UsageError(str(error)) from None
+
+
+def _list_design(prefs, client, args, distributes: bool):
+    """The partitioned design of list data on the Dask cluster, or None (local engine,
+    pairwise counts, or a method that does not distribute), saying so on stderr."""
+    if client is None or getattr(args, "pairwise_on_dask", False):
+        return None
+    if not distributes:
+        print("--engine dask: this fit does not distribute (only coarsen-pl, pl-em and the "
+              "DIC sweep do); it runs locally", file=sys.stderr)
+        return None
+    from .dask_fit import DaskStages
+
+    design = DaskStages(prefs, client, args.partitions)
+    print(f"--engine dask: the fit's sums run on {design.n_partitions} partitions at "
+          f"{args.scheduler}", file=sys.stderr)
+    return design
+
+
 def _read(path: str, fmt: str | None, args=None):
     """Read the preferences file and say on stderr how it was read."""
     from .io import ReadOptions, extensions, read_file
@@ -140,6 +189,15 @@ def _read(path: str, fmt: str | None, args=None):
     except PreferenceFormatError as error:
         raise _FileError(path, error) from None
     file = Path(path) if several else _readable(path)
+    engine = getattr(args, "engine", "local")
+    if engine == "dask" and fmt in (None, "auto", "pairwise"):
+        # pairwise tables are counted on Dask; lists are read here and fitted there
+        if fmt == "pairwise" or _is_pairwise_table((several or [file])[0]):
+            args.pairwise_on_dask = True
+        else:
+            engine = "local"
+    elif engine == "dask":
+        engine = "local"
     options = ReadOptions(
         sheet=getattr(args, "sheet", None),
         item_columns=tuple(args.items) if getattr(args, "items", None) else None,
@@ -151,12 +209,12 @@ def _read(path: str, fmt: str | None, args=None):
             from .io import stream_pairwise
 
             if fmt not in (None, "auto", "pairwise"):
-                raise _UsageError("--stream reads pairwise winner,loser files only")
+                raise _UsageError("--stream reads pairwise files only (winner,loser, or "
+                                  "left,right with an outcome)")
             result = stream_pairwise(several or file)
         else:
             result = read_file(several or file, format=fmt or "auto", options=options,
-                               engine=getattr(args, "engine", "local"),
-                               scheduler=getattr(args, "scheduler", None))
+                               engine=engine, scheduler=getattr(args, "scheduler", None))
     except OSError as error:
         raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except PreferenceFormatError as error:
@@ -182,13 +240,13 @@ def _dic_settings(args) -> dict:
                 warm_start=DIC_SETTINGS["warm_start"])  # the sweep the α rule runs
 
 
-def _choose(prefs, rule, args):
+def _choose(prefs, rule, args, design=None):
     """Run :func:`choose_alpha` and say on stderr which α it chose and why."""
     from .alpha import choose_alpha
 
     settings = dict(random_state=getattr(args, "seed", 0),
                     prior=tuple(getattr(args, "prior", None) or PRIOR),
-                    n_jobs=getattr(args, "jobs", 1))
+                    n_jobs=getattr(args, "jobs", 1), design=design)
     if getattr(args, "draws", None) is not None:
         settings.update(n_draws=args.draws, burn_in=args.burn_in)
     choice = choose_alpha(prefs, rule, **settings)
@@ -210,6 +268,11 @@ def _rank_method(args) -> str:
 
 
 def _rank(args) -> None:
+    with _engine(args) as client:
+        _rank_with(args, client)
+
+
+def _rank_with(args, client) -> None:
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import rank_uncertainty
@@ -230,10 +293,12 @@ def _rank(args) -> None:
     if args.alpha is not None and not method.tempered:
         raise _UsageError(f"{method.id} has no alpha; --alpha goes with --method coarsen-pl "
                           "(or another CoarsenRank method)")
+    design = _list_design(prefs, client, args, method.id in ("coarsen-pl", "pl-em"))
     if method.tempered:
-        options["alpha"] = _choose(prefs, args.alpha or "auto", args).alpha
+        options["alpha"] = _choose(prefs, args.alpha or "auto", args, design).alpha
     # the same fit the dashboard's Consensus page shows, with only the options given here
-    fit = method.run(prefs, **options)
+    fit = (method.run(prefs, **options) if design is None
+           else method.run(prefs, design=design, **options))
     header = ["item", "rank", "score"]
     columns = [np.asarray(prefs.item_names, dtype=object), fit.ranks, fit.scores]
     if args.posterior:
@@ -262,10 +327,16 @@ def _rank(args) -> None:
 
 
 def _dic(args) -> None:
+    with _engine(args) as client:
+        _dic_with(args, client)
+
+
+def _dic_with(args, client) -> None:
     from .dic import dic_sweep
 
     prefs = _read(args.file, args.format, args)
-    sweep = dic_sweep(prefs, alphas=args.alphas, **_dic_settings(args))
+    design = _list_design(prefs, client, args, True)
+    sweep = dic_sweep(prefs, alphas=args.alphas, design=design, **_dic_settings(args))
     rows = ([a, t, f, g, d, i == sweep.best_index, i == sweep.knee_index]
             for i, (a, t, f, g, d) in enumerate(zip(sweep.alphas.tolist(), sweep.taus.tolist(),
                                                     sweep.f.tolist(), sweep.g.tolist(),
@@ -319,10 +390,17 @@ def _parser() -> argparse.ArgumentParser:
                              f"{f.id} = {f.title}" for f in FORMATS.values()))
         sub.add_argument("--sheet", help="workbook sheet to read (default: the first)")
         sub.add_argument("--engine", choices=["local", "dask"], default="local",
-                         help="dask: count winner,loser files on a Dask cluster (pip install "
-                              "'coarsenrank[dask]'), then fit locally")
+                         help="dask (pip install 'coarsenrank[dask]'): count pairwise "
+                              "files on a Dask cluster, then fit locally; lists are read "
+                              "here and the EM steps of coarsen-pl and pl-em and the Gibbs "
+                              "sweeps of the DIC search run as a map over partitions there")
+        sub.add_argument("--partitions", type=_whole("partitions", 1, 4096), default=4,
+                         help="with --engine dask: partitions of list data (default 4)")
+        sub.add_argument("--workers", type=_whole("workers", 1, 64), default=None,
+                         help="with --engine dask and no --scheduler: workers of the local "
+                              "cluster (default: the cores, at most 4)")
         sub.add_argument("--stream", action="store_true",
-                         help="count a winner,loser file (or several) chunk by chunk: memory "
+                         help="count a pairwise file (or several) chunk by chunk: memory "
                               "for the distinct comparisons, not the rows")
         sub.add_argument("--scheduler", metavar="ADDRESS",
                          help="with --engine dask: a running scheduler (default: a local "

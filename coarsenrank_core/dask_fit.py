@@ -1,41 +1,71 @@
-"""CoarsenPL and PL-EM whose sums over the data are a map over Dask partitions and a reduce."""
+"""CoarsenPL, PL-EM and the DIC sweep whose sums over the data are a map over Dask partitions
+and a reduce."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 
 import numpy as np
 
+from .errors import ClusterError
+from .models.partitioned import PartitionedDesign, forget_layouts
 from .models.plackett_luce import coarsen_pl
 from .preferences import Preferences
 from .results import RankingResult
 
-__all__ = ["DaskStages", "coarsen_pl_dask"]
+__all__ = ["DaskStages", "coarsen_pl_dask", "dic_sweep_dask", "dask_client", "DASK_MISSING"]
 
 DASK_MISSING = ("Fitting on Dask needs the optional extra: pip install 'coarsenrank[dask]' "
                 "(dask[distributed]).")
 
 
-def _wins(part: Preferences) -> np.ndarray:
-    return np.asarray(part.stages.wins, dtype=float)
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError(DASK_MISSING) from None
+    return distributed
 
 
-def _exposure(part: Preferences, theta: np.ndarray, scale: float) -> np.ndarray:
-    return part.stages.exposure(theta, scale)
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> Iterator:
+    """A ``distributed.Client`` of the scheduler at ``scheduler``, or of a ``LocalCluster``
+    started for the block (``n_workers`` processes, default the cores, at most 4, one
+    thread each) and closed after it."""
+    distributed = _distributed()
+    if scheduler is not None:
+        with distributed.Client(scheduler) as client:
+            yield client
+        return
+    workers = n_workers or max(1, min(4, os.cpu_count() or 1))
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
 
 
-def _log_likelihood(part: Preferences, theta: np.ndarray) -> float:
-    return float(part.stages.log_likelihood(theta))
-
-
-class DaskStages:
+class DaskStages(PartitionedDesign):
     """The choice stages of a collection, cut into partitions held by Dask workers.
 
     Every sum EM needs is a map over the partitions and a sum on the driver: the wins of
     each item once (paper Eq. (29)'s ``W``), then at every step the per-item exposure
-    ``Σ w/η`` (Eq. (27) summed as in Eq. (29)). Each worker keeps its partition's stage
-    layout between steps; only θ (M numbers) goes out and M numbers per partition come
-    back.
+    ``Σ w/η`` (Eq. (27) summed as in Eq. (29)). Every Gibbs sweep of the DIC search is
+    the same map: each partition draws its stages' ξ from its own per-sweep seed
+    (:mod:`coarsenrank_core.models.partitioned`) and returns ``Σ ξ`` per item; the driver
+    draws θ. Each worker keeps its partition (and its sampler layout) between steps; only
+    θ (M numbers) goes out and M numbers per partition come back. The results equal
+    :class:`~coarsenrank_core.models.partitioned.PartitionedDesign` with as many parts,
+    run in one process.
+
+    A task whose worker dies is run again elsewhere by Dask, or the map is submitted again
+    after the lost partitions are scattered again from the driver; a task's draws depend
+    only on (seed, partition, sweep), so the re-run gives the same numbers. Without the
+    driver's copies (``keep_local=False``) a lost partition raises
+    :class:`~coarsenrank_core.errors.ClusterError` instead of an answer without it.
 
     Parameters
     ----------
@@ -44,27 +74,102 @@ class DaskStages:
     client : distributed.Client
     n_partitions : int
         How many contiguous parts the preferences are cut into.
+    keep_local : bool
+        The driver keeps its copy of every partition (default) and scatters a lost one
+        again, so a fit survives the death of any worker. ``False`` frees the driver's
+        copies; a partition lost with its worker then raises
+        :class:`~coarsenrank_core.errors.ClusterError`. (Extra replicas on the workers
+        would not do: Dask's active memory manager drops replicas nobody asked for.)
     """
 
-    def __init__(self, prefs: Preferences, client, n_partitions: int):
-        pooled = prefs.pooled
-        cuts = np.array_split(np.arange(len(pooled)), max(1, min(n_partitions, len(pooled))))
-        self.client = client
-        self.parts = client.scatter([pooled.subset(rows) for rows in cuts if rows.size],
-                                    hash=False)  # own keys: equal data elsewhere is released apart
-        self.wins = np.sum(client.gather(client.map(_wins, self.parts, pure=False)), axis=0)
+    #: Times a map is submitted again after a worker died under it.
+    RETRIES = 3
 
-    def _reduce(self, function, *args) -> list:
-        futures = [self.client.submit(function, part, *args, pure=False) for part in self.parts]
+    def __init__(self, prefs: Preferences, client, n_partitions: int, *,
+                 keep_local: bool = True):
+        self.client = client
+        self.keep_local = bool(keep_local)
+        self.local: list[Preferences] = []
+        self.known_workers = self._workers()
+        super().__init__(prefs, n_partitions)
+
+    def _place(self, parts: list[Preferences]) -> list:
+        if self.keep_local:
+            self.local = parts
+        # own keys (hash=False): equal data of another fit is released apart
+        return self.client.scatter(parts, hash=False)
+
+    def _gather(self, futures: list) -> list:
         return self.client.gather(futures)
 
-    def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
-        """``scale · Σ w/η`` per item, summed over the partitions."""
-        return np.sum(self._reduce(_exposure, np.asarray(theta, dtype=float), scale), axis=0)
+    def _workers(self) -> frozenset:
+        """The addresses of the scheduler's workers (empty when it cannot say)."""
+        try:
+            return frozenset(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 - a scheduler that cannot answer
+            return frozenset()
 
-    def log_likelihood(self, theta: np.ndarray) -> float:
-        """The untempered PL log-likelihood (paper Eq. (19)), summed over the partitions."""
-        return float(sum(self._reduce(_log_likelihood, np.asarray(theta, dtype=float))))
+    def _lost(self) -> list[int]:
+        """The partitions no live worker holds (their futures cancelled, or no holder)."""
+        lost = [i for i, part in enumerate(self.parts) if part.status != "finished"]
+        held = [part for i, part in enumerate(self.parts) if i not in lost]
+        try:
+            holders = self.client.who_has(held) if held else {}
+        except Exception:  # noqa: BLE001 - a scheduler that cannot answer: assume lost
+            return list(range(len(self.parts)))
+        return sorted(lost + [i for i, part in enumerate(self.parts)
+                              if i not in lost and not holders.get(part.key)])
+
+    def _recover(self, lost: list[int]) -> None:
+        """Scatter the driver's copies of the lost partitions again, or raise."""
+        if not self.keep_local:
+            raise ClusterError(
+                f"The Dask cluster lost {len(lost)} of {len(self.parts)} partitions: a worker "
+                "died holding the only copy of a partition; no partial answer was returned. "
+                "Run again (keep_local=True scatters a lost partition again), or with the "
+                "local engine.")
+        fresh = self.client.scatter([self.local[i] for i in lost], hash=False)
+        for i, future in zip(lost, fresh):
+            self.parts[i] = future
+
+    def _run(self, submit) -> list:
+        """Gather the futures ``submit()`` makes. When a worker died under them, the lost
+        partitions are scattered again from the driver's copies and the map submitted again
+        (each task is a pure function of its partition and arguments, a sweep's draws of
+        its seed, so a re-run gives the same numbers), at most :attr:`RETRIES` times; else
+        :class:`~coarsenrank_core.errors.ClusterError`, never a partial sum."""
+        distributed = _distributed()
+        for _attempt in range(self.RETRIES + 1):
+            before = self.known_workers  # asked once, then after each failure: no cost a step
+            try:
+                return self._gather(submit())
+            except Exception as error:  # noqa: BLE001 - sorted below
+                failure = error
+                self.known_workers = self._workers()
+                lost_worker = isinstance(error, (distributed.KilledWorker, CancelledError,
+                                                 OSError)) or self.known_workers != before
+                if not lost_worker:
+                    raise  # the task's own error (a bug or bad data): not the cluster's
+                lost = self._lost()
+                if lost:
+                    self._recover(lost)
+        raise ClusterError(
+            f"The fit failed {self.RETRIES + 1} times on the Dask cluster "
+            f"({type(failure).__name__}: {failure}); no partial answer was returned.")
+
+    def _map(self, function, *args) -> list:
+        return self._run(lambda: [self.client.submit(function, part, *args, pure=False)
+                                  for part in self.parts])
+
+    def _map_indexed(self, function, *args) -> list:
+        return self._run(lambda: [self.client.submit(function, part, self.token, i, *args,
+                                                     pure=False)
+                                  for i, part in enumerate(self.parts)])
+
+    def close(self) -> None:
+        """Drop this design's sampler layouts on the workers."""
+        with contextlib.suppress(Exception):
+            self.client.run(forget_layouts, self.token)
 
 
 def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str | None = None,
@@ -88,21 +193,26 @@ def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str
     **kwargs
         Passed to :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl`.
     """
-    try:
-        import distributed
-    except ImportError:
-        raise ImportError(DASK_MISSING) from None
-    if scheduler is None:
-        import os
-
-        workers = n_workers or max(1, min(4, os.cpu_count() or 1))
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=":0") as cluster, \
-                distributed.Client(cluster) as client:
-            fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
-                             **kwargs)
-    else:
-        with distributed.Client(scheduler) as client:
-            fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
-                             **kwargs)
+    with dask_client(scheduler, n_workers) as client:
+        fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
+                         **kwargs)
     return fit if np.isfinite(alpha) else replace(fit, method="pl-em")
+
+
+def dic_sweep_dask(prefs: Preferences, *, scheduler: str | None = None, n_partitions: int = 4,
+                   n_workers: int | None = None, **kwargs):
+    """:func:`~coarsenrank_core.dic.dic_sweep` with every Gibbs sweep (and the EM warm
+    starts) a map over Dask partitions, seeded per partition.
+
+    The curve equals ``dic_sweep(prefs, design=PartitionedDesign(prefs, n_partitions))``
+    run in one process with the same seed, and the unpartitioned curve within Monte-Carlo
+    error (:mod:`coarsenrank_core.models.partitioned`).
+    """
+    from .dic import dic_sweep
+
+    with dask_client(scheduler, n_workers) as client:
+        design = DaskStages(prefs, client, n_partitions)
+        try:
+            return dic_sweep(prefs, design=design, **kwargs)
+        finally:
+            design.close()

@@ -205,13 +205,15 @@ def knee_index(alphas, dic) -> int:
     return int(np.argmin(np.abs(np.log(alphas) - np.log(knee_alpha(alphas, dic)))))
 
 
-def _curve_point(prefs: Preferences, post, fits: np.ndarray) -> tuple[float, float]:
+def _curve_point(prefs: Preferences, post, fits: np.ndarray,
+                 design=None) -> tuple[float, float]:
     """``(f, g)`` of one posterior sample (paper Eq. (33), from the exact sampler).
 
     ``fits`` holds ``log P_θ(R_N)`` of every draw, as the sampler read it off its sweeps
     (:func:`~coarsenrank_core.models.plackett_luce.coarsen_pl_gibbs_fit_trace`).
     """
-    design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
+    if design is None:
+        design = prefs.pooled.stages  # weighted sums: equal to the unmerged ones
     f = float(np.mean(fits))
     g = design.log_likelihood(post.mean) - f
     return f, g
@@ -219,17 +221,18 @@ def _curve_point(prefs: Preferences, post, fits: np.ndarray) -> tuple[float, flo
 
 def dic_point(prefs: Preferences, alpha: float, prior=(1.0, 2.0), burn_in: int = 100,
               n_draws: int = 50, thin: int = 1, random_state=None,
-              warm_start=None, should_stop=None) -> tuple[float, float]:
+              warm_start=None, should_stop=None, design=None) -> tuple[float, float]:
     """Return ``(f, g)`` at one α from an exact Gibbs run (paper Eq. (33))."""
     post, fits = coarsen_pl_gibbs_fit_trace(
         prefs, alpha=alpha, prior=prior, burn_in=burn_in, n_draws=n_draws, thin=thin,
-        random_state=random_state, warm_start=warm_start, should_stop=should_stop)
-    return _curve_point(prefs, post, fits)
+        random_state=random_state, warm_start=warm_start, should_stop=should_stop,
+        design=design)
+    return _curve_point(prefs, post, fits, design)
 
 
 def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain_burn_in: int,
                    n_draws: int, thin: int, should_stop=None, progress=None,
-                   done: int = 0, total: int = 0) -> list[tuple[float, float]]:
+                   done: int = 0, total: int = 0, design=None) -> list[tuple[float, float]]:
     """One chain through ``alphas`` (largest first): EM start, then each α from the last."""
     # progress counts the α done by earlier parts (``done``) out of ``total``
     out = []
@@ -251,8 +254,8 @@ def _chain_segment(prefs: Preferences, alphas, seeds, prior, burn_in: int, chain
         post, fits = coarsen_pl_gibbs_fit_trace(
             prefs, alpha=float(alpha), prior=prior,
             burn_in=burn_in if i == 0 else chain_burn_in, n_draws=n_draws, thin=thin,
-            random_state=seed, warm_start=state, should_stop=ticker)
-        out.append(_curve_point(prefs, post, fits))
+            random_state=seed, warm_start=state, should_stop=ticker, design=design)
+        out.append(_curve_point(prefs, post, fits, design))
         state = post
         if progress is not None:
             progress(done + i + 1, total)
@@ -333,7 +336,8 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
               n_draws: int = DIC_N_DRAWS, thin: int = 1, random_state=None,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
               warm_start=DIC_WARM_START, common_random_numbers: bool = True,
-              chain_burn_in: int | None = None, should_stop=None) -> DICResult:
+              chain_burn_in: int | None = None, should_stop=None,
+              design=None) -> DICResult:
     """Run the exact Gibbs sampler at every α of a grid and return the DIC curve.
 
     For each α: ``f(α)`` is the posterior mean of the untempered log-likelihood,
@@ -379,6 +383,14 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         Checked every few sweeps of every α (in this process; with ``n_jobs > 1`` every
         quarter second while the workers run, which are then terminated); when it returns
         true the sweep raises :class:`coarsenrank_core.errors.Cancelled`.
+    design : PartitionedDesign, optional
+        Run every sampler on the data cut into partitions: in this process
+        (:class:`~coarsenrank_core.models.partitioned.PartitionedDesign`) or on a Dask
+        cluster (:class:`~coarsenrank_core.dask_fit.DaskStages`, which equals the former
+        with as many parts). Each partition draws from its own per-sweep seed, so the curve
+        is another Monte-Carlo estimate of the same curve. The α are then run one after
+        another in this process (``n_jobs`` is ignored: the partitions are the parallel
+        work).
 
     Returns
     -------
@@ -417,7 +429,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         parts = [p for p in np.array_split(down, min(CHAIN_SEGMENTS, grid.size)) if p.size]
         chain = dict(prior=prior, burn_in=burn_in, chain_burn_in=later, n_draws=n_draws,
                      thin=thin)
-        if len(parts) > 1 and workers > 1:
+        if len(parts) > 1 and workers > 1 and design is None:
             context = multiprocessing.get_context()
             counted = context.Value("d", 0.0)  # α finished by the workers, for progress
             reported = [0.0]
@@ -445,11 +457,12 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
             for part in parts:
                 points = _chain_segment(work, grid[part], [seeds[i] for i in part],
                                         should_stop=should_stop, progress=progress,
-                                        done=finished, total=grid.size, **chain)
+                                        done=finished, total=grid.size, design=design,
+                                        **chain)
                 for i, (fi, gi) in zip(part, points):
                     f[i], g[i] = fi, gi
                 finished += part.size
-    elif workers > 1 and grid.size > 1:
+    elif workers > 1 and grid.size > 1 and design is None:
         with ProcessPoolExecutor(max_workers=min(workers, grid.size),
                                  initializer=_plain_signals) as pool:
             futures: dict[Any, int] = {
@@ -463,7 +476,7 @@ def dic_sweep(prefs: Preferences, alphas: Sequence[float] | np.ndarray | None = 
         for i, (alpha, seed) in enumerate(zip(grid, seeds)):
             check_stop(should_stop, f"The DIC sweep was stopped after {i} of {grid.size} α.")
             f[i], g[i] = dic_point(work, float(alpha), random_state=seed,
-                                   should_stop=should_stop, **settings)
+                                   should_stop=should_stop, design=design, **settings)
             if progress is not None:
                 progress(i + 1, grid.size)
     dic = g - f

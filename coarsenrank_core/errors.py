@@ -64,3 +64,12 @@ def check_stop(should_stop: ShouldStop | None, what: str) -> None:
     """
     if should_stop is not None and should_stop():
         raise Cancelled(what)
+
+
+class ClusterError(RuntimeError):
+    """A computation on a Dask cluster lost work it could not recover.
+
+    Raised instead of a partial answer when a worker died holding the only copy of a
+    partition, or when a task failed on more workers than the scheduler allows. The message
+    says what was lost and how to run again (more replicas, or the local engine).
+    """

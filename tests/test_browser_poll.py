@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
@@ -196,3 +197,97 @@ def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
         assert teacher.locator("[data-testid=stException]").count() == 0
         teacher.close()
     assert teacher_url.endswith(f"poll={poll_id}&key={key}")
+
+
+SESSION_STUDENTS = 4
+DRINKS = ["Tea", "Coffee", "Juice", "Water"]
+
+
+def test_a_second_poll_in_the_session_students_follow_on_their_phones(
+        browser, shots, tmp_path, monkeypatch):  # noqa: F811 - the imported fixtures
+    """The teacher starts the next poll; each phone, still on the first poll, offers "Go to
+    the next poll" by itself, keeps its token there, and the teacher's view of the second
+    poll flags careless students with the per-rater mixture."""
+    data_dir = tmp_path / "data"
+    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
+    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(data_dir))
+    location = data_dir / "polls.sqlite3"
+    with served_app() as base:
+        teacher, dialogs = new_page(browser)
+        teacher.goto(f"{base}/poll")
+        teacher.locator("h1", has_text="Live poll").wait_for()
+        wait_idle(teacher)
+        teacher.get_by_label("Items to rank, one per line").fill("\n".join(ITEMS[:4]))
+        teacher.get_by_label("Question (optional)").fill("Which pizza?")
+        teacher.get_by_role("button", name="Create poll").click()
+        teacher.locator("h1", has_text="Live poll: results").wait_for()
+        wait_idle(teacher)
+        query = parse_qs(urlsplit(teacher.url).query)
+        first, key = query["poll"][0], query["key"][0]
+
+        phones = []
+        for student in range(SESSION_STUDENTS):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                          device_scale_factor=2)
+            page = context.new_page()
+            page.set_default_timeout(90_000)
+            page.goto(f"{base}/poll?poll={first}")
+            page.locator("h1", has_text="Live poll").wait_for()
+            wait_main_idle(page)
+            order = ITEMS[:4] if student < 3 else ITEMS[:4][::-1]
+            rank_and_submit(page, order)
+            phones.append((context, page))
+
+        teacher.get_by_text("Next poll in this session").click()
+        teacher.get_by_label("Items to rank, one per line").last.fill("\n".join(DRINKS))
+        teacher.get_by_label("Question (optional)").last.fill("Which drink?")
+        teacher.get_by_label("Question (optional)").last.press("Enter")  # committed
+        wait_idle(teacher)
+        # on a loaded machine the results' 3-second refresh can redraw the page under the
+        # pointer for a while: try the click again rather than wait on one element
+        for attempt in range(4):
+            try:
+                teacher.get_by_role("button", name="Start the next poll").click(timeout=20_000)
+                break
+            except PlaywrightTimeout:
+                if "Poll 2 of the session" in teacher.content():
+                    break  # the click went through; the page moved on meanwhile
+                if attempt == 3:
+                    raise
+        teacher.get_by_text("Poll 2 of the session").wait_for()
+        wait_idle(teacher)
+        query = parse_qs(urlsplit(teacher.url).query)
+        second = query["poll"][0]
+        assert second != first and query["key"][0] == key
+
+        tokens = []
+        for student, (context, page) in enumerate(phones):
+            # the phone looks for the next poll by itself every few seconds
+            page.get_by_role("button", name="Go to the next poll").wait_for(timeout=30_000)
+            if student == 0:
+                page.screenshot(path=shots / "poll_student_next.png", full_page=True)
+            token = parse_qs(urlsplit(page.url).query)["token"][0]
+            page.get_by_role("button", name="Go to the next poll").click()
+            page.get_by_text("Which drink?").wait_for()
+            wait_main_idle(page)
+            moved = parse_qs(urlsplit(page.url).query)
+            assert moved["poll"] == [second] and moved["token"] == [token]
+            tokens.append(token)
+            order = DRINKS if student < 3 else DRINKS[::-1]
+            rank_and_submit(page, order)
+            assert page.locator("[data-testid=stException]").count() == 0
+            context.close()
+
+        teacher.wait_for_function(
+            "(n) => { const m = document.querySelector('[data-testid=stMetricValue]');"
+            " return m && m.innerText.trim() === String(n); }", arg=SESSION_STUDENTS,
+            timeout=60_000)
+        teacher.get_by_text("per-rater mixture").wait_for(timeout=30_000)
+        wait_idle(teacher)
+        teacher.screenshot(path=shots / "poll_teacher_session.png", full_page=True)
+        session = PollStore(location).session_answers(second, key)
+        assert [len(a) for _, a in session] == [SESSION_STUDENTS] * 2
+        assert [a.token for a in session[1][1]] == tokens  # one student, two answers
+        assert teacher.locator("[data-testid=stException]").count() == 0
+        assert not dialogs
+        teacher.close()

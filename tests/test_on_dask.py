@@ -74,3 +74,17 @@ def test_a_bad_cell_on_a_worker_names_its_row_and_column_as_the_local_reader(
 def test_without_a_scheduler_a_local_cluster_is_started(files):
     paths = [files / "b.parquet"]
     assert dask_pairwise(paths, n_workers=1).preferences == stream_pairwise(paths).preferences
+
+
+@pytest.mark.parametrize("layout", ["arena", "sides"])
+def test_label_layouts_on_dask_equal_the_local_chunked_reader(tmp_path, scheduler, layout):
+    from tests.test_streaming import labelled
+
+    path = tmp_path / "battles.csv"
+    labelled(layout, 5000).to_csv(path, index=False)
+    local = stream_pairwise(path).preferences
+    on_dask = dask_pairwise(path, scheduler, block_bytes=20_000).preferences
+    assert on_dask == local
+    np.testing.assert_array_equal(on_dask.weights, local.weights)
+    assert on_dask.notes == local.notes
+    assert counted(on_dask) == counted(read_preferences(path))

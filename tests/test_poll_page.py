@@ -247,3 +247,60 @@ def test_a_store_that_cannot_be_opened_gives_a_plain_message(monkeypatch):
     at = poll_app(poll="ABCDEF")
     no_failure(at)
     assert any("cannot be opened" in e.value for e in at.error)
+
+
+def test_next_poll_in_a_session_students_follow_and_careless_students_are_flagged(store):
+    from coarsenrank_core.diagnostics import careless_rankers
+
+    first, key = store.create_poll(ITEMS[:4], question="Lunch?")
+    rng = np.random.default_rng(1)
+    careful = [new_token() for _ in range(8)]
+    careless = [new_token() for _ in range(3)]
+    for token in careful:
+        store.submit(first.poll_id, token, [[0], [1], [2], [3]])
+    for token in careless:
+        store.submit(first.poll_id, token, [[int(i)] for i in rng.permutation(4)])
+    student = poll_app(poll=first.poll_id, token=careful[0])
+    assert not [b for b in student.button if b.key == "poll_next_go"]  # no next poll yet
+
+    at = poll_app(poll=first.poll_id, key=key)
+    no_failure(at)
+    assert "per-list mixture" in texts(at)  # one poll: flags per answer
+    at.text_area(key="poll_next_items").input("Tea\nCoffee\nJuice\nWater\nMilk")
+    at.text_input(key="poll_next_question").input("Drink?")
+    at = press(at, "Start the next poll")
+    no_failure(at)
+    code = at.query_params["poll"]
+    code = code[0] if isinstance(code, list) else code
+    assert code != first.poll_id and at.query_params["key"] in (key, [key])
+    second = store.teacher_poll(code, key)
+    assert second.position == 2 and second.session_id == first.poll_id
+    assert not store.poll(first.poll_id).is_open()
+    assert "Poll 2 of the session" in texts(at)
+
+    # a student still on the first poll is offered the next one, with the same token
+    student = poll_app(poll=first.poll_id, token=careful[0])
+    no_failure(student)
+    student = press(student, "Go to the next poll")
+    no_failure(student)
+    assert student.query_params["poll"] in (code, [code])
+    assert student.query_params["token"] in (careful[0], [careful[0]])
+    assert [b for b in student.button if b.label == "Tea"]
+
+    for token in careful:
+        store.submit(code, token, [[0], [1], [2], [3], [4]])
+    for token in careless:
+        store.submit(code, token, [[int(i)] for i in rng.permutation(5)])
+    at = poll_app(poll=code, key=key)
+    no_failure(at)
+    assert {m.label: m.value for m in at.metric}["Answers"] == "11"
+    assert "per-rater mixture" in texts(at) and "per-list mixture" not in texts(at)
+    session = store.session_answers(code, key)
+    expected = careless_rankers(poll_ui.session_preferences(session), "pl-mix-ranker")
+    flagged = [n for n, p in zip(expected.names, expected.probability) if p > 0.5]
+    assert flagged == ["student 9", "student 10", "student 11"]  # the three at random
+    [table] = [d.value for d in at.dataframe if "student" in d.value.columns]
+    assert list(table["student"]) == flagged and list(table["answers"]) == [2, 2, 2]
+    prefs = poll_ui.session_preferences(session)
+    assert prefs.n_rankers == 11 and len(prefs) == 22 and prefs.n_items == 9
+    assert prefs.item_names[:2] == ("P1: Pizza", "P1: Pasta")

@@ -371,3 +371,55 @@ def test_answers_are_published_only_after_closing_and_only_when_the_teacher_says
     store.show_results(poll.poll_id, key, False)
     with pytest.raises(PollNotFound):
         store.published_answers(poll.poll_id)
+
+
+def test_next_poll_in_a_session_keeps_the_key_and_links_the_students(store, clock):
+    first, key = store.create_poll(ITEMS, question="Lunch?")
+    assert first.session_id == first.poll_id and first.position == 1
+    students = [new_token() for _ in range(3)]
+    for token in students:
+        store.submit(first.poll_id, token, [[0], [1], [2], [3]])
+    with pytest.raises(PollNotFound):  # another teacher cannot continue this session
+        store.create_poll(["A", "B"], after=(first.poll_id, "x" * 32))
+    second, again = store.create_poll(["Tea", "Coffee", "Juice"], question="Drink?",
+                                       after=(first.poll_id, key))
+    assert again == key and second.poll_id != first.poll_id
+    assert (second.session_id, second.position) == (first.poll_id, 2)
+    assert not store.poll(first.poll_id).is_open(clock())  # the previous poll closes
+    assert store.next_poll(first.poll_id) == second and store.next_poll(second.poll_id) is None
+    for token in students[:2]:  # the same browsers move on with their own tokens
+        store.submit(second.poll_id, token, [[2], [0], [1]])
+    third, _ = store.create_poll(["X", "Y"], after=(second.poll_id, key))
+    assert third.position == 3 and store.next_poll(second.poll_id) == third
+    session = store.session_answers(third.poll_id, key)
+    assert [p.poll_id for p, _ in session] == [first.poll_id, second.poll_id, third.poll_id]
+    assert [len(a) for _, a in session] == [3, 2, 0]
+    assert {a.token for a in session[1][1]} <= {a.token for a in session[0][1]}
+    assert store.teacher_poll(second.poll_id, key).position == 2
+    with pytest.raises(PollNotFound):
+        store.session_answers(first.poll_id, "y" * 32)
+    other, other_key = store.create_poll(ITEMS)  # a new session of its own
+    assert other.session_id == other.poll_id and store.next_poll(other.poll_id) is None
+    assert [p.poll_id for p, _ in store.session_answers(other.poll_id, other_key)] == [
+        other.poll_id]
+
+
+def test_version_2_store_is_migrated_to_sessions(location, clock, monkeypatch):
+    monkeypatch.setattr(poll_store, "SCHEMA_VERSION", 2)
+    old = PollStore(location, clock=clock)
+    assert old.schema_version() == 2
+    key = "k" * 32
+    with old._transaction() as cursor:  # a poll and an answer written by the version-2 app
+        old._run(cursor, "INSERT INTO polls (id, key_hash, question, items, created, "
+                 "closes_at, closed, show_results) VALUES (?, ?, ?, ?, ?, NULL, 0, 0)",
+                 ("ABCDEF", poll_store._digest(key), "Old?", json.dumps(ITEMS), 5.0))
+    poll = old.poll("ABCDEF")
+    old.submit(poll.poll_id, "t" * 22, [[1], [0]])
+    monkeypatch.setattr(poll_store, "SCHEMA_VERSION", 3)
+    new = PollStore(location, clock=clock)
+    assert new.schema_version() == 3
+    kept = new.teacher_poll(poll.poll_id, key)
+    assert (kept.session_id, kept.position, kept.question) == (poll.poll_id, 1, "Old?")
+    nxt, _ = new.create_poll(["A", "B"], after=(poll.poll_id, key))
+    assert nxt.position == 2 and new.next_poll(poll.poll_id) == nxt
+    assert [len(a) for _, a in new.session_answers(nxt.poll_id, key)] == [1, 0]

@@ -100,9 +100,9 @@ def test_bad_cells_name_their_row_and_column_in_any_chunk(tmp_path):
 
 
 def test_other_pairwise_codings_are_refused_with_the_way_to_read_them(tmp_path):
-    path = tmp_path / "arena.csv"
-    pd.DataFrame({"model_a": ["x", "y"], "model_b": ["y", "x"],
-                  "winner": ["model_a", "tie"]}).to_csv(path, index=False)
+    path = tmp_path / "scores.csv"  # two score columns: read by the table reader only
+    pd.DataFrame({"home": ["x", "y"], "away": ["y", "x"], "home_score": [1, 2],
+                  "away_score": [0, 2]}).to_csv(path, index=False)
     with pytest.raises(PreferenceFormatError, match="'winner' and a 'loser'.*read_preferences"):
         stream_pairwise(path)
     with pytest.raises(PreferenceFormatError, match="no such file"):
@@ -131,3 +131,68 @@ def test_a_file_that_is_not_utf8_is_refused_with_the_way_to_read_it(tmp_path):
     with pytest.raises(PreferenceFormatError, match="not UTF-8.*read_preferences"):
         stream_pairwise(path)
     assert read_file(path).preferences.item_names == ("café", "tea")
+
+
+def labelled(layout: str, n=4000, seed=1) -> pd.DataFrame:
+    """Pairwise files whose outcome is a label or flags, as the table reader accepts them."""
+    rng = np.random.default_rng(seed)
+    names = np.array([f"m{k}" for k in range(20)] + [" m3 "], dtype=object)
+    a, b = names[rng.integers(0, 21, n)], names[rng.integers(0, 21, n)]
+    outcome = rng.choice(["a", "b", "tie"], n, p=[0.45, 0.4, 0.15])
+    judge = rng.choice(["ann", "bob", "cy"], n)
+    if layout == "arena":  # model_a, model_b, winner in {model_a, model_b, tie, tie (bothbad)}
+        words = np.where(outcome == "a", "model_a", np.where(outcome == "b", "model_b",
+                         rng.choice(["tie", "tie (bothbad)"], n)))
+        words[rng.random(n) < 0.01] = "*"  # unfinished: skipped by both readers
+        return pd.DataFrame({"model_a": a, "model_b": b, "winner": words, "judge": judge})
+    if layout == "named":  # left, right, winner naming the item (or 'tie')
+        words = np.where(outcome == "a", a, np.where(outcome == "b", b, "tie"))
+        return pd.DataFrame({"left": a, "right": b, "winner": words})
+    if layout == "sides":  # left, right, winner in {left, right}, a tie column, a ranker
+        words = np.where(outcome == "b", "right", "left")
+        words[outcome == "tie"] = ""
+        return pd.DataFrame({"left": a, "right": b, "winner": words,
+                             "tie": (outcome == "tie").astype(int), "judge": judge,
+                             "count": rng.integers(1, 3, n)})
+    if layout == "flags":  # arena's 0/1 columns
+        return pd.DataFrame({"model_a": a, "model_b": b,
+                             "winner_model_a": (outcome == "a").astype(int),
+                             "winner_model_b": (outcome == "b").astype(int),
+                             "winner_tie": (outcome == "tie").astype(int)})
+    assert layout == "football"
+    words = np.where(outcome == "a", "H", np.where(outcome == "b", "A", "D"))
+    return pd.DataFrame({"home": a, "away": b, "result": words})
+
+
+@pytest.mark.parametrize("layout", ["arena", "named", "sides", "flags", "football"])
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_label_layouts_count_what_the_table_reader_reads(tmp_path, path_kind, layout, suffix):
+    frame = labelled(layout)
+    path = tmp_path / f"battles{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(path)
+    else:
+        frame.to_csv(path, index=False)
+    whole = read_file(path).preferences
+    for chunk_bytes in (1 << 11, 1 << 24):
+        result = stream_pairwise(path, chunk_bytes=chunk_bytes)
+        prefs = result.preferences
+        assert counted(prefs) == counted(whole)
+        assert prefs.item_names == whole.item_names
+        assert prefs.ranker_names == whole.ranker_names
+        assert result.report.ranker_column == ("judge" if "judge" in frame else None)
+        assert any("itself" in note for note in prefs.notes)
+        assert any("unfinished" in note for note in prefs.notes) == (layout == "arena")
+
+
+def test_a_label_that_names_neither_item_is_refused_with_its_row(tmp_path):
+    frame = labelled("named", 3000)
+    frame.loc[2100, "winner"] = "nobody"
+    path = tmp_path / "bad.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(PreferenceFormatError) as whole:
+        read_file(path)
+    with pytest.raises(PreferenceFormatError, match="neither the left item") as caught:
+        stream_pairwise(path, chunk_bytes=1 << 12)
+    assert caught.value.row == whole.value.row == 2102
+    assert caught.value.column == "winner"

@@ -68,6 +68,34 @@ def poll_preferences(poll: Poll, answers) -> Preferences:
                                   rankers=[f"answer {i + 1}" for i in range(len(answers))])
 
 
+def session_preferences(session) -> Preferences:
+    """Every answer of a session's polls as one collection: items named ``P1: Pizza``
+    (the poll's place, then the item), and one ranker per browser token, ``student 1``,
+    ``student 2``, ... in order of first answer (never a name). ``session`` is what
+    :meth:`PollStore.session_answers` returns."""
+    names: list[str] = []
+    lists, rankers, students = [], [], {}
+    for poll, answers in session:
+        offset = len(names)
+        names.extend(f"P{poll.position}: {item}" for item in poll.items)
+        for answer in answers:
+            student = students.setdefault(answer.token, f"student {len(students) + 1}")
+            lists.append([{offset + i for i in g} if len(g) > 1 else offset + g[0]
+                          for g in answer.ranking])
+            rankers.append(student)
+    return Preferences.from_lists(lists, n_items=len(names), item_names=names,
+                                  rankers=rankers)
+
+
+def repeat_students(session) -> int:
+    """How many browsers answered at least two polls of the session."""
+    seen: dict[str, int] = {}
+    for _, answers in session:
+        for answer in answers:
+            seen[answer.token] = seen.get(answer.token, 0) + 1
+    return sum(n >= 2 for n in seen.values())
+
+
 def poll_csv(prefs: Preferences) -> str:
     """The answers as the package's canonical CSV (``read_preferences`` reads it back equal)."""
     return prefs.to_csv()
@@ -237,6 +265,7 @@ def student_view(poll_store: PollStore, poll: Poll) -> None:
     st.title("Live poll")
     if poll.question:
         st.subheader(plain(poll.question))
+    _next_poll_button(poll_store, poll, token)
     mine = poll_store.answer_of(poll.poll_id, token)
     if not poll.is_open():
         st.info("This poll is closed: it accepts no more answers.")
@@ -285,6 +314,27 @@ def student_view(poll_store: PollStore, poll: Poll) -> None:
         st.rerun()
 
 
+@st.fragment(run_every=REFRESH_SECONDS)
+def _next_poll_button(poll_store: PollStore, poll: Poll, token: str) -> None:
+    """Once the teacher starts the next poll of the session: a button to it that keeps
+    this browser's token (so the teacher sees one student's answers together)."""
+    try:
+        following = poll_store.next_poll(poll.poll_id)
+    except PollError:
+        return
+    if following is None:
+        return
+    if poll.is_open() and state.widget("_poll_next_seen") != following.poll_id:
+        # the page above was drawn while this poll was open: draw it again, closed
+        state.set_widget("_poll_next_seen", following.poll_id)
+        st.rerun(scope="app")
+    st.info("The teacher has started the next poll.")
+    if st.button("Go to the next poll", type="primary", key="poll_next_go",
+                 use_container_width=True):
+        st.query_params.from_dict({"poll": following.poll_id, "token": token})
+        st.rerun(scope="app")
+
+
 def _students_result(poll_store: PollStore, poll: Poll) -> None:
     """The class's consensus, for students once the teacher shows it after closing."""
     st.subheader("The class's consensus")
@@ -298,10 +348,36 @@ def _students_result(poll_store: PollStore, poll: Poll) -> None:
 
 
 # ------------------------------------------------------------------ the teacher
+def _next_poll_form(poll_store: PollStore, poll: Poll, key: str) -> None:
+    """Start the next poll of this session: this poll closes, students move on with their
+    own tokens, and the same teacher link follows the session."""
+    with st.expander("Next poll in this session"):
+        st.caption("This poll closes and the students' phones offer a button to the next "
+                   "one; their answers across the session are then known to be one "
+                   "student's (by the browser, never by name), so careless students can be "
+                   "told from careless answers.")
+        items = st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})",
+                             key="poll_next_items", height=140)
+        question = st.text_input("Question (optional)", key="poll_next_question")
+        if st.button("Start the next poll", type="primary", key="poll_next"):
+            try:
+                following, _ = poll_store.create_poll(items.splitlines(), question=question,
+                                                      after=(poll.poll_id, key))
+            except PollError as error:
+                st.error(str(error))
+                return
+            st.query_params.from_dict({"poll": following.poll_id, "key": key})
+            st.rerun()
+
+
+
 def teacher_view(poll_store: PollStore, poll: Poll, key: str) -> None:
     st.title("Live poll: results")
     if poll.question:
         st.subheader(plain(poll.question))
+    if poll.position > 1 or poll.session_id != poll.poll_id:
+        st.caption(f"Poll {poll.position} of the session that began with poll "
+                   f"{poll.session_id}.")
     _links(poll, key)
     _results(poll_store, poll.poll_id, key)
     _controls(poll_store, poll, key)
@@ -351,7 +427,31 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
                f"{consensus_reason(prefs, fit.extra)} The likely ranks give the "
                f"range of places each item takes in {spread.interval_level:.0%} of refits on "
                "the answers resampled at random.")
-    _careless(prefs, answers)
+    session = ()
+    if poll.position > 1 or poll.session_id != poll.poll_id:
+        try:
+            session = poll_store.session_answers(poll_id, key)
+        except PollError:
+            session = ()
+    if session and repeat_students(session):
+        _careless_students(session)
+    else:
+        _careless(prefs, answers)
+
+
+def _flag_table(names, probability, unit: str, table_key: str, extra=None) -> None:
+    probability = np.asarray(probability, dtype=float)
+    flagged = np.flatnonzero(probability > CARELESS_THRESHOLD)
+    if flagged.size:
+        st.markdown(f"**{count(flagged.size, unit)} "
+                    f"{'looks' if flagged.size == 1 else 'look'} careless**")
+        rows = [{unit: names[i], **({} if extra is None else {"answers": int(extra[i])}),
+                 "chance careless": float(probability[i])} for i in flagged]
+        st.dataframe(rows, hide_index=True, key=table_key,
+                     column_config={"chance careless": st.column_config.ProgressColumn(
+                         min_value=0.0, max_value=1.0, format="percent")})
+    else:
+        st.caption(f"No {unit} looks careless.")
 
 
 def _careless(prefs: Preferences, answers) -> None:
@@ -360,18 +460,26 @@ def _careless(prefs: Preferences, answers) -> None:
     except Exception:  # noqa: BLE001 - the flags must never break the results
         _LOG.exception("careless flags failed")
         return
-    probability = np.asarray(found.probability, dtype=float)
-    flagged = np.flatnonzero(probability > CARELESS_THRESHOLD)
-    if flagged.size:
-        st.markdown(f"**{count(flagged.size, 'answer')} look careless**")
-        st.dataframe([{"answer": found.names[i], "chance careless": float(probability[i])}
-                      for i in flagged], hide_index=True, key="poll_careless_table",
-                     column_config={"chance careless": st.column_config.ProgressColumn(
-                         min_value=0.0, max_value=1.0, format="percent")})
-    else:
-        st.caption("No answer looks careless.")
+    _flag_table(found.names, found.probability, "answer", "poll_careless_table")
     st.caption("Careless: the per-list mixture (PL-mix) gives the answer a chance above 50 % "
                "of being a random order rather than a careful one.")
+
+
+def _careless_students(session) -> None:
+    """Once students have answered several polls of the session: the per-ranker mixture
+    (PL-mix per rater) over all their answers flags careless students, not lists."""
+    prefs = session_preferences(session)
+    try:
+        found = compute.careless(prefs, prefs.fingerprint, "pl-mix-ranker")
+    except Exception:  # noqa: BLE001 - the flags must never break the results
+        _LOG.exception("careless flags failed")
+        return
+    _flag_table(found.names, found.probability, "student", "poll_careless_students",
+                extra=found.n_preferences)
+    st.caption(f"Careless: over the {count(len(session), 'poll')} of this session, the "
+               "per-rater mixture (PL-mix per rater) gives the student a chance above 50 % "
+               "of answering at random rather than carefully; a student is one browser, "
+               "known by its token, never by name.")
 
 
 def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
@@ -393,6 +501,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
         st.download_button("Download the answers (.csv)", poll_csv(prefs),
                            file_name=f"poll_{poll.poll_id}.csv", mime="text/csv",
                            key="poll_download", on_click="ignore")
+    _next_poll_form(poll_store, poll, key)
     columns = st.columns(2)
     try:
         if poll.is_open():

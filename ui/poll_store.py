@@ -49,7 +49,7 @@ KEY_BYTES = 24  # 192-bit teacher keys
 TOKEN_BYTES = 16  # 128-bit student tokens
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``(version, statements)``: each brings the schema from ``version - 1`` to ``version``.
 #: Written in the SQL that SQLite and PostgreSQL share.
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
@@ -64,6 +64,10 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     )),
     # version 2: the teacher may show the result to the students once the poll is closed
     (2, ("ALTER TABLE polls ADD COLUMN show_results INTEGER NOT NULL DEFAULT 0",)),
+    # version 3: polls in a session (the teacher's "next poll"): the session's first poll's
+    # id (NULL: the poll is its own session, as every poll written before) and the place
+    (3, ("ALTER TABLE polls ADD COLUMN session_id VARCHAR(16)",
+         "ALTER TABLE polls ADD COLUMN position INTEGER NOT NULL DEFAULT 1")),
 )
 
 
@@ -90,6 +94,12 @@ class Poll:
     closes_at: float | None
     closed: bool
     show_results: bool = False
+    session_id: str = ""
+    position: int = 1
+
+    def __post_init__(self):
+        if not self.session_id:  # a poll is its own session until a next one follows it
+            object.__setattr__(self, "session_id", self.poll_id)
 
     def is_open(self, now: float | None = None) -> bool:
         """Whether answers are accepted now (not closed, closing time not passed)."""
@@ -275,6 +285,7 @@ class PollStore:
                                   else _SQLite(Path(location)))
         self.clock = clock
         self._migrate()
+        self.version = self.schema_version()
 
     @property
     def kind(self) -> str:
@@ -356,8 +367,16 @@ class PollStore:
 
     # -------------------------------------------------------------- polls
     def create_poll(self, items: Sequence[str], question: str = "",
-                    closes_at: float | None = None) -> tuple[Poll, str]:
-        """A new open poll and its teacher key (shown once; only its digest is stored)."""
+                    closes_at: float | None = None, *,
+                    after: tuple[str, str] | None = None) -> tuple[Poll, str]:
+        """A new open poll and its teacher key (shown once; only its digest is stored).
+
+        ``after=(poll_id, key)`` starts the next poll of that poll's session: it closes that
+        poll, takes the next place in its session and keeps its teacher key (returned
+        again), so one teacher link follows the session; a wrong key is
+        :class:`PollNotFound`. Students move on with their own token, so their answers
+        across the session are known to be one student's (never by name).
+        """
         names = clean_items(items)
         question = str(question).strip()
         if len(question) > MAX_QUESTION_CHARS:
@@ -366,9 +385,18 @@ class PollStore:
         now = self.clock()
         if closes_at is not None and not closes_at > now:
             raise PollError("The closing time has already passed; choose a later one.")
-        key = secrets.token_urlsafe(KEY_BYTES)
+        key = secrets.token_urlsafe(KEY_BYTES) if after is None else str(after[1])
         with self._transaction() as cursor:
             self.backend.lock_polls(cursor)
+            session, position = None, 1
+            if after is not None:
+                previous = self._checked(cursor, after[0], key)
+                session = self._poll_of(previous).session_id
+                position = int(self._run(
+                    cursor, "SELECT MAX(position) FROM polls WHERE id = ? OR session_id = ?",
+                    (session, session)).fetchone()[0]) + 1
+                self._run(cursor, "UPDATE polls SET closed = 1, session_id = ? WHERE id = ?",
+                          (session, previous[0]))
             open_polls = self._run(
                 cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
                 "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
@@ -383,13 +411,22 @@ class PollStore:
             else:  # pragma: no cover - 887 million codes
                 raise PollError("No free poll code was found; try again.")
             self._run(cursor, "INSERT INTO polls (id, key_hash, question, items, created, "
-                      "closes_at, closed, show_results) VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
-                      (poll_id, _digest(key), question, json.dumps(names), now, closes_at))
+                      "closes_at, closed, show_results, session_id, position) "
+                      "VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)",
+                      (poll_id, _digest(key), question, json.dumps(names), now, closes_at,
+                       session, position))
         return self.poll(poll_id), key
 
+    @property
+    def _poll_columns(self) -> str:
+        # a store held at an older schema (its tests) has no session columns
+        session = (", COALESCE(session_id, id), position"
+                   if getattr(self, "version", SCHEMA_VERSION) >= 3 else "")
+        return ("id, question, items, created, closes_at, closed, show_results, key_hash"
+                + session)
+
     def _poll_row(self, cursor, poll_id: str):
-        return self._run(cursor, "SELECT id, question, items, created, closes_at, closed, "
-                         "show_results, key_hash FROM polls WHERE id = ?",
+        return self._run(cursor, f"SELECT {self._poll_columns} FROM polls WHERE id = ?",
                          (normalise_code(poll_id),)).fetchone()
 
     @staticmethod
@@ -397,7 +434,37 @@ class PollStore:
         return Poll(poll_id=row[0], question=row[1], items=tuple(json.loads(row[2])),
                     created=float(row[3]),
                     closes_at=None if row[4] is None else float(row[4]),
-                    closed=bool(row[5]), show_results=bool(row[6]))
+                    closed=bool(row[5]), show_results=bool(row[6]),
+                    session_id=row[8] if len(row) > 8 else row[0],
+                    position=int(row[9]) if len(row) > 9 else 1)
+
+    def _session_rows(self, cursor, session: str) -> list:
+        return self._run(cursor, f"SELECT {self._poll_columns} FROM polls WHERE id = ? OR "
+                         "session_id = ? ORDER BY position", (session, session)).fetchall()
+
+    def next_poll(self, poll_id: str) -> Poll | None:
+        """The poll that follows this one in its session, if the teacher started one (no key
+        needed: students move on to it with their own token)."""
+        poll = self.poll(poll_id)
+        with self._transaction(write=False) as cursor:
+            rows = self._session_rows(cursor, poll.session_id)
+        later = [self._poll_of(r) for r in rows if int(r[9]) > poll.position]
+        return later[0] if later else None
+
+    def session_answers(self, poll_id: str, key: str
+                        ) -> tuple[tuple[Poll, tuple[Answer, ...]], ...]:
+        """Every poll of this poll's session, in order, with its answers (teacher key)."""
+        with self._transaction(write=False) as cursor:
+            poll = self._poll_of(self._checked(cursor, poll_id, key))
+            out = []
+            for row in self._session_rows(cursor, poll.session_id):
+                if not hmac.compare_digest(row[7], _digest(key)):
+                    continue  # never another teacher's poll
+                answers = self._run(cursor, "SELECT token, ranking, first_submitted, "
+                                    "submitted, changes FROM answers WHERE poll_id = ? "
+                                    "ORDER BY first_submitted, token", (row[0],)).fetchall()
+                out.append((self._poll_of(row), tuple(self._answer_of(a) for a in answers)))
+        return tuple(out)
 
     def poll(self, poll_id: str) -> Poll:
         """The poll a student link or join code names (raises :class:`PollNotFound`)."""

@@ -46,7 +46,7 @@ def read_preferences(source: SourceLike, format: str = "auto", *, encoding: str 
         Corrections: the sheet, the item columns, the ranker and count columns, and whether
         rank 1 is the best.
     engine : {"local", "dask"}
-        ``"dask"`` counts ``winner,loser`` files on a Dask cluster
+        ``"dask"`` counts pairwise files on a Dask cluster
         (:func:`~coarsenrank_core.io.on_dask.dask_pairwise`; the optional extra
         ``pip install coarsenrank[dask]``) into the weighted collection the chunked reader
         gives (:func:`stream_pairwise`).

@@ -91,7 +91,8 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "key": empty if counts is None else counts.column("key").to_numpy(),
             "side": empty if counts is None else counts.column("side").to_numpy(),
             "weight": np.zeros(0) if counts is None else counts.column("weight").to_numpy(),
-            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed}
+            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed,
+            "unfinished": reader.unfinished}
 
 
 def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]) -> ReadResult:
@@ -117,6 +118,7 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         changed.update(part["changed"])
         reader.rows += part["rows"]
         reader.self_pairs += part["self_pairs"]
+        reader.unfinished += part.get("unfinished", 0)
         if not len(part["key"]):
             continue
         key, side = part["key"], part["side"]
@@ -133,7 +135,8 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
 
 def dask_pairwise(paths: SourceLike, scheduler: str | None = None, *, block_bytes: int = 64 << 20,
                   n_workers: int | None = None) -> ReadResult:
-    """Read ``winner,loser`` files on a Dask cluster into one weighted collection.
+    """Read pairwise files (the codings :func:`~coarsenrank_core.io.stream_pairwise` reads)
+    on a Dask cluster into one weighted collection.
 
     Each partition (a row group of a Parquet file, a byte range of a CSV/TSV file) is
     counted on a worker by the chunked reader into its own names and keys

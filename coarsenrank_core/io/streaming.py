@@ -16,7 +16,14 @@ from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
 from .assembly import check_items, guard, parse_weights, tidy_name, unneutralise
 from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
-from .pairwise import _FALSE, _TRUE, pairwise_columns
+from .pairwise import (
+    _FALSE,
+    _TRUE,
+    _UNFINISHED,
+    _resolve_flags,
+    _resolve_labels,
+    pairwise_columns,
+)
 from .report import ReadReport, ReadResult
 from .tables import choose_delimiter
 
@@ -70,7 +77,15 @@ class _Names:
 
 @dataclass
 class _Coding:
-    """Which columns hold the winner, the loser, the tie flag, the ranker and the count."""
+    """Which columns hold the two items, the outcome, the tie flag, the ranker and the count.
+
+    ``mode`` is the table reader's (:func:`~coarsenrank_core.io.pairwise.pairwise_columns`):
+    ``"winner"`` (``winner``/``loser``: ``winner`` and ``loser`` are those columns),
+    ``"label"`` (``left``/``right`` items and a column naming the winner: an item, a side
+    such as ``model_a``/``left``/``H``, or a tie word) or ``"flags"`` (arena style 0/1
+    columns ``winner_model_a``/``winner_model_b``). In the last two ``winner`` and
+    ``loser`` are the left and right columns and the outcome is resolved per row.
+    """
 
     header: list[str]
     winner: int
@@ -78,26 +93,38 @@ class _Coding:
     tie: int | None
     ranker: int | None
     count: int | None
+    mode: str = "winner"
+    label: int | None = None
+    flag_a: int | None = None
+    flag_b: int | None = None
 
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
         coding = pairwise_columns(header)
-        if coding is None or coding["mode"] != "winner":
+        if coding is None or coding["mode"] not in ("winner", "label", "flags"):
             found = quote_list(c for c in header if c)
             raise PreferenceFormatError(
-                "Reading in chunks needs a pairwise file with a 'winner' and a 'loser' column "
-                f"(and optionally a tie flag, a ranker and a count); the columns here are "
-                f"{found}.", row=1,
+                "Reading in chunks needs a pairwise file with a 'winner' and a 'loser' column, "
+                "or 'left' and 'right' items with a column naming the winner (or 0/1 winner "
+                "flags), and optionally a tie flag, a ranker and a count; the columns here "
+                f"are {found}.", row=1,
                 fix="Read the file with read_preferences (every layout), or name the columns "
                     "'winner' and 'loser'.")
         roles = find_roles(header, PREFERENCE_ROLES)
         return cls(header, coding["a"], coding["b"], coding["tie"], roles.get("ranker"),
-                   roles.get("weight"))
+                   roles.get("weight"), coding["mode"], coding.get("label"),
+                   coding.get("flag_a"), coding.get("flag_b"))
 
     @property
     def used(self) -> list[int]:
-        return [j for j in (self.winner, self.loser, self.tie, self.ranker, self.count)
-                if j is not None]
+        return [j for j in (self.winner, self.loser, self.tie, self.label, self.flag_a,
+                            self.flag_b, self.ranker, self.count) if j is not None]
+
+    @property
+    def item_columns(self) -> list[int]:
+        """The columns the report names as the items' (and the outcome's)."""
+        return [j for j in (self.winner, self.loser, self.label, self.flag_a, self.flag_b,
+                            self.tie) if j is not None]
 
 
 class _Counts:
@@ -187,6 +214,16 @@ def _weights(column: Any, offset: int, header: list[str], j: int, first_line: in
     return parse_weights(text, lines, header[j] or str(j + 1))
 
 
+class _Cells:
+    """The few text columns of a chunk, indexed as the table reader's ``cells[:, j]``."""
+
+    def __init__(self, columns: dict):
+        self.columns = columns
+
+    def __getitem__(self, index):
+        return self.columns[index[1]]
+
+
 class _Reader:
     """The running state of one collection read in chunks: names, rankers and counts."""
 
@@ -198,6 +235,39 @@ class _Reader:
         self.rows = 0
         self.self_pairs = 0
         self.ranked_rows = 0
+        self.unfinished = 0
+
+    def _outcome(self, batch, n: int, offset: int, first_line: int):
+        """For left/right files: whether the right item won and whether the row is a tie,
+        resolved by the table reader's own rules, and the rows with a result (those whose
+        outcome says unfinished, ``*`` or void are skipped, as the table reader does)."""
+        coding = self.coding
+        assert coding is not None
+        header = coding.header
+        line = first_line + offset + np.arange(n)
+        text = {j: np.asarray(_text_column(batch.column(j)).to_pylist(), dtype=object)
+                for j in coding.used if j not in (coding.ranker, coding.count)}
+        left, right = text[coding.winner], text[coding.loser]
+        keep = np.ones(n, dtype=bool)
+        if coding.mode == "flags":
+            cells = _Cells(text)
+            b_won, tie = _resolve_flags(left, right, cells, line, header, {  # type: ignore[arg-type]
+                "flag_a": coding.flag_a, "flag_b": coding.flag_b, "tie": coding.tie})
+            return b_won, tie, keep
+        assert coding.label is not None
+        labels = text[coding.label]
+        drawn = (np.zeros(n, dtype=bool) if coding.tie is None
+                 else _flags(batch.column(coding.tie), offset, header, coding.tie, first_line))
+        labels = np.where(drawn, left, labels)  # a draw flag: the winner cell may be blank
+        words = {value: str(value).lower() in _UNFINISHED for value in set(labels.tolist())}
+        if any(words.values()):
+            unfinished = np.fromiter((words[v] for v in labels), bool, n)
+            keep &= ~unfinished
+            self.unfinished += int(np.count_nonzero(unfinished))
+            labels = np.where(unfinished, left, labels)
+        b_won, tie = _resolve_labels(left, right, labels, line, header, coding.label,
+                                     coding.winner, coding.loser)
+        return b_won & ~drawn, tie | drawn, keep
 
     def start(self, header: list[str], name: str) -> None:
         coding = _Coding.of(header)
@@ -240,6 +310,17 @@ class _Reader:
                 row=first_line + offset + position % n, column=header[j] or str(j + 1),
                 fix="Fill in the item or delete the row.")
         values = [v.strip() for v in values]
+        rows_in_chunk = n
+        b_won = None
+        keep_rows = None
+        if coding.mode != "winner":
+            b_won, outcome_tie, keep_rows = self._outcome(batch, n, offset, first_line)
+            if keep_rows.all():
+                keep_rows = None
+            else:  # rows without a result: neither counted nor naming items
+                codes = np.concatenate([codes[:n][keep_rows], codes[n:][keep_rows]])
+                b_won, outcome_tie = b_won[keep_rows], outcome_tie[keep_rows]
+                n = int(np.count_nonzero(keep_rows))
         order = None
         if any(v not in self.items.raw for v in values):
             # new names are numbered in order of first appearance, row by row (winner
@@ -249,10 +330,16 @@ class _Reader:
             np.minimum.at(first_seen, codes[:n], seen_at)
             np.minimum.at(first_seen, codes[n:], seen_at + 1)
             order = np.argsort(first_seen, kind="stable")
+            order = order[first_seen[order] < 2 * n]  # only names on rows that count
         ids = self.items.of(values, order)
         winner, loser = ids[codes[:n]], ids[codes[n:]]
-        tie = (None if coding.tie is None
-               else _flags(batch.column(coding.tie), offset, header, coding.tie, first_line))
+        if b_won is not None:
+            winner, loser = np.where(b_won, loser, winner), np.where(b_won, winner, loser)
+            tie = outcome_tie
+        else:
+            tie = (None if coding.tie is None
+                   else _flags(batch.column(coding.tie), offset, header, coding.tie,
+                               first_line))
         weight = (None if coding.count is None
                   else _weights(batch.column(coding.count), offset, header, coding.count,
                                 first_line))
@@ -272,8 +359,12 @@ class _Reader:
                     row=first_line + offset + position,
                     column=header[coding.ranker] or str(coding.ranker + 1),
                     fix="Fill in who gave this comparison, or delete the ranker column.")
+            if keep_rows is not None:
+                local = local[keep_rows]
             ranker = self.rankers.of(values)[local]
-        self.rows += n
+        if keep_rows is not None and weight is not None:
+            weight = weight[keep_rows]
+        self.rows += rows_in_chunk
         if max(len(self.items.ids), len(self.rankers.ids)) > MAX_ID:
             raise PreferenceFormatError(f"The files name more than {MAX_ID:,} items or rankers.",
                                         fix="Split the data.")
@@ -348,6 +439,8 @@ class _Reader:
                 f"A comparison is given more than {MAX_WEIGHT:g} times in all.",
                 fix="Scale the counts down.")
         notes = []
+        if self.unfinished:
+            notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
         if self.self_pairs:
             notes.append(f"Skipped {plural(self.self_pairs, 'row')} comparing an item with "
                          "itself")
@@ -362,8 +455,7 @@ class _Reader:
             ranker_names=self.rankers.names if has_rankers else None, notes=tuple(notes))
         header = coding.header
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
-        items = tuple(labels[j] for j in (coding.winner, coding.loser, coding.tie)
-                      if j is not None)
+        items = tuple(labels[j] for j in coding.item_columns)
         ranker = labels[coding.ranker] if coding.ranker is not None else None
         count = labels[coding.count] if coding.count is not None else None
         used = {*items, ranker, count}
@@ -474,7 +566,15 @@ def _table_batches(path: Path, chunk_rows: int) -> tuple[list[str], Iterable[Any
 
 
 def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
-    """Read ``winner,loser`` files in chunks into one weighted collection of distinct pairs.
+    """Read pairwise files in chunks into one weighted collection of distinct pairs.
+
+    The codings are those of the table reader: ``winner``/``loser`` columns (with an
+    optional tie flag); ``left``/``right`` items (``model_a``/``model_b``, ``home``/``away``
+    ...) with a column naming the winner by name, by side (``model_a``, ``left``, ``H``)
+    or as a tie word, where rows marked unfinished (``*``, ``void``) are skipped; or the
+    arena's 0/1 columns ``winner_model_a``/``winner_model_b``/``winner_tie``. Each may have
+    a ranker and a count column. The outcome words are resolved by the table reader's own
+    rules, so a file reads the same both ways.
 
     Every chunk (``pyarrow.csv.open_csv`` for CSV/TSV, ``ParquetFile.iter_batches`` for
     Parquet, record batches for Arrow/Feather) is turned into item ids and one key per row,
@@ -501,9 +601,10 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> Rea
     Raises
     ------
     PreferenceFormatError
-        When a file is not a ``winner``/``loser`` table (other pairwise codings: use
-        :func:`~coarsenrank_core.io.read_preferences`), or names a blank item, a bad tie
-        flag, a bad count or a blank ranker (with the row and column).
+        When a file is not a pairwise table of one of the codings above (two score
+        columns, and every other layout: use :func:`~coarsenrank_core.io.read_preferences`),
+        or names a blank item, a bad tie flag, an outcome that names neither item, a bad
+        count or a blank ranker (with the row and column).
     """
     def task() -> ReadResult:
         files = _files(paths)

@@ -247,7 +247,7 @@ def pl_em(prefs: Preferences, prior: Sequence[float] = (1.0, 2.0),
           calibration: Calibration = "auto", max_iter: int = 500, tol: float = 1e-8,
           init: ArrayLike | None = None, trace: bool = False, *,
           accelerate: bool | None = None,
-          should_stop: ShouldStop | None = None) -> RankingResult:
+          should_stop: ShouldStop | None = None, design: Any = None) -> RankingResult:
     """Plain Plackett–Luce by EM (Caron & Doucet 2012): :func:`coarsen_pl` with ``α = ∞``.
 
     The paper's "PL-EM" baseline. It takes no ``alpha``, so a comparison that passes one
@@ -255,7 +255,7 @@ def pl_em(prefs: Preferences, prior: Sequence[float] = (1.0, 2.0),
     """
     fit = coarsen_pl(prefs, alpha=np.inf, prior=prior, calibration=calibration,
                      max_iter=max_iter, tol=tol, init=init, trace=trace,
-                     accelerate=accelerate, should_stop=should_stop)
+                     accelerate=accelerate, should_stop=should_stop, design=design)
     return replace(fit, method="pl-em")
 
 
@@ -527,14 +527,14 @@ def _layout(design: Any, tau: float) -> _SweepLayout | _SharedSetLayout:
 
 
 def _initial_scores(prefs: Preferences, alpha: float, prior: Sequence[float],
-                    warm_start: Any) -> np.ndarray:
+                    warm_start: Any, design: Any = None) -> np.ndarray:
     a, b = prior
     if warm_start is None or warm_start is False:
         return np.full(prefs.n_items, a / b)
     if warm_start is True:
         return cast(np.ndarray, coarsen_pl(prefs, alpha=alpha, prior=(max(a, 1.0), b),
                                            max_iter=10, tol=0.0,
-                                           calibration="auto").scores.copy())
+                                           calibration="auto", design=design).scores.copy())
     if isinstance(warm_start, PosteriorResult):  # continue that chain from its last draw
         scores = warm_start.draws[-1]
     else:
@@ -550,7 +550,8 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf,
                      n_draws: int = 50, thin: int = 1, random_state: Any = None,
                      warm_start: Any = None, interval: float = 0.9, *,
                      should_stop: ShouldStop | None = None,
-                     progress: Progress | None = None) -> PosteriorResult:
+                     progress: Progress | None = None,
+                     design: Any = None) -> PosteriorResult:
     """Sample the tempered PL posterior exactly by Gibbs sampling (corrected Algorithm 2).
 
     With ``τ = α / (α + N)``, every choice stage of weight ``w`` and choice-set sum ``η``
@@ -597,6 +598,13 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf,
         ``progress(done, total)`` with the sweeps done of ``burn_in + n_draws · thin``,
         called every :data:`STOP_EVERY` sweeps and once at the end. Not recorded in
         ``params``.
+    design : PartitionedDesign, optional
+        The data cut into partitions (in this process,
+        :class:`~coarsenrank_core.models.partitioned.PartitionedDesign`, or on Dask,
+        :class:`~coarsenrank_core.dask_fit.DaskStages`): every sweep is a map over the
+        partitions, each drawing from its own per-sweep seed, and the EM warm start uses
+        the same sums. Same posterior; another random stream than without it. Not
+        recorded in ``params``.
 
     Returns
     -------
@@ -606,7 +614,8 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float = np.inf,
         ``None``: a sampler has no stopping rule.
     """
     return _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state, warm_start,
-                  interval, should_stop, log_likelihood=False, progress=progress)[0]
+                  interval, should_stop, log_likelihood=False, progress=progress,
+                  design=design)[0]
 
 
 def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf,
@@ -614,7 +623,7 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf,
                                n_draws: int = 50, thin: int = 1, random_state: Any = None,
                                warm_start: Any = None, interval: float = 0.9, *,
                                should_stop: ShouldStop | None = None,
-                               progress: Progress | None = None
+                               progress: Progress | None = None, design: Any = None
                                ) -> tuple[PosteriorResult, np.ndarray]:
     """:func:`coarsen_pl_gibbs`, and the untempered log-likelihood of every kept draw.
 
@@ -626,7 +635,7 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf,
     """
     post, values = _gibbs(prefs, alpha, prior, burn_in, n_draws, thin, random_state,
                           warm_start, interval, should_stop, log_likelihood=True,
-                          progress=progress)
+                          progress=progress, design=design)
     assert values is not None
     return post, values
 
@@ -634,7 +643,8 @@ def coarsen_pl_gibbs_fit_trace(prefs: Preferences, alpha: float = np.inf,
 def _gibbs(prefs: Preferences, alpha: float, prior: Sequence[float], burn_in: int,
            n_draws: int, thin: int, random_state: Any, warm_start: Any, interval: float,
            should_stop: ShouldStop | None, log_likelihood: bool,
-           progress: Progress | None = None) -> tuple[PosteriorResult, np.ndarray | None]:
+           progress: Progress | None = None,
+           design: Any = None) -> tuple[PosteriorResult, np.ndarray | None]:
     start = time.perf_counter()
     params = dict(alpha=alpha, prior=tuple(prior), burn_in=burn_in, n_draws=n_draws, thin=thin,
                   random_state=random_state, warm_start=warm_start, interval=interval)
@@ -645,8 +655,8 @@ def _gibbs(prefs: Preferences, alpha: float, prior: Sequence[float], burn_in: in
         raise ValueError("interval must lie strictly between 0 and 1")
     rng = np.random.default_rng(random_state)
     tau = tempering(alpha, prefs.total_weight)
-    layout = _layout(prefs.pooled.stages, tau)
-    theta = _initial_scores(prefs, alpha, (a, b), warm_start)
+    layout = _layout(prefs.pooled.stages, tau) if design is None else design.sampler(tau, rng)
+    theta = _initial_scores(prefs, alpha, (a, b), warm_start, design)
     shape = a + tau * layout.wins
     tiny = np.finfo(float).tiny
     draws = np.empty((n_draws, prefs.n_items))

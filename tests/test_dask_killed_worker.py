@@ -1,0 +1,96 @@
+"""A worker killed in the middle of a fit on Dask: survived (Dask re-runs the task, the
+partition has another copy) or a clear ClusterError, never a wrong answer."""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.dask_fit import DaskStages
+from coarsenrank_core.dic import dic_sweep
+from coarsenrank_core.errors import ClusterError
+from coarsenrank_core.models.partitioned import PartitionedDesign
+from coarsenrank_core.models.plackett_luce import coarsen_pl
+from tests.test_partitioned import GRID, lists
+
+distributed = pytest.importorskip(
+    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
+                          "(.ci/run installs it)")
+
+pytestmark = pytest.mark.slow
+
+
+class KillsAWorker(DaskStages):
+    """Submits the map of call ``at``, then kills (SIGKILL) the process of one worker that
+    holds a partition while its tasks are in flight, then gathers."""
+
+    def __init__(self, *args, at: int, **kwargs):
+        self.at, self.calls, self.killed, self.sole = at, 0, None, None
+        super().__init__(*args, **kwargs)
+
+    def _kill(self) -> None:
+        holders = self.client.who_has(self.parts)
+        address = sorted({a for held in holders.values() for a in held})[0]
+        self.sole = any(tuple(held) == (address,) for held in holders.values())
+        pids = self.client.run(os.getpid, workers=[address])
+        os.kill(pids[address], signal.SIGKILL)
+        self.killed = address
+
+    def _gather(self, futures):
+        self.calls += 1
+        if self.calls == self.at:
+            self._kill()
+        return super()._gather(futures)
+
+
+@pytest.fixture
+def client():
+    # worker processes under nannies (a killed one is restarted), as a real cluster
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
+
+
+def test_em_survives_a_killed_worker_the_driver_scattering_its_partitions_again(client):
+    prefs = lists()
+    settings = dict(tol=0.0, max_iter=30)
+    expected = coarsen_pl(prefs, 20.0, design=PartitionedDesign(prefs, 4), **settings)
+    design = KillsAWorker(prefs, client, 4, keep_local=True, at=10)
+    fit = coarsen_pl(prefs, 20.0, design=design, **settings)
+    assert design.killed is not None and fit.iterations == 30
+    np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-12)
+
+
+def test_the_dic_sweep_survives_a_killed_worker_with_the_same_curve(client):
+    # a re-run sweep task draws from the same (seed, partition, sweep): the same numbers
+    prefs = lists()
+    kw = dict(alphas=GRID[:3], burn_in=10, n_draws=20, random_state=3)
+    expected = dic_sweep(prefs, design=PartitionedDesign(prefs, 4), **kw)
+    design = KillsAWorker(prefs, client, 4, keep_local=True, at=40)
+    curve = dic_sweep(prefs, design=design, **kw)
+    assert design.killed is not None
+    np.testing.assert_array_equal(curve.dic, expected.dic)
+
+
+@pytest.mark.parametrize("at", [2, 10])
+def test_with_one_copy_a_killed_worker_gives_the_right_answer_or_a_cluster_error(client, at):
+    # without the driver's copies: killed at the first EM step, the worker held the only
+    # copy of a partition, a clear error; later, Dask may have copied every partition it
+    # held to the other worker while balancing the tasks, and the fit survives
+    prefs = lists()
+    settings = dict(tol=0.0, max_iter=30)
+    expected = coarsen_pl(prefs, 20.0, design=PartitionedDesign(prefs, 4), **settings)
+    design = KillsAWorker(prefs, client, 4, keep_local=False, at=at)
+    try:
+        fit = coarsen_pl(prefs, 20.0, design=design, **settings)
+    except ClusterError as error:
+        assert design.sole  # only when a partition was lost
+        assert "only copy of a partition" in str(error) and "keep_local=True" in str(error)
+    else:
+        assert not design.sole
+        np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-12)
+    assert design.killed is not None
+    if at == 2:
+        assert design.sole
