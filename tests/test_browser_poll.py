@@ -94,6 +94,20 @@ def open_teacher_view(page, url: str, count: int) -> None:
     wait_idle(page)
 
 
+def create_poll_as_teacher(teacher, base: str, items, question: str) -> tuple[str, str]:
+    """Create a poll on the Live poll page; returns its id and teacher key from the URL."""
+    teacher.goto(f"{base}/poll")
+    teacher.locator("h1", has_text="Live poll").wait_for()
+    wait_idle(teacher)
+    teacher.get_by_label("Items to rank, one per line").fill("\n".join(items))
+    teacher.get_by_label("Question (optional)").fill(question)
+    teacher.get_by_role("button", name="Create poll").click()
+    teacher.locator("h1", has_text="Live poll: results").wait_for()
+    wait_idle(teacher)
+    query = parse_qs(urlsplit(teacher.url).query)
+    return query["poll"][0], query["key"][0]
+
+
 def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
         browser, shots, tmp_path, monkeypatch):  # noqa: F811 - the imported fixtures
     data_dir = tmp_path / "data"
@@ -102,16 +116,8 @@ def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
     location = data_dir / "polls.sqlite3"
     with served_app() as base:
         teacher, dialogs = new_page(browser)
-        teacher.goto(f"{base}/poll")
-        teacher.locator("h1", has_text="Live poll").wait_for()
-        wait_idle(teacher)
-        teacher.get_by_label("Items to rank, one per line").fill("\n".join(ITEMS))
-        teacher.get_by_label("Question (optional)").fill("Which pizza do you like best?")
-        teacher.get_by_role("button", name="Create poll").click()
-        teacher.locator("h1", has_text="Live poll: results").wait_for()
-        wait_idle(teacher)
-        query = parse_qs(urlsplit(teacher.url).query)
-        poll_id, key = query["poll"][0], query["key"][0]
+        poll_id, key = create_poll_as_teacher(teacher, base, ITEMS,
+                                              "Which pizza do you like best?")
         teacher_url = teacher.url
         student_link = teacher.locator("[data-testid=stMain] [data-testid=stCode] code") \
             .first.inner_text().strip()
@@ -214,16 +220,7 @@ def test_a_second_poll_in_the_session_students_follow_on_their_phones(
     location = data_dir / "polls.sqlite3"
     with served_app() as base:
         teacher, dialogs = new_page(browser)
-        teacher.goto(f"{base}/poll")
-        teacher.locator("h1", has_text="Live poll").wait_for()
-        wait_idle(teacher)
-        teacher.get_by_label("Items to rank, one per line").fill("\n".join(ITEMS[:4]))
-        teacher.get_by_label("Question (optional)").fill("Which pizza?")
-        teacher.get_by_role("button", name="Create poll").click()
-        teacher.locator("h1", has_text="Live poll: results").wait_for()
-        wait_idle(teacher)
-        query = parse_qs(urlsplit(teacher.url).query)
-        first, key = query["poll"][0], query["key"][0]
+        first, key = create_poll_as_teacher(teacher, base, ITEMS[:4], "Which pizza?")
 
         phones = []
         for student in range(SESSION_STUDENTS):
