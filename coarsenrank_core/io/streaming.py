@@ -217,10 +217,10 @@ def _weights(column: Any, offset: int, header: list[str], j: int, first_line: in
 class _Cells:
     """The few text columns of a chunk, indexed as the table reader's ``cells[:, j]``."""
 
-    def __init__(self, columns: dict):
+    def __init__(self, columns: dict[int, np.ndarray]) -> None:
         self.columns = columns
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: tuple[Any, int]) -> np.ndarray:
         return self.columns[index[1]]
 
 
@@ -237,7 +237,8 @@ class _Reader:
         self.ranked_rows = 0
         self.unfinished = 0
 
-    def _outcome(self, batch, n: int, offset: int, first_line: int):
+    def _outcome(self, batch: Any, n: int, offset: int,
+                 first_line: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For left/right files: whether the right item won and whether the row is a tie,
         resolved by the table reader's own rules, and the rows with a result (those whose
         outcome says unfinished, ``*`` or void are skipped, as the table reader does)."""
@@ -311,8 +312,9 @@ class _Reader:
                 fix="Fill in the item or delete the row.")
         values = [v.strip() for v in values]
         rows_in_chunk = n
-        b_won = None
-        keep_rows = None
+        b_won: np.ndarray | None = None
+        outcome_tie: np.ndarray | None = None
+        keep_rows: np.ndarray | None = None
         if coding.mode != "winner":
             b_won, outcome_tie, keep_rows = self._outcome(batch, n, offset, first_line)
             if keep_rows.all():
