@@ -111,8 +111,8 @@ def consensus_visit(make):
     before all of it is done has ``first == refined``.
     """
     from coarsenrank_core import alpha as alpha_module
-    from coarsenrank_core import coarsen_pl_gibbs
     from coarsenrank_core.alpha import choose_alpha, consensus_fit
+    from coarsenrank_core.models import coarsen_pl_gibbs
     try:  # coarsenrank_core.diagnostics; older trees had it in experiments
         from coarsenrank_core.diagnostics import ranker_disagreement
     except ImportError:
@@ -215,7 +215,7 @@ def _peak_mb() -> float:
 
 def em_child() -> None:
     """In a fresh process: 10⁷ pairs, the yardstick, 15 EM iterations, memory per pair."""
-    from coarsenrank_core import coarsen_pl
+    from coarsenrank_core.models import coarsen_pl
 
     baseline = _resident_mb()
     prefs = big_pairs()

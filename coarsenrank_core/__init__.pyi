@@ -21,6 +21,18 @@ from .dic import (
 from .errors import (
     PreferenceFormatError as PreferenceFormatError,
 )
+from .fitters import (
+    coarsen_bt as coarsen_bt,
+)
+from .fitters import (
+    coarsen_pl as coarsen_pl,
+)
+from .fitters import (
+    coarsen_pl_gibbs as coarsen_pl_gibbs,
+)
+from .fitters import (
+    coarsen_th as coarsen_th,
+)
 from .io import (
     FORMATS as FORMATS,
 )
@@ -50,12 +62,6 @@ from .metrics import (
 )
 from .metrics import (
     pairwise_accuracy as pairwise_accuracy,
-)
-from .models.plackett_luce import (
-    coarsen_pl as coarsen_pl,
-)
-from .models.plackett_luce import (
-    coarsen_pl_gibbs as coarsen_pl_gibbs,
 )
 from .models.plackett_luce import (
     pl_em as pl_em,

@@ -15,7 +15,7 @@ Engine (``coarsenrank_core``):
 2. ``transforms``: ``simulate``, ``noise``, ``metrics``, ``exposure``;
 3. ``models`` (the fitters, ``coarsenrank_core.models.*``) and ``readers``
    (``coarsenrank_core.io.*``, the only place pandas is imported), side by side;
-4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``uncertainty``, ``comparison``,
+4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``fitters``, ``uncertainty``, ``comparison``,
    ``experiments``, ``diagnostics`` (procedures that run the fitters);
 5. ``front``: the package's ``__init__``/``__main__``, ``cli``, ``reproduce`` and ``paper``.
 
@@ -56,6 +56,7 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("models", 3, ("coarsenrank_core.models",)),
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",
+                       "coarsenrank_core.fitters",
                        "coarsenrank_core.registry", "coarsenrank_core.uncertainty",
                        "coarsenrank_core.comparison", "coarsenrank_core.experiments",
                        "coarsenrank_core.diagnostics")),

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from coarsenrank_core import Preferences, coarsen_pl, pairwise_accuracy
+from coarsenrank_core import Preferences, pairwise_accuracy
+from coarsenrank_core.models import coarsen_pl
 from coarsenrank_core.models.bradley_terry import coarsen_bt
 from tests.helpers import simulate
 

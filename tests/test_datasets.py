@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 import scipy.io
 
-from coarsenrank_core import Preferences, coarsen_pl
+from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import pairwise_accuracy
+from coarsenrank_core.models import coarsen_pl
 from coarsenrank_core.paper.datasets import (
     PAPER_DATASETS,
     PaperDataset,

@@ -13,10 +13,12 @@ from coarsenrank_core.dic import DIC_DRAWS, auto_alpha_grid, dic_sweep
 from coarsenrank_core.registry import METHODS
 from tests.helpers import simulate
 
-#: Where a fitter's own default still differs from its registry entry, and why. The test
-#: below fails when a new difference appears *and* when one of these goes away, so the list
-#: stays exact. ``alpha``: the registry's ``"auto"`` runs ``choose_alpha``, which sits above
-#: the models (tests/test_architecture.py), so a fitter alone defaults to α = ∞.
+#: Where an engine fitter's own default still differs from its registry entry, and why. The
+#: test below fails when a new difference appears *and* when one of these goes away, so the
+#: list stays exact. ``alpha``: the registry's ``"auto"`` runs ``choose_alpha``, which sits
+#: above the models (tests/test_architecture.py), so an engine fitter alone defaults to
+#: α = ∞; the package's exported fitters (``coarsenrank_core.coarsen_pl`` …) are the
+#: registry's (tested below).
 #: ``random_state``: the registry pins the seed so that pages and the CLI repeat.
 KNOWN_DIFFERENCES = {
     ("pl-em", "calibration"), ("coarsen-pl", "calibration"), ("coarsen-bt", "calibration"),
@@ -107,3 +109,4 @@ def test_consensus_fit_is_the_registry_consensus_method_at_that_alpha():
         registry = METHODS[CONSENSUS_METHOD].run(prefs, alpha=alpha)
         assert direct.method == registry.method == CONSENSUS_METHOD
         np.testing.assert_array_equal(direct.scores, registry.scores)
+

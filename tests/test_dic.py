@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import coarsenrank_core.dic as dic_module
-from coarsenrank_core import Preferences, coarsen_pl_gibbs, pl_log_likelihood
+from coarsenrank_core import Preferences, pl_log_likelihood
 from coarsenrank_core.dic import (
     auto_alpha_grid,
     dic_point,
@@ -13,6 +13,7 @@ from coarsenrank_core.dic import (
     knee_index,
     smooth_curve,
 )
+from coarsenrank_core.models import coarsen_pl_gibbs
 
 
 def small_prefs(seed=0, n=60, m=6):

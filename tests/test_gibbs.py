@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from coarsenrank_core import Preferences, coarsen_pl, coarsen_pl_gibbs, tempering
+from coarsenrank_core import Preferences, tempering
+from coarsenrank_core.models import coarsen_pl, coarsen_pl_gibbs
 
 LISTS = [[0, 1, 2], [0, 2], [1, 0], [2, 1, 0], [0, {1, 2}], [1, 2]]
 WEIGHTS = [1.0, 2.0, 1.0, 1.0, 1.0, 0.5]

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from coarsenrank_core import Preferences, coarsen_pl
+from coarsenrank_core import Preferences
 from coarsenrank_core.metrics import kendall_distance
+from coarsenrank_core.models import coarsen_pl
 from coarsenrank_core.noise import (
     NOISE_TYPES,
     NoiseResult,

@@ -64,7 +64,8 @@ def test_the_dic_page_limits_are_the_pages_constants():
 
 
 def test_the_consensus_pages_interval_level_is_the_bootstraps_and_the_samplers():
-    from coarsenrank_core import PosteriorResult, coarsen_pl_gibbs
+    from coarsenrank_core import PosteriorResult
+    from coarsenrank_core.models import coarsen_pl_gibbs
     from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, rank_uncertainty
 
     [level] = numbers(r"likely ranks \(the (\d+) ?% range of its place")

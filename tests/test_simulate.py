@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from coarsenrank_core import coarsen_pl
 from coarsenrank_core.metrics import kendall_tau_b
+from coarsenrank_core.models import coarsen_pl
 from coarsenrank_core.simulate import (
     pl_orderings,
     random_orderings,

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from scipy.special import expit, log_expit
 
-from coarsenrank_core import Preferences, coarsen_pl
+from coarsenrank_core import Preferences
 from coarsenrank_core.errors import Cancelled
+from coarsenrank_core.models import coarsen_pl
 from coarsenrank_core.models._solver import (
     check_common,
     log_sigmoid,
