@@ -24,6 +24,20 @@ def data_dir() -> Path:
     return DATA_DIR
 
 
+# -- Dask ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One LocalCluster of two worker processes for the session, shared by the Dask tests
+    that only send it work (starting one costs seconds). The tests that kill a worker, and
+    the EM equivalence tests that need workers which cannot be lost, start their own."""
+    distributed = pytest.importorskip(
+        "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
+                              "(.ci/run installs it)")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        yield cluster
+
+
 # -- test tiers -------------------------------------------------------------------------------
 # Each test module is marked by what it imports, so a new test file joins its tier without
 # edits: ``app`` for Streamlit AppTest runs (``streamlit.testing``, or a helper module of

@@ -18,15 +18,8 @@ distributed = pytest.importorskip(
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
-        yield cluster
-
-
-@pytest.fixture(scope="module")
-def client(cluster):
-    with distributed.Client(cluster) as client:
+def client(dask_cluster):
+    with distributed.Client(dask_cluster) as client:
         yield client
 
 
@@ -53,19 +46,19 @@ def test_the_dic_curve_on_dask_equals_the_partitioned_local_curve(client, warm_s
     assert on_dask.knee_alpha == local.knee_alpha
 
 
-def test_the_convenience_uses_a_running_scheduler(cluster):
+def test_the_convenience_uses_a_running_scheduler(dask_cluster):
     prefs = lists(200)
     kw = dict(alphas=GRID[:3], burn_in=5, n_draws=10, random_state=2)
-    curve = dic_sweep_dask(prefs, scheduler=cluster.scheduler_address, n_partitions=2, **kw)
+    curve = dic_sweep_dask(prefs, scheduler=dask_cluster.scheduler_address, n_partitions=2, **kw)
     np.testing.assert_array_equal(curve.dic, dic_sweep(
         prefs, design=PartitionedDesign(prefs, 2), **kw).dic)
 
 
-def test_cli_dic_with_the_dask_engine_draws_the_partitioned_curve(cluster, list_file, tmp_path,
+def test_cli_dic_with_the_dask_engine_draws_the_partitioned_curve(dask_cluster, list_file, tmp_path,
                                                                    capsys):
     out = tmp_path / "dic.csv"
     assert main(["dic", str(list_file), "--engine", "dask", "--scheduler",
-                 cluster.scheduler_address, "--partitions", "3", "--alphas", "2", "20", "200",
+                 dask_cluster.scheduler_address, "--partitions", "3", "--alphas", "2", "20", "200",
                  "--draws", "20", "--burn-in", "20", "--seed", "4", "--out", str(out)]) == 0
     assert "3 partitions" in capsys.readouterr().err
     prefs = read_preferences(list_file)
@@ -76,12 +69,12 @@ def test_cli_dic_with_the_dask_engine_draws_the_partitioned_curve(cluster, list_
 
 
 @pytest.mark.parametrize("method", ["pl-em", "coarsen-pl"])
-def test_cli_rank_with_the_dask_engine_fits_list_data_on_the_cluster(cluster, list_file,
+def test_cli_rank_with_the_dask_engine_fits_list_data_on_the_cluster(dask_cluster, list_file,
                                                                      tmp_path, capsys, method):
     out = tmp_path / "rank.csv"
     extra = ["--alpha", "30"] if method == "coarsen-pl" else []
     assert main(["rank", str(list_file), "--engine", "dask", "--scheduler",
-                 cluster.scheduler_address, "--method", method, "--out", str(out),
+                 dask_cluster.scheduler_address, "--method", method, "--out", str(out),
                  *extra]) == 0
     assert "partitions at" in capsys.readouterr().err
     prefs = read_preferences(list_file)
@@ -92,9 +85,9 @@ def test_cli_rank_with_the_dask_engine_fits_list_data_on_the_cluster(cluster, li
     np.testing.assert_allclose(scores, local.scores, rtol=1e-8)
 
 
-def test_cli_rank_default_method_on_dask_says_it_fits_locally(cluster, list_file, capsys):
+def test_cli_rank_default_method_on_dask_says_it_fits_locally(dask_cluster, list_file, capsys):
     assert main(["rank", str(list_file), "--engine", "dask", "--scheduler",
-                 cluster.scheduler_address]) == 0
+                 dask_cluster.scheduler_address]) == 0
     assert "runs locally" in capsys.readouterr().err
 
 

@@ -15,10 +15,8 @@ distributed = pytest.importorskip(
 
 
 @pytest.fixture(scope="module")
-def scheduler():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
-        yield cluster.scheduler_address
+def scheduler(dask_cluster):
+    return dask_cluster.scheduler_address
 
 
 @pytest.fixture(scope="module")
