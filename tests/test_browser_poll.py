@@ -94,6 +94,15 @@ def open_teacher_view(page, url: str, count: int) -> None:
     wait_idle(page)
 
 
+@pytest.fixture
+def location(tmp_path, monkeypatch) -> Path:
+    """The SQLite store the served app writes (a fresh data directory, never PostgreSQL)."""
+    data_dir = tmp_path / "data"
+    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
+    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(data_dir))
+    return data_dir / "polls.sqlite3"
+
+
 def create_poll_as_teacher(teacher, base: str, items, question: str) -> tuple[str, str]:
     """Create a poll on the Live poll page; returns its id and teacher key from the URL."""
     teacher.goto(f"{base}/poll")
@@ -109,11 +118,7 @@ def create_poll_as_teacher(teacher, base: str, items, question: str) -> tuple[st
 
 
 def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
-        browser, shots, tmp_path, monkeypatch):  # noqa: F811 - the imported fixtures
-    data_dir = tmp_path / "data"
-    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
-    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(data_dir))
-    location = data_dir / "polls.sqlite3"
+        browser, shots, location):  # noqa: F811 - the imported fixtures
     with served_app() as base:
         teacher, dialogs = new_page(browser)
         poll_id, key = create_poll_as_teacher(teacher, base, ITEMS,
@@ -210,14 +215,10 @@ DRINKS = ["Tea", "Coffee", "Juice", "Water"]
 
 
 def test_a_second_poll_in_the_session_students_follow_on_their_phones(
-        browser, shots, tmp_path, monkeypatch):  # noqa: F811 - the imported fixtures
+        browser, shots, location):  # noqa: F811 - the imported fixtures
     """The teacher starts the next poll; each phone, still on the first poll, offers "Go to
     the next poll" by itself, keeps its token there, and the teacher's view of the second
     poll flags careless students with the per-rater mixture."""
-    data_dir = tmp_path / "data"
-    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
-    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(data_dir))
-    location = data_dir / "polls.sqlite3"
     with served_app() as base:
         teacher, dialogs = new_page(browser)
         first, key = create_poll_as_teacher(teacher, base, ITEMS[:4], "Which pizza?")
