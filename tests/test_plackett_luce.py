@@ -11,12 +11,12 @@ from scipy.optimize import minimize
 
 from coarsenrank_core import (
     Preferences,
-    coarsen_pl,
     pl_log_likelihood,
     simulate_pl,
     tempered_log_posterior,
     tempering,
 )
+from coarsenrank_core.models import coarsen_pl
 
 
 def brute_log_probability(theta, pref) -> float:
