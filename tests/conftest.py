@@ -77,8 +77,18 @@ def module_tiers(path: Path) -> frozenset[str]:
     return frozenset(tiers)
 
 
+#: The readers' random-layout property tests (``test_property_*``: each reads 25–100
+#: hypothesis-built files in every layout) are ``slow``: together about 40 s of the fast loop.
+SLOW_PROPERTY_MODULES = frozenset({"test_header_rules.py", "test_io_content.py",
+                                   "test_survey_exports.py"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test with the tiers of the module it lives in (see ``module_tiers``)."""
+    """Mark every test with the tiers of the module it lives in (see ``module_tiers``), and
+    the readers' property tests as ``slow`` (see ``SLOW_PROPERTY_MODULES``)."""
     for item in items:
-        for tier in module_tiers(Path(item.path).resolve()):
+        path = Path(item.path).resolve()
+        for tier in module_tiers(path):
             item.add_marker(getattr(pytest.mark, tier))
+        if path.name in SLOW_PROPERTY_MODULES and item.name.startswith("test_property_"):
+            item.add_marker(pytest.mark.slow)

@@ -118,6 +118,7 @@ def test_compare_runs_the_registry(tmp_path):
     assert all(0.5 < float(r["pairwise_accuracy"]) <= 1.0 for r in table)
 
 
+@pytest.mark.slow  # four fresh interpreters that import the engine
 @pytest.mark.parametrize("content, expected", [
     (None, "no such file"),
     (b"", "empty"),

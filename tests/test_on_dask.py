@@ -12,6 +12,7 @@ from tests.test_streaming import battles, counted
 distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
                           "(.ci/run installs it)")
+pytestmark = pytest.mark.slow  # each test sends work to a cluster of worker processes
 
 
 @pytest.fixture(scope="module")
