@@ -12,7 +12,7 @@ _EXPORTS = {
     "RankingResult": "results", "PosteriorResult": "results", "tempering": "results",
     "coarsen_pl": "fitters", "coarsen_pl_gibbs": "fitters", "coarsen_bt": "fitters",
     "coarsen_th": "fitters",
-    "pl_em": "models.plackett_luce",
+    "pl_em": "fitters",
     "pl_log_likelihood": "models.plackett_luce", "tempered_log_posterior": "models.plackett_luce",
     "DICResult": "dic", "dic_sweep": "dic",
     "pairwise_accuracy": "metrics", "kendall_tau_b": "metrics",

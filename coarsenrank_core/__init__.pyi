@@ -33,6 +33,9 @@ from .fitters import (
 from .fitters import (
     coarsen_th as coarsen_th,
 )
+from .fitters import (
+    pl_em as pl_em,
+)
 from .io import (
     FORMATS as FORMATS,
 )
@@ -62,9 +65,6 @@ from .metrics import (
 )
 from .metrics import (
     pairwise_accuracy as pairwise_accuracy,
-)
-from .models.plackett_luce import (
-    pl_em as pl_em,
 )
 from .models.plackett_luce import (
     pl_log_likelihood as pl_log_likelihood,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -176,25 +177,30 @@ class ChoiceCache:
     def __init__(self, size: int = 16) -> None:
         self.size = size
         self._entries: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # one store for every thread (dashboard sessions)
 
     def get(self, key) -> AlphaChoice | None:
         """The stored choice of ``key`` (now the most recent), or None."""
-        if key not in self._entries:
-            return None
-        self._entries.move_to_end(key)
-        return self._entries[key]
+        with self._lock:
+            choice = self._entries.get(key)
+            if choice is not None:
+                self._entries.move_to_end(key)
+            return choice
 
     def put(self, key, choice: AlphaChoice) -> None:
         """Store ``choice`` under ``key``, forgetting the oldest beyond :attr:`size`."""
-        self._entries[key] = choice
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+        with self._lock:
+            self._entries[key] = choice
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
     def __len__(self) -> int:
-        return len(self._entries)
+        with self._lock:
+            return len(self._entries)
 
 
 #: The registry's store of choices: its ``alpha="auto"`` asks :func:`choose_alpha` with

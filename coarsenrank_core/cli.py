@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .defaults import DIC_SETTINGS, PRIOR
-from .errors import PreferenceFormatError
+from .errors import ClusterError, PreferenceFormatError
 from .export import table_to_csv
 
 __all__ = ["main"]
@@ -154,12 +154,20 @@ def _engine(args):
         return
     try:
         from .dask_fit import dask_client
-
-        with dask_client(args.scheduler, getattr(args, "workers", None)) as client:
-            args.scheduler = client.scheduler.address
-            yield client
     except ImportError as error:
         raise _UsageError(str(error)) from None
+    with contextlib.ExitStack() as stack:
+        try:
+            client = stack.enter_context(dask_client(args.scheduler,
+                                                     getattr(args, "workers", None)))
+        except ImportError as error:
+            raise _UsageError(str(error)) from None
+        except OSError as error:  # no scheduler at that address, or a timeout
+            where = args.scheduler or "a local cluster"
+            raise _UsageError(f"cannot reach the Dask scheduler at {where} ({error}); check "
+                              "--scheduler, or leave it out to start a local cluster") from None
+        args.scheduler = client.scheduler.address
+        yield client
 
 
 def _list_design(prefs, client, args, distributes: bool):
@@ -294,11 +302,15 @@ def _rank_with(args, client) -> None:
         raise _UsageError(f"{method.id} has no alpha; --alpha goes with --method coarsen-pl "
                           "(or another CoarsenRank method)")
     design = _list_design(prefs, client, args, method.id in ("coarsen-pl", "pl-em"))
-    if method.tempered:
-        options["alpha"] = _choose(prefs, args.alpha or "auto", args, design).alpha
-    # the same fit the dashboard's Consensus page shows, with only the options given here
-    fit = (method.run(prefs, **options) if design is None
-           else method.run(prefs, design=design, **options))
+    try:
+        if method.tempered:
+            options["alpha"] = _choose(prefs, args.alpha or "auto", args, design).alpha
+        # the same fit the dashboard's Consensus page shows, with only the options given here
+        fit = (method.run(prefs, **options) if design is None
+               else method.run(prefs, design=design, **options))
+    finally:
+        if design is not None:
+            design.close()  # its sampler layouts on long-lived workers
     header = ["item", "rank", "score"]
     columns = [np.asarray(prefs.item_names, dtype=object), fit.ranks, fit.scores]
     if args.posterior:
@@ -336,7 +348,11 @@ def _dic_with(args, client) -> None:
 
     prefs = _read(args.file, args.format, args)
     design = _list_design(prefs, client, args, True)
-    sweep = dic_sweep(prefs, alphas=args.alphas, design=design, **_dic_settings(args))
+    try:
+        sweep = dic_sweep(prefs, alphas=args.alphas, design=design, **_dic_settings(args))
+    finally:
+        if design is not None:
+            design.close()
     rows = ([a, t, f, g, d, i == sweep.best_index, i == sweep.knee_index]
             for i, (a, t, f, g, d) in enumerate(zip(sweep.alphas.tolist(), sweep.taus.tolist(),
                                                     sweep.f.tolist(), sweep.g.tolist(),
@@ -517,6 +533,9 @@ def main(argv=None) -> int:
     except (_UsageError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except ClusterError as error:  # the cluster lost work: no partial answer was written
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

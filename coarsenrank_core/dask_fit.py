@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .defaults import EM_SETTINGS
 from .errors import ClusterError
 from .models.partitioned import PartitionedDesign, forget_layouts
 from .models.plackett_luce import coarsen_pl
@@ -146,11 +147,13 @@ class DaskStages(PartitionedDesign):
             except Exception as error:  # noqa: BLE001 - sorted below
                 failure = error
                 self.known_workers = self._workers()
-                lost_worker = isinstance(error, (distributed.KilledWorker, CancelledError,
-                                                 OSError)) or self.known_workers != before
-                if not lost_worker:
+                cluster_failure = isinstance(error, (distributed.KilledWorker, CancelledError,
+                                                     OSError))
+                # workers that came or went (an adaptive cluster) make the task's own
+                # error a cluster failure only when a partition was lost with them
+                lost = self._lost() if cluster_failure or self.known_workers != before else []
+                if not (cluster_failure or lost):
                     raise  # the task's own error (a bug or bad data): not the cluster's
-                lost = self._lost()
                 if lost:
                     self._recover(lost)
         raise ClusterError(
@@ -191,11 +194,17 @@ def coarsen_pl_dask(prefs: Preferences, alpha: float = np.inf, *, scheduler: str
     n_workers : int, optional
         Workers of the local cluster (default: the cores, at most 4).
     **kwargs
-        Passed to :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl`.
+        Passed to :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl`; unset ones take
+        the registry's EM settings (:data:`~coarsenrank_core.defaults.EM_SETTINGS`), as
+        ``coarsenrank rank --engine dask --method pl-em`` does.
     """
+    settings = {**EM_SETTINGS, **kwargs}
     with dask_client(scheduler, n_workers) as client:
-        fit = coarsen_pl(prefs, alpha, design=DaskStages(prefs, client, n_partitions),
-                         **kwargs)
+        design = DaskStages(prefs, client, n_partitions)
+        try:
+            fit = coarsen_pl(prefs, alpha, design=design, **settings)
+        finally:
+            design.close()
     return fit if np.isfinite(alpha) else replace(fit, method="pl-em")
 
 

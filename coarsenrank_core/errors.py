@@ -71,5 +71,5 @@ class ClusterError(RuntimeError):
 
     Raised instead of a partial answer when a worker died holding the only copy of a
     partition, or when a task failed on more workers than the scheduler allows. The message
-    says what was lost and how to run again (more replicas, or the local engine).
+    says what was lost and how to run again (``keep_local=True``, or the local engine).
     """

@@ -1,4 +1,4 @@
-"""The tempered fitters the package exports: the registry's defaults, α chosen from the data."""
+"""The EM fitters the package exports: the registry's defaults, α chosen from the data."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .preferences import Preferences
 from .registry import AUTO_ALPHA, run_method
 from .results import RankingResult
 
-__all__ = ["coarsen_bt", "coarsen_pl", "coarsen_pl_gibbs", "coarsen_th"]
+__all__ = ["coarsen_bt", "coarsen_pl", "coarsen_pl_gibbs", "coarsen_th", "pl_em"]
 
 
 def coarsen_pl(prefs: Preferences, alpha: float | str = AUTO_ALPHA,
@@ -74,3 +74,13 @@ def coarsen_pl_gibbs(prefs: Preferences, alpha: float | str = AUTO_ALPHA,
     parameters are those of :func:`coarsenrank_core.models.coarsen_pl_gibbs`.
     """
     return run_method("coarsen-pl-gibbs", prefs, alpha=alpha, **options)
+
+
+def pl_em(prefs: Preferences, **options: Any) -> RankingResult:
+    """Fit plain Plackett–Luce by the same EM at α = ∞ (the paper's PL-EM baseline).
+
+    The same fit as ``run_method("pl-em", prefs, **options)``, with the registry's prior
+    and calibration, so it equals ``coarsen_pl(prefs, alpha=float("inf"))``. Other
+    parameters are those of :func:`coarsenrank_core.models.pl_em`.
+    """
+    return run_method("pl-em", prefs, **options)

@@ -126,7 +126,8 @@ class Method:
         params = self.resolve(overrides)
         if isinstance(params.get("alpha"), str):
             params["alpha"] = choose_alpha(prefs, params["alpha"], cache=CHOICES,
-                                           should_stop=params.get("should_stop")).alpha
+                                           should_stop=params.get("should_stop"),
+                                           design=params.get("design")).alpha
         result = self.function(prefs, **params)
         return result if result.method == self.id else replace(result, method=self.id)
 

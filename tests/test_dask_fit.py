@@ -5,7 +5,8 @@ import pytest
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.dask_fit import DaskStages, coarsen_pl_dask
-from coarsenrank_core.models.plackett_luce import coarsen_pl, pl_em
+from coarsenrank_core.models.plackett_luce import coarsen_pl
+from coarsenrank_core.registry import run_method
 from coarsenrank_core.simulate import pl_orderings, random_subsets
 
 distributed = pytest.importorskip(
@@ -65,4 +66,6 @@ def test_the_convenience_starts_a_local_cluster_and_names_pl_em():
     settings = dict(tol=0.0, max_iter=30)
     fit = coarsen_pl_dask(prefs, n_partitions=2, n_workers=1, **settings)
     assert fit.method == "pl-em" and fit.iterations == 30
-    np.testing.assert_allclose(fit.scores, pl_em(prefs, **settings).scores, rtol=1e-10)
+    # with the registry's EM settings: the fit `rank --engine dask --method pl-em` gives
+    np.testing.assert_allclose(fit.scores, run_method("pl-em", prefs, **settings).scores,
+                               rtol=1e-10)

@@ -48,3 +48,13 @@ def test_options_reach_the_engine_and_a_typo_is_refused():
         assert "alhpa" in str(error)
     else:
         raise AssertionError("a misspelt option ran silently")
+
+
+def test_the_package_pl_em_is_the_registry_entry_and_coarsen_pl_at_infinity():
+    prefs = simulate(np.linspace(0.0, 2.0, 6), 40, seed=5)
+    assert coarsenrank_core.pl_em is fitters.pl_em
+    fit = coarsenrank_core.pl_em(prefs)
+    np.testing.assert_array_equal(fit.scores, METHODS["pl-em"].run(prefs).scores)
+    np.testing.assert_allclose(fit.scores, coarsenrank_core.coarsen_pl(prefs, alpha=np.inf).scores,
+                               rtol=1e-8)
+    assert fit.method == "pl-em"

@@ -66,3 +66,11 @@ def test_names_without_ranks_are_unchanged():
     pref, group, item, names = entries([["a", "b"], ["b", "Henry 8th"]])
     out = written_ranks(pref, group, item, names, np.array([2, 3]))
     assert out[3] == names and out[4] == [] and out[2] is item
+
+
+def test_the_note_quotes_an_item_read_by_its_written_rank_not_a_title_row():
+    # a title read as a one-item row comes first; the note must name a ranked item
+    rows = [["Islands"], ["Hawaii 1st", "Fiji 2nd"], ["Fiji 1st", "Hawaii 2nd"]]
+    *_, notes = written_ranks(*entries(rows), np.array([1, 2, 3]))
+    assert "'Hawaii 1st' as 'Hawaii' at rank 1" in notes[0]
+    assert "Islands" not in notes[0]

@@ -52,6 +52,18 @@ def test_read_preferences_and_the_cli_take_the_dask_engine(files, scheduler, cap
         read_preferences(glob, format="wide", engine="dask", scheduler=scheduler)
 
 
+def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(files, capsys):
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        code = main(["rank", str(files / "a.csv"), "--engine", "dask", "--scheduler",
+                     "tcp://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+    assert "Traceback" not in err
+
+
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_a_bad_cell_on_a_worker_names_its_row_and_column_as_the_local_reader(
         tmp_path, scheduler, suffix):

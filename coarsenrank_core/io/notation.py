@@ -84,9 +84,10 @@ def written_ranks(pref: np.ndarray, group: np.ndarray, item: np.ndarray,
     first = np.r_[True, pref[1:] != pref[:-1]][:pref.size]
     new_group = dense - np.repeat(dense[first], np.diff(np.r_[np.flatnonzero(first),
                                                                pref.size]))
-    shown = item_names[0]
-    note = (f"Read the rank written beside each item ('{shown}' as '{stems[0]}' at rank "
-            f"{ranks[0]}); items with equal ranks are tied")
+    example = int(np.flatnonzero(matched & used)[0]) if (matched & used).any() else \
+        int(np.flatnonzero(matched)[0])  # an item read by its written rank, in a ranking
+    note = (f"Read the rank written beside each item ('{item_names[example]}' as "
+            f"'{stems[example]}' at rank {ranks[example]}); items with equal ranks are tied")
     return (pref, new_group.astype(group.dtype, copy=False), new_item,
             tuple(str(n) for n in names), [note])
 
