@@ -185,6 +185,23 @@ def test_label_layouts_count_what_the_table_reader_reads(tmp_path, path_kind, la
         assert any("unfinished" in note for note in prefs.notes) == (layout == "arena")
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_ranker_whose_only_rows_are_unfinished_is_not_a_ranker(tmp_path, suffix):
+    frame = pd.DataFrame({"model_a": ["x", "y", "x", "z"], "model_b": ["y", "z", "z", "x"],
+                          "winner": ["model_a", "*", "model_b", "tie"],
+                          "judge": ["j1", "j2", "j3", "j1"]})
+    path = tmp_path / f"battles{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(path)
+    else:
+        frame.to_csv(path, index=False)
+    whole = read_file(path).preferences
+    assert whole.ranker_names == ("j1", "j3")
+    streamed = stream_pairwise(path).preferences
+    assert streamed.ranker_names == whole.ranker_names
+    assert counted(streamed) == counted(whole)
+
+
 def test_a_label_that_names_neither_item_is_refused_with_its_row(tmp_path):
     frame = labelled("named", 3000)
     frame.loc[2100, "winner"] = "nobody"

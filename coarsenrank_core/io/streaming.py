@@ -361,9 +361,13 @@ class _Reader:
                     row=first_line + offset + position,
                     column=header[coding.ranker] or str(coding.ranker + 1),
                     fix="Fill in who gave this comparison, or delete the ranker column.")
+            seen = None  # the dictionary is in order of first appearance already
             if keep_rows is not None:
+                # only the rankers of rows that count, as the table reader names them
                 local = local[keep_rows]
-            ranker = self.rankers.of(values)[local]
+                codes_seen, first_row = np.unique(local, return_index=True)
+                seen = codes_seen[np.argsort(first_row, kind="stable")]
+            ranker = self.rankers.of(values, seen)[local]
         if keep_rows is not None and weight is not None:
             weight = weight[keep_rows]
         self.rows += rows_in_chunk
