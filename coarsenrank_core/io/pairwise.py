@@ -32,7 +32,7 @@ from .columns import (
 from .options import ReadOptions, override_roles
 from .tables import Table, padded
 
-__all__ = ["read_pairwise", "pairwise_columns", "pair_preferences"]
+__all__ = ["read_pairwise", "pairwise_columns", "pair_preferences", "label_outcomes"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0"}
 _RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1"}
@@ -141,19 +141,13 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
     elif mode == "label":
-        labels = cells[:, coding["label"]]
         drawn = (np.zeros(len(a), dtype=bool) if coding.get("tie") is None else
                  _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
-        labels = np.where(drawn, a, labels)  # a draw flag: the winner cell may be blank
-        codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
-        unfinished = np.array([str(u).lower() in _UNFINISHED for u in uniques] or [False])[codes]
+        b_won, tied, unfinished = label_outcomes(a, b, cells[:, coding["label"]], drawn, line,
+                                                 first, coding["label"], a_col, b_col)
         if unfinished.any():
             keep &= ~unfinished
             notes.append(skipped_note(line[unfinished], "row", "with no result (unfinished)"))
-            labels = np.where(unfinished, a, labels)
-        b_won, tied = _resolve_labels(a, b, labels, line, first, coding["label"], a_col,
-                                      b_col)
-        b_won, tied = b_won & ~drawn, tied | drawn
     elif mode == "flags":
         b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
@@ -223,6 +217,25 @@ def _resolve_scores(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line
                 column=column_label(header, coding[key]), fix="Write each score as a number.")
         scores.append(numbers)
     return scores[1] > scores[0], scores[1] == scores[0]
+
+
+def label_outcomes(left: np.ndarray, right: np.ndarray, labels: np.ndarray, drawn: np.ndarray,
+                   lines: np.ndarray, header: Sequence[str], label_col: int, left_col: int,
+                   right_col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows of left/right items and a column naming the winner: whether the right item won,
+    whether the row is a tie, and whether it has no result yet (``*``, unfinished, void).
+
+    ``drawn`` is a separate draw flag (the winner cell may then be blank). The one rule of
+    the table reader and the chunked reader; unfinished rows are the caller's to skip.
+    """
+    labels = np.where(drawn, left, labels)
+    codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
+    unfinished = np.array([str(u).lower() in _UNFINISHED for u in uniques] or [False])[codes]
+    if unfinished.any():
+        labels = np.where(unfinished, left, labels)
+    b_won, tied = _resolve_labels(left, right, labels, lines, header, label_col, left_col,
+                                  right_col)
+    return b_won & ~drawn, tied | drawn, unfinished
 
 
 def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, lines: np.ndarray,

@@ -19,9 +19,8 @@ from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import (
     _FALSE,
     _TRUE,
-    _UNFINISHED,
     _resolve_flags,
-    _resolve_labels,
+    label_outcomes,
     pairwise_columns,
 )
 from .report import ReadReport, ReadResult
@@ -256,19 +255,15 @@ class _Reader:
                 "flag_a": coding.flag_a, "flag_b": coding.flag_b, "tie": coding.tie})
             return b_won, tie, keep
         assert coding.label is not None
-        labels = text[coding.label]
         drawn = (np.zeros(n, dtype=bool) if coding.tie is None
                  else _flags(batch.column(coding.tie), offset, header, coding.tie, first_line))
-        labels = np.where(drawn, left, labels)  # a draw flag: the winner cell may be blank
-        words = {value: str(value).lower() in _UNFINISHED for value in set(labels.tolist())}
-        if any(words.values()):
-            unfinished = np.fromiter((words[v] for v in labels), bool, n)
+        b_won, tie, unfinished = label_outcomes(left, right, text[coding.label], drawn, line,
+                                                header, coding.label, coding.winner,
+                                                coding.loser)
+        if unfinished.any():
             keep &= ~unfinished
             self.unfinished += int(np.count_nonzero(unfinished))
-            labels = np.where(unfinished, left, labels)
-        b_won, tie = _resolve_labels(left, right, labels, line, header, coding.label,
-                                     coding.winner, coding.loser)
-        return b_won & ~drawn, tie | drawn, keep
+        return b_won, tie, keep
 
     def start(self, header: list[str], name: str) -> None:
         coding = _Coding.of(header)
