@@ -132,8 +132,8 @@ def _readable(path: str) -> Path:
 
 
 def _is_pairwise_table(path: Path) -> bool:
-    """Whether a file's header names a winner/loser table the Dask reader counts (only the
-    header is read)."""
+    """Whether a file's header names a pairwise layout the Dask reader counts (winner/loser,
+    left/right with a winner label, or 0/1 winner flags; only the header is read)."""
     from .io.on_dask import _pieces
     from .io.streaming import _Coding
 

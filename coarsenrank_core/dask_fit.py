@@ -4,7 +4,6 @@ and a reduce."""
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from dataclasses import replace
@@ -13,6 +12,7 @@ import numpy as np
 
 from .defaults import EM_SETTINGS
 from .errors import ClusterError
+from .io.on_dask import dask_client as reader_client
 from .models.partitioned import PartitionedDesign, forget_layouts
 from .models.plackett_luce import coarsen_pl
 from .preferences import Preferences
@@ -34,18 +34,11 @@ def _distributed():
 
 @contextlib.contextmanager
 def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> Iterator:
-    """A ``distributed.Client`` of the scheduler at ``scheduler``, or of a ``LocalCluster``
-    started for the block (``n_workers`` processes, default the cores, at most 4, one
-    thread each) and closed after it."""
-    distributed = _distributed()
-    if scheduler is not None:
-        with distributed.Client(scheduler) as client:
-            yield client
-        return
-    workers = n_workers or max(1, min(4, os.cpu_count() or 1))
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
+    """The readers' :func:`~coarsenrank_core.io.on_dask.dask_client` (the scheduler at
+    ``scheduler``, or a ``LocalCluster`` for the block), raising ``ImportError`` with the
+    extra to install when dask[distributed] is missing."""
+    _distributed()
+    with reader_client(scheduler, n_workers) as client:
         yield client
 
 

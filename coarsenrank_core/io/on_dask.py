@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from .assembly import guard, tidy_name, unneutralise
 from .report import ReadResult
 from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
 
-__all__ = ["dask_pairwise", "DASK_MISSING"]
+__all__ = ["dask_pairwise", "dask_client", "DASK_MISSING"]
 
 DASK_MISSING = ("Reading on Dask needs the optional extra: pip install 'coarsenrank[dask]' "
                 "(dask[distributed]).")
@@ -28,6 +31,36 @@ def _dask() -> tuple[Any, Any]:
         raise PreferenceFormatError("Dask is not installed.",
                                     fix=DASK_MISSING) from None
     return dask, distributed
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> Iterator[Any]:
+    """A ``distributed.Client`` of the scheduler at ``scheduler``, or of a ``LocalCluster``
+    started for the block and closed after it.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Address of a running scheduler (``tcp://host:8786``).
+    n_workers : int, optional
+        Worker processes of the local cluster, one thread each; default the cores, at
+        most 4.
+
+    Raises
+    ------
+    PreferenceFormatError
+        When dask[distributed] is not installed.
+    """
+    _, distributed = _dask()
+    if scheduler is not None:
+        with distributed.Client(scheduler) as client:
+            yield client
+        return
+    workers = n_workers or max(1, min(4, os.cpu_count() or 1))
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
 
 
 #: A partition: ``("parquet", path, row group)`` or ``("csv", path, delimiter, width, start,
@@ -164,10 +197,11 @@ def dask_pairwise(paths: SourceLike, scheduler: str | None = None, *, block_byte
     ------
     PreferenceFormatError
         When dask is not installed (with the command that installs it), the files are not
-        ``winner``/``loser`` tables, or a cell is bad (naming the row and column).
+        in a pairwise layout the chunked reader takes (``winner``/``loser``, left/right with
+        a winner label, or 0/1 winner flags), or a cell is bad (naming the row and column).
     """
     def task() -> ReadResult:
-        _, distributed = _dask()
+        _dask()  # before any file is read: the extra to install
         files = _files(paths)
         if not files:
             raise PreferenceFormatError("No files were given.", fix="Name at least one file.")
@@ -192,17 +226,8 @@ def dask_pairwise(paths: SourceLike, scheduler: str | None = None, *, block_byte
             parts: list[dict[str, Any]] = client.gather(futures)
             return parts
 
-        if scheduler is None:
-            import os
-
-            workers = n_workers or max(1, min(4, os.cpu_count() or 1))
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                          processes=True, dashboard_address=":0") as cluster, \
-                    distributed.Client(cluster) as client:
-                parts = run(client)
-        else:
-            with distributed.Client(scheduler) as client:
-                parts = run(client)
+        with dask_client(scheduler, n_workers) as client:
+            parts = run(client)
         assert header is not None
         return reduce_counts(parts, _Coding.of(header), [p.name for p in files])
     return guard(task)
