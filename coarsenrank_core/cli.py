@@ -365,11 +365,21 @@ def _dic_with(args, client) -> None:
 
 
 def _compare(args) -> None:
+    with _engine(args) as client:  # --workers and --scheduler reach the Dask reader
+        _compare_with(args, client)
+
+
+def _compare_with(args, client) -> None:
     from .comparison import DEFAULT_COMPARISON, compare
     from .io import read_truth
     from .registry import METHODS
 
     prefs = _read(args.file, args.format, args)
+    if client is not None:
+        print("--engine dask: compare fits every method here"
+              + ("" if getattr(args, "pairwise_on_dask", False) else
+                 "; list data are read here too") + " (--partitions is not used)",
+              file=sys.stderr)
     truth = None
     if args.truth:
         try:

@@ -52,6 +52,16 @@ def test_read_preferences_and_the_cli_take_the_dask_engine(files, scheduler, cap
         read_preferences(glob, format="wide", engine="dask", scheduler=scheduler)
 
 
+def test_compare_counts_on_the_cluster_and_says_it_fits_here(files, scheduler, capsys):
+    glob = str(files / "*")
+    assert main(["compare", glob, "--engine", "dask", "--scheduler", scheduler, "--methods",
+                 "pl-em", "borda", "--alpha", "inf"]) == 0
+    out, err = capsys.readouterr()
+    assert "--engine dask: compare fits every method here (--partitions is not used)" in err
+    assert out.splitlines()[0].startswith("method")
+    assert len(out.splitlines()) == 3
+
+
 def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(files, capsys):
     import dask
 
