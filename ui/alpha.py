@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -211,8 +210,7 @@ BAD_ALPHA = "α must be a number from 0.000001 to 10¹² (1e12), or inf."
 
 def alpha_widget(control: str, key: str | None = None, *, label: str = "",
                  alpha: float | None = None, rule: str | None = None,
-                 where=st, on_set: Callable[[], None] | None = None,
-                 **options) -> AlphaSetting | None:
+                 where=st, **options) -> AlphaSetting | None:
     """The one α control of the pages: it shows the session's α and writes what it sets.
 
     ``control`` says which:
@@ -231,8 +229,6 @@ def alpha_widget(control: str, key: str | None = None, *, label: str = "",
     if control == "button":
         pressed = where.button(label, key=key, on_click=set_alpha, args=(alpha, rule),
                                **options)
-        if on_set is not None and pressed:
-            on_set()
         return current() if pressed else None
     setting = current()
     if control == "shown":
