@@ -404,6 +404,18 @@ def test_next_poll_in_a_session_keeps_the_key_and_links_the_students(store, cloc
         other.poll_id]
 
 
+def test_starting_the_next_poll_from_an_earlier_link_closes_the_sessions_latest(store,
+                                                                                 clock):
+    first, key = store.create_poll(ITEMS)
+    second, _ = store.create_poll(["A", "B"], after=(first.poll_id, key))
+    assert store.poll(second.poll_id).is_open(clock())
+    third, _ = store.create_poll(["C", "D"], after=(first.poll_id, key))  # the old link
+    assert third.position == 3
+    assert not store.poll(second.poll_id).is_open(clock())  # the session moved on
+    assert store.poll(third.poll_id).is_open(clock())
+    assert store.next_poll(first.poll_id) == store.poll(second.poll_id)
+
+
 def test_version_2_store_is_migrated_to_sessions(location, clock, monkeypatch):
     monkeypatch.setattr(poll_store, "SCHEMA_VERSION", 2)
     old = PollStore(location, clock=clock)

@@ -395,8 +395,11 @@ class PollStore:
                 position = int(self._run(
                     cursor, "SELECT MAX(position) FROM polls WHERE id = ? OR session_id = ?",
                     (session, session)).fetchone()[0]) + 1
-                self._run(cursor, "UPDATE polls SET closed = 1, session_id = ? WHERE id = ?",
+                self._run(cursor, "UPDATE polls SET session_id = ? WHERE id = ?",
                           (session, previous[0]))
+                # the session moves on: every poll of it closes, not only the one named
+                self._run(cursor, "UPDATE polls SET closed = 1 WHERE id = ? OR session_id = ?",
+                          (session, session))
             open_polls = self._run(
                 cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
                 "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
@@ -445,10 +448,13 @@ class PollStore:
     def next_poll(self, poll_id: str) -> Poll | None:
         """The poll that follows this one in its session, if the teacher started one (no key
         needed: students move on to it with their own token)."""
-        poll = self.poll(poll_id)
-        with self._transaction(write=False) as cursor:
-            rows = self._session_rows(cursor, poll.session_id)
-        later = [self._poll_of(r) for r in rows if int(r[9]) > poll.position]
+        with self._transaction(write=False) as cursor:  # one snapshot of the session
+            row = self._poll_row(cursor, str(poll_id))
+            if row is None:
+                raise PollNotFound()
+            poll = self._poll_of(row)
+            later = [p for p in map(self._poll_of, self._session_rows(cursor, poll.session_id))
+                     if p.position > poll.position]
         return later[0] if later else None
 
     def session_answers(self, poll_id: str, key: str
