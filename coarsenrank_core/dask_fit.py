@@ -209,6 +209,23 @@ def dic_sweep_dask(prefs: Preferences, *, scheduler: str | None = None, n_partit
     The curve equals ``dic_sweep(prefs, design=PartitionedDesign(prefs, n_partitions))``
     run in one process with the same seed, and the unpartitioned curve within Monte-Carlo
     error (:mod:`coarsenrank_core.models.partitioned`).
+
+    Parameters
+    ----------
+    prefs : Preferences
+    scheduler : str, optional
+        Address of a running scheduler; default a ``LocalCluster`` on this machine.
+    n_partitions : int
+        Parts the pooled preferences are cut into, each held by a worker.
+    n_workers : int, optional
+        Workers of the local cluster (default: the cores, at most 4).
+    **kwargs
+        Passed to :func:`~coarsenrank_core.dic.dic_sweep` (``alphas``, ``burn_in``,
+        ``n_draws``, ``random_state``, ...).
+
+    Returns
+    -------
+    DICResult
     """
     from .dic import dic_sweep
 

@@ -60,14 +60,18 @@ def forget_layouts(token: str) -> int:
 
 
 def part_wins(part: Preferences) -> np.ndarray:
+    """The map of the wins ``W_m`` (paper Eq. (29)): stages won per item in one partition."""
     return np.asarray(part.stages.wins, dtype=float)
 
 
 def part_exposure(part: Preferences, theta: np.ndarray, scale: float) -> np.ndarray:
+    """The map of the denominators ``D_m`` (paper Eq. (29)): ``scale · Σ w/η`` per item over
+    one partition's stages at ``theta``."""
     return part.stages.exposure(theta, scale)
 
 
 def part_log_likelihood(part: Preferences, theta: np.ndarray) -> float:
+    """One partition's share of the untempered PL log-likelihood (paper Eq. (19))."""
     return float(part.stages.log_likelihood(theta))
 
 
@@ -107,6 +111,8 @@ class PartitionedDesign:
     prefs : Preferences
         Identical preferences are merged first (:attr:`Preferences.pooled`), as locally.
     n_partitions : int
+        Parts to cut the pooled preferences into (contiguous row ranges; fewer when there
+        are fewer rows).
     """
 
     def __init__(self, prefs: Preferences, n_partitions: int):
@@ -133,6 +139,7 @@ class PartitionedDesign:
 
     @property
     def n_partitions(self) -> int:
+        """How many non-empty parts the data were cut into (at most the asked number)."""
         return len(self.parts)
 
     def exposure(self, theta: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -174,4 +181,5 @@ class PartitionedSampler:
         return exposure, value
 
     def log_likelihood(self, theta: np.ndarray) -> float:
+        """The untempered log-likelihood of ``theta`` (paper Eq. (19)), for DIC's ``f``."""
         return self.design.log_likelihood(theta)
