@@ -347,8 +347,9 @@ def cookies(monkeypatch):
 
 
 def cookie_scripts(at: AppTest) -> list[str]:
-    """The page's scripts that write the token cookie."""
-    return [h.proto.body for h in at.main.get("html") if "document.cookie" in h.proto.body]
+    """The page's scripts that write the token cookie (in the sidebar: no gap in the page)."""
+    assert not [h for h in at.main.get("html") if "document.cookie" in h.proto.body]
+    return [h.proto.body for h in at.sidebar.get("html") if "document.cookie" in h.proto.body]
 
 
 def url_token(at: AppTest) -> str:

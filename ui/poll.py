@@ -288,11 +288,12 @@ document.cookie = "COOKIE=TOKEN; path=/; max-age=SECONDS; SameSite=Lax"
 
 
 def _keep_token(token: str) -> None:
-    """Write the token cookie from the browser (Streamlit cannot set cookies): invisible, and
-    without JavaScript the token in the address still works."""
+    """Write the token cookie from the browser (Streamlit cannot set cookies): invisible (in
+    the sidebar, where its empty box adds no gap under the title), and without JavaScript the
+    token in the address still works."""
     if not is_token(token):  # only a token's 22 safe characters go into the script
         raise ValueError("not a browser token")
-    st.html(_KEEP_TOKEN.replace("COOKIE", TOKEN_COOKIE).replace("TOKEN", token)
+    st.sidebar.html(_KEEP_TOKEN.replace("COOKIE", TOKEN_COOKIE).replace("TOKEN", token)
             .replace("SECONDS", str(TOKEN_COOKIE_SECONDS)), unsafe_allow_javascript=True)
 
 
