@@ -1,5 +1,6 @@
 """Headless Chromium: a live poll in class, 12 phones, the teacher's results and a restart."""
 
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,7 +18,7 @@ from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     wait_idle,
     wait_main_idle,
 )
-from ui.poll import poll_preferences
+from ui.poll import TOKEN_COOKIE, poll_preferences
 from ui.poll_store import PollStore
 
 pytestmark = pytest.mark.browser
@@ -115,6 +116,29 @@ def create_poll_as_teacher(teacher, base: str, items, question: str) -> tuple[st
     wait_idle(teacher)
     query = parse_qs(urlsplit(teacher.url).query)
     return query["poll"][0], query["key"][0]
+
+
+def start_next_poll(teacher, items, question: str) -> str:
+    """On the teacher's results: start the session's next poll; returns its id."""
+    teacher.get_by_text("Next poll in this session").click()
+    teacher.get_by_label("Items to rank, one per line").last.fill("\n".join(items))
+    teacher.get_by_label("Question (optional)").last.fill(question)
+    teacher.get_by_label("Question (optional)").last.press("Enter")  # committed
+    wait_idle(teacher)
+    # on a loaded machine the results' 3-second refresh can redraw the page under the
+    # pointer for a while: try the click again rather than wait on one element
+    for attempt in range(4):
+        try:
+            teacher.get_by_role("button", name="Start the next poll").click(timeout=20_000)
+            break
+        except PlaywrightTimeout:
+            if "Poll 2 of the session" in teacher.content():
+                break  # the click went through; the page moved on meanwhile
+            if attempt == 3:
+                raise
+    teacher.get_by_text("Poll 2 of the session").wait_for()
+    wait_idle(teacher)
+    return parse_qs(urlsplit(teacher.url).query)["poll"][0]
 
 
 def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
@@ -236,27 +260,8 @@ def test_a_second_poll_in_the_session_students_follow_on_their_phones(
             rank_and_submit(page, order)
             phones.append((context, page))
 
-        teacher.get_by_text("Next poll in this session").click()
-        teacher.get_by_label("Items to rank, one per line").last.fill("\n".join(DRINKS))
-        teacher.get_by_label("Question (optional)").last.fill("Which drink?")
-        teacher.get_by_label("Question (optional)").last.press("Enter")  # committed
-        wait_idle(teacher)
-        # on a loaded machine the results' 3-second refresh can redraw the page under the
-        # pointer for a while: try the click again rather than wait on one element
-        for attempt in range(4):
-            try:
-                teacher.get_by_role("button", name="Start the next poll").click(timeout=20_000)
-                break
-            except PlaywrightTimeout:
-                if "Poll 2 of the session" in teacher.content():
-                    break  # the click went through; the page moved on meanwhile
-                if attempt == 3:
-                    raise
-        teacher.get_by_text("Poll 2 of the session").wait_for()
-        wait_idle(teacher)
-        query = parse_qs(urlsplit(teacher.url).query)
-        second = query["poll"][0]
-        assert second != first and query["key"][0] == key
+        second = start_next_poll(teacher, DRINKS, "Which drink?")
+        assert second != first and parse_qs(urlsplit(teacher.url).query)["key"] == [key]
 
         tokens = []
         for student, (context, page) in enumerate(phones):
@@ -287,5 +292,89 @@ def test_a_second_poll_in_the_session_students_follow_on_their_phones(
         assert [len(a) for _, a in session] == [SESSION_STUDENTS] * 2
         assert [a.token for a in session[1][1]] == tokens  # one student, two answers
         assert teacher.locator("[data-testid=stException]").count() == 0
+        assert not dialogs
+        teacher.close()
+
+
+def open_student_link(page, url: str) -> dict[str, list[str]]:
+    """Open a student link on a phone; returns the query the page settled on."""
+    page.goto(url)
+    page.locator("h1", has_text="Live poll").wait_for()
+    wait_main_idle(page)
+    page.wait_for_function("() => new URL(location.href).searchParams.has('token')")
+    return parse_qs(urlsplit(page.url).query)
+
+
+def token_cookies(context) -> list[dict]:
+    return [c for c in context.cookies() if c["name"] == TOKEN_COOKIE]
+
+
+def test_one_phone_keeps_its_token_across_tabs_and_polls_with_a_cookie(
+        browser, shots, location):  # noqa: F811 - the imported fixtures
+    """The plain student link (the QR code) opened again in a new tab, and the next poll's
+    plain link: the same browser, the same token (one answer per browser, one student)."""
+    with served_app() as base:
+        teacher, dialogs = new_page(browser)
+        first, key = create_poll_as_teacher(teacher, base, ITEMS[:4], "Which pizza?")
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        token = open_student_link(page, f"{base}/poll?poll={first}")["token"][0]
+        rank_and_submit(page, ITEMS[:4])
+        # the page wrote the cookie from the browser: the token, nothing else
+        page.wait_for_function("(name) => document.cookie.includes(name + '=')",
+                               arg=TOKEN_COOKIE)
+        [cookie] = token_cookies(context)
+        assert cookie["value"] == token and cookie["path"] == "/"
+        assert cookie["sameSite"] == "Lax" and not cookie["httpOnly"]
+        days = (cookie["expires"] - time.time()) / 86_400
+        assert 29.9 < days <= 30
+        # the script draws nothing: not in the page, a box of no height in the folded sidebar
+        assert page.locator("[data-testid=stMain] [data-testid=stHtml]").count() == 0
+        boxes = page.locator("[data-testid=stSidebar] [data-testid=stHtml]")
+        assert boxes.count() >= 1
+        assert all(boxes.nth(i).bounding_box()["height"] == 0 for i in range(boxes.count()))
+
+        # the same plain link in a new tab: the stored answer, under the same token
+        tab = context.new_page()
+        tab.set_default_timeout(90_000)
+        assert open_student_link(tab, f"{base}/poll?poll={first}")["token"] == [token]
+        tab.get_by_text("Your answer is stored").wait_for()
+        assert tab.get_by_role("button", name="Submit the change", exact=True).count() == 1
+        tab.wait_for_timeout(1_100)  # the store takes one answer a second
+        tab.get_by_role("button", name="Clear", exact=True).click()
+        tab.get_by_role("button", name=ITEMS[3], exact=True).wait_for()
+        wait_main_idle(tab)
+        rank_and_submit(tab, ITEMS[:4][::-1], label="Submit the change")
+        tab.screenshot(path=shots / "poll_student_new_tab.png", full_page=True)
+        _, answers = PollStore(location).answers(first, key)
+        assert [(a.token, a.changes) for a in answers] == [(token, 1)]
+        assert answers[0].ranking == ((3,), (2,), (1,), (0,))
+        tab.close()
+        page.close()
+
+        # the teacher starts the next poll; the phone opens its plain link afresh
+        second = start_next_poll(teacher, DRINKS, "Which drink?")
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        assert open_student_link(page, f"{base}/poll?poll={second}")["token"] == [token]
+        page.get_by_text("Which drink?").wait_for()
+        rank_and_submit(page, DRINKS)
+        assert page.locator("[data-testid=stException]").count() == 0
+        session = PollStore(location).session_answers(second, key)
+        assert [[a.token for a in answers] for _, answers in session] == [[token], [token]]
+        assert [c["value"] for c in token_cookies(context)] == [token]
+        context.close()
+
+        # another phone is another browser: its own token and cookie
+        other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        phone = other.new_page()
+        phone.set_default_timeout(90_000)
+        own = open_student_link(phone, f"{base}/poll?poll={second}")["token"][0]
+        assert own != token
+        phone.wait_for_function("(name) => document.cookie.includes(name + '=')",
+                                arg=TOKEN_COOKIE)
+        assert [c["value"] for c in token_cookies(other)] == [own]
+        other.close()
         assert not dialogs
         teacher.close()

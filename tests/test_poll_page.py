@@ -1,6 +1,8 @@
 """AppTest checks of the Live poll page: create, the student's ballot, the teacher's results."""
 
 import io
+import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,7 +12,7 @@ from coarsenrank_core import read_preferences
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
 from tests.test_app import APP, no_failure
 from ui import poll as poll_ui
-from ui.poll_store import new_token
+from ui.poll_store import is_token, new_token
 from ui.text import plain
 
 EVIL = "<img src=x onerror=alert(1)> **bold**"
@@ -304,3 +306,115 @@ def test_next_poll_in_a_session_students_follow_and_careless_students_are_flagge
     prefs = poll_ui.session_preferences(session)
     assert prefs.n_rankers == 11 and len(prefs) == 22 and prefs.n_items == 9
     assert prefs.item_names[:2] == ("P1: Pizza", "P1: Pasta")
+
+
+# ------------------------------------------------------------------ the browser's token
+def test_browser_token_takes_the_address_then_the_cookie_then_a_new_one():
+    url, cookie = new_token(), new_token()
+    assert poll_ui.browser_token(url, None) == (url, True)
+    assert poll_ui.browser_token(url, url) == (url, False)
+    assert poll_ui.browser_token(url, cookie) == (url, True)  # the address wins: cookie follows
+    assert poll_ui.browser_token(None, cookie) == (cookie, False)
+    assert poll_ui.browser_token("", cookie) == (cookie, False)
+    fresh, write = poll_ui.browser_token(None, None)
+    assert is_token(fresh) and write and fresh not in (url, cookie)
+
+
+BAD_TOKENS = ["", "short", url_ok := new_token() + "x", url_ok[:21], url_ok[:21] + "\n",
+              url_ok[:21] + "=", url_ok[:21] + ";", "<script>alert(1)</script>", "a" * 64,
+              "a b" * 8, "é" * 22, None, 12345, [new_token()]]
+
+
+@pytest.mark.parametrize("bad", BAD_TOKENS, ids=range(len(BAD_TOKENS)))
+def test_a_token_not_of_new_tokens_form_is_ignored(bad):
+    good = new_token()
+    assert not is_token(bad)
+    assert poll_ui.browser_token(bad, good) == (good, False)
+    fresh, write = poll_ui.browser_token(bad, bad)
+    assert is_token(fresh) and write and fresh != bad
+    assert all(is_token(new_token()) for _ in range(1000))
+
+
+@pytest.fixture
+def cookies(monkeypatch):
+    """The cookies the browser sends when it opens the session (AppTest cannot seed them)."""
+    import streamlit.runtime.context as context
+
+    jar: dict[str, str] = {}
+    client = SimpleNamespace(cookies=jar, headers=(), remote_ip=None)
+    monkeypatch.setattr(context, "_get_client_context", lambda: client)
+    return jar
+
+
+def cookie_scripts(at: AppTest) -> list[str]:
+    """The page's scripts that write the token cookie (in the sidebar: no gap in the page)."""
+    assert not [h for h in at.main.get("html") if "document.cookie" in h.proto.body]
+    return [h.proto.body for h in at.sidebar.get("html") if "document.cookie" in h.proto.body]
+
+
+def url_token(at: AppTest) -> str:
+    token = at.query_params["token"]
+    return token[0] if isinstance(token, list) else token
+
+
+def test_a_new_tab_without_a_token_in_its_address_uses_the_cookies_token(store, cookies):
+    poll, key = store.create_poll(ITEMS, question="Q")
+    mine = new_token()
+    store.submit(poll.poll_id, mine, [[0], [1], [2], [3], [4]])
+    cookies[poll_ui.TOKEN_COOKIE] = mine
+    at = poll_app(poll=poll.poll_id)  # the plain student link, as from the QR code
+    no_failure(at)
+    assert url_token(at) == mine
+    assert "Your answer is stored" in texts(at)
+    assert "1. Pizza\n2. Pasta" in "\n".join(t.value for t in at.text)
+    assert [b.label for b in at.button if b.key == "poll_submit"] == ["Submit the change"]
+    assert not cookie_scripts(at)  # the cookie already holds this token
+    # the change replaces the answer: still one answer from this browser
+    at = press(at, "Clear")
+    for name in ("Soup", "Salad", "Pasta", "Pizza", EVIL):
+        at = press(at, plain(name))
+    time.sleep(1.05)  # the store takes one answer a second
+    at = press(at, "Submit the change")
+    no_failure(at)
+    assert store.count(poll.poll_id, key) == 1
+    assert store.answer_of(poll.poll_id, mine).ranking == ((3,), (2,), (1,), (0,), (4,))
+
+
+def test_the_cookie_is_written_with_the_token_only_when_missing_or_different(store, cookies):
+    poll, _ = store.create_poll(ITEMS)
+    at = poll_app(poll=poll.poll_id)  # no cookie yet: a new token, written to the cookie
+    token = url_token(at)
+    [script] = cookie_scripts(at)
+    assert f'"{poll_ui.TOKEN_COOKIE}={token}; path=/; max-age=2592000; SameSite=Lax"' in script
+    assert script.count("coarsenrank_poll_token=") == 1 and "Secure" in script  # https only
+    # the address's token wins over another cookie, which then follows it
+    cookies[poll_ui.TOKEN_COOKIE] = new_token()
+    at = poll_app(poll=poll.poll_id, token=token)
+    assert url_token(at) == token and f"={token};" in cookie_scripts(at)[0]
+    cookies[poll_ui.TOKEN_COOKIE] = token
+    assert not cookie_scripts(poll_app(poll=poll.poll_id, token=token))
+
+
+@pytest.mark.parametrize("where", ["address", "cookie", "both"])
+def test_an_invalid_token_in_the_address_or_cookie_is_ignored_and_never_shown(
+        store, cookies, where):
+    poll, key = store.create_poll(ITEMS)
+    bad = '"; alert(1); x="<script>'
+    cookies[poll_ui.TOKEN_COOKIE] = bad if where != "address" else new_token()
+    params = {"token": bad} if where != "cookie" else {}
+    at = poll_app(poll=poll.poll_id, **params)
+    no_failure(at)
+    token = url_token(at)
+    assert is_token(token) and token != bad
+    if where == "address":
+        assert token == cookies[poll_ui.TOKEN_COOKIE] and not cookie_scripts(at)
+    else:
+        [script] = cookie_scripts(at)
+        assert f"={token};" in script
+    assert all(bad not in h.proto.body for h in at.get("html"))
+    assert bad not in texts(at)
+    for name in ITEMS:
+        at = press(at, plain(name))
+    at = press(at, "Submit")
+    no_failure(at)
+    assert [a.token for a in store.answers(poll.poll_id, key)[1]] == [token]

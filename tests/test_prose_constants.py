@@ -154,3 +154,10 @@ def test_the_rules_for_links_and_session_files_are_the_codes():
     assert "a number from 10⁻⁶ to 10¹²" in readme() and (MIN_ALPHA, MAX_ALPHA) == (1e-6, 1e12)
     assert numbers(r"by at most (\d+)× plus ([\d,]+), its link recipe") == (DECLARED_FACTOR,
                                                                            DECLARED_SLACK)
+
+
+def test_the_poll_token_cookie_is_the_pages():
+    from ui.poll import TOKEN_COOKIE, TOKEN_COOKIE_SECONDS
+
+    assert numbers(rf"in a cookie \(`{TOKEN_COOKIE}`, kept (\d+) days\)") == (
+        TOKEN_COOKIE_SECONDS // 86_400,)

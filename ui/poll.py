@@ -22,6 +22,7 @@ from .poll_store import (
     PollStore,
     default_location,
     describe_location,
+    is_token,
     new_token,
     normalise_code,
 )
@@ -31,6 +32,9 @@ _LOG = logging.getLogger("coarsenrank.dashboard")
 #: the query parameters of the poll links: the join code, the teacher key, the browser token
 POLL_PARAMS = ("poll", "key", "token")
 REFRESH_SECONDS = 3
+#: the cookie that keeps this browser's token across tabs and polls (it holds nothing else)
+TOKEN_COOKIE = "coarsenrank_poll_token"
+TOKEN_COOKIE_SECONDS = 30 * 24 * 3600
 CARELESS_THRESHOLD = 0.5
 CLOSING_CHOICES = {"Never (close it by hand)": None, "In 5 minutes": 5, "In 10 minutes": 10,
                    "In 15 minutes": 15, "In 30 minutes": 30, "In 1 hour": 60}
@@ -256,13 +260,53 @@ def ranking_lines(poll: Poll, ranking) -> list[str]:
     return lines
 
 
-def student_view(poll_store: PollStore, poll: Poll) -> None:
-    token = st.query_params.get("token")
-    if not token:
-        # one answer per browser: a random token kept in this tab's address
+def browser_token(url_token, cookie_token) -> tuple[str, bool]:
+    """This browser's token, and whether its cookie must be written: the address's token if
+    it has the form :func:`new_token` gives, else the cookie's, else a new one. Anything else
+    in the address or the cookie is ignored (and never put in the page)."""
+    if is_token(url_token):
+        token = url_token
+    elif is_token(cookie_token):
+        token = cookie_token
+    else:
         token = new_token()
+    return token, token != cookie_token
+
+
+def _cookie_token() -> str | None:
+    """The token cookie the browser sent when it opened this session, if any."""
+    try:
+        return st.context.cookies.get(TOKEN_COOKIE)
+    except Exception:  # noqa: BLE001 - outside a browser session
+        return None
+
+
+_KEEP_TOKEN = """<script>
+document.cookie = "COOKIE=TOKEN; path=/; max-age=SECONDS; SameSite=Lax"
+  + (window.location.protocol === "https:" ? "; Secure" : "");
+</script>"""
+
+
+def _keep_token(token: str) -> None:
+    """Write the token cookie from the browser (Streamlit cannot set cookies): invisible (in
+    the sidebar, where its empty box adds no gap under the title), and without JavaScript the
+    token in the address still works."""
+    if not is_token(token):  # only a token's 22 safe characters go into the script
+        raise ValueError("not a browser token")
+    st.sidebar.html(_KEEP_TOKEN.replace("COOKIE", TOKEN_COOKIE).replace("TOKEN", token)
+            .replace("SECONDS", str(TOKEN_COOKIE_SECONDS)), unsafe_allow_javascript=True)
+
+
+def student_view(poll_store: PollStore, poll: Poll) -> None:
+    # one answer per browser: a random token kept in the tab's address and in a cookie, so
+    # a new tab or the next poll's plain link finds the same token
+    url_token = st.query_params.get("token")
+    token, write_cookie = browser_token(url_token, _cookie_token())
+    if url_token != token:
         st.query_params["token"] = token
     st.title("Live poll")
+    if write_cookie:
+        _keep_token(token)
     if poll.question:
         st.subheader(plain(poll.question))
     _next_poll_button(poll_store, poll, token)

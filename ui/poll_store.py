@@ -48,6 +48,8 @@ CODE_LENGTH = 6
 KEY_BYTES = 24  # 192-bit teacher keys
 TOKEN_BYTES = 16  # 128-bit student tokens
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: exactly what :func:`new_token` makes: 16 bytes in unpadded URL-safe base64, 22 characters
+TOKEN_FORMAT = re.compile(rf"[A-Za-z0-9_-]{{{-(-TOKEN_BYTES * 4 // 3)}}}")
 
 SCHEMA_VERSION = 3
 #: ``(version, statements)``: each brings the schema from ``version - 1`` to ``version``.
@@ -121,6 +123,12 @@ class Answer:
 def new_token() -> str:
     """A random student token (128 bits) that keeps one answer per browser."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def is_token(value) -> bool:
+    """Whether ``value`` has the form of a :func:`new_token` token (a string of exactly its
+    22 characters): a token from an address or a cookie is used only if it does."""
+    return isinstance(value, str) and TOKEN_FORMAT.fullmatch(value) is not None
 
 
 def normalise_code(code: str) -> str:
