@@ -18,6 +18,7 @@ from ui.poll_store import (
     PollError,
     PollNotFound,
     PollStore,
+    PollUnavailable,
     new_token,
 )
 
@@ -435,3 +436,24 @@ def test_version_2_store_is_migrated_to_sessions(location, clock, monkeypatch):
     nxt, _ = new.create_poll(["A", "B"], after=(poll.poll_id, key))
     assert nxt.position == 2 and new.next_poll(poll.poll_id) == nxt
     assert [len(a) for _, a in new.session_answers(nxt.poll_id, key)] == [1, 0]
+
+
+def test_a_database_that_does_not_answer_is_a_plain_message_and_nothing_changes(store,
+                                                                                monkeypatch):
+    poll, _ = store.create_poll(ITEMS)
+    token = new_token()
+    store.submit(poll.poll_id, token, [[0], [1], [2], [3]])
+    real_connect = store.backend.connect
+
+    def refused():
+        raise store.backend.errors[0]("database is locked")
+
+    monkeypatch.setattr(store.backend, "connect", refused)
+    for call in (lambda: store.poll(poll.poll_id), lambda: store.next_poll(poll.poll_id),
+                 lambda: store.submit(poll.poll_id, token, [[3], [2], [1], [0]])):
+        with pytest.raises(PollUnavailable, match="not answering") as info:
+            call()
+        assert isinstance(info.value, PollError)  # the pages' one catch
+    monkeypatch.setattr(store.backend, "connect", real_connect)
+    stored = store.answer_of(poll.poll_id, token)
+    assert stored.ranking[0] == (0,) and stored.changes == 0  # the stored answer stands

@@ -20,6 +20,7 @@ from .poll_store import (
     PollError,
     PollNotFound,
     PollStore,
+    PollUnavailable,
     default_location,
     describe_location,
     is_token,
@@ -52,15 +53,19 @@ def store() -> PollStore:
     server that does not answer, a folder that cannot be written).
     """
     location = default_location()
+    failure: BaseException
     try:
         return _store(location)
+    except PollUnavailable as error:  # the driver's error, met while opening
+        failure = error.__cause__ or error
     except PollError:
         raise
-    except Exception as error:  # noqa: BLE001 - sqlite3, OSError or the driver's errors
-        _LOG.exception("opening the poll store failed")
-        raise PollError(f"The poll store ({describe_location(location)}) cannot be opened "
-                        f"({type(error).__name__}). Ask whoever runs this server to check "
-                        "COARSENRANK_DATA_DIR or COARSENRANK_DATABASE_URL.") from error
+    except Exception as error:  # noqa: BLE001 - OSError, or the driver's own on connecting
+        failure = error
+    _LOG.error("opening the poll store failed: %r", failure)
+    raise PollError(f"The poll store ({describe_location(location)}) cannot be opened "
+                    f"({type(failure).__name__}). Ask whoever runs this server to check "
+                    "COARSENRANK_DATA_DIR or COARSENRANK_DATABASE_URL.") from failure
 
 
 # ------------------------------------------------------------------ engine side

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -34,6 +35,8 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+_LOG = logging.getLogger(__name__)
 
 MAX_ITEMS = 30
 MIN_ITEMS = 2
@@ -82,6 +85,14 @@ class PollNotFound(PollError):
 
     def __init__(self, message: str = "There is no poll with this code (or the teacher "
                                       "key is wrong). Check the code or the link."):
+        super().__init__(message)
+
+
+class PollUnavailable(PollError):
+    """The database did not answer (locked for too long, a server that is down)."""
+
+    def __init__(self, message: str = "The poll store is not answering just now; your "
+                                      "answer was not changed. Try again in a moment."):
         super().__init__(message)
 
 
@@ -184,6 +195,8 @@ class _Backend:
     """What differs between SQLite and PostgreSQL: connecting, placeholders, locking."""
 
     placeholder = "?"
+    #: The driver's own errors, which the store reports as :class:`PollUnavailable`.
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
 
     def connect(self):  # pragma: no cover - each backend defines it
         raise NotImplementedError
@@ -235,6 +248,7 @@ class _Postgres(_Backend):
                 from error
         self._psycopg = psycopg
         self.url = url
+        self.errors = (psycopg.Error,)
 
     def connect(self):
         return self._psycopg.connect(self.url, autocommit=False)
@@ -311,7 +325,17 @@ class PollStore:
     def _transaction(self, write: bool = True):
         """A cursor inside one transaction on a connection of its own: committed on
         success, rolled back on error, and the connection closed either way (so a store
-        shared by threads, or by a server's sessions, holds no connection between calls)."""
+        shared by threads, or by a server's sessions, holds no connection between calls).
+        The driver's own errors become :class:`PollUnavailable`, a plain message."""
+        try:
+            with self._connected_transaction(write) as cursor:
+                yield cursor
+        except self.backend.errors as error:
+            _LOG.warning("the poll store did not answer: %s", error)
+            raise PollUnavailable() from error
+
+    @contextmanager
+    def _connected_transaction(self, write: bool):
         connection = self.backend.connect()
         try:
             if write:
