@@ -128,8 +128,11 @@ def start_next_poll(teacher, items, question: str) -> str:
     # on a loaded machine the results' 3-second refresh can redraw the page under the
     # pointer for a while: try the click again rather than wait on one element
     for attempt in range(4):
+        button = teacher.get_by_role("button", name="Start the next poll")
         try:
-            teacher.get_by_role("button", name="Start the next poll").click(timeout=20_000)
+            if not button.is_visible():  # folded by a redraw: open it again
+                teacher.get_by_text("Next poll in this session").click()
+            button.click(timeout=20_000)
             break
         except PlaywrightTimeout:
             if "Poll 2 of the session" in teacher.content():

@@ -400,7 +400,8 @@ def _students_result(poll_store: PollStore, poll: Poll) -> None:
 def _next_poll_form(poll_store: PollStore, poll: Poll, key: str) -> None:
     """Start the next poll of this session: this poll closes, students move on with their
     own tokens, and the same teacher link follows the session."""
-    with st.expander("Next poll in this session"):
+    # a key: the expander stays open over the reruns of the teacher's typing
+    with st.expander("Next poll in this session", key="poll_next_expander"):
         st.caption("This poll closes and the students' phones offer a button to the next "
                    "one; their answers across the session are then known to be one "
                    "student's (by the browser, never by name), so careless students can be "
