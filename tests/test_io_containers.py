@@ -304,3 +304,84 @@ def test_shared_strings_cells_out_of_order_and_unusual_references_read_as_before
     assert table.rows == [["tea", "coffee"], ["tea", "", "milk"], ["", "coffee", "milk"],
                           ["milk", "tea"], ["", "coffee", "", "tea"]]
     assert table.lines.tolist() == [1, 2, 3, 4, 5]
+
+
+def _openpyxl_rows(data: bytes) -> tuple[list[list[str]], list[int]]:
+    """The sheet's rows with values as openpyxl reads them (cached values), and their rows."""
+    import openpyxl
+
+    from coarsenrank_core.io.containers import _cell_text
+
+    rows, lines = [], []
+    sheet = openpyxl.load_workbook(io.BytesIO(data), data_only=True).active
+    for cells in sheet.iter_rows():
+        values = [_cell_text(cell.value) for cell in cells]
+        while values and not values[-1]:
+            values.pop()
+        if values:
+            rows.append(values)
+            lines.append(cells[0].row)
+    return rows, lines
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 7])
+def test_the_stream_reads_what_openpyxl_reads(monkeypatch, chunk):
+    # the stream's short cuts (cells told apart by identity, a shared string's text kept, the
+    # values of a row in order kept without a list per row) against openpyxl: cells without
+    # a reference after ones with, rows without a number, cells out of order, inline strings
+    # in runs with a phonetic run (ignored), booleans, errors, a formula's cached value,
+    # exponents, blank styled cells; with 7-byte chunks most texts come in pieces
+    monkeypatch.setattr(containers, "_CHUNK_BYTES", chunk)
+    shared = (f'<?xml version="1.0"?><sst xmlns="{MAIN}"><si><t>tea</t></si><si><r><t>mi</t>'
+              '</r><r><t>lk</t></r><rPh sb="0" eb="2"><t>MIRU</t></rPh></si></sst>')
+    rows = ('<row r="1">' + text("A1", "who") + '<c t="inlineStr"><is><t>what</t></is></c>'
+            "</row>"
+            '<row><c r="B2" t="b"><v>0</v></c><c><v>7</v></c></row>'
+            '<row><c t="inlineStr"><is><r><t>ka</t></r><r><t>ta</t></r><rPh sb="0" eb="1">'
+            '<t>KA</t></rPh></is></c><c t="s"><v>1</v></c></row>'
+            '<row r="6"><c r="A6" t="e"><v>#N/A</v></c><c r="B6" t="str"><f>1+1</f><v>2</v>'
+            '</c><c r="D6" s="0" t="n"><v>1.5</v></c></row>'
+            '<row r="7" spans="1:3"><c r="C7" t="s"><v>0</v></c><c r="A7" t="s"><v>1</v></c>'
+            '<c r="B7" s="0"/></row>'
+            '<row r="8"><c r="A8" t="inlineStr"><is><t xml:space="preserve"> x </t></is></c>'
+            '<c r="B8" s="0" t="s"><v>0</v></c><c><v>1e3</v></c><c r="E8" s="0"/></row>'
+            '<row r="9"/><row r="10"><c r="B10" t="s"><v>1</v></c></row>'
+            '<row r="11"><c r="A11"><v>12345678901234567890</v></c><c r="B11" t="s">'
+            '<v>0</v></c><c r="B11" t="s"><v>1</v></c></row>')
+    data = workbook(rows, shared=shared)
+    table, _ = workbook_table(data)
+    expected, lines = _openpyxl_rows(data)
+    assert expected[:3] == [["who", "what"], ["", "FALSE", "7"], ["kata", "milk"]]
+    assert (table.rows, table.lines.tolist()) == (expected, lines)
+
+
+def test_an_openpyxl_workbook_reads_as_openpyxl_reads_it():
+    # dates and times through the workbook's number formats, numbers, booleans, text
+    from datetime import date, datetime, time
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["when", "at", "score", "ok", "name"])
+    for k in range(1, 40):
+        sheet.append([date(2024, 1, k % 28 + 1), time(k % 24, 30), k / 4, k % 3 == 0,
+                      f"item {k % 5}"])
+    sheet.append([datetime(2024, 5, 6, 7, 8, 9), None, -3, None, "  spaced  "])
+    sheet.cell(row=45, column=7, value="far")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    data = buffer.getvalue()
+    table, _ = workbook_table(data)
+    expected, lines = _openpyxl_rows(data)
+    assert (table.rows, table.lines.tolist()) == (expected, lines)
+    assert table.rows[1][:4] == ["2024-01-02 00:00:00", "01:30:00", "0.25", "FALSE"]
+
+
+def test_values_after_the_last_row_and_before_a_row_read_as_before():
+    # a cell between two rows belongs to the next row; one after the last row to none
+    rows = ('<row r="1">' + text("A1", "a") + "</row>" + text("B1", "between")
+            + '<row r="2">' + text("A2", "b") + "</row>" + text("A3", "after"))
+    table, _ = workbook_table(workbook(rows))
+    assert table.rows == [["a"], ["b", "between"]]
+    assert table.lines.tolist() == [1, 2]

@@ -95,3 +95,20 @@ def test_line_chunks_cover_the_text_at_line_ends(lines, size):
                                          (7, None)])
 def test_scalar_text(value, text):
     assert scalar_text(value) == text
+
+
+@pytest.mark.parametrize("rows", [
+    [["a", "b"], ["c", "d"], ["e", "f"]],
+    [["a"], ["b", "c", "d"], ["e", "f"], ["g"]],
+    [["only"]],
+    [],
+])
+def test_a_table_of_values_one_record_after_another_is_the_table_of_its_records(rows):
+    flat = [cell for row in rows for cell in row]
+    lines = [2 * k + 1 for k in range(len(rows))]
+    made, expected = (Table.from_flat(flat, [len(row) for row in rows], lines, ","),
+                      Table.from_rows(rows, lines, ","))
+    assert made.cells.shape == expected.cells.shape and made.cells.dtype == object
+    assert made.cells.tolist() == expected.cells.tolist()
+    assert made.lines.tolist() == expected.lines.tolist() and made.lines.dtype == np.int64
+    assert made.head_widths == expected.head_widths

@@ -315,16 +315,28 @@ def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, 
 _CHUNK_BYTES = 1 << 20  # XML fed to the parser at a time (the reading may stop in between)
 _DIGITS = "0123456789"
 _XML_FIX = "Open it in Excel and save it again, or save the sheet as CSV."
-_ELEMENTS = ("c", "v", "row", "t", "is", "rPh", "sheetData")
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+#: The elements this reader acts on, as expat names them in the main namespace
+#: (``namespace}local``), by local name.
+_ELEMENTS = {local: f"{_MAIN}}}{local}" for local in ("c", "v", "row", "t", "rPh", "sheetData")}
 
 
 class _ElementCodes(dict[str, str]):
-    """Element name (``{namespace}local``) → the local name this reader acts on, or ""."""
+    """Element name (``namespace}local``) → the :data:`_ELEMENTS` name of its local name
+    (the same object, whatever the namespace), or "" for an element this reader ignores."""
 
     def __missing__(self, name: str) -> str:
-        local = name.rpartition("}")[2]
-        self[name] = code = local if local in _ELEMENTS else ""
+        self[name] = code = _ELEMENTS.get(name.rpartition("}")[2], "")
         return code
+
+
+def _attribute(attributes: list[str], name: str) -> str | None:
+    """The value of attribute ``name`` in expat's ordered list ``[name, value, name, ...]``."""
+    if name in attributes:
+        for at in range(0, len(attributes), 2):
+            if attributes[at] == name:
+                return attributes[at + 1]
+    return None
 
 
 class _SheetStream:
@@ -332,155 +344,228 @@ class _SheetStream:
 
     Built on expat directly (no element tree): memory stays at one row, whatever the size
     of the sheet. Every cell and every row met counts toward the limit, blank ones too.
+    The handlers are closures over local variables (a sheet of a million rows makes some
+    17 million callbacks, and an attribute look-up on ``self`` in each cost about a third
+    of the reading); :meth:`counts` tells the reading loop how far they got.
     """
 
     def __init__(self, book: _OpenBook, title: str):
         self.book, self.title = book, title
-        self.rows: list[list[str]] = []
+        # the values of the rows read, one after another (no list per row: a million rows
+        # of lists cost the garbage collector more than their reading), each row's width
+        # and line
+        self.values: list[str] = []
+        self.widths: list[int] = []
         self.lines: list[int] = []
-        self.width = self.parsed = self.values = 0
-        self.row_number = 0
-        self.row_cells: dict[int, str] = {}
+        self.counts: Callable[[], tuple[int, int, int, bool]] = lambda: (0, 0, 0, False)
+
+    def bind(self, parser: Any) -> None:
+        """Set ``parser``'s element and text handlers (it gives ordered attribute lists)."""
+        book, title = self.book, self.title
+        flat, widths, lines = self.values, self.widths, self.lines
+        shared_texts = book.shared_texts
+        # elements are told apart by identity: any name is mapped to its _ELEMENTS name,
+        # which expat itself hands back for the main namespace (its table of names is seeded
+        # with them), so the usual cell, value and row need no look-up at all
+        codes = _ElementCodes()
+        learn = codes.__missing__
+        c_, v_, row_, t_, phonetic_, sheet_data_ = _ELEMENTS.values()
+        names = getattr(parser, "intern", None)
+        if isinstance(names, dict):
+            names.update((name, name) for name in _ELEMENTS.values())
+        columns, digits = _COLUMNS, _DIGITS
+        max_cells = _MAX_SHEET_CELLS
+        parsed = values = row_number = width = 0
         # the cell being read: its attributes; its column is the last reference met in the
         # row (``anchor``) plus the cells since (``steps``), worked out only for a value
-        self.cell: dict[str, str] = {}
-        self.anchor: str | None = None
-        self.steps = 0
-        self.text: list[str] = []
-        self.collect = False
-        self.in_phonetic = False
-        self.done = False
-        self.codes = _ElementCodes()
-        self.shared_texts = book.shared_texts
+        cell: list[str] = []
+        anchor: str | None = None
+        steps = 0
+        # the text of the cell being read: its first piece, and any more (a long text, or
+        # one split between two chunks of XML)
+        text: str | None = None
+        more: list[str] = []
+        collect = in_phonetic = done = False
+        # the row being read: while its values come in columns 1, 2, 3 ..., they are added
+        # to ``flat`` as they come (``expected`` is the next such column); else every value
+        # is kept by column in ``scattered`` (``expected`` is then 0)
+        scattered: dict[int, str] = {}
+        expected = 1
+        count = 0  # the rows with values so far
 
-    def start(self, name: str, attributes: dict[str, str]) -> None:
-        code = self.codes[name]
-        if code == "c":  # kept cheap: a flood of blank cells costs only this and its end
-            self.parsed += 1
-            self.cell = attributes
-            if "r" in attributes:
-                self.anchor, self.steps = attributes["r"], 0
-            else:
-                self.steps += 1
-        elif code == "v":
-            self.collect = True
-            return
-        elif code == "t":
-            self.collect = not self.in_phonetic
-            return
-        elif code == "rPh":
-            self.in_phonetic = True
-            return
-        elif code == "row":
-            self.parsed += 1  # a row counts toward the limit, even a blank one
-            number = attributes.get("r")
-            self.row_number = _row_number(number if number is not None
-                                          else str(self.row_number + 1), self.row_number)
-            self.anchor, self.steps = None, 0
-        else:
-            return
-        if self.parsed > _MAX_SHEET_CELLS:  # only cells and rows count
-            raise PreferenceFormatError(
-                f"The sheet '{self.title}' holds more than {_MAX_SHEET_CELLS:,} cells and "
-                "rows (blank ones count too).",
+        def too_many() -> PreferenceFormatError:
+            return PreferenceFormatError(
+                f"The sheet '{title}' holds more than {max_cells:,} cells and rows (blank "
+                "ones count too).",
                 fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
 
-    def end(self, name: str) -> None:
-        code = self.codes[name]
-        if code == "c":
-            text = self.text
-            if text:
-                raw = text[0] if len(text) == 1 else "".join(text)
-                text.clear()
+        def start(name: str, attributes: list[str]) -> None:
+            nonlocal parsed, cell, anchor, steps, collect, in_phonetic, row_number
+            if name is not c_ and name is not v_ and name is not row_:
+                try:
+                    name = codes[name]
+                except KeyError:
+                    name = learn(name)
+            if name is c_:  # kept cheap: a flood of blank cells costs only this and its end
+                parsed += 1
+                cell = attributes
+                if attributes and attributes[0] == "r":
+                    anchor, steps = attributes[1], 0
+                else:
+                    reference = _attribute(attributes, "r")
+                    if reference is None:
+                        steps += 1
+                    else:
+                        anchor, steps = reference, 0
+                if parsed > max_cells:  # only cells and rows count
+                    raise too_many()
+            elif name is v_:
+                collect = True
+            elif name is row_:
+                parsed += 1  # a row counts toward the limit, even a blank one
+                number = (attributes[1] if attributes and attributes[0] == "r"
+                          else _attribute(attributes, "r"))
+                row_number = _row_number(number if number is not None
+                                         else str(row_number + 1), row_number)
+                anchor, steps = None, 0
+                if parsed > max_cells:
+                    raise too_many()
+            elif name is t_:
+                collect = not in_phonetic
+            elif name is phonetic_:
+                in_phonetic = True
+
+        def end(name: str) -> None:
+            nonlocal collect, text, values, scattered, expected, width, count, in_phonetic, \
+                done
+            if name is not c_ and name is not v_ and name is not row_:
+                try:
+                    name = codes[name]
+                except KeyError:
+                    name = learn(name)
+            if name is c_:
+                collect = False
+                if text is None:
+                    return
+                raw, text = text, None
+                if more:
+                    raw += "".join(more)
+                    more.clear()
                 value = None
-                if self.cell.get("t") == "s":  # a shared string (most text cells)
+                # a shared string (most text cells); "t" is its cell's last attribute as
+                # Excel and openpyxl write it
+                if (cell[-1] if cell and cell[-2] == "t" else _attribute(cell, "t")) == "s":
                     try:
-                        value = self.shared_texts[int(raw)]
+                        value = shared_texts[int(raw)]
                     except (ValueError, IndexError):
                         pass  # cell_text says what is wrong
                 if value is None:
-                    value = self.cell_text(raw)
+                    value = cell_text(raw)
                 if value:
-                    column = _COLUMNS.get(self.anchor.rstrip(_DIGITS)) \
-                        if self.anchor is not None and not self.steps else None
-                    self.row_cells[column or self.column()] = value
-                    self.values += 1
-            self.collect = False
-        elif code in ("v", "t"):
-            self.collect = False
-        elif code == "rPh":
-            self.in_phonetic = False
-        elif code == "row":
-            self.end_row()
-        elif code == "sheetData":
-            self.done = True
+                    column = columns.get(anchor.rstrip(digits)) \
+                        if anchor is not None and not steps else None
+                    if column is None:
+                        column = column_met()
+                    values += 1
+                    if column == expected:
+                        flat.append(value)
+                        expected += 1
+                    else:
+                        if expected:  # the values so far come back out of flat
+                            held = len(flat) - expected + 1
+                            scattered, expected = dict(enumerate(flat[held:], 1)), 0
+                            del flat[held:]
+                        scattered[column] = value
+            elif name is v_ or name is t_:
+                collect = False
+            elif name is row_:
+                if expected == 1:
+                    return  # no value in the row
+                if expected:
+                    last = expected - 1  # every column from A on, in order
+                else:
+                    last = max(scattered)
+                    full = [""] * last
+                    for column, value in scattered.items():
+                        full[column - 1] = value
+                    flat.extend(full)
+                    scattered = {}
+                widths.append(last)
+                lines.append(row_number)
+                count += 1
+                if last > width:
+                    width = last
+                expected = 1
+                if width * count > max_cells:
+                    raise PreferenceFormatError(
+                        f"The sheet '{title}' spans {count:,} rows by {width:,} columns "
+                        f"up to its row {row_number:,}: more than {max_cells:,} cells.",
+                        fix="Save the sheet as CSV, or remove the rows and columns that are "
+                            "not needed.")
+            elif name is phonetic_:
+                in_phonetic = False
+            elif name is sheet_data_:
+                done = True
 
-    def column(self) -> int:
-        """The column of the cell being read (1 = A), within Excel's grid."""
-        base = (0 if self.anchor is None
-                else _reference_column(self.anchor, self.row_number + 1))
-        column = base + self.steps
-        if column > MAX_SHEET_COLUMN:
-            raise PreferenceFormatError(
-                f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
-                row=self.row_number + 1, fix="Save the sheet as CSV.")
-        return column
-
-    def characters(self, data: str) -> None:
-        if self.collect:
-            self.text.append(data)
-
-    def end_row(self) -> None:
-        cells = self.row_cells
-        if not cells:
-            return
-        last = max(cells)
-        if last == len(cells) and list(cells) == _IN_ORDER[:last]:
-            row = list(cells.values())  # every column from A on, in order (the usual row)
-        else:
-            row = [""] * last
-            for column, value in cells.items():
-                row[column - 1] = value
-        self.rows.append(row)
-        self.lines.append(self.row_number)
-        self.width = max(self.width, last)
-        self.row_cells = {}
-        if self.width * len(self.rows) > _MAX_SHEET_CELLS:
-            raise PreferenceFormatError(
-                f"The sheet '{self.title}' spans {len(self.rows):,} rows by {self.width:,} "
-                f"columns up to its row {self.row_number:,}: more than "
-                f"{_MAX_SHEET_CELLS:,} cells.",
-                fix="Save the sheet as CSV, or remove the rows and columns that are not needed.")
-
-    def cell_text(self, raw: str) -> str:
-        """A cell's text from its type, its raw value and its style (dates)."""
-        kind = self.cell.get("t", "n")
-        try:
-            if kind == "s":
-                index = int(raw)
-                text = self.shared_texts[index]
+        def characters(data: str) -> None:
+            nonlocal text
+            if collect:
                 if text is None:
-                    text = self.shared_texts[index] = _cell_text(self.book.shared_strings[index])
-                return text
-            if kind == "n":
-                value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
-                style = int(self.cell.get("s") or 0)
-                if style and style in self.book.date_formats:
-                    from openpyxl.utils.datetime import from_excel
-                    value = from_excel(value, self.book.epoch,
-                                       timedelta=style in self.book.timedelta_formats)
-                return _cell_text(value)
-            if kind == "b":
-                return "TRUE" if int(raw) else "FALSE"
-            if kind == "d":
-                from openpyxl.utils.datetime import from_ISO8601
-                return _cell_text(from_ISO8601(raw))
-            return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
-        except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
-            raise PreferenceFormatError(
-                f"A cell of the sheet could not be read ({type(exc).__name__}: "
-                f"'{raw[:20]}').", row=self.row_number + 1,
-                column=str(self.cell.get("r") or self.column())[:20], fix=_XML_FIX) from None
+                    text = data
+                else:
+                    more.append(data)
+
+        def column_met() -> int:
+            """The column of the cell being read (1 = A), within Excel's grid."""
+            base = 0 if anchor is None else _reference_column(anchor, row_number + 1)
+            column = base + steps
+            if column > MAX_SHEET_COLUMN:
+                raise PreferenceFormatError(
+                    f"A row holds more than {MAX_SHEET_COLUMN:,} cells, Excel's widest row.",
+                    row=row_number + 1, fix="Save the sheet as CSV.")
+            return column
+
+        def cell_text(raw: str) -> str:
+            """A cell's text from its type, its raw value and its style (dates)."""
+            kind = _attribute(cell, "t")
+            if kind is None:
+                kind = "n"
+            try:
+                if kind == "s":
+                    index = int(raw)
+                    known = shared_texts[index]
+                    if known is None:
+                        known = shared_texts[index] = _cell_text(book.shared_strings[index])
+                    return known
+                if kind == "n":
+                    value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
+                    style = int(_attribute(cell, "s") or 0)
+                    if style and style in book.date_formats:
+                        from openpyxl.utils.datetime import from_excel
+                        value = from_excel(value, book.epoch,
+                                           timedelta=style in book.timedelta_formats)
+                    return _cell_text(value)
+                if kind == "b":
+                    return "TRUE" if int(raw) else "FALSE"
+                if kind == "d":
+                    from openpyxl.utils.datetime import from_ISO8601
+                    return _cell_text(from_ISO8601(raw))
+                return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
+            except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
+                raise PreferenceFormatError(
+                    f"A cell of the sheet could not be read ({type(exc).__name__}: "
+                    f"'{raw[:20]}').", row=row_number + 1,
+                    column=str(_attribute(cell, "r") or column_met())[:20],
+                    fix=_XML_FIX) from None
+
+        def counts() -> tuple[int, int, int, bool]:
+            return parsed, values, row_number, done
+
+        parser.ordered_attributes = True
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = characters
+        self.counts = counts
 
 
 def _sheet_table(book: _OpenBook, title: str) -> Table:
@@ -491,45 +576,44 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
     stream = _SheetStream(book, title)
     parser = expat.ParserCreate(namespace_separator="}")
     parser.buffer_text = True
-    parser.StartElementHandler = stream.start
-    parser.EndElementHandler = stream.end
-    parser.CharacterDataHandler = stream.characters
+    stream.bind(parser)
     parser.StartDoctypeDeclHandler = _refuse_doctype
     total = max(1, -(-book.archive.getinfo(book.parts[title]).file_size // _CHUNK_BYTES))
     done = 0
     try:
         with book.archive.open(book.parts[title]) as source:
-            while not stream.done:
+            while not stream.counts()[3]:
                 if progress is not None:
                     progress(min(done, total), total)
-                check_stop(should_stop, f"reading stopped at row {stream.row_number:,} of "
+                check_stop(should_stop, f"reading stopped at row {stream.counts()[2]:,} of "
                                         f"sheet '{title}'")
                 done += 1
                 chunk = source.read(_CHUNK_BYTES)
                 parser.Parse(chunk, not chunk)
                 if not chunk:
                     break
-                _refuse_blank_flood(stream)
+                _refuse_blank_flood(title, *stream.counts()[:3])
     except expat.ExpatError as exc:
         raise PreferenceFormatError(
             f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
             f"line {exc.lineno}).", fix=_XML_FIX) from None
     if progress is not None:
         progress(total, total)
-    table = Table.from_rows(stream.rows, stream.lines, ",")
+    del stream.values[sum(stream.widths):]  # values after the last row belong to no row
+    table = Table.from_flat(stream.values, stream.widths, stream.lines, ",")
     table.cells.flags.writeable = False  # shared through the cache
     return table
 
 
-def _refuse_blank_flood(stream: _SheetStream) -> None:
+def _refuse_blank_flood(title: str, parsed: int, values: int, row_number: int) -> None:
     """Refuse a sheet whose blank cells and rows far outnumber its values (checked after
     every chunk: a flood of blank styled cells is refused in about a second, not parsed)."""
-    blank = stream.parsed - stream.values
-    if blank > BLANK_CELLS_SLACK + BLANK_CELLS_FACTOR * stream.values:
+    blank = parsed - values
+    if blank > BLANK_CELLS_SLACK + BLANK_CELLS_FACTOR * values:
         raise PreferenceFormatError(
-            f"The sheet '{stream.title}' holds more than {blank:,} blank cells and rows but "
-            f"only {stream.values:,} cells with values, up to its row "
-            f"{stream.row_number:,}: formatting spread over empty cells.",
+            f"The sheet '{title}' holds more than {blank:,} blank cells and rows but "
+            f"only {values:,} cells with values, up to its row "
+            f"{row_number:,}: formatting spread over empty cells.",
             fix="Clear the formatting of the empty rows and columns (or copy only the "
                 "table to a new sheet), or save the sheet as CSV.")
 
@@ -592,7 +676,6 @@ def _column_names() -> dict[str, int]:
 
 
 _COLUMNS = _column_names()  # "A" → 1 ... "XFD" → 16,384
-_IN_ORDER = list(range(1, 65))  # a short row's columns, in order: 1, 2, 3 ...
 
 
 def looks_json(text: str) -> bool:

@@ -68,6 +68,26 @@ class Table:
         return cls(cells, np.asarray(lines, dtype=np.int64), delimiter,
                    tuple(len(r) for r in rows[:_HEAD_RECORDS]))
 
+    @classmethod
+    def from_flat(cls, values: Sequence[str], widths: Sequence[int],
+                  lines: Sequence[int] | np.ndarray, delimiter: str) -> Table:
+        """The table :meth:`from_rows` makes of the records whose cells are ``values``, one
+        record after another, ``widths[i]`` cells for record ``i`` (a long sheet's values
+        kept without a list per record)."""
+        counts = np.asarray(widths, dtype=np.int64)
+        n, width = len(counts), int(counts.max(initial=0))
+        flat = np.empty(len(values), dtype=object)
+        flat[:] = values
+        if n and int(counts.min()) == width:  # every record as wide (the usual table)
+            cells = flat.reshape(n, width)
+        else:
+            cells = np.full((n, width), "", dtype=object)
+            starts = np.cumsum(counts) - counts
+            cells[np.repeat(np.arange(n), counts),
+                  np.arange(len(flat)) - np.repeat(starts, counts)] = flat
+        return cls(cells, np.asarray(lines, dtype=np.int64), delimiter,
+                   tuple(int(w) for w in counts[:_HEAD_RECORDS]))
+
     @property
     def width(self) -> int:
         return int(self.cells.shape[1])
