@@ -30,9 +30,9 @@ def dask_cluster():
     """One LocalCluster of two worker processes for the session, shared by the Dask tests
     that only send it work (starting one costs seconds). The tests that kill a worker, and
     the EM equivalence tests that need workers which cannot be lost, start their own."""
-    distributed = pytest.importorskip(
-        "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
-                              "(.ci/run installs it)")
+    from tests.helpers import distributed_or_skip
+
+    distributed = distributed_or_skip()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
         yield cluster

@@ -2,6 +2,7 @@
 test_peergrader, test_solver): finite differences and small Plackett–Luce collections."""
 
 import numpy as np
+import pytest
 
 from coarsenrank_core import Preferences
 
@@ -87,3 +88,10 @@ def noisy_short_lists(seed: int, n: int, m: int = 5):
             order = rng.permutation(order).tolist()
         lists.append(order)
     return Preferences.from_lists(lists, n_items=m), rng
+
+
+def distributed_or_skip():
+    """``dask.distributed``, or skip the module with the command that installs it."""
+    return pytest.importorskip(
+        "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
+                              "(.ci/run installs it)")

@@ -10,11 +10,10 @@ from coarsenrank_core.dic import dic_sweep
 from coarsenrank_core.io import read_preferences
 from coarsenrank_core.models.partitioned import PartitionedDesign
 from coarsenrank_core.registry import run_method
+from tests.helpers import distributed_or_skip
 from tests.test_partitioned import GRID, lists
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
-                          "(.ci/run installs it)")
+distributed = distributed_or_skip()
 pytestmark = pytest.mark.slow  # each test sends work to a cluster of worker processes
 
 

@@ -8,10 +8,9 @@ from coarsenrank_core.dask_fit import DaskStages, coarsen_pl_dask
 from coarsenrank_core.models.plackett_luce import coarsen_pl
 from coarsenrank_core.registry import run_method
 from coarsenrank_core.simulate import pl_orderings, random_subsets
+from tests.helpers import distributed_or_skip
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
-                          "(.ci/run installs it)")
+distributed = distributed_or_skip()
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,10 @@ from coarsenrank_core.dic import dic_sweep
 from coarsenrank_core.errors import ClusterError
 from coarsenrank_core.models.partitioned import PartitionedDesign
 from coarsenrank_core.models.plackett_luce import coarsen_pl
+from tests.helpers import distributed_or_skip
 from tests.test_partitioned import GRID, lists
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
-                          "(.ci/run installs it)")
+distributed = distributed_or_skip()
 
 pytestmark = pytest.mark.slow
 

@@ -7,11 +7,10 @@ from coarsenrank_core.cli import main
 from coarsenrank_core.errors import PreferenceFormatError
 from coarsenrank_core.io import read_preferences, stream_pairwise
 from coarsenrank_core.io.on_dask import _pieces, dask_pairwise
+from tests.helpers import distributed_or_skip
 from tests.test_streaming import battles, counted
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
-                          "(.ci/run installs it)")
+distributed = distributed_or_skip()
 pytestmark = pytest.mark.slow  # each test sends work to a cluster of worker processes
 
 

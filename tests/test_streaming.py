@@ -40,20 +40,24 @@ def path_kind(request, monkeypatch):
     return request.param
 
 
+def written(frame: pd.DataFrame, path):
+    """``frame`` written to ``path`` as Parquet, Feather, TSV or CSV, by its suffix."""
+    if path.suffix == ".parquet":
+        frame.to_parquet(path)
+    elif path.suffix == ".feather":
+        frame.to_feather(path)
+    else:
+        frame.to_csv(path, index=False, sep="\t" if path.suffix == ".tsv" else ",")
+    return path
+
+
 @pytest.mark.parametrize("columns", [["winner", "loser"], ["winner", "loser", "tie"],
                                      ["winner", "loser", "judge"],
                                      ["winner", "loser", "tie", "judge", "count"],
                                      ["judge", "loser", "count", "winner"]])
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet", ".feather"])
 def test_chunks_count_what_the_table_reader_reads(tmp_path, path_kind, columns, suffix):
-    frame = battles()[columns]
-    path = tmp_path / f"battles{suffix}"
-    if suffix == ".parquet":
-        frame.to_parquet(path)
-    elif suffix == ".feather":
-        frame.to_feather(path)
-    else:
-        frame.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",")
+    path = written(battles()[columns], tmp_path / f"battles{suffix}")
     whole = read_file(path).preferences
     for chunk_bytes in (1 << 11, 1 << 24):  # many chunks and one
         result = stream_pairwise(path, chunk_bytes=chunk_bytes)
@@ -168,11 +172,7 @@ def labelled(layout: str, n=4000, seed=1) -> pd.DataFrame:
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_label_layouts_count_what_the_table_reader_reads(tmp_path, path_kind, layout, suffix):
     frame = labelled(layout)
-    path = tmp_path / f"battles{suffix}"
-    if suffix == ".parquet":
-        frame.to_parquet(path)
-    else:
-        frame.to_csv(path, index=False)
+    path = written(frame, tmp_path / f"battles{suffix}")
     whole = read_file(path).preferences
     for chunk_bytes in (1 << 11, 1 << 24):
         result = stream_pairwise(path, chunk_bytes=chunk_bytes)
@@ -190,11 +190,7 @@ def test_a_ranker_whose_only_rows_are_unfinished_is_not_a_ranker(tmp_path, suffi
     frame = pd.DataFrame({"model_a": ["x", "y", "x", "z"], "model_b": ["y", "z", "z", "x"],
                           "winner": ["model_a", "*", "model_b", "tie"],
                           "judge": ["j1", "j2", "j3", "j1"]})
-    path = tmp_path / f"battles{suffix}"
-    if suffix == ".parquet":
-        frame.to_parquet(path)
-    else:
-        frame.to_csv(path, index=False)
+    path = written(frame, tmp_path / f"battles{suffix}")
     whole = read_file(path).preferences
     assert whole.ranker_names == ("j1", "j3")
     streamed = stream_pairwise(path).preferences
