@@ -61,6 +61,7 @@ def paper_sampler_mean(prefs, tau, prior, n_draws, seed):
     return np.mean(draws, axis=0)
 
 
+@pytest.mark.slow  # a Monte-Carlo check against 2·10⁵ importance draws, four settings
 @pytest.mark.parametrize("alpha, prior", [(4.0, (2.0, 1.0)), (np.inf, (2.0, 1.0)),
                                           (2.0, (0.5, 0.5)), (np.inf, (1.0, 2.0))])
 def test_gibbs_mean_matches_importance_sampling(alpha, prior):
@@ -141,6 +142,7 @@ def _unmerged_gibbs(prefs, alpha, prior, burn_in, n_draws, seed):
     return np.array(draws)
 
 
+@pytest.mark.slow  # two long chains
 def test_merged_and_unmerged_posteriors_agree_within_monte_carlo_error():
     """w identical stages of shape τ sum to one of shape wτ: merging keeps the posterior."""
     base = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [0, 2], [1, 2, 0, 3], [3, 0]]

@@ -42,6 +42,7 @@ def test_a_partitioned_chain_depends_only_on_the_seed_and_the_cut():
     assert not np.array_equal(one.draws, other.draws)
 
 
+@pytest.mark.slow  # 8 seeds of two DIC sweeps
 def test_the_partitioned_dic_curve_agrees_with_the_local_one_within_monte_carlo_error():
     # 8 seeds each way: the mean curves differ by less than 4 standard errors at every α
     prefs = lists()

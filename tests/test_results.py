@@ -76,6 +76,7 @@ def test_blocked_rank_summaries_equal_the_whole_array_formulas(monkeypatch):
         np.testing.assert_array_equal(got_high, high)
 
 
+@pytest.mark.slow  # a Gibbs run at two numbers of draws
 def test_the_consensus_rank_summary_needs_about_twice_the_draws():
     # the Consensus page: 400 draws, rank_interval and rank_probabilities
     rng = np.random.default_rng(3)
