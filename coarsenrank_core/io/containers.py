@@ -368,7 +368,6 @@ class _SheetStream:
         # which expat itself hands back for the main namespace (its table of names is seeded
         # with them), so the usual cell, value and row need no look-up at all
         codes = _ElementCodes()
-        learn = codes.__missing__
         c_, v_, row_, t_, phonetic_, sheet_data_ = _ELEMENTS.values()
         names = getattr(parser, "intern", None)
         if isinstance(names, dict):
@@ -402,10 +401,7 @@ class _SheetStream:
         def start(name: str, attributes: list[str]) -> None:
             nonlocal parsed, cell, anchor, steps, collect, in_phonetic, row_number
             if name is not c_ and name is not v_ and name is not row_:
-                try:
-                    name = codes[name]
-                except KeyError:
-                    name = learn(name)
+                name = codes[name]  # a name met first is learnt (_ElementCodes.__missing__)
             if name is c_:  # kept cheap: a flood of blank cells costs only this and its end
                 parsed += 1
                 cell = attributes
@@ -439,10 +435,7 @@ class _SheetStream:
             nonlocal collect, text, values, scattered, expected, width, count, in_phonetic, \
                 done
             if name is not c_ and name is not v_ and name is not row_:
-                try:
-                    name = codes[name]
-                except KeyError:
-                    name = learn(name)
+                name = codes[name]  # a name met first is learnt (_ElementCodes.__missing__)
             if name is c_:
                 collect = False
                 if text is None:
