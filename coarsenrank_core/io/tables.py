@@ -60,20 +60,16 @@ class Table:
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[str]], lines: Sequence[int] | np.ndarray,
                   delimiter: str) -> Table:
-        """A table from Python lists of cells (small inputs: workbooks, JSON, fallbacks)."""
-        width = max((len(r) for r in rows), default=0)
-        cells = np.full((len(rows), width), "", dtype=object)
-        for i, row in enumerate(rows):
-            cells[i, :len(row)] = row
-        return cls(cells, np.asarray(lines, dtype=np.int64), delimiter,
-                   tuple(len(r) for r in rows[:_HEAD_RECORDS]))
+        """A table from Python lists of cells (small inputs: JSON, truth files, fallbacks)."""
+        return cls.from_flat([cell for row in rows for cell in row], [len(r) for r in rows],
+                             lines, delimiter)
 
     @classmethod
     def from_flat(cls, values: Sequence[str], widths: Sequence[int],
                   lines: Sequence[int] | np.ndarray, delimiter: str) -> Table:
-        """The table :meth:`from_rows` makes of the records whose cells are ``values``, one
-        record after another, ``widths[i]`` cells for record ``i`` (a long sheet's values
-        kept without a list per record)."""
+        """A table of the records whose cells are ``values``, one record after another,
+        ``widths[i]`` cells for record ``i`` (a long sheet's values kept without a list per
+        record); shorter records are padded with ""."""
         counts = np.asarray(widths, dtype=np.int64)
         n, width = len(counts), int(counts.max(initial=0))
         flat = np.empty(len(values), dtype=object)
