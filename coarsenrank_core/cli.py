@@ -152,10 +152,8 @@ def _engine(args):
     if getattr(args, "engine", "local") != "dask":
         yield None
         return
-    try:
-        from .dask_fit import dask_client
-    except ImportError as error:
-        raise _UsageError(str(error)) from None
+    from .dask_fit import dask_client  # dask itself is imported by dask_client
+
     with contextlib.ExitStack() as stack:
         try:
             client = stack.enter_context(dask_client(args.scheduler,
