@@ -124,6 +124,13 @@ def wait_idle(page):
     page.wait_for_timeout(300)
 
 
+def sidebar_shows(page, text: str) -> None:
+    """Wait until the sidebar's data card names ``text``: the card is redrawn after the page,
+    so a snapshot taken as soon as the page settles may still show the previous run's card."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("[data-testid=stSidebar]")).to_contain_text(text, timeout=60_000)
+
 
 def choose_own_file(page):
     """Pick "My own file" and wait until its uploader is drawn and the run has ended."""
@@ -187,7 +194,7 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
         page.get_by_role("button", name="Use this data").click()
         page.get_by_text("Loaded coffee.csv").wait_for()
         wait_idle(page)
-        assert "coffee.csv" in page.locator("[data-testid=stSidebar]").inner_text()
+        sidebar_shows(page, "coffee.csv")
         page.screenshot(path=shots / "data_uploaded.png", full_page=True)
 
         go(page, "Choose α (DIC)", "Choose α")
@@ -246,13 +253,12 @@ def test_survey_export_upload_preview_confirm_and_winner(browser, shots):
         assert "item columns holding ranks (detected), a Qualtrics export" in body
         assert "3 rankings over 4 items" in body
         assert "Margherita > Funghi > Hawaii > Quattro formaggi" in body
-        assert "Pizza survey" in page.locator("[data-testid=stSidebar]").inner_text()
+        sidebar_shows(page, "Pizza survey")
         page.screenshot(path=shots / "import_preview.png", full_page=True)
         page.get_by_role("button", name="Use this data").click()
         page.get_by_text("Loaded qualtrics_rank_order.csv").wait_for()
         wait_idle(page)
-        assert "qualtrics_rank_order.csv" in page.locator(
-            "[data-testid=stSidebar]").inner_text()
+        sidebar_shows(page, "qualtrics_rank_order.csv")
         go(page, "Consensus ranking", "Consensus ranking")
         table = page.locator("[data-testid=stDataFrame]").first
         table.wait_for()
@@ -306,7 +312,7 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
         page.get_by_role("button", name="Make the noisy copy").click()
         page.get_by_role("heading", name="The consensus before and after").wait_for()
         wait_idle(page)
-        assert "noisy copy" in page.locator("[data-testid=stSidebar]").inner_text()
+        sidebar_shows(page, "noisy copy")
         page.screenshot(path=shots / "teacher_noise.png", full_page=True)
         go(page, "Choose α (DIC)", "Choose α")
         page.get_by_role("button", name="Run").click()
@@ -338,8 +344,8 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
         student.locator("h1", has_text="Consensus ranking").wait_for()
         consensus_done(student)
         assert consensus_cells(student) == cells
-        side = student.locator("[data-testid=stSidebar]").inner_text()
-        assert "noisy copy" in side and "Teaching: careless raters" in side
+        sidebar_shows(student, "noisy copy")
+        sidebar_shows(student, "Teaching: careless raters")
         student.screenshot(path=shots / "student_consensus.png", full_page=True)
         context.close()
         page.close()
@@ -455,8 +461,8 @@ def test_ten_concurrent_sessions_each_see_only_their_own_data(browser, tmp_path)
             cells = consensus_cells(page)
             shown = {c for c in cells if c.startswith("drink")}
             assert shown == set(names), (path.name, cells)
+            sidebar_shows(page, path.name)
             sidebar = page.locator("[data-testid=stSidebar]").inner_text()
-            assert path.name in sidebar
             assert not [u for u, _ in users if u.name != path.name and u.name in sidebar]
             assert page.locator("[data-testid=stException]").count() == 0
             assert "Something went wrong" not in page.locator(
@@ -643,7 +649,7 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
         other.locator("input[type=file]").first.set_input_files(str(saved))
         other.get_by_text("Opened the session").wait_for()
         wait_idle(other)
-        assert "coffee.csv" in other.locator("[data-testid=stSidebar]").inner_text()
+        sidebar_shows(other, "coffee.csv")
         go(other, "Consensus ranking", "Consensus ranking")
         consensus_done(other)
         assert consensus_cells(other) == cells
