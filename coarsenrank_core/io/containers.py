@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, time
+from functools import partial
 from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
+from .sheet_scan import NotCanonical, scan_sheet
 from .tables import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
@@ -520,30 +522,8 @@ class _SheetStream:
 
         def cell_text(raw: str) -> str:
             """A cell's text from its type, its raw value and its style (dates)."""
-            kind = _attribute(cell, "t")
-            if kind is None:
-                kind = "n"
             try:
-                if kind == "s":
-                    index = int(raw)
-                    known = shared_texts[index]
-                    if known is None:
-                        known = shared_texts[index] = _cell_text(book.shared_strings[index])
-                    return known
-                if kind == "n":
-                    value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
-                    style = int(_attribute(cell, "s") or 0)
-                    if style and style in book.date_formats:
-                        from openpyxl.utils.datetime import from_excel
-                        value = from_excel(value, book.epoch,
-                                           timedelta=style in book.timedelta_formats)
-                    return _cell_text(value)
-                if kind == "b":
-                    return "TRUE" if int(raw) else "FALSE"
-                if kind == "d":
-                    from openpyxl.utils.datetime import from_ISO8601
-                    return _cell_text(from_ISO8601(raw))
-                return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
+                return _typed_text(book, raw, _attribute(cell, "t"), _attribute(cell, "s"))
             except Exception as exc:  # noqa: BLE001 - a damaged cell (a string index, a number)
                 raise PreferenceFormatError(
                     f"A cell of the sheet could not be read ({type(exc).__name__}: "
@@ -561,25 +541,86 @@ class _SheetStream:
         self.counts = counts
 
 
-def _sheet_table(book: _OpenBook, title: str) -> Table:
-    """Stream one sheet's cells into a table of text (see :func:`workbook_table`)."""
+def _typed_text(book: _OpenBook, raw: str, kind: str | None, style: str | None) -> str:
+    """A cell's text from its raw value, its type (``t``) and its style (``s``, for dates);
+    raises on a damaged cell (a string index or a number that is not one)."""
+    if kind is None:
+        kind = "n"
+    if kind == "s":
+        index = int(raw)
+        known = book.shared_texts[index]
+        if known is None:
+            known = book.shared_texts[index] = _cell_text(book.shared_strings[index])
+        return known
+    if kind == "n":
+        value = float(raw) if "." in raw or "e" in raw or "E" in raw else int(raw)
+        number = int(style or 0)
+        if number and number in book.date_formats:
+            from openpyxl.utils.datetime import from_excel
+            value = from_excel(value, book.epoch, timedelta=number in book.timedelta_formats)
+        return _cell_text(value)
+    if kind == "b":
+        return "TRUE" if int(raw) else "FALSE"
+    if kind == "d":
+        from openpyxl.utils.datetime import from_ISO8601
+        return _cell_text(from_ISO8601(raw))
+    return raw.strip()  # inline strings, formula texts ("str") and errors ("e")
+
+
+def _sheet_table(book: _OpenBook, title: str, *, fast: bool = True) -> Table:
+    """Read one sheet's cells into a table of text (see :func:`workbook_table`).
+
+    A sheet in the grammar spreadsheet programs write is read whole rows at a time
+    (:mod:`.sheet_scan`); any other, or one near a limit, is streamed through the XML
+    parser cell by cell, which gives the same table or a refusal. ``fast=False`` streams
+    every sheet (the reference the fast reading is tested against).
+    """
+    should_stop, progress = _HOOKS.get()
+    total = max(1, -(-book.archive.getinfo(book.parts[title]).file_size // _CHUNK_BYTES))
+
+    def before_chunk(done: int, row: int) -> None:
+        if progress is not None:
+            progress(min(done, total), total)
+        check_stop(should_stop, f"reading stopped at row {row:,} of sheet '{title}'")
+
+    read = None
+    if fast:
+        try:
+            with book.archive.open(book.parts[title]) as source:
+                read = scan_sheet(
+                    source, chunk_bytes=_CHUNK_BYTES, shared_texts=book.shared_texts,
+                    convert=partial(_typed_text, book), columns=_COLUMNS,
+                    max_cells=_MAX_SHEET_CELLS, blank_slack=BLANK_CELLS_SLACK,
+                    blank_factor=BLANK_CELLS_FACTOR, before_chunk=before_chunk,
+                    max_row=MAX_SHEET_ROW)
+        except NotCanonical:
+            read = None
+    if read is None:
+        read = _streamed_sheet(book, title, before_chunk)
+    if progress is not None:
+        progress(total, total)
+    values, widths, lines = read
+    table = Table.from_flat(values, widths, lines, ",")
+    table.cells.flags.writeable = False  # shared through the cache
+    return table
+
+
+def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, int], None]
+                    ) -> tuple[list[str], list[int], list[int]]:
+    """One sheet's rows with values, streamed through expat cell by cell: the values, each
+    row's width and each row's number (as :func:`.sheet_scan.scan_sheet` returns them)."""
     from xml.parsers import expat
 
-    should_stop, progress = _HOOKS.get()
     stream = _SheetStream(book, title)
     parser = expat.ParserCreate(namespace_separator="}")
     parser.buffer_text = True
     stream.bind(parser)
     parser.StartDoctypeDeclHandler = _refuse_doctype
-    total = max(1, -(-book.archive.getinfo(book.parts[title]).file_size // _CHUNK_BYTES))
     done = 0
     try:
         with book.archive.open(book.parts[title]) as source:
             while not stream.counts()[3]:
-                if progress is not None:
-                    progress(min(done, total), total)
-                check_stop(should_stop, f"reading stopped at row {stream.counts()[2]:,} of "
-                                        f"sheet '{title}'")
+                before_chunk(done, stream.counts()[2])
                 done += 1
                 chunk = source.read(_CHUNK_BYTES)
                 parser.Parse(chunk, not chunk)
@@ -590,12 +631,8 @@ def _sheet_table(book: _OpenBook, title: str) -> Table:
         raise PreferenceFormatError(
             f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "
             f"line {exc.lineno}).", fix=_XML_FIX) from None
-    if progress is not None:
-        progress(total, total)
     del stream.values[sum(stream.widths):]  # values after the last row belong to no row
-    table = Table.from_flat(stream.values, stream.widths, stream.lines, ",")
-    table.cells.flags.writeable = False  # shared through the cache
-    return table
+    return stream.values, stream.widths, stream.lines
 
 
 def _refuse_blank_flood(title: str, parsed: int, values: int, row_number: int) -> None:
