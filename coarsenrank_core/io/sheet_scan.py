@@ -33,7 +33,7 @@ _NUMBER = r'"[0-9]{1,10}"'
 _DECIMAL = r'"[0-9.eE+-]{1,24}"'
 _RANGE = r'"[A-Z0-9:$]{1,40}"'
 #: A formula: its attributes in the schema's order, each at most once.
-_FORMULA = ("<f" + "".join(f"(?: {name}={kind})?" for name, kind in (
+_FORMULA = ("<f" + "".join(f"(?: {name}={kind})?+" for name, kind in (
     ("t", _WORD), ("aca", _WORD), ("ref", _RANGE), ("dt2D", _WORD), ("dtr", _WORD),
     ("del1", _WORD), ("del2", _WORD), ("r1", _RANGE), ("r2", _RANGE), ("ca", _WORD),
     ("si", _NUMBER), ("bx", _WORD))) + f"(?:/>|>{_FORMULA_TEXT}</f>)")
@@ -43,10 +43,10 @@ def _cell(capture: bool) -> str:
     """A cell: reference, style, type, then a formula, a value or an inline string."""
     group = "(" if capture else "(?:"
     return (f'<c r="{group}[A-Z]{{1,3}})[0-9]{{0,7}}"'
-            f'(?: s="{group}[0-9]{{1,9}})")?(?: t="{group}[A-Za-z]{{1,9}})")?'
-            f'(?: cm={_NUMBER})?(?: vm={_NUMBER})?(?: ph={_WORD})?'
-            f"(?:/>|>(?:{_FORMULA})?(?:<v>{group}{_TEXT})</v>|<v/>|"
-            f'<is><t(?: xml:space="preserve")?>{group}{_TEXT})</t></is>)?</c>)')
+            f'(?: s="{group}[0-9]{{1,9}})")?+(?: t="{group}[A-Za-z]{{1,9}})")?+'
+            f'(?: cm={_NUMBER})?+(?: vm={_NUMBER})?+(?: ph={_WORD})?+'
+            f"(?:/>|>(?:{_FORMULA})?+(?:<v>{group}{_TEXT})</v>|<v/>|"
+            f'<is><t(?: xml:space="preserve")?+>{group}{_TEXT})</t></is>)?+</c>)')
 
 
 def _rows(with_dy_descent: bool) -> re.Pattern[str]:
@@ -58,7 +58,7 @@ def _rows(with_dy_descent: bool) -> re.Pattern[str]:
                   ("thickBot", _WORD), ("ph", _WORD)]
     if with_dy_descent:
         attributes.append(("x14ac:dyDescent", _DECIMAL))
-    row = ('<row r="[0-9]{1,7}"' + "".join(f"(?: {name}={kind})?" for name, kind in attributes)
+    row = ('<row r="[0-9]{1,7}"' + "".join(f"(?: {name}={kind})?+" for name, kind in attributes)
            + f"(?:/>|>(?:{_cell(False)})*+</row>)")
     return re.compile(f"(?:{row})*+")
 
@@ -66,9 +66,9 @@ def _rows(with_dy_descent: bool) -> re.Pattern[str]:
 _ROWS = {declared: _rows(declared) for declared in (False, True)}
 #: The parts of each cell of rows the grammar has passed (laxer, so quicker: the grammar has
 #: already checked every attribute and element).
-_CELLS = re.compile(r'<c r="([A-Z]{1,3})[0-9]*"(?: s="([0-9]+)")?(?: t="([A-Za-z]+)")?[^>/]*'
-                    r"(?:/>|>(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?"
-                    r"(?:<v>([^<]*)</v>|<v/>|<is><t[^>]*>([^<]*)</t></is>)?</c>)")
+_CELLS = re.compile(r'<c r="([A-Z]{1,3})[0-9]*+"(?: s="([0-9]++)")?+(?: t="([A-Za-z]++)")?+'
+                    r"[^>/]*+(?:/>|>(?:<f[^>]*/>|<f[^>]*>[^<]*+</f>)?+"
+                    r"(?:<v>([^<]*+)</v>|<v/>|<is><t[^>]*>([^<]*+)</t></is>)?+</c>)")
 _ROW_NUMBERS = re.compile('<row r="([0-9]{1,7})"')
 #: An element the streaming parser acts on, met outside the sheet's data.
 _ACTED_ON = re.compile(r"</?(?:[A-Za-z_][\w.-]*:)?(?:c|v|row|t|rPh|sheetData)(?=[\s/>])")
