@@ -355,8 +355,9 @@ def test_the_stream_reads_what_openpyxl_reads(monkeypatch, chunk):
     assert (table.rows, table.lines.tolist()) == (expected, lines)
 
 
-def test_an_openpyxl_workbook_reads_as_openpyxl_reads_it():
-    # dates and times through the workbook's number formats, numbers, booleans, text
+def openpyxl_workbook() -> bytes:
+    """A workbook saved by openpyxl: dates and times through the workbook's number formats,
+    numbers, booleans, text with XML's special characters, and a far-away cell."""
     from datetime import date, datetime, time
 
     import openpyxl
@@ -366,12 +367,16 @@ def test_an_openpyxl_workbook_reads_as_openpyxl_reads_it():
     sheet.append(["when", "at", "score", "ok", "name"])
     for k in range(1, 40):
         sheet.append([date(2024, 1, k % 28 + 1), time(k % 24, 30), k / 4, k % 3 == 0,
-                      f"item {k % 5}"])
+                      f"item {k % 5} & <{k}>"])
     sheet.append([datetime(2024, 5, 6, 7, 8, 9), None, -3, None, "  spaced  "])
     sheet.cell(row=45, column=7, value="far")
     buffer = io.BytesIO()
     book.save(buffer)
-    data = buffer.getvalue()
+    return buffer.getvalue()
+
+
+def test_an_openpyxl_workbook_reads_as_openpyxl_reads_it():
+    data = openpyxl_workbook()
     table, _ = workbook_table(data)
     expected, lines = _openpyxl_rows(data)
     assert (table.rows, table.lines.tolist()) == (expected, lines)

@@ -10,6 +10,7 @@ or the same refusal.
 from __future__ import annotations
 
 import io
+import zipfile
 from functools import partial
 
 import pytest
@@ -20,7 +21,7 @@ from coarsenrank_core.errors import Cancelled
 from coarsenrank_core.io import PreferenceFormatError, containers
 from coarsenrank_core.io.containers import clear_workbook_cache, interruptible
 from coarsenrank_core.io.sheet_scan import NotCanonical, scan_sheet
-from tests.test_io_containers import MAIN, workbook
+from tests.test_io_containers import MAIN, openpyxl_workbook, workbook
 
 SHARED = (f'<?xml version="1.0"?><sst xmlns="{MAIN}"><si><t>tea</t></si>'
           '<si><t xml:space="preserve"> coffee </t></si><si><r><t>mi</t></r><r><t>lk</t></r>'
@@ -68,19 +69,21 @@ def sheet_bytes(rows_xml: str, *, head: str = "", root: str = "") -> bytes:
     ``<sheetData>`` and ``root`` into the worksheet's start tag."""
     data = workbook(rows_xml, shared=SHARED)
     if head or root:
-        buffer = io.BytesIO()
-        import zipfile
-
-        with zipfile.ZipFile(io.BytesIO(data)) as source, \
-                zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
-            for name in source.namelist():
-                part = source.read(name)
-                if name.endswith("sheet1.xml"):
-                    part = part.replace(f'<worksheet xmlns="{MAIN}">'.encode(),
-                                        f'<worksheet xmlns="{MAIN}"{root}>{head}'.encode())
-                target.writestr(name, part)
-        data = buffer.getvalue()
+        start = f'<worksheet xmlns="{MAIN}">'.encode()
+        data = with_sheet(data, lambda xml: xml.replace(
+            start, f'<worksheet xmlns="{MAIN}"{root}>{head}'.encode()))
     return data
+
+
+def with_sheet(data: bytes, change) -> bytes:
+    """The workbook ``data`` with its sheet's XML bytes passed through ``change``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, \
+            zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for name in source.namelist():
+            part = source.read(name)
+            target.writestr(name, change(part) if name.endswith("sheet1.xml") else part)
+    return buffer.getvalue()
 
 
 # ------------------------------------------------------------------ canonical sheets
@@ -101,31 +104,27 @@ TEXTS = st.lists(st.sampled_from(list("ab Zé😀\t\n") + ["&amp;", "&lt;", "&gt
 
 @st.composite
 def cells(draw, reference: str) -> str:
-    kind = draw(st.sampled_from(["s", "n", "b", "e", "str", "inline", "blank", "empty",
-                                 "formula"]))
-    if kind == "s":
-        return f'<c r="{reference}" t="s"><v>{draw(st.integers(0, 4))}</v></c>'
-    if kind == "n":
-        number = draw(st.sampled_from(["7", "-3", "2.5", "1e3", "12345678901234567890",
-                                       "0.1", "1E-2", " 4 "]))
-        style = draw(st.sampled_from(["", ' s="0"']))
-        return f'<c r="{reference}"{style}><v>{number}</v></c>'
-    if kind == "b":
-        return f'<c r="{reference}" t="b"><v>{draw(st.sampled_from("01"))}</v></c>'
-    if kind == "e":
-        return f'<c r="{reference}" t="e"><v>#N/A</v></c>'
-    if kind == "str":
-        return f'<c r="{reference}" t="str"><v>{draw(TEXTS)}</v></c>'
-    if kind == "inline":
-        space = draw(st.sampled_from(["", ' xml:space="preserve"']))
-        return f'<c r="{reference}" t="inlineStr"><is><t{space}>{draw(TEXTS)}</t></is></c>'
-    if kind == "blank":
-        return f'<c r="{reference}" s="1"/>'
-    if kind == "empty":
-        return f'<c r="{reference}"><v></v></c>'
-    formula = draw(st.sampled_from(["<f>1+1</f>", '<f t="shared" ref="A1:A9" si="0">A1&amp;'
-                                    '"x"</f>', '<f t="shared" si="0"/>']))
-    return f'<c r="{reference}" t="str">{formula}<v>{draw(TEXTS)}</v></c>'
+    """One cell of each kind spreadsheet programs write, its text drawn."""
+    numbers = st.sampled_from(["7", "-3", "2.5", "1e3", "12345678901234567890", "0.1", "1E-2",
+                               " 4 "])
+    formulas = st.sampled_from(["<f>1+1</f>", '<f t="shared" ref="A1:A9" si="0">A1&amp;"x"</f>',
+                                '<f t="shared" si="0"/>'])
+    kinds = {  # attributes after the reference, and what the cell holds
+        "s": lambda: (' t="s"', f"<v>{draw(st.integers(0, 4))}</v>"),
+        "n": lambda: (draw(st.sampled_from(["", ' s="0"'])), f"<v>{draw(numbers)}</v>"),
+        "b": lambda: (' t="b"', f"<v>{draw(st.sampled_from('01'))}</v>"),
+        "e": lambda: (' t="e"', "<v>#N/A</v>"),
+        "str": lambda: (' t="str"', f"<v>{draw(TEXTS)}</v>"),
+        "inline": lambda: (' t="inlineStr"', "<is><t{}>{}</t></is>".format(
+            draw(st.sampled_from(["", ' xml:space="preserve"'])), draw(TEXTS))),
+        "blank": lambda: (' s="1"', None),
+        "empty": lambda: ("", "<v></v>"),
+        "formula": lambda: (' t="str"', f"{draw(formulas)}<v>{draw(TEXTS)}</v>"),
+    }
+    attributes, held = kinds[draw(st.sampled_from(sorted(kinds)))]()
+    if held is None:
+        return f'<c r="{reference}"{attributes}/>'
+    return f'<c r="{reference}"{attributes}>{held}</c>'
 
 
 @st.composite
@@ -176,20 +175,7 @@ def test_a_dense_sheet_and_a_sheet_with_gaps_read_as_the_stream_reads_them():
 
 
 def test_an_openpyxl_workbook_with_dates_is_read_fast():
-    from datetime import date, datetime, time
-
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.append(["when", "at", "score", "ok", "name"])
-    for k in range(1, 60):
-        sheet.append([date(2024, 1, k % 28 + 1), time(k % 24, 30), k / 4, k % 3 == 0,
-                      f"item {k % 5} & <{k}>"])
-    sheet.append([datetime(2024, 5, 6, 7, 8, 9), None, -3, None, "  spaced  "])
-    buffer = io.BytesIO()
-    book.save(buffer)
-    data = buffer.getvalue()
+    data = openpyxl_workbook()
     assert scanned(data) is not None
     assert outcome(data, fast=True) == outcome(data, fast=False)
     assert outcome(data, fast=True)[1][1][:4] == ["2024-01-02 00:00:00", "01:30:00", "0.25",
@@ -246,19 +232,8 @@ def test_other_sheets_are_handed_back_and_end_as_the_stream_ends(rows, head, roo
 
 def test_another_encoding_is_handed_back():
     data = sheet_bytes(ROW.replace('t="s"><v>0</v>', 't="inlineStr"><is><t>caf\u00e9</t></is>'))
-    import zipfile
-
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, \
-            zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
-        for name in source.namelist():
-            part = source.read(name)
-            if name.endswith("sheet1.xml"):
-                part = (part.decode().replace('<?xml version="1.0"?>',
-                                              '<?xml version="1.0" encoding="ISO-8859-1"?>')
-                        .encode("latin-1"))
-            target.writestr(name, part)
-    latin = buffer.getvalue()
+    latin = with_sheet(data, lambda xml: xml.decode().replace(
+        '<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>').encode("latin-1"))
     assert scanned(latin) is None
     assert outcome(latin, fast=True) == outcome(latin, fast=False)
     assert outcome(latin, fast=True)[1][0][0] == "café"

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
-from .sheet_scan import NotCanonical, scan_sheet
+from .sheet_scan import NotCanonical, pad_row, scan_sheet, take_back_row
 from .tables import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
@@ -467,9 +467,7 @@ class _SheetStream:
                         expected += 1
                     else:
                         if expected:  # the values so far come back out of flat
-                            held = len(flat) - expected + 1
-                            scattered, expected = dict(enumerate(flat[held:], 1)), 0
-                            del flat[held:]
+                            scattered, expected = take_back_row(flat, expected), 0
                         scattered[column] = value
             elif name is v_ or name is t_:
                 collect = False
@@ -479,11 +477,7 @@ class _SheetStream:
                 if expected:
                     last = expected - 1  # every column from A on, in order
                 else:
-                    last = max(scattered)
-                    full = [""] * last
-                    for column, value in scattered.items():
-                        full[column - 1] = value
-                    flat.extend(full)
+                    last = pad_row(flat, scattered)
                     scattered = {}
                 widths.append(last)
                 lines.append(row_number)

@@ -291,26 +291,37 @@ def _read_rows(segment: str, flat: list[str], widths: list[int], lines: list[int
                 expected += 1
             else:
                 if expected:
-                    held = len(flat) - expected + 1
-                    scattered, expected = dict(enumerate(flat[held:], 1)), 0
-                    del flat[held:]
+                    scattered, expected = take_back_row(flat, expected), 0
                 scattered[column] = value
         at += count
         if expected == 1:
             continue
-        if expected:
-            last = expected - 1
-        else:
-            last = max(scattered)
-            full = [""] * last
-            for column, value in scattered.items():
-                full[column - 1] = value
-            flat.extend(full)
+        last = expected - 1 if expected else pad_row(flat, scattered)
         widths.append(last)
         lines.append(row_number)
         if last > widest:
             widest = last
     return len(numbers) + len(cells), found, widest
+
+
+def take_back_row(flat: list[str], expected: int) -> dict[int, str]:
+    """The values of the row being read, taken back out of ``flat`` by column (they came
+    in columns 1, 2, ..., ``expected - 1``; one out of order comes next)."""
+    held = len(flat) - expected + 1
+    values = dict(enumerate(flat[held:], 1))
+    del flat[held:]
+    return values
+
+
+def pad_row(flat: list[str], scattered: dict[int, str]) -> int:
+    """Add a row whose values came out of order to ``flat``, blanks where it has none, and
+    return its width (its last value's column)."""
+    last = max(scattered)
+    full = [""] * last
+    for column, value in scattered.items():
+        full[column - 1] = value
+    flat.extend(full)
+    return last
 
 
 def _cell_texts(cells: list[tuple[str, ...]], shared_texts: list[str | None],
