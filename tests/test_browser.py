@@ -127,9 +127,14 @@ def wait_idle(page):
 def sidebar_shows(page, text: str) -> None:
     """Wait until the sidebar's data card names ``text``: the card is redrawn after the page,
     so a snapshot taken as soon as the page settles may still show the previous run's card."""
+    shows(page, "[data-testid=stSidebar]", text)
+
+
+def shows(page, selector: str, text: str) -> None:
+    """Wait (up to a minute) until the element at ``selector`` holds ``text``."""
     from playwright.sync_api import expect
 
-    expect(page.locator("[data-testid=stSidebar]")).to_contain_text(text, timeout=60_000)
+    expect(page.locator(selector)).to_contain_text(text, timeout=60_000)
 
 
 def choose_own_file(page):
@@ -548,7 +553,7 @@ def test_names_with_markup_are_shown_as_text_in_every_message(browser):
         page.get_by_role("button", name="Use this data").click()
         page.get_by_text("What is loaded:").wait_for()
         wait_idle(page)
-        assert "are both called" in page.locator("[data-testid=stMain]").inner_text()
+        shows(page, "[data-testid=stMain]", "are both called")
         no_markup(page, "PrefLib note, loaded message, header")
         # a truth file naming items the data do not have
         upload_payload(page, f"{name} truth.csv", truth, field=1)
@@ -568,7 +573,7 @@ def test_names_with_markup_are_shown_as_text_in_every_message(browser):
         page.get_by_role("button", name="Make the noisy copy").click()
         page.get_by_role("heading", name="What changed").wait_for()
         wait_idle(page)
-        assert "noisy copy of" in page.locator("[data-testid=stMain]").inner_text()
+        shows(page, "[data-testid=stMain]", "noisy copy of")
         no_markup(page, "noisy copy")
         go(page, "Consensus ranking", "Consensus ranking")
         no_markup(page, "consensus")
