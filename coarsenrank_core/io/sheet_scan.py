@@ -1,16 +1,4 @@
-"""A fast reading of sheets written the way spreadsheet programs write them: whole rows at once.
-
-A sheet of a million rows costs the streaming parser some 17 million Python callbacks. The
-XML that Excel, LibreOffice, Google Sheets and openpyxl write follows a narrow grammar, so
-this reader checks each megabyte of rows against that grammar in one regular-expression call
-and takes the cells out in another. Whatever leaves the grammar (a comment, a namespace
-prefix, whitespace between tags, a DOCTYPE, another encoding, an odd attribute order, a blank
-flood or a limit within reach) raises :class:`NotCanonical`, and the caller reads the sheet
-again with its streaming parser, which gives the reference answer and every refusal.
-
-The rows are read as the streaming parser reads them (see ``containers._SheetStream``): the
-same rows with values, columns, texts, line numbers and counts of cells and rows met.
-"""
+"""A fast reading of sheets written the way spreadsheet programs write them: whole rows at once."""
 
 from __future__ import annotations
 
@@ -164,6 +152,18 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
     ------
     NotCanonical
         The sheet leaves the grammar (or comes near a limit): read it with the parser.
+
+    Notes
+    -----
+    A sheet of a million rows costs the streaming parser some 17 million Python callbacks.
+    The XML that Excel, LibreOffice, Google Sheets and openpyxl write follows a narrow grammar,
+    so each megabyte of rows is checked against it in one regular-expression call and its
+    cells are taken out in another. Whatever leaves the grammar (a comment, a namespace
+    prefix, whitespace between tags, a DOCTYPE, another encoding, an odd attribute order, a
+    blank flood or a limit within reach) raises :class:`NotCanonical`, and the caller reads
+    the sheet again with its streaming parser (``containers._SheetStream``), which gives the
+    reference answer and every refusal; read here, a sheet gives the same rows with values,
+    columns, texts, line numbers and counts of cells and rows met.
     """
     from xml.parsers import expat
 
