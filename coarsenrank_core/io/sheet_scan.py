@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable
 from itertools import repeat
 from operator import itemgetter
-from typing import IO, Any
+from typing import IO
+from xml.parsers import expat
 
 #: Characters XML 1.0 does not allow (beside ``<`` and ``&``, which the patterns handle).
 _NOT_XML = r"\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff"
@@ -69,20 +70,6 @@ Convert = Callable[[str, str | None, str | None], str]
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _START, _END = "<sheetData>", "</sheetData>"
 
-
-def _column_letters(count: int) -> list[str]:
-    """``A``, ``B``, ... the first ``count`` column names."""
-    letters = []
-    for number in range(1, count + 1):
-        name = ""
-        while number:
-            number, rest = divmod(number - 1, 26)
-            name = chr(65 + rest) + name
-        letters.append(name)
-    return letters
-
-
-_LETTERS = _column_letters(16_384)
 #: Text read before ``<sheetData>`` or held between two rows, at most.
 _MAX_HELD = 16 * 2 ** 20
 
@@ -130,7 +117,7 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
         ``convert(raw, type, style)``: a cell's text from its raw value, its ``t`` attribute
         and its ``s`` attribute (``None`` when absent); raises on a damaged cell.
     columns : dict
-        Column letters → column number (``A`` → 1 ... ``XFD`` → 16,384).
+        Column letters → column number, in column order (``A`` → 1 ... ``XFD`` → 16,384).
     max_cells, blank_slack, blank_factor : int
         The streaming parser's limits: when the sheet comes within reach of one, the
         streaming parser is left to refuse it, with its own message.
@@ -165,8 +152,6 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
     reference answer and every refusal; read here, a sheet gives the same rows with values,
     columns, texts, line numbers and counts of cells and rows met.
     """
-    from xml.parsers import expat
-
     # the XML around the rows (before <sheetData> and after </sheetData>) is checked by the
     # parser itself, without handlers; the rows are checked by the grammar
     outside = expat.ParserCreate(namespace_separator="}")
@@ -175,6 +160,7 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
         raise NotCanonical("a DOCTYPE")
 
     outside.StartDoctypeDeclHandler = refuse
+    letters = list(columns)  # "A", "B", ... in order
     decoder = codecs.getincrementaldecoder("utf-8")()
     flat: list[str] = []
     widths: list[int] = []
@@ -201,7 +187,7 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
                 continue
             head = pending[:start + len(_START)]
             rows = _rows_of(head)
-            _check_outside(outside, head, expat)
+            _check_outside(outside, head)
             pending = pending[start + len(_START):]
         end = pending.find(_END)
         if end >= 0:
@@ -216,7 +202,7 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
                 raise NotCanonical("rows outside the grammar")
             values_before = values
             met, found, widest = _read_rows(segment, flat, widths, lines, shared_texts,
-                                            convert, columns, max_row)
+                                            convert, columns, letters, max_row)
             parsed += met
             values += found
             width = max(width, widest)
@@ -226,7 +212,7 @@ def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | 
         if end >= 0:
             if _ACTED_ON.search(pending, len(_END)):
                 raise NotCanonical("cells or rows after the sheet's data")
-            _check_outside(outside, pending, expat)
+            _check_outside(outside, pending)
             return flat, widths, lines
 
 
@@ -243,7 +229,7 @@ def _rows_of(head: str) -> re.Pattern[str]:
     return _ROWS[worksheet is not None and "xmlns:x14ac=" in worksheet.group()]
 
 
-def _check_outside(parser: Any, text: str, expat: Any) -> None:
+def _check_outside(parser: expat.XMLParserType, text: str) -> None:
     """Have the parser check XML outside the rows (the streaming parser reads it too)."""
     try:
         parser.Parse(text.encode("utf-8"), False)
@@ -253,7 +239,8 @@ def _check_outside(parser: Any, text: str, expat: Any) -> None:
 
 def _read_rows(segment: str, flat: list[str], widths: list[int], lines: list[int],
                shared_texts: list[str | None], convert: Convert,
-               columns: dict[str, int], max_row: int) -> tuple[int, int, int]:
+               columns: dict[str, int], letters: list[str], max_row: int
+               ) -> tuple[int, int, int]:
     """Add the rows with values of ``segment`` (whole rows in the grammar) to the lists;
     return the rows and cells met, the cells with values, and the widest row's width."""
     numbers = list(map(int, _ROW_NUMBERS.findall(segment)))
@@ -267,7 +254,7 @@ def _read_rows(segment: str, flat: list[str], widths: list[int], lines: list[int
             and found == len(texts):
         # every row has the same cells, all with values: columns A, B, C ... in order?
         width = per_row[0]
-        if list(map(itemgetter(0), cells)) == _LETTERS[:width] * len(per_row):
+        if list(map(itemgetter(0), cells)) == letters[:width] * len(per_row):
             flat.extend(texts)
             widths.extend(repeat(width, len(per_row)))
             lines.extend(numbers)
