@@ -110,6 +110,11 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
         split = list(csv.DictReader(handle))
     assert {r["data"] for r in split} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
     assert all(float(r["scale"]) > 0 for r in split) and "scale factor k" in default
+    with open(out / "default_widening.csv") as handle:
+        widening = list(csv.DictReader(handle))
+    assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
+    assert {float(r["factor"]) for r in widening} >= {1.0, 2.0}
+    assert "How much wider would the likely ranks have to be" in default
 
 
 # ------------------------------------------------------------------ without the datasets

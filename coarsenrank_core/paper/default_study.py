@@ -17,8 +17,9 @@ from ..uncertainty import (
     BOOTSTRAP_DRAWS,
     INTERVAL_LEVEL,
     BootstrapResult,
+    nearest_rank_runs,
     rank_uncertainty,
-    shortest_rank_runs,
+    shrink_refits,
 )
 
 __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
@@ -27,7 +28,7 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
            "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
            "UNPULLED_INTERVAL",
-           "posterior_interval", "summarise", "default_conditions"]
+           "posterior_interval", "summarise", "default_conditions", "widened_interval"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
 #: the better items more often (as on the paper's datasets), −1 the weaker ones.
@@ -307,7 +308,31 @@ def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
     refits = _bootstrap(prefs, seed, n_draws).refits
     assert refits is not None
     ranks = np.argsort(np.argsort(-refits, axis=1, kind="stable"), axis=1, kind="stable")
-    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
+    return nearest_rank_runs(ranks, INTERVAL_LEVEL)
+
+
+def widened_interval(prefs: Preferences, seed: int, factor: float,
+                     n_draws: int = BOOTSTRAP_DRAWS):
+    """The default interval with every refit's log-scores ``factor`` times as far from the fit.
+
+    The refits of :func:`bootstrap_interval`, centred, are moved away from the full-data
+    fit's centred log-scores by ``factor`` (1: the default itself), then pulled and read as
+    the default reads them. It measures how much wider the likely ranks would have to be to
+    reach a given coverage; it is not an interval the package offers.
+    """
+    result = _bootstrap(prefs, seed, n_draws)
+    refits = np.asarray(result.refits, dtype=float)
+    scores = np.asarray(result.scores, dtype=float)
+    usable = np.all(refits > 0, axis=0) & (scores > 0)
+    logs = np.log(refits[:, usable])
+    logs -= logs.mean(axis=1, keepdims=True)
+    fitted = np.log(scores[usable])
+    fitted -= fitted.mean()
+    widened = refits.copy()
+    widened[:, usable] = np.exp(fitted + factor * (logs - fitted))
+    draws, _ = shrink_refits(scores, widened)
+    ranks = np.argsort(np.argsort(-draws, axis=1, kind="stable"), axis=1, kind="stable")
+    return nearest_rank_runs(ranks, INTERVAL_LEVEL)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
