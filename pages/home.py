@@ -17,7 +17,7 @@ st.markdown(
     "says how sure each place is. Its default answer is the method our measurements support "
     "best: plain **Plackett–Luce**, or **PL-mix** when the answers show careless raters: "
     "it treats every rater (or list) as careful or careless and down-weights the careless "
-    "ones. Each item's **likely ranks** are the run of places that holds it in about "
+    "ones. Each item's **likely ranks** are the shortest run of places that holds it in "
     "90 % of refits on the raters resampled at random: they narrow as more people answer "
     "and widen when people disagree about it. The paper's method, **CoarsenRank** "
     "(Pan et al., JMLR 2022), which fits a neighbourhood of the data rather than the "

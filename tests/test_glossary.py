@@ -32,7 +32,6 @@ def test_every_entry_is_one_plain_line():
 def test_the_default_answer_and_the_likely_ranks_are_described_as_the_pages_fit_them():
     assert "plain Plackett–Luce, or PL-mix" in GLOSSARY["consensus"]
     assert "CoarsenPL at the session's α" in GLOSSARY["consensus"]
-    assert f"as near {INTERVAL_LEVEL:.0%} of refits as whole places allow" in \
-        GLOSSARY["likely_ranks"]
+    assert f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled" in GLOSSARY["likely_ranks"]
     assert "Not the same τ" in GLOSSARY["tau"] and "not the tempering τ" in \
         GLOSSARY["kendall_tau_b"]

@@ -10,6 +10,7 @@ from coarsenrank_core.uncertainty import (
     BootstrapResult,
     nearest_rank_runs,
     rank_uncertainty,
+    shortest_rank_runs,
     shrink_refits,
 )
 
@@ -41,11 +42,10 @@ def test_the_intervals_and_chances_are_read_off_the_refits():
     spread = rank_uncertainty(prefs, n_draws=60, random_state=1)
     assert isinstance(spread, BootstrapResult) and spread.draws.shape == (60, 4)
     ranks = np.argsort(np.argsort(-spread.draws, axis=1, kind="stable"), axis=1) + 1
-    for item in range(4):  # the run of ranks holding nearest 54 of the 60 refits
-        held = [(abs(n - 54), high - low, low, high) for low in range(1, 5)
-                for high in range(low, 5)
-                if (n := np.count_nonzero((ranks[:, item] >= low) & (ranks[:, item] <= high)))]
-        *_, low, high = min(held)
+    for item in range(4):  # the shortest run of ranks that holds 54 of the 60 refits
+        held = [(high - low, low, high) for low in range(1, 5) for high in range(low, 5)
+                if np.count_nonzero((ranks[:, item] >= low) & (ranks[:, item] <= high)) >= 54]
+        _, low, high = min(held)
         assert (spread.rank_low[item], spread.rank_high[item]) == (low, high)
     np.testing.assert_allclose(spread.p_first, (ranks == 1).mean(axis=0))
     assert spread.p_first.sum() == pytest.approx(1.0)
@@ -96,6 +96,29 @@ def test_capped_refits_give_the_intervals_of_refits_run_to_convergence():
         assert np.abs(capped.p_first - full.p_first).max() <= 1 / 15 + 1e-12
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 6), st.floats(0.05, 0.99), st.integers(0, 2**32 - 1),
+       st.integers(1, 7))
+def test_the_run_is_the_shortest_that_holds_the_level_by_brute_force(n_draws, n_items, level,
+                                                                     seed, block):
+    ranks = np.random.default_rng(seed).integers(0, n_items, size=(n_draws, n_items))
+    low, high = shortest_rank_runs(ranks, level, block_entries=block * n_draws)
+    need = int(np.ceil(level * n_draws - 1e-9))
+    for item in range(n_items):
+        column = ranks[:, item] + 1
+        held = [(b - a, a, b) for a in range(1, n_items + 1) for b in range(a, n_items + 1)
+                if np.count_nonzero((column >= a) & (column <= b)) >= need]
+        assert (low[item], high[item]) == min(held)[1:]
+
+
+def test_a_discrete_rank_keeps_no_neighbour_that_holds_only_a_tail():
+    # rank 6 in 80 % of refits and 5 or 7 in 10 % each: the central 90 % interval would be
+    # 5–7 (covering the truth almost always); the shortest run holding 90 % is 5–6
+    ranks = np.repeat([5, 4, 6], [80, 10, 10])[:, None]
+    low, high = shortest_rank_runs(ranks, 0.9)
+    assert (low[0], high[0]) == (5, 6)
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 6), st.floats(0.05, 0.99), st.integers(0, 2**32 - 1),
        st.integers(1, 7))
@@ -106,22 +129,14 @@ def test_the_run_is_the_one_nearest_the_level_by_brute_force(n_draws, n_items, l
     low, high = nearest_rank_runs(ranks, level, block_entries=block * n_draws)
     for item in range(n_items):
         column = ranks[:, item] + 1
-        runs = []
-        for a in range(1, n_items + 1):
-            for b in range(a, n_items + 1):
-                held = np.count_nonzero((column >= a) & (column <= b))
-                if held:
-                    runs.append((round(abs(held - level * n_draws), 9), b - a, a, b))
-        assert (low[item], high[item]) == min(runs)[2:]
-
-
-def test_a_discrete_rank_keeps_no_neighbour_that_holds_only_a_tail():
-    # rank 6 in 80 % of refits and 5 or 7 in 10 % each: the central 90 % interval would be
-    # 5–7 (covering the truth almost always); 5–6 and 6–7 hold exactly 90 %, and the run
-    # of better ranks is kept
-    ranks = np.repeat([5, 4, 6], [80, 10, 10])[:, None]
-    low, high = nearest_rank_runs(ranks, 0.9)
-    assert (low[0], high[0]) == (5, 6)
+        runs = [(np.count_nonzero((column >= a) & (column <= b)), b - a, a, b)
+                for a in range(1, n_items + 1) for b in range(a, n_items + 1)]
+        # candidates: no other run as short holding more, or shorter holding as much
+        candidates = [r for r in runs if r[0] and not any(
+            (o[0] >= r[0] and o[1] <= r[1]) and (o[0] > r[0] or o[1] < r[1]) for o in runs)]
+        nearest = min(candidates, key=lambda r: (round(abs(r[0] - level * n_draws), 9),
+                                                 r[1], r[2]))
+        assert (low[item], high[item]) == nearest[2:]
 
 
 def test_a_run_may_hold_a_little_less_than_the_level_when_that_is_nearer():

@@ -42,13 +42,13 @@ def first_place_out_of_order(order, first) -> bool:
 def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
     """What the likely ranks measure, in plain words."""
     who = "raters" if unit == "ranker" else "lists"
-    return (f"“Likely ranks” is the run of places that holds the item in as near "
-            f"{level:.0%} of {n_draws} refits as whole places allow, each on the "
-            f"{n_units:,} {who} resampled at random (a bootstrap; an item compared too "
-            "rarely to place apart from its neighbours is pulled towards the middle, as "
-            "league tables are). It narrows as more people answer and widens when they "
-            "disagree about the item; in simulations it covers the true place 85–97 % of "
-            "the time, less when there are many items and few answers about each.")
+    return (f"“Likely ranks” is the shortest run of places that holds the item in at least "
+            f"{level:.0%} of {n_draws} refits, each on the {n_units:,} {who} resampled at "
+            "random (a bootstrap; an item compared too rarely to place apart from its "
+            "neighbours is pulled towards the middle, as league tables are). It narrows as "
+            "more people answer and widens when they disagree about the item; in "
+            "simulations it covers the true place 90–97 % of the time, less when there are "
+            "many items and few answers about each.")
 
 
 def too_few_lists_text(prefs) -> str | None:

@@ -47,9 +47,9 @@ GLOSSARY = {
                  "plain Plackett–Luce, or PL-mix (each rater or list careful or careless) "
                  "when the answers show careless ones; on the Consensus page you can show "
                  "CoarsenPL at the session's α instead.",
-    "likely_ranks": f"Likely ranks: the run of places that holds the item in as near "
-                    f"{INTERVAL_LEVEL:.0%} of refits as whole places allow, the raters resampled "
-                    "at random; narrow when the raters agree about it.",
+    "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
+                    f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random; "
+                    "narrow when the raters agree about it.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
     "median_runs": "Median of N runs: each method is timed N times; the point is the middle "

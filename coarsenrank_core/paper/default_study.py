@@ -19,6 +19,7 @@ from ..uncertainty import (
     BootstrapResult,
     nearest_rank_runs,
     rank_uncertainty,
+    shortest_rank_runs,
     shrink_refits,
 )
 
@@ -27,7 +28,7 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "study_data", "study_cells", "accuracy_study", "interval_study",
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
            "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
-           "UNPULLED_INTERVAL",
+           "UNPULLED_INTERVAL", "NEAREST_INTERVAL", "nearest_bootstrap_interval",
            "posterior_interval", "summarise", "default_conditions", "widened_interval"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
@@ -308,7 +309,15 @@ def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
     refits = _bootstrap(prefs, seed, n_draws).refits
     assert refits is not None
     ranks = np.argsort(np.argsort(-refits, axis=1, kind="stable"), axis=1, kind="stable")
-    return nearest_rank_runs(ranks, INTERVAL_LEVEL)
+    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
+
+
+def nearest_bootstrap_interval(prefs: Preferences, seed: int,
+                               n_draws: int = BOOTSTRAP_DRAWS):
+    """The default's pulled refits read as the run nearest 90 %
+    (:func:`~coarsenrank_core.uncertainty.nearest_rank_runs`) instead of the shortest run
+    holding at least 90 %."""
+    return nearest_rank_runs(_bootstrap(prefs, seed, n_draws).draw_ranks, INTERVAL_LEVEL)
 
 
 def widened_interval(prefs: Preferences, seed: int, factor: float,
@@ -332,7 +341,7 @@ def widened_interval(prefs: Preferences, seed: int, factor: float,
     widened[:, usable] = np.exp(fitted + factor * (logs - fitted))
     draws, _ = shrink_refits(scores, widened)
     ranks = np.argsort(np.argsort(-draws, axis=1, kind="stable"), axis=1, kind="stable")
-    return nearest_rank_runs(ranks, INTERVAL_LEVEL)
+    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
@@ -347,10 +356,13 @@ def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int
 DEFAULT_INTERVAL = "ranker bootstrap (default)"
 #: The same refits without the empirical-Bayes pull.
 UNPULLED_INTERVAL = "ranker bootstrap, not pulled"
+#: The same pulled refits read as the run nearest 90 %.
+NEAREST_INTERVAL = "ranker bootstrap, run nearest 90 %"
 #: The interval methods the report compares; the first is the package's default.
 INTERVAL_METHODS: Mapping[str, Callable] = {
     DEFAULT_INTERVAL: bootstrap_interval,
     UNPULLED_INTERVAL: unpulled_bootstrap_interval,
+    NEAREST_INTERVAL: nearest_bootstrap_interval,
     "posterior at the knee α": posterior_interval,
     "plain posterior (α = ∞)": lambda prefs, seed: posterior_interval(prefs, seed,
                                                                        alpha=float("inf")),
