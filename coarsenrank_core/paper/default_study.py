@@ -20,7 +20,6 @@ from ..uncertainty import (
     nearest_rank_runs,
     rank_uncertainty,
     shortest_rank_runs,
-    shrink_refits,
 )
 
 __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
@@ -322,25 +321,23 @@ def nearest_bootstrap_interval(prefs: Preferences, seed: int,
 
 def widened_interval(prefs: Preferences, seed: int, factor: float,
                      n_draws: int = BOOTSTRAP_DRAWS):
-    """The default interval with every refit's log-scores ``factor`` times as far from the fit.
+    """The default interval with every pulled refit ``factor`` times as far from the mean.
 
-    The refits of :func:`bootstrap_interval`, centred, are moved away from the full-data
-    fit's centred log-scores by ``factor`` (1: the default itself), then pulled and read as
-    the default reads them. It measures how much wider the likely ranks would have to be to
-    reach a given coverage; it is not an interval the package offers.
+    The pulled refits of :func:`bootstrap_interval` (log-scores, centred in every refit) are
+    moved away from each item's mean over the refits by ``factor`` (1: the default itself)
+    and read as the default reads them. It measures how much wider the likely ranks would
+    have to be to reach a given coverage; it is not an interval the package offers.
     """
     result = _bootstrap(prefs, seed, n_draws)
-    refits = np.asarray(result.refits, dtype=float)
-    scores = np.asarray(result.scores, dtype=float)
-    usable = np.all(refits > 0, axis=0) & (scores > 0)
-    logs = np.log(refits[:, usable])
+    draws = np.asarray(result.draws, dtype=float)
+    usable = np.all(draws > 0, axis=0)
+    logs = np.log(draws[:, usable])
     logs -= logs.mean(axis=1, keepdims=True)
-    fitted = np.log(scores[usable])
-    fitted -= fitted.mean()
-    widened = refits.copy()
-    widened[:, usable] = np.exp(fitted + factor * (logs - fitted))
-    draws, _ = shrink_refits(scores, widened)
-    ranks = np.argsort(np.argsort(-draws, axis=1, kind="stable"), axis=1, kind="stable")
+    mean = logs.mean(axis=0)
+    widened = np.zeros_like(draws)  # items with a zero score stay at the bottom
+    widened[:, usable] = mean + factor * (logs - mean)
+    widened[:, ~usable] = -np.inf
+    ranks = np.argsort(np.argsort(-widened, axis=1, kind="stable"), axis=1, kind="stable")
     return shortest_rank_runs(ranks, INTERVAL_LEVEL)
 
 
