@@ -786,10 +786,10 @@ raters' disagreement with the experts, which no interval built from the raters' 
 measure. The root mean square of `z` is larger than `k` where a few items are placed far
 apart by the two halves (items compared by few raters).
 
-How much wider would the likely ranks have to be to cover the expert truth? Each refit's
-centred log-scores moved `c` times as far from the fit as the bootstrap put them, then
-pulled and read as the default reads them (`default_widening.csv`; coverage, and in
-brackets the mean width in ranks):
+How much wider would the likely ranks have to be to cover the expert truth? Each pulled
+refit's centred log-scores moved `c` times as far from the item's mean over the refits as the
+bootstrap put them, and read as the default reads them (`default_widening.csv`; coverage,
+and in brackets the mean width in ranks):
 
 {widening}
 
