@@ -795,11 +795,12 @@ and in brackets the mean width in ranks):
 
 Where the model is right (the simulated row) any widening over-covers at once; on the
 paper's data the 80 % the study asks for needs about ×1 on BabyFace, ×2 on PeerGrading and
-×3–4 on Readlevel, where an item's likely ranks then span 300 or more of its 490 ranks.
+×3 on Readlevel, where an item's likely ranks then span about 300 of its 490 ranks.
 No one factor serves all four rows, and nothing in the raters' answers says which factor a
 new data set needs: the split halves above agree within the bootstrap's own spread on all
 three. Widening by a cluster bootstrap of the item sets as well as the raters (Readlevel
-asks the same pairs about nine times each) was tried and moved the factor by 1.0–1.1 only.
+asks the same pairs about nine times each) was tried: it widened an item's spread by
+1.00–1.11 (median 1.00) and moved Readlevel's coverage from 0.56 to 0.59 only.
 """
 
 
