@@ -162,7 +162,7 @@ def _fullest_runs(ordered: np.ndarray, new: np.ndarray, span: np.ndarray):
     held = np.where(new[:-1], last - np.arange(n_draws)[:, None] + 1, 0)
     width = np.take_along_axis(ordered, last, axis=0) - ordered
     # most draws, then fewest ranks, then the first (best) start
-    key = held * (2 * n_draws + 2) - width
+    key = held * (int(width.max()) + 1) - width
     start = np.argmax(key, axis=0)
     index = np.arange(columns)
     return start, last[start, index], held[start, index]

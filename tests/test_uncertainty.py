@@ -139,6 +139,24 @@ def test_the_run_is_the_one_nearest_the_level_by_brute_force(n_draws, n_items, l
         assert (low[item], high[item]) == nearest[2:]
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(20, 70), st.floats(0.05, 0.95), st.integers(0, 2**32 - 1))
+def test_the_nearest_run_holds_where_ranks_spread_over_more_places_than_draws(n_draws, places,
+                                                                           level, seed):
+    # many items and few draws: a run may span more places than there are draws
+    ranks = np.random.default_rng(seed).integers(0, places, size=(n_draws, 2), dtype=np.int32)
+    low, high = nearest_rank_runs(ranks, level)
+    for item in range(2):
+        column = ranks[:, item] + 1
+        runs = [(np.count_nonzero((column >= a) & (column <= b)), b - a, a, b)
+                for a in np.unique(column) for b in np.unique(column) if b >= a]
+        candidates = [r for r in runs if not any(
+            (o[0] >= r[0] and o[1] <= r[1]) and (o[0] > r[0] or o[1] < r[1]) for o in runs)]
+        nearest = min(candidates, key=lambda r: (round(abs(r[0] - level * n_draws), 9),
+                                                 r[1], r[2]))
+        assert (low[item], high[item]) == nearest[2:]
+
+
 def test_a_run_may_hold_a_little_less_than_the_level_when_that_is_nearer():
     # rank 3 in 86 % of refits, rank 4 in 14 %: 3 alone holds 86 % (4 points short of 90),
     # 3–4 holds 100 % (10 points over); the first is the honest "90 %" interval
