@@ -307,8 +307,7 @@ def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
     """The same refits as :func:`bootstrap_interval`, read as they are (no pull)."""
     refits = _bootstrap(prefs, seed, n_draws).refits
     assert refits is not None
-    ranks = np.argsort(np.argsort(-refits, axis=1, kind="stable"), axis=1, kind="stable")
-    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
+    return _shortest_runs(refits)
 
 
 def nearest_bootstrap_interval(prefs: Preferences, seed: int,
@@ -334,10 +333,14 @@ def widened_interval(prefs: Preferences, seed: int, factor: float,
     logs = np.log(draws[:, usable])
     logs -= logs.mean(axis=1, keepdims=True)
     mean = logs.mean(axis=0)
-    widened = np.zeros_like(draws)  # items with a zero score stay at the bottom
+    widened = np.full(draws.shape, -np.inf)  # items with a zero score stay at the bottom
     widened[:, usable] = mean + factor * (logs - mean)
-    widened[:, ~usable] = -np.inf
-    ranks = np.argsort(np.argsort(-widened, axis=1, kind="stable"), axis=1, kind="stable")
+    return _shortest_runs(widened)
+
+
+def _shortest_runs(values: np.ndarray):
+    """The default's reading of refits given as values (one row a refit, higher better)."""
+    ranks = np.argsort(np.argsort(-values, axis=1, kind="stable"), axis=1, kind="stable")
     return shortest_rank_runs(ranks, INTERVAL_LEVEL)
 
 
