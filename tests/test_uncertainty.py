@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences, run_method
@@ -119,6 +119,20 @@ def test_a_discrete_rank_keeps_no_neighbour_that_holds_only_a_tail():
     assert (low[0], high[0]) == (5, 6)
 
 
+def nearest_run_by_brute_force(column: np.ndarray, level: float) -> tuple[int, int]:
+    """The nearest run written out: of the runs between ranks the draws hold, those no other
+    run beats (as short holding more, or shorter holding as much); of these, the one nearest
+    the level, then the shortest, then the one of best ranks."""
+    places = np.unique(column)
+    runs = [(np.count_nonzero((column >= a) & (column <= b)), b - a, a, b)
+            for a in places for b in places if b >= a]
+    candidates = [r for r in runs if not any(
+        (o[0] >= r[0] and o[1] <= r[1]) and (o[0] > r[0] or o[1] < r[1]) for o in runs)]
+    nearest = min(candidates, key=lambda r: (round(abs(r[0] - level * column.size), 9),
+                                             r[1], r[2]))
+    return nearest[2], nearest[3]
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 6), st.floats(0.05, 0.99), st.integers(0, 2**32 - 1),
        st.integers(1, 7))
@@ -128,33 +142,19 @@ def test_the_run_is_the_one_nearest_the_level_by_brute_force(n_draws, n_items, l
                                                  dtype=np.int32)  # as draw_ranks gives them
     low, high = nearest_rank_runs(ranks, level, block_entries=block * n_draws)
     for item in range(n_items):
-        column = ranks[:, item] + 1
-        runs = [(np.count_nonzero((column >= a) & (column <= b)), b - a, a, b)
-                for a in range(1, n_items + 1) for b in range(a, n_items + 1)]
-        # candidates: no other run as short holding more, or shorter holding as much
-        candidates = [r for r in runs if r[0] and not any(
-            (o[0] >= r[0] and o[1] <= r[1]) and (o[0] > r[0] or o[1] < r[1]) for o in runs)]
-        nearest = min(candidates, key=lambda r: (round(abs(r[0] - level * n_draws), 9),
-                                                 r[1], r[2]))
-        assert (low[item], high[item]) == nearest[2:]
+        assert (low[item], high[item]) == nearest_run_by_brute_force(ranks[:, item] + 1, level)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 12), st.integers(20, 70), st.floats(0.05, 0.95), st.integers(0, 2**32 - 1))
+@example(5, 40, 0.9, 1)  # a run spanning more than 2D + 2 places must still be the fullest
 def test_the_nearest_run_holds_where_ranks_spread_over_more_places_than_draws(n_draws, places,
                                                                            level, seed):
     # many items and few draws: a run may span more places than there are draws
     ranks = np.random.default_rng(seed).integers(0, places, size=(n_draws, 2), dtype=np.int32)
     low, high = nearest_rank_runs(ranks, level)
     for item in range(2):
-        column = ranks[:, item] + 1
-        runs = [(np.count_nonzero((column >= a) & (column <= b)), b - a, a, b)
-                for a in np.unique(column) for b in np.unique(column) if b >= a]
-        candidates = [r for r in runs if not any(
-            (o[0] >= r[0] and o[1] <= r[1]) and (o[0] > r[0] or o[1] < r[1]) for o in runs)]
-        nearest = min(candidates, key=lambda r: (round(abs(r[0] - level * n_draws), 9),
-                                                 r[1], r[2]))
-        assert (low[item], high[item]) == nearest[2:]
+        assert (low[item], high[item]) == nearest_run_by_brute_force(ranks[:, item] + 1, level)
 
 
 def test_a_run_may_hold_a_little_less_than_the_level_when_that_is_nearer():
