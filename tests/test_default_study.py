@@ -93,7 +93,7 @@ def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
     assert 0.85 <= coverage <= 0.97
 
 
-@pytest.mark.slow  # about 15 s of CPU: five bootstraps of 1,500 lists
+@pytest.mark.slow  # about 4 s of CPU: five bootstraps of 1,500 lists
 def test_with_many_lists_the_run_nearest_90_percent_is_never_longer_and_covers_85_to_97():
     # an item on two ranks in 85 % and 15 % of the refits: the default's shortest run holding
     # at least 90 % keeps both; the run nearest 90 % keeps one (the study's alternative)
