@@ -56,6 +56,7 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("models", 3, ("coarsenrank_core.models",)),
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",
+                       "coarsenrank_core.learning_rate",
                        "coarsenrank_core.fitters",
                        "coarsenrank_core.registry", "coarsenrank_core.uncertainty",
                        "coarsenrank_core.comparison", "coarsenrank_core.experiments",

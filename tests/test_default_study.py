@@ -10,8 +10,10 @@ from coarsenrank_core.paper.default_study import (
     StudyCell,
     accuracy_study,
     bootstrap_interval,
+    chosen_learning_rate,
     default_conditions,
     interval_study,
+    learning_rate_interval,
     nearest_bootstrap_interval,
     split_half_scale,
     study_cells,
@@ -135,3 +137,15 @@ def test_where_the_model_is_right_two_halves_of_the_raters_differ_as_the_bootstr
     scales = [split_half_scale(study_data(StudyCell("uniform", "clean", 5, 300), seed)[0],
                                n_draws=30, random_state=seed)["scale"] for seed in range(3)]
     assert 0.85 <= np.mean(scales) <= 1.3, scales
+
+
+def test_a_rule_chooses_tau_once_for_the_interval_and_the_report_table():
+    prefs, truth = study_data(StudyCell("uniform", "clean", 5, 300), 0)
+    cheap = dict(taus=(1.0, 0.25), n_blocks=3, n_draws=30)
+    low, high = learning_rate_interval(prefs, 0, "safe-bayes", posterior_draws=200, **cheap)
+    chosen = chosen_learning_rate(prefs, 0, "safe-bayes", **cheap)
+    assert chosen is chosen_learning_rate(prefs, 0, "safe-bayes", **cheap)  # memoised
+    assert chosen is not chosen_learning_rate(prefs, 1, "safe-bayes", **cheap)
+    assert chosen.tau == 1.0  # clean data: the plain posterior predicts best
+    assert np.all((1 <= low) & (low <= high) & (high <= 30))
+    assert true_rank_covered(low, high, truth).mean() >= 0.8

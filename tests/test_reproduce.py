@@ -101,6 +101,14 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     with open(out / "default_real_data.csv") as handle:
         real = list(csv.DictReader(handle))
     assert {r["dataset"] for r in real} == {"readlevel", "babyface", "peergrading_released"}
+    assert {r["method"] for r in real} >= {"posterior, τ calibrated (Syring & Martin)",
+                                          "posterior, τ by SafeBayes"}
+    with open(out / "default_learning_rates.csv") as handle:
+        rates = list(csv.DictReader(handle))
+    assert {(r["data"], r["rule"]) for r in rates} >= {
+        (d, rule) for d in ("Readlevel", "BabyFace", "PeerGrading (released)")
+        for rule in ("calibrated", "safe-bayes")}
+    assert all(0 < float(r["tau"]) <= 4 for r in rates) and "### τ chosen from the data" in default
     with open(out / "default_sparse.csv") as handle:
         sparse = list(csv.DictReader(handle))
     assert sparse and all(0 <= float(r["coverage"]) <= 1 and 1 <= float(r["width"]) <= 490

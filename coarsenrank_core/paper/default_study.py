@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..learning_rate import LearningRate, calibrate_tau, safe_bayes_tau, tempered_posterior
 from ..metrics import pairwise_accuracy
 from ..noise import mallows_swaps
 from ..preferences import MIN_WEIGHT, Preferences
@@ -28,7 +29,9 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
            "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
            "UNPULLED_INTERVAL", "NEAREST_INTERVAL", "nearest_bootstrap_interval",
-           "posterior_interval", "summarise", "default_conditions", "widened_interval"]
+           "posterior_interval", "summarise", "default_conditions", "widened_interval",
+           "CALIBRATED_INTERVAL", "SAFE_BAYES_INTERVAL", "chosen_learning_rate",
+           "learning_rate_interval"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
 #: the better items more often (as on the paper's datasets), −1 the weaker ones.
@@ -352,12 +355,43 @@ def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int
     return post.rank_interval(INTERVAL_LEVEL)
 
 
+_RATES: dict = {}
+
+
+def chosen_learning_rate(prefs: Preferences, seed: int, rule: str, **params) -> LearningRate:
+    """:func:`~coarsenrank_core.learning_rate.calibrate_tau` (``rule="calibrated"``) or
+    :func:`~coarsenrank_core.learning_rate.safe_bayes_tau` (``"safe-bayes"``) of ``prefs``,
+    run once for the interval and the report's table of chosen τ."""
+    key = (prefs.fingerprint, seed, rule, tuple(sorted(params.items())))
+    if key not in _RATES:
+        if len(_RATES) >= 256:
+            _RATES.clear()
+        choose = calibrate_tau if rule == "calibrated" else safe_bayes_tau
+        _RATES[key] = choose(prefs, random_state=seed, **params)
+    return _RATES[key]
+
+
+def learning_rate_interval(prefs: Preferences, seed: int, rule: str,
+                           posterior_draws: int = 400, **params):
+    """The posterior at the τ that ``rule`` chooses (:func:`chosen_learning_rate`), read as
+    the default reads its refits: the shortest run of ranks holding at least 90 %.
+    ``params`` go to the rule."""
+    tau = chosen_learning_rate(prefs, seed, rule, **params).tau
+    post = tempered_posterior(prefs, tau, n_draws=posterior_draws, burn_in=200,
+                              random_state=seed)
+    return shortest_rank_runs(post.draw_ranks, INTERVAL_LEVEL)
+
+
 #: The name of the package's default interval in the study's tables.
 DEFAULT_INTERVAL = "ranker bootstrap (default)"
 #: The same refits without the empirical-Bayes pull.
 UNPULLED_INTERVAL = "ranker bootstrap, not pulled"
 #: The same pulled refits read as the run nearest 90 %.
 NEAREST_INTERVAL = "ranker bootstrap, run nearest 90 %"
+#: The posterior at τ calibrated by Syring & Martin's bootstrap (GPC).
+CALIBRATED_INTERVAL = "posterior, τ calibrated (Syring & Martin)"
+#: The posterior at τ chosen by SafeBayes (Grünwald & van Ommen).
+SAFE_BAYES_INTERVAL = "posterior, τ by SafeBayes"
 #: The interval methods the report compares; the first is the package's default.
 INTERVAL_METHODS: Mapping[str, Callable] = {
     DEFAULT_INTERVAL: bootstrap_interval,
@@ -366,4 +400,6 @@ INTERVAL_METHODS: Mapping[str, Callable] = {
     "posterior at the knee α": posterior_interval,
     "plain posterior (α = ∞)": lambda prefs, seed: posterior_interval(prefs, seed,
                                                                        alpha=float("inf")),
+    CALIBRATED_INTERVAL: lambda prefs, seed: learning_rate_interval(prefs, seed, "calibrated"),
+    SAFE_BAYES_INTERVAL: lambda prefs, seed: learning_rate_interval(prefs, seed, "safe-bayes"),
 }
