@@ -75,8 +75,25 @@ def tempered_posterior(prefs: Preferences, tau: float, weights: np.ndarray | Non
     """Gibbs draws from ``prior(θ) · Π_n P_θ(ρ_n)^{τ w_n}`` for any ``τ > 0``.
 
     The power sits on the weights (paper Eq. (20) with ``α = ∞``), so ``τ`` may exceed 1,
-    which ``τ = α / (α + N)`` cannot. ``weights`` replaces the preferences' own weights
-    (e.g. a bootstrap's).
+    which ``τ = α / (α + N)`` cannot.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    tau : float
+        Power on every preference's likelihood; positive.
+    weights : array, shape (N,), optional
+        Replaces the preferences' own weights (e.g. a bootstrap's).
+    n_draws, burn_in : int
+        Gibbs draws kept and sweeps discarded.
+    random_state : None, int or numpy.random.Generator
+    warm_start : optional
+        As for :func:`~coarsenrank_core.models.plackett_luce.coarsen_pl_gibbs`.
+
+    Returns
+    -------
+    PosteriorResult
+        Its ``tau`` and ``params`` are the sampler's (``α = ∞`` on the scaled weights).
     """
     if not tau > 0:
         raise ValueError(f"tau must be positive (got {tau})")
