@@ -149,3 +149,5 @@ def test_a_rule_chooses_tau_once_for_the_interval_and_the_report_table():
     assert chosen.tau == 1.0  # clean data: the plain posterior predicts best
     assert np.all((1 <= low) & (low <= high) & (high <= 30))
     assert true_rank_covered(low, high, truth).mean() >= 0.8
+    with pytest.raises(ValueError, match="rule must be one of"):
+        chosen_learning_rate(prefs, 0, "safebayes")

@@ -356,18 +356,21 @@ def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int
 
 
 _RATES: dict = {}
+_RULES: Mapping[str, Callable[..., LearningRate]] = {"calibrated": calibrate_tau,
+                                                     "safe-bayes": safe_bayes_tau}
 
 
 def chosen_learning_rate(prefs: Preferences, seed: int, rule: str, **params) -> LearningRate:
     """:func:`~coarsenrank_core.learning_rate.calibrate_tau` (``rule="calibrated"``) or
     :func:`~coarsenrank_core.learning_rate.safe_bayes_tau` (``"safe-bayes"``) of ``prefs``,
     run once for the interval and the report's table of chosen τ."""
+    if rule not in _RULES:
+        raise ValueError(f"rule must be one of {sorted(_RULES)} (got {rule!r})")
     key = (prefs.fingerprint, seed, rule, tuple(sorted(params.items())))
     if key not in _RATES:
         if len(_RATES) >= 256:
             _RATES.clear()
-        choose = calibrate_tau if rule == "calibrated" else safe_bayes_tau
-        _RATES[key] = choose(prefs, random_state=seed, **params)
+        _RATES[key] = _RULES[rule](prefs, random_state=seed, **params)
     return _RATES[key]
 
 
