@@ -97,6 +97,9 @@ def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
         page.wait_for_timeout(300)
     wait_main_idle(page)
     page.wait_for_timeout(1_000)
+    # a grid draws its header row after the frame around it: on a busy machine (two test
+    # workers) that took longer than the second above, and the headers read back empty
+    page.wait_for_function(f"() => ({TABLE_HEADERS})().every(h => h.length > 0)")
     # no table scrolls sideways inside itself: its key columns are all on the screen (the
     # grid's accessible header row holds only the columns drawn on the screen)
     assert page.evaluate(OVERFLOWING_TABLES) == []
