@@ -103,18 +103,6 @@ def tempered_posterior(prefs: Preferences, tau: float, weights: np.ndarray | Non
                             random_state=random_state, warm_start=warm_start)
 
 
-def _rankers(prefs: Preferences) -> tuple[np.ndarray, int]:
-    """Each preference's ranker (each list its own without ids) and how many ids there are."""
-    units = prefs.ranker_index
-    return units, int(units.max()) + 1 if len(prefs) else 0
-
-
-def _ranks(scores: np.ndarray) -> np.ndarray:
-    ranks = np.empty(scores.size, dtype=int)
-    ranks[np.argsort(-scores, kind="stable")] = np.arange(1, scores.size + 1)
-    return ranks
-
-
 def calibrate_tau(prefs: Preferences, level: float = 0.9, n_boot: int = 25,
                   n_draws: int = 200, burn_in: int = 100, bounds: tuple = (2.0 ** -8, 4.0),
                   tol: float = 0.01, max_iter: int = 12, random_state: Any = 0
@@ -124,8 +112,8 @@ def calibrate_tau(prefs: Preferences, level: float = 0.9, n_boot: int = 25,
     Syring & Martin's generalized posterior calibration (Biometrika 106, 2019, Algorithm 1)
     for rank intervals: draw ``n_boot`` Bayesian-bootstrap reweightings of the rankers
     (each list its own ranker without ids), sample the τ-posterior of each, and measure how
-    often the central ``level`` interval of an item's rank holds its rank in the full-data
-    fit (PL-EM at α = ∞). An item's interval is read as the package's default reads its
+    often the ``level`` interval of an item's rank holds its rank in the full-data fit
+    (PL-EM at α = ∞). An item's interval is read as the package's default reads its
     bootstrap: the shortest run of ranks holding at least ``level`` of the draws (a central
     interval of a diffuse posterior misses the first and last ranks, so its coverage stops
     rising near ``level`` and leaves τ unidentified). Coverage falls as τ grows; the root of
@@ -160,11 +148,11 @@ def calibrate_tau(prefs: Preferences, level: float = 0.9, n_boot: int = 25,
     params = dict(level=level, n_boot=n_boot, n_draws=n_draws, burn_in=burn_in,
                   bounds=tuple(bounds), tol=tol, max_iter=max_iter, random_state=random_state)
     rng = np.random.default_rng(random_state)
-    full = coarsen_pl(prefs, alpha=np.inf).scores
-    reference = _ranks(full)
-    units, n_units = _rankers(prefs)
+    fit = coarsen_pl(prefs, alpha=np.inf)
+    full, reference = fit.scores, fit.ranks
     base = np.asarray(prefs.weights, dtype=float)
-    weights = base * np.maximum(rng.exponential(size=(n_boot, n_units)), MIN_WEIGHT)[:, units]
+    shares = np.maximum(rng.exponential(size=(n_boot, prefs.n_rankers)), MIN_WEIGHT)
+    weights = base * shares[:, prefs.ranker_index]
     seeds = rng.integers(2**63, size=n_boot)
     warm = full if np.all(full > 0) else None
 
@@ -235,10 +223,10 @@ def safe_bayes_tau(prefs: Preferences, taus=SAFE_BAYES_TAUS, n_blocks: int = 10,
     params = dict(taus=tuple(taus.tolist()), n_blocks=n_blocks, n_draws=n_draws,
                   burn_in=burn_in, random_state=random_state)
     rng = np.random.default_rng(random_state)
-    units, n_units = _rankers(prefs)
+    n_units = prefs.n_rankers
     block_of_unit = np.empty(n_units, dtype=int)
     block_of_unit[rng.permutation(n_units)] = np.arange(n_units) * n_blocks // max(n_units, 1)
-    block = block_of_unit[units]
+    block = block_of_unit[prefs.ranker_index]
     seeds = rng.integers(2**63, size=n_blocks)
     tests = [prefs.subset(block == k) for k in range(1, n_blocks)]
     predicted = sum(len(test) for test in tests)
