@@ -287,7 +287,7 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         warm["per"] = fit.extra["per"]  # the refits keep the structure the data chose
     rng = np.random.default_rng(random_state)
     units = prefs.ranker_index
-    n_units = int(units.max()) + 1 if len(prefs) else 0
+    n_units = prefs.n_rankers
     base = np.asarray(prefs.weights, dtype=float)
     draws = np.empty((n_draws, prefs.n_items))
     for b in range(n_draws):

@@ -266,7 +266,7 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
     other raters. Returns ``k`` and the root mean square of ``z`` over ``splits`` splits.
     """
     rng = np.random.default_rng(random_state)
-    n_units = int(prefs.ranker_index.max()) + 1
+    n_units = prefs.n_rankers
     squares = []
     for _ in range(splits):
         in_first = rng.permutation(n_units) < n_units // 2
