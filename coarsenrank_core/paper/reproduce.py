@@ -12,6 +12,7 @@ import csv
 import platform
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -572,9 +573,8 @@ def learning_rate_rows(datasets: dict, cells, seeds: int, real_seeds: int,
     cases = {TABLE_NAME[key]: [datasets[key].preferences] * real_seeds
              for key in ("readlevel", "babyface", "peergrading_released")}
     for cell in cells:
-        label = _cell_label(dict(contamination=cell.contamination, n_lists=cell.n_lists,
-                                 lists_per_ranker=cell.lists_per_ranker))
-        cases[f"simulated: {label}"] = [study_data(cell, seed)[0] for seed in range(seeds)]
+        cases[f"simulated: {_cell_label(asdict(cell))}"] = [
+            study_data(cell, seed)[0] for seed in range(seeds)]
     rows = []
     for name, data in cases.items():
         for rule, params in rate_params.items():
