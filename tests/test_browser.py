@@ -114,14 +114,23 @@ def new_page(browser):
     return page, dialogs
 
 
+RUN_ENDED = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def run_ended(page, settle: int = 150) -> None:
+    """Wait until no script run is in progress, then ``settle`` ms for the last deltas.
+
+    The app root's script state is the attribute Streamlit's own end-to-end tests wait on;
+    the status widget's "Running" only shows once a run has lasted a moment.
+    """
+    page.locator(RUN_ENDED).wait_for(state="attached", timeout=120_000)
+    page.wait_for_timeout(settle)
+
+
 def wait_idle(page):
     """Wait until the script run has finished: the sidebar card is drawn last, after the page."""
     page.locator("[data-testid=stSidebar]").get_by_text("Loaded data", exact=True).wait_for()
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=stStatusWidget]')"
-        " || !document.querySelector('[data-testid=stStatusWidget]').innerText"
-        ".includes('Running')", timeout=120_000)
-    page.wait_for_timeout(300)
+    run_ended(page)
 
 
 def sidebar_shows(page, text: str) -> None:
@@ -282,11 +291,7 @@ STATUS = re.compile(r"^Loaded: ")  # the status line at the top of every page
 def wait_main_idle(page):
     """Wait for the run to finish where the sidebar may be folded away (a phone)."""
     page.locator("[data-testid=stMain]").get_by_text(STATUS).first.wait_for()
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=stStatusWidget]')"
-        " || !document.querySelector('[data-testid=stStatusWidget]').innerText"
-        ".includes('Running')", timeout=120_000)
-    page.wait_for_timeout(500)
+    run_ended(page, settle=250)
 
 
 def consensus_done(page) -> None:

@@ -13,6 +13,7 @@ from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     PHONE,
     browser,
     new_page,
+    run_ended,
     served_app,
     shots,
     wait_idle,
@@ -44,10 +45,11 @@ def rankings() -> list[list[str]]:
 
 
 def tap(page, name: str) -> None:
-    """Tap an item and wait until the page has put it in the ranking."""
+    """Tap an item and wait until the page has put it in the ranking and its run has ended
+    (the button leaving the page shows that the tap's run has drawn)."""
     page.get_by_role("button", name=name, exact=True).click()
     page.get_by_role("button", name=name, exact=True).wait_for(state="detached")
-    wait_main_idle(page)
+    run_ended(page, settle=100)
 
 
 def rank_and_submit(page, order: list[str], tie_after: int | None = None,
@@ -59,8 +61,17 @@ def rank_and_submit(page, order: list[str], tie_after: int | None = None,
             page.get_by_text("Tie: the next tap shares the last place").click()
             wait_main_idle(page)
         tap(page, name)
-    page.get_by_role("button", name=label, exact=True).click()
-    page.get_by_text("Submitted: your answer is stored").wait_for()
+    submit = page.get_by_role("button", name=label, exact=True)
+    submit.click()
+    try:
+        page.get_by_text("Submitted: your answer is stored").wait_for(timeout=30_000)
+    except PlaywrightTimeout:
+        # a tap that met the page's 3-second refresh can go unseen; a student taps again
+        # (only while the page still offers this button: a second tap would be a change)
+        if not submit.is_visible():
+            raise
+        submit.click()
+        page.get_by_text("Submitted: your answer is stored").wait_for()
     wait_main_idle(page)
 
 
