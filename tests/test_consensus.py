@@ -151,3 +151,29 @@ def test_the_default_consensus_reports_its_progress_over_its_fits(lists_per_rank
     assert np.array_equal(fit.scores, consensus(prefs).scores)
     assert {t for _, t in seen} == {fits} and seen[-1] == (fits, fits)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[0][0] < fits
+
+
+def test_the_pages_coverage_figures_are_the_reports():
+    """The Consensus page tells what the likely ranks covered: the range over the study's
+    simulated settings and over the paper's datasets, from the committed report's tables."""
+    import csv
+    from pathlib import Path
+
+    from ui.consensus_view import REAL_DATA_COVERAGE, SIMULATED_COVERAGE, interval_text
+
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    default = "ranker bootstrap (default)"
+
+    def shown(values) -> str:
+        return f"{min(values):.0%}–{max(values):.0%}".replace("%", "") + " %"
+
+    with open(reports / "default_intervals.csv", encoding="utf-8") as handle:
+        simulated = [float(r["mean"]) for r in csv.DictReader(handle) if r["method"] == default]
+    with open(reports / "default_real_data.csv", encoding="utf-8") as handle:
+        real = [float(r["value"]) for r in csv.DictReader(handle)
+                if r["method"] == default and r["what"] == "coverage"]
+    assert len(simulated) == 28 and len(real) == 3
+    assert SIMULATED_COVERAGE == shown(simulated)
+    assert REAL_DATA_COVERAGE == shown(real)
+    text = interval_text(0.9, "ranker", 120, 100)
+    assert SIMULATED_COVERAGE in text and REAL_DATA_COVERAGE in text
