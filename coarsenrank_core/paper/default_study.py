@@ -285,17 +285,22 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
                 rms=float(np.sqrt(np.mean(z2))), splits=splits)
 
 
-_LAST_BOOTSTRAP: dict = {}
+#: The latest bootstraps, by (id of the data, seed, refits); each entry holds its data so
+#: that the id cannot be reused by another data set while the entry lives.
+_BOOTSTRAPS: dict[tuple[int, int, int], tuple[Preferences, BootstrapResult]] = {}
+_BOOTSTRAPS_KEPT = 16
 
 
 def _bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
-    """The default bootstrap of ``prefs``, run once for the two intervals read off it."""
-    last = _LAST_BOOTSTRAP
-    if not (last.get("prefs") is prefs and last.get("key") == (seed, n_draws)):
-        last.clear()  # holding ``prefs`` keeps its id from being reused by another dataset
-        last.update(prefs=prefs, key=(seed, n_draws),
-                    result=rank_uncertainty(prefs, n_draws=n_draws, random_state=seed))
-    return last["result"]
+    """The default bootstrap of ``prefs``, run once for every interval and table read off
+    it (the real-data table and the widening table read the same bootstraps)."""
+    key = (id(prefs), seed, n_draws)
+    if key not in _BOOTSTRAPS:
+        if len(_BOOTSTRAPS) >= _BOOTSTRAPS_KEPT:
+            del _BOOTSTRAPS[next(iter(_BOOTSTRAPS))]  # the oldest
+        _BOOTSTRAPS[key] = (prefs, rank_uncertainty(prefs, n_draws=n_draws,
+                                                    random_state=seed))
+    return _BOOTSTRAPS[key][1]
 
 
 def bootstrap_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_DRAWS):

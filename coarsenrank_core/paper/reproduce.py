@@ -34,6 +34,7 @@ from ..noise import magnify, subsample
 from ..registry import DEFAULT_METHOD, METHODS, seconds_summary
 from .datasets import PaperDataset, load_babyface, load_peergrading, load_readlevel, load_sushi
 from .default_study import (
+    BOOTSTRAP_DRAWS,
     CALIBRATED_INTERVAL,
     CARELESS_RANKERS,
     DEFAULT_INTERVAL,
@@ -479,6 +480,8 @@ QUICK_RATE_PARAMS: dict[str, dict] = {
     "calibrated": dict(n_boot=4, max_iter=4, n_draws=100),
     "safe-bayes": dict(n_blocks=3, taus=(1.0, 0.25), n_draws=50)}
 RATE_INTERVALS = {"calibrated": CALIBRATED_INTERVAL, "safe-bayes": SAFE_BAYES_INTERVAL}
+#: The refits of the default interval under ``--quick``.
+QUICK_BOOTSTRAP_DRAWS = 20
 
 
 def posterior_interval_methods(rate_params: dict[str, dict]) -> dict[str, Callable]:
@@ -498,7 +501,7 @@ def default_section(datasets: dict, out: Path, seeds: int, quick: bool) -> str:
         interval_cells = cells[2:]
         posterior_cells = interval_cells[:1]
         methods: dict[str, Callable] = {
-            DEFAULT_INTERVAL: partial(bootstrap_interval, n_draws=20)}
+            DEFAULT_INTERVAL: partial(bootstrap_interval, n_draws=QUICK_BOOTSTRAP_DRAWS)}
     else:
         cells = study_cells()
         interval_cells = study_cells(exposures=("uniform",))
@@ -649,6 +652,7 @@ def widening_rows(datasets: dict, quick: bool, seeds: int) -> list[dict]:
     :data:`WIDENING_FACTORS` (:func:`widened_interval`) on the paper's datasets and on a
     simulated cell where the model is right."""
     factors = WIDENING_FACTORS[::2] if quick else WIDENING_FACTORS
+    n_draws = QUICK_BOOTSTRAP_DRAWS if quick else BOOTSTRAP_DRAWS  # as the real-data rows
     cases = {TABLE_NAME[key]: [(datasets[key].preferences, datasets[key].truth)] * seeds
              for key in ("readlevel", "babyface", "peergrading_released")}
     cases["simulated: clean, 5 lists/rater, N = 300"] = [
@@ -658,7 +662,7 @@ def widening_rows(datasets: dict, quick: bool, seeds: int) -> list[dict]:
         found: dict[float, list[tuple[float, float]]] = {f: [] for f in factors}
         for seed, (prefs, truth) in enumerate(data):
             for factor in factors:  # one bootstrap a seed, read at every factor
-                low, high = widened_interval(prefs, seed, factor)
+                low, high = widened_interval(prefs, seed, factor, n_draws)
                 found[factor].append((float(true_rank_covered(low, high, truth).mean()),
                                       float(np.mean(np.asarray(high) - low + 1))))
         for factor, values in found.items():
