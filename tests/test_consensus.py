@@ -165,7 +165,7 @@ def test_the_pages_coverage_figures_are_the_reports():
     default = "ranker bootstrap (default)"
 
     def shown(values) -> str:
-        return f"{min(values):.0%}–{max(values):.0%}".replace("%", "") + " %"
+        return f"{round(100 * min(values))}–{round(100 * max(values))} %"
 
     with open(reports / "default_intervals.csv", encoding="utf-8") as handle:
         simulated = [float(r["mean"]) for r in csv.DictReader(handle) if r["method"] == default]
