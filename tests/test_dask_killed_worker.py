@@ -77,7 +77,9 @@ def test_the_dic_sweep_survives_a_killed_worker_with_the_same_curve(client):
 def test_with_one_copy_a_killed_worker_gives_the_right_answer_or_a_cluster_error(client, at):
     # without the driver's copies: killed at the first EM step, the worker held the only
     # copy of a partition, a clear error; later, Dask may have copied every partition it
-    # held to the other worker while balancing the tasks, and the fit survives
+    # held to the other worker while balancing the tasks, and the fit survives. Which one
+    # is only known after the kill: Dask's memory manager may drop a replica between the
+    # look at who holds what and the kill
     prefs = lists()
     settings = dict(tol=0.0, max_iter=30)
     expected = coarsen_pl(prefs, 20.0, design=PartitionedDesign(prefs, 4), **settings)
@@ -85,10 +87,12 @@ def test_with_one_copy_a_killed_worker_gives_the_right_answer_or_a_cluster_error
     try:
         fit = coarsen_pl(prefs, 20.0, design=design, **settings)
     except ClusterError as error:
-        assert design.sole  # only when a partition was lost
+        # only when the scheduler forgot a partition (its future cancelled) or knows no holder
+        kept = [part for part in design.parts if part.status == "finished"]
+        holders = client.who_has(kept) if kept else {}
+        assert len(kept) < len(design.parts) or any(not holders.get(p.key) for p in kept)
         assert "only copy of a partition" in str(error) and "keep_local=True" in str(error)
     else:
-        assert not design.sole
         np.testing.assert_allclose(fit.scores, expected.scores, rtol=1e-12)
     assert design.killed is not None
     if at == 2:
