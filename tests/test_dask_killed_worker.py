@@ -3,6 +3,7 @@ partition has another copy) or a clear ClusterError, never a wrong answer."""
 
 import os
 import signal
+import time
 
 import numpy as np
 import pytest
@@ -43,12 +44,30 @@ class KillsAWorker(DaskStages):
         return super()._gather(futures)
 
 
-@pytest.fixture
-def client():
-    # worker processes under nannies (a killed one is restarted), as a real cluster
+@pytest.fixture(scope="module")
+def cluster():
+    # worker processes under nannies (a killed one is restarted), as a real cluster; one
+    # for the module: starting and stopping one cost about 20 s a test on two loaded cores
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def client(cluster):
+    """A client of the module's cluster once both its workers answer (the worker killed by
+    the test before is restarted by its nanny)."""
+    with distributed.Client(cluster) as client:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if len(client.run(os.getpid)) == 2:
+                    break
+            except Exception:  # noqa: BLE001 - a worker that died and is being restarted
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("the cluster did not get back its two workers in 120 s")
+            time.sleep(0.2)
         yield client
 
 
