@@ -83,12 +83,34 @@ SLOW_PROPERTY_MODULES = frozenset({"test_header_rules.py", "test_io_content.py",
                                    "test_survey_exports.py"})
 
 
+#: The order in which the tiers' modules run: the longest tests first, so that on two
+#: workers (``-n 2 --dist worksteal``) the queues end with short tests that the worker
+#: done first can take over, instead of one worker finishing a two-minute browser test alone.
+TIER_ORDER = ("browser", "slow", "app")
+
+
+def _module_rank(items: list[pytest.Item]) -> dict[Path, int]:
+    """Each module's place in :data:`TIER_ORDER` (after the last when in none of them)."""
+    rank: dict[Path, int] = {}
+    for item in items:
+        marks = {mark.name for mark in item.iter_markers()}
+        place = min((i for i, tier in enumerate(TIER_ORDER) if tier in marks),
+                    default=len(TIER_ORDER))
+        rank[item.path] = min(rank.get(item.path, place), place)
+    return rank
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test with the tiers of the module it lives in (see ``module_tiers``), and
-    the readers' property tests as ``slow`` (see ``SLOW_PROPERTY_MODULES``)."""
+    """Mark every test with the tiers of the module it lives in (see ``module_tiers``) and
+    the readers' property tests as ``slow`` (see ``SLOW_PROPERTY_MODULES``), then run the
+    modules in the order of :data:`TIER_ORDER`, each module's tests together and in the
+    order collected."""
     for item in items:
         path = Path(item.path).resolve()
         for tier in module_tiers(path):
             item.add_marker(getattr(pytest.mark, tier))
         if path.name in SLOW_PROPERTY_MODULES and item.name.startswith("test_property_"):
             item.add_marker(pytest.mark.slow)
+    rank = _module_rank(items)
+    items.sort(key=lambda item: rank[item.path])
