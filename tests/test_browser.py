@@ -364,57 +364,6 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
-def test_every_page_fits_a_phone(browser, shots, path, title, url):
-    with served_app() as base:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                      device_scale_factor=2)
-        page = context.new_page()
-        page.set_default_timeout(90_000)
-        page.goto(f"{base}/{url}?data=sample%3Acareless")
-        page.wait_for_selector("h1")
-        wait_main_idle(page)
-        button = {"dic": "Run", "compare": "Run the comparison",
-                  "noise": "Make the noisy copy"}.get(url)
-        if button:
-            page.get_by_role("button", name=button, exact=True).click()
-            page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-            wait_main_idle(page)
-        # the loaded data and α are in the first screen of every page
-        status = page.locator("[data-testid=stMain]").get_by_text(STATUS).first
-        box = status.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
-        assert "Teaching: careless raters" in status.inner_text()
-        assert "α = " in status.inner_text()
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        # nothing drawn (chart titles, axis titles, legends, text) runs past the screen edge
-        cut = page.evaluate("""() => [...document.querySelectorAll(
-                '[data-testid=stMain] svg text, [data-testid=stMain] h1,'
-                + ' [data-testid=stMain] p, [data-testid=stMain] button')]
-            .filter(e => e.getBoundingClientRect().width > 0
-                    && (e.getBoundingClientRect().right > 391
-                        || e.getBoundingClientRect().left < -1))
-            .map(e => e.textContent.slice(0, 60))""")
-        assert cut == [], cut
-        # every chart title lies inside its chart (not clipped at the top or the side)
-        clipped = page.evaluate("""() => [...document.querySelectorAll(
-                '[data-testid=stMain] .js-plotly-plot')].flatMap(plot => {
-                const box = plot.getBoundingClientRect();
-                return [...plot.querySelectorAll('.gtitle')].filter(t => {
-                    const r = t.getBoundingClientRect();
-                    return r.top < box.top - 1 || r.right > box.right + 1;
-                }).map(t => t.textContent)})""")
-        assert clipped == [], clipped
-        assert page.locator("[data-testid=stException]").count() == 0
-        height = page.evaluate(
-            "document.querySelector('[data-testid=stMain]').scrollHeight")
-        page.set_viewport_size({"width": PHONE["width"], "height": min(int(height), 12_000)})
-        page.wait_for_timeout(500)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(path=shots / f"phone_{url}.png", full_page=True)
-        context.close()
-
-
 def test_ten_concurrent_sessions_each_see_only_their_own_data(browser, tmp_path):
     """Load: ten browser sessions on one server at once, each uploading its own file and
     running the DIC sweep, the comparison and the consensus, see only their own items."""

@@ -1,9 +1,12 @@
-"""Headless Chromium at 390x844: every page after tapping its sidebar link, as on a phone."""
+"""Headless Chromium at 390x844: every page after tapping its sidebar link, as on a phone: the
+sidebar folds away, the status line is in the first screen, and no text, chart title or
+table column runs past the screen edge."""
 
 import pytest
 
 from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     PHONE,
+    STATUS,
     browser,
     served_app,
     shots,
@@ -36,6 +39,21 @@ TABLE_HEADERS = """() => [...document.querySelectorAll(
         '[data-testid=stMain] [data-testid=stDataFrame]')]
     .filter(d => d.getBoundingClientRect().width > 0)
     .map(d => [...d.querySelectorAll('[role=columnheader]')].map(h => h.innerText.trim()))"""
+# text (chart titles, axis titles, legends, paragraphs, buttons) that runs past the screen edge
+CUT_TEXT = """() => [...document.querySelectorAll(
+        '[data-testid=stMain] svg text, [data-testid=stMain] h1,'
+        + ' [data-testid=stMain] p, [data-testid=stMain] button')]
+    .filter(e => e.getBoundingClientRect().width > 0
+            && (e.getBoundingClientRect().right > 391 || e.getBoundingClientRect().left < -1))
+    .map(e => e.textContent.slice(0, 60))"""
+# a chart title clipped at the top or the side of its chart
+CLIPPED_TITLES = """() => [...document.querySelectorAll(
+        '[data-testid=stMain] .js-plotly-plot')].flatMap(plot => {
+        const box = plot.getBoundingClientRect();
+        return [...plot.querySelectorAll('.gtitle')].filter(t => {
+            const r = t.getBoundingClientRect();
+            return r.top < box.top - 1 || r.right > box.right + 1;
+        }).map(t => t.textContent)})"""
 # a chart title that overlaps a panel title or another annotation of the same chart
 TITLE_OVERLAPS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
     .flatMap(plot => {
@@ -105,6 +123,12 @@ def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
                            ".getAttribute('data-collapsed') === 'true'", timeout=20_000)
     box = sidebar.bounding_box()
     assert box is None or box["x"] + box["width"] <= 1, box
+    # the loaded data and α are in the first screen of every page
+    status = page.locator("[data-testid=stMain]").get_by_text(STATUS).first
+    box = status.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    assert "Teaching: careless raters" in status.inner_text()
+    assert "α = " in status.inner_text()
     for button, result in RUN.get(url, ()):
         page.get_by_role("button", name=button, exact=True).click()
         page.get_by_text(result).first.wait_for()
@@ -130,7 +154,14 @@ def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
             name == want or (isinstance(want, tuple) and name in want)
             for name, want in zip(shown, columns)) for shown in headers), headers
     assert page.evaluate(TITLE_OVERLAPS) == []
+    assert page.evaluate(CUT_TEXT) == []
+    assert page.evaluate(CLIPPED_TITLES) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("[data-testid=stException]").count() == 0
+    # nothing runs past the edge when the whole page is drawn at once either
+    height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": PHONE["width"], "height": min(int(height), 12_000)})
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / f"phone_tap_{url}.png", full_page=True)
     context.close()
