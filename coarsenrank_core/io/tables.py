@@ -6,6 +6,7 @@ import csv
 import io
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -210,11 +211,15 @@ def split_fast(text: str, delimiter: str) -> Table | None:
         else None
     del encoded
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
-                            dtype=object, na_filter=False, keep_default_na=False,
-                            skip_blank_lines=False, engine="c", quotechar='"',
-                            doublequote=True, index_col=False)
-    except (pd.errors.ParserError, ValueError, MemoryError):
+        with warnings.catch_warnings():
+            # a record wider than its first line (a quoted line break) would lose its last
+            # cells: the csv module reads such files instead
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None,
+                                names=range(width), dtype=object, na_filter=False,
+                                keep_default_na=False, skip_blank_lines=False, engine="c",
+                                quotechar='"', doublequote=True, index_col=False)
+    except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError, MemoryError):
         return None
     if len(frame) != n_lines:
         return None
