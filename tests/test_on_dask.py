@@ -91,6 +91,26 @@ def test_a_bad_cell_on_a_worker_names_its_row_and_column_as_the_local_reader(
     assert caught.value.column == "tie"
 
 
+def test_blank_lines_across_partitions_keep_every_row_named_as_the_local_reader(
+        tmp_path, scheduler):
+    lines = ["winner,loser,tie"]
+    for k in range(3000):
+        lines.append(f"m{k % 11},m{(k * 7 + 1) % 11},{k % 2}")
+        if k % 97 == 0:
+            lines.append("" if k % 2 else ",,")  # blank lines in most partitions
+    path = tmp_path / "gaps.csv"
+    path.write_text("\n".join(lines) + "\n")
+    whole = counted(read_preferences(path).merge_duplicates())
+    assert counted(dask_pairwise(path, scheduler, block_bytes=4_000).preferences) == whole
+    lines[2900] = "m1,m2,maybe"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PreferenceFormatError) as local:
+        stream_pairwise(path)
+    with pytest.raises(PreferenceFormatError, match="'maybe' is not a yes/no flag") as caught:
+        dask_pairwise(path, scheduler, block_bytes=4_000)
+    assert caught.value.row == local.value.row == 2901
+
+
 def test_without_a_scheduler_a_local_cluster_is_started(files):
     paths = [files / "b.parquet"]
     assert dask_pairwise(paths, n_workers=1).preferences == stream_pairwise(paths).preferences

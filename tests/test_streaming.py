@@ -103,6 +103,48 @@ def test_bad_cells_name_their_row_and_column_in_any_chunk(tmp_path):
         assert streamed.value.column == column
 
 
+# lines a hand-edited or exported CSV holds besides its rows: (line, what read_file does)
+ODD_LINES = {
+    "an empty line": ("", "skips it"),
+    "a line of spaces": ("   ", "skips it"),
+    "a line of bare separators": (",,", "skips it"),
+    "a row with one value": ("tea", "names the blank loser"),
+    "a row with an extra value": ("tea,coffee,2,milk", "names the extra value"),
+    "a quoted cell over two lines": ('"tea\ncake",coffee', "names the open quote"),
+}
+
+
+@pytest.mark.parametrize("odd", ODD_LINES)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_odd_lines_read_as_the_table_reader_reads_them_with_the_same_row(tmp_path, odd,
+                                                                          newline):
+    """Empty lines, lines of spaces or separators, short and long rows and a quoted line
+    break, before and after a chunk boundary: counted the same, or refused naming the
+    same line, as :func:`read_file` reads the whole file."""
+    rows = ["winner,loser,count"] + [f"m{k % 7},m{(k + 3) % 7},2" for k in range(400)]
+    for at in (150, 5):  # after many rows (a later chunk) and among the first
+        rows.insert(at, ODD_LINES[odd][0])
+    rows.append("m1,,1")  # a blank item below them: its line must be named
+    path = tmp_path / "odd.csv"
+    path.write_bytes(newline.join(rows).encode() + newline.encode())
+    with pytest.raises(PreferenceFormatError) as whole:
+        read_file(path)
+    for chunk_bytes in (1 << 8, 1 << 20):
+        with pytest.raises(PreferenceFormatError) as streamed:
+            stream_pairwise(path, chunk_bytes=chunk_bytes)
+        assert (streamed.value.row, streamed.value.reason) == (whole.value.row,
+                                                               whole.value.reason)
+    if ODD_LINES[odd][1] == "skips it":
+        assert whole.value.row == len(rows)
+        path.write_bytes(newline.join(rows[:-1]).encode() + newline.encode())
+        expected = counted(read_file(path).preferences)
+        for chunk_bytes in (1 << 8, 1 << 20):
+            assert counted(stream_pairwise(path, chunk_bytes=chunk_bytes).preferences) \
+                == expected
+    else:
+        assert whole.value.row in (6, 7)  # the odd line among the first rows
+
+
 def test_other_pairwise_codings_are_refused_with_the_way_to_read_them(tmp_path):
     path = tmp_path / "scores.csv"  # two score columns: read by the table reader only
     pd.DataFrame({"home": ["x", "y"], "away": ["y", "x"], "home_score": [1, 2],

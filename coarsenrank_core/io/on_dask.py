@@ -105,15 +105,14 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             import pyarrow.parquet as pq
 
             file = pq.ParquetFile(piece[1], pre_buffer=False)
-            batches = file.iter_batches(batch_size=1 << 18, row_groups=[piece[2]],
-                                        use_threads=False)
-            first_line = 1
+            for batch in file.iter_batches(batch_size=1 << 18, row_groups=[piece[2]],
+                                           use_threads=False):
+                reader.chunk(batch, 1)
         else:
             _, path, delimiter, width, start, end = piece
-            batches = _csv_range(Path(path), delimiter, width, start, end, 16 << 20)
-            first_line = 2
-        for batch in batches:
-            reader.chunk(batch, first_line)
+            for batch, row_lines, n_lines in _csv_range(Path(path), delimiter, width, start,
+                                                        end, 16 << 20):
+                reader.chunk(batch, 2, row_lines, n_lines)
     except PreferenceFormatError as error:
         return {"error": error, "rows": reader.rows}
     counts = reader.counts.compact()

@@ -24,7 +24,7 @@ from .pairwise import (
     pairwise_columns,
 )
 from .report import ReadReport, ReadResult
-from .tables import choose_delimiter
+from .tables import choose_delimiter, padded, split_with
 
 __all__ = ["stream_pairwise", "CHUNK_BYTES"]
 
@@ -183,7 +183,7 @@ def _text_column(column: Any) -> Any:
     return pc.utf8_trim_whitespace(column.fill_null(""))
 
 
-def _flags(column: Any, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
+def _flags(column: Any, lines: np.ndarray, header: list[str], j: int) -> np.ndarray:
     """A tie-flag column as booleans (0/1, true/false, yes/no; each distinct cell once)."""
     import pyarrow.compute as pc
 
@@ -195,13 +195,13 @@ def _flags(column: Any, offset: int, header: list[str], j: int, first_line: int)
         position = int(np.flatnonzero(np.isin(codes, bad))[0])
         raise PreferenceFormatError(
             f"'{encoded.dictionary[bad[0]].as_py()}' is not a yes/no flag.",
-            row=first_line + offset + position, column=header[j] or str(j + 1),
+            row=int(lines[position]), column=header[j] or str(j + 1),
             fix="Write 1 or 0 (or true/false, yes/no).")
     flags: np.ndarray = np.asarray([w in _TRUE for w in words] or [False])[codes]
     return flags
 
 
-def _weights(column: Any, offset: int, header: list[str], j: int, first_line: int) -> np.ndarray:
+def _weights(column: Any, lines: np.ndarray, header: list[str], j: int) -> np.ndarray:
     pa = _pa()
     if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
         numbers: np.ndarray = column.fill_null(1).to_numpy(zero_copy_only=False).astype(float)
@@ -209,8 +209,17 @@ def _weights(column: Any, offset: int, header: list[str], j: int, first_line: in
         if not bad.size:
             return numbers
     text = np.array(_text_column(column).to_pylist(), dtype=object)
-    lines = first_line + offset + np.arange(text.size)
     return parse_weights(text, lines, header[j] or str(j + 1))
+
+
+def _blank_rows(batch: Any) -> np.ndarray:
+    """Whether every cell of each row is blank (a line of bare separators)."""
+    import pyarrow.compute as pc
+
+    blank = np.ones(batch.num_rows, dtype=bool)
+    for j in range(batch.num_columns):
+        blank &= pc.equal(_text_column(batch.column(j)), "").to_numpy(zero_copy_only=False)
+    return blank
 
 
 class _Cells:
@@ -236,15 +245,14 @@ class _Reader:
         self.ranked_rows = 0
         self.unfinished = 0
 
-    def _outcome(self, batch: Any, n: int, offset: int,
-                 first_line: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _outcome(self, batch: Any, n: int,
+                 line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For left/right files: whether the right item won and whether the row is a tie,
         resolved by the table reader's own rules, and the rows with a result (those whose
         outcome says unfinished, ``*`` or void are skipped, as the table reader does)."""
         coding = self.coding
         assert coding is not None
         header = coding.header
-        line = first_line + offset + np.arange(n)
         text = {j: np.asarray(_text_column(batch.column(j)).to_pylist(), dtype=object)
                 for j in coding.used if j not in (coding.ranker, coding.count)}
         left, right = text[coding.winner], text[coding.loser]
@@ -256,7 +264,7 @@ class _Reader:
             return b_won, tie, keep
         assert coding.label is not None
         drawn = (np.zeros(n, dtype=bool) if coding.tie is None
-                 else _flags(batch.column(coding.tie), offset, header, coding.tie, first_line))
+                 else _flags(batch.column(coding.tie), line, header, coding.tie))
         b_won, tie, unfinished = label_outcomes(left, right, text[coding.label], drawn, line,
                                                 header, coding.label, coding.winner,
                                                 coding.loser)
@@ -275,13 +283,27 @@ class _Reader:
                 fix="Read files of one layout together, with the same column titles.")
         self.coding = coding
 
-    def chunk(self, batch: Any, first_line: int) -> None:
+    def chunk(self, batch: Any, first_line: int, row_lines: np.ndarray | None = None,
+              n_lines: int | None = None) -> None:
+        """Count one record batch (None: lines without rows).
+
+        ``row_lines`` holds each row's line counted from the lines read so far (0-based;
+        by default one row a line) and ``n_lines`` the lines the batch spans (by default its
+        rows); an error names the line ``first_line`` plus both.
+        """
+        n = 0 if batch is None else batch.num_rows
+        line = first_line + self.rows + (np.arange(n) if row_lines is None else row_lines)
+        self.rows += n if n_lines is None else n_lines
+        if n:
+            self._count(batch, line)
+
+    def _count(self, batch: Any, line: np.ndarray) -> None:
         pa = _pa()
         import pyarrow.compute as pc
 
         coding = self.coding
         assert coding is not None
-        n, offset, header = batch.num_rows, self.rows, coding.header
+        n, header = batch.num_rows, coding.header
         if not n:
             return
         sides: list[Any] = []  # pyarrow string arrays
@@ -299,19 +321,22 @@ class _Reader:
         values = both.dictionary.to_pylist()
         blank = [k for k, v in enumerate(values) if not v.strip()]
         if both.indices.null_count or blank:
+            empty = _blank_rows(batch)
+            if empty.any():  # lines of bare separators: the table reader skips them too
+                self._count(batch.filter(pa.array(~empty)), line[~empty])
+                return
             position = int(np.flatnonzero((codes < 0) | np.isin(codes, blank))[0])
             j = coding.winner if position < n else coding.loser
             raise PreferenceFormatError(
                 "This cell is blank; every comparison needs two items.",
-                row=first_line + offset + position % n, column=header[j] or str(j + 1),
+                row=int(line[position % n]), column=header[j] or str(j + 1),
                 fix="Fill in the item or delete the row.")
         values = [v.strip() for v in values]
-        rows_in_chunk = n
         b_won: np.ndarray | None = None
         outcome_tie: np.ndarray | None = None
         keep_rows: np.ndarray | None = None
         if coding.mode != "winner":
-            b_won, outcome_tie, keep_rows = self._outcome(batch, n, offset, first_line)
+            b_won, outcome_tie, keep_rows = self._outcome(batch, n, line)
             if keep_rows.all():
                 keep_rows = None
             else:  # rows without a result: neither counted nor naming items
@@ -335,11 +360,9 @@ class _Reader:
             tie = outcome_tie
         else:
             tie = (None if coding.tie is None
-                   else _flags(batch.column(coding.tie), offset, header, coding.tie,
-                               first_line))
+                   else _flags(batch.column(coding.tie), line, header, coding.tie))
         weight = (None if coding.count is None
-                  else _weights(batch.column(coding.count), offset, header, coding.count,
-                                first_line))
+                  else _weights(batch.column(coding.count), line, header, coding.count))
         ranker = None
         if coding.ranker is not None:
             column = pc.dictionary_encode(_text_column(batch.column(coding.ranker)))
@@ -353,7 +376,7 @@ class _Reader:
                 raise PreferenceFormatError(
                     "The ranker is blank on this row; every row of a file read in chunks "
                     "must name one (or the file has no ranker column).",
-                    row=first_line + offset + position,
+                    row=int(line[position]),
                     column=header[coding.ranker] or str(coding.ranker + 1),
                     fix="Fill in who gave this comparison, or delete the ranker column.")
             seen = None  # the dictionary is in order of first appearance already
@@ -365,7 +388,6 @@ class _Reader:
             ranker = self.rankers.of(values, seen)[local]
         if keep_rows is not None and weight is not None:
             weight = weight[keep_rows]
-        self.rows += rows_in_chunk
         if max(len(self.items.ids), len(self.rankers.ids)) > MAX_ID:
             raise PreferenceFormatError(f"The files name more than {MAX_ID:,} items or rankers.",
                                         fix="Split the data.")
@@ -484,13 +506,22 @@ def _csv_layout(path: Path) -> tuple[list[str], str, int]:
     return header, delimiter, len(head) if newline < 0 else newline + 1
 
 
-def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
-               chunk_bytes: int) -> Iterator[Any]:
-    """Record batches of the lines that start in bytes ``[start, end)`` of a CSV file,
-    parsed a piece of about ``chunk_bytes`` at a time by ``pyarrow.csv.read_csv``.
+CsvPiece = tuple[Any, np.ndarray, int]
+"""A parsed piece of a CSV file: its record batch (None when it holds no rows), the line
+of each row counted from the piece's first line (0-based), and the lines it spans."""
 
-    Memory holds one piece (pyarrow's own streaming reader keeps many blocks in flight);
-    a cell spanning lines is refused by the table reader too.
+
+def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
+               chunk_bytes: int, first_line: int = 2) -> Iterator[CsvPiece]:
+    """The lines that start in bytes ``[start, end)`` of a CSV file, parsed a piece of
+    about ``chunk_bytes`` at a time by ``pyarrow.csv.read_csv``.
+
+    Memory holds one piece (pyarrow's own streaming reader keeps many blocks in flight).
+    A piece pyarrow cannot read line for line (a row with fewer or more values than the
+    header, a line of spaces, a quoted cell over several lines) is read by the table
+    reader's own parse instead, so it is refused, padded or skipped as a whole file read by
+    :func:`~coarsenrank_core.io.read_file` would be; its errors name the line, counting
+    ``first_line`` for the range's first line.
     """
     pa = _pa()
     import pyarrow.csv as pacsv
@@ -501,23 +532,56 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
         parse_options=pacsv.ParseOptions(delimiter=delimiter),
         convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in names},
                                              strings_can_be_null=False))
-    def parse(block: bytes) -> list[Any]:
+    not_utf8 = PreferenceFormatError(
+        f"'{path.name}' is not UTF-8 text, which the chunked reader needs.",
+        fix="Save it as UTF-8 (CSV UTF-8 in Excel), or read it with "
+            "read_preferences, which also reads Windows-1252 and Latin-1.")
+
+    def by_table_reader(block: bytes, before: int) -> tuple[Any, np.ndarray]:
         try:
-            batches: list[Any] = pacsv.read_csv(pa.py_buffer(block), **options).to_batches()
-            return batches
+            table = split_with(block.decode("utf-8"), delimiter)
+            cells = padded(table, names, 0)
+        except UnicodeDecodeError:
+            raise not_utf8 from None
+        except PreferenceFormatError as error:
+            row = None if error.row is None else error.row + first_line - 1 + before
+            raise PreferenceFormatError(error.reason, row=row, column=error.column,
+                                        fix=error.fix) from None
+        batch = pa.RecordBatch.from_arrays(
+            [pa.array(cells[:, j].tolist(), pa.string()) for j in range(width)], names=names)
+        return batch, table.lines.astype(np.int64) - 1
+
+    def parse(block: bytes, before: int) -> Iterator[CsvPiece]:
+        n_lines = block.count(b"\n") + (0 if block.endswith(b"\n") or not block else 1)
+        if not block.strip():
+            yield None, np.zeros(0, dtype=np.int64), n_lines
+            return
+        try:
+            table = pacsv.read_csv(pa.py_buffer(block), **options)
         except pa.ArrowInvalid as error:
-            if "UTF8" not in str(error):
-                raise
-            raise PreferenceFormatError(
-                f"'{path.name}' is not UTF-8 text, which the chunked reader needs.",
-                fix="Save it as UTF-8 (CSV UTF-8 in Excel), or read it with "
-                    "read_preferences, which also reads Windows-1252 and Latin-1.") from None
+            if "UTF8" in str(error):
+                raise not_utf8 from None
+            table = None
+        if table is not None and table.num_rows == n_lines:
+            rows = np.arange(n_lines)
+        else:
+            rows = _filled_lines(block, n_lines)  # pyarrow skips empty lines
+            if table is None or table.num_rows != rows.size:
+                batch, rows = by_table_reader(block, before)
+                yield batch, rows, n_lines
+                return
+        batches = table.to_batches() or [None]
+        done = 0
+        for k, batch in enumerate(batches):
+            count = 0 if batch is None else batch.num_rows
+            yield batch, rows[done:done + count], n_lines if k == len(batches) - 1 else 0
+            done += count
 
     with open(path, "rb") as handle:
         handle.seek(max(start - 1, 0))
         if start > 0 and handle.read(1) != b"\n":
             handle.readline()  # the line under way at start belongs to the range before
-        position, rest = handle.tell(), b""
+        position, rest, before = handle.tell(), b"", 0
         while position < end:
             block = handle.read(min(chunk_bytes, end - position))
             if not block:
@@ -529,14 +593,26 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
             block = rest + block
             cut = len(block) if last else block.rfind(b"\n") + 1
             rest, block = block[cut:], block[:cut]
-            if block.strip():
-                yield from parse(block)
-        if rest.strip():
-            yield from parse(rest)
+            for piece in parse(block, before):
+                before += piece[2]
+                yield piece
+        if rest:
+            yield from parse(rest, before)
 
 
-def _csv_batches(path: Path, chunk_bytes: int) -> tuple[list[str], Iterable[Any], int]:
-    """The header and the record batches of a CSV/TSV file, parsed by pyarrow in chunks."""
+def _filled_lines(block: bytes, n_lines: int) -> np.ndarray:
+    """The 0-based lines of ``block`` that hold something (not even a carriage return)."""
+    codes = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(codes == 10)
+    starts = np.r_[0, ends + 1][:n_lines]
+    stops = np.r_[ends, codes.size][:n_lines]
+    carriage = (stops > starts) & (codes[np.maximum(stops - 1, 0)] == 13)
+    filled: np.ndarray = np.flatnonzero(stops - starts - carriage > 0)
+    return filled
+
+
+def _csv_batches(path: Path, chunk_bytes: int) -> tuple[list[str], Iterator[CsvPiece], int]:
+    """The header and the parsed pieces of a CSV/TSV file, read by pyarrow in chunks."""
     header, delimiter, start = _csv_layout(path)
     end = path.stat().st_size
     return header, _csv_range(path, delimiter, len(header), start, end, chunk_bytes), 2
@@ -616,14 +692,17 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> Rea
             if not path.is_file():
                 raise PreferenceFormatError(f"Cannot read '{path}': there is no such file.",
                                             fix="Check the file name and folder.")
+            start = reader.rows
             if path.suffix.lower() in ARROW_EXTENSIONS or _is_arrow_file(path):
                 header, batches, first_line = _table_batches(path, max(chunk_bytes // 64, 1024))
+                reader.start(header, path.name)
+                for batch in batches:
+                    reader.chunk(batch, first_line - start)
             else:
-                header, batches, first_line = _csv_batches(path, chunk_bytes)
-            reader.start(header, path.name)
-            start = reader.rows
-            for batch in batches:
-                reader.chunk(batch, first_line - start)
+                header, pieces, first_line = _csv_batches(path, chunk_bytes)
+                reader.start(header, path.name)
+                for batch, row_lines, n_lines in pieces:
+                    reader.chunk(batch, first_line - start, row_lines, n_lines)
         return reader.result([p.name for p in files])
     return guard(task)
 

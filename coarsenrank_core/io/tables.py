@@ -180,7 +180,12 @@ def split_table(text: str) -> Table:
     head = text[:HEAD_BYTES]
     if len(text) > HEAD_BYTES and "\n" in head:
         head = head[:head.rindex("\n") + 1]
-    delimiter = choose_delimiter(head)
+    return split_with(text, choose_delimiter(head))
+
+
+def split_with(text: str, delimiter: str) -> Table:
+    """Split text into cells at ``delimiter``: pandas' C parser when every record is one
+    line, else the csv module, which says where a record runs over several lines."""
     table = split_fast(text, delimiter)
     if table is None:
         table = _split_slow(text, delimiter)
@@ -192,7 +197,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     """Parse with pandas' C engine when every record is one line; None otherwise."""
     encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     newlines = np.flatnonzero(encoded == 10)
-    n_lines = newlines.size + (0 if text.endswith("\n") else 1)
+    n_lines = newlines.size + (0 if text.endswith("\n") or not text else 1)
     if n_lines == 0:
         return Table.from_rows([], [], delimiter)
     per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
