@@ -68,8 +68,21 @@ def test_typed_columns_read_as_their_text_and_nulls_as_blanks():
     assert result.report.layout == "pairwise" and result.report.count_column == "count"
     assert result.preferences.ranker_names == ("7", "8")
     np.testing.assert_array_equal(result.preferences.weights, [1.0, 2.0, 3.0])
-    cells = arrow_table(_written(pa.table({"x": pa.array([1.5, None, 2.0])}), "parquet")).cells
+    cells = arrow_table(_written(pa.table({"x": pa.array([1.5, None, 2.0]),
+                                           "y": ["p", "q", "r"]}), "parquet")).cells
     assert cells[:, 0].tolist() == ["x", "1.5", "", "2"]
+
+
+@pytest.mark.parametrize("kind", ["parquet", "feather"])
+def test_a_record_of_blank_cells_is_skipped_like_a_blank_line_and_rows_keep_their_numbers(
+        kind):
+    gaps = pa.table({"winner": ["a", None, " ", "b"], "loser": ["b", None, "", "c"]})
+    assert read_file(_written(gaps, kind)).preferences.to_lists(names=True) == \
+        read_file(b"winner,loser\na,b\n,\n , \nb,c\n").preferences.to_lists(names=True) == \
+        [["a", "b"], ["b", "c"]]
+    bad = pa.table({"winner": ["a", None, "b", None], "loser": ["b", None, "c", "a"]})
+    with pytest.raises(PreferenceFormatError, match="Row 4, column 'winner'.*blank"):
+        read_file(_written(bad, kind))
 
 
 def test_a_blank_cell_names_its_record_and_column():

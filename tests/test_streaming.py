@@ -145,6 +145,25 @@ def test_odd_lines_read_as_the_table_reader_reads_them_with_the_same_row(tmp_pat
         assert whole.value.row in (6, 7)  # the odd line among the first rows
 
 
+@pytest.mark.parametrize("suffix", [".parquet", ".feather"])
+def test_blank_records_and_a_column_of_nulls_read_as_the_table_reader_reads_them(tmp_path,
+                                                                              suffix):
+    gaps = pd.DataFrame({"winner": ["a", None, "b", ""], "loser": ["b", None, "c", " "]})
+    path = written(gaps, tmp_path / f"gaps{suffix}")
+    assert counted(stream_pairwise(path).preferences) == \
+        counted(read_file(path).preferences) == {("a", "b", False, ""): 1.0,
+                                                 ("b", "c", False, ""): 1.0}
+    # a column of nulls is not text: it used to stop the chunked reader with an Arrow error
+    nulls = pd.DataFrame({"winner": [None, None], "loser": ["b", "c"]})
+    path = written(nulls, tmp_path / f"nulls{suffix}")
+    with pytest.raises(PreferenceFormatError) as whole:
+        read_file(path)
+    with pytest.raises(PreferenceFormatError, match="blank") as streamed:
+        stream_pairwise(path)
+    assert (streamed.value.row, streamed.value.column) == (whole.value.row,
+                                                           whole.value.column) == (1, "winner")
+
+
 def test_other_pairwise_codings_are_refused_with_the_way_to_read_them(tmp_path):
     path = tmp_path / "scores.csv"  # two score columns: read by the table reader only
     pd.DataFrame({"home": ["x", "y"], "away": ["y", "x"], "home_score": [1, 2],

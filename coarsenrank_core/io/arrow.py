@@ -72,8 +72,9 @@ def _text(value: object) -> str:
     return str(value).strip()
 
 
-def _column_cells(column: Any) -> np.ndarray:
-    """A column as text cells, converting each distinct value once (dictionary-encoded)."""
+def _column_cells(column: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A column as text cells, converting each distinct value once (dictionary-encoded),
+    and whether each cell holds more than white space."""
     pa = _pyarrow()
     import pyarrow.compute as pc
 
@@ -82,12 +83,13 @@ def _column_cells(column: Any) -> np.ndarray:
         encoded = pc.dictionary_encode(column) if not pa.types.is_dictionary(
             column.type) else column
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid):  # nested values: one by one
-        return np.asarray([_text(v) for v in column.to_pylist()], dtype=object)
+        cells = np.asarray([_text(v) for v in column.to_pylist()], dtype=object)
+        return cells, np.asarray([bool(c.strip()) for c in cells], dtype=bool)
     texts = np.asarray([_text(v) for v in encoded.dictionary.to_pylist()] + [""], dtype=object)
+    filled = np.asarray([bool(t.strip()) for t in texts], dtype=bool)
     codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.intp)
     codes[codes < 0] = len(texts) - 1
-    cells: np.ndarray = texts[codes]
-    return cells
+    return texts[codes], filled[codes]
 
 
 def arrow_table(data: bytes) -> Table:
@@ -103,8 +105,12 @@ def arrow_table(data: bytes) -> Table:
                                     fix="Write the comparisons or rankings as columns.")
     cells = np.empty((table.num_rows + 1, len(names)), dtype=object)
     cells[0] = names
+    filled = np.zeros(table.num_rows + 1, dtype=bool)
+    filled[0] = True
     for j in range(len(names)):
-        cells[1:, j] = _column_cells(table.column(j))
+        cells[1:, j], column_filled = _column_cells(table.column(j))
+        filled[1:] |= column_filled
     lines = np.arange(table.num_rows + 1, dtype=np.int64)
     lines[0] = 1
-    return Table(cells, lines, ",", (len(names),))
+    # a record of blank cells is skipped, as a blank line of a CSV file or row of a sheet
+    return Table(cells[filled], lines[filled], ",", (len(names),))

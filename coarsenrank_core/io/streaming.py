@@ -313,8 +313,9 @@ class _Reader:
                 column = column.combine_chunks()
             if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
                 column = _text_column(column)  # numbers, categories: as the CSV reader writes
-            sides.append(column.cast(pa.large_string()) if len(sides) and
-                         column.type != sides[0].type else column)
+            sides.append(column)
+        if sides[0].type != sides[1].type:  # string beside large_string (or a column of nulls)
+            sides = [side.cast(pa.large_string()) for side in sides]
         # one dictionary of the chunk's distinct cells; each is trimmed and checked once
         both = pc.dictionary_encode(pa.concat_arrays(sides))
         codes = both.indices.fill_null(-1).to_numpy(zero_copy_only=False)
