@@ -6,7 +6,6 @@ import csv
 import io
 import math
 import re
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -195,6 +194,8 @@ def split_with(text: str, delimiter: str) -> Table:
 
 def split_fast(text: str, delimiter: str) -> Table | None:
     """Parse with pandas' C engine when every record is one line; None otherwise."""
+    if text.count("\r") != text.count("\r\n"):
+        return None  # a lone carriage return ends a record to the C parser, not a line here
     encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     newlines = np.flatnonzero(encoded == 10)
     n_lines = newlines.size + (0 if text.endswith("\n") or not text else 1)
@@ -216,17 +217,15 @@ def split_fast(text: str, delimiter: str) -> Table | None:
         else None
     del encoded
     try:
-        with warnings.catch_warnings():
-            # a record wider than its first line (a quoted line break) would lose its last
-            # cells: the csv module reads such files instead
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None,
-                                names=range(width), dtype=object, na_filter=False,
-                                keep_default_na=False, skip_blank_lines=False, engine="c",
-                                quotechar='"', doublequote=True, index_col=False)
-    except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError, MemoryError):
+        # a record wider than any line (a quoted line break) is an error to the C parser,
+        # or, as the first record, makes its first cells an index
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+                            dtype=object, na_filter=False, keep_default_na=False,
+                            skip_blank_lines=False, engine="c", quotechar='"',
+                            doublequote=True)
+    except (pd.errors.ParserError, ValueError, MemoryError):
         return None
-    if len(frame) != n_lines:
+    if len(frame) != n_lines or not isinstance(frame.index, pd.RangeIndex):
         return None
     cells = frame.to_numpy(dtype=object)
     del frame
