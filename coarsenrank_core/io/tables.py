@@ -232,8 +232,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     if '"' in text or padding:
         cells = _strip(cells)
     quoted = '"' in text
-    if (quoted or "\r" in text and text.count("\r") != text.count("\r\n")) and any(
-            _contains(cells, c) for c in ("\n", "\r")):
+    if quoted and any(_contains(cells, c) for c in ("\n", "\r")):
         return None
     keep = np.ones(len(cells), dtype=bool)
     if maybe_blank is None:
