@@ -507,9 +507,10 @@ def _csv_layout(path: Path) -> tuple[list[str], str, int]:
     return header, delimiter, len(head) if newline < 0 else newline + 1
 
 
-CsvPiece = tuple[Any, np.ndarray, int]
+CsvPiece = tuple[Any, np.ndarray | None, int]
 """A parsed piece of a CSV file: its record batch (None when it holds no rows), the line
-of each row counted from the piece's first line (0-based), and the lines it spans."""
+of each row counted from the piece's first line (0-based; None when a row is on every
+line), and the lines it spans."""
 
 
 def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
@@ -563,14 +564,15 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
             if "UTF8" in str(error):
                 raise not_utf8 from None
             table = None
-        if table is not None and table.num_rows == n_lines:
-            rows = np.arange(n_lines)
-        else:
-            rows = _filled_lines(block, n_lines)  # pyarrow skips empty lines
-            if table is None or table.num_rows != rows.size:
-                batch, rows = by_table_reader(block, before)
-                yield batch, rows, n_lines
-                return
+        if table is not None and table.num_rows == n_lines:  # a row on every line
+            for batch in table.to_batches():
+                yield batch, None, batch.num_rows
+            return
+        rows = _filled_lines(block, n_lines)  # pyarrow skips empty lines
+        if table is None or table.num_rows != rows.size:
+            batch, rows = by_table_reader(block, before)
+            yield batch, rows, n_lines
+            return
         batches = table.to_batches() or [None]
         done = 0
         for k, batch in enumerate(batches):
