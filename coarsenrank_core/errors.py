@@ -37,6 +37,11 @@ class PreferenceFormatError(ValueError):
         self.fix = fix
         super().__init__(self._compose())
 
+    def moved_down(self, lines: int) -> PreferenceFormatError:
+        """The same error with its row ``lines`` further down: a piece's row in its file."""
+        return PreferenceFormatError(self.reason, row=None if self.row is None
+                                     else self.row + lines, column=self.column, fix=self.fix)
+
     def _compose(self) -> str:
         where = []
         if self.row is not None:

@@ -138,10 +138,7 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
     before = 0
     for part in parts:
         if "error" in part:  # rows of the partitions before it, then its own row
-            error = part["error"]
-            row = None if error.row is None else error.row + before
-            raise PreferenceFormatError(error.reason, row=row, column=error.column,
-                                        fix=error.fix)
+            raise part["error"].moved_down(before)
         before += part["rows"]
     changed: set[str] = set()
     for part in parts:

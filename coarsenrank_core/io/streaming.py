@@ -546,9 +546,7 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
         except UnicodeDecodeError:
             raise not_utf8 from None
         except PreferenceFormatError as error:
-            row = None if error.row is None else error.row + first_line - 1 + before
-            raise PreferenceFormatError(error.reason, row=row, column=error.column,
-                                        fix=error.fix) from None
+            raise error.moved_down(first_line - 1 + before) from None
         batch = pa.RecordBatch.from_arrays(
             [pa.array(cells[:, j].tolist(), pa.string()) for j in range(width)], names=names)
         return batch, table.lines.astype(np.int64) - 1
