@@ -68,8 +68,8 @@ def both_workers_answer(client, seconds: float) -> bool:
 @pytest.fixture
 def client(cluster):
     """A client of the module's cluster once both its workers answer. The worker killed by
-    the test before is restarted by its nanny; on a loaded machine a nanny can miss it (CI
-    once waited 120 s), and then every worker is restarted."""
+    the test before is restarted by its nanny; on a loaded machine a run of the suite once
+    waited 120 s for it in vain, so after 60 s every worker is restarted."""
     with distributed.Client(cluster) as client:
         if not both_workers_answer(client, 60):
             try:
