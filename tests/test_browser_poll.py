@@ -255,7 +255,7 @@ DRINKS = ["Tea", "Coffee", "Juice", "Water"]
 def go_to_next_poll(page, question: str) -> None:
     """Tap "Go to the next poll" until the next poll's question shows. The button sits in
     the page's 3-second refresh; once in CI the next poll had not opened 90 s after a tap
-    (not reproduced in 44 moves under load), and a student then taps again. Anything else
+    (not reproduced in 36 moves under load), and a student then taps again. Anything else
     (no button and no question) fails, naming what the phone shows."""
     button = page.get_by_role("button", name="Go to the next poll")
     for attempt in range(3):
