@@ -311,3 +311,24 @@ def test_the_timings_are_the_seconds_the_comparison_measured():
                                              timing.slowest):
         assert median == np.median(row.seconds)
         assert (fastest, slowest) == (min(row.seconds), max(row.seconds))
+
+
+@pytest.mark.parametrize("path", ["pages/data.py", "pages/consensus.py", "pages/compare.py"])
+def test_every_chart_is_styled_as_plotly_white_for_the_traces_it_draws(path):
+    """The charts' template (plotly's default once ``ui`` is imported) is plotly_white cut
+    to the trace types the charts draw: a chart looks as it did with all of plotly_white."""
+    import plotly.io as pio
+    from plotly.utils import PlotlyJSONEncoder
+
+    white = json.loads(json.dumps(pio.templates["plotly_white"].to_plotly_json(),
+                                  cls=PlotlyJSONEncoder))
+    at = open_page(path)
+    if [b for b in at.button if b.label == "Run the comparison"]:
+        at = click(at, "Run the comparison")
+    specs = chart_specs(at)
+    assert specs
+    for spec in specs:
+        template = spec["layout"]["template"]
+        assert template["layout"] == white["layout"]
+        for kind in {d.get("type", "scatter") for d in spec["data"]}:
+            assert template["data"][kind] == white["data"][kind], kind

@@ -55,7 +55,7 @@ def _layout(fig: go.Figure, title: str, height: int = CHART_HEIGHT, headroom: in
                                  pad=dict(b=14 + 24 * (lines - 1) + headroom, l=4),
                                  font=dict(size=FONT_SIZE + 1)),
                       font=dict(size=FONT_SIZE - 2), height=height + 26 * (lines - 1),
-                      template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
+                      margin=dict(l=10, r=10, t=top, b=10),
                       modebar=dict(orientation="v"), **kwargs)
     # long axis titles wrap too, and the margins grow to hold them
     fig.for_each_xaxis(lambda axis: axis.update(automargin=True, title_text=wrap(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import html
 
+import plotly.graph_objects as go
+import plotly.io as pio
+
 from coarsenrank_core.registry import METHODS
 
 # Okabe–Ito and Tableau colours: distinguishable for common colour-vision deficiencies.
@@ -13,6 +16,23 @@ METHOD_COLORS: dict[str, str] = {m: _PALETTE[i % len(_PALETTE)] for i, m in enum
 METHOD_NAMES: dict[str, str] = {m: spec.name for m, spec in METHODS.items()}
 FONT_SIZE = 17
 CHART_HEIGHT = 460
+#: The trace types the charts draw; the chart template keeps plotly_white's styles for these.
+CHART_TRACES = ("bar", "heatmap", "scatter")
+
+
+def _chart_template() -> go.layout.Template:
+    """plotly_white cut to its layout and the styles of :data:`CHART_TRACES`."""
+    white = pio.templates["plotly_white"]
+    return go.layout.Template(layout=white.layout,
+                              data={kind: white.data[kind] for kind in CHART_TRACES})
+
+
+#: The name under which the charts' template is plotly's default in this process.
+CHART_TEMPLATE = "coarsenrank"
+pio.templates[CHART_TEMPLATE] = _chart_template()
+# every figure takes the default template as it is built, without the validating copy of a
+# template handed to update_layout (which was most of the time a chart took to build)
+pio.templates.default = CHART_TEMPLATE
 
 
 def method_color(method_id: str) -> str:
