@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from coarsenrank_core import read_preferences
+from ui.importer import ranking_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPORTS = ROOT / "tests" / "data" / "exports"
@@ -124,12 +125,28 @@ def test_refused_file_message_is_on_the_page_and_old_data_stays():
 
 
 def test_every_export_fixture_previews_without_error():
+    """Each export uploaded in turn in one session, as a user trying files would: each
+    preview shows its own file's count, items and first ranking, and no error."""
+    at = None
     for path in sorted(EXPORTS.iterdir()):
-        at = start_upload(path.name, path.read_bytes())
+        if at is None:
+            at = start_upload(path.name, path.read_bytes())
+        else:  # the last file is removed first, so no preview can be left from it
+            at.file_uploader(key="upload_file").set_value(None).run()
+            assert not [m for m in at.markdown if m.value.startswith("**We read this as")]
+            at.file_uploader(key="upload_file").set_value(
+                (path.name, path.read_bytes(), "text/csv"))
+            at.run()
         assert not at.exception, path.name
         assert not [e for e in at.error if "could not read" in e.value], path.name
         prefs = read_preferences(path)
-        assert f"over {prefs.n_items} items" in texts(at), path.name
+        shown = texts(at)
+        unit = "comparison" if prefs.is_pairwise else "ranking"
+        assert f"{len(prefs):,} {unit}" in shown, path.name
+        assert f"over {prefs.n_items:,} items" in shown, path.name
+        first = prefs.to_lists(names=True, stop=1)[0]
+        assert ranking_text(first).replace("\\", "") in shown, (path.name, first)
+        assert [m for m in at.markdown if m.value.startswith("**We read this as")], path.name
 
 
 def test_the_loaded_data_keeps_its_reading_record():
