@@ -44,13 +44,33 @@ class KillsAWorker(DaskStages):
         return super()._gather(futures)
 
 
+def start_cluster():
+    # worker processes under nannies (a killed one is restarted), as a real cluster
+    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                    dashboard_address=":0")
+
+
+class ModuleCluster:
+    """The module's cluster (starting one cost about 20 s a test on two loaded cores),
+    started again when a killed worker has not come back."""
+
+    def __init__(self):
+        self.current = start_cluster()
+
+    def fresh(self):
+        try:
+            self.current.close(timeout=30)
+        except Exception:  # noqa: BLE001 - a broken cluster is replaced either way
+            pass
+        self.current = start_cluster()
+        return self.current
+
+
 @pytest.fixture(scope="module")
-def cluster():
-    # worker processes under nannies (a killed one is restarted), as a real cluster; one
-    # for the module: starting and stopping one cost about 20 s a test on two loaded cores
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
-        yield cluster
+def clusters():
+    holder = ModuleCluster()
+    yield holder
+    holder.current.close()
 
 
 def both_workers_answer(client, seconds: float) -> bool:
@@ -66,18 +86,19 @@ def both_workers_answer(client, seconds: float) -> bool:
 
 
 @pytest.fixture
-def client(cluster):
+def client(clusters):
     """A client of the module's cluster once both its workers answer. The worker killed by
-    the test before is restarted by its nanny; on a loaded machine a run of the suite once
-    waited 120 s for it in vain, so after 60 s every worker is restarted."""
-    with distributed.Client(cluster) as client:
-        if not both_workers_answer(client, 60):
-            try:
-                client.restart(timeout=180, wait_for_workers=False)
-            except Exception:  # noqa: BLE001 - the wait below says whether it worked
-                pass
-            if not both_workers_answer(client, 180):
-                pytest.fail("the cluster did not get back its two workers, even restarted")
+    the test before is restarted by its nanny; on a loaded machine the suite once waited
+    60 s for it and 180 s more after ``Client.restart`` in vain, so after 60 s the module
+    starts a new cluster instead."""
+    client = distributed.Client(clusters.current)
+    if not both_workers_answer(client, 60):
+        client.close()
+        client = distributed.Client(clusters.fresh())
+        if not both_workers_answer(client, 120):
+            client.close()
+            pytest.fail("a new cluster did not start its two workers in 120 s")
+    with client:
         yield client
 
 
