@@ -69,9 +69,10 @@ def headers_drawn(page) -> None:
     """Wait until every shown grid has drawn its header row.
 
     A grid draws its header row after the frame around it: on a busy machine (two test
-    workers) that took longer than a second, and once in a CI run it did not happen
-    within 90 s; a grid measures itself again when the window's size changes, so after 45 s
-    the window grows by a pixel and back before the last 45 s.
+    workers) that took longer than a second, and twice in a CI run it did not happen within
+    90 s. A grid measures itself again when its own width changes (a taller window, the
+    earlier mend, leaves its width as it was), so after 45 s every grid is scrolled into
+    view and the window is narrowed by 20 pixels for a second and widened back.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -79,7 +80,11 @@ def headers_drawn(page) -> None:
     try:
         page.wait_for_function(drawn, timeout=45_000)
     except PlaywrightTimeout:
-        page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"] + 1})
+        for grid in page.locator("[data-testid=stMain] [data-testid=stDataFrame]").all():
+            if grid.is_visible():
+                grid.scroll_into_view_if_needed()
+        page.set_viewport_size({"width": PHONE["width"] - 20, "height": PHONE["height"]})
+        page.wait_for_timeout(1_000)
         page.set_viewport_size(PHONE)
         try:
             page.wait_for_function(drawn, timeout=45_000)
