@@ -332,8 +332,10 @@ def _rank_with(args, client) -> None:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "
               f"{'raters' if spread.unit == 'ranker' else 'lists'} resampled "
-              "(Bayesian bootstrap); p_first: the share of refits in which it came first",
-              file=sys.stderr)
+              "(Bayesian bootstrap); p_first: the share of refits in which it came first; "
+              "score_low..score_high: the same range of its score as refitted (the ranks are "
+              "read after a pull towards the middle where items are too rarely compared "
+              "to place apart)", file=sys.stderr)
 
 
 def _dic(args) -> None:

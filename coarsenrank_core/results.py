@@ -238,6 +238,8 @@ class SpammerOutputs(Outputs):
 # ------------------------------------------------------------------ results
 _BLOCK_ENTRIES = 1 << 22
 """Entries (draws × items) handled at a time by the rank summaries: 32 MB of float64."""
+#: Seed of the random order given to equal scores inside a draw (:attr:`draw_ranks`).
+_TIE_BREAK_SEED = 20221
 
 
 def tempering(alpha: float, n: float) -> float:
@@ -357,15 +359,20 @@ class PosteriorResult(RankingResult):
     def draw_ranks(self) -> np.ndarray:
         """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once).
 
-        Stored as ``int32`` and sorted a block of draws at a time, so the temporaries stay
-        small next to the draws themselves.
+        Items with equal scores in a draw (a bootstrap refit in which neither ever wins, or
+        refits pulled to one value where the data cannot tell the items apart) share out
+        their ranks at random, the same way on every call: each of them is first as often,
+        so no interval or chance rests on the order of the item ids. Stored as ``int32`` and
+        sorted a block of draws at a time, so the temporaries stay small next to the draws.
         """
         n_draws, n_items = self.draws.shape
         ranks = np.empty((n_draws, n_items), dtype=np.int32 if n_items < 2**31 else np.intp)
         positions = np.arange(n_items, dtype=ranks.dtype)[None, :]
         step = max(1, _BLOCK_ENTRIES // max(n_items, 1))
+        tie_breaks = np.random.default_rng(_TIE_BREAK_SEED)
         for lo in range(0, n_draws, step):
-            order = np.argsort(-self.draws[lo:lo + step], axis=1, kind="stable")
+            block = self.draws[lo:lo + step]
+            order = np.lexsort((tie_breaks.random(block.shape), -block), axis=1)
             np.put_along_axis(ranks[lo:lo + step], order, positions, axis=1)
         ranks.flags.writeable = False
         return ranks

@@ -239,7 +239,11 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     model does not describe and narrow as rankers are added: unlike a posterior of a
     misspecified model, whose width depends only on the amount of data. The refits are then
     pulled towards the mean by empirical Bayes (:func:`shrink_refits`), which matters only
-    for items compared too rarely to place apart from their neighbours.
+    for items compared too rarely to place apart from their neighbours. The ranks are read
+    off the pulled refits; ``lower`` and ``upper`` bound the central ``level`` range of the
+    refits as they are, so that they describe the fitted ``scores`` beside them (a pull to
+    one value, where the data cannot tell the items apart, would put every item's range on
+    the mean and outside its own score).
 
     Parameters
     ----------
@@ -305,6 +309,6 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         method=fit.method, scores=fit.scores, iterations=fit.iterations,
         converged=fit.converged, seconds=time.perf_counter() - start, change=fit.change,
         tau=fit.tau, params=dict(fit.params), extra=fit.extra, draws=draws,
-        lower=np.quantile(draws, tail, axis=0), upper=np.quantile(draws, 1 - tail, axis=0),
+        lower=np.quantile(refits, tail, axis=0), upper=np.quantile(refits, 1 - tail, axis=0),
         interval_level=level, unit="ranker" if prefs.has_rankers else "list",
         n_units=n_units, refits=refits, pull=pull)

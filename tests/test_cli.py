@@ -78,6 +78,27 @@ def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
     np.testing.assert_allclose([float(r["p_first"]) for r in table], spread.p_first[order])
 
 
+@pytest.mark.parametrize("lines, never_placed", [
+    # two lists that share no item: y and w never win and are never compared
+    (["1st,2nd", "x,y", "z,w"], {"y": ("3", "4"), "w": ("3", "4")}),
+    # three raters: the refits are pulled to one value, so no item is surely placed
+    (["rater,1st,2nd,3rd", "a,x,y,z", "b,y,x,z", "c,x,z,y"],
+     {"x": ("1", "3"), "y": ("1", "3"), "z": ("1", "3")}),
+])
+def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_the_score(
+        tmp_path, lines, never_placed):
+    source = tmp_path / "few.csv"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    table = {r["item"]: r for r in rows(out.read_text())}
+    for item, (low, high) in never_placed.items():
+        assert (table[item]["rank_low"], table[item]["rank_high"]) == (low, high)
+    for row in table.values():
+        assert float(row["score_low"]) <= float(row["score"]) <= float(row["score_high"])
+        assert int(row["rank_low"]) <= int(row["rank_high"])
+
+
 def test_rank_refuses_options_the_method_does_not_take(capsys):
     assert main(["rank", str(PIZZA), "--method", "borda", "--alpha", "5"]) == 2
     assert "--alpha goes with --method coarsen-pl" in capsys.readouterr().err

@@ -61,8 +61,9 @@ def test_rank_probabilities_of_20000_items_stay_linear_in_memory():
 def test_blocked_rank_summaries_equal_the_whole_array_formulas(monkeypatch):
     rng = np.random.default_rng(2)
     draws = rng.gamma(2.0, size=(37, 11))
-    draws[:, 3] = draws[:, 5]  # exact ties keep the item order (stable sort)
-    order = np.argsort(-draws, axis=1, kind="stable")
+    draws[:, 3] = draws[:, 5]  # exact ties: their order is drawn once for the whole array
+    keys = np.random.default_rng(results._TIE_BREAK_SEED).random(draws.shape)
+    order = np.lexsort((keys, -draws), axis=1)
     expected = np.empty_like(order)
     np.put_along_axis(expected, order, np.arange(11)[None, :], axis=1)
     low = np.floor(np.quantile(expected + 1, 0.05, axis=0)).astype(int)
@@ -74,6 +75,23 @@ def test_blocked_rank_summaries_equal_the_whole_array_formulas(monkeypatch):
         got_low, got_high = post.rank_interval()
         np.testing.assert_array_equal(got_low, low)
         np.testing.assert_array_equal(got_high, high)
+
+
+def test_equal_scores_in_a_draw_share_their_ranks_instead_of_following_the_item_ids():
+    # refits pulled to one value (the data cannot tell the items apart), and two items that
+    # never win: neither may come out as surely placed by the order of their ids
+    same = _posterior(np.full((400, 4), 0.5))
+    low, high = same.rank_interval()
+    assert low.tolist() == [1] * 4 and high.tolist() == [4] * 4
+    np.testing.assert_allclose(same.rank_probabilities(top=1)[:, 0], 0.25, atol=0.06)
+    rng = np.random.default_rng(4)
+    draws = np.column_stack([rng.gamma(50.0, size=400) + 100, rng.gamma(50.0, size=400),
+                             np.zeros(400), np.zeros(400)])
+    low, high = _posterior(draws).rank_interval()
+    assert low.tolist() == [1, 2, 3, 3] and high.tolist() == [1, 2, 4, 4]
+    ranks = _posterior(draws).draw_ranks
+    assert 0.4 < np.mean(ranks[:, 2] == 2) < 0.6
+    assert _posterior(draws).draw_ranks.tolist() == ranks.tolist()  # the same on every call
 
 
 @pytest.mark.slow  # a Gibbs run at two numbers of draws
