@@ -279,6 +279,7 @@ def _rank(args) -> None:
 
 
 def _rank_with(args, client) -> None:
+    from .connectivity import separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import rank_uncertainty
@@ -328,6 +329,9 @@ def _rank_with(args, client) -> None:
     tau = f"; tau = {fit.tau:.4g}" if fit.tau is not None else ""
     print(f"{len(prefs)} preferences over {prefs.n_items} items{tau}; "
           f"{fit.iterations} iterations, {status}", file=sys.stderr)
+    groups = separate_groups_text(prefs)
+    if groups is not None:
+        print(f"warning: {groups}", file=sys.stderr)
     if args.posterior:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PosteriorResult, pairwise_accuracy
+from coarsenrank_core.connectivity import separate_groups_text
 from coarsenrank_core.exposure import exposure_check
 from coarsenrank_core.models.consensus import careless_unit
 from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL
@@ -20,6 +21,7 @@ from ui.consensus_view import (
 from ui.glossary import glossary
 from ui.phone import column_order, more_columns
 from ui.shell import ensure_shell
+from ui.text import plain
 from ui.widgets import (
     TABLE_ROWS,
     chart_limit,
@@ -50,7 +52,11 @@ def show_truth_agreement(scores) -> None:
                   help="Share of item pairs that the consensus puts in the true order.")
 
 
-def show_exposure(scores) -> None:
+def show_warnings(scores) -> None:
+    """What bears on any answer here: groups of items never compared, then exposure."""
+    groups = separate_groups_text(prefs, escape=plain)
+    if groups is not None:
+        st.warning(groups)
     message = exposure_check(prefs, scores).message()
     if message is not None:
         st.warning(message, icon="⚖️")
@@ -97,7 +103,7 @@ if fit_kind == "default":
         fit = compute.default_fit(prefs, dataset.key)
     st.caption(fit_caption(prefs, fit))
     order = fit.order
-    show_exposure(fit.scores)
+    show_warnings(fit.scores)
     show_truth_agreement(fit.scores)
     more_columns("consensus_table")
     ranking_slot = st.empty()
@@ -154,7 +160,7 @@ else:
                 "τ = ½), while the data choose α by the default rule (where the DIC curve "
                 "levels off). It is replaced by the consensus at the data's α, with how sure "
                 "each place is, as soon as that is ready.")
-    show_exposure(fit.scores)
+    show_warnings(fit.scores)
     show_truth_agreement(fit.scores)
     # the order is drawn at once; the likely ranks join it when the posterior is sampled
     more_columns("consensus_table")

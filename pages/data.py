@@ -5,6 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.connectivity import separate_groups_text
 from coarsenrank_core.exposure import exposure_check
 from coarsenrank_core.io import FORMATS, example_file, extensions
 from ui import charts, compute, importer, state
@@ -191,14 +192,9 @@ if dataset.read_as:
 for note in dataset.notes:
     st.info(plain(note))
 
-components = prefs.components()
-if len(components) > 1:
-    names = [", ".join(prefs.item_names[i] for i in c[:6]) + (" …" if c.size > 6 else "")
-             for c in components[:5]]
-    st.warning(
-        f"The items fall into {len(components)} groups that are never compared with each "
-        "other, so their scores cannot be compared across groups. Groups: "
-        + "; ".join(f"({plain(n)})" for n in names))
+separate_groups = separate_groups_text(prefs, escape=plain)
+if separate_groups is not None:
+    st.warning(separate_groups)
 never_seen = int((summary.appearances == 0).sum())
 if never_seen:
     verb = "appears" if never_seen == 1 else "appear"

@@ -123,6 +123,10 @@ def test_disconnected_items_are_named_in_a_warning():
     at = upload(open_page("pages/data.py"), "split.csv", data)
     [warning] = [w.value for w in at.warning if "never compared" in w.value]
     assert "2 groups" in warning and "(tea, coffee)" in warning and "(cola, lemonade)" in warning
+    at = open_page("pages/consensus.py", at)  # the answer the groups bear on says so too
+    no_failure(at)
+    assert [w.value for w in at.warning if "never compared" in w.value] == [warning]
+    assert "read ranks inside a group only" in warning
 
 
 def test_successful_upload_replaces_the_data_on_every_page():

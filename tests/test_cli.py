@@ -86,11 +86,13 @@ def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
      {"x": ("1", "3"), "y": ("1", "3"), "z": ("1", "3")}),
 ])
 def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_the_score(
-        tmp_path, lines, never_placed):
+        tmp_path, capsys, lines, never_placed):
     source = tmp_path / "few.csv"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "ranking.csv"
     assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    groups = "warning: The items fall into 2 groups that are never compared"
+    assert (groups in capsys.readouterr().err) == ("z,w" in lines)
     table = {r["item"]: r for r in rows(out.read_text())}
     for item, (low, high) in never_placed.items():
         assert (table[item]["rank_low"], table[item]["rank_high"]) == (low, high)
