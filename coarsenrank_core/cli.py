@@ -332,7 +332,12 @@ def _rank_with(args, client) -> None:
     groups = separate_groups_text(prefs)
     if groups is not None:
         print(f"warning: {groups}", file=sys.stderr)
-    if args.posterior:
+    if args.posterior and not spread.measurable:
+        print(f"rank_low..rank_high span every rank and score_low, score_high and p_first "
+              f"are nan: with one {'rater' if spread.unit == 'ranker' else 'list'} there is "
+              "nothing to resample, so how sure each place is cannot be measured",
+              file=sys.stderr)
+    elif args.posterior:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "
               f"{'raters' if spread.unit == 'ranker' else 'lists'} resampled "

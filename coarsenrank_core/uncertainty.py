@@ -16,11 +16,15 @@ from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
            "nearest_rank_runs",
-           "BOOTSTRAP_DRAWS",
+           "BOOTSTRAP_DRAWS", "MIN_UNITS",
            "INTERVAL_LEVEL"]
 
 #: Refits of the bootstrap: 90 % intervals from the 5th and 95th refits, chances to 0.01.
 BOOTSTRAP_DRAWS = 100
+#: The fewest raters (or lists, without rater ids) whose resampling can measure anything:
+#: one rater's refits differ only in how much the prior weighs against the same answers,
+#: so their ranks would claim a certainty the data cannot give.
+MIN_UNITS = 2
 #: The level of every "likely ranks" interval the package shows.
 INTERVAL_LEVEL = 0.9
 #: Stopping rule of the refits (when the method has one and the caller sets none): a
@@ -67,7 +71,27 @@ class BootstrapResult(PosteriorResult):
         paper's data, where every interval falls short (BabyFace 71 % against 80 %).
         """
         level = self.interval_level if level is None else level
+        if not self.measurable:  # every rank is possible as far as the data can tell
+            n_items = self.scores.size
+            return np.ones(n_items, dtype=int), np.full(n_items, n_items, dtype=int)
         return shortest_rank_runs(self.draw_ranks, level)
+
+    @property
+    def measurable(self) -> bool:
+        """Whether there are at least :data:`MIN_UNITS` rankers (lists) to resample.
+
+        With fewer, :meth:`rank_interval` spans every rank and :meth:`rank_probabilities`
+        is ``nan``: the refits of one ranker cannot say how sure any place is.
+        """
+        return self.n_units >= MIN_UNITS
+
+    def rank_probabilities(self, top: int | None = 30, block: int = 256) -> np.ndarray:
+        """The share of refits putting each item at each rank (see
+        :meth:`PosteriorResult.rank_probabilities`); ``nan`` when not :attr:`measurable`."""
+        table = super().rank_probabilities(top=top, block=block)
+        if not self.measurable:
+            table = np.full(table.shape, np.nan)
+        return table
 
     @property
     def rank_low(self) -> np.ndarray:
@@ -305,10 +329,13 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     refits = draws
     draws, pull = shrink_refits(fit.scores, refits) if shrink else (refits, None)
     tail = (1 - level) / 2
+    lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
+    if n_units < MIN_UNITS:  # see BootstrapResult.measurable
+        lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
     return BootstrapResult(
         method=fit.method, scores=fit.scores, iterations=fit.iterations,
         converged=fit.converged, seconds=time.perf_counter() - start, change=fit.change,
         tau=fit.tau, params=dict(fit.params), extra=fit.extra, draws=draws,
-        lower=np.quantile(refits, tail, axis=0), upper=np.quantile(refits, 1 - tail, axis=0),
+        lower=lower, upper=upper,
         interval_level=level, unit="ranker" if prefs.has_rankers else "list",
         n_units=n_units, refits=refits, pull=pull)

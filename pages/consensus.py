@@ -17,6 +17,7 @@ from ui.consensus_view import (
     interval_text,
     ranking_rows,
     too_few_lists_text,
+    unmeasurable_text,
 )
 from ui.glossary import glossary
 from ui.phone import column_order, more_columns
@@ -125,6 +126,9 @@ if fit_kind == "default":
             st.info(f"These data are large ({prefs.items.size:,} list entries): measuring "
                     f"how sure each place is refits the consensus {BOOTSTRAP_DRAWS} times, "
                     "so it starts when you press the button (with a progress bar and Stop).")
+    if spread is not None and not spread.measurable:
+        st.info(unmeasurable_text(spread.unit))
+        spread = None
     if spread is not None:
         show_spread(fit.scores, order, spread, ranking_slot,
                     "Best first. " + interval_text(spread.interval_level, spread.unit,

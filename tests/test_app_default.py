@@ -57,6 +57,18 @@ def test_the_consensus_page_and_rank_posterior_give_the_same_numbers(tmp_path):
     assert "resampled at random" in captions and "narrows as more people answer" in captions
 
 
+def test_one_uploaded_list_gets_the_order_and_a_line_on_why_no_likely_ranks():
+    from tests.test_app import upload
+
+    at = upload(open_page("pages/data.py"), "one.csv", b"1st,2nd,3rd\ntea,coffee,juice\n")
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    table = at.dataframe[0].value
+    assert list(table["item"]) == ["tea", "coffee", "juice"]
+    assert "chance of being first" not in table.columns
+    assert any("with one there is nothing to resample" in i.value for i in at.info)
+
+
 def test_a_first_place_chance_out_of_order_is_explained_in_a_visible_line():
     at = open_page("pages/consensus.py")
     table = at.dataframe[0].value

@@ -101,6 +101,17 @@ def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_th
         assert int(row["rank_low"]) <= int(row["rank_high"])
 
 
+def test_rank_posterior_of_one_list_spans_every_rank_and_says_why(tmp_path, capsys):
+    source = tmp_path / "one.csv"
+    source.write_text("1st,2nd,3rd\nx,y,z\n", encoding="utf-8")
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    table = rows(out.read_text())
+    assert [r["item"] for r in table] == ["x", "y", "z"]
+    assert {(r["rank_low"], r["rank_high"], r["p_first"]) for r in table} == {("1", "3", "nan")}
+    assert "with one list there is nothing to resample" in capsys.readouterr().err
+
+
 def test_rank_refuses_options_the_method_does_not_take(capsys):
     assert main(["rank", str(PIZZA), "--method", "borda", "--alpha", "5"]) == 2
     assert "--alpha goes with --method coarsen-pl" in capsys.readouterr().err

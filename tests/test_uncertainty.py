@@ -35,6 +35,22 @@ def test_whole_rankers_are_resampled_not_their_lists():
     assert by_ranker.rank_low[0] == 1 and by_ranker.rank_high[0] == 2
 
 
+def test_one_ranker_gives_no_likely_ranks_however_many_lists_and_two_do():
+    # one ranker's refits only weigh the prior against the same answers: before, a single
+    # list x > y > z came out "surely 1st, 2nd, 3rd" with chances 1, 0, 0
+    for prefs in (Preferences.from_lists([[0, 1, 2]]),
+                  Preferences.from_lists([[0, 1, 2]] * 5, rankers=[0] * 5)):
+        spread = rank_uncertainty(prefs, n_draws=20, random_state=0)
+        assert spread.n_units == 1 and not spread.measurable
+        assert spread.rank_low.tolist() == [1, 1, 1] and spread.rank_high.tolist() == [3, 3, 3]
+        assert np.all(np.isnan(spread.p_first)) and np.all(np.isnan(spread.rank_probabilities()))
+        assert np.all(np.isnan(spread.lower)) and np.all(np.isnan(spread.upper))
+    two = rank_uncertainty(Preferences.from_lists([[0, 1, 2]] * 5, rankers=[0, 0, 1, 1, 1]),
+                           n_draws=20, random_state=0)
+    assert two.measurable and np.all(np.isfinite(two.p_first))
+    assert two.p_first.sum() == pytest.approx(1.0)
+
+
 def test_the_intervals_and_chances_are_read_off_the_refits():
     prefs = Preferences.from_lists([[0, 1, 2, 3], [1, 0, 2, 3], [0, 2, 1, 3],
                                     [2, 0, 1, 3], [0, 1, 3, 2]] * 4,

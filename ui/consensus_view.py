@@ -8,7 +8,7 @@ from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import INTERVAL_LEVEL
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "ORDER_NOTE", "interval_text",
-           "too_few_lists_text", "fit_caption"]
+           "too_few_lists_text", "fit_caption", "unmeasurable_text"]
 
 #: The visible line under a table whose first-place chances do not fall row by row.
 ORDER_NOTE = ("An item can have a higher chance of being first than one ranked above it: the "
@@ -43,6 +43,15 @@ def first_place_out_of_order(order, first) -> bool:
 #: reports/default_intervals.csv (28 simulated settings) and default_real_data.csv
 SIMULATED_COVERAGE = "85–99 %"
 REAL_DATA_COVERAGE = "55–80 %"
+
+
+def unmeasurable_text(unit: str) -> str:
+    """Why a single rater's (or list's) consensus comes without likely ranks."""
+    who = "rater" if unit == "ranker" else "list"
+    return (f"These data hold one {who}: how sure each place is is measured by resampling "
+            f"the {who}s, and with one there is nothing to resample, so the table shows the "
+            "order without likely ranks. Every place is possible as far as one answer can "
+            "tell.")
 
 
 def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
