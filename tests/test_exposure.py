@@ -48,3 +48,45 @@ def test_items_never_shown_are_left_out_and_the_rho_is_spearmans():
 def test_scores_of_the_wrong_length_are_refused():
     with pytest.raises(ValueError, match="one number per item"):
         exposure_check(Preferences.from_lists([[0, 1]]), [1.0])
+
+
+def test_the_exact_p_value_counts_every_pairing_as_brute_force_does():
+    from itertools import permutations
+
+    from coarsenrank_core.exposure import _exact_p_value
+
+    shown = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0])  # a tie, as appearances often have
+    scores = np.array([2.0, 7.0, 1.0, 8.0, 2.5, 0.5])
+
+    def rho(x, y):
+        rx, ry = (np.argsort(np.argsort(v)).astype(float) for v in (x, y))
+        for r, v in ((rx, x), (ry, y)):  # average ranks over ties
+            for value in np.unique(v):
+                r[v == value] = r[v == value].mean()
+        return np.corrcoef(rx, ry)[0, 1]
+
+    observed = abs(rho(shown, scores))
+    pairings = [abs(rho(np.array(p), scores)) for p in permutations(shown)]
+    expected = np.mean(np.array(pairings) >= observed - 1e-12)
+    assert _exact_p_value(shown, scores) == pytest.approx(expected)
+
+
+def test_a_strong_but_chance_correlation_over_few_items_is_not_warned():
+    # five items: ρ = 0.67 between appearances (2, 4, 6, 6, 6) and scores, which 3 in 10
+    # of all pairings reach (p = 0.3): a warning would blame the design for chance
+    prefs = Preferences.from_lists([[0, 1], [1, 2], [1, 2], [2, 3], [2, 3], [2, 3],
+                                    [3, 4], [3, 4], [3, 4], [4, 0], [4, 1], [4, 2]])
+    scores = np.array([1.0, 3.0, 2.0, 5.0, 4.0])
+    check = exposure_check(prefs, scores)
+    assert check.rho > EXPOSURE_WARNING and check.p_value > 0.05
+    assert not check.warn and check.message() is None
+
+
+def test_items_shown_at_random_in_small_data_sets_are_rarely_warned_about():
+    from coarsenrank_core.simulate import simulate_pl
+
+    warned = 0
+    for seed in range(40):
+        prefs, _ = simulate_pl(5, 10, length=2, random_state=seed)
+        warned += exposure_check(prefs, run_method("pl-em", prefs).scores).warn
+    assert warned <= 4  # 18 of these 40 were warned about on |ρ| > 0.5 alone
