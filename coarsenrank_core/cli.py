@@ -404,6 +404,11 @@ def _compare_with(args, client) -> None:
     result = compare(prefs, methods, truth=truth, repeats=args.repeats,
                      overrides={"alpha": alpha})
     _emit(result.to_csv(), args.out)
+    if truth is None:
+        print("pairwise_accuracy and kendall_tau_b are nan: they measure agreement with a "
+              "ground truth, which --truth FILE gives (item,score; item,rank; or the items "
+              "best first)",
+              file=sys.stderr)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -143,13 +143,18 @@ def test_dic_draws_the_curve_and_knee_that_choose_alpha_finds(tmp_path):
     assert knee == [chosen.evidence.alphas[chosen.evidence.knee_index]]
 
 
-def test_compare_runs_the_registry(tmp_path):
+def test_compare_runs_the_registry(tmp_path, capsys):
     out = tmp_path / "results.csv"
     assert main(["compare", str(PIZZA), "--truth", str(PIZZA_TRUTH), "--methods", "pl-em",
                  "coarsen-pl", "borda", "--out", str(out)]) == 0
     table = rows(out.read_text())
     assert [r["method"] for r in table] == ["pl-em", "coarsen-pl", "borda"]
     assert all(0.5 < float(r["pairwise_accuracy"]) <= 1.0 for r in table)
+    assert "are nan" not in capsys.readouterr().err
+    # without a truth the accuracy columns are empty, and stderr says what would fill them
+    assert main(["compare", str(PIZZA), "--methods", "pl-em", "--out", str(out)]) == 0
+    assert rows(out.read_text())[0]["pairwise_accuracy"] == "nan"
+    assert "which --truth FILE gives" in capsys.readouterr().err
 
 
 @pytest.mark.slow  # four fresh interpreters that import the engine
