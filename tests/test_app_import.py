@@ -73,6 +73,18 @@ def test_rank_direction_correction_updates_the_preview():
     assert "juice > tea > coffee" in shown and "Rank 1 means the worst" in shown
 
 
+def test_star_ratings_are_refused_as_ranks_then_read_once_higher_is_better():
+    data = b"respondent,Margherita,Funghi,Hawaii\nr1,5,3,1\nr2,4,4,2\n"
+    at = start_upload("stars.csv", data)
+    [error] = [e.value.replace("\\", "") for e in at.error]
+    assert "cannot be a rank here" in error and "row 2, column “Margherita”" in error
+    assert "Rank numbers mean: 1 is the worst" in error
+    assert not [b for b in at.button if b.key == "confirm_upload"]  # nothing to confirm yet
+    at.radio(key="upload_best").set_value("1 is the worst").run()
+    assert not at.error
+    assert "Margherita > Funghi > Hawaii" in texts(at)
+
+
 def test_item_column_and_ranker_corrections_update_the_preview():
     data = b"who,a,b,c\nann,1,2,3\nbob,2,1,3\n"
     at = start_upload("grid.csv", data)

@@ -243,6 +243,39 @@ def test_equal_ranks_are_ties_and_one_can_be_the_worst():
     assert worst.report.one_is_best is False and "worst" in " ".join(worst.report.lines())
 
 
+@pytest.mark.parametrize("text", [
+    "respondent,Margherita,Funghi,Hawaii,Diavola\nr1,4,3,1,2\nr2,5,4,2,5\nr3,5,2,1,3\n",
+    "Respondent,How would you rate Margherita?,How would you rate Funghi?,"
+    "How would you rate Hawaii?\nr1,3,2,1\nr2,5,3,1\n",
+])
+def test_ratings_above_the_count_of_items_are_refused_as_ranks_and_read_higher_is_better(text):
+    # 1-5 stars read as ranks with 1 the best put the worst-rated pizza first
+    with pytest.raises(PreferenceFormatError) as refused:
+        read_file(text.encode())
+    error = refused.value
+    assert error.row == 3 and "cannot be a rank here" in str(error)
+    assert "'5'" in str(error) and "Rank numbers mean: 1 is the worst" in str(error)
+    assert "margherita" in str(error).lower()
+    stars = read_file(text.encode(), options=ReadOptions(one_is_best=False))
+    assert stars.report.layout == "ranks"
+    first = stars.preferences.to_lists(names=True, stop=1)[0]
+    assert first[0].endswith("Margherita?") or first[0] == "Margherita"
+    order = run_method("pl-em", stars.preferences).order
+    assert stars.preferences.item_names[order[-1]].endswith(("Hawaii", "Hawaii?"))
+
+
+def test_a_long_file_reads_its_rank_numbers_either_way_up():
+    text = b"voter,item,rank\nr1,a,1\nr1,b,2\nr1,c,3\nr2,a,1\nr2,c,2\n"
+    best = read_file(text)
+    worst = read_file(text, options=ReadOptions(one_is_best=False))
+    assert best.preferences.to_lists(names=True) == [["a", "b", "c"], ["a", "c"]]
+    assert worst.preferences.to_lists(names=True) == [["c", "b", "a"], ["c", "a"]]
+    assert best.report.one_is_best is True and worst.report.one_is_best is False
+    # ballots skip places: a rank above the number of items stays a rank
+    skipped = read_file(b"voter,item,rank\nr1,a,1\nr1,b,5\n").preferences
+    assert skipped.to_lists(names=True) == [["a", "b"]]
+
+
 def test_corrections_choose_columns_ranker_and_count():
     text = b"who,a,b,c,n\nann,1,2,3,2\nbob,2,1,3,1\n"
     auto = read_file(text)

@@ -262,6 +262,19 @@ def header_only_error(line: int) -> PreferenceFormatError:
                                  fix="Add the data rows under the header.")
 
 
+def rank_beyond_items_error(cell: str, places: int, row: int,
+                            column: str) -> PreferenceFormatError:
+    """A rank larger than the number of items: ratings or scores, read the wrong way up."""
+    return PreferenceFormatError(
+        f"'{cell}' cannot be a rank here: with {places} items the ranks run from 1 to "
+        f"{places}. Numbers above the count of items are ratings or scores (such as 1 to 5 "
+        "stars), not ranks, and reading them as ranks with 1 the best would turn the order "
+        "upside down.", row=row, column=column,
+        fix="If a higher number is better, choose 'Rank numbers mean: 1 is the worst' "
+            "(--one-is-worst in the command line): each ranking is then read as an order, "
+            "equal numbers tied. If these are ranks, correct the cell.")
+
+
 def first_repeat(codes: np.ndarray) -> tuple[int, int] | None:
     """Index of the first value seen before, after the index of its earlier occurrence."""
     repeated = np.flatnonzero(pd.Series(codes).duplicated().to_numpy())

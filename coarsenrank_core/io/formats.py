@@ -389,7 +389,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
                           item_columns=items,
                           ranker_column=ranker if prefs.has_rankers else None,
                           count_column=count,
-                          skipped_columns=tuple(c for c in labels if c not in used))
+                          skipped_columns=tuple(c for c in labels if c not in used),
+                          one_is_best=file.options.one_is_best if fmt.id == "long" else None)
     prepared = file.ranks_prepared if fmt.id == "ranks" else file.prepared
     if fmt.id == "wide" and not prepared.wide_header and file.options.item_columns is None:
         prepared = headerless(prepared)

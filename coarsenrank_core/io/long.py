@@ -31,7 +31,11 @@ from .tables import Table, padded
 __all__ = ["read_long"]
 
 def read_long(table: Table, options: ReadOptions) -> Preferences:
-    """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties."""
+    """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties.
+
+    Rank 1 is the best unless ``options.one_is_best`` is False (then larger numbers are
+    better). A rank above the number of items is kept: ballots skip places.
+    """
     lines = table.lines
     header = table.row(0)
     roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
@@ -77,6 +81,8 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     key, _ = factorize(joined)
     item, item_names = factorize(items)
     _long_duplicates(key, item, item_names, line, column_label(header, item_col))
+    if not options.one_is_best:
+        rank = -rank
     n_lists = int(key.max()) + 1
     first_row = np.unique(key, return_index=True)[1]
     weights = None

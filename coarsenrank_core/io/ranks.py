@@ -8,7 +8,13 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from .assembly import assemble, first_repeat, header_only_error, parse_weights
+from .assembly import (
+    assemble,
+    first_repeat,
+    header_only_error,
+    parse_weights,
+    rank_beyond_items_error,
+)
 from .options import ReadOptions
 from .survey import Prepared, looks_like_rank, rank_values
 from .tables import padded
@@ -96,6 +102,11 @@ def read_ranks(prepared: Prepared, options: ReadOptions) -> Preferences:
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
+    places = max(len(columns), len(prepared.free))
+    if options.one_is_best and (ranks > places).any():
+        i, k = np.argwhere(ranks > places)[0]
+        raise rank_beyond_items_error(cells[i, columns[k]], places, int(line[i]),
+                                      prepared.label(columns[k]))
     row, k = np.nonzero(ranks > 0)
     value = ranks[row, k] * (1.0 if options.one_is_best else -1.0)
     order = np.lexsort((k, value, row))
