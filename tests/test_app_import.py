@@ -83,6 +83,11 @@ def test_star_ratings_are_refused_as_ranks_then_read_once_higher_is_better():
     at.radio(key="upload_best").set_value("1 is the worst").run()
     assert not at.error
     assert "Margherita > Funghi > Hawaii" in texts(at)
+    # smaller numbers better (grades, strokes): the layout chosen by hand reads them as such
+    at.radio(key="upload_best").set_value("1 is the best").run()
+    at.selectbox(key="upload_format").set_value("ranks").run()
+    assert not at.error
+    assert "Hawaii > Funghi > Margherita" in texts(at)
 
 
 def test_item_column_and_ranker_corrections_update_the_preview():

@@ -262,6 +262,9 @@ def test_ratings_above_the_count_of_items_are_refused_as_ranks_and_read_higher_i
     assert first[0].endswith("Margherita?") or first[0] == "Margherita"
     order = run_method("pl-em", stars.preferences).order
     assert stars.preferences.item_names[order[-1]].endswith(("Hawaii", "Hawaii?"))
+    # the layout named by hand: the numbers stand as they are, smaller better
+    grades = read_file(text.encode(), "ranks").preferences.to_lists(names=True, stop=1)[0]
+    assert grades[0].endswith(("Hawaii", "Hawaii?"))
 
 
 def test_a_long_file_reads_its_rank_numbers_either_way_up():

@@ -272,7 +272,9 @@ def rank_beyond_items_error(cell: str, places: int, row: int,
         "upside down.", row=row, column=column,
         fix="If a higher number is better, choose 'Rank numbers mean: 1 is the worst' "
             "(--one-is-worst in the command line): each ranking is then read as an order, "
-            "equal numbers tied. If these are ranks, correct the cell.")
+            "equal numbers tied. If a smaller number is better (school grades, strokes), "
+            "choose the layout 'item columns holding ranks' by hand (--format ranks). If "
+            "these are ranks, correct the cell.")
 
 
 def first_repeat(codes: np.ndarray) -> tuple[int, int] | None:

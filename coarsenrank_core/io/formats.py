@@ -57,6 +57,7 @@ class Source:
         self.data, self.name = load_source(source)
         self.options = options
         self.encoding = encoding
+        self.layout_chosen = False  # the user named the layout (not detected)
         self.sheet: str | None = None
         self.title_rows = 0
 
@@ -209,7 +210,8 @@ FORMAT_LIST: tuple[Format, ...] = (
                                         skipped=_row_ids(s))),
     Format("ranks", "item columns holding ranks", examples.RANKS_TEXT, examples.RANKS,
            TABLE_EXTENSIONS, detect=lambda s: looks_like_ranks(s.ranks_prepared, s.options),
-           read=lambda s: read_ranks(s.ranks_prepared, s.options)),
+           read=lambda s: read_ranks(s.ranks_prepared, s.options,
+                                     any_number=s.layout_chosen)),
     Format("cell", "one ranking per cell", examples.CELL_TEXT, examples.CELL, TABLE_EXTENSIONS,
            detect=lambda s: _one_ranking_column(s.prepared, s.options),
            read=_table_reader(read_cell)),
@@ -311,6 +313,7 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
     if not file.data[:4096].strip() and not file.data.strip():
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
+    file.layout_chosen = format != "auto"
     if fmt.table and not file.binary_table and (looks_preflib(file.text) and fmt.id != "wide"
                                             or looks_preflib(file.text) and format != "auto"):
         raise PreferenceFormatError(

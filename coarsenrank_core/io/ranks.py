@@ -68,10 +68,14 @@ def _titles(prepared: Prepared) -> list[str]:
     return [prepared.label(j) for j in range(prepared.width)]
 
 
-def read_ranks(prepared: Prepared, options: ReadOptions) -> Preferences:
+def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = False
+               ) -> Preferences:
     """Read one ranking per row from the ranks written under each item's column.
 
     Equal ranks are ties; blank, ``-``, ``N/A``, ``No opinion`` and 0 mean "not ranked".
+    With 1 the best, a number above the count of items is refused (ratings read upside
+    down) unless ``any_number``: the layout was chosen by hand, so the numbers are read as
+    they stand, smaller better (scores such as school grades or golf strokes).
     """
     if prepared.header is None:
         raise PreferenceFormatError(
@@ -103,7 +107,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions) -> Preferences:
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
     places = max(len(columns), len(prepared.free))
-    if options.one_is_best and (ranks > places).any():
+    if options.one_is_best and not any_number and (ranks > places).any():
         i, k = np.argwhere(ranks > places)[0]
         raise rank_beyond_items_error(cells[i, columns[k]], places, int(line[i]),
                                       prepared.label(columns[k]))
