@@ -617,3 +617,15 @@ def test_readme_shows_an_example_of_every_layout_and_each_reads():
         layouts.add(result.report.layout)
         assert len(result.preferences) >= 1
     assert layouts == set(FORMATS)
+
+
+def test_space_separated_columns_read_as_one_ranking_say_how_to_give_them_columns():
+    # the paper's Readlevel file: 'worker item_a item_b', no header; read as one ranking per
+    # row, the worker's id meets an item's id
+    text = b"1 1 2\n2 2 1\n3 2 1\n4 5 3\n"
+    with pytest.raises(PreferenceFormatError) as refused:
+        read_file(text)
+    assert "appears twice" in str(refused.value)
+    assert "such as 'ranker,winner,loser'" in str(refused.value)
+    fixed = read_file(b"ranker,winner,loser\n1,1,2\n2,2,1\n3,2,1\n4,5,3\n")
+    assert fixed.report.layout == "pairwise" and fixed.preferences.n_rankers == 4

@@ -109,7 +109,11 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
         raise PreferenceFormatError(
             f"The item '{item_names[item[repeat[1]]]}' appears twice in this ranking.",
             row=int(line[pref[repeat[1]]]), column=prepared.label(column),
-            fix="Each item may appear only once per ranking.")
+            fix="Each item may appear only once per ranking."
+                + (" If each row's values are columns rather than one ranking (who "
+                   "answered, then the winner and the loser, say), save the file with commas "
+                   "between them and a first row naming the columns, such as "
+                   "'ranker,winner,loser'." if separator == " " else ""))
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
