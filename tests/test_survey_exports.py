@@ -629,3 +629,15 @@ def test_space_separated_columns_read_as_one_ranking_say_how_to_give_them_column
     assert "such as 'ranker,winner,loser'" in str(refused.value)
     fixed = read_file(b"ranker,winner,loser\n1,1,2\n2,2,1\n3,2,1\n4,5,3\n")
     assert fixed.report.layout == "pairwise" and fixed.preferences.n_rankers == 4
+
+
+@pytest.mark.parametrize("text", [b"user_194 4.9107\nuser_117 4.8137\nuser_28 4.8052\n",
+                                  b"20 0.8807\n63 0.8651\n18 0.8159\n7 .5\n"])
+def test_rows_of_a_name_and_a_decimal_score_are_refused_as_rankings(text):
+    # the PeerGrading release's score lists: each row read as a two-item ranking before
+    with pytest.raises(PreferenceFormatError) as refused:
+        read_file(text)
+    assert "items with their scores" in str(refused.value) and refused.value.row == 1
+    assert read_file(text, "cell").report.layout == "cell"  # chosen by hand: read as asked
+    # rows of two whole numbers are pairs of numbered items, as before
+    assert read_file(b"1 2\n2 3\n3 1\n").preferences.to_lists() == [[0, 1], [1, 2], [2, 0]]

@@ -289,8 +289,40 @@ def detect(source: Source) -> Format:
             if error is not None:
                 raise error
         if fmt.detect(source):
+            if fmt.id == "cell":
+                error = _scores_in_cells(source)
+                if error is not None:
+                    raise error
             return fmt
     return FORMATS["wide"]
+
+
+_DECIMAL = re.compile(r"[+-]?\d*\.\d+(?:[eE][+-]?\d+)?")
+
+
+def _scores_in_cells(source: Source) -> PreferenceFormatError | None:
+    """An error when space-separated rows hold a name and a decimal number each (a list of
+    scores, such as a ground truth), which would read as two-item rankings."""
+    found = ranking_column(source.prepared, source.options)
+    if found is None or found[1] != " ":
+        return None
+    column, _, titled = found
+    start = source.prepared.start if titled else 0
+    values = pd.Series(source.table.column(column)[start:], dtype=object)
+    parts = values.astype(str).str.split()
+    pairs = parts[parts.str.len() == 2]
+    if len(values) < 2 or len(pairs) < 0.9 * len(values):
+        return None
+    if pairs.str[1].str.fullmatch(_DECIMAL).mean() < 0.9:
+        return None
+    first = " ".join(pairs.iloc[0])
+    return PreferenceFormatError(
+        f"Each row holds a name and a number with a decimal point (such as '{first}'): "
+        "that reads as items with their scores, such as a ground truth, not as rankings.",
+        row=source.table.lines[start],
+        fix="Load it as the ground truth (the optional true-order upload, or --truth), or "
+            "choose the layout 'one ranking per cell' by hand if each row really ranks two "
+            "items.")
 
 
 _TRIM_BYTES = 1 << 20
