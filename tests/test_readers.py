@@ -450,6 +450,9 @@ def test_binary_and_spreadsheet_files():
     assert "Excel" in xls.reason
     nul = fails(b"a,b\nc,\x00d\n")
     assert "binary" in nul.reason and "Save As" in nul.fix
+    # the paper's own data came as MATLAB files: named, with a way out that reads
+    mat = fails(b"MATLAB 5.0 MAT-file, Platform: PCWIN64" + bytes(100) + b"\x0e\x00")
+    assert "MATLAB data file" in mat.reason and "blank cell (not 0)" in mat.fix
     control = fails(b"a,b\nc,\x07d\n")
     assert control.row == 2 and "U+0007" in control.reason
     with pytest.raises(PreferenceFormatError, match="Excel"):

@@ -16,6 +16,7 @@ with ``getvalue()`` or ``read()`` (an upload); a collection reader also takes a 
 Each reader narrows it by ``isinstance``."""
 ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_MATLAB_MAGIC = b"MATLAB 5.0 MAT-file"  # the text header of MATLAB's v5 to v7.3 files
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
          (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -68,6 +69,12 @@ def decode(data: bytes, encoding: str | None = None) -> str:
         raise PreferenceFormatError(
             "This looks like an Excel workbook (.xlsx) or another zipped binary file, not a "
             "CSV text file.", fix=BINARY_FIX)
+    if data.startswith(_MATLAB_MAGIC):
+        raise PreferenceFormatError(
+            "This is a MATLAB data file (.mat), not a CSV text file.",
+            fix="In MATLAB, load it and write the rankings out as a CSV file: one ranking "
+                "per row, best first, and a blank cell (not 0) where a ranking is shorter; "
+                "then upload that file.")
     if data.startswith(_OLE_MAGIC):
         raise PreferenceFormatError(
             "This looks like an old Excel (.xls) or other Office binary file, not a CSV text "
