@@ -450,6 +450,9 @@ def test_binary_and_spreadsheet_files():
     assert "Excel" in xls.reason
     nul = fails(b"a,b\nc,\x00d\n")
     assert "binary" in nul.reason and "Save As" in nul.fix
+    padded = fails(b"3,1,2,0\n1,2,0,0\n")  # MATLAB's zero padding, as CSV
+    assert padded.row == 2 and "most likely padding" in padded.reason
+    assert "blank instead of 0" in padded.fix
     # the paper's own data came as MATLAB files: named, with a way out that reads
     mat = fails(b"MATLAB 5.0 MAT-file, Platform: PCWIN64" + bytes(100) + b"\x0e\x00")
     assert "MATLAB data file" in mat.reason and "blank cell (not 0)" in mat.fix

@@ -177,6 +177,14 @@ def _duplicates(pref: np.ndarray, item: np.ndarray, column: np.ndarray,
                 "making every cell a whole rank such as 1, 2, 3 or blank).")
     where = ("twice in the same cell" if a == b and column[first] == column[second]
              else f"twice in this ranking: in column '{a}' and in column '{b}'")
+    if name.strip() in ("0", "0.0"):
+        raise PreferenceFormatError(
+            f"The item '{name}' appears {where}. Zeros at the end of a row are most likely "
+            "padding (as MATLAB and NumPy write rankings of different lengths) rather than an "
+            "item.", row=row,
+            column=b,
+            fix="Leave the cells after a shorter ranking blank instead of 0. If 0 is an item "
+                "(items numbered from 0), it may appear only once in each ranking.")
     raise PreferenceFormatError(
         f"The item '{name}' appears {where}.", row=row, column=b,
         fix="Each item may appear only once per ranking; to say that items are tied, put them "
