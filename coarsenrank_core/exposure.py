@@ -15,7 +15,7 @@ __all__ = ["ExposureCheck", "exposure_check", "EXPOSURE_WARNING", "EXPOSURE_P_VA
 EXPOSURE_WARNING = 0.5
 #: ... when a test of no association also rejects at this level: with items shown at random,
 #: |ρ| > 0.5 alone was met in 42–47 % of simulated data sets of 4 or 5 items and 10–15 % of
-#: 8 to 10 items; with the test, 0–6 % (200 data sets each of 6, 8 and 12 items: 3, 6, 6 %).
+#: 8 to 10 items; with the test, 0–6.5 % (200 data sets each of 6, 8 and 12 items: 3, 6.5, 6 %).
 EXPOSURE_P_VALUE = 0.05
 #: Up to this many items the p-value is exact (every pairing); beyond, Spearman's t test.
 EXACT_ITEMS = 7
