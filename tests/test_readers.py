@@ -115,8 +115,12 @@ def test_wide_skips_one_item_rows_with_a_note_and_blank_rows_silently():
     text = "a,b,c\n\nd\n,,\ne,f\n,g,\nh,i\n"
     prefs = read(text)
     assert prefs.to_lists(names=True) == [["a", "b", "c"], ["e", "f"], ["h", "i"]]
-    assert prefs.notes == ("Skipped 2 rows with fewer than 2 items: rows 3, 6",)
-    assert "g" in prefs.item_names and prefs.appearances()[prefs.item_names.index("g")] == 0
+    # a name seen only in those rows ('Total' under a column, or one lone answer) is no
+    # item: kept, it would be ranked by the prior alone, last under PL-EM's
+    assert prefs.notes == ("Skipped 2 rows with fewer than 2 items: rows 3, 6",
+                           "Left out 2 names found only in those rows, never beside another "
+                           "item: 'd', 'g'")
+    assert prefs.item_names == ("a", "b", "c", "e", "f", "h", "i")
 
 
 def test_wide_duplicate_item_names_both_cells():
@@ -419,7 +423,9 @@ def test_old_mac_line_endings_and_long_skip_notes():
     assert read("1st,2nd\ra,b\rb,a\r").to_lists(names=True) == [["a", "b"], ["b", "a"]]
     prefs = read("a,b\n" + "".join(f"x{i}\n" for i in range(12)))
     assert prefs.notes == ("Skipped 12 rows with fewer than 2 items: rows 2, 3, 4, 5, 6, 7, 8, "
-                           "9, 10, 11, ... (2 more)",)
+                           "9, 10, 11, ... (2 more)",
+                           "Left out 12 names found only in those rows, never beside another "
+                           "item: 'x0', 'x1', 'x2', 'x3', 'x4' (and 7 more)")
 
 
 @pytest.mark.parametrize("text,words", [("item,score\na,1\nb,2\n", "ground truth"),

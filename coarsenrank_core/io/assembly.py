@@ -12,7 +12,7 @@ import pandas as pd
 from ..errors import Cancelled, PreferenceFormatError
 from ..export import FORMULA_STARTS
 from ..preferences import ID_DTYPE, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from .columns import NUMBER, plural, skipped_note
+from .columns import NUMBER, plural, quote_list, skipped_note
 
 UNEXPECTED = "Unexpected problem while reading the file"
 #: A header may declare more items than its file names or uses (items nobody ranked), but at
@@ -168,6 +168,16 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
     else:
         entry_keep = keep[pref]
         items, groups = item[entry_keep], group[entry_keep]
+        # a name seen only in rows of one item ('Total' under a column) is no item
+        only_there = (np.bincount(item, minlength=len(item_names)) > 0) & (
+            np.bincount(items, minlength=len(item_names)) == 0)
+        if only_there.any():
+            left_out = [item_names[i] for i in np.flatnonzero(only_there)]
+            notes.append(f"Left out {plural(len(left_out), 'name')} found only in those "
+                         f"rows, never beside another item: {quote_list(left_out)}")
+            new_id = np.cumsum(~only_there) - 1
+            items = new_id[items].astype(ID_DTYPE)
+            item_names = tuple(n for n, gone in zip(item_names, only_there) if not gone)
     for array in (items, groups):
         if array.flags.owndata and array.dtype == ID_DTYPE:
             array.flags.writeable = False  # ours alone: the collection keeps it, no copy
