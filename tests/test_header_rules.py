@@ -208,3 +208,12 @@ def test_an_ordinal_that_belongs_to_a_name_stays():
              b"v2,Edward 6th,Henry 8th,Henry 7th\n")
     assert read_file(kings).preferences.to_lists(names=True)[1] == ["Edward 6th", "Henry 8th",
                                                                     "Henry 7th"]
+
+
+def test_a_short_first_ranking_written_with_ranks_is_data_not_a_title_row():
+    # found by the property above: with '; ' read as the delimiter, the first ranking fills
+    # fewer cells than those below and its cells ('x 1st') never recur as they stand
+    text = (b"ranking\n**x** 1st; **y** 2nd\n**y** 1st; **x** 2nd; **z** 3rd\n"
+            b"**y** 1st; **x** 2nd; **z** 3rd; **w** 4th\n")
+    assert read_file(text).preferences.to_lists(names=True) == [
+        ["x", "y"], ["y", "x", "z"], ["y", "x", "z", "w"]]

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 
-__all__ = ["written_ranks", "strip_markup"]
+__all__ = ["written_ranks", "strip_markup", "name_without_rank"]
 
 #: An item name followed by its rank as an ordinal: ``Hawaii 3rd``, ``**Hawaii** (3rd)``
 _RANK_BESIDE = re.compile(
@@ -18,6 +18,13 @@ _RANK_BESIDE = re.compile(
 _MARKUP = re.compile(
     r"(?P<open>\*\*|__|\*|_|~~|`)(?P<inner>.+?)(?P=open)|<(?P<tag>b|strong|em|i)>(?P<html>.+?)"
     r"</(?P=tag)>", re.IGNORECASE)
+
+
+def name_without_rank(cell: str) -> str | None:
+    """The item name of a cell written with its rank beside it (``**x** 2nd`` gives ``x``);
+    None when the cell carries no such rank."""
+    found = _RANK_BESIDE.fullmatch(cell.strip())
+    return None if found is None else strip_markup(found["name"])[0].strip()
 
 
 def strip_markup(name: str) -> tuple[str, bool]:

@@ -22,6 +22,7 @@ from .content import (
     person_title,
     rank_title_blocks,
 )
+from .notation import name_without_rank
 from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
@@ -529,7 +530,7 @@ def _below_titles(table: Table, k: int, groups: bool) -> Table | None:
         return None
     codes, uniques = table.factorized
     titles = codes[:k][table.cells[:k] != ""]
-    if np.isin(codes[k:], titles).any():
+    if np.isin(codes[k:], titles).any() or _ranked_names_recur(table, k):
         return None
     cells = table.cells[k:]
     if groups:
@@ -543,6 +544,18 @@ def _below_titles(table: Table, k: int, groups: bool) -> Table | None:
             blank = (cells[0] == "") & (start >= 0)
             cells[0, blank] = row[start[blank]]
     return Table(cells, table.lines[k:], table.delimiter, table.head_widths[k:])
+
+
+def _ranked_names_recur(table: Table, k: int, rows: int = 200) -> bool:
+    """Whether a cell above row ``k`` names an item with its rank beside it (``x 1st``)
+    whose name recurs in the rows below with another rank (``x 2nd``): a short first
+    ranking, not a title."""
+    above = {name_without_rank(c) for c in table.cells[:k].ravel() if c}
+    above.discard(None)
+    if not above:
+        return False
+    below = {name_without_rank(c) for c in table.cells[k:k + rows].ravel() if c}
+    return bool(above & below)
 
 
 def _integers(cells: np.ndarray) -> np.ndarray:
