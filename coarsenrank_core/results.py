@@ -369,10 +369,17 @@ class PosteriorResult(RankingResult):
         ranks = np.empty((n_draws, n_items), dtype=np.int32 if n_items < 2**31 else np.intp)
         positions = np.arange(n_items, dtype=ranks.dtype)[None, :]
         step = max(1, _BLOCK_ENTRIES // max(n_items, 1))
-        tie_breaks = np.random.default_rng(_TIE_BREAK_SEED)
         for lo in range(0, n_draws, step):
             block = self.draws[lo:lo + step]
-            order = np.lexsort((tie_breaks.random(block.shape), -block), axis=1)
+            ordered = np.negative(block)
+            order = np.argsort(ordered, axis=1, kind="stable")
+            ordered.sort(axis=1)  # in place: equal neighbours mark the draws with ties
+            tied = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+            del ordered
+            # only draws holding equal scores are sorted again, by random keys of their own
+            for row in tied:
+                keys = np.random.default_rng((_TIE_BREAK_SEED, lo + row)).random(n_items)
+                order[row] = np.lexsort((keys, -block[row]))
             np.put_along_axis(ranks[lo:lo + step], order, positions, axis=1)
         ranks.flags.writeable = False
         return ranks

@@ -61,8 +61,9 @@ def test_rank_probabilities_of_20000_items_stay_linear_in_memory():
 def test_blocked_rank_summaries_equal_the_whole_array_formulas(monkeypatch):
     rng = np.random.default_rng(2)
     draws = rng.gamma(2.0, size=(37, 11))
-    draws[:, 3] = draws[:, 5]  # exact ties: their order is drawn once for the whole array
-    keys = np.random.default_rng(results._TIE_BREAK_SEED).random(draws.shape)
+    draws[:, 3] = draws[:, 5]  # exact ties: each draw's order is drawn by its own seed
+    keys = np.array([np.random.default_rng((results._TIE_BREAK_SEED, d)).random(11)
+                     for d in range(37)])
     order = np.lexsort((keys, -draws), axis=1)
     expected = np.empty_like(order)
     np.put_along_axis(expected, order, np.arange(11)[None, :], axis=1)
