@@ -213,7 +213,7 @@ FORMAT_LIST: tuple[Format, ...] = (
            read=lambda s: read_ranks(s.ranks_prepared, s.options,
                                      any_number=s.layout_chosen)),
     Format("cell", "one ranking per cell", examples.CELL_TEXT, examples.CELL, TABLE_EXTENSIONS,
-           detect=lambda s: _one_ranking_column(s.prepared, s.options),
+           detect=lambda s: _one_ranking_column(s),
            read=_table_reader(read_cell)),
     Format("wide", "wide rankings", examples.WIDE_TEXT, examples.WIDE, TABLE_EXTENSIONS,
            detect=lambda s: True, read=_table_reader(read_wide)),
@@ -232,8 +232,12 @@ def _row_ids(source: Source) -> dict[int, str]:
             if why.startswith("a per-row id")}
 
 
-def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
-    """A single non-blank free column whose cells hold whole rankings."""
+def _one_ranking_column(source: Source) -> bool:
+    """A single non-blank free column whose cells hold whole rankings.
+
+    Raises the refusal of :func:`_scores_in_cells` when its cells are names with scores.
+    """
+    prepared, options = source.prepared, source.options
     codes, uniques = prepared.table.factorized
     blank = np.flatnonzero(uniques == "")
     width = codes.shape[1]
@@ -243,7 +247,12 @@ def _one_ranking_column(prepared: Prepared, options: ReadOptions) -> bool:
         return False
     found = ranking_column(prepared, options)
     survey = bool(prepared.skipped) or prepared.ranker is not None
-    return found is not None and (len(filled) == 1 or (survey and found[1] in STRONG))
+    if found is None or not (len(filled) == 1 or (survey and found[1] in STRONG)):
+        return False
+    error = _scores_in_cells(source, found)
+    if error is not None:
+        raise error
+    return True
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:
@@ -289,10 +298,6 @@ def detect(source: Source) -> Format:
             if error is not None:
                 raise error
         if fmt.detect(source):
-            if fmt.id == "cell":
-                error = _scores_in_cells(source)
-                if error is not None:
-                    raise error
             return fmt
     return FORMATS["wide"]
 
@@ -300,13 +305,14 @@ def detect(source: Source) -> Format:
 _DECIMAL = re.compile(r"[+-]?\d*\.\d+(?:[eE][+-]?\d+)?")
 
 
-def _scores_in_cells(source: Source) -> PreferenceFormatError | None:
-    """An error when space-separated rows hold a name and a decimal number each (a list of
-    scores, such as a ground truth), which would read as two-item rankings."""
-    found = ranking_column(source.prepared, source.options)
-    if found is None or found[1] != " ":
+def _scores_in_cells(source: Source, found: tuple[int, str, bool]
+                     ) -> PreferenceFormatError | None:
+    """An error when the ranking column ``found`` (column, separator, titled) holds, on
+    space-separated rows, a name and a decimal number each (a list of scores, such as a
+    ground truth), which would read as two-item rankings."""
+    column, separator, titled = found
+    if separator != " ":
         return None
-    column, _, titled = found
     start = source.prepared.start if titled else 0
     values = pd.Series(source.table.column(column)[start:], dtype=object)
     parts = values.astype(str).str.split()
