@@ -137,20 +137,26 @@ def start_next_poll(teacher, items, question: str) -> str:
     teacher.get_by_label("Question (optional)").last.press("Enter")  # committed
     wait_idle(teacher)
     # on a loaded machine the results' 3-second refresh can redraw the page under the
-    # pointer for a while: try the click again rather than wait on one element
+    # pointer for a while, and a click that meets a refresh can go unseen (as a student's
+    # tap can): while the page still shows the first poll, the teacher clicks again
+    first = parse_qs(urlsplit(teacher.url).query)["poll"][0]
+    moved_on = teacher.get_by_text("Poll 2 of the session")
     for attempt in range(4):
         button = teacher.get_by_role("button", name="Start the next poll")
         try:
             if not button.is_visible():  # folded by a redraw: open it again
                 teacher.get_by_text("Next poll in this session").click()
             button.click(timeout=20_000)
+            moved_on.wait_for(timeout=30_000)
             break
         except PlaywrightTimeout:
-            if "Poll 2 of the session" in teacher.content():
+            if moved_on.count() or parse_qs(urlsplit(teacher.url).query)["poll"] != [first]:
                 break  # the click went through; the page moved on meanwhile
+            assert not teacher.locator("[data-testid=stAlertContentError]").count(), \
+                teacher.locator("[data-testid=stAlertContentError]").all_inner_texts()
             if attempt == 3:
                 raise
-    teacher.get_by_text("Poll 2 of the session").wait_for()
+    moved_on.wait_for()
     wait_idle(teacher)
     return parse_qs(urlsplit(teacher.url).query)["poll"][0]
 
