@@ -24,6 +24,24 @@ def data_dir() -> Path:
     return DATA_DIR
 
 
+# -- AppTest ------------------------------------------------------------------------------------
+@pytest.fixture(scope="session", autouse=True)
+def _components_scanned_once():
+    """Every new ``AppTest`` scans all installed packages for Streamlit components (0.5 s
+    of reading package metadata each); the installed packages do not change during a
+    run, so the scan is read once and handed to every AppTest of the process."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # a Streamlit without v2 components scans nothing
+        yield
+        return
+    scan = manifest_scanner.scan_component_manifests
+    found = functools.cache(scan)
+    manifest_scanner.scan_component_manifests = lambda *args, **kwargs: list(found())
+    yield
+    manifest_scanner.scan_component_manifests = scan
+
+
 # -- Dask ---------------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def dask_cluster():
