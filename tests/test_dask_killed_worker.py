@@ -89,10 +89,10 @@ def both_workers_answer(client, seconds: float) -> bool:
 def client(clusters):
     """A client of the module's cluster once both its workers answer. The worker killed by
     the test before is restarted by its nanny; on a loaded machine the suite once waited
-    60 s for it and 180 s more after ``Client.restart`` in vain, so after 60 s the module
+    60 s for it and 180 s more after ``Client.restart`` in vain, so after 15 s the module
     starts a new cluster instead."""
     client = distributed.Client(clusters.current)
-    if not both_workers_answer(client, 60):
+    if not both_workers_answer(client, 15):
         client.close()
         client = distributed.Client(clusters.fresh())
         if not both_workers_answer(client, 120):
