@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL, ORDER_NOTE, first_place_out_of_order
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "ORDER_NOTE", "interval_text",
            "too_few_lists_text", "fit_caption", "unmeasurable_text"]
-
-#: The visible line under a table whose first-place chances do not fall row by row.
-ORDER_NOTE = ("An item can have a higher chance of being first than one ranked above it: the "
-              "order is the single best fit to all the answers, while the chance counts how "
-              "often the item came first when the raters were resampled.")
 
 
 def ranking_rows(scores, names, order, low=None, high=None, first=None,
@@ -31,12 +24,6 @@ def ranking_rows(scores, names, order, low=None, high=None, first=None,
         row["strength"] = float(scores[i])
         rows.append(row)
     return rows
-
-
-def first_place_out_of_order(order, first) -> bool:
-    """Whether some row's chance of being first exceeds that of any row above it."""
-    chances = np.asarray(first, dtype=float)[np.asarray(order)]
-    return bool(np.any(chances[1:] > np.minimum.accumulate(chances)[:-1] + 1e-12))
 
 
 #: the default interval's coverage of the true rank, as measured in
