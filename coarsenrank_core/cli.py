@@ -282,7 +282,7 @@ def _rank_with(args, client) -> None:
     from .connectivity import separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
-    from .uncertainty import ORDER_NOTE, first_place_out_of_order, rank_uncertainty
+    from .uncertainty import first_place_out_of_order, order_note, rank_uncertainty
 
     prefs = _read(args.file, args.format, args)
     method = get_method(_rank_method(args))
@@ -346,7 +346,7 @@ def _rank_with(args, client) -> None:
               "read after a pull towards the middle where items are too rarely compared "
               "to place apart)", file=sys.stderr)
         if first_place_out_of_order(order, spread.p_first):
-            print(f"note: {ORDER_NOTE}", file=sys.stderr)
+            print(f"note: {order_note(spread)}", file=sys.stderr)
 
 
 def _dic(args) -> None:

@@ -15,7 +15,7 @@ from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
-           "nearest_rank_runs", "first_place_out_of_order", "ORDER_NOTE",
+           "nearest_rank_runs", "first_place_out_of_order", "order_note",
            "BOOTSTRAP_DRAWS", "MIN_UNITS",
            "INTERVAL_LEVEL"]
 
@@ -34,11 +34,6 @@ INTERVAL_LEVEL = 0.9
 #: refit (``tests/test_uncertainty.py``), and would make the refits up to 10× slower.
 REFIT_TOL = 1e-6
 REFIT_MAX_ITER = 50
-#: The line shown beside a ranking whose first-place chances do not fall row by row
-#: (the Consensus page, and ``rank --posterior`` on stderr).
-ORDER_NOTE = ("An item can have a higher chance of being first than one ranked above it: the "
-              "order is the single best fit to all the answers, while the chance counts how "
-              "often the item came first when the raters were resampled.")
 
 
 @dataclass(frozen=True)
@@ -350,3 +345,20 @@ def first_place_out_of_order(order, first) -> bool:
     """Whether some row's chance of being first exceeds that of any row above it."""
     chances = np.asarray(first, dtype=float)[np.asarray(order)]
     return bool(np.any(chances[1:] > np.minimum.accumulate(chances)[:-1] + 1e-12))
+
+
+def order_note(result: PosteriorResult) -> str:
+    """The line shown beside a ranking whose first-place chances do not fall row by row
+    (:func:`first_place_out_of_order`): on the Consensus page and from ``rank --posterior``.
+
+    The order is the single best fit; the chances come from ``result``, the bootstrap's
+    refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which.
+    """
+    if isinstance(result, BootstrapResult):
+        source = (f"when the {'raters' if result.unit == 'ranker' else 'lists'} were "
+                  "resampled")
+    else:
+        source = "in the posterior's draws"
+    return ("An item can have a higher chance of being first than one ranked above it: the "
+            "order is the single best fit to all the answers, while the chance counts how "
+            f"often the item came first {source}.")

@@ -11,10 +11,10 @@ from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL
 from ui import charts, compute, state
 from ui.alpha import alpha_text, alpha_widget
 from ui.consensus_view import (
-    ORDER_NOTE,
     first_place_out_of_order,
     fit_caption,
     interval_text,
+    order_note,
     ranking_rows,
     too_few_lists_text,
     unmeasurable_text,
@@ -83,7 +83,7 @@ def show_spread(scores, order, spread, slot, how: str) -> None:
     probabilities = spread.rank_probabilities()
     draw_table(slot, scores, order, low, high, probabilities[:, 0], spread.interval_level)
     if first_place_out_of_order(order, probabilities[:, 0]):
-        st.caption(ORDER_NOTE)
+        st.caption(order_note(spread))
     explain(how)
     csv_download("Download the ranking (CSV)",
                  ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],

@@ -78,6 +78,19 @@ def test_a_first_place_chance_out_of_order_is_explained_in_a_visible_line():
                        for i in range(j))
     note = [c.value for c in at.caption if "higher chance of being first" in c.value]
     assert bool(note) == out_of_order
+    assert all("when the raters were resampled" in n for n in note)
+
+
+def test_coarsen_pl_s_note_on_first_place_chances_names_its_posterior_draws():
+    from tests.test_app import open_coarsen
+
+    at = open_coarsen()
+    no_failure(at)
+    first = at.dataframe[0].value["chance of being first"].to_numpy()
+    out_of_order = any(first[j] > first[:j].min() + 1e-12 for j in range(1, len(first)))
+    note = [c.value for c in at.caption if "higher chance of being first" in c.value]
+    assert bool(note) == out_of_order
+    assert all("in the posterior's draws" in n and "resampled" not in n for n in note)
 
 
 def test_one_list_per_rater_is_said_instead_of_flagging_nobody():

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL, ORDER_NOTE, first_place_out_of_order
+from coarsenrank_core.uncertainty import INTERVAL_LEVEL, first_place_out_of_order, order_note
 
-__all__ = ["ranking_rows", "first_place_out_of_order", "ORDER_NOTE", "interval_text",
+__all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "interval_text",
            "too_few_lists_text", "fit_caption", "unmeasurable_text"]
 
 
