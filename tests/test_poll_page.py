@@ -279,6 +279,15 @@ def test_next_poll_in_a_session_students_follow_and_careless_students_are_flagge
     assert second.position == 2 and second.session_id == first.poll_id
     assert not store.poll(first.poll_id).is_open()
     assert "Poll 2 of the session" in texts(at)
+    # the form is emptied: a second click (a double tap) starts no poll after the new one
+    assert at.text_area(key="poll_next_items").value == ""
+    at = press(at, "Start the next poll")
+    assert at.query_params["poll"] in (code, [code])
+    assert [e.value for e in at.error] == ["A poll needs at least 2 items, one per line."]
+    assert store.next_poll(code) is None
+    assert len(store.session_answers(code, key)) == 2  # the session holds two polls
+    at = at.run()  # the message was for that click only
+    assert not at.error
 
     # a student still on the first poll is offered the next one, with the same token
     student = poll_app(poll=first.poll_id, token=careful[0])

@@ -406,19 +406,30 @@ def _next_poll_form(poll_store: PollStore, poll: Poll, key: str) -> None:
                    "one; their answers across the session are then known to be one "
                    "student's (by the browser, never by name), so careless students can be "
                    "told from careless answers.")
-        items = st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})",
-                             key="poll_next_items", height=140)
-        question = st.text_input("Question (optional)", key="poll_next_question")
-        if st.button("Start the next poll", type="primary", key="poll_next"):
-            try:
-                following, _ = poll_store.create_poll(items.splitlines(), question=question,
-                                                      after=(poll.poll_id, key))
-            except PollError as error:
-                st.error(str(error))
-                return
-            st.query_params.from_dict({"poll": following.poll_id, "key": key})
-            st.rerun()
+        st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})",
+                     key="poll_next_items", height=140)
+        st.text_input("Question (optional)", key="poll_next_question")
+        st.button("Start the next poll", type="primary", key="poll_next",
+                  on_click=_start_next_poll, args=(poll_store, poll.poll_id, key))
+        error = st.session_state.pop("_poll_next_error", None)  # shown once, after the click
+        if error is not None:
+            st.error(error)
 
+
+def _start_next_poll(poll_store: PollStore, poll_id: str, key: str) -> None:
+    """The click on "Start the next poll": the next poll opens and the form is emptied, so
+    that a second click (a double tap, or one sent again on a slow connection) finds no
+    items and starts nothing instead of a poll after the new one."""
+    try:
+        following, _ = poll_store.create_poll(
+            str(state.widget("poll_next_items", "")).splitlines(),
+            question=str(state.widget("poll_next_question", "")), after=(poll_id, key))
+    except PollError as error:
+        state.set_widget("_poll_next_error", str(error))
+        return
+    state.set_widget("poll_next_items", "")
+    state.set_widget("poll_next_question", "")
+    st.query_params.from_dict({"poll": following.poll_id, "key": key})
 
 
 def teacher_view(poll_store: PollStore, poll: Poll, key: str) -> None:
