@@ -282,7 +282,7 @@ def _rank_with(args, client) -> None:
     from .connectivity import separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
-    from .uncertainty import first_place_out_of_order, order_note, rank_uncertainty
+    from .uncertainty import first_place_out_of_order, order_note, rank_uncertainty, unit_noun
 
     prefs = _read(args.file, args.format, args)
     method = get_method(_rank_method(args))
@@ -334,13 +334,13 @@ def _rank_with(args, client) -> None:
         print(f"warning: {groups}", file=sys.stderr)
     if args.posterior and not spread.measurable:
         print(f"rank_low..rank_high span every rank and score_low, score_high and p_first "
-              f"are nan: with one {'rater' if spread.unit == 'ranker' else 'list'} there is "
+              f"are nan: with one {unit_noun(spread.unit)} there is "
               "nothing to resample, so how sure each place is cannot be measured",
               file=sys.stderr)
     elif args.posterior:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "
-              f"{'raters' if spread.unit == 'ranker' else 'lists'} resampled "
+              f"{unit_noun(spread.unit)}s resampled "
               "(Bayesian bootstrap); p_first: the share of refits in which it came first; "
               "score_low..score_high: the same range of its score as refitted (the ranks are "
               "read after a pull towards the middle where items are too rarely compared "

@@ -15,7 +15,7 @@ from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
-           "nearest_rank_runs", "first_place_out_of_order", "order_note",
+           "nearest_rank_runs", "first_place_out_of_order", "order_note", "unit_noun",
            "BOOTSTRAP_DRAWS", "MIN_UNITS",
            "INTERVAL_LEVEL"]
 
@@ -341,6 +341,12 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         n_units=n_units, refits=refits, pull=pull)
 
 
+def unit_noun(unit: str) -> str:
+    """The word users read for a bootstrap unit (:attr:`BootstrapResult.unit`): "rater"
+    for ``"ranker"``, "list" for ``"list"``."""
+    return "rater" if unit == "ranker" else "list"
+
+
 def first_place_out_of_order(order, first) -> bool:
     """Whether some row's chance of being first exceeds that of any row above it."""
     chances = np.asarray(first, dtype=float)[np.asarray(order)]
@@ -355,8 +361,7 @@ def order_note(result: PosteriorResult) -> str:
     refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which.
     """
     if isinstance(result, BootstrapResult):
-        source = (f"when the {'raters' if result.unit == 'ranker' else 'lists'} were "
-                  "resampled")
+        source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
     return ("An item can have a higher chance of being first than one ranked above it: the "

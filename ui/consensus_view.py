@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
-from coarsenrank_core.uncertainty import INTERVAL_LEVEL, first_place_out_of_order, order_note
+from coarsenrank_core.uncertainty import (
+    INTERVAL_LEVEL,
+    first_place_out_of_order,
+    order_note,
+    unit_noun,
+)
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "interval_text",
            "too_few_lists_text", "fit_caption", "unmeasurable_text"]
@@ -34,7 +39,7 @@ REAL_DATA_COVERAGE = "55–80 %"
 
 def unmeasurable_text(unit: str) -> str:
     """Why a single rater's (or list's) consensus comes without likely ranks."""
-    who = "rater" if unit == "ranker" else "list"
+    who = unit_noun(unit)
     return (f"These data hold one {who}: how sure each place is is measured by resampling "
             f"the {who}s, and with one there is nothing to resample, so the table shows the "
             "order without likely ranks. Every place is possible as far as one answer can "
@@ -43,7 +48,7 @@ def unmeasurable_text(unit: str) -> str:
 
 def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
     """What the likely ranks measure, in plain words."""
-    who = "raters" if unit == "ranker" else "lists"
+    who = f"{unit_noun(unit)}s"
     return (f"“Likely ranks” is the shortest run of places that holds the item in at least "
             f"{level:.0%} of {n_draws} refits, each on the {n_units:,} {who} resampled at "
             "random (a bootstrap; an item compared too rarely to place apart from its "
