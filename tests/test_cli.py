@@ -78,6 +78,15 @@ def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
     np.testing.assert_allclose([float(r["p_first"]) for r in table], spread.p_first[order])
 
 
+def rank_posterior(tmp_path, capsys, lines: list[str]) -> tuple[list[dict], str]:
+    """``rank FILE --posterior`` of a file holding ``lines``: its table and its stderr."""
+    source = tmp_path / "prefs.csv"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    return rows(out.read_text()), capsys.readouterr().err
+
+
 @pytest.mark.parametrize("lines, never_placed", [
     # two lists that share no item: y and w never win and are never compared
     (["1st,2nd", "x,y", "z,w"], {"y": ("3", "4"), "w": ("3", "4")}),
@@ -87,13 +96,10 @@ def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
 ])
 def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_the_score(
         tmp_path, capsys, lines, never_placed):
-    source = tmp_path / "few.csv"
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = tmp_path / "ranking.csv"
-    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    table, err = rank_posterior(tmp_path, capsys, lines)
     groups = "warning: The items fall into 2 groups that are never compared"
-    assert (groups in capsys.readouterr().err) == ("z,w" in lines)
-    table = {r["item"]: r for r in rows(out.read_text())}
+    assert (groups in err) == ("z,w" in lines)
+    table = {r["item"]: r for r in table}
     for item, (low, high) in never_placed.items():
         assert (table[item]["rank_low"], table[item]["rank_high"]) == (low, high)
     for row in table.values():
@@ -102,14 +108,10 @@ def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_th
 
 
 def test_rank_posterior_of_one_list_spans_every_rank_and_says_why(tmp_path, capsys):
-    source = tmp_path / "one.csv"
-    source.write_text("1st,2nd,3rd\nx,y,z\n", encoding="utf-8")
-    out = tmp_path / "ranking.csv"
-    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
-    table = rows(out.read_text())
+    table, err = rank_posterior(tmp_path, capsys, ["1st,2nd,3rd", "x,y,z"])
     assert [r["item"] for r in table] == ["x", "y", "z"]
     assert {(r["rank_low"], r["rank_high"], r["p_first"]) for r in table} == {("1", "3", "nan")}
-    assert "with one list there is nothing to resample" in capsys.readouterr().err
+    assert "with one list there is nothing to resample" in err
 
 
 @pytest.mark.parametrize("lines", [
@@ -122,17 +124,14 @@ def test_rank_posterior_of_one_list_spans_every_rank_and_says_why(tmp_path, caps
 ])
 def test_rank_posterior_explains_first_place_chances_out_of_order_as_the_page_does(
         tmp_path, capsys, lines):
-    source = tmp_path / "drinks.csv"
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = tmp_path / "ranking.csv"
-    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
-    chances = [float(r["p_first"]) for r in rows(out.read_text())]
+    table, err = rank_posterior(tmp_path, capsys, lines)
+    chances = [float(r["p_first"]) for r in table]
     out_of_order = any(c > min(chances[:k]) for k, c in enumerate(chances) if k)
     assert out_of_order == lines[1].startswith("ann")
     note = ("note: An item can have a higher chance of being first than one ranked above "
             "it: the order is the single best fit to all the answers, while the chance counts "
             "how often the item came first when the raters were resampled.")
-    assert (note in capsys.readouterr().err) == out_of_order
+    assert (note in err) == out_of_order
 
 
 def test_rank_refuses_options_the_method_does_not_take(capsys):
