@@ -59,11 +59,12 @@ def dask_cluster():
 # -- test tiers -------------------------------------------------------------------------------
 # Each test module is marked by what it imports, so a new test file joins its tier without
 # edits: ``app`` for Streamlit AppTest runs (``streamlit.testing``, or a helper module of
-# app tests), ``browser`` for a real Chromium (``playwright``). ``slow`` is placed by hand
-# on the engine tests where the time goes. ``pytest -m "not slow and not app and not browser"``
-# is the fast loop; a plain ``pytest`` (and CI) runs every tier.
+# app tests) and for sessions of a served app driven over its websocket (``websockets``),
+# ``browser`` for a real Chromium (``playwright``). ``slow`` is placed by hand on the engine
+# tests where the time goes. ``pytest -m "not slow and not app and not browser"`` is the
+# fast loop; a plain ``pytest`` (and CI) runs every tier.
 
-TIER_IMPORTS = {"app": ("streamlit.testing",), "browser": ("playwright",)}
+TIER_IMPORTS = {"app": ("streamlit.testing", "websockets"), "browser": ("playwright",)}
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -118,10 +119,11 @@ def _module_rank(items: list[pytest.Item]) -> dict[Path, int]:
     return rank
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
     """Mark every test with the tiers of the module it lives in (see ``module_tiers``) and
-    the readers' property tests as ``slow`` (see ``SLOW_PROPERTY_MODULES``), then run the
+    the readers' property tests as ``slow`` (see ``SLOW_PROPERTY_MODULES``) before any
+    plugin reads the marks (``-m`` deselects by them); once every plugin is done, run the
     modules in the order of :data:`TIER_ORDER`, each module's tests together and in the
     order collected."""
     for item in items:
@@ -130,5 +132,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, tier))
         if path.name in SLOW_PROPERTY_MODULES and item.name.startswith("test_property_"):
             item.add_marker(pytest.mark.slow)
+    yield
     rank = _module_rank(items)
     items.sort(key=lambda item: rank[item.path])

@@ -23,6 +23,8 @@ Test files for several modules, the dashboard and the browser (``test_app.py``,
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,15 @@ def test_test_modules_are_put_in_their_tier_by_what_they_import():
     assert module_tiers(TESTS / "test_charts.py") == {"app"}  # via tests.test_app's helpers
     assert module_tiers(TESTS / "test_browser.py") == {"browser"}
     assert module_tiers(TESTS / "test_preferences.py") == frozenset()
+
+
+def test_the_fast_loop_leaves_out_the_app_and_browser_tiers():
+    """``-m`` sees the tiers' marks: they are placed before pytest deselects by them."""
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
+         "-m", "not slow and not app and not browser", "tests/test_app_default.py",
+         "tests/test_browser.py", "tests/test_layout.py"],
+        cwd=TESTS.parent, capture_output=True, text=True, timeout=120)
+    ids = [line for line in collected.stdout.splitlines() if "::" in line]
+    assert ids and all(line.startswith("tests/test_layout.py::") for line in ids), \
+        collected.stdout[-2000:]
