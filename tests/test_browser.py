@@ -5,16 +5,12 @@ import io
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.served_app import SERVER_PID, served_app
 from ui.shell import PAGES
 
 pytestmark = pytest.mark.browser
@@ -58,9 +54,6 @@ def shots(tmp_path):
         shutil.copytree(folder, keep, dirs_exist_ok=True)
 
 
-SERVER_PID = [0]  # the process id of the latest served app
-
-
 def children(pid: int) -> list[int]:
     """The process ids of ``pid``'s live children."""
     found = []
@@ -73,37 +66,6 @@ def children(pid: int) -> list[int]:
             if int(stat[1]) == pid and stat[0] != "Z":
                 found.append(int(entry.name))
     return found
-
-
-@contextmanager
-def served_app():
-    """A fresh ``streamlit run app.py`` on a free loopback port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline or server.poll() is not None:
-                    raise RuntimeError("the Streamlit server did not start") from None
-                time.sleep(0.3)
-        SERVER_PID[0] = server.pid
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def new_page(browser):
@@ -378,72 +340,6 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
 
 
 PHONE = {"width": 390, "height": 844}
-
-
-def test_ten_concurrent_sessions_each_see_only_their_own_data(browser, tmp_path):
-    """Load: ten browser sessions on one server at once, each uploading its own file and
-    running the DIC sweep, the comparison and the consensus, see only their own items."""
-    users = []
-    for n in range(10):
-        names = [f"drink{n}x{k}" for k in range(4)]
-        rows = ["voter,1st,2nd,3rd,4th"] + [
-            f"v{r}," + ",".join(names[r % 2:] + names[:r % 2] if r % 3 else names)
-            for r in range(9)]
-        path = tmp_path / f"user{n}.csv"
-        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-        users.append((path, names))
-    with served_app() as base:
-        contexts = [browser.new_context(viewport={"width": 1400, "height": 2000})
-                    for _ in users]
-        pages = [c.new_page() for c in contexts]
-        for page in pages:
-            page.set_default_timeout(180_000)
-            page.goto(f"{base}/data")
-        for page in pages:
-            wait_idle(page)
-            page.get_by_text("My own file").click()
-        for page, (path, _) in zip(pages, users):
-            wait_idle(page)
-            page.locator("input[type=file]").first.set_input_files(str(path))
-        for page in pages:
-            page.get_by_text("We read this as").wait_for()
-            wait_idle(page)
-            page.get_by_role("button", name="Use this data").click()
-        for page, (path, _) in zip(pages, users):
-            page.get_by_text(f"Loaded {path.name}").wait_for()
-            wait_idle(page)
-            page.locator("[data-testid=stSidebarNav] a", has_text="Choose α (DIC)").click()
-        for page in pages:  # every session runs its sweep at the same time
-            page.locator("h1", has_text="Choose α").wait_for()
-            wait_idle(page)
-            page.get_by_role("button", name="Run", exact=True).click()
-        for page in pages:
-            page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-            wait_idle(page)
-            page.locator("[data-testid=stSidebarNav] a", has_text="Compare methods").click()
-        for page in pages:
-            page.locator("h1", has_text="Compare methods").wait_for()
-            wait_idle(page)
-            page.get_by_role("button", name="Run the comparison").click()
-        for page in pages:
-            page.get_by_text("How long does each method take?").wait_for()
-            wait_idle(page)
-            page.locator("[data-testid=stSidebarNav] a", has_text="Consensus ranking").click()
-        for page, (path, names) in zip(pages, users):
-            page.locator("h1", has_text="Consensus ranking").wait_for()
-            cells = consensus_cells(page)
-            wait_idle(page)
-            cells = consensus_cells(page)
-            shown = {c for c in cells if c.startswith("drink")}
-            assert shown == set(names), (path.name, cells)
-            sidebar_shows(page, path.name)
-            sidebar = page.locator("[data-testid=stSidebar]").inner_text()
-            assert not [u for u, _ in users if u.name != path.name and u.name in sidebar]
-            assert page.locator("[data-testid=stException]").count() == 0
-            assert "Something went wrong" not in page.locator(
-                "[data-testid=stMain]").inner_text()
-        for context in contexts:
-            context.close()
 
 
 def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser):

@@ -108,6 +108,7 @@ def test_test_modules_are_put_in_their_tier_by_what_they_import():
     assert module_tiers(TESTS / "test_app.py") == {"app"}
     assert module_tiers(TESTS / "test_charts.py") == {"app"}  # via tests.test_app's helpers
     assert module_tiers(TESTS / "test_browser.py") == {"browser"}
+    assert module_tiers(TESTS / "test_load.py") == {"app"}  # websocket sessions, no Chromium
     assert module_tiers(TESTS / "test_preferences.py") == frozenset()
 
 
@@ -116,7 +117,7 @@ def test_the_fast_loop_leaves_out_the_app_and_browser_tiers():
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
          "-m", "not slow and not app and not browser", "tests/test_app_default.py",
-         "tests/test_browser.py", "tests/test_layout.py"],
+         "tests/test_load.py", "tests/test_browser.py", "tests/test_layout.py"],
         cwd=TESTS.parent, capture_output=True, text=True, timeout=120)
     ids = [line for line in collected.stdout.splitlines() if "::" in line]
     assert ids and all(line.startswith("tests/test_layout.py::") for line in ids), \
