@@ -282,7 +282,13 @@ def _rank_with(args, client) -> None:
     from .connectivity import separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
-    from .uncertainty import first_place_out_of_order, order_note, rank_uncertainty, unit_noun
+    from .uncertainty import (
+        MIN_PAIR_OVERLAP,
+        first_place_out_of_order,
+        order_note,
+        rank_uncertainty,
+        unit_noun,
+    )
 
     prefs = _read(args.file, args.format, args)
     method = get_method(_rank_method(args))
@@ -337,6 +343,17 @@ def _rank_with(args, client) -> None:
               f"are nan: with one {unit_noun(spread.unit)} there is "
               "nothing to resample, so how sure each place is cannot be measured",
               file=sys.stderr)
+    elif args.posterior and spread.source == "posterior":
+        print(f"rank_low..rank_high: the central {spread.interval_level:.0%} range of each "
+              f"item's rank over {spread.draws.shape[0]} draws of the Plackett-Luce "
+              "posterior; p_first: the share of draws in which it came first; "
+              "score_low..score_high: the same range of its score. Resampling the "
+              f"{unit_noun(spread.unit)}s cannot measure anything here "
+              f"({spread.overlap:.1f} of them compared a pair on average; "
+              f"at least {MIN_PAIR_OVERLAP:g} who sometimes disagree are needed)",
+              file=sys.stderr)
+        if first_place_out_of_order(order, spread.p_first):
+            print(f"note: {order_note(spread)}", file=sys.stderr)
     elif args.posterior:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "

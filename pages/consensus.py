@@ -13,9 +13,9 @@ from ui.alpha import alpha_text, alpha_widget
 from ui.consensus_view import (
     first_place_out_of_order,
     fit_caption,
-    interval_text,
     order_note,
     ranking_rows,
+    spread_text,
     too_few_lists_text,
     unmeasurable_text,
 )
@@ -130,9 +130,7 @@ if fit_kind == "default":
         st.info(unmeasurable_text(spread.unit))
         spread = None
     if spread is not None:
-        show_spread(fit.scores, order, spread, ranking_slot,
-                    "Best first. " + interval_text(spread.interval_level, spread.unit,
-                                                   spread.n_units, spread.draws.shape[0]))
+        show_spread(fit.scores, order, spread, ranking_slot, "Best first. " + spread_text(spread))
     else:
         csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
                      lambda: ([r + 1, names[i], float(fit.scores[i])]
@@ -258,8 +256,11 @@ with st.expander("How this is computed"):
         "shortest run of places holding the item in 90 % of refits) and the "
         "chance of being first come from refitting on the raters resampled at random "
         "(a Bayesian bootstrap), so they reflect how much the raters disagree, and narrow "
-        "as more raters answer. The command line's `rank --posterior` gives the same "
-        "numbers. **CoarsenPL** (the paper's method) is CoarsenPL fitted by EM (paper "
+        "as more raters answer. Where fewer than three raters compared each pair on "
+        "average, or none disagree, resampling measures nothing, and they come from the "
+        "plain Plackett–Luce posterior instead; the caption under the table says which. "
+        "The command line's `rank --posterior` gives the same numbers. **CoarsenPL** (the "
+        "paper's method) is CoarsenPL fitted by EM (paper "
         "Algorithm 1) with prior Gamma(1, 2) and the §6.1 calibration, at the session's α; "
         "its likely ranks come from the exact Gibbs posterior at that α "
         f"({compute.CONSENSUS_DRAWS['n_draws']} draws after "

@@ -18,8 +18,9 @@ st.markdown(
     "best: plain **Plackett–Luce**, or **PL-mix** when the answers show careless raters: "
     "it treats every rater (or list) as careful or careless and down-weights the careless "
     "ones. Each item's **likely ranks** are the shortest run of places that holds it in "
-    "90 % of refits on the raters resampled at random: they narrow as more people answer "
-    "and widen when people disagree about it. The paper's method, **CoarsenRank** "
+    "90 % of refits on the raters resampled at random (or, when too few raters compared "
+    "the same items for that, of the model's posterior draws): they narrow as more people "
+    "answer and widen when people disagree about it. The paper's method, **CoarsenRank** "
     "(Pan et al., JMLR 2022), which fits a neighbourhood of the data rather than the "
     "data exactly, is one click away on every page, next to CrowdBT, PeerGrader and the "
     "classic methods.")

@@ -161,3 +161,31 @@ def test_the_teachers_scenario_flags_its_careless_raters_at_the_builders_default
     at = open_page("pages/consensus.py", at)
     no_failure(at)
     assert not any("Every rater gave one list" in i.value for i in at.info)
+
+
+def test_two_raters_get_the_posteriors_likely_ranks_on_the_page_and_from_the_cli(tmp_path):
+    """Two raters compare each pair twice at most: resampling them measures nothing, so the
+    page and ``rank --posterior`` both give the model's posterior, and say why."""
+    from tests.test_app import upload
+
+    lines = b"rater,1st,2nd,3rd,4th\nann,tea,coffee,juice,milk\nbob,coffee,tea,milk,juice\n"
+    at = upload(open_page("pages/data.py"), "two.csv", lines)
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "draws of the Plackett–Luce model's posterior" in captions
+    assert "on average 2.0 raters compared each pair of items" in captions
+    assert "resampled at random" not in captions
+    table = at.dataframe[0].value
+    source = tmp_path / "two.csv"
+    source.write_bytes(lines)
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    with open(out, encoding="utf-8") as handle:
+        cli = list(csv.DictReader(handle))
+    assert list(table["item"]) == [r["item"] for r in cli]
+    np.testing.assert_allclose(table["chance of being first"], [float(r["p_first"]) for r in cli])
+    shown = [f"{r['rank_low']}–{r['rank_high']}" if r["rank_low"] != r["rank_high"]
+             else r["rank_low"] for r in cli]
+    assert list(table["likely ranks (90%)"]) == shown
+    assert any(r["rank_low"] != r["rank_high"] for r in cli)

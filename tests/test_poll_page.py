@@ -161,6 +161,8 @@ def test_teacher_sees_count_consensus_careless_flags_csv_and_loads_the_answers(s
     expected = [ITEMS[i] for i in run_method(DEFAULT_METHOD, prefs).order]
     assert list(table["item"]) == expected and list(table["rank"]) == [1, 2, 3, 4, 5]
     assert any(c.startswith("likely ranks") for c in table.columns)
+    captions = " ".join(c.value for c in at.caption)
+    assert "refits on the answers resampled at random" in captions
     # the download is the package's own layout and reads back equal
     [download] = [d for d in at.get("download_button") if d.proto.label.startswith(
         "Download the answers")]
@@ -427,3 +429,14 @@ def test_an_invalid_token_in_the_address_or_cookie_is_ignored_and_never_shown(
     at = press(at, "Submit")
     no_failure(at)
     assert [a.token for a in store.answers(poll.poll_id, key)[1]] == [token]
+
+
+def test_two_answers_get_the_posteriors_likely_ranks_and_the_caption_says_why(store):
+    poll, key = store.create_poll(ITEMS)
+    store.submit(poll.poll_id, new_token(), [[0], [1], [2], [3], [4]])
+    store.submit(poll.poll_id, new_token(), [[1], [0], [2], [4], [3]])
+    at = poll_app(poll=poll.poll_id, key=key)
+    no_failure(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "draws of the model's posterior: too few students" in captions
+    assert "resampled at random" not in captions

@@ -6,9 +6,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences, run_method
+from coarsenrank_core.simulate import simulate_pl
 from coarsenrank_core.uncertainty import (
+    MIN_PAIR_OVERLAP,
     BootstrapResult,
     nearest_rank_runs,
+    pair_overlap,
     rank_uncertainty,
     shortest_rank_runs,
     shrink_refits,
@@ -218,10 +221,85 @@ def test_on_a_sparse_design_the_pull_brings_coverage_back_towards_its_claim():
     from coarsenrank_core.paper.default_study import sparse_pairs, true_rank_covered
 
     prefs, truth = sparse_pairs(0.5, 0, n_items=300, n_pairs=8000, n_rankers=400)
-    pulled = rank_uncertainty(prefs, n_draws=60, random_state=0)
-    raw = rank_uncertainty(prefs, n_draws=60, random_state=0, shrink=False)
+    pulled = rank_uncertainty(prefs, n_draws=60, random_state=0, fallback=False)
+    raw = rank_uncertainty(prefs, n_draws=60, random_state=0, shrink=False, fallback=False)
     np.testing.assert_array_equal(pulled.refits, raw.draws)
     covered = {name: true_rank_covered(r.rank_low, r.rank_high, truth).mean()
                for name, r in (("pulled", pulled), ("raw", raw))}
     # 0.81 against 0.77 here: closer to the 90 % claimed, though still short of it
     assert covered["raw"] + 0.02 < covered["pulled"] <= 0.97, covered
+
+
+@st.composite
+def ranked_lists(draw):
+    """Lists with ties, some raters giving several."""
+    n_items = draw(st.integers(2, 6))
+    lists, groups = [], []
+    for _ in range(draw(st.integers(1, 8))):
+        chosen = draw(st.permutations(range(n_items)))[:draw(st.integers(2, n_items))]
+        lists.append(chosen)
+        groups.append(np.cumsum([0] + [draw(st.integers(0, 1)) for _ in chosen[1:]]))
+    rankers = draw(st.none() | st.lists(st.integers(0, 3), min_size=len(lists),
+                                        max_size=len(lists)))
+    offsets = np.cumsum([0] + [len(x) for x in lists])
+    return Preferences(items=np.concatenate(lists), offsets=offsets,
+                       groups=np.concatenate(groups), n_items=n_items,
+                       rankers=None if rankers is None else np.unique(rankers,
+                                                                     return_inverse=True)[1])
+
+
+@settings(max_examples=80, deadline=None)
+@given(ranked_lists())
+def test_pair_overlap_counts_raters_and_disputes_as_brute_force_does(prefs):
+    seen: dict = {}
+    for n in range(len(prefs)):
+        entries = prefs.items[prefs.offsets[n]:prefs.offsets[n + 1]]
+        groups = prefs.groups[prefs.offsets[n]:prefs.offsets[n + 1]]
+        for a in range(entries.size):
+            for b in range(a + 1, entries.size):
+                pair = (min(entries[a], entries[b]), max(entries[a], entries[b]))
+                outcome = "tie" if groups[a] == groups[b] else (entries[a], entries[b])
+                raters, outcomes = seen.setdefault(pair, (set(), set()))
+                raters.add(int(prefs.ranker_index[n]))
+                outcomes.add(outcome)
+    overlap = pair_overlap(prefs)
+    assert overlap.rankers_per_pair == pytest.approx(
+        np.mean([len(r) for r, _ in seen.values()]))
+    assert overlap.disputed == pytest.approx(np.mean([len(o) > 1 for _, o in seen.values()]))
+
+
+def test_pair_overlap_is_not_built_beyond_its_pair_limit():
+    prefs = Preferences.from_lists([list(range(40))] * 10)
+    assert pair_overlap(prefs, max_pairs=1000) is None
+    assert pair_overlap(prefs).rankers_per_pair == 10
+
+
+def test_where_few_raters_compare_each_pair_the_default_uses_the_posterior_and_covers():
+    # 10 items, 5 lists of 4: about 1.3 raters a pair, so every refit of the bootstrap keeps
+    # most pairs' one order (here: bootstrap 0.78, posterior 0.95; 60 seeds: 0.76, 0.96)
+    covered = {True: [], False: []}
+    for seed in range(24):
+        prefs, worths = simulate_pl(10, 5, length=4, random_state=seed)
+        truth = np.argsort(np.argsort(-worths)) + 1
+        seen = np.bincount(prefs.items, minlength=10) > 0
+        for fallback in (True, False):
+            spread = rank_uncertainty(prefs, random_state=seed, fallback=fallback)
+            assert spread.source == ("posterior" if fallback else "bootstrap")
+            hit = (spread.rank_low <= truth) & (truth <= spread.rank_high)
+            covered[fallback].append(hit[seen].mean())
+    assert 0.97 >= np.mean(covered[True]) >= 0.85 > 0.80 > np.mean(covered[False]), \
+        {k: np.mean(v) for k, v in covered.items()}
+
+
+def test_unanimous_raters_get_the_posterior_and_many_raters_the_bootstrap():
+    unanimous = rank_uncertainty(Preferences.from_lists([[0, 1, 2, 3]] * 4), random_state=0)
+    assert unanimous.source == "posterior" and unanimous.overlap == 4
+    assert np.any(unanimous.rank_low < unanimous.rank_high) and unanimous.p_first[0] < 1
+    assert np.all(unanimous.lower <= unanimous.scores) and np.all(
+        unanimous.scores <= unanimous.upper)
+    many, _ = simulate_pl(8, 120, length=4, random_state=1)
+    spread = rank_uncertainty(many, n_draws=20, random_state=0)
+    assert spread.source == "bootstrap" and spread.overlap >= MIN_PAIR_OVERLAP
+    other = rank_uncertainty(Preferences.from_lists([[0, 1, 2, 3]] * 4), "pl-em",
+                             n_draws=20, random_state=0)
+    assert other.source == "bootstrap"  # only the default consensus falls back

@@ -5,13 +5,15 @@ from __future__ import annotations
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import (
     INTERVAL_LEVEL,
+    MIN_PAIR_OVERLAP,
     first_place_out_of_order,
     order_note,
     unit_noun,
 )
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "interval_text",
-           "too_few_lists_text", "fit_caption", "unmeasurable_text"]
+           "spread_text", "posterior_interval_text", "too_few_lists_text", "fit_caption",
+           "unmeasurable_text"]
 
 
 def ranking_rows(scores, names, order, low=None, high=None, first=None,
@@ -59,6 +61,30 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
             "and few answers about each); on the paper's real data, whose truth is an "
             "expert's grade that the raters partly disagree with, in "
             f"{REAL_DATA_COVERAGE}.")
+
+
+def spread_text(spread) -> str:
+    """What the likely ranks of a :class:`~coarsenrank_core.uncertainty.BootstrapResult`
+    measure: the bootstrap's (:func:`interval_text`), or the posterior's that replaced it."""
+    if spread.source == "bootstrap":
+        return interval_text(spread.interval_level, spread.unit, spread.n_units,
+                             spread.draws.shape[0])
+    return posterior_interval_text(spread.interval_level, spread.unit, spread.overlap,
+                                   spread.draws.shape[0])
+
+
+def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: int) -> str:
+    """Why, and how, the likely ranks come from the model's posterior (too little overlap
+    between the raters for resampling them)."""
+    who = f"{unit_noun(unit)}s"
+    why = (f"on average {overlap:.1f} {who} compared each pair of items"
+           if overlap < MIN_PAIR_OVERLAP else f"the {who} never disagree about any pair")
+    return (f"“Likely ranks” is the central run of places that holds the item in {level:.0%} "
+            f"of {n_draws} draws of the Plackett–Luce model's posterior. Resampling the "
+            f"{who}, which measures how sure the consensus is on larger data, cannot here: "
+            f"{why}, and a pair only one of them compared keeps its order in every "
+            "resample. These ranges take the model's word for how the "
+            f"{who} answer; they narrow as more people answer.")
 
 
 def too_few_lists_text(prefs) -> str | None:

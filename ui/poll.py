@@ -484,10 +484,12 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
             for r, i in enumerate(fit.order)]
     st.markdown("**Consensus so far**")
     st.dataframe(rows, hide_index=True, key="poll_consensus_table")
+    measured = ("refits on the answers resampled at random." if spread.source == "bootstrap"
+                else "draws of the model's posterior: too few students have ranked the same "
+                     "pairs for resampling their answers to measure anything yet.")
     st.caption("The package's default consensus, as on the Consensus page: "
                f"{consensus_reason(prefs, fit.extra)} The likely ranks give the "
-               f"range of places each item takes in {spread.interval_level:.0%} of refits on "
-               "the answers resampled at random.")
+               f"range of places each item takes in {spread.interval_level:.0%} of {measured}")
     session = ()
     if poll.position > 1 or poll.session_id != poll.poll_id:
         try:

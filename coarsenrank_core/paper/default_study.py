@@ -274,7 +274,8 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
         for keep in (in_first, ~in_first):
             weights = np.where(keep[prefs.ranker_index], prefs.weights, MIN_WEIGHT)
             half = prefs._replace(weights=np.asarray(weights, dtype=float))
-            result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False)
+            result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False,
+                                      fallback=False)
             logs = np.log(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
             logs -= logs.mean(axis=1, keepdims=True)
             halves.append((logs[0], logs[1:].var(axis=0)))
@@ -299,7 +300,7 @@ def _bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
         if len(_BOOTSTRAPS) >= _BOOTSTRAPS_KEPT:
             del _BOOTSTRAPS[next(iter(_BOOTSTRAPS))]  # the oldest
         _BOOTSTRAPS[key] = (prefs, rank_uncertainty(prefs, n_draws=n_draws,
-                                                    random_state=seed))
+                                                    random_state=seed, fallback=False))
     return _BOOTSTRAPS[key][1]
 
 
