@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import check_stop
 from .frozen import readonly_array
-from .preferences import MAX_PAIRS, MIN_WEIGHT, Preferences
+from .preferences import MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
@@ -45,6 +45,9 @@ MIN_PAIR_OVERLAP = 3.0
 #: Draws of that posterior (exact Gibbs, plain Plackett–Luce), after 200 warm-up sweeps.
 POSTERIOR_DRAWS = 400
 POSTERIOR_BURN_IN = 200
+#: The most pairs :func:`pair_overlap` builds (about 80 MB at its peak); data that break
+#: into more are resampled without the count.
+OVERLAP_MAX_PAIRS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,7 @@ class PairOverlap(NamedTuple):
         return self.rankers_per_pair >= MIN_PAIR_OVERLAP and self.disputed > 0
 
 
-def pair_overlap(prefs: Preferences, max_pairs: int = MAX_PAIRS) -> PairOverlap | None:
+def pair_overlap(prefs: Preferences, max_pairs: int = OVERLAP_MAX_PAIRS) -> PairOverlap | None:
     """How many rankers compared each pair of items, and how many pairs they disputed.
 
     Counted on the rank-broken pairs (:meth:`Preferences.rank_break` with ties kept).
@@ -299,13 +302,12 @@ def pair_overlap(prefs: Preferences, max_pairs: int = MAX_PAIRS) -> PairOverlap 
     -------
     PairOverlap or None
         ``nan`` figures without pairs; ``None`` when the lists would break into more than
-        ``max_pairs`` pairs, which are then not built.
+        ``max_pairs`` pairs (counted first, pairs of two-item lists included), which are
+        then not built.
     """
-    try:
-        pairs, source = prefs.rank_break(return_source=True, keep_ties=True,
-                                         max_pairs=max_pairs)
-    except ValueError:
+    if prefs.count_pairs(keep_ties=True) > max_pairs:
         return None
+    pairs, source = prefs.rank_break(return_source=True, keep_ties=True, max_pairs=0)
     if len(pairs) == 0:
         return PairOverlap(float("nan"), float("nan"))
     first, second = pairs.items[0::2].astype(np.int64), pairs.items[1::2].astype(np.int64)
