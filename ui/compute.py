@@ -302,10 +302,11 @@ def default_fit(_prefs: Preferences, key: str):
 
 @_cached(max_entries=16)
 def default_uncertainty(_prefs: Preferences, key: str, seed: int = 0):
-    """Rank intervals and first-place chances of the default fit: the bootstrap over raters,
-    with the same settings as the command line's ``rank --posterior``."""
+    """Rank intervals and first-place chances of the default fit: the bootstrap over raters
+    (or the posterior where they overlap too little to resample), with the same settings as
+    the command line's ``rank --posterior``."""
     fit = default_fit(_prefs, key)
-    with _job("Refitting on resampled raters: refit") as job:
+    with _job("Measuring how sure each place is: step") as job:
         return rank_uncertainty(_prefs, DEFAULT_METHOD, fit=fit, random_state=seed,
                                 **_hooks(job))
 
