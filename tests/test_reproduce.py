@@ -123,6 +123,17 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
     assert {float(r["factor"]) for r in widening} >= {1.0, 2.0}
     assert "How much wider would the likely ranks have to be" in default
+    with open(out / "default_small_samples.csv") as handle:
+        small = list(csv.DictReader(handle))
+    assert {r["method"] for r in small} == {"likely ranks (default)", "ranker bootstrap",
+                                           "plain posterior (α = ∞)"}
+    # 3 and 5 lists of 4 out of 10 items: 1.2-1.3 raters a pair, so the default is the
+    # posterior, and the two rows are the same intervals
+    assert all(r["posterior"] == "True" for r in small)
+    by = {(r["n_lists"], r["seed"], r["method"]): r["coverage"] for r in small}
+    assert all(by[n, seed, "likely ranks (default)"] == by[n, seed, "plain posterior (α = ∞)"]
+               for n, seed, _ in by)
+    assert "| 10 items, 3 lists of 4 |" in default and "default_small_samples.csv" in default
 
 
 # ------------------------------------------------------------------ without the datasets

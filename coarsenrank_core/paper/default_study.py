@@ -13,12 +13,13 @@ from ..noise import mallows_swaps
 from ..preferences import MIN_WEIGHT, Preferences
 from ..registry import METHODS
 from ..results import PosteriorResult
-from ..simulate import exposed_subsets, pl_orderings
+from ..simulate import exposed_subsets, pl_orderings, simulate_pl
 from ..uncertainty import (
     BOOTSTRAP_DRAWS,
     INTERVAL_LEVEL,
     BootstrapResult,
     nearest_rank_runs,
+    pair_overlap,
     rank_uncertainty,
     shortest_rank_runs,
 )
@@ -31,7 +32,7 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "UNPULLED_INTERVAL", "NEAREST_INTERVAL", "nearest_bootstrap_interval",
            "posterior_interval", "summarise", "default_conditions", "widened_interval",
            "CALIBRATED_INTERVAL", "SAFE_BAYES_INTERVAL", "chosen_learning_rate",
-           "learning_rate_interval"]
+           "learning_rate_interval", "SMALL_SAMPLES", "small_sample_study"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
 #: the better items more often (as on the paper's datasets), −1 the weaker ones.
@@ -245,6 +246,44 @@ def sparse_study(spreads: Sequence[float] = (0.5, 1.0), seeds: int = 2,
                                  width=float(np.mean(np.asarray(high) - low + 1)),
                                  accuracy=pairwise_accuracy(
                                      METHODS["consensus"].run(prefs).scores, truth)))
+    return rows
+
+
+#: Small Plackett–Luce samples (items, list length, lists), from a few raters comparing each
+#: pair once or twice to enough raters for the bootstrap.
+SMALL_SAMPLES: tuple[tuple[int, int, int], ...] = (
+    (5, 5, 2), (5, 5, 3), (5, 5, 5), (10, 4, 3), (10, 4, 5), (10, 4, 10), (10, 4, 20),
+    (10, 4, 30), (20, 5, 20), (20, 5, 40), (20, 5, 60), (20, 5, 100))
+
+
+def small_sample_study(samples: Sequence[tuple[int, int, int]] = SMALL_SAMPLES,
+                       seeds: int = 40) -> list[dict]:
+    """Coverage of the true rank on small samples (log-worths of sd 1, lists without rater
+    ids), one row per sample, interval and seed: the default's likely ranks (the bootstrap,
+    or the plain posterior where raters overlap too little, see
+    :func:`~coarsenrank_core.uncertainty.pair_overlap`), the bootstrap alone and the plain
+    posterior. Items no list holds are left out of coverage and width."""
+    rows = []
+    for n_items, length, n_lists in samples:
+        for seed in range(seeds):
+            prefs, worths = simulate_pl(n_items, n_lists, length=length, random_state=seed)
+            seen = np.bincount(prefs.items, minlength=n_items) > 0
+            default = rank_uncertainty(prefs, random_state=seed)
+            resampled = (default if default.source == "bootstrap" else
+                         rank_uncertainty(prefs, random_state=seed, fallback=False))
+            overlap = pair_overlap(prefs)
+            assert overlap is not None
+            intervals = {"likely ranks (default)": default.rank_interval(),
+                         DEFAULT_INTERVAL.replace(" (default)", ""): resampled.rank_interval(),
+                         "plain posterior (α = ∞)": posterior_interval(
+                             prefs, seed, alpha=float("inf"))}
+            for name, (low, high) in intervals.items():
+                rows.append(dict(
+                    n_items=n_items, length=length, n_lists=n_lists, seed=seed, method=name,
+                    rankers_per_pair=overlap.rankers_per_pair,
+                    posterior=default.source == "posterior",
+                    coverage=float(true_rank_covered(low, high, worths)[seen].mean()),
+                    width=float(np.mean((np.asarray(high) - low + 1)[seen]))))
     return rows
 
 
