@@ -32,6 +32,21 @@ def no_failure(at: AppTest) -> None:
     assert not [e.value for e in at.error if "Something went wrong" in e.value]
 
 
+def same_as_rank_posterior(table, source: Path, tmp_path: Path) -> list[dict]:
+    """``rank SOURCE --posterior``'s rows, after checking that the page's ``table`` shows
+    their items, likely ranks and first-place chances."""
+    out = tmp_path / "ranking.csv"
+    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    with open(out, encoding="utf-8") as handle:
+        cli = list(csv.DictReader(handle))
+    assert list(table["item"]) == [r["item"] for r in cli]
+    np.testing.assert_allclose(table["chance of being first"], [float(r["p_first"]) for r in cli])
+    shown = [f"{r['rank_low']}–{r['rank_high']}" if r["rank_low"] != r["rank_high"]
+             else r["rank_low"] for r in cli]
+    assert list(table["likely ranks (90%)"]) == shown
+    return cli
+
+
 def test_the_consensus_page_and_rank_posterior_give_the_same_numbers(tmp_path):
     at = open_page("pages/consensus.py")
     no_failure(at)
@@ -41,16 +56,8 @@ def test_the_consensus_page_and_rank_posterior_give_the_same_numbers(tmp_path):
     table = at.dataframe[0].value
     assert list(table.columns) == ["rank", "item", "likely ranks (90%)",
                                    "chance of being first", "strength"]
-    out = tmp_path / "ranking.csv"
-    assert main(["rank", str(PIZZA), "--posterior", "--out", str(out)]) == 0
-    with open(out, encoding="utf-8") as handle:
-        cli = list(csv.DictReader(handle))
-    assert list(table["item"]) == [r["item"] for r in cli]
+    cli = same_as_rank_posterior(table, PIZZA, tmp_path)
     np.testing.assert_allclose(table["strength"], [float(r["score"]) for r in cli])
-    np.testing.assert_allclose(table["chance of being first"], [float(r["p_first"]) for r in cli])
-    shown = [f"{r['rank_low']}–{r['rank_high']}" if r["rank_low"] != r["rank_high"]
-             else r["rank_low"] for r in cli]
-    assert list(table["likely ranks (90%)"]) == shown
     prefs = read_preferences(PIZZA)
     fit = run_method(DEFAULT_METHOD, prefs)
     assert list(table["item"]) == [prefs.item_names[i] for i in fit.order]
@@ -176,16 +183,7 @@ def test_two_raters_get_the_posteriors_likely_ranks_on_the_page_and_from_the_cli
     assert "draws of the Plackett–Luce model's posterior" in captions
     assert "on average 2.0 raters compared each pair of items" in captions
     assert "resampled at random" not in captions
-    table = at.dataframe[0].value
     source = tmp_path / "two.csv"
     source.write_bytes(lines)
-    out = tmp_path / "ranking.csv"
-    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
-    with open(out, encoding="utf-8") as handle:
-        cli = list(csv.DictReader(handle))
-    assert list(table["item"]) == [r["item"] for r in cli]
-    np.testing.assert_allclose(table["chance of being first"], [float(r["p_first"]) for r in cli])
-    shown = [f"{r['rank_low']}–{r['rank_high']}" if r["rank_low"] != r["rank_high"]
-             else r["rank_low"] for r in cli]
-    assert list(table["likely ranks (90%)"]) == shown
+    cli = same_as_rank_posterior(at.dataframe[0].value, source, tmp_path)
     assert any(r["rank_low"] != r["rank_high"] for r in cli)
