@@ -190,3 +190,18 @@ def test_the_pages_coverage_figures_are_the_reports(data_dir):
     assert REAL_DATA_COVERAGE == shown(real)
     text = interval_text(0.9, "ranker", 120, 100)
     assert SIMULATED_COVERAGE in text and REAL_DATA_COVERAGE in text
+
+
+def test_the_posteriors_likely_ranks_say_why_resampling_could_not_measure():
+    from coarsenrank_core import Preferences
+    from coarsenrank_core.uncertainty import rank_uncertainty
+    from ui.consensus_view import spread_text
+
+    few = rank_uncertainty(Preferences.from_lists([[0, 1, 2], [1, 0, 2]]), random_state=0)
+    same = rank_uncertainty(Preferences.from_lists([[0, 1, 2]] * 4), random_state=0)
+    many = rank_uncertainty(Preferences.from_lists([[0, 1, 2], [1, 0, 2]] * 3), n_draws=20,
+                            random_state=0)
+    assert [r.source for r in (few, same, many)] == ["posterior", "posterior", "bootstrap"]
+    assert "on average 2.0 lists compared each pair of items" in spread_text(few)
+    assert "the lists never disagree about any pair" in spread_text(same)
+    assert "resampled at random" in spread_text(many) and "posterior" not in spread_text(many)

@@ -75,16 +75,17 @@ def spread_text(spread) -> str:
 
 def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: int) -> str:
     """Why, and how, the likely ranks come from the model's posterior (too little overlap
-    between the raters for resampling them)."""
+    between the raters, or no disagreement, for resampling them)."""
     who = f"{unit_noun(unit)}s"
-    why = (f"on average {overlap:.1f} {who} compared each pair of items"
-           if overlap < MIN_PAIR_OVERLAP else f"the {who} never disagree about any pair")
+    why = (f"on average {overlap:.1f} {who} compared each pair of items, and a pair only one "
+           "of them compared keeps its order in every resample"
+           if overlap < MIN_PAIR_OVERLAP else
+           f"the {who} never disagree about any pair, so every resample gives the same order")
     return (f"“Likely ranks” is the central run of places that holds the item in {level:.0%} "
             f"of {n_draws} draws of the Plackett–Luce model's posterior. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
-            f"{why}, and a pair only one of them compared keeps its order in every "
-            "resample. These ranges take the model's word for how the "
-            f"{who} answer; they narrow as more people answer.")
+            f"{why}. These ranges take the model's word for how people answer; they narrow "
+            "as more people answer.")
 
 
 def too_few_lists_text(prefs) -> str | None:
