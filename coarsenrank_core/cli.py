@@ -286,6 +286,7 @@ def _rank_with(args, client) -> None:
         MIN_PAIR_OVERLAP,
         first_place_out_of_order,
         order_note,
+        pair_overlap,
         rank_uncertainty,
         unit_noun,
     )
@@ -362,6 +363,13 @@ def _rank_with(args, client) -> None:
               "score_low..score_high: the same range of its score as refitted (the ranks are "
               "read after a pull towards the middle where items are too rarely compared "
               "to place apart)", file=sys.stderr)
+        overlap = pair_overlap(prefs) if method.id != DEFAULT_METHOD else None
+        if overlap is not None and not overlap.resamplable:
+            print(f"warning: resampling the {unit_noun(spread.unit)}s measures little here "
+                  f"({overlap.rankers_per_pair:.1f} of them compared a pair on average, "
+                  f"{overlap.disputed:.0%} of the pairs disputed), so these ranges may be "
+                  "too narrow; the default consensus (no --method) gives the "
+                  "Plackett-Luce posterior's instead", file=sys.stderr)
         if first_place_out_of_order(order, spread.p_first):
             print(f"note: {order_note(spread)}", file=sys.stderr)
 

@@ -78,12 +78,14 @@ def test_rank_posterior_writes_the_bootstrap_of_the_default_fit(tmp_path):
     np.testing.assert_allclose([float(r["p_first"]) for r in table], spread.p_first[order])
 
 
-def rank_posterior(tmp_path, capsys, lines: list[str]) -> tuple[list[dict], str]:
-    """``rank FILE --posterior`` of a file holding ``lines``: its table and its stderr."""
+def rank_posterior(tmp_path, capsys, lines: list[str], *options: str
+                   ) -> tuple[list[dict], str]:
+    """``rank FILE --posterior [options]`` of a file holding ``lines``: its table and its
+    stderr."""
     source = tmp_path / "prefs.csv"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "ranking.csv"
-    assert main(["rank", str(source), "--posterior", "--out", str(out)]) == 0
+    assert main(["rank", str(source), "--posterior", *options, "--out", str(out)]) == 0
     return rows(out.read_text()), capsys.readouterr().err
 
 
@@ -255,3 +257,15 @@ def test_cli_rank_compare_and_the_engine_agree_on_alpha_and_order(tmp_path, caps
     result = compare(prefs, ["coarsen-pl", "borda"])
     assert result.alpha_choice.alpha == choice.alpha
     np.testing.assert_array_equal(result.results["coarsen-pl"].order, fit.order)
+
+
+def test_rank_posterior_of_another_method_warns_where_resampling_measures_little(tmp_path,
+                                                                                 capsys):
+    lines = ["rater,1st,2nd,3rd,4th", "ann,tea,coffee,juice,milk", "bob,coffee,tea,milk,juice"]
+    _, err = rank_posterior(tmp_path, capsys, lines, "--method", "pl-em")
+    assert "warning: resampling the raters measures little here (2.0 of them" in err
+    _, err = rank_posterior(tmp_path, capsys, lines)
+    assert "measures little" not in err and "draws of the Plackett-Luce posterior" in err
+    more = lines + [f"r{k},tea,coffee,juice,milk" for k in range(3)]
+    _, err = rank_posterior(tmp_path, capsys, more, "--method", "pl-em")
+    assert "measures little" not in err
