@@ -122,3 +122,19 @@ def test_the_fast_loop_leaves_out_the_app_and_browser_tiers():
     ids = [line for line in collected.stdout.splitlines() if "::" in line]
     assert ids and all(line.startswith("tests/test_layout.py::") for line in ids), \
         collected.stdout[-2000:]
+
+
+def test_the_dev_extra_installs_every_test_tool_requirements_dev_lists():
+    """``pip install -e ".[app,dev]"`` (CONTRIBUTING) must run the suite as
+    ``requirements-dev.txt`` does: pytest's addopts ask for xdist's ``-n``."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    def name(requirement: str) -> str:
+        return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower()
+
+    lines = (TESTS.parent / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
+    tools = {name(line) for line in lines if line.strip() and not line.startswith(("#", "-"))}
+    project = tomllib.loads((TESTS.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = project["project"]["optional-dependencies"]
+    assert tools <= {name(r) for r in extras["dev"]}, tools - {name(r) for r in extras["dev"]}
+    assert {"pytest-xdist", "websockets", "playwright"} <= tools
