@@ -353,8 +353,6 @@ def _rank_with(args, client) -> None:
               f"({spread.overlap:.1f} of them compared a pair on average; "
               f"at least {MIN_PAIR_OVERLAP:g} who sometimes disagree are needed)",
               file=sys.stderr)
-        if first_place_out_of_order(order, spread.p_first):
-            print(f"note: {order_note(spread)}", file=sys.stderr)
     elif args.posterior:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "
@@ -370,8 +368,8 @@ def _rank_with(args, client) -> None:
                   f"{overlap.disputed:.0%} of the pairs disputed), so these ranges may be "
                   "too narrow; the default consensus (no --method) gives the "
                   "Plackett-Luce posterior's instead", file=sys.stderr)
-        if first_place_out_of_order(order, spread.p_first):
-            print(f"note: {order_note(spread)}", file=sys.stderr)
+    if args.posterior and spread.measurable and first_place_out_of_order(order, spread.p_first):
+        print(f"note: {order_note(spread)}", file=sys.stderr)
 
 
 def _dic(args) -> None:

@@ -426,38 +426,34 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     overlap = pair_overlap(prefs) if fallback and method == DEFAULT_METHOD else None
     unit = "ranker" if prefs.has_rankers else "list"
     if overlap is not None and not overlap.resamplable and n_units >= MIN_UNITS:
+        source = "posterior"
         draws, lower, upper = _posterior_spread(prefs, fit, POSTERIOR_DRAWS, level, rng,
                                                 progress, should_stop)
-        return BootstrapResult(
-            method=fit.method, scores=fit.scores, iterations=fit.iterations,
-            converged=fit.converged, seconds=time.perf_counter() - start,
-            change=fit.change, tau=fit.tau, params=dict(fit.params), extra=fit.extra,
-            draws=draws, lower=lower, upper=upper, interval_level=level, unit=unit,
-            n_units=n_units, refits=draws, pull=None, source="posterior",
-            overlap=overlap.rankers_per_pair)
-    base = np.asarray(prefs.weights, dtype=float)
-    draws = np.empty((n_draws, prefs.n_items))
-    for b in range(n_draws):
-        check_stop(should_stop, f"The bootstrap was stopped after {b} of {n_draws} refits.")
-        share = np.maximum(rng.exponential(size=n_units), MIN_WEIGHT)
-        weights = np.clip(base * share[units], MIN_WEIGHT, None)
-        refit = spec.run(prefs._replace(weights=weights), **params, **warm)
-        draws[b] = refit.scores
-        if progress is not None:
-            progress(b + 1, n_draws)
-    refits = draws
-    draws, pull = shrink_refits(fit.scores, refits) if shrink else (refits, None)
-    tail = (1 - level) / 2
-    lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
-    if n_units < MIN_UNITS:  # see BootstrapResult.measurable
-        lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
+        refits, pull = draws, None
+    else:
+        source = "bootstrap"
+        base = np.asarray(prefs.weights, dtype=float)
+        refits = np.empty((n_draws, prefs.n_items))
+        for b in range(n_draws):
+            check_stop(should_stop,
+                       f"The bootstrap was stopped after {b} of {n_draws} refits.")
+            share = np.maximum(rng.exponential(size=n_units), MIN_WEIGHT)
+            weights = np.clip(base * share[units], MIN_WEIGHT, None)
+            refits[b] = spec.run(prefs._replace(weights=weights), **params, **warm).scores
+            if progress is not None:
+                progress(b + 1, n_draws)
+        draws, pull = shrink_refits(fit.scores, refits) if shrink else (refits, None)
+        tail = (1 - level) / 2
+        lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
+        if n_units < MIN_UNITS:  # see BootstrapResult.measurable
+            lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
     return BootstrapResult(
         method=fit.method, scores=fit.scores, iterations=fit.iterations,
         converged=fit.converged, seconds=time.perf_counter() - start, change=fit.change,
         tau=fit.tau, params=dict(fit.params), extra=fit.extra, draws=draws,
         lower=lower, upper=upper,
         interval_level=level, unit=unit, n_units=n_units, refits=refits, pull=pull,
-        overlap=float("nan") if overlap is None else overlap.rankers_per_pair)
+        source=source, overlap=float("nan") if overlap is None else overlap.rankers_per_pair)
 
 
 def unit_noun(unit: str) -> str:

@@ -19,7 +19,6 @@ from ..uncertainty import (
     INTERVAL_LEVEL,
     BootstrapResult,
     nearest_rank_runs,
-    pair_overlap,
     rank_uncertainty,
     shortest_rank_runs,
 )
@@ -271,8 +270,6 @@ def small_sample_study(samples: Sequence[tuple[int, int, int]] = SMALL_SAMPLES,
             default = rank_uncertainty(prefs, random_state=seed)
             resampled = (default if default.source == "bootstrap" else
                          rank_uncertainty(prefs, random_state=seed, fallback=False))
-            overlap = pair_overlap(prefs)
-            assert overlap is not None
             intervals = {"likely ranks (default)": default.rank_interval(),
                          DEFAULT_INTERVAL.replace(" (default)", ""): resampled.rank_interval(),
                          "plain posterior (α = ∞)": posterior_interval(
@@ -280,7 +277,7 @@ def small_sample_study(samples: Sequence[tuple[int, int, int]] = SMALL_SAMPLES,
             for name, (low, high) in intervals.items():
                 rows.append(dict(
                     n_items=n_items, length=length, n_lists=n_lists, seed=seed, method=name,
-                    rankers_per_pair=overlap.rankers_per_pair,
+                    rankers_per_pair=default.overlap,
                     posterior=default.source == "posterior",
                     coverage=float(true_rank_covered(low, high, worths)[seen].mean()),
                     width=float(np.mean((np.asarray(high) - low + 1)[seen]))))
