@@ -347,7 +347,8 @@ def _rank_with(args, client) -> None:
     elif args.posterior and spread.source == "posterior":
         print(f"rank_low..rank_high: the central {spread.interval_level:.0%} range of each "
               f"item's rank over {spread.draws.shape[0]} draws of the Plackett-Luce "
-              "posterior; p_first: the share of draws in which it came first; "
+              "posterior, widened to hold its rank; p_first: the share of draws in which it "
+              "came first; "
               "score_low..score_high: the same range of its score. Resampling the "
               f"{unit_noun(spread.unit)}s cannot measure anything here "
               f"({spread.overlap:.1f} of them compared a pair on average; "
@@ -357,7 +358,8 @@ def _rank_with(args, client) -> None:
         print(f"rank_low..rank_high: the {spread.interval_level:.0%} range of each item's rank "
               f"over {args.replicates} refits with the "
               f"{unit_noun(spread.unit)}s resampled "
-              "(Bayesian bootstrap); p_first: the share of refits in which it came first; "
+              "(Bayesian bootstrap), widened to hold its rank; p_first: the share of refits in "
+              "which it came first; "
               "score_low..score_high: the same range of its score as refitted (the ranks are "
               "read after a pull towards the middle where items are too rarely compared "
               "to place apart)", file=sys.stderr)

@@ -7,7 +7,7 @@ from coarsenrank_core import PosteriorResult, pairwise_accuracy
 from coarsenrank_core.connectivity import separate_groups_text
 from coarsenrank_core.exposure import exposure_check
 from coarsenrank_core.models.consensus import careless_unit
-from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL
+from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, hold_ranks
 from ui import charts, compute, state
 from ui.alpha import alpha_text, alpha_widget
 from ui.consensus_view import (
@@ -79,7 +79,9 @@ def draw_table(slot, scores, order, low=None, high=None, first=None,
 
 def show_spread(scores, order, spread, slot, how: str) -> None:
     """The table with likely ranks, the order note, the download and the heatmap."""
-    low, high = spread.rank_interval()
+    ranks = np.empty(len(order), dtype=int)
+    ranks[order] = np.arange(1, len(order) + 1)
+    low, high = hold_ranks(*spread.rank_interval(), ranks)  # the EM's order, Gibbs's draws
     probabilities = spread.rank_probabilities()
     draw_table(slot, scores, order, low, high, probabilities[:, 0], spread.interval_level)
     if first_place_out_of_order(order, probabilities[:, 0]):

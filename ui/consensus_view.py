@@ -54,7 +54,8 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
     return (f"“Likely ranks” is the shortest run of places that holds the item in at least "
             f"{level:.0%} of {n_draws} refits, each on the {n_units:,} {who} resampled at "
             "random (a bootstrap; an item compared too rarely to place apart from its "
-            "neighbours is pulled towards the middle, as league tables are). It narrows as "
+            "neighbours is pulled towards the middle, as league tables are), and always "
+            "the place shown beside it. It narrows as "
             "more people answer and widens when they disagree about the item. It measures "
             "how sure the raters' own consensus is: in the package's simulations it held the "
             f"true place in {SIMULATED_COVERAGE} of cases (fewer when there are many items "
@@ -82,7 +83,8 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
            if overlap < MIN_PAIR_OVERLAP else
            f"the {who} never disagree about any pair, so every resample gives the same order")
     return (f"“Likely ranks” is the central run of places that holds the item in {level:.0%} "
-            f"of {n_draws} draws of the Plackett–Luce model's posterior. Resampling the "
+            f"of {n_draws} draws of the Plackett–Luce model's posterior, and always the place "
+            "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
             f"{why}. These ranges take the model's word for how people answer; they narrow "
             "as more people answer.")

@@ -50,7 +50,8 @@ GLOSSARY = {
     "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
                     f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random "
                     "(of the model's posterior draws where too few raters compared each pair "
-                    "to resample); narrow when the raters agree about it.",
+                    "to resample), and always the place shown beside it; narrow when the "
+                    "raters agree about it.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
     "median_runs": "Median of N runs: each method is timed N times; the point is the middle "
