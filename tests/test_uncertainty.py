@@ -318,11 +318,12 @@ def noise_lists(seed: int) -> Preferences:
 
 def test_every_items_likely_ranks_hold_the_rank_shown_beside_it():
     # where the data cannot tell the items apart the runs of equally likely ranks can leave
-    # out any rank: before the likely ranks held the fit's own, 12 of these 40 data sets had
-    # 17 rows such as "rank 2, likely ranks 3–10" (all from the bootstrap's refits)
+    # out any rank: before the likely ranks held the fit's own, 3 of these 12 data sets had
+    # rows such as "rank 2, likely ranks 3–10" or "rank 1, likely ranks 3–9" (4 rows; 12 of
+    # 40 data sets, all from the bootstrap's refits)
     contradicting = []
     sources = set()
-    for seed in range(40):
+    for seed in range(12):
         spread = rank_uncertainty(noise_lists(seed), n_draws=40, random_state=seed)
         sources.add(spread.source)
         low, high = spread.rank_interval()
