@@ -113,7 +113,7 @@ elif source == SOURCES["upload"]:
             st.download_button(f"Download an example {FORMATS[example].title} file",
                                example_file(example),
                                file_name=f"example_{example}{FORMATS[example].extensions[0]}",
-                               key="example_download")
+                               key="example_download", on_click="ignore")
             st.info(f"Still loaded: {plain(state.current().name)}")
         else:
             importer.preview(result)

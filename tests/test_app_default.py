@@ -187,3 +187,22 @@ def test_two_raters_get_the_posteriors_likely_ranks_on_the_page_and_from_the_cli
     source.write_bytes(lines)
     cli = same_as_rank_posterior(at.dataframe[0].value, source, tmp_path)
     assert any(r["rank_low"] != r["rank_high"] for r in cli)
+
+
+def test_a_download_click_only_downloads_and_never_reruns_the_page():
+    # a rerun started by the click races the request for the file (Streamlit warns of it);
+    # once in CI a click on "Download the ranking (CSV)" started no download
+    from tests.test_app import open_coarsen, upload
+    from ui.shell import PAGES
+
+    buttons = []
+    for path in [p[0] for p in PAGES]:
+        buttons += open_page(path).get("download_button")
+    buttons += open_coarsen().get("download_button")
+    bad = upload(open_page("pages/data.py"), "bad.csv", b"1st,2nd\n\x00\x01,\n", confirm=False)
+    buttons += bad.get("download_button")
+    labels = {b.proto.label for b in buttons}
+    assert {"Download the ranking (CSV)", "Download the session (.json)",
+            "Download the per-rater table (CSV)"} <= labels
+    assert any(label.startswith("Download an example") for label in labels), labels
+    assert [b.proto.label for b in buttons if not b.proto.ignore_rerun] == []

@@ -38,14 +38,17 @@ def csv_download(label: str, header: Sequence[str], rows, file_name: str, key: s
     """A download button for a table, with spreadsheet formulas neutralised.
 
     ``rows`` may be a function that returns the rows: the file is then written only when
-    the download is asked for (a table of millions of rows costs nothing before).
+    the download is asked for (a table of millions of rows costs nothing before). The click
+    only downloads: a rerun started by it would race the file's request (Streamlit's own
+    warning), and once in CI a click started no download.
     """
     if callable(rows):
         def data() -> bytes:
             return table_to_csv(header, rows()).encode("utf-8")
     else:
         data = table_to_csv(header, rows).encode("utf-8")  # type: ignore[assignment]
-    st.download_button(label, data, file_name=file_name, mime="text/csv", key=key)
+    st.download_button(label, data, file_name=file_name, mime="text/csv", key=key,
+                       on_click="ignore")
 
 
 #: Rows a long table shows on the page (its CSV download holds every row); per-rater tables
