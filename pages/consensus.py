@@ -77,11 +77,11 @@ def draw_table(slot, scores, order, low=None, high=None, first=None,
                    hide_index=True, column_config=config, column_order=column_order(keys, more))
 
 
-def show_spread(scores, order, spread, slot, how: str) -> None:
-    """The table with likely ranks, the order note, the download and the heatmap."""
-    ranks = np.empty(len(order), dtype=int)
-    ranks[order] = np.arange(1, len(order) + 1)
-    low, high = hold_ranks(*spread.rank_interval(), ranks)  # the EM's order, Gibbs's draws
+def show_spread(fit, spread, slot, how: str) -> None:
+    """The table of ``fit``'s order with the likely ranks of ``spread``, the order note, the
+    download and the heatmap."""
+    scores, order = fit.scores, fit.order
+    low, high = hold_ranks(*spread.rank_interval(), fit.ranks)  # e.g. EM's order, Gibbs's draws
     probabilities = spread.rank_probabilities()
     draw_table(slot, scores, order, low, high, probabilities[:, 0], spread.interval_level)
     if first_place_out_of_order(order, probabilities[:, 0]):
@@ -132,7 +132,7 @@ if fit_kind == "default":
         st.info(unmeasurable_text(spread.unit))
         spread = None
     if spread is not None:
-        show_spread(fit.scores, order, spread, ranking_slot, "Best first. " + spread_text(spread))
+        show_spread(fit, spread, ranking_slot, "Best first. " + spread_text(spread))
     else:
         csv_download("Download the ranking (CSV)", ["rank", "item", "strength"],
                      lambda: ([r + 1, names[i], float(fit.scores[i])]
@@ -180,7 +180,7 @@ else:
         with task:
             post = compute.posterior(prefs, dataset.key, alpha)
     if post is not None:
-        show_spread(fit.scores, order, post, ranking_slot,
+        show_spread(fit, post, ranking_slot,
                     "Best first. “Likely ranks” gives the range of places the item takes in "
                     f"{post.interval_level:.0%} of CoarsenPL's posterior draws at this α: "
                     "their width follows α (a smaller α widens them whatever the data say).")
