@@ -43,6 +43,15 @@ def browser():
         instance.close()
 
 
+@pytest.fixture(scope="module")
+def base():
+    """One served app for the tests that need no server of their own: each opens its own
+    session, so they share only what Streamlit caches across sessions (its first run's
+    imports and the sample's fits), which saves about 5 CPU-s a test."""
+    with served_app() as base:
+        yield base
+
+
 @pytest.fixture
 def shots(tmp_path):
     """Screenshots go to a temporary folder (and to $COARSENRANK_SCREENSHOTS when set)."""
@@ -190,94 +199,92 @@ def test_each_page_opens_by_url_on_a_fresh_server(browser, shots, path, title, u
         page.close()
 
 
-def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path):
+def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path, base):
     upload = tmp_path / "coffee.csv"
     upload.write_text(UPLOAD, encoding="utf-8")
-    with served_app() as base:
-        page, dialogs = new_page(browser)
-        page.goto(f"{base}/data")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        choose_own_file(page)
-        upload_and_preview(page, upload)
-        wait_idle(page)
-        page.get_by_role("button", name="Use this data").click()
-        page.get_by_text("Loaded coffee.csv").wait_for()
-        wait_idle(page)
-        sidebar_shows(page, "coffee.csv")
-        page.screenshot(path=shots / "data_uploaded.png", full_page=True)
+    page, dialogs = new_page(browser)
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    choose_own_file(page)
+    upload_and_preview(page, upload)
+    wait_idle(page)
+    page.get_by_role("button", name="Use this data").click()
+    page.get_by_text("Loaded coffee.csv").wait_for()
+    wait_idle(page)
+    sidebar_shows(page, "coffee.csv")
+    page.screenshot(path=shots / "data_uploaded.png", full_page=True)
 
-        go(page, "Choose α (DIC)", "Choose α")
-        page.get_by_role("button", name="Run").click()
-        page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-        wait_idle(page)
-        page.get_by_role("button", name="(levels off)").click()
-        page.locator("[data-testid=stSidebar]").get_by_text("Chosen α").wait_for()
-        wait_idle(page)
-        page.screenshot(path=shots / "dic.png", full_page=True)
+    go(page, "Choose α (DIC)", "Choose α")
+    page.get_by_role("button", name="Run").click()
+    page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="(levels off)").click()
+    page.locator("[data-testid=stSidebar]").get_by_text("Chosen α").wait_for()
+    wait_idle(page)
+    page.screenshot(path=shots / "dic.png", full_page=True)
 
-        go(page, "Compare methods", "Compare methods")
-        page.get_by_role("button", name="Run the comparison").click()
-        page.get_by_text("How long does each method take?").wait_for()
-        wait_idle(page)
-        page.screenshot(path=shots / "compare.png", full_page=True)
+    go(page, "Compare methods", "Compare methods")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.get_by_text("How long does each method take?").wait_for()
+    wait_idle(page)
+    page.screenshot(path=shots / "compare.png", full_page=True)
 
-        go(page, "Consensus ranking", "Consensus ranking")
-        table = page.locator("[data-testid=stDataFrame]").first
-        table.wait_for()
-        wait_idle(page)
-        cells = table.locator("[role=gridcell]").all_inner_texts()
-        items = {"espresso", "latte", FORMULA, EVIL}
-        assert items <= set(cells), cells
-        assert cells[:2] == ["1", "espresso"]
-        path = download_after_click(
-            page, page.get_by_role("button", name="Download the ranking (CSV)")).path()
-        rows = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
-        assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
-        # the download neutralises the formula-like name; the page shows it as it is
-        assert {r["item"] for r in rows} == items - {FORMULA} | {"'" + FORMULA}
-        page.screenshot(path=shots / "consensus.png", full_page=True)
+    go(page, "Consensus ranking", "Consensus ranking")
+    table = page.locator("[data-testid=stDataFrame]").first
+    table.wait_for()
+    wait_idle(page)
+    cells = table.locator("[role=gridcell]").all_inner_texts()
+    items = {"espresso", "latte", FORMULA, EVIL}
+    assert items <= set(cells), cells
+    assert cells[:2] == ["1", "espresso"]
+    path = download_after_click(
+        page, page.get_by_role("button", name="Download the ranking (CSV)")).path()
+    rows = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
+    # the download neutralises the formula-like name; the page shows it as it is
+    assert {r["item"] for r in rows} == items - {FORMULA} | {"'" + FORMULA}
+    page.screenshot(path=shots / "consensus.png", full_page=True)
 
-        go(page, "Noise", "Noise")
-        page.get_by_role("button", name="Make the noisy copy").click()
-        page.get_by_text("What changed").wait_for()
-        wait_idle(page)
-        page.screenshot(path=shots / "noise.png", full_page=True)
-        assert not dialogs, f"a script ran from an item name: {dialogs}"
-        assert page.locator("[data-testid=stException]").count() == 0
-        page.close()
+    go(page, "Noise", "Noise")
+    page.get_by_role("button", name="Make the noisy copy").click()
+    page.get_by_text("What changed").wait_for()
+    wait_idle(page)
+    page.screenshot(path=shots / "noise.png", full_page=True)
+    assert not dialogs, f"a script ran from an item name: {dialogs}"
+    assert page.locator("[data-testid=stException]").count() == 0
+    page.close()
 
 
-def test_survey_export_upload_preview_confirm_and_winner(browser, shots):
+def test_survey_export_upload_preview_confirm_and_winner(browser, shots, base):
     export = ROOT / "tests" / "data" / "exports" / "qualtrics_rank_order.csv"
-    with served_app() as base:
-        page, dialogs = new_page(browser)
-        page.goto(f"{base}/data")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        choose_own_file(page)
-        upload_and_preview(page, export)
-        wait_idle(page)
-        body = page.locator("[data-testid=stMain]").inner_text()
-        assert "item columns holding ranks (detected), a Qualtrics export" in body
-        assert "3 rankings over 4 items" in body
-        assert "Margherita > Funghi > Hawaii > Quattro formaggi" in body
-        sidebar_shows(page, "Pizza survey")
-        page.screenshot(path=shots / "import_preview.png", full_page=True)
-        page.get_by_role("button", name="Use this data").click()
-        page.get_by_text("Loaded qualtrics_rank_order.csv").wait_for()
-        wait_idle(page)
-        sidebar_shows(page, "qualtrics_rank_order.csv")
-        go(page, "Consensus ranking", "Consensus ranking")
-        table = page.locator("[data-testid=stDataFrame]").first
-        table.wait_for()
-        wait_idle(page)
-        cells = table.locator("[role=gridcell]").all_inner_texts()
-        assert cells[:2] == ["1", "Margherita"], cells
-        assert {"Funghi", "Hawaii", "Quattro formaggi"} <= set(cells)
-        page.screenshot(path=shots / "import_consensus.png", full_page=True)
-        assert not dialogs and page.locator("[data-testid=stException]").count() == 0
-        page.close()
+    page, dialogs = new_page(browser)
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    choose_own_file(page)
+    upload_and_preview(page, export)
+    wait_idle(page)
+    body = page.locator("[data-testid=stMain]").inner_text()
+    assert "item columns holding ranks (detected), a Qualtrics export" in body
+    assert "3 rankings over 4 items" in body
+    assert "Margherita > Funghi > Hawaii > Quattro formaggi" in body
+    sidebar_shows(page, "Pizza survey")
+    page.screenshot(path=shots / "import_preview.png", full_page=True)
+    page.get_by_role("button", name="Use this data").click()
+    page.get_by_text("Loaded qualtrics_rank_order.csv").wait_for()
+    wait_idle(page)
+    sidebar_shows(page, "qualtrics_rank_order.csv")
+    go(page, "Consensus ranking", "Consensus ranking")
+    table = page.locator("[data-testid=stDataFrame]").first
+    table.wait_for()
+    wait_idle(page)
+    cells = table.locator("[role=gridcell]").all_inner_texts()
+    assert cells[:2] == ["1", "Margherita"], cells
+    assert {"Funghi", "Hawaii", "Quattro formaggi"} <= set(cells)
+    page.screenshot(path=shots / "import_consensus.png", full_page=True)
+    assert not dialogs and page.locator("[data-testid=stException]").count() == 0
+    page.close()
 
 
 STATUS = re.compile(r"^Loaded: ")  # the status line at the top of every page
@@ -303,89 +310,87 @@ def consensus_cells(page) -> list[str]:
     return table.locator("[role=gridcell]").all_inner_texts()
 
 
-def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots):
-    with served_app() as base:
-        page, dialogs = new_page(browser)
-        page.goto(f"{base}/noise")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        # scenario -> noise -> α -> compare -> consensus
-        click_until_shown(page.get_by_role("button", name="Load this scenario").first,
-                          page.locator("[data-testid=stSidebar]").get_by_text(
-                              "Teaching: careless raters"))
-        wait_idle(page)
-        page.get_by_role("button", name="Make the noisy copy").click()
-        page.get_by_role("heading", name="The consensus before and after").wait_for()
-        wait_idle(page)
-        sidebar_shows(page, "noisy copy")
-        page.screenshot(path=shots / "teacher_noise.png", full_page=True)
-        go(page, "Choose α (DIC)", "Choose α")
-        page.get_by_role("button", name="Run").click()
-        page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-        wait_idle(page)
-        page.get_by_role("button", name="(levels off)").click()
-        wait_idle(page)
-        go(page, "Compare methods", "Compare methods")
-        page.get_by_role("button", name="Run the comparison").click()
-        page.get_by_text("How long does each method take?").wait_for()
-        wait_idle(page)
-        go(page, "Consensus ranking", "Consensus ranking")
-        consensus_done(page)
-        cells = consensus_cells(page)
-        assert cells and cells[0] == "1", cells
-        sidebar = page.locator("[data-testid=stSidebar]")
-        sidebar.get_by_text("Share or save this view").click()
-        link = sidebar.locator("[data-testid=stCode] code").inner_text().strip()
-        assert "data=sample%3Acareless" in link and "noise=replace_random" in link
-        assert "alpha=" in link and "methods=" in link
-        page.screenshot(path=shots / "teacher_consensus.png", full_page=True)
-        assert not dialogs and page.locator("[data-testid=stException]").count() == 0
+def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots, base):
+    page, dialogs = new_page(browser)
+    page.goto(f"{base}/noise")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    # scenario -> noise -> α -> compare -> consensus
+    click_until_shown(page.get_by_role("button", name="Load this scenario").first,
+                      page.locator("[data-testid=stSidebar]").get_by_text(
+                          "Teaching: careless raters"))
+    wait_idle(page)
+    page.get_by_role("button", name="Make the noisy copy").click()
+    page.get_by_role("heading", name="The consensus before and after").wait_for()
+    wait_idle(page)
+    sidebar_shows(page, "noisy copy")
+    page.screenshot(path=shots / "teacher_noise.png", full_page=True)
+    go(page, "Choose α (DIC)", "Choose α")
+    page.get_by_role("button", name="Run").click()
+    page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="(levels off)").click()
+    wait_idle(page)
+    go(page, "Compare methods", "Compare methods")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.get_by_text("How long does each method take?").wait_for()
+    wait_idle(page)
+    go(page, "Consensus ranking", "Consensus ranking")
+    consensus_done(page)
+    cells = consensus_cells(page)
+    assert cells and cells[0] == "1", cells
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text("Share or save this view").click()
+    link = sidebar.locator("[data-testid=stCode] code").inner_text().strip()
+    assert "data=sample%3Acareless" in link and "noise=replace_random" in link
+    assert "alpha=" in link and "methods=" in link
+    page.screenshot(path=shots / "teacher_consensus.png", full_page=True)
+    assert not dialogs and page.locator("[data-testid=stException]").count() == 0
 
-        # a student opens the link in a browser of their own
-        context = browser.new_context(viewport={"width": 1400, "height": 2000})
-        student = context.new_page()
-        student.set_default_timeout(90_000)
-        student.goto(link)
-        student.locator("h1", has_text="Consensus ranking").wait_for()
-        consensus_done(student)
-        assert consensus_cells(student) == cells
-        sidebar_shows(student, "noisy copy")
-        sidebar_shows(student, "Teaching: careless raters")
-        student.screenshot(path=shots / "student_consensus.png", full_page=True)
-        context.close()
-        page.close()
+    # a student opens the link in a browser of their own
+    context = browser.new_context(viewport={"width": 1400, "height": 2000})
+    student = context.new_page()
+    student.set_default_timeout(90_000)
+    student.goto(link)
+    student.locator("h1", has_text="Consensus ranking").wait_for()
+    consensus_done(student)
+    assert consensus_cells(student) == cells
+    sidebar_shows(student, "noisy copy")
+    sidebar_shows(student, "Teaching: careless raters")
+    student.screenshot(path=shots / "student_consensus.png", full_page=True)
+    context.close()
+    page.close()
 
 
 PHONE = {"width": 390, "height": 844}
 
 
-def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser):
-    with served_app() as base:
-        page, _ = new_page(browser)
-        page.goto(f"{base}/dic?data=sample%3Acareless")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        page.get_by_text("My own list", exact=True).click()
-        custom = page.get_by_label("My own list (comma-separated)")
-        custom.fill(", ".join(str(10 * k) for k in range(1, 31)))
-        page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
-        page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
-        page.get_by_role("button", name="Run", exact=True).click()
-        page.get_by_text("Sampling the posterior for each α").wait_for()
-        page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
-        page.get_by_text("The DIC run was stopped").wait_for()
-        wait_idle(page)
-        # no curve of the stopped run: only the one the default rule drew when it chose α
-        assert page.locator("[data-testid=stPlotlyChart]").count() <= 1
-        assert page.locator("[data-testid=stPlotlyChart]").count() == page.get_by_text(
-            "The curve the default rule drew").count()
-        assert page.get_by_text("Sampling the posterior for each α").count() == 0
-        assert page.locator("[data-testid=stException]").count() == 0
-        page.close()
+def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser, base):
+    page, _ = new_page(browser)
+    page.goto(f"{base}/dic?data=sample%3Acareless")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    page.get_by_text("My own list", exact=True).click()
+    custom = page.get_by_label("My own list (comma-separated)")
+    custom.fill(", ".join(str(10 * k) for k in range(1, 31)))
+    page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
+    page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.get_by_text("Sampling the posterior for each α").wait_for()
+    page.locator("[data-testid=stMain]").get_by_role("button", name="Stop", exact=True).click()
+    page.get_by_text("The DIC run was stopped").wait_for()
+    wait_idle(page)
+    # no curve of the stopped run: only the one the default rule drew when it chose α
+    assert page.locator("[data-testid=stPlotlyChart]").count() <= 1
+    assert page.locator("[data-testid=stPlotlyChart]").count() == page.get_by_text(
+        "The curve the default rule drew").count()
+    assert page.get_by_text("Sampling the posterior for each α").count() == 0
+    assert page.locator("[data-testid=stException]").count() == 0
+    page.close()
 
 
 MARKUP = {"link": "[linkZq](http://evil.example/a)", "image": "![imgZq](http://evil.example/i.png)",
-          "bold": "**boldZq**", "html": "<strong>htmlZq</strong>"}
+      "bold": "**boldZq**", "html": "<strong>htmlZq</strong>"}
 FOUND_MARKUP = """() => [...document.querySelectorAll('a, img, strong, b, em, i')].filter(e =>
     (e.getAttribute('href') || '').includes('evil.example')
     || (e.getAttribute('src') || '').includes('evil.example')
@@ -402,7 +407,7 @@ def upload_payload(page, name, content, field=0):
         {"name": name, "mimeType": "text/plain", "buffer": content})
 
 
-def test_names_with_markup_are_shown_as_text_in_every_message(browser):
+def test_names_with_markup_are_shown_as_text_in_every_message(browser, base):
     m = MARKUP
     # an item named twice in one ranking: the reader's error names it (a column of numbers
     # titled with markup is now skipped as another question, so it no longer fails)
@@ -417,53 +422,52 @@ def test_names_with_markup_are_shown_as_text_in_every_message(browser):
     groups = (f"voter,1st,2nd\nann,{m['link']},{m['image']}\nbob,{m['image']},{m['link']}\n"
               f"cy,{m['bold']},{m['html']}\ndi,{m['html']},{m['bold']}\n").encode()
     name = f"{m['bold']} {m['link']} {m['html']}"
-    with served_app() as base:
-        page, dialogs = new_page(browser)
-        page.goto(f"{base}/data")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        page.get_by_text("My own file").click()
-        wait_idle(page)
-        # a reader error naming a column, and "still loaded"
-        upload_payload(page, f"{name} bad.csv", bad_column)
-        page.get_by_text("We could not read this file").wait_for()
-        wait_idle(page)
-        no_markup(page, "reader error")
-        # a PrefLib file whose duplicate names get a note; the loaded message and header
-        upload_payload(page, f"{name}.soc", soc)
-        page.get_by_text("We read this as").first.wait_for()
-        wait_idle(page)
-        page.get_by_role("button", name="Use this data").click()
-        page.get_by_text("What is loaded:").wait_for()
-        wait_idle(page)
-        shows(page, "[data-testid=stMain]", "are both called")
-        no_markup(page, "PrefLib note, loaded message, header")
-        # a truth file naming items the data do not have
-        upload_payload(page, f"{name} truth.csv", truth, field=1)
-        page.get_by_text("not in the preferences").wait_for()
-        wait_idle(page)
-        no_markup(page, "truth error")
-        # two groups never compared: the warning names them
-        upload_payload(page, f"{name} groups.csv", groups)
-        page.get_by_text("We read this as").first.wait_for()
-        wait_idle(page)
-        page.get_by_role("button", name="Use this data").click()
-        page.get_by_text("never compared").wait_for()
-        wait_idle(page)
-        no_markup(page, "groups warning")
-        # the noisy copy's title, the status line and the sidebar
-        go(page, "Noise", "Noise")
-        page.get_by_role("button", name="Make the noisy copy").click()
-        page.get_by_role("heading", name="What changed").wait_for()
-        wait_idle(page)
-        shows(page, "[data-testid=stMain]", "noisy copy of")
-        no_markup(page, "noisy copy")
-        go(page, "Consensus ranking", "Consensus ranking")
-        no_markup(page, "consensus")
-        body = page.locator("[data-testid=stMain]").inner_text()
-        assert m["bold"] in body  # shown literally, as typed
-        assert not dialogs
-        page.close()
+    page, dialogs = new_page(browser)
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    page.get_by_text("My own file").click()
+    wait_idle(page)
+    # a reader error naming a column, and "still loaded"
+    upload_payload(page, f"{name} bad.csv", bad_column)
+    page.get_by_text("We could not read this file").wait_for()
+    wait_idle(page)
+    no_markup(page, "reader error")
+    # a PrefLib file whose duplicate names get a note; the loaded message and header
+    upload_payload(page, f"{name}.soc", soc)
+    page.get_by_text("We read this as").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="Use this data").click()
+    page.get_by_text("What is loaded:").wait_for()
+    wait_idle(page)
+    shows(page, "[data-testid=stMain]", "are both called")
+    no_markup(page, "PrefLib note, loaded message, header")
+    # a truth file naming items the data do not have
+    upload_payload(page, f"{name} truth.csv", truth, field=1)
+    page.get_by_text("not in the preferences").wait_for()
+    wait_idle(page)
+    no_markup(page, "truth error")
+    # two groups never compared: the warning names them
+    upload_payload(page, f"{name} groups.csv", groups)
+    page.get_by_text("We read this as").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="Use this data").click()
+    page.get_by_text("never compared").wait_for()
+    wait_idle(page)
+    no_markup(page, "groups warning")
+    # the noisy copy's title, the status line and the sidebar
+    go(page, "Noise", "Noise")
+    page.get_by_role("button", name="Make the noisy copy").click()
+    page.get_by_role("heading", name="What changed").wait_for()
+    wait_idle(page)
+    shows(page, "[data-testid=stMain]", "noisy copy of")
+    no_markup(page, "noisy copy")
+    go(page, "Consensus ranking", "Consensus ranking")
+    no_markup(page, "consensus")
+    body = page.locator("[data-testid=stMain]").inner_text()
+    assert m["bold"] in body  # shown literally, as typed
+    assert not dialogs
+    page.close()
 
 
 def websocket_status(port: int, host: str) -> int:
@@ -486,60 +490,58 @@ def websocket_status(port: int, host: str) -> int:
         connection.close()
 
 
-def test_the_server_refuses_host_names_it_was_not_told_about():
-    with served_app() as base:
-        port = int(base.rsplit(":", 1)[1])
-        assert websocket_status(port, f"127.0.0.1:{port}") == 101
-        assert websocket_status(port, f"localhost:{port}") == 101
-        assert websocket_status(port, f"evil.example:{port}") == 403
+def test_the_server_refuses_host_names_it_was_not_told_about(base):
+    port = int(base.rsplit(":", 1)[1])
+    assert websocket_status(port, f"127.0.0.1:{port}") == 101
+    assert websocket_status(port, f"localhost:{port}") == 101
+    assert websocket_status(port, f"evil.example:{port}") == 403
 
 
-def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_path):
+def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_path, base):
     upload = tmp_path / "coffee.csv"
     upload.write_text(UPLOAD, encoding="utf-8")
-    with served_app() as base:
-        page, _ = new_page(browser)
-        page.goto(f"{base}/data")
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        choose_own_file(page)
-        page.locator("input[type=file]").first.set_input_files(str(upload))
-        page.get_by_text("We read this as").first.wait_for()
-        wait_idle(page)
-        page.get_by_role("button", name="Use this data").click()
-        page.get_by_text("Loaded coffee.csv").wait_for()
-        wait_idle(page)
-        go(page, "Consensus ranking", "Consensus ranking")
-        consensus_done(page)
-        cells = consensus_cells(page)
-        sidebar = page.locator("[data-testid=stSidebar]")
-        sidebar.get_by_text("Share or save this view").click()
-        # the expander's body is drawn after the click returns: wait for it, then read it
-        sidebar.get_by_text("Uploaded data cannot travel in a link").first.wait_for()
-        assert "Uploaded data cannot travel in a link" in sidebar.inner_text()
-        button = sidebar.get_by_role("button", name="Download the session (.json)")
-        button.wait_for()
-        page.wait_for_timeout(500)  # the expander has finished opening
-        saved = tmp_path / "session.json"
-        download_after_click(page, button).save_as(saved)
-        page.close()
+    page, _ = new_page(browser)
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    choose_own_file(page)
+    page.locator("input[type=file]").first.set_input_files(str(upload))
+    page.get_by_text("We read this as").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="Use this data").click()
+    page.get_by_text("Loaded coffee.csv").wait_for()
+    wait_idle(page)
+    go(page, "Consensus ranking", "Consensus ranking")
+    consensus_done(page)
+    cells = consensus_cells(page)
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text("Share or save this view").click()
+    # the expander's body is drawn after the click returns: wait for it, then read it
+    sidebar.get_by_text("Uploaded data cannot travel in a link").first.wait_for()
+    assert "Uploaded data cannot travel in a link" in sidebar.inner_text()
+    button = sidebar.get_by_role("button", name="Download the session (.json)")
+    button.wait_for()
+    page.wait_for_timeout(500)  # the expander has finished opening
+    saved = tmp_path / "session.json"
+    download_after_click(page, button).save_as(saved)
+    page.close()
 
-        context = browser.new_context(viewport={"width": 1400, "height": 2000})
-        other = context.new_page()
-        other.set_default_timeout(90_000)
-        other.goto(f"{base}/data")
-        other.wait_for_selector("h1")
-        wait_idle(other)
-        other.get_by_text("A saved session").click()
-        wait_idle(other)
-        other.locator("input[type=file]").first.set_input_files(str(saved))
-        other.get_by_text("Opened the session").wait_for()
-        wait_idle(other)
-        sidebar_shows(other, "coffee.csv")
-        go(other, "Consensus ranking", "Consensus ranking")
-        consensus_done(other)
-        assert consensus_cells(other) == cells
-        context.close()
+    context = browser.new_context(viewport={"width": 1400, "height": 2000})
+    other = context.new_page()
+    other.set_default_timeout(90_000)
+    other.goto(f"{base}/data")
+    other.wait_for_selector("h1")
+    wait_idle(other)
+    other.get_by_text("A saved session").click()
+    wait_idle(other)
+    other.locator("input[type=file]").first.set_input_files(str(saved))
+    other.get_by_text("Opened the session").wait_for()
+    wait_idle(other)
+    sidebar_shows(other, "coffee.csv")
+    go(other, "Consensus ranking", "Consensus ranking")
+    consensus_done(other)
+    assert consensus_cells(other) == cells
+    context.close()
 
 
 def start_two_process_sweep(page, base: str) -> int:
