@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from coarsenrank_core import Preferences
 from coarsenrank_core.paper.default_study import (
     CARELESS_RANKERS,
     CONTAMINATIONS,
@@ -151,3 +152,15 @@ def test_a_rule_chooses_tau_once_for_the_interval_and_the_report_table():
     assert true_rank_covered(low, high, truth).mean() >= 0.8
     with pytest.raises(ValueError, match="rule must be one of"):
         chosen_learning_rate(prefs, 0, "safebayes")
+
+
+def test_the_split_half_scale_leaves_out_an_item_a_half_puts_at_zero():
+    # the last item loses every comparison, so PL-EM (the default where no answers look
+    # careless) scores it 0 in each half: before, its log-score made the scale NaN
+    rng = np.random.default_rng(3)
+    lists = [list(rng.permutation(5)) + [5] for _ in range(80)]
+    prefs = Preferences.from_lists(lists, rankers=[f"r{i // 2}" for i in range(80)])
+    assert rank_uncertainty(prefs, n_draws=5, random_state=0).scores[5] == 0
+    found = split_half_scale(prefs, splits=2, n_draws=10)
+    assert np.isfinite(found["scale"]) and np.isfinite(found["rms"])
+    assert 0.3 < found["scale"] < 3

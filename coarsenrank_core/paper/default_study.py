@@ -299,7 +299,10 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
     bootstrap variance. If the likely ranks are right about the raters' own consensus, ``z``
     is standard normal and the scale factor ``k = √(median z² / 0.4549)`` is about 1; a
     ``k`` well above 1 says the bootstrap understates how much the consensus would move with
-    other raters. Returns ``k`` and the root mean square of ``z`` over ``splits`` splits.
+    other raters. An item is left out unless it both won and lost a comparison in each half
+    and no fit scores it 0: otherwise a half's fit places it by its prior alone, or (PL-EM,
+    prior shape 1) at 0 or next to it, and its log-score measures nothing. Returns ``k`` and
+    the root mean square of ``z`` over ``splits`` splits.
     """
     rng = np.random.default_rng(random_state)
     n_units = prefs.n_rankers
@@ -312,14 +315,33 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
             half = prefs._replace(weights=np.asarray(weights, dtype=float))
             result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False,
                                       fallback=False)
-            logs = np.log(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
-            logs -= logs.mean(axis=1, keepdims=True)
-            halves.append((logs[0], logs[1:].var(axis=0)))
-        (first, v_first), (second, v_second) = halves
+            halves.append(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
+        usable = (np.all(halves[0] > 0, axis=0) & np.all(halves[1] > 0, axis=0)
+                  & _won_and_lost(prefs, in_first) & _won_and_lost(prefs, ~in_first))
+        (first, v_first), (second, v_second) = (_centred_logs(h[:, usable]) for h in halves)
         squares.append((first - second) ** 2 / (v_first + v_second))
     z2 = np.concatenate(squares)
     return dict(scale=float(np.sqrt(np.median(z2) / _MEDIAN_CHI2_1)),
                 rms=float(np.sqrt(np.mean(z2))), splits=splits)
+
+
+def _won_and_lost(prefs: Preferences, kept_rankers: np.ndarray) -> np.ndarray:
+    """Per item: whether the lists of ``kept_rankers`` put it above another item somewhere
+    and below another somewhere (not last, and not first, in some list of two or more)."""
+    keep = kept_rankers[prefs.ranker_index][prefs.owner]
+    position = np.arange(prefs.items.size) - np.repeat(prefs.offsets[:-1], prefs.lengths)
+    last = position == np.repeat(prefs.lengths, prefs.lengths) - 1
+    won = np.bincount(prefs.items[keep & ~last], minlength=prefs.n_items) > 0
+    lost = np.bincount(prefs.items[keep & (position > 0)], minlength=prefs.n_items) > 0
+    return won & lost
+
+
+def _centred_logs(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The fit's log-scores (row 0 of ``scores``) and the variance of the refits' (the
+    rest), each row centred on its mean."""
+    logs = np.log(scores)
+    logs -= logs.mean(axis=1, keepdims=True)
+    return logs[0], logs[1:].var(axis=0)
 
 
 #: The latest bootstraps, by (id of the data, seed, refits); each entry holds its data so
