@@ -504,9 +504,9 @@ def _parser() -> argparse.ArgumentParser:
         "rank", help="consensus ranking (default: the package's default fit; see --method)")
     common(rank)
     rank.add_argument("--method", choices=list(METHODS), default=None,
-                      help=f"registry id of the fit (default {DEFAULT_METHOD}: PL-mix per rater "
-                           "when raters give several lists, else per list; with --alpha or "
-                           "--calibration: coarsen-pl)")
+                      help=f"registry id of the fit (default {DEFAULT_METHOD}: PL-EM, with "
+                           "careless raters or lists down-weighted when PL-mix finds them; "
+                           "with --alpha or --calibration: coarsen-pl)")
     rank.add_argument("--alpha", type=_alpha, default=None,
                       help="for CoarsenRank methods: auto (the default rule: where the DIC curve "
                            "levels off), knee, dic-min, cv, inf (plain PL) or a number")

@@ -208,15 +208,17 @@ METHODS: dict[str, Method] = {m.id: m for m in [
                 "random (with reversed_component=True: or upside down); EM gives each "
                 "rater's chance of being careless."),
     Method(
-        "consensus", "Default (PL-EM or PL-mix)", consensus,
+        "consensus", "Default (PL-EM, careless down-weighted)", consensus,
         dict(prior=CONSENSUS_PRIOR, pi_init=0.2, max_iter=1000, tol=1e-8),
         family="robust", in_paper=False, uses_rankers=True,
         ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
         reference="This package's default, chosen by the study in the reproduction report: "
-                  "PL-mix per rater or per list, whichever explains the answers better, "
-                  "when a likelihood-ratio test finds careless answers; else PL-EM",
+                  "when a likelihood-ratio test finds careless answers, PL-EM with each "
+                  "rater (or list) weighted by its chance of being careful under PL-mix per "
+                  "rater or per list, whichever explains the answers better; else PL-EM",
         summary="The default answer: plain Plackett–Luce, unless the answers show careless "
-                "raters (or lists); then EM down-weights the careless ones."),
+                "raters (or lists); then those count for less, by their chance of being "
+                "careless."),
     Method(
         "borda", "Borda", borda, family="classic", in_paper=False,
         ties="Tied items share the mean of their positions.",

@@ -40,8 +40,8 @@ st.title("Consensus ranking")
 dataset = state.current()
 prefs = dataset.preferences
 names = prefs.item_names
-FITS = {"default": "Default: the best answer this package knows (PL-EM or PL-mix, chosen "
-                   "by evidence)",
+FITS = {"default": "Default: the best answer this package knows (PL-EM, careless answers "
+                   "down-weighted; chosen by evidence)",
         "coarsen-pl": "CoarsenPL at α: the paper's method"}
 fit_kind = st.radio("Consensus by", list(FITS), format_func=FITS.get, key="consensus_fit_kind")
 
@@ -245,12 +245,14 @@ with st.expander("Per-rater table"):
                key="rater_download", key_columns=("rater", list(table)[2]))
 with st.expander("How this is computed"):
     st.markdown(
-        "**The default consensus** is PL-mix when the answers show careless ones: every "
-        "rater (or, when raters give one list each or are not named, every list) is either "
-        "careful, answering by the Plackett–Luce model, or careless, answering at random; "
-        "EM estimates the worths and each one's chance of being careless. When a "
-        "likelihood-ratio test finds no careless answers it is plain Plackett–Luce "
-        "(PL-EM). It was chosen by a study over simulated "
+        "**The default consensus** is plain Plackett–Luce (PL-EM), with careless answers "
+        "counted for less when the answers show some. PL-mix finds them: every rater (or, "
+        "when raters give one list each or are not named, every list) is either careful, "
+        "answering by the Plackett–Luce model, or careless, answering at random, and EM "
+        "estimates each one's chance of being careless. PL-EM is then fitted again with "
+        "each rater's lists counted by their chance of being careful. When a "
+        "likelihood-ratio test finds no careless answers it is plain PL-EM. It was chosen "
+        "by a study over simulated "
         "data (item exposure × kinds of careless raters × lists per rater × size; see the "
         "reproduction report): it was never clearly worse than plain Plackett–Luce, "
         "clearly better where whole raters answer carelessly, and unlike CoarsenPL at the "

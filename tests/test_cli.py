@@ -62,7 +62,8 @@ def test_rank_by_default_is_the_registry_default_fit_and_says_why(tmp_path, caps
     assert [r["item"] for r in table] == [prefs.item_names[i] for i in fit.order]
     np.testing.assert_allclose([float(r["score"]) for r in table], fit.scores[fit.order])
     err = capsys.readouterr().err
-    assert "fit: PL-mix per list: every rater gives one list" in err
+    assert ("fit: PL-EM with each list counted by the chance that it is careful, from PL-mix "
+            "per list: every rater gives one list") in err
     assert "alpha" not in err  # the default fit has no α to choose
 
 

@@ -30,7 +30,8 @@ def test_every_entry_is_one_plain_line():
 
 
 def test_the_default_answer_and_the_likely_ranks_are_described_as_the_pages_fit_them():
-    assert "plain Plackett–Luce, or PL-mix" in GLOSSARY["consensus"]
+    assert "plain Plackett–Luce, with each rater (or list) counted by its chance of being " \
+        "careful under PL-mix" in GLOSSARY["consensus"]
     assert "CoarsenPL at the session's α" in GLOSSARY["consensus"]
     assert f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled" in GLOSSARY["likely_ranks"]
     assert "Not the same τ" in GLOSSARY["tau"] and "not the tempering τ" in \

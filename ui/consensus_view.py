@@ -36,7 +36,7 @@ def ranking_rows(scores, names, order, low=None, high=None, first=None,
 #: the default interval's coverage of the true rank, as measured in
 #: reports/default_intervals.csv (28 simulated settings) and default_real_data.csv
 SIMULATED_COVERAGE = "85–99 %"
-REAL_DATA_COVERAGE = "56–80 %"
+REAL_DATA_COVERAGE = "57–76 %"
 
 
 def unmeasurable_text(unit: str) -> str:

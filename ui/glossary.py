@@ -44,8 +44,9 @@ GLOSSARY = {
                  "noisy.",
     "recall": "Recall: of the raters made noisy, the share a model flags.",
     "consensus": "Consensus: the one order that best sums up everyone's rankings. By default "
-                 "plain Plackett–Luce, or PL-mix (each rater or list careful or careless) "
-                 "when the answers show careless ones; on the Consensus page you can show "
+                 "plain Plackett–Luce, with each rater (or list) counted by its chance of "
+                 "being careful under PL-mix when the answers show careless ones; on the "
+                 "Consensus page you can show "
                  "CoarsenPL at the session's α instead.",
     "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
                     f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random "
