@@ -208,7 +208,7 @@ METHODS: dict[str, Method] = {m.id: m for m in [
                 "random (with reversed_component=True: or upside down); EM gives each "
                 "rater's chance of being careless."),
     Method(
-        "consensus", "Default (PL-EM, careless down-weighted)", consensus,
+        "consensus", "Default (weighted PL-EM)", consensus,
         dict(prior=CONSENSUS_PRIOR, pi_init=0.2, max_iter=1000, tol=1e-8),
         family="robust", in_paper=False, uses_rankers=True,
         ties="Breslow, in the PL part; the noise part is uniform over the same stages.",
