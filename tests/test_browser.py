@@ -124,6 +124,17 @@ def choose_own_file(page):
     wait_idle(page)
 
 
+def give_own_file(page, base: str, path: Path, shown: str) -> None:
+    """Open the Data page, pick "My own file", give the uploader ``path`` and wait for
+    ``shown``."""
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    choose_own_file(page)
+    page.locator("input[type=file]").first.set_input_files(str(path))
+    page.get_by_text(shown).first.wait_for()
+
+
 def upload_and_preview(page, path):
     """Give the uploader a file and wait for the import preview (once more if a rerun
     replaced the file input while the file was being set)."""
@@ -180,6 +191,25 @@ def go(page, title, heading):
     wait_idle(page)
 
 
+def keep_the_knee(page) -> None:
+    """On the DIC page: run the sweep and keep the α where the curve levels off."""
+    go(page, "Choose α (DIC)", "Choose α")
+    page.get_by_role("button", name="Run").click()
+    page.locator("[data-testid=stPlotlyChart]").first.wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="(levels off)").click()
+    page.locator("[data-testid=stSidebar]").get_by_text("Chosen α").wait_for()
+    wait_idle(page)
+
+
+def run_the_comparison(page) -> None:
+    """On the Compare page: run the comparison and wait for its timing chart."""
+    go(page, "Compare methods", "Compare methods")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.get_by_text("How long does each method take?").wait_for()
+    wait_idle(page)
+
+
 @pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
 def test_each_page_opens_by_url_on_a_fresh_server(browser, shots, path, title, url):
     with served_app() as base:
@@ -215,19 +245,10 @@ def test_upload_dic_compare_ranking_and_download(browser, shots, tmp_path, base)
     sidebar_shows(page, "coffee.csv")
     page.screenshot(path=shots / "data_uploaded.png", full_page=True)
 
-    go(page, "Choose α (DIC)", "Choose α")
-    page.get_by_role("button", name="Run").click()
-    page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-    wait_idle(page)
-    page.get_by_role("button", name="(levels off)").click()
-    page.locator("[data-testid=stSidebar]").get_by_text("Chosen α").wait_for()
-    wait_idle(page)
+    keep_the_knee(page)
     page.screenshot(path=shots / "dic.png", full_page=True)
 
-    go(page, "Compare methods", "Compare methods")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.get_by_text("How long does each method take?").wait_for()
-    wait_idle(page)
+    run_the_comparison(page)
     page.screenshot(path=shots / "compare.png", full_page=True)
 
     go(page, "Consensus ranking", "Consensus ranking")
@@ -325,16 +346,8 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots, base
     wait_idle(page)
     sidebar_shows(page, "noisy copy")
     page.screenshot(path=shots / "teacher_noise.png", full_page=True)
-    go(page, "Choose α (DIC)", "Choose α")
-    page.get_by_role("button", name="Run").click()
-    page.locator("[data-testid=stPlotlyChart]").first.wait_for()
-    wait_idle(page)
-    page.get_by_role("button", name="(levels off)").click()
-    wait_idle(page)
-    go(page, "Compare methods", "Compare methods")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.get_by_text("How long does each method take?").wait_for()
-    wait_idle(page)
+    keep_the_knee(page)
+    run_the_comparison(page)
     go(page, "Consensus ranking", "Consensus ranking")
     consensus_done(page)
     cells = consensus_cells(page)
@@ -407,6 +420,22 @@ def upload_payload(page, name, content, field=0):
         {"name": name, "mimeType": "text/plain", "buffer": content})
 
 
+def upload_checked(page, name: str, content: bytes, shown: str, where: str, *, field: int = 0,
+                   loaded: str | None = None, note: str | None = None) -> None:
+    """Upload ``content`` as ``name``, wait for ``shown``; with ``loaded``, press "Use this
+    data" and wait for it; with ``note``, wait for that text too; then find no markup."""
+    upload_payload(page, name, content, field)
+    page.get_by_text(shown).first.wait_for()
+    wait_idle(page)
+    if loaded is not None:
+        page.get_by_role("button", name="Use this data").click()
+        page.get_by_text(loaded).first.wait_for()
+        wait_idle(page)
+    if note is not None:
+        shows(page, "[data-testid=stMain]", note)
+    no_markup(page, where)
+
+
 def test_names_with_markup_are_shown_as_text_in_every_message(browser, base):
     m = MARKUP
     # an item named twice in one ranking: the reader's error names it (a column of numbers
@@ -429,32 +458,18 @@ def test_names_with_markup_are_shown_as_text_in_every_message(browser, base):
     page.get_by_text("My own file").click()
     wait_idle(page)
     # a reader error naming a column, and "still loaded"
-    upload_payload(page, f"{name} bad.csv", bad_column)
-    page.get_by_text("We could not read this file").wait_for()
-    wait_idle(page)
-    no_markup(page, "reader error")
+    upload_checked(page, f"{name} bad.csv", bad_column, "We could not read this file",
+                   "reader error")
     # a PrefLib file whose duplicate names get a note; the loaded message and header
-    upload_payload(page, f"{name}.soc", soc)
-    page.get_by_text("We read this as").first.wait_for()
-    wait_idle(page)
-    page.get_by_role("button", name="Use this data").click()
-    page.get_by_text("What is loaded:").wait_for()
-    wait_idle(page)
-    shows(page, "[data-testid=stMain]", "are both called")
-    no_markup(page, "PrefLib note, loaded message, header")
+    upload_checked(page, f"{name}.soc", soc, "We read this as",
+                   "PrefLib note, loaded message, header", loaded="What is loaded:",
+                   note="are both called")
     # a truth file naming items the data do not have
-    upload_payload(page, f"{name} truth.csv", truth, field=1)
-    page.get_by_text("not in the preferences").wait_for()
-    wait_idle(page)
-    no_markup(page, "truth error")
+    upload_checked(page, f"{name} truth.csv", truth, "not in the preferences", "truth error",
+                   field=1)
     # two groups never compared: the warning names them
-    upload_payload(page, f"{name} groups.csv", groups)
-    page.get_by_text("We read this as").first.wait_for()
-    wait_idle(page)
-    page.get_by_role("button", name="Use this data").click()
-    page.get_by_text("never compared").wait_for()
-    wait_idle(page)
-    no_markup(page, "groups warning")
+    upload_checked(page, f"{name} groups.csv", groups, "We read this as", "groups warning",
+                   loaded="never compared")
     # the noisy copy's title, the status line and the sidebar
     go(page, "Noise", "Noise")
     page.get_by_role("button", name="Make the noisy copy").click()
@@ -501,12 +516,7 @@ def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_pat
     upload = tmp_path / "coffee.csv"
     upload.write_text(UPLOAD, encoding="utf-8")
     page, _ = new_page(browser)
-    page.goto(f"{base}/data")
-    page.wait_for_selector("h1")
-    wait_idle(page)
-    choose_own_file(page)
-    page.locator("input[type=file]").first.set_input_files(str(upload))
-    page.get_by_text("We read this as").first.wait_for()
+    give_own_file(page, base, upload, "We read this as")
     wait_idle(page)
     page.get_by_role("button", name="Use this data").click()
     page.get_by_text("Loaded coffee.csv").wait_for()
@@ -622,12 +632,7 @@ def large_workbook(path: Path, rows: int) -> Path:
 
 def start_reading(page, base: str, path: Path) -> None:
     """Open the Data page, give the uploader a large workbook and wait until it is read."""
-    page.goto(f"{base}/data")
-    page.wait_for_selector("h1")
-    wait_idle(page)
-    choose_own_file(page)
-    page.locator("input[type=file]").first.set_input_files(str(path))
-    page.get_by_text("Reading the file").first.wait_for()
+    give_own_file(page, base, path, "Reading the file")
 
 
 def test_stop_ends_the_reading_of_a_large_workbook(browser, tmp_path):
