@@ -218,17 +218,21 @@ def careful_refit(prefs: Preferences, mixture: RankingResult, max_iter: int = 10
     unit = prefs.ranker_index if by_ranker else np.arange(len(prefs))
     weights = np.clip(np.asarray(prefs.weights, dtype=float) * (1.0 - noise[unit]),
                       MIN_WEIGHT, None)
+    return _registry_pl_em(prefs._replace(weights=weights), max_iter, tol, init, should_stop)
+
+
+def _registry_pl_em(prefs: Preferences, max_iter: int, tol: float, init: ArrayLike | None,
+                    should_stop: ShouldStop | None) -> RankingResult:
+    """PL-EM with the registry's settings, ``max_iter`` at least its own."""
     settings = dict(EM_SETTINGS, max_iter=max(max_iter, EM_SETTINGS["max_iter"]), tol=tol)
-    return pl_em(prefs._replace(weights=weights), init=init, should_stop=should_stop,
-                 **settings)
+    return pl_em(prefs, init=init, should_stop=should_stop, **settings)
 
 
 def _plain(prefs: Preferences, mixture: RankingResult | None, max_iter: int, tol: float,
            init: ArrayLike | None, should_stop: ShouldStop | None,
            ratio: float = float("nan")) -> RankingResult:
     """Plain PL-EM with the registry's settings, reported with the mixture it was tested against."""
-    settings = dict(EM_SETTINGS, max_iter=max(max_iter, EM_SETTINGS["max_iter"]), tol=tol)
-    fit = pl_em(prefs, init=init, should_stop=should_stop, **settings)
+    fit = _registry_pl_em(prefs, max_iter, tol, init, should_stop)
     if mixture is None:
         zeros = np.zeros(len(prefs))
         extra = ConsensusOutputs(noise_probability=zeros, reversed_probability=zeros, pi=0.0,
