@@ -75,35 +75,49 @@ def headers_drawn(page) -> None:
     by 20 pixels for a second and widened back; after 20 s more, each expander that holds a
     grid without a header row is folded and unfolded, which lays the grid out afresh.
     """
+    drawn = f"() => ({TABLE_HEADERS})().every(h => h.length > 0)"
+    if drawn_within(page, drawn, 30_000):
+        return
+    remeasure_grids(page)
+    if drawn_within(page, drawn, 20_000):
+        return
+    refold_expanders(page)
+    if not drawn_within(page, drawn, 30_000):
+        pytest.fail("a grid drew no header row in 80 s (narrowed the window, then refolded "
+                    f"the expanders): {page.evaluate(TABLE_HEADERS)}")
+
+
+def drawn_within(page, condition: str, timeout: float) -> bool:
+    """Whether the page's ``condition`` holds within ``timeout`` ms."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    drawn = f"() => ({TABLE_HEADERS})().every(h => h.length > 0)"
-    tried = []
-    for wait, mend in ((30_000, "narrowed the window"), (20_000, "refolded the expanders"),
-                       (30_000, None)):
-        try:
-            page.wait_for_function(drawn, timeout=wait)
-            return
-        except PlaywrightTimeout:
-            if mend is None:
-                pytest.fail(f"a grid drew no header row in 80 s ({', then '.join(tried)}): "
-                            f"{page.evaluate(TABLE_HEADERS)}")
-        tried.append(mend)
-        if mend == "narrowed the window":
-            for grid in page.locator("[data-testid=stMain] [data-testid=stDataFrame]").all():
-                if grid.is_visible():
-                    grid.scroll_into_view_if_needed()
-            page.set_viewport_size({"width": PHONE["width"] - 20, "height": PHONE["height"]})
-            page.wait_for_timeout(1_000)
-            page.set_viewport_size(PHONE)
-        else:
-            for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
-                if expander.locator("[data-testid=stDataFrame]").count() and not \
-                        expander.locator("[role=columnheader]").count():
-                    expander.locator("summary").click()
-                    page.wait_for_timeout(500)
-                    expander.locator("summary").click()
-                    page.wait_for_timeout(500)
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def remeasure_grids(page) -> None:
+    """Scroll every shown grid into view, narrow the window by 20 pixels for a second and
+    widen it back: a grid measures itself again when its own width changes."""
+    for grid in page.locator("[data-testid=stMain] [data-testid=stDataFrame]").all():
+        if grid.is_visible():
+            grid.scroll_into_view_if_needed()
+    page.set_viewport_size({"width": PHONE["width"] - 20, "height": PHONE["height"]})
+    page.wait_for_timeout(1_000)
+    page.set_viewport_size(PHONE)
+
+
+def refold_expanders(page) -> None:
+    """Fold and unfold each expander that holds a grid without a header row."""
+    for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
+        if expander.locator("[data-testid=stDataFrame]").count() and not \
+                expander.locator("[role=columnheader]").count():
+            expander.locator("summary").click()
+            page.wait_for_timeout(500)
+            expander.locator("summary").click()
+            page.wait_for_timeout(500)
 
 
 @pytest.fixture(scope="module")
