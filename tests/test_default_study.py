@@ -15,7 +15,7 @@ from coarsenrank_core.paper.default_study import (
     default_conditions,
     interval_study,
     learning_rate_interval,
-    nearest_bootstrap_interval,
+    shortest_bootstrap_interval,
     split_half_scale,
     study_cells,
     study_data,
@@ -96,21 +96,23 @@ def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
     assert 0.85 <= coverage <= 0.97
 
 
-@pytest.mark.slow  # about 4 s of CPU: five bootstraps of 1,500 lists
-def test_with_many_lists_the_run_nearest_90_percent_is_never_longer_and_covers_85_to_97():
-    # an item on two ranks in 85 % and 15 % of the refits: the default's shortest run holding
-    # at least 90 % keeps both; the run nearest 90 % keeps one (the study's alternative)
-    covered = {"shortest": [], "nearest": []}
-    for seed in range(5):
+@pytest.mark.slow  # about 8 s of CPU: ten bootstraps of 1,500 lists
+def test_with_many_lists_the_default_keeps_no_rank_it_does_not_need_and_covers_85_to_97():
+    # an item on two ranks in 85 % and 15 % of the refits: the shortest run holding at least
+    # 90 % (the former default) keeps both and covered 97.6 % at 1,500 lists (30 seeds); the
+    # default keeps the run nearest the share its raters call for (96.1 %; one seed's
+    # coverage ranges from 0.87 to 1, so ten seeds are read here)
+    covered = {"shortest": [], "default": []}
+    for seed in range(10):
         prefs, truth = study_data(StudyCell("uniform", "clean", 1, 1500), seed)
         default = bootstrap_interval(prefs, seed)
-        nearest = nearest_bootstrap_interval(prefs, seed)
-        assert np.all(nearest[1] - nearest[0] <= default[1] - default[0])
-        assert np.any(nearest[1] - nearest[0] < default[1] - default[0])
-        covered["shortest"].append(true_rank_covered(*default, truth).mean())
-        covered["nearest"].append(true_rank_covered(*nearest, truth).mean())
-    assert 0.85 <= np.mean(covered["nearest"]) <= 0.97
-    assert np.mean(covered["nearest"]) <= np.mean(covered["shortest"])
+        shortest = shortest_bootstrap_interval(prefs, seed)
+        assert np.all(default[1] - default[0] <= shortest[1] - shortest[0])
+        assert np.any(default[1] - default[0] < shortest[1] - shortest[0])
+        covered["shortest"].append(true_rank_covered(*shortest, truth).mean())
+        covered["default"].append(true_rank_covered(*default, truth).mean())
+    assert 0.85 <= np.mean(covered["default"]) <= 0.97
+    assert np.mean(covered["default"]) < np.mean(covered["shortest"])
 
 
 def test_widening_by_one_is_the_default_interval_and_by_two_is_wider():

@@ -6,16 +6,19 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences, run_method
+from coarsenrank_core.preferences import MIN_WEIGHT
 from coarsenrank_core.simulate import simulate_pl
 from coarsenrank_core.uncertainty import (
     MIN_PAIR_OVERLAP,
     BootstrapResult,
+    bootstrap_level,
     hold_ranks,
     nearest_rank_runs,
     pair_overlap,
     rank_uncertainty,
     shortest_rank_runs,
     shrink_refits,
+    units_per_item,
 )
 
 
@@ -187,6 +190,76 @@ def test_a_run_may_hold_a_little_less_than_the_level_when_that_is_nearer():
     assert tuple(int(v[0]) for v in nearest_rank_runs(ranks, 0.9)) == (3, 4)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 8), st.integers(0, 2**32 - 1), st.integers(1, 5))
+def test_a_level_per_column_reads_each_column_at_its_own_level(n_draws, n_items, seed, block):
+    rng = np.random.default_rng(seed)
+    ranks = rng.integers(0, n_items, size=(n_draws, n_items), dtype=np.int32)
+    levels = rng.uniform(0.05, 1.0, n_items)
+    low, high = nearest_rank_runs(ranks, levels, block_entries=block * n_draws)
+    for item in range(n_items):
+        alone = nearest_rank_runs(ranks[:, [item]], levels[item])
+        assert (low[item], high[item]) == (alone[0][0], alone[1][0])
+
+
+def test_the_level_makes_a_bayesian_bootstrap_of_a_mean_cover_what_it_claims():
+    # n normal units, their mean resampled by Dirichlet(1, …, 1) weights: the central 90 % of
+    # the refits covers the true mean in 83 % of data sets at n = 10 (the refits vary
+    # (n − 1)/(n + 1) as much as the mean); read at bootstrap_level(0.9, n) it covers 86 %,
+    # what a normal interval with the unbiased variance can (P(|t₉| < 1.645) = 0.866)
+    rng = np.random.default_rng(3)
+    for n in (10, 30):
+        data = rng.normal(size=(3000, n))
+        weights = rng.dirichlet(np.ones(n), size=(3000, 400))
+        refits = np.einsum("sdn,sn->sd", weights, data)
+        covered = {}
+        for name, share in (("plain", 0.9), ("corrected", float(bootstrap_level(0.9, [n])[0]))):
+            low, high = np.quantile(refits, [(1 - share) / 2, (1 + share) / 2], axis=1)
+            covered[name] = np.mean((low <= 0) & (0 <= high))
+        assert 0.85 <= covered["corrected"] <= 0.92, (n, covered)
+        assert covered["plain"] < covered["corrected"] - 0.005 * 30 / n, (n, covered)
+
+
+def test_the_level_rises_as_fewer_raters_hold_the_item():
+    shares = bootstrap_level(0.9, [0, 1, 2, 3, 30, 300, 10**6])
+    assert shares[0] == shares[1] == 1.0
+    assert np.all(np.diff(shares[1:]) < 0)
+    assert shares[3] == pytest.approx(0.98, abs=0.001)
+    assert shares[-1] == pytest.approx(0.9, abs=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 6), min_size=2, max_size=5, unique=True), min_size=1,
+                max_size=12), st.booleans(), st.integers(0, 2**32 - 1))
+def test_units_per_item_counts_the_rankers_whose_answers_hold_it(lists, with_rankers, seed):
+    rng = np.random.default_rng(seed)
+    rankers = rng.integers(0, 3, len(lists)).tolist() if with_rankers else None
+    weights = np.where(rng.random(len(lists)) < 0.2, MIN_WEIGHT, 1.0)
+    prefs = Preferences.from_lists(lists, rankers=rankers, n_items=7, weights=weights)
+    owners = prefs.ranker_index
+    expected = [len({owners[k] for k, order in enumerate(lists)
+                     if item in order and weights[k] > MIN_WEIGHT}) for item in range(7)]
+    assert units_per_item(prefs).tolist() == expected
+
+
+@pytest.mark.slow  # about 5 s of CPU: 40 bootstraps of three lists
+def test_with_three_raters_the_likely_ranks_hold_more_of_the_refits_and_cover():
+    # 5 items, 3 lists of 5: every pair compared by 3 raters, so the default resamples them;
+    # read at 90 % the runs covered 84 % of true ranks (40 seeds), at the 98 % three raters
+    # call for they cover about 92 %
+    covered = {"default": [], "flat": []}
+    for seed in range(40):
+        prefs, worths = simulate_pl(5, 3, length=5, random_state=seed)
+        spread = rank_uncertainty(prefs, random_state=seed)
+        assert spread.source == "bootstrap" and spread.units_per_item.tolist() == [3] * 5
+        truth = np.argsort(np.argsort(-worths)) + 1
+        flat = hold_ranks(*nearest_rank_runs(spread.draw_ranks, 0.9), spread.ranks)
+        for name, (low, high) in (("default", spread.rank_interval()), ("flat", flat)):
+            covered[name].append(np.mean((low <= truth) & (truth <= high)))
+    assert 0.85 <= np.mean(covered["default"]) <= 0.97, covered
+    assert np.mean(covered["flat"]) < np.mean(covered["default"])
+
+
 def test_the_pull_is_the_normal_normal_posterior_of_each_items_log_score():
     rng = np.random.default_rng(4)
     scores = np.exp(rng.normal(0, 0.6, 12))
@@ -277,7 +350,7 @@ def test_pair_overlap_is_not_built_beyond_its_pair_limit():
 
 def test_where_few_raters_compare_each_pair_the_default_uses_the_posterior_and_covers():
     # 10 items, 5 lists of 4: about 1.3 raters a pair, so every refit of the bootstrap keeps
-    # most pairs' one order (here: bootstrap 0.78, posterior 0.95; 60 seeds: 0.81, 0.96)
+    # most pairs' one order (here: bootstrap 0.81, posterior 0.95)
     covered = {True: [], False: []}
     for seed in range(24):
         prefs, worths = simulate_pl(10, 5, length=4, random_state=seed)
@@ -288,7 +361,7 @@ def test_where_few_raters_compare_each_pair_the_default_uses_the_posterior_and_c
             assert spread.source == ("posterior" if fallback else "bootstrap")
             hit = (spread.rank_low <= truth) & (truth <= spread.rank_high)
             covered[fallback].append(hit[seen].mean())
-    assert 0.97 >= np.mean(covered[True]) >= 0.85 > 0.80 > np.mean(covered[False]), \
+    assert 0.97 >= np.mean(covered[True]) >= 0.85 > np.mean(covered[False]), \
         {k: np.mean(v) for k, v in covered.items()}
 
 

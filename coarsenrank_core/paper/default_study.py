@@ -18,6 +18,7 @@ from ..uncertainty import (
     BOOTSTRAP_DRAWS,
     INTERVAL_LEVEL,
     BootstrapResult,
+    bootstrap_level,
     nearest_rank_runs,
     rank_uncertainty,
     shortest_rank_runs,
@@ -28,7 +29,7 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "study_data", "study_cells", "accuracy_study", "interval_study",
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
            "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
-           "UNPULLED_INTERVAL", "NEAREST_INTERVAL", "nearest_bootstrap_interval",
+           "UNPULLED_INTERVAL", "SHORTEST_INTERVAL", "shortest_bootstrap_interval",
            "posterior_interval", "summarise", "default_conditions", "widened_interval",
            "CALIBRATED_INTERVAL", "SAFE_BAYES_INTERVAL", "chosen_learning_rate",
            "learning_rate_interval", "SMALL_SAMPLES", "small_sample_study"]
@@ -373,17 +374,19 @@ def bootstrap_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_D
 def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
                                 n_draws: int = BOOTSTRAP_DRAWS):
     """The same refits as :func:`bootstrap_interval`, read as they are (no pull)."""
-    refits = _bootstrap(prefs, seed, n_draws).refits
-    assert refits is not None
-    return _shortest_runs(refits)
+    result = _bootstrap(prefs, seed, n_draws)
+    assert result.refits is not None
+    return _default_runs(result.refits, result)
 
 
-def nearest_bootstrap_interval(prefs: Preferences, seed: int,
-                               n_draws: int = BOOTSTRAP_DRAWS):
-    """The default's pulled refits read as the run nearest 90 %
-    (:func:`~coarsenrank_core.uncertainty.nearest_rank_runs`) instead of the shortest run
-    holding at least 90 %."""
-    return nearest_rank_runs(_bootstrap(prefs, seed, n_draws).draw_ranks, INTERVAL_LEVEL)
+def shortest_bootstrap_interval(prefs: Preferences, seed: int,
+                                n_draws: int = BOOTSTRAP_DRAWS):
+    """The default's pulled refits read as the shortest run holding at least 90 % of them
+    (:func:`~coarsenrank_core.uncertainty.shortest_rank_runs`, the default until this study
+    measured it) instead of the run nearest the share :func:`bootstrap_level` sets."""
+    result = _bootstrap(prefs, seed, n_draws)
+    low, high = shortest_rank_runs(result.draw_ranks, INTERVAL_LEVEL)
+    return np.minimum(low, result.ranks), np.maximum(high, result.ranks)
 
 
 def widened_interval(prefs: Preferences, seed: int, factor: float,
@@ -403,13 +406,18 @@ def widened_interval(prefs: Preferences, seed: int, factor: float,
     mean = logs.mean(axis=0)
     widened = np.full(draws.shape, -np.inf)  # items with a zero score stay at the bottom
     widened[:, usable] = mean + factor * (logs - mean)
-    return _shortest_runs(widened)
+    return _default_runs(widened, result)
 
 
-def _shortest_runs(values: np.ndarray):
-    """The default's reading of refits given as values (one row a refit, higher better)."""
+def _default_runs(values: np.ndarray, result: BootstrapResult):
+    """The default's reading of refits given as values (one row a refit, higher better):
+    per item the run nearest the share :func:`bootstrap_level` sets, holding its rank in
+    ``result``'s order."""
     ranks = np.argsort(np.argsort(-values, axis=1, kind="stable"), axis=1, kind="stable")
-    return shortest_rank_runs(ranks, INTERVAL_LEVEL)
+    assert result.units_per_item is not None
+    low, high = nearest_rank_runs(ranks, bootstrap_level(INTERVAL_LEVEL,
+                                                         result.units_per_item))
+    return np.minimum(low, result.ranks), np.maximum(high, result.ranks)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
@@ -442,7 +450,7 @@ def chosen_learning_rate(prefs: Preferences, seed: int, rule: str, **params) -> 
 def learning_rate_interval(prefs: Preferences, seed: int, rule: str,
                            posterior_draws: int = 400, **params):
     """The posterior at the τ that ``rule`` chooses (:func:`chosen_learning_rate`), read as
-    the default reads its refits: the shortest run of ranks holding at least 90 %.
+    the shortest run of ranks holding at least 90 % of its draws.
     ``params`` go to the rule."""
     tau = chosen_learning_rate(prefs, seed, rule, **params).tau
     post = tempered_posterior(prefs, tau, n_draws=posterior_draws, burn_in=200,
@@ -454,8 +462,8 @@ def learning_rate_interval(prefs: Preferences, seed: int, rule: str,
 DEFAULT_INTERVAL = "ranker bootstrap (default)"
 #: The same refits without the empirical-Bayes pull.
 UNPULLED_INTERVAL = "ranker bootstrap, not pulled"
-#: The same pulled refits read as the run nearest 90 %.
-NEAREST_INTERVAL = "ranker bootstrap, run nearest 90 %"
+#: The same pulled refits read as the shortest run holding at least 90 % (the former default).
+SHORTEST_INTERVAL = "ranker bootstrap, shortest run ≥ 90 %"
 #: The posterior at τ calibrated by Syring & Martin's bootstrap (GPC).
 CALIBRATED_INTERVAL = "posterior, τ calibrated (Syring & Martin)"
 #: The posterior at τ chosen by SafeBayes (Grünwald & van Ommen).
@@ -464,7 +472,7 @@ SAFE_BAYES_INTERVAL = "posterior, τ by SafeBayes"
 INTERVAL_METHODS: Mapping[str, Callable] = {
     DEFAULT_INTERVAL: bootstrap_interval,
     UNPULLED_INTERVAL: unpulled_bootstrap_interval,
-    NEAREST_INTERVAL: nearest_bootstrap_interval,
+    SHORTEST_INTERVAL: shortest_bootstrap_interval,
     "posterior at the knee α": posterior_interval,
     "plain posterior (α = ∞)": lambda prefs, seed: posterior_interval(prefs, seed,
                                                                        alpha=float("inf")),

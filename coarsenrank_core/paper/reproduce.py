@@ -39,8 +39,8 @@ from .default_study import (
     CARELESS_RANKERS,
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
-    NEAREST_INTERVAL,
     SAFE_BAYES_INTERVAL,
+    SHORTEST_INTERVAL,
     SMALL_SAMPLES,
     UNPULLED_INTERVAL,
     StudyCell,
@@ -50,7 +50,7 @@ from .default_study import (
     default_conditions,
     interval_study,
     learning_rate_interval,
-    nearest_bootstrap_interval,
+    shortest_bootstrap_interval,
     small_sample_study,
     sparse_pairs,
     sparse_study,
@@ -514,7 +514,7 @@ def default_section(datasets: dict, out: Path, seeds: int, quick: bool) -> str:
         bootstrap_draws = BOOTSTRAP_DRAWS
         methods = {DEFAULT_INTERVAL: bootstrap_interval,
                    UNPULLED_INTERVAL: unpulled_bootstrap_interval,
-                   NEAREST_INTERVAL: nearest_bootstrap_interval}
+                   SHORTEST_INTERVAL: shortest_bootstrap_interval}
     rate_params = QUICK_RATE_PARAMS if quick else RATE_PARAMS
     posterior_methods = posterior_interval_methods(rate_params)
     accuracy = summarise(accuracy_study(cells, seeds), "accuracy")
@@ -858,16 +858,17 @@ The default is the Bayesian bootstrap over raters (each rater's lists reweighted
 an Exp(1) weight, the default fit refitted, 100 refits), each refit's log-scores pulled
 towards the mean by empirical Bayes (the normal–normal model of league tables, Goldstein &
 Spiegelhalter 1996: an item's pull is s²/(s² + v), v the variance of its refits and s² the
-spread of the true log-scores by the method of moments); an item's interval is the shortest
-run of ranks that holds at least 90 % of its refits (ranks are whole numbers: the central
-interval, rounded outwards, kept a neighbouring rank that only 5–15 % of the refits give and
-covered 98–100 % of true ranks at N = 1500). "Not pulled" reads the same refits as they are.
-"Run nearest 90 %" reads the pulled refits as the run whose share is nearest 90 %, above or
-below, among the shortest runs (`uncertainty.nearest_rank_runs`): where an item sits on two
-or three ranks, the default's run holds 95–100 % while claiming 90, and this one may keep
-one rank fewer. It brings the settings at N = 1500 into the band but covers less of the
-expert truth on the paper's datasets (section 3), where every interval built from the raters
-already falls short, so the default keeps the shortest run.
+spread of the true log-scores by the method of moments). An item's interval is the run of
+ranks nearest to holding the share of its refits that its raters call for, above or below
+(`uncertainty.nearest_rank_runs`). That share is `uncertainty.bootstrap_level`: the
+Bayesian bootstrap of an estimate made from n raters varies (n − 1)/(n + 1) times as much as
+the estimate itself, so an item held by n raters' answers gets 2Φ(1.645 √((n + 1)/(n − 1))) − 1
+of its refits: 98 % with 3 raters, 91 % with 30, 90.1 % with 300. Nearest, because ranks are
+whole numbers: the shortest run holding at least 90 % (the default until this version, the
+row "shortest run ≥ 90 %") adds a whole rank wherever an item sits on two or three ranks,
+holds 95–100 % there while claiming 90, and covered 97–98 % of true ranks at N = 1500 (the
+central interval, rounded outwards, 98–100 %). "Not pulled" reads the same refits as they
+are, as the default reads them.
 Resampling raters measures nothing about a pair that one rater alone compared (every refit
 keeps that rater's order), so where fewer than 3 raters compared a pair on average, or no
 pair is disputed, the default's likely ranks are the plain posterior's below
@@ -878,8 +879,8 @@ Readlevel's shape (1.05) fall below, and their default is the "plain posterior" 
 Beside them the tempered posterior of CoarsenPL
 at the knee α (the intervals before this study) and the plain posterior (α = ∞), both by
 the exact Gibbs sampler (200 warm-up sweeps, 400 draws, central intervals), and the
-posterior at a power τ on the likelihood chosen from the data, read as the default reads its
-refits (the shortest run holding at least 90 %), by two rules
+posterior at a power τ on the likelihood chosen from the data, read as the shortest run
+holding at least 90 % of its draws, by two rules
 (`coarsenrank_core.learning_rate`): τ calibrated by Syring & Martin's bootstrap (2019: 25
 Bayesian-bootstrap reweightings of the raters; τ solved by bisection on log τ in [1/256, 4]
 so that the reweighted posteriors' intervals hold the full-data ranks 90 % of the time), and
