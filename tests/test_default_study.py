@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.paper.default_study import (
@@ -9,6 +11,7 @@ from coarsenrank_core.paper.default_study import (
     CONTAMINATIONS,
     EXPOSURES,
     StudyCell,
+    _won_and_lost,
     accuracy_study,
     bootstrap_interval,
     chosen_learning_rate,
@@ -166,3 +169,34 @@ def test_the_split_half_scale_leaves_out_an_item_a_half_puts_at_zero():
     found = split_half_scale(prefs, splits=2, n_draws=10)
     assert np.isfinite(found["scale"]) and np.isfinite(found["rms"])
     assert 0.3 < found["scale"] < 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sets(st.integers(0, 5), min_size=1, max_size=2), min_size=1,
+                         max_size=4), min_size=1, max_size=8),
+       st.integers(0, 2**32 - 1))
+def test_an_item_wins_and_loses_only_against_items_outside_its_tied_group(lists, seed):
+    # an item tied with another at the top of a list beat the rest and lost to nothing
+    lists = [[set(g) for g in order] for order in lists]
+    cleaned = []
+    for order in lists:
+        seen, groups = set(), []
+        for group in order:
+            group = group - seen
+            if group:
+                groups.append(group)
+                seen |= group
+        if sum(map(len, groups)) >= 2:
+            cleaned.append(groups)
+    assume(cleaned)
+    rankers = np.random.default_rng(seed).integers(0, 3, len(cleaned))
+    prefs = Preferences.from_lists(cleaned, rankers=rankers.tolist(), n_items=6)
+    kept = np.random.default_rng(seed + 1).random(prefs.n_rankers) < 0.7
+    won, lost = np.zeros(6, bool), np.zeros(6, bool)
+    for order, ranker in zip(cleaned, prefs.ranker_index):
+        if kept[ranker] and len(order) > 1:
+            for g, group in enumerate(order):
+                for item in group:
+                    won[item] |= g < len(order) - 1
+                    lost[item] |= g > 0
+    assert _won_and_lost(prefs, kept).tolist() == (won & lost).tolist()

@@ -328,13 +328,14 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
 
 def _won_and_lost(prefs: Preferences, kept_rankers: np.ndarray) -> np.ndarray:
     """Per item: whether the lists of ``kept_rankers`` put it above another item somewhere
-    and below another somewhere (not last, and not first, in some list of two or more)."""
+    and below another somewhere (not in the last tied group, and not in the first, of some
+    list of two or more groups)."""
     owner = prefs.owner
     keep = kept_rankers[prefs.ranker_index][owner]
-    position = prefs.positions
-    last = position == prefs.lengths[owner] - 1
+    group = prefs.groups
+    last = group == prefs.n_groups[owner] - 1
     won = np.bincount(prefs.items[keep & ~last], minlength=prefs.n_items) > 0
-    lost = np.bincount(prefs.items[keep & (position > 0)], minlength=prefs.n_items) > 0
+    lost = np.bincount(prefs.items[keep & (group > 0)], minlength=prefs.n_items) > 0
     return won & lost
 
 
