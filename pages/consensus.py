@@ -257,7 +257,7 @@ with st.expander("How this is computed"):
         "reproduction report): it was never clearly worse than plain Plackett–Luce, "
         "clearly better where whole raters answer carelessly, and unlike CoarsenPL at the "
         "knee α it does not follow how often items are shown. **Likely ranks** (the "
-        "shortest run of places holding the item in 90 % of refits) and the "
+        "run of places holding the item in about 90 % of refits) and the "
         "chance of being first come from refitting on the raters resampled at random "
         "(a Bayesian bootstrap), so they reflect how much the raters disagree, and narrow "
         "as more raters answer. Where fewer than three raters compared each pair on "

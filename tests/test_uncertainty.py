@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from scipy.stats import norm
 
 from coarsenrank_core import Preferences, run_method
 from coarsenrank_core.preferences import MIN_WEIGHT
@@ -65,10 +66,13 @@ def test_the_intervals_and_chances_are_read_off_the_refits():
     spread = rank_uncertainty(prefs, n_draws=60, random_state=1)
     assert isinstance(spread, BootstrapResult) and spread.draws.shape == (60, 4)
     ranks = np.argsort(np.argsort(-spread.draws, axis=1, kind="stable"), axis=1) + 1
-    for item in range(4):  # the shortest run of ranks that holds 54 of the 60 refits
-        held = [(high - low, low, high) for low in range(1, 5) for high in range(low, 5)
-                if np.count_nonzero((ranks[:, item] >= low) & (ranks[:, item] <= high)) >= 54]
-        _, low, high = min(held)
+    # every item is in the lists of all 10 raters: its run is the one nearest 92.6 % of the
+    # 60 refits (bootstrap_level), widened to hold its place in the order
+    share = 2 * norm.cdf(norm.ppf(0.95) * np.sqrt(11 / 9)) - 1
+    assert spread.units_per_item.tolist() == [10] * 4
+    for item in range(4):
+        low, high = nearest_run_by_brute_force(ranks[:, item], share)
+        low, high = min(low, spread.ranks[item]), max(high, spread.ranks[item])
         assert (spread.rank_low[item], spread.rank_high[item]) == (low, high)
     np.testing.assert_allclose(spread.p_first, (ranks == 1).mean(axis=0))
     assert spread.p_first.sum() == pytest.approx(1.0)

@@ -51,9 +51,11 @@ def unmeasurable_text(unit: str) -> str:
 def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
     """What the likely ranks measure, in plain words."""
     who = f"{unit_noun(unit)}s"
-    return (f"“Likely ranks” is the shortest run of places that holds the item in at least "
+    return (f"“Likely ranks” is the run of places that holds the item in about "
             f"{level:.0%} of {n_draws} refits, each on the {n_units:,} {who} resampled at "
-            "random (a bootstrap; an item compared too rarely to place apart from its "
+            f"random (a bootstrap; more where few {who} answered about the item, as a "
+            f"bootstrap of few {who} varies less than their answers do; an item compared too "
+            "rarely to place apart from its "
             "neighbours is pulled towards the middle, as league tables are), and always "
             "the place shown beside it. It narrows as "
             "more people answer and widens when they disagree about the item. It measures "

@@ -48,10 +48,12 @@ GLOSSARY = {
                  "being careful under PL-mix when the answers show careless ones; on the "
                  "Consensus page you can show "
                  "CoarsenPL at the session's α instead.",
-    "likely_ranks": f"Likely ranks: the shortest run of places that holds the item in at least "
+    "likely_ranks": f"Likely ranks: the run of places that holds the item in about "
                     f"{INTERVAL_LEVEL:.0%} of refits on the raters resampled at random "
-                    "(of the model's posterior draws where too few raters compared each pair "
-                    "to resample), and always the place shown beside it; narrow when the "
+                    "(more where few raters answered about it, as a bootstrap of few raters "
+                    "varies less than their answers do; the model's posterior draws where too "
+                    "few raters compared each pair to resample), and always the place shown "
+                    "beside it; narrow when the "
                     "raters agree about it.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
