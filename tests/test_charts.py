@@ -332,3 +332,20 @@ def test_every_chart_is_styled_as_plotly_white_for_the_traces_it_draws(path):
         assert template["layout"] == white["layout"]
         for kind in {d.get("type", "scatter") for d in spec["data"]}:
             assert template["data"][kind] == white["data"][kind], kind
+
+
+def test_a_long_method_name_wraps_beside_the_axis_instead_of_widening_the_chart():
+    # a 40-character name once pushed the Compare and Noise charts' axis titles off a
+    # 390-pixel phone screen; every line of a name beside an axis now fits LABEL_WIDTH
+    from ui.charts import LABEL_WIDTH, method_label, timing_chart
+    from ui.compute import Timings
+
+    long = "Default (PL-EM, careless raters down-weighted <by> mixture)"
+    timing = Timings(methods=("a", "b"), names=(long, "PL-EM"), median=(0.1, 0.2),
+                     fastest=(0.05, 0.1), slowest=(0.2, 0.3), runs=3)
+    labels = list(timing_chart(timing).data[0].y)
+    assert labels[1] == "PL-EM" and labels[0] == method_label(long)
+    lines = labels[0].split("<br>")
+    assert len(lines) > 1 and all(len(line) <= LABEL_WIDTH for line in lines)
+    assert "&lt;by&gt;" in labels[0] and " ".join(lines) == long.replace("<", "&lt;").replace(
+        ">", "&gt;")

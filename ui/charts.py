@@ -21,6 +21,7 @@ __all__ = ["length_histogram", "ranker_histogram", "coverage_chart", "dic_chart"
 
 TITLE_WIDTH = 34  # characters per title line: fits a 390 px phone screen
 AXIS_TITLE_WIDTH = 40  # axis titles are set smaller
+LABEL_WIDTH = 26  # characters per line of a method's name beside a chart's axis
 SUBTITLE_LINE = 26  # pixels a line of a subplot's title takes above its panel
 
 
@@ -74,6 +75,12 @@ def _shown(total: int, limit: int | None) -> tuple[int, str]:
     """How many of ``total`` to draw, and the title's "showing K of N" note."""
     k = total if limit is None else min(total, limit)
     return k, ("" if k == total else f" (showing {k} of {total})")
+
+
+def method_label(name: str) -> str:
+    """A method's name as a category beside an axis: escaped for plotly and wrapped at
+    :data:`LABEL_WIDTH` characters, so a long name cannot push the plot off a phone."""
+    return wrap(plot_text(name), LABEL_WIDTH)
 
 
 def _names(methods: Sequence[str]) -> list[str]:
@@ -216,7 +223,7 @@ def accuracy_chart(comparison) -> go.Figure:
     Kendall's τ-b is in the table beside it (one panel, so nothing overlaps on a phone).
     """
     rows = [r for r in comparison.rows if r.ok]
-    names = [plot_text(r.name) for r in rows]
+    names = [method_label(r.name) for r in rows]
     fig = go.Figure(go.Scatter(
         x=[r.accuracy for r in rows], y=names, mode="markers+text",
         marker=dict(size=16, color=[method_color(r.method) for r in rows]),
@@ -234,10 +241,10 @@ def accuracy_chart(comparison) -> go.Figure:
 def before_after_chart(before, after) -> go.Figure:
     """Each method's pairwise accuracy on the original data and on the noisy copy."""
     pairs = [(b, a) for b, a in zip(before.rows, after.rows) if b.ok and a.ok]
-    names = [plot_text(b.name) for b, _ in pairs]
+    names = [method_label(b.name) for b, _ in pairs]
     fig = go.Figure()
     for b, a in pairs:
-        fig.add_trace(go.Scatter(x=[b.accuracy, a.accuracy], y=[plot_text(b.name)] * 2,
+        fig.add_trace(go.Scatter(x=[b.accuracy, a.accuracy], y=[method_label(b.name)] * 2,
                                  mode="lines", line=dict(color="#bbbbbb", width=3),
                                  showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=[b.accuracy for b, _ in pairs], y=names, mode="markers",
@@ -259,7 +266,7 @@ def before_after_chart(before, after) -> go.Figure:
 def timing_chart(timings) -> go.Figure:
     """Seconds per fit: median of N runs as a dot, fastest to slowest run as a bar, log axis."""
     fig = go.Figure(go.Scatter(
-        x=timings.median, y=[plot_text(n) for n in timings.names], mode="markers",
+        x=timings.median, y=[method_label(n) for n in timings.names], mode="markers",
         marker=dict(size=14, color=[method_color(m) for m in timings.methods]),
         error_x=dict(type="data", symmetric=False, visible=True,
                      array=np.asarray(timings.slowest) - np.asarray(timings.median),
@@ -274,7 +281,7 @@ def timing_chart(timings) -> go.Figure:
 
 def agreement_heatmap(comparison) -> go.Figure:
     """Share of item pairs that each two methods order alike."""
-    names = [plot_text(r.name) for r in comparison.rows]
+    names = [method_label(r.name) for r in comparison.rows]
     values = np.asarray(comparison.agreement)
     fig = go.Figure(go.Heatmap(
         z=values, x=names, y=names, zmin=0.5, zmax=1.0, colorscale="Blues",
