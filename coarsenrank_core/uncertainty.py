@@ -86,8 +86,8 @@ class BootstrapResult(PosteriorResult):
             object.__setattr__(self, name, readonly_array(getattr(self, name)))
 
     def rank_interval(self, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The run of ranks (1-based) nearest to holding ``level`` of the true rank, read off
-        the refits.
+        """Per item, the run of ranks (1-based) that should hold its true rank with chance
+        ``level``, read off the refits.
 
         Two corrections turn the refits into an interval that covers about ``level``:
 
