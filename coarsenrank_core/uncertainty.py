@@ -41,8 +41,8 @@ REFIT_MAX_ITER = 50
 #: average over the pairs compared at all, for resampling them to measure how sure the order
 #: is: a pair that one rater alone compared keeps that rater's order in every refit. On
 #: small Plackett–Luce samples (reports/default_answer.md, 90 % claimed) the bootstrap held
-#: the true rank in 73–80 % of cases at 1.2–1.8 raters a pair, 85.0–90.3 % at 2.0–2.8 and
-#: 88.5–91.5 % from 3; the default consensus below this uses the model's posterior (92–97 %).
+#: the true rank in 75–87 % of cases at 1.2–1.8 raters a pair, 89–93 % at 2.0–2.8 and
+#: 89–93 % from 3; the default consensus below this uses the model's posterior (92–97 %).
 MIN_PAIR_OVERLAP = 3.0
 #: Draws of that posterior (exact Gibbs, plain Plackett–Luce), after 200 warm-up sweeps.
 POSTERIOR_DRAWS = 400

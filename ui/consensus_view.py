@@ -35,8 +35,8 @@ def ranking_rows(scores, names, order, low=None, high=None, first=None,
 
 #: the default interval's coverage of the true rank, as measured in
 #: reports/default_intervals.csv (28 simulated settings) and default_real_data.csv
-SIMULATED_COVERAGE = "85–99 %"
-REAL_DATA_COVERAGE = "57–76 %"
+SIMULATED_COVERAGE = "88–96 %"
+REAL_DATA_COVERAGE = "58–74 %"
 
 
 def unmeasurable_text(unit: str) -> str:
