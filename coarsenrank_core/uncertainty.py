@@ -98,8 +98,8 @@ class BootstrapResult(PosteriorResult):
         - Ranks are whole numbers, so a run rarely holds exactly that share. The run nearest
           it is kept, above or below (:func:`nearest_rank_runs`). The shortest run holding at
           least the share would add a whole rank wherever an item sits on two or three
-          ranks: in the study of the reproduction report it covered the true rank in 97–98 %
-          of the cases at 1,500 lists (claiming 90 %).
+          ranks: in the study of the reproduction report it covered the true rank in up to
+          97.6 % of the cases at 1,500 lists (6 of 28 settings above 97 %, claiming 90 %).
 
         Every run is then widened to hold the item's rank in the fit's order (:attr:`ranks`,
         the rank shown beside it; :func:`hold_ranks`): where the data hardly tell the items

@@ -99,7 +99,7 @@ def test_the_default_intervals_cover_the_truth_about_as_often_as_they_claim():
     assert 0.85 <= coverage <= 0.97
 
 
-@pytest.mark.slow  # about 8 s of CPU: ten bootstraps of 1,500 lists
+@pytest.mark.slow  # about 15 s of CPU: ten bootstraps of 1,500 lists
 def test_with_many_lists_the_default_keeps_no_rank_it_does_not_need_and_covers_85_to_97():
     # an item on two ranks in 85 % and 15 % of the refits: the shortest run holding at least
     # 90 % (the former default) keeps both and covered 97.6 % at 1,500 lists (30 seeds); the
