@@ -73,9 +73,12 @@ def headers_drawn(page) -> None:
     page's expander had drawn none 90 s later. A grid measures itself again when its own
     width changes, so after 30 s every grid is scrolled into view and the window is narrowed
     by 20 pixels for a second and widened back; after 20 s more, each expander that holds a
-    grid without a header row is folded and unfolded, which lays the grid out afresh.
+    grid without a header row is folded and unfolded, which lays the grid out afresh. A
+    header row counts as drawn once every column's name is in it: once (CI on f9a3b6a) the
+    row was there after the narrowing with both names still empty, and the check that
+    followed read [['', '']].
     """
-    drawn = f"() => ({TABLE_HEADERS})().every(h => h.length > 0)"
+    drawn = f"() => ({TABLE_HEADERS})().every(h => h.length > 0 && h.every(t => t !== ''))"
     if drawn_within(page, drawn, 30_000):
         return
     remeasure_grids(page)
