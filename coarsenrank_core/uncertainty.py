@@ -17,7 +17,7 @@ from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
-           "bootstrap_level", "units_per_item",
+           "bootstrap_level", "units_per_item", "likely_rank_runs",
            "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note", "unit_noun",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
            "POSTERIOR_DRAWS", "INTERVAL_LEVEL"]
@@ -111,12 +111,8 @@ class BootstrapResult(PosteriorResult):
             n_items = self.scores.size
             return np.ones(n_items, dtype=int), np.full(n_items, n_items, dtype=int)
         if self.source == "posterior":
-            low, high = super().rank_interval(level)
-        else:
-            shares = (level if self.units_per_item is None
-                      else bootstrap_level(level, self.units_per_item))
-            low, high = nearest_rank_runs(self.draw_ranks, shares)
-        return hold_ranks(low, high, self.ranks)
+            return hold_ranks(*super().rank_interval(level), self.ranks)
+        return likely_rank_runs(self.draw_ranks, self.ranks, level, self.units_per_item)
 
     @property
     def measurable(self) -> bool:
@@ -227,6 +223,16 @@ def bootstrap_level(level: float, units) -> np.ndarray:
     units = np.asarray(units, dtype=float)
     scale = np.sqrt((units + 1) / np.maximum(units - 1, 1.0))
     return np.where(units >= 2, 2 * ndtr(ndtri((1 + level) / 2) * scale) - 1, 1.0)
+
+
+def likely_rank_runs(draw_ranks: np.ndarray, ranks, level: float,
+                     units=None) -> tuple[np.ndarray, np.ndarray]:
+    """The likely ranks read off the refits' ranks (0-based ``draw_ranks``, one row a refit):
+    per item the run nearest :func:`bootstrap_level` of its refits (``level`` itself when
+    ``units``, the rankers holding each item, are not given), widened to hold its rank in
+    ``ranks`` (1-based, the order shown beside it)."""
+    shares = level if units is None else bootstrap_level(level, units)
+    return hold_ranks(*nearest_rank_runs(draw_ranks, shares), ranks)
 
 
 def hold_ranks(low, high, ranks) -> tuple[np.ndarray, np.ndarray]:

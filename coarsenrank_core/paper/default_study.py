@@ -18,8 +18,8 @@ from ..uncertainty import (
     BOOTSTRAP_DRAWS,
     INTERVAL_LEVEL,
     BootstrapResult,
-    bootstrap_level,
-    nearest_rank_runs,
+    hold_ranks,
+    likely_rank_runs,
     rank_uncertainty,
     shortest_rank_runs,
 )
@@ -384,10 +384,10 @@ def shortest_bootstrap_interval(prefs: Preferences, seed: int,
                                 n_draws: int = BOOTSTRAP_DRAWS):
     """The default's pulled refits read as the shortest run holding at least 90 % of them
     (:func:`~coarsenrank_core.uncertainty.shortest_rank_runs`, the default until this study
-    measured it) instead of the run nearest the share :func:`bootstrap_level` sets."""
+    measured it) instead of the run nearest the share
+    :func:`~coarsenrank_core.uncertainty.bootstrap_level` sets."""
     result = _bootstrap(prefs, seed, n_draws)
-    low, high = shortest_rank_runs(result.draw_ranks, INTERVAL_LEVEL)
-    return np.minimum(low, result.ranks), np.maximum(high, result.ranks)
+    return hold_ranks(*shortest_rank_runs(result.draw_ranks, INTERVAL_LEVEL), result.ranks)
 
 
 def widened_interval(prefs: Preferences, seed: int, factor: float,
@@ -411,14 +411,11 @@ def widened_interval(prefs: Preferences, seed: int, factor: float,
 
 
 def _default_runs(values: np.ndarray, result: BootstrapResult):
-    """The default's reading of refits given as values (one row a refit, higher better):
-    per item the run nearest the share :func:`bootstrap_level` sets, holding its rank in
-    ``result``'s order."""
+    """The default's reading (:func:`~coarsenrank_core.uncertainty.likely_rank_runs`) of
+    refits given as values (one row a refit, higher better), in ``result``'s order."""
     ranks = np.argsort(np.argsort(-values, axis=1, kind="stable"), axis=1, kind="stable")
     assert result.units_per_item is not None
-    low, high = nearest_rank_runs(ranks, bootstrap_level(INTERVAL_LEVEL,
-                                                         result.units_per_item))
-    return np.minimum(low, result.ranks), np.maximum(high, result.ranks)
+    return likely_rank_runs(ranks, result.ranks, INTERVAL_LEVEL, result.units_per_item)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
