@@ -113,10 +113,12 @@ def remeasure_grids(page) -> None:
 
 
 def refold_expanders(page) -> None:
-    """Fold and unfold each expander that holds a grid without a header row."""
+    """Fold and unfold each expander that holds a grid whose header row is not drawn: no
+    header row, or one with a column name still empty (as :func:`headers_drawn` counts)."""
     for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
-        if expander.locator("[data-testid=stDataFrame]").count() and not \
-                expander.locator("[role=columnheader]").count():
+        names = [n.strip() for n in expander.locator("[role=columnheader]").all_inner_texts()]
+        if expander.locator("[data-testid=stDataFrame]").count() and not (
+                names and all(names)):
             expander.locator("summary").click()
             page.wait_for_timeout(500)
             expander.locator("summary").click()
