@@ -238,8 +238,38 @@ class SpammerOutputs(Outputs):
 # ------------------------------------------------------------------ results
 _BLOCK_ENTRIES = 1 << 22
 """Entries (draws × items) handled at a time by the rank summaries: 32 MB of float64."""
-#: Seed of the random order given to equal scores inside a draw (:attr:`draw_ranks`).
+#: Seed of the random order given to equal scores inside a draw (:func:`rank_draws`).
 _TIE_BREAK_SEED = 20221
+
+
+def rank_draws(draws: np.ndarray) -> np.ndarray:
+    """Rank (0 = best) of every item in every draw (one row a draw, higher better), shape
+    ``(n_draws, M)``.
+
+    Items with equal scores in a draw (a bootstrap refit in which neither ever wins, or
+    refits pulled to one value where the data cannot tell the items apart) share out their
+    ranks at random, the same way on every call: each of them is first as often, so no
+    interval or chance rests on the order of the item ids. Stored as ``int32`` and sorted a
+    block of draws at a time, so the temporaries stay small next to the draws.
+    """
+    n_draws, n_items = draws.shape
+    ranks = np.empty((n_draws, n_items), dtype=np.int32 if n_items < 2**31 else np.intp)
+    positions = np.arange(n_items, dtype=ranks.dtype)[None, :]
+    step = max(1, _BLOCK_ENTRIES // max(n_items, 1))
+    for lo in range(0, n_draws, step):
+        block = draws[lo:lo + step]
+        ordered = np.negative(block)
+        order = np.argsort(ordered, axis=1, kind="stable")
+        ordered.sort(axis=1)  # in place: equal neighbours mark the draws with ties
+        tied = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+        del ordered
+        # only draws holding equal scores are sorted again, by random keys of their own
+        for row in tied:
+            keys = np.random.default_rng((_TIE_BREAK_SEED, lo + row)).random(n_items)
+            order[row] = np.lexsort((keys, -block[row]))
+        np.put_along_axis(ranks[lo:lo + step], order, positions, axis=1)
+    ranks.flags.writeable = False
+    return ranks
 
 
 def tempering(alpha: float, n: float) -> float:
@@ -357,32 +387,9 @@ class PosteriorResult(RankingResult):
 
     @cached_property
     def draw_ranks(self) -> np.ndarray:
-        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once).
-
-        Items with equal scores in a draw (a bootstrap refit in which neither ever wins, or
-        refits pulled to one value where the data cannot tell the items apart) share out
-        their ranks at random, the same way on every call: each of them is first as often,
-        so no interval or chance rests on the order of the item ids. Stored as ``int32`` and
-        sorted a block of draws at a time, so the temporaries stay small next to the draws.
-        """
-        n_draws, n_items = self.draws.shape
-        ranks = np.empty((n_draws, n_items), dtype=np.int32 if n_items < 2**31 else np.intp)
-        positions = np.arange(n_items, dtype=ranks.dtype)[None, :]
-        step = max(1, _BLOCK_ENTRIES // max(n_items, 1))
-        for lo in range(0, n_draws, step):
-            block = self.draws[lo:lo + step]
-            ordered = np.negative(block)
-            order = np.argsort(ordered, axis=1, kind="stable")
-            ordered.sort(axis=1)  # in place: equal neighbours mark the draws with ties
-            tied = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
-            del ordered
-            # only draws holding equal scores are sorted again, by random keys of their own
-            for row in tied:
-                keys = np.random.default_rng((_TIE_BREAK_SEED, lo + row)).random(n_items)
-                order[row] = np.lexsort((keys, -block[row]))
-            np.put_along_axis(ranks[lo:lo + step], order, positions, axis=1)
-        ranks.flags.writeable = False
-        return ranks
+        """Rank (0 = best) of every item in every draw, shape ``(n_draws, M)`` (computed once
+        by :func:`rank_draws`, whose ties are shared out at random)."""
+        return rank_draws(self.draws)
 
     def rank_probabilities(self, top: int | None = 30, block: int = 256) -> np.ndarray:
         """``P[m, r]``: posterior probability that item ``m`` is at rank ``r`` (0 = best).

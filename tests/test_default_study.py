@@ -24,6 +24,7 @@ from coarsenrank_core.paper.default_study import (
     study_data,
     summarise,
     true_rank_covered,
+    unpulled_bootstrap_interval,
     widened_interval,
 )
 from coarsenrank_core.uncertainty import rank_uncertainty
@@ -124,6 +125,23 @@ def test_widening_by_one_is_the_default_interval_and_by_two_is_wider():
     np.testing.assert_array_equal(widened_interval(prefs, 0, 1.0, n_draws=30), default)
     low, high = widened_interval(prefs, 0, 2.0, n_draws=30)
     assert np.mean(high - low) > 1.3 * np.mean(default[1] - default[0])
+
+
+def test_widening_by_one_shares_out_tied_refits_as_the_page_does():
+    # items 4 and 5 only ever lose, so every refit scores both 0: the widened and unpulled
+    # readings must share ranks 5-6 between them as the default does, not by item id
+    rng = np.random.default_rng(0)
+    lists, rankers = [], []
+    for ranker in range(20):
+        lists += [list(rng.permutation(4)) for _ in range(3)]
+        lists += [[int(rng.integers(4)), 4], [int(rng.integers(4)), 5]]
+        rankers += [ranker] * 5
+    prefs = Preferences.from_lists(lists, rankers=rankers)
+    low, high = bootstrap_interval(prefs, 0, n_draws=30)
+    assert list(low[4:]) == [5, 5] and list(high[4:]) == [6, 6]
+    np.testing.assert_array_equal(widened_interval(prefs, 0, 1.0, n_draws=30), (low, high))
+    unpulled = unpulled_bootstrap_interval(prefs, 0, n_draws=30)
+    np.testing.assert_array_equal(np.asarray(unpulled)[:, 4:], [[5, 5], [6, 6]])
 
 
 @pytest.mark.slow  # about 10 s of CPU: a study's fits

@@ -1,13 +1,14 @@
 """The paper's reproduction: golden accuracies on the real data and a quick end-to-end run."""
 
 import csv
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from coarsenrank_core.paper.datasets import load_babyface, load_peergrading, load_readlevel
 from coarsenrank_core.paper.figures import ACCURACY
-from coarsenrank_core.paper.reproduce import accuracy_section, main
+from coarsenrank_core.paper.reproduce import TABLE_NAME, accuracy_section, main
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +123,7 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
         widening = list(csv.DictReader(handle))
     assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
     assert {float(r["factor"]) for r in widening} >= {1.0, 2.0}
+    assert_widening_by_one_is_the_default(real, widening)
     assert "How much wider would the likely ranks have to be" in default
     with open(out / "default_small_samples.csv") as handle:
         small = list(csv.DictReader(handle))
@@ -136,7 +138,26 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     assert "| 10 items, 3 lists of 4 |" in default and "default_small_samples.csv" in default
 
 
+def assert_widening_by_one_is_the_default(real: list[dict], widening: list[dict]) -> None:
+    """Widened by 1 is the default's interval, read off the same refits with ties shared out
+    as the page shares them (Readlevel's refits score some items 0)."""
+    default_rows = {TABLE_NAME[r["dataset"]]: (float(r["value"]), float(r["width"]))
+                    for r in real if r["method"] == "ranker bootstrap (default)"}
+    assert len(default_rows) == 3
+    assert default_rows == {r["data"]: (float(r["coverage"]), float(r["width"]))
+                            for r in widening
+                            if float(r["factor"]) == 1.0 and r["data"] in default_rows}
+
+
 # ------------------------------------------------------------------ without the datasets
+def test_the_reports_widening_by_one_is_its_default_interval():
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    with open(reports / "default_real_data.csv", encoding="utf-8") as handle:
+        real = list(csv.DictReader(handle))
+    with open(reports / "default_widening.csv", encoding="utf-8") as handle:
+        assert_widening_by_one_is_the_default(real, list(csv.DictReader(handle)))
+
+
 def test_the_top_level_module_is_the_paper_report_and_runs_as_a_script():
     import subprocess
     import sys

@@ -12,7 +12,7 @@ from ..metrics import pairwise_accuracy
 from ..noise import mallows_swaps
 from ..preferences import MIN_WEIGHT, Preferences
 from ..registry import METHODS
-from ..results import PosteriorResult
+from ..results import PosteriorResult, rank_draws
 from ..simulate import exposed_subsets, pl_orderings, simulate_pl
 from ..uncertainty import (
     BOOTSTRAP_DRAWS,
@@ -412,10 +412,11 @@ def widened_interval(prefs: Preferences, seed: int, factor: float,
 
 def _default_runs(values: np.ndarray, result: BootstrapResult):
     """The default's reading (:func:`~coarsenrank_core.uncertainty.likely_rank_runs`) of
-    refits given as values (one row a refit, higher better), in ``result``'s order."""
-    ranks = np.argsort(np.argsort(-values, axis=1, kind="stable"), axis=1, kind="stable")
+    refits given as values (one row a refit, higher better), in ``result``'s order, ranked
+    as the page ranks its draws (:func:`~coarsenrank_core.results.rank_draws`)."""
     assert result.units_per_item is not None
-    return likely_rank_runs(ranks, result.ranks, INTERVAL_LEVEL, result.units_per_item)
+    return likely_rank_runs(rank_draws(values), result.ranks, INTERVAL_LEVEL,
+                            result.units_per_item)
 
 
 def posterior_interval(prefs: Preferences, seed: int, alpha="auto", n_draws: int = 400):
