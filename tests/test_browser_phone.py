@@ -39,6 +39,12 @@ TABLE_HEADERS = """() => [...document.querySelectorAll(
         '[data-testid=stMain] [data-testid=stDataFrame]')]
     .filter(d => d.getBoundingClientRect().width > 0)
     .map(d => [...d.querySelectorAll('[role=columnheader]')].map(h => h.innerText.trim()))"""
+# what a failing header row holds: each cell's text in the page and whether it is shown
+HEADER_CELLS = """() => [...document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stDataFrame] [role=columnheader]')].map(h => ({
+    text: h.textContent, shown: h.innerText, visibility: getComputedStyle(h).visibility,
+    width: h.getBoundingClientRect().width,
+    inOpenExpander: h.closest('details') ? h.closest('details').open : null}))"""
 # text (chart titles, axis titles, legends, paragraphs, buttons) that runs past the screen edge
 CUT_TEXT = """() => [...document.querySelectorAll(
         '[data-testid=stMain] svg text, [data-testid=stMain] h1,'
@@ -87,7 +93,8 @@ def headers_drawn(page) -> None:
     refold_expanders(page)
     if not drawn_within(page, drawn, 30_000):
         pytest.fail("a grid drew no header row in 80 s (narrowed the window, then refolded "
-                    f"the expanders): {page.evaluate(TABLE_HEADERS)}")
+                    f"the expanders): {page.evaluate(TABLE_HEADERS)}; its header cells: "
+                    f"{page.evaluate(HEADER_CELLS)}")
 
 
 def drawn_within(page, condition: str, timeout: float) -> bool:
