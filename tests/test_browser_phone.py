@@ -39,6 +39,8 @@ TABLE_HEADERS = """() => [...document.querySelectorAll(
         '[data-testid=stMain] [data-testid=stDataFrame]')]
     .filter(d => d.getBoundingClientRect().width > 0)
     .map(d => [...d.querySelectorAll('[role=columnheader]')].map(h => h.innerText.trim()))"""
+# whether an expander (the element, or the details inside it) is open
+EXPANDER_OPEN = "e => (e.matches('details') ? e : e.querySelector('details')).open"
 # what a failing header row holds: each cell's text in the page and whether it is shown
 HEADER_CELLS = """() => [...document.querySelectorAll(
         '[data-testid=stMain] [data-testid=stDataFrame] [role=columnheader]')].map(h => ({
@@ -72,7 +74,7 @@ TITLE_OVERLAPS = """() => [...document.querySelectorAll('[data-testid=stMain] .j
 
 
 def headers_drawn(page) -> None:
-    """Wait until every shown grid has drawn its header row.
+    """Wait until every shown grid has drawn its header row, with every expander open.
 
     A grid draws its header row after the frame around it: on a busy machine (two test
     workers) that took longer than a second, and twice in about 25 CI runs a grid in the DIC
@@ -80,13 +82,18 @@ def headers_drawn(page) -> None:
     width changes, so after 30 s every grid is scrolled into view and the window is narrowed
     by 20 pixels for a second and widened back; after 20 s more, each expander that holds a
     grid without a header row is folded and unfolded, which lays the grid out afresh. A
-    header row counts as drawn once every column's name is in it: once (CI on f9a3b6a) the
-    row was there after the narrowing with both names still empty, and the check that
-    followed read [['', '']].
+    header row counts as drawn once every column's name is in it.
+
+    A grid in a closed expander keeps its frame and its header cells, but their names read
+    empty: [['', '']] on the DIC page, which is what CI read three times (on f9a3b6a and
+    1f2c24c). Folding and unfolding leaves a closed expander closed, so every closed
+    expander is opened first and again before each remedy (:func:`open_expanders`).
     """
     drawn = f"() => ({TABLE_HEADERS})().every(h => h.length > 0 && h.every(t => t !== ''))"
+    open_expanders(page)
     if drawn_within(page, drawn, 30_000):
         return
+    open_expanders(page)
     remeasure_grids(page)
     if drawn_within(page, drawn, 20_000):
         return
@@ -95,6 +102,18 @@ def headers_drawn(page) -> None:
         pytest.fail("a grid drew no header row in 80 s (narrowed the window, then refolded "
                     f"the expanders): {page.evaluate(TABLE_HEADERS)}; its header cells: "
                     f"{page.evaluate(HEADER_CELLS)}")
+
+
+def open_expanders(page) -> None:
+    """Open every closed expander in the main area (a click on an open one would close it),
+    and wait until each reads open."""
+    for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
+        if not expander.evaluate(EXPANDER_OPEN):
+            expander.locator("summary").click()
+            page.wait_for_timeout(300)
+    page.wait_for_function(f"""() => [...document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stExpander]')].every({EXPANDER_OPEN})""",
+                           timeout=10_000)
 
 
 def drawn_within(page, condition: str, timeout: float) -> bool:
@@ -121,15 +140,18 @@ def remeasure_grids(page) -> None:
 
 def refold_expanders(page) -> None:
     """Fold and unfold each expander that holds a grid whose header row is not drawn: no
-    header row, or one with a column name still empty (as :func:`headers_drawn` counts)."""
+    header row, or one with a column name still empty (as :func:`headers_drawn` counts).
+    Each ends open."""
     for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
         names = [n.strip() for n in expander.locator("[role=columnheader]").all_inner_texts()]
         if expander.locator("[data-testid=stDataFrame]").count() and not (
                 names and all(names)):
+            if expander.evaluate(EXPANDER_OPEN):
+                expander.locator("summary").click()
+                page.wait_for_timeout(500)
             expander.locator("summary").click()
             page.wait_for_timeout(500)
-            expander.locator("summary").click()
-            page.wait_for_timeout(500)
+    open_expanders(page)
 
 
 @pytest.fixture(scope="module")
@@ -183,9 +205,7 @@ def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
         page.get_by_text("chance of being first").first.wait_for(state="attached")
         wait_main_idle(page)
     # every table, also those inside expanders
-    for summary in page.locator("[data-testid=stMain] [data-testid=stExpander] summary").all():
-        summary.click()
-        page.wait_for_timeout(300)
+    open_expanders(page)
     wait_main_idle(page)
     page.wait_for_timeout(1_000)
     headers_drawn(page)
