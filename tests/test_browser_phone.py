@@ -85,7 +85,7 @@ def headers_drawn(page) -> None:
     header row counts as drawn once every column's name is in it.
 
     A grid in a closed expander keeps its frame and its header cells, but their names read
-    empty: [['', '']] on the DIC page, which is what CI read three times (on f9a3b6a and
+    empty: [['', '']] on the DIC page, which is what CI read twice (on f9a3b6a and
     1f2c24c). Folding and unfolding leaves a closed expander closed, so every closed
     expander is opened first and again before each remedy (:func:`open_expanders`).
     """
