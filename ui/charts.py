@@ -243,8 +243,8 @@ def before_after_chart(before, after) -> go.Figure:
     pairs = [(b, a) for b, a in zip(before.rows, after.rows) if b.ok and a.ok]
     names = [method_label(b.name) for b, _ in pairs]
     fig = go.Figure()
-    for b, a in pairs:
-        fig.add_trace(go.Scatter(x=[b.accuracy, a.accuracy], y=[method_label(b.name)] * 2,
+    for (b, a), name in zip(pairs, names):
+        fig.add_trace(go.Scatter(x=[b.accuracy, a.accuracy], y=[name] * 2,
                                  mode="lines", line=dict(color="#bbbbbb", width=3),
                                  showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=[b.accuracy for b, _ in pairs], y=names, mode="markers",
