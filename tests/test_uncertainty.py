@@ -14,6 +14,7 @@ from coarsenrank_core.uncertainty import (
     BootstrapResult,
     bootstrap_level,
     hold_ranks,
+    likely_rank_runs,
     nearest_rank_runs,
     pair_overlap,
     rank_uncertainty,
@@ -257,7 +258,7 @@ def test_with_three_raters_the_likely_ranks_hold_more_of_the_refits_and_cover():
         spread = rank_uncertainty(prefs, random_state=seed)
         assert spread.source == "bootstrap" and spread.units_per_item.tolist() == [3] * 5
         truth = np.argsort(np.argsort(-worths)) + 1
-        flat = hold_ranks(*nearest_rank_runs(spread.draw_ranks, 0.9), spread.ranks)
+        flat = likely_rank_runs(spread.draw_ranks, spread.ranks, 0.9)  # no units: flat
         for name, (low, high) in (("default", spread.rank_interval()), ("flat", flat)):
             covered[name].append(np.mean((low <= truth) & (truth <= high)))
     assert 0.85 <= np.mean(covered["default"]) <= 0.97, covered
