@@ -48,7 +48,8 @@ class PreferenceFormatError(ValueError):
             where.append(f"row {self.row}")
         if self.column is not None:
             where.append(f"column '{self.column}'")
-        text = (", ".join(where).capitalize() + ": " if where else "") + self.reason
+        place = ", ".join(where)
+        text = (place[:1].upper() + place[1:] + ": " if where else "") + self.reason
         if self.fix:
             text += f" Fix: {self.fix}"
         return text

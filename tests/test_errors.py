@@ -13,6 +13,8 @@ from coarsenrank_core.errors import Cancelled, PreferenceFormatError, check_stop
     ({"row": 1, "fix": "Add a header."}, "Row 1: The file is empty. Fix: Add a header."),
     ({"fix": "Add rows."}, "The file is empty. Fix: Add rows."),
     ({"row": 0, "fix": ""}, "Row 0: The file is empty."),
+    ({"row": 2, "column": "Essay Three"}, "Row 2, column 'Essay Three': The file is empty."),
+    ({"column": "ÉQUIPE b"}, "Column 'ÉQUIPE b': The file is empty."),
 ])
 def test_the_message_names_row_column_and_fix(kwargs, message):
     error = PreferenceFormatError("The file is empty.", **kwargs)
