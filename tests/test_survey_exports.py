@@ -366,9 +366,21 @@ def test_detector_refuses_metadata_as_items(text, kind):
     read_preferences(text, format="wide")  # an explicit choice is the user's
 
 
+@pytest.mark.parametrize("text, row, column, cell", [
+    (b"Margherita,Funghi,Hawaii\n1,2,x\n2,1,3\n", 2, "Hawaii", "'x' is not a rank"),
+    (b"Margherita,Funghi,Hawaii\n1,2,3\n2,2.5,1\n", 3, "Funghi", "'2.5' is not a whole rank"),
+])
+def test_a_table_of_ranks_with_one_stray_cell_names_the_cell(text, row, column, cell):
+    """Detection keeps the layout of ranks; the reader names the cell, not the header."""
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(text)
+    assert (info.value.row, info.value.column) == (row, column)
+    assert cell in info.value.reason and "appears twice" not in info.value.reason
+
+
 @pytest.mark.parametrize("text", [
-    b"Margherita,Funghi,Hawaii\n1,2,x\n2,1,3\n",
-    b"Margherita,Funghi,Hawaii\n1,2,3\n2,2.5,1\n",
+    b"Margherita,Funghi,Hawaii\n1,2,x\n2,y,3\nz,1,2\n",
+    b"Margherita,Funghi,Hawaii\n1,2,3.5\n2,2.5,1\n",
 ])
 def test_detector_refuses_bare_rank_numbers_as_items(text):
     with pytest.raises(PreferenceFormatError) as info:
@@ -391,6 +403,10 @@ def test_rank_number_repeated_in_a_row_names_the_real_cause():
 
 def test_refusal_of_a_survey_export_names_its_platform():
     text = b"StartDate,ResponseId,Q1_1,Q1_2\n2024-05-01,R_1,1,2\n2024-05-02,R_2,2,x\n"
+    error = pytest.raises(PreferenceFormatError, read_preferences, text).value
+    assert error.reason.startswith("This looks like a Qualtrics export.")
+    assert (error.row, error.column) == (3, "Q1_2") and "Use numeric values" in error.fix
+    text = text.replace(b",1,2\n", b",y,2\n")
     error = pytest.raises(PreferenceFormatError, read_preferences, text).value
     assert error.reason.startswith("This looks like a Qualtrics export.")
     assert "bare numbers" in error.reason and "Use numeric values" in error.fix

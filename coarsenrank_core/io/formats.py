@@ -379,6 +379,7 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
                 _refuse_number_column(file.prepared, report)
+                _refuse_names_beside_numbers(file.prepared, report)
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
@@ -569,6 +570,36 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
         raise PreferenceFormatError(reason, row=int(table.lines[0]), column=title, fix=fix)
 
 
+def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse a read without titles where one column holds names and every other cell a
+    number: a table of ranks or scores whose item titles are numbers (years, rooms)."""
+    from .survey import is_plain_number, rank_values
+
+    if report.header_rows:
+        return
+    table = prepared.table
+    if table.width < 3 or len(table) < 2:
+        return
+    cells = table.cells
+    filled = cells != ""
+    number = (rank_values(cells) >= 1) | is_plain_number(cells)
+    names, rest = cells[:, 0], number[:, 1:] | ~filled[:, 1:]
+    if not (filled[:, 0].all() and not number[:, 0].any() and rest.all()
+            and filled[:, 1:].sum(axis=1).min() >= 2):
+        return
+    titles = [c for c in cells[0, 1:] if c]
+    raise PreferenceFormatError(
+        f"This file was not loaded: read as {report.layout_title}, the first column "
+        f"holds names ({quote_list(dict.fromkeys(names), 3)}) and "
+        "every other column only numbers, so the numbers would become items. It probably "
+        "holds one column per item with that item's rank or score, under a first row of item "
+        f"titles that are numbers ({quote_list(titles, 3)}).", row=int(table.lines[0]),
+        fix="Choose the layout 'item columns holding ranks' (--format ranks); if a higher "
+            "number is better, also 'Rank numbers mean: 1 is the worst' (--one-is-worst). If "
+            "instead each row gives a name and then numbered items in order of preference, "
+            "add a first row of titles such as 'ranker,1st,2nd,3rd'.")
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -579,7 +610,7 @@ def _is_number(text: str) -> bool:
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     """Refuse rows of rank numbers read as items under a first row of item names."""
-    from .survey import looks_like_rank, rank_values
+    from .survey import is_plain_number, looks_like_rank, rank_values
 
     table, free = prepared.table, prepared.free
     first = [c for j, c in enumerate(table.row(0)) if c and j in free]
@@ -590,13 +621,18 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     present = present[uniques[present] != ""]
     if not first or not present.size or any(looks_like_rank(c) for c in first):
         return
-    ranks = rank_values(uniques[present])
-    numeric = uniques[present[ranks >= 1]]
-    if counts[present[ranks >= 1]].sum() * 2 >= counts[present].sum():
+    whole = rank_values(uniques[present]) >= 1
+    number = whole | is_plain_number(uniques[present])
+    numeric = uniques[present[number]]
+    if counts[present[number]].sum() * 2 >= counts[present].sum():
+        scores = not whole[number].all()
         raise PreferenceFormatError(
             f"This file was not loaded: read as {report.layout_title}, its items would be "
             f"bare numbers such as {quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "
             f"of names ({quote_list(first, 3)}). It probably holds one column per item with "
-            "that item's rank.", row=prepared.table.lines[0],
-            fix="Choose the layout 'item columns holding ranks', and make every cell a whole "
-                "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked.")
+            f"that item's {'score' if scores else 'rank'}.", row=prepared.table.lines[0],
+            fix=("Choose the layout 'item columns holding ranks' (--format ranks), and if a "
+                 "higher score is better, 'Rank numbers mean: 1 is the worst' (--one-is-worst)."
+                 if scores else
+                 "Choose the layout 'item columns holding ranks', and make every cell a whole "
+                 "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked."))

@@ -16,11 +16,15 @@ from .assembly import (
     rank_beyond_items_error,
 )
 from .options import ReadOptions
-from .survey import Prepared, looks_like_rank, rank_values
+from .survey import Prepared, is_plain_number, looks_like_rank, rank_values, score_values
 from .tables import padded
 from .wide import has_rank_header, item_columns
 
-__all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker"]
+__all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker", "STRAY_ROWS"]
+
+#: A table of ranks may hold a cell that is no rank in one row, or in this share of its
+#: rows: detection then keeps the layout, and the reader names the first such cell.
+STRAY_ROWS = 0.02
 
 
 def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
@@ -34,19 +38,20 @@ def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
             or not prepared.n_rows:
         return prepared
     cells = padded(prepared.table, _titles(prepared), prepared.start)
-    if not np.isfinite(rank_values(cells[:200, free[1:]])).all():
-        return prepared  # the first rows already hold a cell that is not a rank
+    if not np.isfinite(score_values(cells[:200, free[1:]])).all():
+        return prepared  # the first rows already hold a cell that is neither rank nor score
     first = cells[:, free[0]]
-    if (first == "").any() or np.isfinite(rank_values(first)).any():
+    if (first == "").any() or np.isfinite(score_values(first)).any():
         return prepared
-    rest = rank_values(cells[:, free[1:]])
+    rest = score_values(cells[:, free[1:]])
     if not np.isfinite(rest).all():
         return prepared
     return replace(prepared, ranker=free[0])
 
 
 def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
-    """Whether the item columns are titled by names and every cell below is a rank or blank."""
+    """Whether the item columns are titled by names and the cells below are ranks or blank
+    (but in one row, or :data:`STRAY_ROWS` of them)."""
     free = item_columns(prepared, options)
     if prepared.header is None or len(free) < 2 or not prepared.n_rows or \
             has_rank_header(prepared):
@@ -58,10 +63,12 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     if sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
         return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
-    if not np.isfinite(rank_values(cells[:200])).all():
-        return False  # the first rows already hold a cell that is not a rank
     ranks = rank_values(cells)
-    return bool(np.isfinite(ranks).all() and ((ranks > 0).sum(axis=1) >= 2).any())
+    astray = (~np.isfinite(ranks)).any(axis=1).sum()
+    if astray > max(1, round(STRAY_ROWS * len(ranks))):
+        return False
+    # a stray cell or two is the reader's to name (row, column and what to write)
+    return bool(((ranks > 0).sum(axis=1) >= 2).any())
 
 
 def _titles(prepared: Prepared) -> list[str]:
@@ -75,7 +82,9 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     Equal ranks are ties; blank, ``-``, ``N/A``, ``No opinion`` and 0 mean "not ranked".
     With 1 the best, a number above the count of items is refused (ratings read upside
     down) unless ``any_number``: the layout was chosen by hand, so the numbers are read as
-    they stand, smaller better (scores such as school grades or golf strokes).
+    they stand, smaller better (scores such as school grades or golf strokes). Scores that
+    are not whole numbers (``8.5``, or ``8,5`` with a decimal comma) are read when the
+    layout was chosen by hand or with 1 the worst.
     """
     if prepared.header is None:
         raise PreferenceFormatError(
@@ -96,10 +105,14 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             column=str(columns[repeat[1]] + 1), fix="Give every item column its own name.")
     cells = padded(prepared.table, _titles(prepared), prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
-    ranks = rank_values(cells[:, columns])
+    as_scores = any_number or not options.one_is_best
+    ranks = (score_values if as_scores else rank_values)(cells[:, columns])
     bad = np.argwhere(~np.isfinite(ranks))
     if bad.size:
         i, k = bad[0]
+        if is_plain_number(cells[i, columns[k]]):
+            raise _number_not_rank_error(str(cells[i, columns[k]]), as_scores, int(line[i]),
+                                         prepared.label(columns[k]))
         raise PreferenceFormatError(
             f"'{cells[i, columns[k]]}' is not a rank. In this layout every cell under an item "
             "holds that item's rank (1, 2, 3 ... or 1st, First, Rank 1), or is blank.",
@@ -125,3 +138,26 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     return assemble(row.astype(np.intp), group.astype(np.intp), k.astype(np.intp),
                     len(line), tuple(str(n) for n in names), line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+
+
+def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
+                           ) -> PreferenceFormatError:
+    """A number that is not a whole rank: a score, or one this layout cannot read."""
+    if cell.strip().startswith("-"):
+        return PreferenceFormatError(
+            f"'{cell}' is below 0: ranks run from 1, and a score here must be above 0, since "
+            "0, blank and '-' mean the item was not ranked.", row=row, column=column,
+            fix="Correct the cell, or shift the scores so that all are above 0; leave it "
+                "blank when the item was not ranked.")
+    if as_scores:
+        return PreferenceFormatError(
+            f"'{cell}' cannot be read as a score: a score here is a number above 0, since 0, "
+            "blank and '-' mean the item was not ranked.", row=row, column=column,
+            fix="Shift the scores so that all are above 0, or leave the cell blank when the "
+                "item was not scored.")
+    return PreferenceFormatError(
+        f"'{cell}' is not a whole rank. Numbers with decimals are scores, not ranks.",
+        row=row, column=column,
+        fix="If these are scores, choose the layout 'item columns holding ranks' by hand "
+            "(--format ranks), and if a higher score is better choose 'Rank numbers mean: 1 "
+            "is the worst' (--one-is-worst). If they are ranks, correct the cell.")

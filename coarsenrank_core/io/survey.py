@@ -25,7 +25,8 @@ from .content import (
 from .notation import name_without_rank
 from .tables import Table
 
-__all__ = ["Prepared", "prepare", "rank_values", "looks_like_rank", "platform_fix",
+__all__ = ["Prepared", "prepare", "rank_values", "score_values", "is_plain_number",
+           "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
@@ -55,11 +56,14 @@ _RANKER_PRIORITY = (
 _COUNT = PREFERENCE_ROLES["weight"]
 _NOT_RANKED = frozenset({"", "-", "–", "—", "n/a", "na", "nan", "none", "null", "noopinion",
                          "notranked", "unranked", "notapplicable", "skip", "skipped", "0"})
+#: Codes survey tools write for a question seen but not answered (Qualtrics, SPSS): not ranked.
+_MISSING_CODES = frozenset({"-99"})
 _ORDINAL_WORDS = ORDINALS.split("|")[:-1]
 _RANK_CELL = re.compile(
     r"(?:rank(?:ed)?|choice|place|position|preference|pref|no|nr|number|\#)?[\s_.#:-]*"
     rf"(?:(?P<number>\d+)(?:st|nd|rd|th)?|(?P<word>{ORDINALS}))"
-    r"(?:[\s_.-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|favou?rite))?",
+    r"(?:[\s_.()-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|worst|"
+    r"(?:least\s+|most\s+)?favou?rite|least\s+liked|most\s+liked)\)?)?",
     re.IGNORECASE | re.ASCII)
 
 _PLATFORM_FIX = {
@@ -100,8 +104,8 @@ def platform_fix(platform: str | None) -> str | None:
 def rank_values(cells: np.ndarray) -> np.ndarray:
     """Ranks written in cells as float: ``1``, ``1st``, ``First choice``, ``Rank 1``, ...
 
-    Blank, ``-``, ``N/A``, ``No opinion`` and ``0`` give 0 (not ranked); a cell that is not
-    a rank gives NaN.
+    Blank, ``-``, ``N/A``, ``No opinion``, ``0`` and the missing-value code ``-99`` give 0
+    (not ranked); a cell that is not a rank (``-3``, ``2.5``) gives NaN.
     """
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
@@ -110,15 +114,46 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
     return out
 
 
+#: A number as a spreadsheet writes it: ``8``, ``8.5`` or ``8,5`` (a decimal comma), ``-3``.
+#: A comma before exactly three digits (``1,000``) may group thousands, so it is not one.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*|,(?!\d{3}$)\d+)?|[.,]\d+)")
+
+
+def is_plain_number(cells) -> np.ndarray:
+    """Whether each cell is a number as written in a spreadsheet (see :data:`_PLAIN_NUMBER`)."""
+    cells = np.asarray(cells, dtype=object)
+    codes, unique = pd.factorize(cells.ravel())
+    matched = np.array([bool(_PLAIN_NUMBER.fullmatch(str(u).strip())) for u in unique] or
+                       [False], dtype=bool)
+    out: np.ndarray = matched[codes].reshape(cells.shape)
+    return out
+
+
+def score_values(cells: np.ndarray) -> np.ndarray:
+    """Cells as :func:`rank_values` reads them, and positive numbers that are not whole ranks
+    as scores: ``8.5`` and ``8,5`` give 8.5. Negative numbers give NaN (0 means not ranked,
+    so they could not be told from it)."""
+    cells = np.asarray(cells, dtype=object)
+    codes, unique = pd.factorize(cells.ravel())
+    ranks = rank_values(unique)
+    for i in np.flatnonzero(~np.isfinite(ranks)):
+        text = str(unique[i]).strip()
+        if _PLAIN_NUMBER.fullmatch(text) and not text.startswith("-"):
+            ranks[i] = float(text.replace(",", "."))
+    out: np.ndarray = ranks[codes].reshape(cells.shape)
+    return out
+
+
 def _rank_value(cell: str) -> float:
     text = cell.strip()
     key = normalise(text).replace("/", "/")
-    if key in _NOT_RANKED or key.replace("/", "") in _NOT_RANKED:
+    if key in _NOT_RANKED or key.replace("/", "") in _NOT_RANKED or text in _MISSING_CODES:
         return 0.0
+    if _PLAIN_NUMBER.fullmatch(text):  # a number: a sign or a decimal point is not a prefix
+        return _decimal_rank(text)
     match = _RANK_CELL.fullmatch(text)
     if match is None:
-        number = _decimal_rank(text)
-        return number
+        return np.nan
     if match["number"] is not None:
         return float(int(match["number"]))
     return float(_ORDINAL_WORDS.index(match["word"].lower()) + 1) if \
@@ -126,12 +161,14 @@ def _rank_value(cell: str) -> float:
 
 
 def _decimal_rank(text: str) -> float:
-    """``2.0`` as written by spreadsheets is the rank 2; other numbers are not ranks."""
-    try:
-        value = float(text)
-    except ValueError:
+    """``2.0`` (or ``2,0``) as written by spreadsheets is the rank 2 and ``0.0`` not ranked;
+    other numbers are not ranks."""
+    if not _PLAIN_NUMBER.fullmatch(text):
         return np.nan
-    if not (np.isfinite(value) and 1 <= value < 2 ** 53 and value == int(value)):
+    value = float(text.replace(",", "."))
+    if value == 0:
+        return 0.0
+    if not (1 <= value < 2 ** 53 and value == int(value)):
         return np.nan
     return value
 

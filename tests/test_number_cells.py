@@ -1,0 +1,113 @@
+"""Numbers in cells: scores with decimals, signs, missing-value codes and numeric item titles."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.io import ReadOptions, read_preferences
+from coarsenrank_core.io.survey import is_plain_number, rank_values, score_values
+
+WORST = ReadOptions(one_is_best=False)
+SCORES = [[8.5, 7.0, 9.25, 6.0], [7.5, 8.0, 6.5, 9.0], [9.0, 7.5, 8.0, 6.5]]
+DESSERTS = ["Café", "Crème", "Tarte", "Éclair"]
+
+
+def score_table(separator: str, decimal: str) -> bytes:
+    rows = [separator.join(["Juror", *DESSERTS])]
+    for juror, scores in zip("ABC", SCORES):
+        cells = [f"{s:g}".replace(".", decimal) for s in scores]
+        if separator == decimal:
+            cells = [f'"{c}"' for c in cells]
+        rows.append(separator.join([juror, *cells]))
+    return ("\n".join(rows) + "\n").encode("utf-8")
+
+
+def orders(prefs) -> list[list[str]]:
+    return [[prefs.item_names[i] for i in ranking] for ranking in
+            [prefs.items[a:b] for a, b in zip(prefs.offsets[:-1], prefs.offsets[1:])]]
+
+
+@pytest.mark.parametrize("separator, decimal", [(";", ","), (";", "."), (",", "."), (",", ","),
+                                                ("\t", ",")])
+def test_a_table_of_scores_is_refused_when_detected_and_read_when_chosen(separator, decimal):
+    data = score_table(separator, decimal)
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data)
+    message = str(info.value)
+    assert "score" in message and "--format ranks" in message and "--one-is-worst" in message
+    assert f"'8{decimal}5'" in message
+    prefs = read_preferences(data, "ranks", options=WORST)
+    assert list(prefs.item_names) == DESSERTS
+    assert list(prefs.ranker_names) == ["A", "B", "C"]
+    expected = [[DESSERTS[j] for j in np.argsort(-np.asarray(s), kind="stable")] for s in SCORES]
+    assert orders(prefs) == expected
+
+
+@pytest.mark.parametrize("cell, value", [
+    ("8", 8.0), ("8.5", 8.5), ("8,5", 8.5), (" 7 ", 7.0), ("2.0", 2.0), ("+2", 2.0),
+    ("1st", 1.0), ("Rank 3", 3.0), ("-", 0.0), ("", 0.0), ("-99", 0.0), ("0", 0.0),
+    ("-3", np.nan), ("1,000", np.nan), ("x", np.nan), ("1e3", np.nan),
+])
+def test_score_values_read_decimals_either_way_and_never_a_sign_as_a_prefix(cell, value):
+    read = score_values(np.array([cell], dtype=object))[0]
+    assert read == value or (np.isnan(value) and np.isnan(read))
+    rank = rank_values(np.array([cell], dtype=object))[0]
+    whole = np.isfinite(value) and value == int(value)
+    assert rank == value if whole else np.isnan(rank)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-10 ** 6, 10 ** 6), st.integers(0, 99))
+def test_every_written_number_is_a_number_and_only_positive_whole_ones_are_ranks(whole, cents):
+    for text in (f"{whole}", f"{whole}.{cents:02d}", f"{whole},{cents:02d}"):
+        assert is_plain_number(np.array([text], dtype=object))[0]
+        rank = rank_values(np.array([text], dtype=object))[0]
+        exact = float(text.replace(",", "."))
+        if text == "-99" or whole == 0 and exact == 0:
+            assert rank == 0
+        elif exact >= 1 and exact == int(exact):
+            assert rank == exact
+        else:
+            assert np.isnan(rank), text
+
+
+def test_the_qualtrics_code_for_seen_but_unanswered_is_not_a_rank_given():
+    data = (b"ResponseId,Q1_1,Q1_2,Q1_3\nR1,1,2,3\nR2,-99,-99,-99\nR3,2,1,3\n")
+    prefs = read_preferences(data, "ranks")
+    assert prefs.n_preferences == 2
+
+
+@pytest.mark.parametrize("cell, chosen", [("-3", "ranks"), ("-3", "auto"), ("2.5", "auto")])
+def test_a_number_that_is_no_rank_is_named_with_what_to_do(cell, chosen):
+    """Detection reads the first 200 rows; a later cell that is no rank is named."""
+    rows = ["Student,Essay A,Essay B,Essay C"] + [f"S{i},1,2,3" for i in range(210)]
+    data = ("\n".join(rows) + f"\nBo,2,{cell},1\n").encode()
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data, chosen)
+    error = info.value
+    assert (error.row, error.column) == (len(rows) + 1, "Essay B")
+    assert f"'{cell}'" in error.reason
+    if cell == "2.5":
+        assert "--one-is-worst" in error.fix and "--format ranks" in error.fix
+    else:
+        assert "below 0" in error.reason
+    if chosen == "ranks" or cell == "-3":
+        return
+    prefs = read_preferences(data, "ranks")  # chosen by hand: a score, smaller better
+    assert orders(prefs)[-1] == ["Essay C", "Essay A", "Essay B"]
+
+
+@pytest.mark.parametrize("titles", [["2019", "2020", "2021", "2022"], ["101", "102", "103", "104"]])
+def test_numbers_as_item_titles_are_refused_rather_than_read_as_items(titles):
+    rows = [["Taster", *titles], ["Ann", "1", "2", "3", "4"], ["Bob", "2", "1", "4", "3"],
+            ["Cy", "1", "3", "2", "4"]]
+    data = ("\n".join(",".join(r) for r in rows) + "\n").encode()
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data)
+    assert info.value.row == 1
+    assert "first column holds names" in info.value.reason and titles[0] in info.value.reason
+    prefs = read_preferences(data, "ranks")
+    assert list(prefs.item_names) == titles
+    assert orders(prefs)[1] == [titles[1], titles[0], titles[3], titles[2]]
