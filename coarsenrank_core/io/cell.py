@@ -25,17 +25,29 @@ SEPARATORS = (">", ";", ",", " ")
 STRONG = (">", ";")  # separators that free-text answers rarely use
 SAMPLE = 200  # rows looked at before a whole column is checked
 _TAG = r"</?[A-Za-z][A-Za-z0-9]*\s*/?>"
+#: Arrows people type between items, read as '>': ``->``, ``-->``, ``=>``, ``>>``, ``→``, ``»``.
+_ARROW = re.compile(r"\s*(?:-+>|=+>|>>+|[→⟶➔➜➝⇒»])\s*")
+#: Ties in a '>' list: ``A = B`` or ``A | B``.
+_TIE = re.compile(r"[=|]")
+
+
+def _plain_arrows(values: pd.Series) -> pd.Series:
+    """Cells with every arrow between items written as ``>``."""
+    values = values.fillna("").astype(str)
+    if values.str.contains(_ARROW).any():
+        values = values.str.replace(_ARROW, " > ", regex=True)
+    return values
 
 
 def _separator(values: pd.Series) -> str | None:
     """The separator that splits most of the non-blank cells into two or more items."""
-    values = values[values != ""]
+    values = _plain_arrows(values[values != ""])
     if values.empty:
         return None
     if values.str.contains("</", regex=False).any():  # HTML emphasis: its '>' separate nothing
         values = values.str.replace(_TAG, "", regex=True)
     for separator in SEPARATORS:
-        if separator == " " and values.str.contains(r"[>=;,]").any():
+        if separator == " " and values.str.contains(r"[>=;,|]").any():
             return None
         pattern = "[>=]" if separator == ">" else re.escape(separator)
         parts = values.str.strip(separator + " ").str.count(pattern)
@@ -80,15 +92,17 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     cells = padded(prepared.table, titles, prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     text, written = cell_counts(pd.Series(cells[:, column], dtype=object))
+    if separator == ">":
+        text = _plain_arrows(text)
     text = text.str.strip(separator + " ")
     stages = text.str.split(separator, regex=False).explode()
     stage_in_row = stages.groupby(level=0).cumcount().to_numpy()
-    tie = "=" if separator == ">" else None
-    members = stages.str.split(tie, regex=False).explode() if tie else stages
+    tie = _TIE if separator == ">" else None
+    members = stages.str.split(tie, regex=True).explode() if tie else stages
     members = members.str.strip()
     stage_index = (stages.reset_index(drop=True).index.to_numpy() if tie is None else
                    np.repeat(np.arange(len(stages)),
-                             stages.str.count("=").fillna(0).to_numpy().astype(int) + 1))
+                             stages.str.count(_TIE).fillna(0).to_numpy().astype(int) + 1))
     group_raw = stage_in_row[stage_index]
     keep = (members.fillna("") != "").to_numpy()
     pref = members.index.to_numpy()[keep]
