@@ -111,3 +111,17 @@ def test_numbers_as_item_titles_are_refused_rather_than_read_as_items(titles):
     prefs = read_preferences(data, "ranks")
     assert list(prefs.item_names) == titles
     assert orders(prefs)[1] == [titles[1], titles[0], titles[3], titles[2]]
+
+
+def test_ranks_counted_from_zero_are_refused_rather_than_losing_each_best_item():
+    data = b"Student,Essay A,Essay B,Essay C,Essay D\ns1,0,1,2,3\ns2,1,0,3,2\ns3,0,2,1,3\n"
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data)
+    assert (info.value.row, info.value.column) == (2, "Essay A")
+    assert "count from 0" in info.value.reason and "add 1" in info.value.fix
+    shifted = b"Student,Essay A,Essay B,Essay C,Essay D\ns1,1,2,3,4\ns2,2,1,4,3\ns3,1,3,2,4\n"
+    assert orders(read_preferences(shifted))[0] == ["Essay A", "Essay B", "Essay C", "Essay D"]
+    # a 0 that only some rows hold still means not ranked
+    partial = b"Student,Essay A,Essay B,Essay C\ns1,0,1,2\ns2,1,2,3\n"
+    assert orders(read_preferences(partial)) == [["Essay B", "Essay C"],
+                                                 ["Essay A", "Essay B", "Essay C"]]

@@ -119,6 +119,8 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
+    _refuse_ranks_from_zero(cells[:, columns], ranks, line,
+                            [prepared.label(j) for j in columns])
     places = max(len(columns), len(prepared.free))
     if options.one_is_best and not any_number and (ranks > places).any():
         i, k = np.argwhere(ranks > places)[0]
@@ -161,3 +163,24 @@ def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
         fix="If these are scores, choose the layout 'item columns holding ranks' by hand "
             "(--format ranks), and if a higher score is better choose 'Rank numbers mean: 1 "
             "is the worst' (--one-is-worst). If they are ranks, correct the cell.")
+
+
+def _refuse_ranks_from_zero(cells: np.ndarray, ranks: np.ndarray, line: np.ndarray,
+                            labels: list[str]) -> None:
+    """Refuse rows that each hold 0 once beside 1, 2, ...: ranks counted from 0 would lose
+    every row's best item, since 0 means not ranked."""
+    zero = (ranks == 0) & is_plain_number(cells)
+    if not zero.any() or not (zero.sum(axis=1) == 1).all():
+        return
+    counted = (ranks > 0).sum(axis=1)
+    places = np.arange(1, ranks.shape[1] + 1)
+    ordered = np.sort(np.where(ranks > 0, ranks, np.inf), axis=1)
+    if not ((ordered == places) | (places > counted[:, None])).all():
+        return
+    i, k = np.argwhere(zero)[0]
+    raise PreferenceFormatError(
+        "Every row holds the rank 0 once, beside 1, 2, 3 ...: the ranks seem to count from "
+        "0 (0 the best), while here 0 means the item was not ranked, which would drop each "
+        "row's best item.", row=int(line[i]), column=labels[k],
+        fix="If 0 is the best, add 1 to every rank so that 1 is the best. If 0 means the item "
+            "was not ranked, write '-' or leave the cell blank.")
