@@ -20,7 +20,7 @@ __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_ran
            "bootstrap_level", "units_per_item", "likely_rank_runs",
            "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note", "unit_noun",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
-           "POSTERIOR_DRAWS", "INTERVAL_LEVEL"]
+           "POSTERIOR_DRAWS", "INTERVAL_LEVEL", "MIN_PULLED_ITEMS"]
 
 #: Refits of the bootstrap: 90 % intervals from the 5th and 95th refits, chances to 0.01.
 BOOTSTRAP_DRAWS = 100
@@ -147,6 +147,10 @@ class BootstrapResult(PosteriorResult):
         return self.rank_probabilities(top=1)[:, 0]
 
 
+#: Fewest items (scored above 0 in every refit) that :func:`shrink_refits` pulls together.
+MIN_PULLED_ITEMS = 4
+
+
 def shrink_refits(scores: np.ndarray, refits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap refits with their log-scores pulled towards the mean by empirical Bayes.
 
@@ -159,7 +163,10 @@ def shrink_refits(scores: np.ndarray, refits: np.ndarray) -> tuple[np.ndarray, n
     pull matters only where items are compared so rarely that their noise rivals their
     spread. There a bootstrap of ranks alone puts an item's interval around an estimated rank
     more extreme than its true one (Hall & Miller 2009). Items with a zero score in any refit
-    are left as they are.
+    are left as they are, and so is everything with fewer than :data:`MIN_PULLED_ITEMS`
+    usable items: with three, pulling towards their own mean is no better than not pulling
+    (Stein's estimator needs four), and the spread estimated from them was often 0, which
+    pulled every refit onto one value and left every place a tie.
 
     Returns
     -------
@@ -172,7 +179,7 @@ def shrink_refits(scores: np.ndarray, refits: np.ndarray) -> tuple[np.ndarray, n
     refits = np.asarray(refits, dtype=float)
     usable = np.all(refits > 0, axis=0) & (scores > 0)
     pull = np.ones(scores.size)
-    if np.count_nonzero(usable) < 3:
+    if np.count_nonzero(usable) < MIN_PULLED_ITEMS:
         return refits.copy(), pull
     log_refits = np.log(refits[:, usable])
     log_refits -= log_refits.mean(axis=1, keepdims=True)

@@ -94,9 +94,10 @@ def rank_posterior(tmp_path, capsys, lines: list[str], *options: str
     # two lists that share no item, each pair compared once: the model's posterior, in
     # which the groups' order is the prior's and any item may come first
     (["1st,2nd", "x,y", "z,w"], {"y": ("1", "4"), "w": ("1", "4")}),
-    # three raters: the refits are pulled to one value, so no item is surely placed
+    # three raters: resampled, no item is placed by its name either (z, never first, is
+    # not placed first; x, never last, not last)
     (["rater,1st,2nd,3rd", "a,x,y,z", "b,y,x,z", "c,x,z,y"],
-     {"x": ("1", "3"), "y": ("1", "3"), "z": ("1", "3")}),
+     {"x": ("1", "2"), "y": ("1", "3"), "z": ("2", "3")}),
 ])
 def test_rank_posterior_places_no_item_by_its_name_and_each_score_range_holds_the_score(
         tmp_path, capsys, lines, never_placed):
@@ -119,9 +120,10 @@ def test_rank_posterior_of_one_list_spans_every_rank_and_says_why(tmp_path, caps
 
 
 @pytest.mark.parametrize("lines", [
-    # juice is ranked above coffee, yet comes first in fewer refits (0.26 against 0.35)
-    ["voter,1st,2nd,3rd", "ann,tea,coffee,juice", "bob,coffee,tea,juice",
-     "cy,tea,juice,coffee", "di,tea,coffee,", "ed,juice,tea,coffee"],
+    # juice is ranked above coffee, yet comes first in fewer refits (0.03 against 0.10):
+    # coffee is first or last, juice in between
+    ["voter,1st,2nd,3rd", "ann,coffee,tea,juice", "bob,juice,tea,coffee",
+     "cy,coffee,tea,juice", "di,tea,juice,coffee", "ed,tea,juice,coffee"],
     # the chances fall row by row: no line
     ["voter,1st,2nd,3rd"] + [f"v{k},tea,coffee,juice" for k in range(6)]
     + ["w1,coffee,tea,juice", "w2,tea,juice,coffee"],

@@ -11,6 +11,7 @@ from coarsenrank_core.preferences import MIN_WEIGHT
 from coarsenrank_core.simulate import simulate_pl
 from coarsenrank_core.uncertainty import (
     MIN_PAIR_OVERLAP,
+    MIN_PULLED_ITEMS,
     BootstrapResult,
     bootstrap_level,
     hold_ranks,
@@ -293,6 +294,31 @@ def test_items_far_apart_are_not_pulled_and_zero_scores_are_left_alone():
     refits[:, 3] = 0.0
     draws, pull = shrink_refits(scores, refits)
     assert pull[3] == 1 and np.all(draws[:, 3] == 0)
+
+
+def test_three_items_are_not_pulled_onto_one_value():
+    """With three items the spread was often estimated as 0, which pulled every refit onto
+    one value: every place a tie, and the chances of being first shared out at random."""
+    rng = np.random.default_rng(6)
+    scores = np.array([2.0, 1.0, 0.5])
+    refits = scores * np.exp(rng.normal(0, 1.5, (100, 3)))
+    draws, pull = shrink_refits(scores, refits)
+    assert MIN_PULLED_ITEMS == 4
+    np.testing.assert_array_equal(draws, refits)
+    np.testing.assert_array_equal(pull, 1.0)
+    four = np.append(scores, 0.25)
+    _, pull = shrink_refits(four, four * np.exp(rng.normal(0, 1.5, (100, 4))))
+    assert np.all(pull < 1)
+
+
+def test_three_judges_never_make_an_item_first_that_no_one_put_first():
+    prefs = Preferences.from_lists([[0, 1, 2], [0, 2, 1], [1, 0, 2]], n_items=3)
+    result = rank_uncertainty(prefs, random_state=0)
+    assert result.source == "bootstrap"
+    first = result.p_first
+    assert first[2] == 0 and first[0] > first[1] > 0
+    low, high = result.rank_interval()
+    assert low[2] >= 2 and high[0] <= 2
 
 
 @pytest.mark.slow  # two bootstraps on 300 items
