@@ -155,6 +155,17 @@ def test_property_blt_read_at_once_equals_ballot_by_ballot(ballots, weights, wit
         return
     fast = _read_fast(text)
     assert fast is not None and fast == slow and fast.notes == slow.notes
+    assert ("c" in slow.item_names) != withdraw  # a withdrawn candidate is no item
+
+
+@pytest.mark.parametrize("ballots", [["1 1 2 3 0", "2 3 1 0"], ["1 1 2=3 0", "2 3 1 0"]])
+def test_a_withdrawn_candidate_is_neither_an_item_nor_ranked(ballots):
+    """Both readers (at once, and ballot by ballot for ties) leave Bob out entirely."""
+    text = "\n".join(["3 1", "-2", *ballots, "0", '"Alice"', '"Bob"', '"Carol"', '"Club"'])
+    prefs = read_preferences(text.encode(), format="blt")
+    assert prefs.item_names == ("Alice", "Carol")
+    assert prefs.to_lists(names=True)[1] == ["Carol", "Alice"]
+    assert any("withdrawn" in note and "'Bob'" in note for note in prefs.notes)
 
 
 # issue 21: the "declared versus present" rule. A 60-byte PrefLib file declaring 100,000

@@ -97,7 +97,7 @@ def _read_fast(text: str) -> Preferences | None:
                      + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
     if not (np.isfinite(weight) & (weight >= MIN_WEIGHT) & (weight <= MAX_WEIGHT)).all():
         return None
-    number -= 1
+    number, names = _without_withdrawn(number - 1, names, withdrawn)
     try:
         return assemble(pref, group, number, weight.size, tuple(names), lines + offset,
                         weights=weight, notes=notes, unit="ballot", merge_names=False)
@@ -205,9 +205,22 @@ def _read_by_ballot(text: str) -> Preferences:
     if withdrawn:
         notes.append(f"Left out {plural(len(withdrawn), 'withdrawn candidate')}: "
                      + ", ".join(f"'{names[c - 1]}'" for c in sorted(withdrawn) if c <= m))
+    items, names = _without_withdrawn(np.asarray(item, dtype=np.intp), names, withdrawn)
     return assemble(np.asarray(pref, dtype=np.intp), np.asarray(group, dtype=np.intp),
-                    np.asarray(item, dtype=np.intp), len(ballots), tuple(names), line,
+                    items, len(ballots), tuple(names), line,
                     weights=weight, notes=notes, unit="ballot", merge_names=False)
+
+
+def _without_withdrawn(number: np.ndarray, names: list[str], withdrawn: set[int]
+                       ) -> tuple[np.ndarray, list[str]]:
+    """Candidates renumbered (0-based) without the withdrawn ones, and their names: a
+    withdrawn candidate is no item, so no ranking lists it."""
+    if not withdrawn:
+        return number, names
+    kept = np.array([c for c in range(len(names)) if c + 1 not in withdrawn], dtype=np.intp)
+    renumber = np.full(len(names), -1, dtype=number.dtype)
+    renumber[kept] = np.arange(kept.size, dtype=number.dtype)
+    return renumber[number], [names[c] for c in kept]
 
 
 def _names(lines: list[tuple[int, str]], m: int) -> list[str]:
