@@ -677,3 +677,14 @@ def test_readlevel_pairs_and_truth(data_dir):
     levels = dict(np.loadtxt(data_dir / "readlevel" / "read_data" / "doc_info.txt", dtype=str))
     assert np.isfinite(truth).all()
     assert all(truth[i] == float(levels[name]) for i, name in enumerate(prefs.item_names))
+
+
+def test_names_differing_only_in_capitals_or_spaces_are_named_in_the_check():
+    from coarsenrank_core.io import read_file
+
+    result = read_file(b"judge,1st,2nd,3rd\na,Red,Blue,Green\nb,red,blue ,Green\n"
+                       b"c,RED,Green,Blue\n")
+    warning = result.report.warning or ""
+    assert "differ only in capitals or spaces ('Red', 'red', 'RED')" in warning
+    clean = read_file(b"judge,1st,2nd,3rd\na,Red,Blue,Green\nb,Blue,Red,Green\n")
+    assert "capitals" not in (clean.report.warning or "")

@@ -469,7 +469,7 @@ def unusual_read(prefs: Preferences) -> str | None:
 
     Unusual: more items than rankings; an item in only one ranking while the others are
     in three or more (median); item names that look like people (e-mail addresses, or the
-    rankers' own names), dates, ids or numbers.
+    rankers' own names), dates, ids or numbers; names that differ only in capitals or spaces.
     """
     names = pd.Series(list(prefs.item_names or ()), dtype=object).astype(str).str.strip()
     reasons = []
@@ -494,6 +494,13 @@ def unusual_read(prefs: Preferences) -> str | None:
             looks.append(f"the rankers' own names ({quote_list(people.tolist(), 2)})")
     if looks:
         reasons.append("item names look like " + " and ".join(looks[:2]))
+    folded = names.str.casefold().str.replace(r"\s+", " ", regex=True)
+    spelled = names[folded.duplicated(keep=False)]
+    if len(spelled):
+        first = folded[spelled.index[0]]
+        same = spelled[folded[spelled.index] == first].tolist()
+        reasons.append(f"some items differ only in capitals or spaces ({quote_list(same, 3)}), "
+                       "so they count as different items; if they are one, spell them alike")
     if not reasons:
         return None
     return ("Check this read: " + "; ".join(reasons) + ". If it is wrong, correct the layout "
