@@ -125,3 +125,22 @@ def test_ranks_counted_from_zero_are_refused_rather_than_losing_each_best_item()
     partial = b"Student,Essay A,Essay B,Essay C\ns1,0,1,2\ns2,1,2,3\n"
     assert orders(read_preferences(partial)) == [["Essay B", "Essay C"],
                                                  ["Essay A", "Essay B", "Essay C"]]
+
+
+def test_a_rating_grid_is_refused_rather_than_read_upside_down():
+    titles = ["Margherita", "Funghi", "Hawaii", "Diavola", "Veggie"]
+    head = "Timestamp," + ",".join(f"How much do you like each pizza? [{t}]" for t in titles)
+    rows = ["2024/05/01 10:00,5,4,1,5,3", "2024/05/01 10:01,4,4,1,5,2",
+            "2024/05/01 10:02,5,3,1,4,4", "2024/05/01 10:03,5,4,2,4,3"]
+    data = ("\n".join([head, *rows]) + "\n").encode()
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data)
+    assert (info.value.row, info.value.column) == (2, "Margherita")
+    assert "ratings" in info.value.reason and "--one-is-worst" in info.value.fix
+    prefs = read_preferences(data, options=WORST)  # higher is better: each row an order
+    assert orders(prefs)[0][0] in ("Margherita", "Diavola") and orders(prefs)[0][-1] == "Hawaii"
+    # ranks with a tie here and there are still ranks
+    ranks = ["2024/05/01 10:00,1,2,5,3,4", "2024/05/01 10:01,2,2,5,1,4",
+             "2024/05/01 10:02,1,3,5,2,4"]
+    assert orders(read_preferences(("\n".join([head, *ranks]) + "\n").encode()))[0][0] == \
+        "Margherita"

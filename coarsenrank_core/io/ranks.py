@@ -15,6 +15,7 @@ from .assembly import (
     parse_weights,
     rank_beyond_items_error,
 )
+from .columns import quote_list
 from .options import ReadOptions
 from .survey import Prepared, is_plain_number, looks_like_rank, rank_values, score_values
 from .tables import padded
@@ -121,6 +122,8 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
                 "when the item was not ranked.")
     _refuse_ranks_from_zero(cells[:, columns], ranks, line,
                             [prepared.label(j) for j in columns])
+    if options.one_is_best and not any_number:
+        _refuse_ratings(ranks, line, [prepared.label(j) for j in columns])
     places = max(len(columns), len(prepared.free))
     if options.one_is_best and not any_number and (ranks > places).any():
         i, k = np.argwhere(ranks > places)[0]
@@ -184,3 +187,24 @@ def _refuse_ranks_from_zero(cells: np.ndarray, ranks: np.ndarray, line: np.ndarr
         "row's best item.", row=int(line[i]), column=labels[k],
         fix="If 0 is the best, add 1 to every rank so that 1 is the best. If 0 means the item "
             "was not ranked, write '-' or leave the cell blank.")
+
+
+def _refuse_ratings(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> None:
+    """Refuse rows that mostly give one number to several items: ratings (1 to 5 stars)
+    rather than ranks, which read with 1 the best would turn the order upside down."""
+    ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
+    repeats = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    rated = (ranks > 0).sum(axis=1) >= 3
+    if rated.sum() < 2 or repeats[rated].mean() <= 0.5:
+        return
+    i = int(np.flatnonzero(repeats & rated)[0])
+    value = ordered[i, 1:][ordered[i, 1:] == ordered[i, :-1]][0]
+    named = [labels[k] for k in np.flatnonzero(ranks[i] == value)]
+    raise PreferenceFormatError(
+        f"Most rows give the same number to several items (this row gives {value:g} to "
+        f"{quote_list(named, 3)}): the numbers look like ratings or scores, not ranks, and "
+        "reading them as ranks with 1 the best could turn the order upside down.",
+        row=int(line[i]), column=named[0],
+        fix="If a higher number is better, choose 'Rank numbers mean: 1 is the worst' "
+            "(--one-is-worst). If these are ranks with many ties, choose the layout 'item "
+            "columns holding ranks' by hand (--format ranks).")
