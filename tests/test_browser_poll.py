@@ -221,6 +221,9 @@ def test_a_class_answers_on_phones_and_the_teacher_sees_the_packages_consensus(
         teacher.wait_for_timeout(4_000)  # one more refresh: the table of all 12 answers
         wait_idle(teacher)
         assert consensus_items(teacher) == expected
+        # the results' refresh also redrew the controls that need two answers: no reload
+        teacher.get_by_role("button", name="Download the answers (.csv)").wait_for()
+        teacher.get_by_role("button", name="Use these answers as the session's data").wait_for()
         teacher.screenshot(path=shots / "poll_teacher_results.png", full_page=True)
 
         # a student who opens the teacher link without its key sees no results

@@ -457,6 +457,11 @@ def _links(poll: Poll, key: str) -> None:
         st.code(teacher_link(poll.poll_id, key), language=None, wrap_lines=True)
 
 
+#: Session key: whether the teacher's page last drew a poll with enough answers for
+#: "Use these answers" and "Download": the results' refresh redraws the page when it changes.
+_ENOUGH_KEY = "poll_enough_answers_{}"
+
+
 @st.fragment(run_every=REFRESH_SECONDS)
 def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
     try:
@@ -468,6 +473,11 @@ def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
     if poll.is_open() and poll.closes_at is not None:
         minutes = max(0, int((poll.closes_at - time.time()) // 60))
         status += f", closes in {count(minutes, 'minute')}"
+    enough = len(answers) >= 2
+    seen = st.session_state.setdefault(_ENOUGH_KEY.format(poll_id), enough)
+    if seen != enough:  # the controls below were drawn for fewer answers: redraw the page
+        st.session_state[_ENOUGH_KEY.format(poll_id)] = enough
+        st.rerun()
     left, right = st.columns(2)
     left.metric("Answers", len(answers))
     right.metric("Poll", status.split(",")[0], help=status)
@@ -552,6 +562,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
     except PollNotFound as error:
         st.warning(str(error))
         return
+    st.session_state[_ENOUGH_KEY.format(poll.poll_id)] = len(answers) >= 2
     if len(answers) >= 2:
         prefs = poll_preferences(poll, answers)
         if st.button("Use these answers as the session's data", key="poll_use",
