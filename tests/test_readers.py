@@ -688,3 +688,20 @@ def test_names_differing_only_in_capitals_or_spaces_are_named_in_the_check():
     assert "differ only in capitals or spaces ('Red', 'red', 'RED')" in warning
     clean = read_file(b"judge,1st,2nd,3rd\na,Red,Blue,Green\nb,Blue,Red,Green\n")
     assert "capitals" not in (clean.report.warning or "")
+
+
+@pytest.mark.parametrize("header", ["rater,item1,item2,choice", "rater,model_1,model_2,winner",
+                                    "rater,option_a,option_b,selected",
+                                    "rater,Photo A,Photo B,preferred"])
+def test_two_numbered_sides_and_a_choice_column_are_pairwise(header):
+    rows = ["r1,Cat,Dog,Dog", "r1,Dog,Fish,Fish", "r2,Cat,Fish,Fish", "r2,Cat,Dog,Cat"]
+    prefs = read(header + "\n" + "\n".join(rows) + "\n")
+    assert prefs.is_pairwise and prefs.has_rankers
+    assert prefs.to_lists(names=True) == [["Dog", "Cat"], ["Fish", "Dog"], ["Fish", "Cat"],
+                                          ["Cat", "Dog"]]
+
+
+def test_numbered_columns_without_a_choice_stay_a_ranking():
+    prefs = read("voter,item1,item2,item3\nv1,Cat,Dog,Fish\nv2,Dog,Cat,Fish\n")
+    assert not prefs.is_pairwise
+    assert prefs.to_lists(names=True)[0] == ["Cat", "Dog", "Fish"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,6 +59,13 @@ def pairwise_columns(header: list[str]) -> Coding | None:
     tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS), None)
     if "winner" in roles and "loser" in roles:
         return {"mode": "winner", "a": roles["winner"], "b": roles["loser"], "tie": tie}
+    if not ("left" in roles and "right" in roles):
+        siblings = _numbered_pair(keys)
+        answer = next((j for j, k in enumerate(keys) if k in _ANSWERS), None)
+        label = roles.get("winner", roles.get("label", answer))
+        if siblings is not None and label is not None and label not in siblings:
+            return {"mode": "label", "a": siblings[0], "b": siblings[1], "label": label,
+                    "tie": tie}
     if "left" in roles and "right" in roles:
         a, b = roles["left"], roles["right"]
         for role in ("winner", "label"):
@@ -73,6 +81,22 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         if scores is not None:
             return {"mode": "scores", "a": a, "b": b, **scores}
     return None
+
+
+_NUMBERED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>1|2|a|b)")
+
+
+def _numbered_pair(keys: list[str]) -> tuple[int, int] | None:
+    """Two columns that name the two sides by a number or letter after one word
+    (``item1``/``item2``, ``model_a``/``model_b``): the first such pair, or None."""
+    sides: dict[str, dict[str, int]] = {}
+    for j, key in enumerate(keys):
+        found = _NUMBERED.fullmatch(key)
+        if found is not None:
+            mark = "1" if found["mark"] in ("1", "a") else "2"
+            sides.setdefault(found["stem"], {}).setdefault(mark, j)
+    pair = next((v for v in sides.values() if len(v) == 2), None)
+    return None if pair is None else (pair["1"], pair["2"])
 
 
 def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
