@@ -335,15 +335,79 @@ _TRIM_BYTES = 1 << 20
 """Files larger than this give the memory their parse freed back to the system."""
 
 
+class _Loaded:
+    """A source already loaded: its bytes and file name, read by ``load_source`` again."""
+
+    def __init__(self, data: bytes, name: str | None):
+        self.data, self.name = data, name
+
+    def getvalue(self) -> bytes:
+        return self.data
+
+
 def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None = None,
               options: ReadOptions | None = None) -> ReadResult:
     """Read a file of rankings and say how it was read.
 
     See :func:`coarsenrank_core.io.read_preferences` for ``source``, ``format`` and
     ``encoding``; ``options`` corrects the automatic reading (sheet, item columns, ranker
-    and count column, whether 1 is the best).
+    and count column, whether 1 is the best). In a workbook with no sheet chosen, when the
+    first sheet holds fewer than two rankings (notes, a title), the first later sheet that
+    holds two or more is read instead, and a note says so; when the first sheet cannot be
+    read, the error names the other sheets.
     """
     options = options or ReadOptions()
+    loaded = _Loaded(*load_source(source))
+    try:
+        result = _read_sheet(loaded, format, encoding, options)
+    except PreferenceFormatError as error:
+        raise _naming_other_sheets(error, loaded, options) from None
+    if options.sheet is None and len(result.preferences) < 2:
+        other = _later_sheet(loaded, format, encoding, options,
+                             f"it holds {len(result.preferences)} ranking")
+        if other is not None:
+            return other
+    return result
+
+
+def _later_sheet(loaded: _Loaded, format: str, encoding: str | None, options: ReadOptions,
+                 why: str) -> ReadResult | None:
+    """The first sheet after the first that reads as two or more rankings, with a note."""
+    file = Source(loaded, options, encoding)
+    if options.sheet is not None or not file.workbook or len(file.sheets) < 2:
+        return None
+    for sheet in file.sheets[1:]:
+        try:
+            result = _read_sheet(loaded, format, encoding, replace(options, sheet=sheet))
+        except PreferenceFormatError:
+            continue
+        if len(result.preferences) >= 2:
+            note = (f"The first sheet, '{file.sheets[0]}', was not read ({why}): this is "
+                    f"the sheet '{sheet}'")
+            return replace(result, report=replace(result.report,
+                                                  notes=(note, *result.report.notes)))
+    return None
+
+
+def _naming_other_sheets(error: PreferenceFormatError, loaded: _Loaded, options: ReadOptions
+                         ) -> PreferenceFormatError:
+    """The error of a workbook's first sheet, saying which other sheets there are."""
+    try:
+        file = Source(loaded, options)
+        sheets = file.sheets if file.workbook and options.sheet is None else ()
+    except PreferenceFormatError:
+        sheets = ()
+    if len(sheets) < 2:
+        return error
+    hint = (f"This was the workbook's first sheet, '{sheets[0]}'; it also has "
+            f"{quote_list(sheets[1:], 4)}: choose the sheet that holds the rankings (--sheet).")
+    return PreferenceFormatError(error.reason, row=error.row, column=error.column,
+                                 fix=" ".join(p for p in (error.fix, hint) if p))
+
+
+def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: ReadOptions
+                ) -> ReadResult:
+    """:func:`read_file` of one sheet (the chosen one, or the first)."""
     if format != "auto" and format not in FORMATS:
         raise PreferenceFormatError(f"'{format}' is not a known format.",
                                     fix=f"Use one of: auto, {', '.join(FORMATS)}.")
