@@ -85,6 +85,9 @@ def test_student_ranks_by_tapping_with_a_tie_undo_and_clear_and_can_change(store
     token = token[0] if isinstance(token, list) else token
     assert len(token) >= 22
     assert not at.metric and not at.dataframe  # no results for students
+    # nor the analyst's line of the session's data and α above the ballot
+    assert not any(c.value.startswith("Loaded:") for c in at.caption), \
+        [c.value for c in at.caption]
     submit = [b for b in at.button if b.key == "poll_submit"][0]
     assert submit.disabled  # nothing ranked yet
     for name in ("Soup", "Pizza"):
@@ -155,6 +158,7 @@ def test_teacher_sees_count_consensus_careless_flags_csv_and_loads_the_answers(s
     at = poll_app(poll=poll.poll_id, key=key)
     no_failure(at)
     assert {m.label: m.value for m in at.metric}["Answers"] == "12"
+    assert any(c.value.startswith("Loaded:") for c in at.caption)  # the teacher's status
     table = at.dataframe[0].value
     _, answers = store.answers(poll.poll_id, key)
     prefs = poll_ui.poll_preferences(poll, answers)

@@ -75,6 +75,12 @@ def _sidebar(slot) -> None:
         _share_box()
 
 
+def _student_ballot(url_path: str) -> bool:
+    """Whether the page is a student's poll ballot (a poll's code without its teacher key):
+    the analyst's status line (the session's data and α) has no place there."""
+    return url_path == "poll" and "poll" in st.query_params and "key" not in st.query_params
+
+
 def _status_line(slot) -> None:
     """One line at the top of every page: what is loaded and the α (visible on a phone too)."""
     dataset = state.current()
@@ -127,7 +133,8 @@ def run_app() -> None:
     finally:
         _IN_SHELL.reset(token)
         _sidebar(slot)
-        _status_line(top)
+        if not _student_ballot(navigation.url_path):
+            _status_line(top)
         try:
             # the poll page's address holds the poll's code, key or browser token instead
             if navigation.url_path != "poll":
