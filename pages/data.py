@@ -121,14 +121,21 @@ elif source == SOURCES["upload"]:
     truth_upload = st.file_uploader("Optional: the true order of the loaded data (item and "
                                     "score, or items best first)", type=["csv", "txt", "tsv"],
                                     key="upload_truth")
-    if truth_upload is not None:
-        dataset = state.current()
+    dataset = state.current()
+    read_for = st.session_state.get("truth_upload_for")  # (file id, the data it was read for)
+    if truth_upload is not None and read_for is not None \
+            and read_for[0] == truth_upload.file_id and read_for[1] != dataset.key:
+        st.info(f"The true order '{plain(truth_upload.name)}' was read for the data loaded "
+                "before, so it is not applied to these. Remove it (×) and upload the true "
+                "order of the data loaded now, if there is one.")
+    elif truth_upload is not None:
         try:
             truth = compute.read_truth_upload(truth_upload.getvalue(), truth_upload.name,
                                               dataset.preferences, dataset.key)
         except PreferenceFormatError as error:
             format_error(error)
         else:
+            st.session_state["truth_upload_for"] = (truth_upload.file_id, dataset.key)
             if dataset.truth is None or not (dataset.truth == truth).all():
                 state.set_current(replace(dataset, truth=truth))
                 st.success("True order loaded: accuracy charts are now available.")

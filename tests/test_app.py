@@ -172,6 +172,22 @@ def test_truth_upload_enables_accuracy():
     assert [m.label for m in at.metric] == ["Agreement with the true order"]
 
 
+def test_a_true_order_read_for_earlier_data_is_not_applied_to_new_data():
+    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
+    at.file_uploader(key="upload_truth").set_value(
+        ("truth.txt", b"tea\ncoffee\njuice\n", "text/plain"))
+    at.run()
+    assert any("True order loaded" in s.value for s in at.success)
+    films = b"who,1st,2nd,3rd\na,Film A,Film B,Film C\nb,Film B,Film A,Film C\n"
+    at = upload(at, "films.csv", films)
+    no_failure(at)
+    assert not at.error, [e.value for e in at.error]
+    assert any("was read for the data loaded before" in i.value for i in at.info)
+    assert "films.csv" in sidebar_text(at)
+    at = open_page("pages/consensus.py", at)
+    assert "Agreement with the true order" not in [m.label for m in at.metric]
+
+
 def test_item_names_are_shown_as_text_not_html():
     evil = b"voter,1st,2nd\nann,<img src=x onerror=alert(1)>,=SUM(A1)\nbob,=SUM(A1),plain\n"
     at = open_page("pages/consensus.py", upload(open_page("pages/data.py"), "evil.csv", evil))

@@ -705,3 +705,12 @@ def test_numbered_columns_without_a_choice_stay_a_ranking():
     prefs = read("voter,item1,item2,item3\nv1,Cat,Dog,Fish\nv2,Dog,Cat,Fish\n")
     assert not prefs.is_pairwise
     assert prefs.to_lists(names=True)[0] == ["Cat", "Dog", "Fish"]
+
+
+def test_a_true_order_of_names_with_spaces_is_not_split_into_item_and_score():
+    prefs = read("r1,r2,r3\nFilm A,Film B,Film C\nFilm B,Film A,Film C\n")
+    assert read_truth(b"Film C\nFilm A\nFilm B\n", prefs).tolist() == [2.0, 1.0, 3.0]
+    other = read("r1,r2\nx,y\ny,x\n")
+    error = fails(b"Film C\nFilm A\n", truth_of=other)
+    assert "not in the preferences: 'Film C', 'Film A'" in error.reason
+    assert read_truth(b"x 2\ny 1\n", other).tolist() == [2.0, 1.0]

@@ -110,13 +110,17 @@ def _truth_columns(table: Table, index: dict[str, int]
 
 
 def _maybe_space_separated(table: Table, index: dict[str, int]) -> Table:
-    """Split 'item score' lines on spaces when nothing else separates the values."""
+    """Split 'item score' lines on spaces when nothing else separates the values and every
+    line's second part is a number."""
     if table.width != 1 or sum(r[0] in index for r in table.rows) * 2 > len(table.rows):
         return table
     split = [r[0].split() for r in table.rows]
-    if all(len(parts) == 2 for parts in split):
-        return Table.from_rows(split, table.lines, " ")
-    return table
+    if not all(len(parts) == 2 for parts in split):
+        return table
+    scores = parse_numbers(np.asarray([parts[1] for parts in split], dtype=object))
+    if not np.isfinite(scores).all():
+        return table  # 'Film C': a name with a space, not an item and its score
+    return Table.from_rows(split, table.lines, " ")
 
 
 def _truth_header(first: Sequence[str], roles: dict[str, int], index: dict[str, int],
