@@ -86,6 +86,9 @@ def test_where_no_careless_answers_show_the_default_is_exactly_pl_em(prefs):
     # the refits of a bootstrap keep the choice without testing again
     np.testing.assert_allclose(consensus(prefs, per="none").scores, fit.scores, rtol=1e-8)
     assert "PL-EM: the answers show no clear sign" in consensus_reason(prefs, fit.extra)
+    # no share of careless answers: the mixture's share means nothing when it does not fit
+    # better, and the rater chart (another mixture) would show another number beside it
+    assert "%" not in consensus_reason(prefs, fit.extra)
 
 
 def test_the_test_statistic_is_twice_the_log_posterior_gain_over_plain_pl():

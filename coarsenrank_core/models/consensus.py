@@ -66,9 +66,10 @@ def consensus_reason(prefs: Preferences, extra: Mapping[str, Any]) -> str:
     ratio = extra["likelihood_ratio"]
     if not np.isfinite(ratio):
         return "PL-EM, as asked: plain Plackett–Luce with no careless answers."
-    return (f"PL-EM: the answers show no clear sign of careless ones (the mixture's careless "
-            f"share {extra['pi']:.0%}, likelihood ratio {ratio:.1f}, not above "
-            f"{CARELESS_TEST:.2f}), so the plain Plackett–Luce fit is kept.")
+    return ("PL-EM: the answers show no clear sign of careless ones (a mixture that lets "
+            "answers be careless fits them no better than plain Plackett–Luce: likelihood "
+            f"ratio {ratio:.1f}, not above {CARELESS_TEST:.2f}), so the plain Plackett–Luce "
+            "fit is kept.")
 
 
 #: The default fit's Gamma(a, rate b) prior: weak (mean 11, mode 1), so that an item shown
