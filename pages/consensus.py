@@ -20,7 +20,7 @@ from ui.consensus_view import (
     unmeasurable_text,
 )
 from ui.glossary import glossary
-from ui.phone import column_order, more_columns
+from ui.phone import column_order, more_columns, shows_more_columns
 from ui.shell import ensure_shell
 from ui.text import plain
 from ui.widgets import (
@@ -71,7 +71,7 @@ def draw_table(slot, scores, order, low=None, high=None, first=None,
             min_value=0.0, max_value=1.0, format="percent")
     # on a phone: rank, item and the page's number; the rest behind "More columns"
     keys = ("rank", "item", "strength" if first is None else "chance of being first")
-    more = state.widget("consensus_table_more_columns", False)
+    more = shows_more_columns("consensus_table")
     slot.dataframe(ranking_rows(scores, names, order, low, high, first, limit=TABLE_ROWS,
                                 level=level),
                    hide_index=True, column_config=config, column_order=column_order(keys, more))

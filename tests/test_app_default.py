@@ -206,3 +206,19 @@ def test_a_download_click_only_downloads_and_never_reruns_the_page():
             "Download the per-rater table (CSV)"} <= labels
     assert any(label.startswith("Download an example") for label in labels), labels
     assert [b.proto.label for b in buttons if not b.proto.ignore_rerun] == []
+
+
+def test_the_likely_ranks_show_on_a_wide_screen_and_a_switch_is_kept_across_pages():
+    at = open_page("pages/consensus.py")
+    table = at.dataframe[0]
+    shown = list(table.value.columns) if table.proto.column_order == [] else \
+        list(table.proto.column_order)
+    assert any(c.startswith("likely ranks") for c in shown), shown
+    at.toggle(key="consensus_table_more_columns").set_value(False).run()
+    assert list(at.dataframe[0].proto.column_order) == ["rank", "item",
+                                                         "chance of being first"]
+    at = open_page("pages/data.py", at)
+    at = open_page("pages/consensus.py", at)
+    assert at.toggle(key="consensus_table_more_columns").value is False
+    assert list(at.dataframe[0].proto.column_order) == ["rank", "item",
+                                                         "chance of being first"]

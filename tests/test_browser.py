@@ -376,6 +376,9 @@ def test_teacher_flow_then_the_copied_link_in_a_new_browser(browser, shots, base
 
 
 PHONE = {"width": 390, "height": 844}
+#: What a phone's browser says it is (an iPhone's Safari): the pages read "Mobi" in it.
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 
 
 def test_stop_ends_a_long_dic_run_and_the_page_says_so(browser, base):

@@ -6,6 +6,7 @@ import pytest
 
 from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     PHONE,
+    PHONE_AGENT,
     STATUS,
     browser,
     served_app,
@@ -164,7 +165,7 @@ def base():
 def test_tapping_a_page_link_closes_the_sidebar_and_key_columns_fit_a_phone(
         browser, shots, base, path, title, url):  # noqa: F811 - the imported fixtures
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
+                                  device_scale_factor=2, user_agent=PHONE_AGENT)
     page = context.new_page()
     page.set_default_timeout(90_000)
     start = "data" if url == "home" else ""  # Home, the default page, lives at "/"

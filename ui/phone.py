@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 #: Streamlit's own breakpoint below which the sidebar overlays the page
@@ -39,10 +41,44 @@ def phone_fixes() -> None:
     st.html(_CLOSE_SIDEBAR, unsafe_allow_javascript=True)
 
 
+#: A browser that calls itself a phone or tablet in its user agent (as Streamlit's own
+#: sidebar rule reads it).
+_PHONE_AGENT = re.compile(r"Mobi|Android|iPhone|iPad|iPod", re.IGNORECASE)
+
+
+def phone_screen() -> bool:
+    """Whether the browser calls itself a phone or a tablet."""
+    try:
+        agent = st.context.headers.get("User-Agent") or ""
+    except Exception:  # noqa: BLE001 - no request (a bare script run): not a phone
+        agent = ""
+    return bool(_PHONE_AGENT.search(agent))
+
+
+def shows_more_columns(key: str) -> bool:
+    """Whether the "More columns" switch of ``key`` is on: as last set in this session (on
+    any page), else on except on a phone."""
+    widget = f"{key}_more_columns"
+    if widget in st.session_state:
+        return bool(st.session_state[widget])
+    return bool(st.session_state.get(_KEPT + widget, not phone_screen()))
+
+
 def more_columns(key: str) -> bool:
-    """A "More columns" switch over a table whose key columns fit a phone (390 px) alone."""
-    return st.toggle("More columns", key=f"{key}_more_columns",
-                     help="Show every column; on a phone the table then scrolls sideways.")
+    """A "More columns" switch over a table whose key columns fit a phone (390 px) alone:
+    on by default except on a phone, and kept when the user visits other pages."""
+    widget = f"{key}_more_columns"
+    if widget not in st.session_state:  # first drawn, or cleared on another page
+        st.session_state[widget] = shows_more_columns(key)
+    shown = st.toggle("More columns", key=widget,
+                      help="Show every column; on a phone the table then scrolls sideways.")
+    st.session_state[_KEPT + widget] = shown
+    return shown
+
+
+#: Prefix of the session keys that keep switches across pages (Streamlit forgets a
+#: widget's state once a page without it has run).
+_KEPT = "_kept_"
 
 
 def column_order(key_columns, more: bool) -> list[str] | None:
