@@ -200,6 +200,28 @@ def test_teacher_closes_reopens_and_deletes(store):
         store.poll(poll.poll_id)
 
 
+def test_the_live_poll_page_leads_the_teacher_back_to_the_running_poll(store):
+    poll, key = store.create_poll(ITEMS, question="Lunch?")
+    at = poll_app(poll=poll.poll_id, key=key)
+    no_failure(at)
+    for name in list(at.query_params):  # another page, then "Live poll" in the sidebar
+        del at.query_params[name]
+    at = at.switch_page("pages/consensus.py").run()
+    at = at.switch_page("pages/poll.py").run()
+    no_failure(at)
+    assert any(f"Your poll {poll.poll_id} (open)" in i.value for i in at.info)
+    at = press(at, "Back to your poll's results")
+    no_failure(at)
+    assert at.title[0].value == "Live poll: results"
+    assert {m.label for m in at.metric} >= {"Answers"}
+    # a student's session never ran the teacher's view: no way to the results
+    student = poll_app(poll=poll.poll_id)
+    for name in list(student.query_params):
+        del student.query_params[name]
+    student = student.switch_page("pages/poll.py").run()
+    assert not student.info and not [b for b in student.button if b.key == "poll_back"]
+
+
 def test_home_page_join_code_opens_the_poll(store):
     poll, _ = store.create_poll(ITEMS)
     at = AppTest.from_file(APP, default_timeout=120).run()

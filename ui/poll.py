@@ -182,9 +182,15 @@ def show() -> None:
         _join_box("poll_join_again")
         return
     if key is not None:
+        st.session_state[_TEACHER_POLL] = (poll.poll_id, key)
         teacher_view(poll_store, poll, key)
     else:
         student_view(poll_store, poll)
+
+
+#: Session key: the poll this browser session last showed the teacher's results of, so
+#: that the Live poll page leads back to it after a visit to other pages.
+_TEACHER_POLL = "poll_teacher_view"
 
 
 def _join_box(widget_key: str) -> None:
@@ -202,6 +208,7 @@ def join_box() -> None:
 
 def create_view() -> None:
     st.title("Live poll")
+    _back_to_results()
     st.caption("Students rank the items on their phones; you watch the consensus form, see "
                "how sure each place is and which answers look careless. Students never see "
                "each other's answers.")
@@ -222,6 +229,24 @@ def create_view() -> None:
         st.query_params.from_dict({"poll": poll.poll_id, "key": key})
         st.rerun()
     st.caption(f"Answers are kept in the {describe_location(default_location())}.")
+
+
+def _back_to_results() -> None:
+    """The way back to the results of the poll this session last ran as the teacher."""
+    kept = st.session_state.get(_TEACHER_POLL)
+    if kept is None:
+        return
+    poll_id, key = kept
+    try:
+        poll = store().teacher_poll(poll_id, key)
+    except PollError:  # deleted, or the store is gone: nothing to go back to
+        del st.session_state[_TEACHER_POLL]
+        return
+    status = "open" if poll.is_open() else "closed"
+    st.info(f"Your poll {poll.poll_id} ({status}) is still running in this session.")
+    if st.button("Back to your poll's results", key="poll_back", type="primary"):
+        st.query_params.from_dict({"poll": poll_id, "key": key})
+        st.rerun()
 
 
 # ------------------------------------------------------------------ the student
