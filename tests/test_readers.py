@@ -714,3 +714,24 @@ def test_a_true_order_of_names_with_spaces_is_not_split_into_item_and_score():
     error = fails(b"Film C\nFilm A\n", truth_of=other)
     assert "not in the preferences: 'Film C', 'Film A'" in error.reason
     assert read_truth(b"x 2\ny 1\n", other).tolist() == [2.0, 1.0]
+
+
+def test_a_file_separated_by_vertical_bars_is_read_by_columns():
+    text = "voter|first|second|third\nv1|Tea|Coffee|Juice\nv2|Coffee|Tea\nv3|Tea|Juice|Coffee\n"
+    prefs = read(text)
+    assert prefs.ranker_names == ("v1", "v2", "v3")
+    assert prefs.to_lists(names=True)[1] == ["Coffee", "Tea"]
+    # a bar inside a comma file, or in a '>' list, still ties items
+    tied = read("voter,first,second\nv1,Tea|Coffee,Juice\nv2,Juice,Tea\n")
+    assert tied.has_ties and "Tea|Coffee" not in tied.item_names
+    cells = read("ranking\nTea > Coffee|Juice\nJuice > Tea > Coffee\n")
+    assert sorted(cells.item_names) == ["Coffee", "Juice", "Tea"]
+
+
+def test_a_header_pasted_again_below_is_refused_naming_its_row():
+    text = ("voter,first,second,third\nv1,Tea,Coffee,Juice\nv2,Coffee,Tea,Juice\n"
+            "voter,first,second,third\nv3,Tea,Juice,Coffee\n")
+    error = fails(text)
+    assert error.row == 4 and "repeats the first row's column titles" in error.reason
+    # rows of data that repeat the first row of a file without titles are answers
+    assert len(read("Tea,Coffee,Juice\nCoffee,Tea,Juice\nTea,Coffee,Juice\n")) == 3

@@ -21,7 +21,7 @@ from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
-from .columns import PREFERENCE_ROLES, find_roles, quote_list
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -112,6 +112,7 @@ class Source:
         if not len(table):
             raise empty_error()
         table, self.title_rows = without_title_rows(table)
+        _refuse_repeated_header(table)
         return table
 
     @cached_property
@@ -639,6 +640,27 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
             fix = (f"Leave '{title}' out of the item columns (choose the item columns by "
                    "hand).")
         raise PreferenceFormatError(reason, row=int(table.lines[0]), column=title, fix=fix)
+
+
+def _refuse_repeated_header(table: Table) -> None:
+    """Refuse a later row that repeats a first row of column titles: two exports pasted
+    one below the other, whose second header would be read as a ranking."""
+    if len(table) < 3:
+        return
+    first = table.cells[0]
+    titles = [c for c in first if c]
+    if len(titles) < 2 or not (find_roles(titles, PREFERENCE_ROLES)
+                                or any(RANK_LABEL.fullmatch(c.strip()) for c in titles)):
+        return
+    codes, _ = table.factorized  # one integer per distinct cell: rows compare fast
+    again = np.flatnonzero((codes[1:] == codes[0]).all(axis=1))
+    if again.size:
+        raise PreferenceFormatError(
+            f"This row repeats the first row's column titles ({quote_list(titles, 3)}): it "
+            "looks like a second export pasted below the first, and would be read as an "
+            "answer.", row=int(table.lines[1 + again[0]]),
+            fix="Delete this row (and any other repeated title row), then load the file "
+                "again.")
 
 
 def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None:

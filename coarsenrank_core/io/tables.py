@@ -18,7 +18,7 @@ from ..preferences import ID_DTYPE
 
 # ---------------------------------------------------------------------------- text -> table
 DELIMITERS = (",", ";", "\t")
-DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 MAX_COLUMNS = 20_000
 HEAD_BYTES = 65536  # layouts and separators are recognised from the first 64 KB
 _HEAD_RECORDS = 3   # records whose exact number of fields is kept (the header rows)
@@ -138,7 +138,14 @@ def _nonblank(records: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]
 
 
 def choose_delimiter(head: str) -> str:
-    """The separator that splits most records of the file's head into several cells."""
+    """The separator that splits most records of the file's head into several cells.
+
+    A vertical bar separates only where no comma, semicolon or tab is present, no '>' list
+    is written, and it splits every record of the head into two or more cells; elsewhere a
+    bar ties items inside a cell (``A|B``).
+    """
+    if _bar_separated(head):
+        return "|"
     candidates = [d for d in DELIMITERS if d in head] or [","]
     if len(candidates) == 1:
         return candidates[0]
@@ -150,6 +157,13 @@ def choose_delimiter(head: str) -> str:
         return used, bool(recs) and len(recs[0][1]) > 1, -DELIMITERS.index(d)
 
     return max(candidates, key=score)
+
+
+def _bar_separated(head: str) -> bool:
+    if "|" not in head or ">" in head or any(d in head for d in DELIMITERS):
+        return False
+    widths = [len(r) for _, r in _nonblank(csv_records(head, "|"))]
+    return bool(widths) and min(widths) >= 2
 
 
 def _mixed_delimiter_error(line: int, found: str, used: str) -> PreferenceFormatError:
