@@ -155,7 +155,7 @@ def test_property_blt_read_at_once_equals_ballot_by_ballot(ballots, weights, wit
         return
     fast = _read_fast(text)
     assert fast is not None and fast == slow and fast.notes == slow.notes
-    assert ("c" in slow.item_names) != withdraw  # a withdrawn candidate is no item
+    assert not (withdraw and "c" in slow.item_names)  # a withdrawn candidate is no item
 
 
 @pytest.mark.parametrize("ballots", [["1 1 2 3 0", "2 3 1 0"], ["1 1 2=3 0", "2 3 1 0"]])

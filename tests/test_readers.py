@@ -735,3 +735,14 @@ def test_a_header_pasted_again_below_is_refused_naming_its_row():
     assert error.row == 4 and "repeats the first row's column titles" in error.reason
     # rows of data that repeat the first row of a file without titles are answers
     assert len(read("Tea,Coffee,Juice\nCoffee,Tea,Juice\nTea,Coffee,Juice\n")) == 3
+
+
+@pytest.mark.parametrize("places", ["1st,2nd,3rd",
+                                    "1st place votes,2nd place votes,3rd place votes"])
+def test_a_summary_of_counts_per_place_is_refused(places):
+    text = f"Option,{places}\nPizza,2,1,0\nSushi,1,1,1\nTacos,0,1,2\n"
+    error = fails(text)
+    assert error.row == 1 and "summary of how many people put each option" in error.reason
+    # numbered items in order, one ranking per row, are read
+    assert read("voter,1st,2nd,3rd\nv1,3,1,2\nv2,1,3,2\n").to_lists(names=True)[0] == \
+        ["3", "1", "2"]

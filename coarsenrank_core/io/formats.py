@@ -428,6 +428,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
                 fix=f"Choose the '{other}' format, or let it be detected.")
     try:
+        if format == "auto" and fmt.id in ("ranks", "wide"):
+            _refuse_counts_per_place(file.prepared)
         prefs = fmt.read(file)
     except PreferenceFormatError as error:
         raise _with_platform(error, file, fmt) from None
@@ -640,6 +642,40 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
             fix = (f"Leave '{title}' out of the item columns (choose the item columns by "
                    "hand).")
         raise PreferenceFormatError(reason, row=int(table.lines[0]), column=title, fix=fix)
+
+
+_PLACE_TITLE = re.compile(r"\s*(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|"
+                          r"last)\b.*|.*\b(?:place|choice|rank|preference)\s*\d+\b.*",
+                          re.IGNORECASE)
+
+
+def _refuse_counts_per_place(prepared: Prepared) -> None:
+    """Refuse a summary table: one row per option with how many put it 1st, 2nd, ...
+    (columns titled by places over whole numbers beside a column of names)."""
+    from .survey import rank_values
+
+    if prepared.header is None or not prepared.n_rows:
+        return
+    table = prepared.table
+    columns = [j for j in range(1, min(table.width, len(prepared.header)))
+               if _PLACE_TITLE.fullmatch(prepared.header[j] or "")]
+    if len(columns) < 2 or len(columns) < table.width - 1:
+        return
+    cells = table.cells[prepared.start:]
+    names, counts = cells[:, 0], cells[:, columns]
+    whole = np.char.isdigit(counts.astype(str)) | (counts == "")
+    if (names == "").any() or np.isfinite(rank_values(names)).any() or not whole.all():
+        return
+    ordered = np.sort(counts.astype(str), axis=1)
+    if not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != "")).any():
+        return  # no row repeats a number: these may be numbered items in order
+    raise PreferenceFormatError(
+        f"The columns are titled by places ({quote_list(prepared.header[j] for j in columns)})"
+        f" over whole numbers beside a column of names ({quote_list(dict.fromkeys(names), 3)}):"
+        " this looks like a summary of how many people put each option in each place, not "
+        "one ranking per person.", row=int(table.lines[0]),
+        fix="Load the individual answers (one ranking per row, as the survey tool exports "
+            "them); counts per place cannot be turned back into rankings.")
 
 
 def _refuse_repeated_header(table: Table) -> None:
