@@ -746,3 +746,15 @@ def test_a_summary_of_counts_per_place_is_refused(places):
     # numbered items in order, one ranking per row, are read
     assert read("voter,1st,2nd,3rd\nv1,3,1,2\nv2,1,3,2\n").to_lists(names=True)[0] == \
         ["3", "1", "2"]
+
+
+def test_json_rankings_with_a_null_a_tie_group_or_ranks_by_item_are_read():
+    with_null = read('[{"r":["A",null,"C"]},{"r":["B","A"]},{"r":["C","A"]}]')
+    assert with_null.to_lists(names=True)[0] == ["A", "C"]
+    tie = read('[{"r":[["A","B"],"C"]},{"r":["C","A","B"]},{"r":["B","C","A"]}]')
+    assert tie.has_ties and len(tie) == 3
+    assert tie.to_lists(names=True)[0][-1] == "C"
+    by_rank = read('[{"judge":"x","ranking":{"A":1,"B":2,"C":3}},'
+                   '{"judge":"y","ranking":{"C":1,"A":2,"B":2}}]')
+    assert by_rank.to_lists(names=True)[0] == ["A", "B", "C"]
+    assert by_rank.has_ties and by_rank.ranker_names == ("x", "y")

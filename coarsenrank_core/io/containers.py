@@ -778,6 +778,28 @@ def _json_lines(text: str, first_error: json.JSONDecodeError
     return records, numbered
 
 
+def _json_ranking(value: object) -> str | None:
+    """A JSON ranking as ``A > B = C``: a list best first (``null`` places no item, an inner
+    list is a tie), or an object of item → rank (equal ranks tie); None for anything else."""
+    def name(v: object) -> bool:
+        return isinstance(v, (str, int)) and not isinstance(v, bool)
+
+    if isinstance(value, list):
+        if not all(v is None or name(v) or isinstance(v, list) and v and all(map(name, v))
+                   for v in value):
+            return None
+        stages = [" = ".join(str(m) for m in (v if isinstance(v, list) else [v]))
+                  for v in value if v is not None]
+        return " > ".join(stages)
+    if isinstance(value, dict) and value and all(
+            isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r)
+            for r in value.values()):
+        ranks = sorted(set(value.values()))
+        return " > ".join(" = ".join(str(k) for k, r in value.items() if r == rank)
+                          for rank in ranks)
+    return None
+
+
 def _json_text(value: object) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -787,8 +809,9 @@ def _json_text(value: object) -> str:
         return repr(value)  # Infinity: a cell like any other, refused only where it is read
     if isinstance(value, float) and value == int(value) and abs(value) < 2 ** 53:
         return str(int(value))
-    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
-        return " > ".join(str(v) for v in value)
+    ranking = _json_ranking(value)
+    if ranking is not None:
+        return ranking
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False)
     return str(value).strip()
