@@ -17,7 +17,7 @@ from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
-           "bootstrap_level", "units_per_item", "likely_rank_runs",
+           "bootstrap_level", "units_per_item", "unit_counts", "likely_rank_runs",
            "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note", "unit_noun",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
            "POSTERIOR_DRAWS", "INTERVAL_LEVEL", "MIN_PULLED_ITEMS"]
@@ -196,14 +196,28 @@ def shrink_refits(scores: np.ndarray, refits: np.ndarray) -> tuple[np.ndarray, n
     return draws, pull
 
 
+def unit_counts(prefs: Preferences) -> np.ndarray:
+    """How many people each resampling unit stands for: 1 per ranker, and without ranker
+    ids the weight of each list when it is a whole number of 1 or more (a list given by
+    that many people: a count column, a BLT ballot's weight, identical answers counted
+    once), else 1. Counting answers once therefore resamples the same people."""
+    if prefs.has_rankers:
+        return np.ones(prefs.n_rankers, dtype=np.int64)
+    weights = np.asarray(prefs.weights, dtype=float)
+    whole = (weights >= 1) & (weights == np.round(weights)) & (weights < 2 ** 53)
+    return np.where(whole, weights, 1).astype(np.int64)
+
+
 def units_per_item(prefs: Preferences) -> np.ndarray:
     """How many rankers (lists, without ranker ids) have an answer holding each item; answers
-    of weight :data:`~coarsenrank_core.preferences.MIN_WEIGHT` or less do not count."""
+    of weight :data:`~coarsenrank_core.preferences.MIN_WEIGHT` or less do not count, and a
+    list given by several people counts each (:func:`unit_counts`)."""
     counted = np.asarray(prefs.weights, dtype=float)[prefs.owner] > MIN_WEIGHT
     stride = max(prefs.n_rankers, 1)
     key = np.unique(prefs.items[counted].astype(np.int64) * stride
                     + prefs.ranker_index[prefs.owner[counted]])
-    return np.bincount(key // stride, minlength=prefs.n_items)
+    return np.bincount(key // stride, weights=unit_counts(prefs)[key % stride],
+                       minlength=prefs.n_items).astype(np.int64)
 
 
 def bootstrap_level(level: float, units) -> np.ndarray:
@@ -410,8 +424,8 @@ def pair_overlap(prefs: Preferences, max_pairs: int = OVERLAP_MAX_PAIRS) -> Pair
     highest = np.zeros(n_pairs, dtype=int)
     np.minimum.at(lowest, pair, direction)
     np.maximum.at(highest, pair, direction)
-    return PairOverlap(float(np.count_nonzero(new_pair_unit) / n_pairs),
-                       float(np.mean(lowest != highest)))
+    people = unit_counts(prefs)[unit[new_pair_unit]].sum()
+    return PairOverlap(float(people / n_pairs), float(np.mean(lowest != highest)))
 
 
 def _posterior_spread(prefs: Preferences, fit: RankingResult, n_draws: int, level: float,
@@ -507,7 +521,8 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         warm["per"] = fit.extra["per"]  # the refits keep the structure the data chose
     rng = np.random.default_rng(random_state)
     units = prefs.ranker_index
-    n_units = prefs.n_rankers
+    people = unit_counts(prefs)
+    n_units = int(people.sum())
     overlap = pair_overlap(prefs) if fallback and method == DEFAULT_METHOD else None
     unit = "ranker" if prefs.has_rankers else "list"
     if overlap is not None and not overlap.resamplable and n_units >= MIN_UNITS:
@@ -518,12 +533,15 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     else:
         source = "bootstrap"
         base = np.asarray(prefs.weights, dtype=float)
+        several = people > 1
         refits = np.empty((n_draws, prefs.n_items))
         for b in range(n_draws):
             check_stop(should_stop,
                        f"The bootstrap was stopped after {b} of {n_draws} refits.")
-            share = np.maximum(rng.exponential(size=n_units), MIN_WEIGHT)
-            weights = np.clip(base * share[units], MIN_WEIGHT, None)
+            share = rng.exponential(size=people.size)
+            if several.any():  # a list given by c people: the sum of their c Exp(1) weights
+                share[several] = rng.gamma(people[several]) / people[several]
+            weights = np.clip(base * np.maximum(share, MIN_WEIGHT)[units], MIN_WEIGHT, None)
             refits[b] = spec.run(prefs._replace(weights=weights), **params, **warm).scores
             if progress is not None:
                 progress(b + 1, n_draws)

@@ -21,6 +21,7 @@ from coarsenrank_core.uncertainty import (
     rank_uncertainty,
     shortest_rank_runs,
     shrink_refits,
+    unit_counts,
     units_per_item,
 )
 
@@ -443,3 +444,20 @@ def test_holding_the_shown_rank_widens_only_the_runs_that_leave_it_out():
     low, high = np.array([1, 3, 2]), np.array([2, 5, 2])
     widened = hold_ranks(low, high, np.array([2, 1, 3]))
     assert [w.tolist() for w in widened] == [[1, 1, 2], [2, 5, 3]]
+
+
+def test_lists_counted_once_are_resampled_as_the_people_who_gave_them():
+    """Identical lists counted once (a count column, a BLT weight, --stream) are that many
+    people: the same units, overlap and intervals as the lists written out one by one."""
+    lists = [[0, 1]] * 4 + [[1, 0]] + [[0, 2]] * 3 + [[2, 0]] + [[2, 1]] * 3 + [[1, 2]]
+    written = Preferences.from_lists(lists, n_items=3)
+    counted, _ = written.pool_identical()
+    assert len(counted) == 6 and counted.weights.max() == 4
+    assert unit_counts(counted).sum() == len(written) == 13
+    np.testing.assert_array_equal(units_per_item(counted), units_per_item(written))
+    assert pair_overlap(counted) == pair_overlap(written)
+    one, other = (rank_uncertainty(p, n_draws=400, random_state=3) for p in (written, counted))
+    assert one.source == other.source == "bootstrap" and one.n_units == other.n_units == 13
+    np.testing.assert_allclose(one.p_first, other.p_first, atol=0.08)
+    np.testing.assert_allclose(np.std(np.log(one.refits), axis=0),
+                               np.std(np.log(other.refits), axis=0), rtol=0.25)
