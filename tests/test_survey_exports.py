@@ -657,3 +657,17 @@ def test_rows_of_a_name_and_a_decimal_score_are_refused_as_rankings(text):
     assert read_file(text, "cell").report.layout == "cell"  # chosen by hand: read as asked
     # rows of two whole numbers are pairs of numbered items, as before
     assert read_file(b"1 2\n2 3\n3 1\n").preferences.to_lists() == [[0, 1], [1, 2], [2, 0]]
+
+
+def test_qualtrics_display_order_column_is_skipped_as_metadata():
+    text = (b'StartDate,ResponseId,Q1_1,Q1_2,Q1_3,Q1_DO\n'
+            b'Start Date,Response ID,Rank the pizzas - Margherita,Rank the pizzas - Funghi,'
+            b'Rank the pizzas - Hawaii,Rank the pizzas - Display Order\n'
+            b'"{""ImportId"":""startDate""}","{""ImportId"":""_recordId""}",'
+            b'"{""ImportId"":""QID1_1""}","{""ImportId"":""QID1_2""}","{""ImportId"":""QID1_3""}",'
+            b'"{""ImportId"":""QID1_DO""}"\n'
+            b"2024-05-01 10:00:00,R_1,1,2,3,3|1|2\n2024-05-01 10:01:00,R_2,2,1,3,1|2|3\n"
+            b"2024-05-01 10:02:00,R_3,1,3,2,2|3|1\n")
+    result = read_file(text)
+    assert result.preferences.item_names == ("Margherita", "Funghi", "Hawaii")
+    assert any("Display Order" in c for c in result.report.skipped_columns)

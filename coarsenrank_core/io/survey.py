@@ -39,7 +39,8 @@ _METADATA = re.compile(
     r"locationlongitude|recipientlastname|recipientfirstname|firstname|lastname|refurl|"
     r"token|tags|endingdisplayed|userid\(optional\)|totalscore|quizfeedback|start|end|"
     r"today|deviceid|subscriberid|simserial|phonenumber|uuid|submissiontime|validationstatus|"
-    r"version|submittedby|meta/instanceid|notes|geolocation|lastmodified|modified)"
+    r"version|submittedby|meta/instanceid|notes|geolocation|lastmodified|modified|"
+    r".*displayorder|q(id)?\d+do)"  # Qualtrics' order the choices were shown in (Q1_DO)
     r"(\((utc|gmt)\))?")
 # Per-row ids of games, battles or questions: skipped, never the ranker.
 _ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entry|pair|"
