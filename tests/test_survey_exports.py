@@ -671,3 +671,19 @@ def test_qualtrics_display_order_column_is_skipped_as_metadata():
     result = read_file(text)
     assert result.preferences.item_names == ("Margherita", "Funghi", "Hawaii")
     assert any("Display Order" in c for c in result.report.skipped_columns)
+
+
+@pytest.mark.parametrize("labels, fruit", [
+    (("1er choix", "2e choix", "3e choix"), ("Pomme", "Poire", "Prune")),
+    (("1. Wahl", "2. Wahl", "3. Wahl"), ("Apfel", "Birne", "Pflaume")),
+    (("1.ª opción", "2.ª opción", "3.ª opción"), ("Manzana", "Pera", "Ciruela")),
+])
+def test_google_forms_grids_in_other_languages_read_their_places_as_ranks(labels, fruit):
+    first, second, third = labels
+    rows = [f"Stamp,{','.join(f'Rank [{f}]' for f in fruit)}",
+            f"2024/05/01 10:00,{first},{second},{third}",
+            f"2024/05/01 10:01,{second},{first},{third}",
+            f"2024/05/01 10:02,{first},{third},{second}"]
+    prefs = read_preferences(("\n".join(rows) + "\n").encode())
+    assert prefs.item_names == fruit
+    assert prefs.to_lists(names=True)[1] == [fruit[1], fruit[0], fruit[2]]

@@ -62,9 +62,12 @@ _MISSING_CODES = frozenset({"-99"})
 _ORDINAL_WORDS = ORDINALS.split("|")[:-1]
 _RANK_CELL = re.compile(
     r"(?:rank(?:ed)?|choice|place|position|preference|pref|no|nr|number|\#)?[\s_.#:-]*"
-    rf"(?:(?P<number>\d+)(?:st|nd|rd|th)?|(?P<word>{ORDINALS}))"
+    rf"(?:(?P<number>\d+)(?:st|nd|rd|th|er|re|ère|e|ème|eme|\.?[ºª°]|\.)?|(?P<word>{ORDINALS}))"
     r"(?:[\s_.()-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|worst|"
-    r"(?:least\s+|most\s+)?favou?rite|least\s+liked|most\s+liked)\)?)?",
+    r"(?:least\s+|most\s+)?favou?rite|least\s+liked|most\s+liked|"
+    # the same in French, German, Spanish, Italian, Portuguese and Dutch survey forms
+    r"choix|place|rang|wahl|platz|opci[oó]n|lugar|puesto|scelta|posto|op[cç][aã]o|keuze|"
+    r"plaats)\)?)?",
     re.IGNORECASE | re.ASCII)
 
 _PLATFORM_FIX = {
