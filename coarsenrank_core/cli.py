@@ -284,6 +284,7 @@ def _rank_with(args, client) -> None:
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import (
         MIN_PAIR_OVERLAP,
+        equal_score_note,
         first_place_out_of_order,
         order_note,
         pair_overlap,
@@ -372,6 +373,9 @@ def _rank_with(args, client) -> None:
                   "Plackett-Luce posterior's instead", file=sys.stderr)
     if args.posterior and spread.measurable and first_place_out_of_order(order, spread.p_first):
         print(f"note: {order_note(spread)}", file=sys.stderr)
+    equal = equal_score_note(fit.scores, order, prefs.item_names or range(1, prefs.n_items + 1))
+    if equal is not None:
+        print(f"note: {equal}", file=sys.stderr)
 
 
 def _dic(args) -> None:

@@ -18,7 +18,8 @@ from .results import PosteriorResult, RankingResult
 
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
            "bootstrap_level", "units_per_item", "unit_counts", "likely_rank_runs",
-           "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note", "unit_noun",
+           "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note",
+           "equal_score_note", "unit_noun",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
            "POSTERIOR_DRAWS", "INTERVAL_LEVEL", "MIN_PULLED_ITEMS"]
 
@@ -570,6 +571,29 @@ def first_place_out_of_order(order, first) -> bool:
     """Whether some row's chance of being first exceeds that of any row above it."""
     chances = np.asarray(first, dtype=float)[np.asarray(order)]
     return bool(np.any(chances[1:] > np.minimum.accumulate(chances)[:-1] + 1e-12))
+
+
+def equal_score_note(scores, order, names, limit: int = 3) -> str | None:
+    """The line shown beside an order in which neighbours have the same score (to 9
+    digits): their order comes from the input, not the answers. None when there are none.
+
+    ``names`` labels the items (the file's names, or their numbers)."""
+    scores = np.asarray(scores, dtype=float)[np.asarray(order)]
+    same = np.isclose(scores[1:], scores[:-1], rtol=1e-9, atol=0.0)
+    if not same.any():
+        return None
+    start = np.flatnonzero(same & ~np.r_[False, same[:-1]])
+    groups = []
+    for k in start[:limit]:
+        end = k + 1
+        while end < same.size and same[end]:
+            end += 1
+        members = [str(names[i]) for i in np.asarray(order)[k:end + 1]]
+        groups.append(" and ".join([", ".join(members[:-1]), members[-1]]) +
+                      f" (ranks {k + 1}–{end + 1})")
+    more = f", and {start.size - limit} more" if start.size > limit else ""
+    return (f"Equal scores: {'; '.join(groups)}{more}. The answers do not order these; "
+            "their order here is the order they first appear in the data.")
 
 
 def order_note(result: PosteriorResult) -> str:

@@ -11,6 +11,7 @@ from coarsenrank_core.uncertainty import BOOTSTRAP_DRAWS, INTERVAL_LEVEL, hold_r
 from ui import charts, compute, state
 from ui.alpha import alpha_text, alpha_widget
 from ui.consensus_view import (
+    equal_score_note,
     first_place_out_of_order,
     fit_caption,
     order_note,
@@ -86,6 +87,9 @@ def show_spread(fit, spread, slot, how: str) -> None:
     draw_table(slot, scores, order, low, high, probabilities[:, 0], spread.interval_level)
     if first_place_out_of_order(order, probabilities[:, 0]):
         st.caption(order_note(spread))
+    equal = equal_score_note(scores, order, names)
+    if equal is not None:
+        st.caption(plain(equal))
     explain(how)
     csv_download("Download the ranking (CSV)",
                  ["rank", "item", "strength", "rank_low", "rank_high", "p_first"],

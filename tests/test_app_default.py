@@ -222,3 +222,14 @@ def test_the_likely_ranks_show_on_a_wide_screen_and_a_switch_is_kept_across_page
     assert at.toggle(key="consensus_table_more_columns").value is False
     assert list(at.dataframe[0].proto.column_order) == ["rank", "item",
                                                          "chance of being first"]
+
+
+def test_the_consensus_page_names_items_with_equal_scores(tmp_path):
+    from tests.test_app import upload
+
+    symmetric = b"judge,1st,2nd,3rd\na,A,B,C\nb,A,C,B\nc,A,B,C\nd,A,C,B\n"
+    at = open_page("pages/consensus.py", upload(open_page("pages/data.py"), "dom.csv",
+                                                 symmetric))
+    assert any("Equal scores" in c.value and "B and C (ranks 2–3)" in c.value
+               for c in at.caption), \
+        [c.value for c in at.caption]

@@ -272,3 +272,12 @@ def test_rank_posterior_of_another_method_warns_where_resampling_measures_little
     more = lines + [f"r{k},tea,coffee,juice,milk" for k in range(3)]
     _, err = rank_posterior(tmp_path, capsys, more, "--method", "pl-em")
     assert "measures little" not in err
+
+
+def test_rank_says_when_neighbours_have_equal_scores(tmp_path, capsys):
+    table, err = rank_posterior(tmp_path, capsys, ["judge,1st,2nd,3rd", "a,A,B,C", "b,A,C,B",
+                                                   "c,A,B,C", "d,A,C,B"])
+    assert [r["item"] for r in table][0] == "A"
+    assert "note: Equal scores: B and C (ranks 2–3)" in err
+    _, err = rank_posterior(tmp_path, capsys, ["judge,1st,2nd,3rd", "a,A,B,C", "b,A,B,C"])
+    assert "Equal scores" not in err

@@ -461,3 +461,16 @@ def test_lists_counted_once_are_resampled_as_the_people_who_gave_them():
     np.testing.assert_allclose(one.p_first, other.p_first, atol=0.08)
     np.testing.assert_allclose(np.std(np.log(one.refits), axis=0),
                                np.std(np.log(other.refits), axis=0), rtol=0.25)
+
+
+def test_equal_scores_are_named_as_ordered_by_the_input_only():
+    from coarsenrank_core.uncertainty import equal_score_note
+
+    names = ["A", "B", "C", "D", "E"]
+    scores = np.array([3.0, 1.0 + 1e-12, 1.0, 0.5, 0.5])
+    order = np.argsort(-scores, kind="stable")
+    note = equal_score_note(scores, order, names)
+    assert "B and C (ranks 2–3); D and E (ranks 4–5)" in note
+    assert equal_score_note(np.array([3.0, 2.0, 1.0]), [0, 1, 2], names) is None
+    three = equal_score_note(np.ones(3), [0, 1, 2], names)
+    assert "A, B and C (ranks 1–3)" in three

@@ -6,12 +6,14 @@ from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import (
     INTERVAL_LEVEL,
     MIN_PAIR_OVERLAP,
+    equal_score_note,
     first_place_out_of_order,
     order_note,
     unit_noun,
 )
 
-__all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "interval_text",
+__all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "equal_score_note",
+           "interval_text",
            "spread_text", "posterior_interval_text", "too_few_lists_text", "fit_caption",
            "unmeasurable_text"]
 
