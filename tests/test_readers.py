@@ -758,3 +758,11 @@ def test_json_rankings_with_a_null_a_tie_group_or_ranks_by_item_are_read():
                    '{"judge":"y","ranking":{"C":1,"A":2,"B":2}}]')
     assert by_rank.to_lists(names=True)[0] == ["A", "B", "C"]
     assert by_rank.has_ties and by_rank.ranker_names == ("x", "y")
+
+
+@pytest.mark.parametrize("title", ["who", "Who", "Juror", "Taster", "Reviewer", "Pupil"])
+def test_common_titles_for_who_answered_name_the_ranker(title):
+    prefs = read(f"{title},1st,2nd,3rd\nStudent number 0 with a long name,a,b,c\n"
+                 "Student number 1 with a long name,b,a,c\n")
+    assert prefs.ranker_names == ("Student number 0 with a long name",
+                                  "Student number 1 with a long name")

@@ -16,7 +16,8 @@ def _synonyms(*words: str, suffixes: Sequence[str] = ()) -> frozenset[str]:
 
 _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker", "annotator",
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
-                 "#")
+                 "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
+                 "examiner", "taster", "evaluator")
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
         {"responseid", "respondentid", "recipientemail", "fullname", "username"}),

@@ -49,7 +49,9 @@ _ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entr
 _RANKER_PRIORITY = (
     frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
                "annotatorid", "worker", "workerid", "judge", "grader", "student", "studentid",
-               "user", "userid", "participant", "participantid", "respondent"}),
+               "user", "userid", "participant", "participantid", "respondent", "who",
+               "pupil", "reviewer", "juror", "panelist", "panellist", "assessor", "examiner",
+               "taster", "evaluator"}),
     frozenset({"respondentid", "responseid", "id", "#", "responsenumber"}),
     frozenset({"email", "emailaddress", "recipientemail", "e-mail"}),
     frozenset({"name", "fullname", "username", "rankername", "votername", "ratername"}),
