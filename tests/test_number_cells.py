@@ -100,17 +100,24 @@ def test_a_number_that_is_no_rank_is_named_with_what_to_do(cell, chosen):
 
 
 @pytest.mark.parametrize("titles", [["2019", "2020", "2021", "2022"], ["101", "102", "103", "104"]])
-def test_numbers_as_item_titles_are_refused_rather_than_read_as_items(titles):
-    rows = [["Taster", *titles], ["Ann", "1", "2", "3", "4"], ["Bob", "2", "1", "4", "3"],
+@pytest.mark.parametrize("first", ["Taster", "Wine lover"])
+def test_numbers_above_the_count_of_columns_title_the_items_beside_who_answered(titles, first):
+    """Years or room numbers as item titles, beside a column of who answered (by its title,
+    or names over ranks): read as a table of ranks, not as places or data."""
+    rows = [[first, *titles], ["Ann", "1", "2", "3", "4"], ["Bob", "2", "1", "4", "3"],
             ["Cy", "1", "3", "2", "4"]]
     data = ("\n".join(",".join(r) for r in rows) + "\n").encode()
+    prefs = read_preferences(data)
+    assert list(prefs.item_names) == titles and prefs.ranker_names == ("Ann", "Bob", "Cy")
+    assert orders(prefs)[1] == [titles[1], titles[0], titles[3], titles[2]]
+
+
+def test_names_beside_numbers_without_titles_are_refused_rather_than_read_as_items():
+    data = b"Ann,3,1,2\nBob,1,3,2\nCy,3,2,1\n"
     with pytest.raises(PreferenceFormatError) as info:
         read_preferences(data)
-    assert info.value.row == 1
-    assert "first column holds names" in info.value.reason and titles[0] in info.value.reason
-    prefs = read_preferences(data, "ranks")
-    assert list(prefs.item_names) == titles
-    assert orders(prefs)[1] == [titles[1], titles[0], titles[3], titles[2]]
+    assert info.value.row == 1 and "first column holds names" in info.value.reason
+    assert "'ranker,1st,2nd,3rd'" in info.value.fix
 
 
 def test_ranks_counted_from_zero_are_refused_rather_than_losing_each_best_item():
@@ -144,3 +151,17 @@ def test_a_rating_grid_is_refused_rather_than_read_upside_down():
              "2024/05/01 10:02,1,3,5,2,4"]
     assert orders(read_preferences(("\n".join([head, *ranks]) + "\n").encode()))[0][0] == \
         "Margherita"
+
+
+def test_rows_giving_one_place_to_several_items_are_named_in_a_note():
+    from coarsenrank_core.io import read_file
+
+    data = (b"Timestamp,Rank [Film A],Rank [Film B],Rank [Film C]\n"
+            b"2024/05/01 10:00,1st,1st,2nd\n2024/05/01 10:01,1st,2nd,3rd\n"
+            b"2024/05/01 10:02,2nd,1st,3rd\n")
+    result = read_file(data)
+    assert result.preferences.has_ties
+    assert any("1 row gives the same place to several items" in n and "row 2" in n
+               and "'Film A', 'Film B'" in n for n in result.report.notes)
+    clean = read_file(data.replace(b"1st,1st,2nd", b"1st,2nd,3rd"))
+    assert not any("same place" in n for n in clean.report.notes)

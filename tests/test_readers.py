@@ -62,7 +62,11 @@ def test_example_file_reads_back_and_is_detected(fmt):
     assert detect_format(data) == fmt
     explicit, auto = read_preferences(data, format=fmt), read_preferences(data)
     assert same(explicit, auto) and explicit == auto
-    assert len(auto) >= 3 and (auto.has_ties or fmt == "cell") and not auto.notes
+    # the one note allowed: the ranks example (a Google Forms grid) ties two places on
+    # purpose, which a form usually lets happen by mistake, so the read names that row
+    assert len(auto) >= 3 and (auto.has_ties or fmt == "cell")
+    assert all(note.startswith("1 row gives the same place") for note in auto.notes)
+    assert bool(auto.notes) == (fmt == "ranks")
     assert "margherita" in auto.item_names
 
 

@@ -15,7 +15,7 @@ from .assembly import (
     parse_weights,
     rank_beyond_items_error,
 )
-from .columns import quote_list
+from .columns import plural, quote_list
 from .options import ReadOptions
 from .survey import Prepared, is_plain_number, looks_like_rank, rank_values, score_values
 from .tables import padded
@@ -59,9 +59,15 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
         return False
     titles = [prepared.header[j] if j < len(prepared.header) else "" for j in free]
     named = [t for t in titles if t]
-    if len(named) < 2 or all(looks_like_rank(t) for t in named):
+    if len(named) < 2:
         return False
-    if sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
+    # numbers above the count of columns (years, room numbers) beside a titled column of
+    # who answered title the items; otherwise a first row of numbers is places or data
+    numbered = prepared.ranker is not None and bool(
+        (rank_values(np.asarray(named, dtype=object)) > len(named)).any())
+    if not numbered and all(looks_like_rank(t) for t in named):
+        return False
+    if not numbered and sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
         return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
     ranks = rank_values(cells)
@@ -142,7 +148,9 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
     return assemble(row.astype(np.intp), group.astype(np.intp), k.astype(np.intp),
                     len(line), tuple(str(n) for n in names), line, rankers=rankers,
-                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights)
+                    ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
+                    notes=_shared_places(ranks, line, [str(n) for n in names],
+                                         prepared.platform))
 
 
 def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
@@ -208,3 +216,21 @@ def _refuse_ratings(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> N
         fix="If a higher number is better, choose 'Rank numbers mean: 1 is the worst' "
             "(--one-is-worst). If these are ranks with many ties, choose the layout 'item "
             "columns holding ranks' by hand (--format ranks).")
+
+
+def _shared_places(ranks: np.ndarray, line: np.ndarray, names: list[str],
+                   platform: str | None) -> list[str]:
+    """A note naming the rows that give one place to several items (read as ties), in a
+    survey platform's export: there that is usually a form that let a place be ticked
+    twice (a table of ranks written by hand ties items on purpose)."""
+    ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
+    shared = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+    if not shared.size or platform is None:
+        return []
+    i = int(shared[0])
+    value = ordered[i, 1:][ordered[i, 1:] == ordered[i, :-1]][0]
+    tied = [names[k] for k in np.flatnonzero(ranks[i] == value)]
+    verb = "gives" if shared.size == 1 else "give"
+    return [f"{plural(shared.size, 'row')} {verb} the same place to several items, read as "
+            f"ties (row {int(line[i])}: {quote_list(tied, 3)} at {value:g}); if the form let "
+            "a place be chosen twice by mistake, correct those rows"]
