@@ -165,3 +165,16 @@ def test_rows_giving_one_place_to_several_items_are_named_in_a_note():
                and "'Film A', 'Film B'" in n for n in result.report.notes)
     clean = read_file(data.replace(b"1st,1st,2nd", b"1st,2nd,3rd"))
     assert not any("same place" in n for n in clean.report.notes)
+
+
+def test_one_is_the_worst_says_when_the_layout_has_no_rank_numbers_to_turn():
+    from coarsenrank_core.io import read_file
+
+    wide = b"voter,Rank 1,Rank 2,Rank 3\nv1,A,B,C\nv2,B,A,C\n"
+    result = read_file(wide, options=WORST)
+    assert any("was not used: wide rankings hold no rank numbers" in n
+               for n in result.report.notes)
+    assert orders(result.preferences)[0] == ["A", "B", "C"]
+    ranks = read_file(b"who,A,B,C\nv1,1,2,3\nv2,2,1,3\n", options=WORST)
+    assert not any("was not used" in n for n in ranks.report.notes)
+    assert orders(ranks.preferences)[0] == ["C", "B", "A"]

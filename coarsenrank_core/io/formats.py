@@ -367,7 +367,13 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         other = _later_sheet(loaded, format, encoding, options,
                              f"it holds {len(result.preferences)} ranking")
         if other is not None:
-            return other
+            result = other
+    if not options.one_is_best and result.report.one_is_best is None:
+        note = (f"'Rank numbers mean: 1 is the worst' (--one-is-worst) was not used: "
+                f"{result.report.layout_title} hold no rank numbers (the items are listed "
+                "in order, or as winner and loser)")
+        result = replace(result, report=replace(result.report,
+                                                notes=(*result.report.notes, note)))
     return result
 
 
