@@ -104,7 +104,10 @@ def show(result) -> None:
         left.caption("The DIC curve is still falling at the largest α tried.")
     else:
         left.metric("α with the lowest DIC", alpha_number(best), help=alpha_text(best))
-    st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.")
+    kept = (" A noisy copy shares one α with its original data, so that before and after "
+            "are compared at the same α; the curve above is this copy's own, so where it "
+            "levels off can differ." if state.current().parent is not None else "")
+    st.caption(f"The pages use {alpha_text(setting.alpha)}: {setting.how}.{kept}")
     first, second = st.columns(2)
     # callbacks run before the page, so the chart's dashed line moves in the same click
     if alpha_widget("button", "use_knee", label=f"Use α = {alpha_number(knee)} (levels off)",

@@ -455,6 +455,12 @@ def test_a_noisy_copy_keeps_the_alpha_and_says_so():
     no_failure(at)
     assert f"α = {chosen:g}" in captions(at)
     assert at.select_slider(key="consensus_alpha").value == chosen
+    # the DIC page of the copy says that its α is the original's, whatever this curve says
+    at = open_page("pages/dic.py", at)
+    at.number_input(key="dic_draws").set_value(20)
+    at = click(at, "Run")
+    no_failure(at)
+    assert "shares one α with its original data" in captions(at)
 
 
 def test_consensus_judges_raters_with_the_mixture_when_chosen():
