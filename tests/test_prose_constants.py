@@ -161,3 +161,20 @@ def test_the_poll_token_cookie_is_the_pages():
 
     assert numbers(rf"in a cookie \(`{TOKEN_COOKIE}`, kept (\d+) days\)") == (
         TOKEN_COOKIE_SECONDS // 86_400,)
+
+
+def test_the_teaching_sentence_quotes_the_reports_means_by_the_charts_names():
+    import csv
+    from pathlib import Path
+
+    from coarsenrank_core.registry import get_method
+    from ui.scenario import TEACHING
+
+    rows = {r["method"]: float(r["mean"]) for r in csv.DictReader(
+        (Path(__file__).resolve().parents[1] / "reports" / "teaching_scenarios.csv").open())
+        if r["scenario"] == "careless"}
+    text = TEACHING["careless"]
+    assert f"{get_method('pl-mix-ranker').name} and {get_method('crowdbt').name}" in text
+    assert f"about {round(rows['pl-mix-ranker'], 2):.2f} against {round(rows['pl-em'], 2):.2f}" \
+        in text and abs(rows["crowdbt"] - rows["pl-mix-ranker"]) < 0.01
+    assert f"about {round(rows['pl-mix'], 2):.2f})" in text
