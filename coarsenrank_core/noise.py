@@ -559,9 +559,10 @@ class NoiseType:
 
 NOISE_TYPES: dict[str, NoiseType] = {
     "replace_random": NoiseType(
-        replace_random, "Careless raters: random answers",
-        "Some answers are thrown away and replaced by random ones: random items in a random "
-        "order. This is how the paper corrupted the SUSHI data (40% of the lists).",
+        replace_random, "Careless answers: random lists",
+        "Some answers (lists, whoever gave them) are thrown away and replaced by random ones: "
+        "random items in a random order. This is how the paper corrupted the SUSHI data (40% "
+        "of the lists). To make whole raters careless, choose 'Spammers'.",
         "fraction", (0.0, 1.0, 0.4)),
     "reverse_preferences": NoiseType(
         reverse_preferences, "Confused raters: answers upside down",

@@ -139,7 +139,10 @@ if report is not None:
                        "already in the original data are not marked, so a model that flags "
                        "them counts as a false alarm here.")
         left, middle, right = st.columns(3)
-        left.metric("Raters made noisy", len(check.noisy))
+        left.metric("Raters made noisy", len(check.noisy),
+                    help="Raters the noise changed: the spammers chosen, or raters with at "
+                         "least half of their lists altered (a rater with one altered list "
+                         "among several is still counted as careful).")
         middle.metric("Flagged by PL-mix (raters)", len(check.flagged))
         right.metric("Flagged and noisy", check.hits)
         first, second = st.columns(2)

@@ -496,3 +496,12 @@ def test_mallows_swaps_of_one_long_ranking_is_a_permutation_of_it():
     moved = np.mean(items != np.arange(k))
     assert 0.1 < moved < 0.9  # φ = 0.3: mostly neighbours swapped
     assert 0 < noise.altered_distance(prefs, result)[0] < 0.01
+
+
+def test_the_replacing_noise_is_named_for_lists_and_points_to_spammers_for_raters():
+    from coarsenrank_core.noise import NOISE_TYPES
+
+    kind = NOISE_TYPES["replace_random"]
+    assert "raters" not in kind.label.lower() and "lists" in kind.label
+    assert "Spammers" in kind.description and NOISE_TYPES["spammers"].label.startswith(
+        "Spammers")
