@@ -216,13 +216,18 @@ if prefs.items.size <= EXPOSURE_CHECK_ENTRIES or compute.default_fit.peek(prefs,
     if exposure_message is not None:
         st.warning(exposure_message, icon="⚖️")
 
-left, right = st.columns(2)
-with left:
+if prefs.has_rankers:
+    left, right = st.columns(2)
+    with left:
+        show_chart(charts.length_histogram(summary), key="length_chart")
+    with right:
+        show_chart(charts.ranker_histogram(summary), key="ranker_chart")
+    explain("Left: the number of items in each list. Right: how many lists each rater gave; "
+            "raters with many lists weigh more in the result.")
+else:  # no rater column: each list counts as its own rater, so there is nothing to chart
     show_chart(charts.length_histogram(summary), key="length_chart")
-with right:
-    show_chart(charts.ranker_histogram(summary), key="ranker_chart")
-explain("Left: the number of items in each list. Right: how many lists each rater gave; "
-        "raters with many lists weigh more in the result.")
+    explain("The number of items in each list. The file names no raters, so each list "
+            "counts as its own rater.")
 show_chart(charts.coverage_chart(summary, prefs.item_names), key="coverage_chart")
 explain("Items at the top were ranked least often: their place in the consensus is the least "
         "certain.")

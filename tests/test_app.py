@@ -634,3 +634,13 @@ def test_the_provisional_consensus_is_refined_to_the_default_rules_alpha(monkeyp
     assert "likely ranks (90%)" in at.dataframe[0].value.columns
     assert [s for s in chart_specs(at) if "How sure" in s["layout"]["title"]["text"]]
 
+
+
+def test_without_raters_the_data_page_draws_no_rater_chart():
+    at = upload(open_page("pages/data.py"), "lists.csv", b"1st,2nd,3rd\na,b,c\nb,a,c\nc,a,b\n")
+    no_failure(at)
+    titles = [s["layout"]["title"]["text"] for s in chart_specs(at)]
+    assert not any("each rater" in t for t in titles) and any("lists" in t for t in titles)
+    at = upload(at, "drinks.csv", SMALL_CSV)
+    titles = [s["layout"]["title"]["text"] for s in chart_specs(at)]
+    assert any("each rater" in t for t in titles)

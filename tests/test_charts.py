@@ -349,3 +349,15 @@ def test_a_long_method_name_wraps_beside_the_axis_instead_of_widening_the_chart(
     assert len(lines) > 1 and all(len(line) <= LABEL_WIDTH for line in lines)
     assert "&lt;by&gt;" in labels[0] and " ".join(lines) == long.replace("<", "&lt;").replace(
         ">", "&gt;")
+
+
+def test_count_axes_of_the_data_summary_carry_whole_numbers_only():
+    from types import SimpleNamespace
+
+    from ui import charts
+
+    summary = SimpleNamespace(length_counts={3: 3}, preferences_per_ranker=[1, 1, 1])
+    for fig in (charts.length_histogram(summary), charts.ranker_histogram(summary)):
+        assert fig.layout.yaxis.tickformat == ",d" and fig.layout.yaxis.dtick == 1
+    many = SimpleNamespace(length_counts={3: 300}, preferences_per_ranker=[1] * 300)
+    assert charts.length_histogram(many).layout.yaxis.dtick is None

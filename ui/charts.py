@@ -94,8 +94,15 @@ def length_histogram(summary) -> go.Figure:
     fig = go.Figure(go.Bar(x=[str(k) for k in lengths],
                            y=[summary.length_counts[k] for k in lengths],
                            marker_color="#1f5fa8", hovertemplate="%{y} lists of %{x} items"))
+    _whole_counts(fig, max(summary.length_counts.values(), default=0))
     return _layout(fig, "How long are the lists?", xaxis_title="items in a list",
                    yaxis_title="number of lists")
+
+
+def _whole_counts(fig: go.Figure, top: int) -> None:
+    """A count axis labelled with whole numbers only (no 0.5 lists)."""
+    fig.update_yaxes(rangemode="tozero", tickformat=",d",
+                     dtick=1 if top <= 6 else None)
 
 
 def ranker_histogram(summary) -> go.Figure:
@@ -105,6 +112,7 @@ def ranker_histogram(summary) -> go.Figure:
     fig = go.Figure(go.Bar(x=[str(int(v)) for v in values], y=raters, marker_color="#E69F00",
                            hovertemplate="%{y} raters gave %{x} lists<extra></extra>"))
     fig.update_xaxes(type="category")
+    _whole_counts(fig, int(raters.max(initial=0)))
     return _layout(fig, "How much did each rater answer?", xaxis_title="lists per rater",
                    yaxis_title="number of raters", bargap=0.05)
 
