@@ -125,7 +125,7 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*|,(?!\d{3}$)\d+)?|[.,]\d+)")
 
 
-def is_plain_number(cells) -> np.ndarray:
+def is_plain_number(cells: object) -> np.ndarray:
     """Whether each cell is a number as written in a spreadsheet (see :data:`_PLAIN_NUMBER`)."""
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
