@@ -107,14 +107,19 @@ def headers_drawn(page) -> None:
 
 def open_expanders(page) -> None:
     """Open every closed expander in the main area (a click on an open one would close it),
-    and wait until each reads open."""
-    for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
-        if not expander.evaluate(EXPANDER_OPEN):
-            expander.locator("summary").click()
-            page.wait_for_timeout(300)
-    page.wait_for_function(f"""() => [...document.querySelectorAll(
-        '[data-testid=stMain] [data-testid=stExpander]')].every({EXPANDER_OPEN})""",
-                           timeout=10_000)
+    and wait until each reads open. A rerun that draws an expander again can draw it
+    closed (in CI one stayed closed for 10 s after its click), so a closed one is clicked
+    again, once a second for up to 20 s."""
+    every_open = f"""() => [...document.querySelectorAll(
+        '[data-testid=stMain] [data-testid=stExpander]')].every({EXPANDER_OPEN})"""
+    for _ in range(20):
+        for expander in page.locator("[data-testid=stMain] [data-testid=stExpander]").all():
+            if not expander.evaluate(EXPANDER_OPEN):
+                expander.locator("summary").click()
+                page.wait_for_timeout(300)
+        if drawn_within(page, every_open, 1_000):
+            return
+    page.wait_for_function(every_open, timeout=1_000)
 
 
 def drawn_within(page, condition: str, timeout: float) -> bool:

@@ -17,7 +17,6 @@ from tests.test_browser import (  # noqa: F401 - browser and shots are fixtures
     served_app,
     shots,
     wait_idle,
-    wait_main_idle,
 )
 from ui.poll import TOKEN_COOKIE, poll_preferences
 from ui.poll_store import PollStore
@@ -28,6 +27,13 @@ ITEMS = ["Margherita", "Funghi", "Hawaii", "Quattro formaggi", "Diavola"]
 STUDENTS = 12
 CHANGERS = (4, 9)  # these students change their answer after submitting
 TIED = 7  # this student ties their 2nd and 3rd choices
+
+
+def wait_main_idle(page) -> None:
+    """Wait for a phone's page to finish its run: the title drawn, then no run in progress
+    (a student's ballot has no status line to wait for, unlike the analyst's pages)."""
+    page.locator("[data-testid=stMain] h1").first.wait_for()
+    run_ended(page, settle=250)
 
 
 def rankings() -> list[list[str]]:

@@ -770,3 +770,14 @@ def test_common_titles_for_who_answered_name_the_ranker(title):
                  "Student number 1 with a long name,b,a,c\n")
     assert prefs.ranker_names == ("Student number 0 with a long name",
                                   "Student number 1 with a long name")
+
+
+def test_titled_columns_that_never_share_a_value_are_not_read_as_rankings():
+    facts = "Name,Class,Team\nAmy,3B,Red\nBen,3C,Blue\nCy,3B,Green\n"
+    error = fails(facts)
+    assert error.row == 1 and "never share a value" in error.reason
+    # unanimous rankings under titles that are not places are still rankings
+    same = read("voter,Top pick,Runner-up\nv1,Tea,Coffee\nv2,Tea,Coffee\nv3,Tea,Coffee\n")
+    assert same.to_lists(names=True)[0] == ["Tea", "Coffee"]
+    mixed = read("voter,Top pick,Runner-up\nv1,Tea,Coffee\nv2,Coffee,Tea\nv3,Tea,Juice\n")
+    assert len(mixed) == 3

@@ -453,6 +453,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 _refuse_rank_numbers(file.prepared, report)
                 _refuse_number_column(file.prepared, report)
                 _refuse_names_beside_numbers(file.prepared, report)
+                _refuse_unrelated_columns(file.prepared, report)
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
@@ -703,6 +704,35 @@ def _refuse_repeated_header(table: Table) -> None:
             "answer.", row=int(table.lines[1 + again[0]]),
             fix="Delete this row (and any other repeated title row), then load the file "
                 "again.")
+
+
+def _refuse_unrelated_columns(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse a wide read of titled columns that are not places and never share a value
+    (a class and a team, say): no item is then compared with another across them."""
+    if not report.header_rows or prepared.header is None or prepared.n_rows < 3:
+        return
+    table = prepared.table
+    columns = [j for j in prepared.free if j < table.width]
+    titles = [prepared.label(j) for j in columns]
+    if not 2 <= len(columns) <= 50 or any(RANK_LABEL.fullmatch(t.strip())
+                                          or _PLACE_TITLE.fullmatch(t) for t in titles):
+        return  # (beyond 50 columns the check's table of values by column would be large)
+    codes, uniques = table.factorized
+    present = np.zeros((len(columns), len(uniques)), dtype=bool)  # value seen in a column
+    for k, j in enumerate(columns):
+        present[k, codes[prepared.start:, j]] = True
+    present[:, uniques == ""] = False
+    if present.sum(axis=1).max() < 2:
+        return  # every column holds one value: unanimous rankings
+    if (present.sum(axis=0) > 1).any():
+        return  # some value sits in two columns: items compared across places
+    raise PreferenceFormatError(
+        f"This file was not loaded: read as {report.layout_title}, its columns "
+        f"{quote_list(titles, 3)} would hold the places, but they never share a value, so no "
+        "item would be compared with another across them; these columns look like facts "
+        "about each row (a class, a team), not rankings.", row=int(table.lines[0]),
+        fix="Check that this is the table of rankings (in a workbook, choose the sheet that "
+            "holds them); for rankings, title the columns by place ('1st', '2nd', ...).")
 
 
 def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None:

@@ -128,7 +128,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
                 "when the item was not ranked.")
     _refuse_ranks_from_zero(cells[:, columns], ranks, line,
                             [prepared.label(j) for j in columns])
-    if options.one_is_best and not any_number:
+    if options.one_is_best and not any_number and prepared.platform is not None:
         _refuse_ratings(ranks, line, [prepared.label(j) for j in columns])
     places = max(len(columns), len(prepared.free))
     if options.one_is_best and not any_number and (ranks > places).any():
@@ -198,8 +198,9 @@ def _refuse_ranks_from_zero(cells: np.ndarray, ranks: np.ndarray, line: np.ndarr
 
 
 def _refuse_ratings(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> None:
-    """Refuse rows that mostly give one number to several items: ratings (1 to 5 stars)
-    rather than ranks, which read with 1 the best would turn the order upside down."""
+    """Refuse a survey platform's grid whose rows mostly give one number to several items:
+    ratings (1 to 5 stars) rather than ranks, which read with 1 the best would turn the
+    order upside down. (A table of ranks written by hand may tie as often as it likes.)"""
     ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
     repeats = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
     rated = (ranks > 0).sum(axis=1) >= 3
