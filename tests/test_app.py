@@ -162,22 +162,23 @@ def test_failing_upload_shows_the_problem_and_keeps_the_old_data(content, where)
     assert len(at.dataframe[0].value) == 8
 
 
-def test_truth_upload_enables_accuracy():
+def drinks_with_truth(name: str, truth: bytes) -> AppTest:
+    """The Data page after uploading SMALL_CSV and then its true order."""
     at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
-    at.file_uploader(key="upload_truth").set_value(
-        ("truth.csv", b"item,score\ntea,3\ncoffee,2\njuice,1\n", "text/csv"))
+    at.file_uploader(key="upload_truth").set_value((name, truth, "text/plain"))
     at.run()
     assert any("True order loaded" in s.value for s in at.success)
+    return at
+
+
+def test_truth_upload_enables_accuracy():
+    at = drinks_with_truth("truth.csv", b"item,score\ntea,3\ncoffee,2\njuice,1\n")
     at = open_page("pages/consensus.py", at)
     assert [m.label for m in at.metric] == ["Agreement with the true order"]
 
 
 def test_a_true_order_read_for_earlier_data_is_not_applied_to_new_data():
-    at = upload(open_page("pages/data.py"), "drinks.csv", SMALL_CSV)
-    at.file_uploader(key="upload_truth").set_value(
-        ("truth.txt", b"tea\ncoffee\njuice\n", "text/plain"))
-    at.run()
-    assert any("True order loaded" in s.value for s in at.success)
+    at = drinks_with_truth("truth.txt", b"tea\ncoffee\njuice\n")
     films = b"who,1st,2nd,3rd\na,Film A,Film B,Film C\nb,Film B,Film A,Film C\n"
     at = upload(at, "films.csv", films)
     no_failure(at)
