@@ -687,3 +687,14 @@ def test_google_forms_grids_in_other_languages_read_their_places_as_ranks(labels
     prefs = read_preferences(("\n".join(rows) + "\n").encode())
     assert prefs.item_names == fruit
     assert prefs.to_lists(names=True)[1] == [fruit[1], fruit[0], fruit[2]]
+
+
+def test_limesurvey_full_headings_are_named_limesurvey_not_qualtrics():
+    text = (b"Response ID,Date submitted,Last page,Start language,Seed,"
+            b"Rank the pizzas [Rank 1],Rank the pizzas [Rank 2],Rank the pizzas [Rank 3]\n"
+            b"1,2024-05-01 10:00:00,2,en,1462847,Funghi,Hawaii,Diavola\n"
+            b"2,2024-05-01 10:01:00,2,en,9981211,Hawaii,Funghi,Diavola\n")
+    from coarsenrank_core.io import read_file
+
+    report = read_file(text).report
+    assert report.platform == "LimeSurvey"

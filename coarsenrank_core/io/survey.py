@@ -333,12 +333,15 @@ def _platform(header: Sequence[str]) -> str | None:
     names = {normalise(c) for c in header if c}
     if {"respondentid", "collectorid"} & names:
         return "SurveyMonkey"
+    # LimeSurvey's code or full headings ('Date submitted', 'Start language') before
+    # Qualtrics', since both can title the answer's id 'Response ID'
+    if ({"submitdate", "lastpage"} <= names or {"datesubmitted", "lastpage"} <= names
+            or "startlanguage" in names):
+        return "LimeSurvey"
     if {"responseid", "recordeddate", "distributionchannel"} & names:
         return "Qualtrics"
     if {"starttime", "completiontime"} <= names:
         return "Microsoft Forms"
-    if {"submitdate", "lastpage"} <= names or "startlanguage" in names:
-        return "LimeSurvey"
     if "networkid" in names or "submitdate(utc)" in names:
         return "Typeform"
     if header and normalise(header[0]) == "timestamp":
