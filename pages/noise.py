@@ -58,10 +58,14 @@ kind = st.selectbox("What kind of noise?", list(NOISE_TYPES),
 noise = NOISE_TYPES[kind]
 st.caption(noise.description)
 low, high, default = noise.range
+# the defaults go into the session first: a widget given both a value and a session
+# value (a noisy copy's settings shown above) makes Streamlit warn on every run
+st.session_state.setdefault(f"noise_level_{kind}", float(default))
+st.session_state.setdefault("noise_seed", 0)
 with st.form("noise_form"):
-    level = st.slider(f"How much? ({noise.parameter})", float(low), float(high), float(default),
+    level = st.slider(f"How much? ({noise.parameter})", float(low), float(high),
                       step=0.05, key=f"noise_level_{kind}")
-    seed = st.number_input("Seed (the same seed gives the same noise)", 0, 100_000, 0,
+    seed = st.number_input("Seed (the same seed gives the same noise)", 0, 100_000,
                            key="noise_seed")
     apply = st.form_submit_button("Make the noisy copy", type="primary")
 
