@@ -126,10 +126,11 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
-    _refuse_ranks_from_zero(cells[:, columns], ranks, line,
-                            [prepared.label(j) for j in columns])
+    labels = [str(n) for n in names]
+    _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
+    shared = _shared_place(ranks)
     if options.one_is_best and not any_number and prepared.platform is not None:
-        _refuse_ratings(ranks, line, [prepared.label(j) for j in columns])
+        _refuse_ratings(ranks, shared, line, labels)
     places = max(len(columns), len(prepared.free))
     if options.one_is_best and not any_number and (ranks > places).any():
         i, k = np.argwhere(ranks > places)[0]
@@ -149,8 +150,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     return assemble(row.astype(np.intp), group.astype(np.intp), k.astype(np.intp),
                     len(line), tuple(str(n) for n in names), line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
-                    notes=_shared_places(ranks, line, [str(n) for n in names],
-                                         prepared.platform))
+                    notes=_shared_places(ranks, shared, line, labels, prepared.platform))
 
 
 def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
@@ -197,17 +197,26 @@ def _refuse_ranks_from_zero(cells: np.ndarray, ranks: np.ndarray, line: np.ndarr
             "was not ranked, write '-' or leave the cell blank.")
 
 
-def _refuse_ratings(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> None:
-    """Refuse a survey platform's grid whose rows mostly give one number to several items:
-    ratings (1 to 5 stars) rather than ranks, which read with 1 the best would turn the
-    order upside down. (A table of ranks written by hand may tie as often as it likes.)"""
+def _shared_place(ranks: np.ndarray) -> np.ndarray:
+    """Per row, the best place it gives to several items; NaN where it ties nothing."""
     ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
-    repeats = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    twin = ordered[:, 1:] == ordered[:, :-1]
+    first = np.argmax(twin, axis=1) + 1
+    return np.where(twin.any(axis=1), ordered[np.arange(len(ordered)), first], np.nan)
+
+
+def _refuse_ratings(ranks: np.ndarray, shared: np.ndarray, line: np.ndarray,
+                    labels: list[str]) -> None:
+    """Refuse a survey platform's grid whose rows mostly give one number to several items
+    (``shared``, from :func:`_shared_place`): ratings (1 to 5 stars) rather than ranks,
+    which read with 1 the best would turn the order upside down. (A table of ranks written
+    by hand may tie as often as it likes.)"""
+    repeats = np.isfinite(shared)
     rated = (ranks > 0).sum(axis=1) >= 3
     if rated.sum() < 2 or repeats[rated].mean() <= 0.5:
         return
     i = int(np.flatnonzero(repeats & rated)[0])
-    value = ordered[i, 1:][ordered[i, 1:] == ordered[i, :-1]][0]
+    value = shared[i]
     named = [labels[k] for k in np.flatnonzero(ranks[i] == value)]
     raise PreferenceFormatError(
         f"Most rows give the same number to several items (this row gives {value:g} to "
@@ -219,19 +228,19 @@ def _refuse_ratings(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> N
             "columns holding ranks' by hand (--format ranks).")
 
 
-def _shared_places(ranks: np.ndarray, line: np.ndarray, names: list[str],
-                   platform: str | None) -> list[str]:
-    """A note naming the rows that give one place to several items (read as ties), in a
-    survey platform's export: there that is usually a form that let a place be ticked
-    twice (a table of ranks written by hand ties items on purpose)."""
-    ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
-    shared = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
-    if not shared.size or platform is None:
+def _shared_places(ranks: np.ndarray, shared: np.ndarray, line: np.ndarray,
+                   names: list[str], platform: str | None) -> list[str]:
+    """A note naming the rows that give one place to several items (``shared``, from
+    :func:`_shared_place`; read as ties), in a survey platform's export: there that is
+    usually a form that let a place be ticked twice (a table of ranks written by hand ties
+    items on purpose)."""
+    rows = np.flatnonzero(np.isfinite(shared))
+    if not rows.size or platform is None:
         return []
-    i = int(shared[0])
-    value = ordered[i, 1:][ordered[i, 1:] == ordered[i, :-1]][0]
+    i = int(rows[0])
+    value = shared[i]
     tied = [names[k] for k in np.flatnonzero(ranks[i] == value)]
-    verb = "gives" if shared.size == 1 else "give"
-    return [f"{plural(shared.size, 'row')} {verb} the same place to several items, read as "
+    verb = "gives" if rows.size == 1 else "give"
+    return [f"{plural(rows.size, 'row')} {verb} the same place to several items, read as "
             f"ties (row {int(line[i])}: {quote_list(tied, 3)} at {value:g}); if the form let "
             "a place be chosen twice by mistake, correct those rows"]
