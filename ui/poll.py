@@ -339,8 +339,11 @@ def student_view(poll_store: PollStore, poll: Poll) -> None:
         _keep_token(token)
     if poll.question:
         st.subheader(plain(poll.question))
-    _next_poll_button(poll_store, poll, token)
     mine = poll_store.answer_of(poll.poll_id, token)
+    # while a student ranks, each tap's run looks for the next poll; a refresh every few
+    # seconds would only compete with the taps (a tap that meets it can go unseen)
+    waiting = mine is not None or not poll.is_open()
+    (_watch_next_poll if waiting else _next_poll_button)(poll_store, poll, token)
     if not poll.is_open():
         st.info("This poll is closed: it accepts no more answers.")
         if mine is not None:
@@ -388,7 +391,6 @@ def student_view(poll_store: PollStore, poll: Poll) -> None:
         st.rerun()
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
 def _next_poll_button(poll_store: PollStore, poll: Poll, token: str) -> None:
     """Once the teacher starts the next poll of the session: a button to it that keeps
     this browser's token (so the teacher sees one student's answers together)."""
@@ -407,6 +409,10 @@ def _next_poll_button(poll_store: PollStore, poll: Poll, token: str) -> None:
                  use_container_width=True):
         st.query_params.from_dict({"poll": following.poll_id, "token": token})
         st.rerun(scope="app")
+
+
+#: The next-poll button, looked for every few seconds: for a student who has answered.
+_watch_next_poll = st.fragment(run_every=REFRESH_SECONDS)(_next_poll_button)
 
 
 def _students_result(poll_store: PollStore, poll: Poll) -> None:
