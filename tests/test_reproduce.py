@@ -53,13 +53,14 @@ def _sushi_file(folder, rng):
 
 
 @pytest.mark.slow
-def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
+def test_quick_run_writes_the_papers_report_and_csvs(data_dir, tmp_path):
     sushi = tmp_path / "sushi"
     sushi.mkdir()
     _sushi_file(sushi, np.random.default_rng(0))
     out = tmp_path / "reports"
-    assert main(["--data", str(data_dir), "--out", str(out), "--quick",
+    assert main(["--data", str(data_dir), "--out", str(out), "--quick", "--only", "paper",
                  "--sushi", str(sushi)]) == 0
+    assert not (out / "default_answer.md").exists()
     report = (out / "paper_reproduction.md").read_text()
     for heading in ["Table \"Accuracy\"", "PeerGrading built two ways", "Annotation ablation",
                     "Scale ablation", "DIC curves", "Learning times", "Calibration",
@@ -88,6 +89,14 @@ def test_quick_run_writes_the_report_and_csvs(data_dir, tmp_path):
     assert {r["exposure"] for r in study} == {"uniform", "correlated", "anti-correlated"}
     assert {r["method"] for r in study} >= {"coarsen-pl", "pl-em", "pl-mix", "pl-mix-ranker"}
     assert "## 11. The default answer" in report
+
+
+@pytest.mark.slow
+def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path):
+    out = tmp_path / "reports"
+    assert main(["--data", str(data_dir), "--out", str(out), "--quick", "--only",
+                 "default"]) == 0
+    assert not (out / "paper_reproduction.md").exists()
     default = (out / "default_answer.md").read_text()
     for heading in ["## The default", "## 1. Accuracy", "## 2. Rank intervals",
                     "## 3. The paper's datasets"]:
