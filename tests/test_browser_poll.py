@@ -124,11 +124,16 @@ def answers_shown(page) -> str:
     return page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
 
 
-def consensus_items(page) -> list[str]:
-    """The item column of the teacher's consensus table (rank, item, likely ranks)."""
+def consensus_items(page, count: int = len(ITEMS)) -> list[str]:
+    """The item column of the teacher's consensus table (rank, item, likely ranks), once
+    its ``count`` rows are drawn: the view's refresh may be redrawing the table."""
     table = page.locator("[data-testid=stDataFrame]").first
-    table.locator("[role=gridcell]").first.wait_for(state="attached")
-    cells = table.locator("[role=gridcell]").all_inner_texts()
+    for _ in range(60):
+        table.locator("[role=gridcell]").first.wait_for(state="attached")
+        cells = table.locator("[role=gridcell]").all_inner_texts()
+        if len(cells) >= 3 * count and all(cells[1:3 * count:3]):
+            break
+        page.wait_for_timeout(500)
     return cells[1::3]
 
 
