@@ -781,3 +781,16 @@ def test_titled_columns_that_never_share_a_value_are_not_read_as_rankings():
     assert same.to_lists(names=True)[0] == ["Tea", "Coffee"]
     mixed = read("voter,Top pick,Runner-up\nv1,Tea,Coffee\nv2,Coffee,Tea\nv3,Tea,Juice\n")
     assert len(mixed) == 3
+
+
+@pytest.mark.parametrize("head", ["Candidate 1,Candidate 2", "Q5_1,Q5_2", "Pick 1st,Pick 2nd"])
+def test_a_numbered_series_of_titles_is_places_even_when_its_columns_share_no_value(head):
+    # found by hypothesis: every voter's second choice was the same item, so the two place
+    # columns held no value in common; one title numbered is one question's places
+    prefs = read(f"{head}\nHawaii,Funghi\nDiavola,Funghi\nHawaii,Funghi\nDiavola,Funghi\n")
+    assert prefs.to_lists(names=True)[:2] == [["Hawaii", "Funghi"], ["Diavola", "Funghi"]]
+
+
+def test_columns_that_vary_in_one_place_only_are_still_read_as_rankings():
+    prefs = read("voter,Top pick,Runner-up\nv1,Tea,Coffee\nv2,Juice,Coffee\nv3,Tea,Coffee\n")
+    assert prefs.to_lists(names=True)[1] == ["Juice", "Coffee"]

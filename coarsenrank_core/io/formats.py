@@ -714,16 +714,16 @@ def _refuse_unrelated_columns(prepared: Prepared, report: ReadReport) -> None:
     table = prepared.table
     columns = [j for j in prepared.free if j < table.width]
     titles = [prepared.label(j) for j in columns]
-    if not 2 <= len(columns) <= 50 or any(RANK_LABEL.fullmatch(t.strip())
-                                          or _PLACE_TITLE.fullmatch(t) for t in titles):
+    if not 2 <= len(columns) <= 50 or _numbered_series(titles) or any(
+            RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t) for t in titles):
         return  # (beyond 50 columns the check's table of values by column would be large)
     codes, uniques = table.factorized
     present = np.zeros((len(columns), len(uniques)), dtype=bool)  # value seen in a column
     for k, j in enumerate(columns):
         present[k, codes[prepared.start:, j]] = True
     present[:, uniques == ""] = False
-    if present.sum(axis=1).max() < 2:
-        return  # every column holds one value: unanimous rankings
+    if (present.sum(axis=1) >= 2).sum() < 2:
+        return  # at most one column varies: near-unanimous rankings, or too little to tell
     if (present.sum(axis=0) > 1).any():
         return  # some value sits in two columns: items compared across places
     raise PreferenceFormatError(
@@ -733,6 +733,16 @@ def _refuse_unrelated_columns(prepared: Prepared, report: ReadReport) -> None:
         "about each row (a class, a team), not rankings.", row=int(table.lines[0]),
         fix="Check that this is the table of rankings (in a workbook, choose the sheet that "
             "holds them); for rankings, title the columns by place ('1st', '2nd', ...).")
+
+
+_NUMBER_IN_TITLE = re.compile(r"\d+(?:st|nd|rd|th)?", re.IGNORECASE)
+
+
+def _numbered_series(titles: list[str]) -> bool:
+    """Whether the titles are one title numbered ('Candidate 1', 'Candidate 2'; 'Q5_1',
+    'Q5_2'): places of one question, however the platform words them."""
+    stems = {_NUMBER_IN_TITLE.sub("#", t.strip().casefold()) for t in titles}
+    return len(stems) == 1 and "#" in next(iter(stems)) and len(set(titles)) == len(titles)
 
 
 def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None:
