@@ -1,0 +1,67 @@
+"""Reader and CLI defects found by exploratory testing (second batch)."""
+
+import pytest
+
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
+from coarsenrank_core.io import ReadOptions, read_file, read_preferences
+
+
+def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceFormatError:
+    """The PreferenceFormatError for ``data`` (which must not be the safety net's)."""
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data, fmt, options=ReadOptions(**options))  # type: ignore[arg-type]
+    assert not info.value.reason.startswith(_UNEXPECTED), info.value
+    return info.value
+
+
+JURY = ("judge,contestant,{rank}\n"
+        "J1,Ann,{a1}\nJ1,Bob,{b1}\nJ1,Cy,{c1}\n"
+        "J2,Ann,{a2}\nJ2,Bob,{b2}\nJ2,Cy,{c2}\n")
+
+
+def jury(rank: str, *cells: str) -> bytes:
+    keys = ("a1", "b1", "c1", "a2", "b2", "c2")
+    return JURY.format(rank=rank, **dict(zip(keys, cells))).encode()
+
+
+# ------------------------------------------------------------- long layout: --items honoured
+def test_long_items_option_names_item_then_rank_column():
+    data = jury("place", "1st", "2nd", "3rd", "2nd", "1st", "3rd")
+    result = read_file(data, "long", options=ReadOptions(item_columns=("contestant", "place")))
+    prefs = result.preferences
+    assert prefs.to_lists(names=True) == [["Ann", "Bob", "Cy"], ["Bob", "Ann", "Cy"]]
+    assert prefs.ranker_names == ("J1", "J2")
+    assert result.report.item_columns == ("contestant", "place")
+    assert result.report.ranker_column == "judge"
+
+
+def test_long_items_option_with_points_where_higher_is_better():
+    data = jury("points", "10", "8", "6", "7", "9", "5")
+    options = ReadOptions(item_columns=("contestant", "points"), one_is_best=False)
+    prefs = read_preferences(data, "long", options=options)
+    assert prefs.to_lists(names=True) == [["Ann", "Bob", "Cy"], ["Bob", "Ann", "Cy"]]
+
+
+@pytest.mark.parametrize("columns", [("contestant",), ("contestant", "contestant"),
+                                     ("contestant", "points", "judge")])
+def test_long_items_option_needs_an_item_and_a_rank_column(columns):
+    error = refusal(jury("points", "10", "8", "6", "7", "9", "5"), "long",
+                    item_columns=columns)
+    assert "the column naming the item, then the column holding its rank" in error.reason
+    assert "--items ITEM RANK" in error.fix
+
+
+def test_long_items_option_names_a_missing_column():
+    error = refusal(jury("points", "10", "8", "6", "7", "9", "5"), "long",
+                    item_columns=("contestant", "score"))
+    assert "'score'" in error.reason
+
+
+@pytest.mark.parametrize("rank, cells", [
+    ("place", ("1st", "2nd", "3rd", "2nd", "1st", "3rd")),
+    ("points", ("10", "8", "6", "7", "9", "5"))])
+def test_detected_long_table_suggests_its_item_and_rank_columns(rank, cells):
+    error = refusal(jury(rank, *cells))
+    assert f"--format long --items contestant {rank}" in error.fix
+    assert "item columns holding ranks" not in error.fix
