@@ -1,5 +1,7 @@
 """Reader and CLI defects found by exploratory testing (second batch)."""
 
+import io
+
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
@@ -65,3 +67,35 @@ def test_detected_long_table_suggests_its_item_and_rank_columns(rank, cells):
     error = refusal(jury(rank, *cells))
     assert f"--format long --items contestant {rank}" in error.fix
     assert "item columns holding ranks" not in error.fix
+
+
+# ------------------------------------------------------------- Excel: merged cells filled down
+def workbook(rows: list[list[object]], merged: tuple[str, ...] = ()) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    for block in merged:
+        sheet.merge_cells(block)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_judge_merged_over_its_rows_names_each_row():
+    rows = [["Judge", "Item", "Rank"],
+            ["Ann", "Cake", 1], [None, "Pie", 2], [None, "Tart", 3],
+            ["Bob", "Tart", 1], [None, "Cake", 2], [None, "Pie", 3]]
+    prefs = read_preferences(workbook(rows, ("A2:A4", "A5:A7")))
+    assert prefs.ranker_names == ("Ann", "Bob")
+    assert prefs.to_lists(names=True) == [["Cake", "Pie", "Tart"], ["Tart", "Cake", "Pie"]]
+
+
+def test_merged_title_across_columns_is_not_spread_and_blank_cells_stay_blank():
+    rows = [["Tasting 2026", None, None],
+            ["voter", "1st", "2nd"],
+            ["ann", "tea", "coffee"], ["bob", "coffee", None]]
+    prefs = read_preferences(workbook(rows, ("A1:C1",)))
+    assert prefs.to_lists(names=True) == [["tea", "coffee"]]
+    assert prefs.notes == ("Skipped 1 row with fewer than 2 items: row 4",)

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import math
+import re
 import threading
 import zipfile
 from collections import OrderedDict
@@ -595,8 +596,58 @@ def _sheet_table(book: _OpenBook, title: str, *, fast: bool = True) -> Table:
         progress(total, total)
     values, widths, lines = read
     table = Table.from_flat(values, widths, lines, ",")
+    if (table.cells == "").any():  # only a blank cell can lie under a merged one
+        table = _filled_down(table, _merged_blocks(book, title))
     table.cells.flags.writeable = False  # shared through the cache
     return table
+
+
+_MERGE_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref\s*=\s*[\"']"
+                         rb"\$?([A-Za-z]{1,3})\$?(\d{1,7}):\$?([A-Za-z]{1,3})\$?(\d{1,7})[\"']")
+
+
+def _merged_blocks(book: _OpenBook, title: str) -> list[tuple[int, int, int]]:
+    """The merged cells of a sheet that span rows: (column, first row, last row), 1-based.
+
+    Excel writes them after the rows (``<mergeCells>``), so the sheet's XML is searched once
+    more, without parsing it, for where they begin.
+    """
+    tail = b""
+    with book.archive.open(book.parts[title]) as source:
+        carry = b""
+        while chunk := source.read(_CHUNK_BYTES):
+            text = carry + chunk
+            at = text.find(b"mergeCell")
+            if at >= 0:
+                tail = text[max(at - 64, 0):] + source.read(MAX_PART_BYTES)
+                break
+            carry = text[-64:]
+    blocks = []
+    for first_col, first_row, _, last_row in _MERGE_CELL.findall(tail):
+        column = _COLUMNS.get(first_col.decode().upper())
+        if column is not None and int(last_row) > int(first_row):
+            blocks.append((column, int(first_row), int(last_row)))
+    return blocks
+
+
+def _filled_down(table: Table, blocks: list[tuple[int, int, int]]) -> Table:
+    """The table with each merged block's value copied into its blank cells below, as the
+    sheet shows it (a judge's name merged over the rows of the judge's ranking)."""
+    if not blocks:
+        return table
+    cells, lines = table.cells.copy(), table.lines
+    widths = list(table.head_widths)
+    for column, first_row, last_row in blocks:
+        j = column - 1
+        top = np.flatnonzero(lines == first_row)
+        if j >= table.width or not top.size or cells[top[0], j] == "":
+            continue
+        below = np.flatnonzero((lines > first_row) & (lines <= last_row))
+        below = below[cells[below, j] == ""]
+        cells[below, j] = cells[top[0], j]
+        for i in below[below < len(widths)]:
+            widths[i] = max(widths[i], column)
+    return Table(cells, lines, table.delimiter, tuple(widths))
 
 
 def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, int], None]
