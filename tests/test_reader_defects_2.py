@@ -99,3 +99,17 @@ def test_merged_title_across_columns_is_not_spread_and_blank_cells_stay_blank():
     prefs = read_preferences(workbook(rows, ("A1:C1",)))
     assert prefs.to_lists(names=True) == [["tea", "coffee"]]
     assert prefs.notes == ("Skipped 1 row with fewer than 2 items: row 4",)
+
+
+# ------------------------------------------------------------- ranks: an item column untitled
+@pytest.mark.parametrize("fmt", ["auto", "ranks"])
+def test_item_column_with_ranks_under_a_blank_title_is_refused(fmt):
+    error = refusal(b"Judge,Anna,,Carla,Dora\nJ1,1,2,3,4\nJ2,2,1,3,4\nJ3,1,3,2,4\n", fmt)
+    assert error.row == 1 and error.column == "3"
+    assert "title is blank" in error.reason
+    assert "Type the item's name" in error.fix
+
+
+def test_blank_titled_column_without_ranks_is_still_read():
+    prefs = read_preferences(b"Judge,Anna,,Carla\nJ1,1,,2\nJ2,2,,1\n", "ranks")
+    assert prefs.to_lists(names=True) == [["Anna", "Carla"], ["Carla", "Anna"]]

@@ -78,6 +78,19 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     return bool(((ranks > 0).sum(axis=1) >= 2).any())
 
 
+def _refuse_untitled_items(prepared: Prepared, columns: list[int], ranks: np.ndarray) -> None:
+    """Refuse an item column with ranks under a blank title: its item has no name (its
+    column number would stand in for one, as if an item were called '3')."""
+    header = prepared.header or []
+    for k, j in enumerate(columns):
+        if (j >= len(header) or not header[j].strip()) and (ranks[:, k] > 0).any():
+            raise PreferenceFormatError(
+                f"Column {j + 1} holds ranks but its title is blank, so the item it ranks "
+                "has no name.", row=int(prepared.table.lines[0]), column=str(j + 1),
+                fix="Type the item's name in the first row of this column, or delete the "
+                    "column if it holds no item.")
+
+
 def _titles(prepared: Prepared) -> list[str]:
     return [prepared.label(j) for j in range(prepared.width)]
 
@@ -126,6 +139,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
+    _refuse_untitled_items(prepared, columns, ranks)
     labels = [str(n) for n in names]
     _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
     shared = _shared_place(ranks)
