@@ -7,6 +7,7 @@ import pytest
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
 from coarsenrank_core.io import ReadOptions, read_file, read_preferences
+from coarsenrank_core.io.assembly import tidy_name
 
 
 def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceFormatError:
@@ -113,3 +114,26 @@ def test_item_column_with_ranks_under_a_blank_title_is_refused(fmt):
 def test_blank_titled_column_without_ranks_is_still_read():
     prefs = read_preferences(b"Judge,Anna,,Carla\nJ1,1,,2\nJ2,2,,1\n", "ranks")
     assert prefs.to_lists(names=True) == [["Anna", "Carla"], ["Carla", "Anna"]]
+
+
+# ------------------------------------------------------------- names: spaces that look alike
+@pytest.mark.parametrize("space", ["\u00a0", "  ", " \t", "\u202f", "\u2009"])
+def test_names_differing_only_in_kind_or_number_of_spaces_are_one_item(space):
+    text = (f"voter,first,second,third\nv1,Green{space}Tea,Coffee,Juice\n"
+            "v2,Coffee,Green Tea,Juice\nv3,Green Tea,Juice,Coffee\n")
+    result = read_file(text.encode())
+    assert result.preferences.item_names == ("Green Tea", "Coffee", "Juice")
+    assert any("Merged 1 item name" in n and "repeated spaces" in n
+               for n in result.report.notes)
+    assert result.report.warning is None or "spaces" not in result.report.warning
+
+
+def test_pairwise_names_with_a_non_breaking_space_are_one_item():
+    text = "winner,loser\nGreen\u00a0Tea,Coffee\nCoffee,Green Tea\nGreen  Tea,Juice\n"
+    prefs = read_preferences(text.encode())
+    assert sorted(prefs.item_names) == ["Coffee", "Green Tea", "Juice"]
+
+
+def test_tidy_name_writes_any_run_of_spaces_as_one_but_keeps_a_line_break():
+    assert tidy_name(" Green\u00a0 \u2009Tea ") == "Green Tea"
+    assert tidy_name("Green\nTea") == "Green\nTea"
