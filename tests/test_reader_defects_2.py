@@ -137,3 +137,30 @@ def test_pairwise_names_with_a_non_breaking_space_are_one_item():
 def test_tidy_name_writes_any_run_of_spaces_as_one_but_keeps_a_line_break():
     assert tidy_name(" Green\u00a0 \u2009Tea ") == "Green Tea"
     assert tidy_name("Green\nTea") == "Green\nTea"
+
+
+# ------------------------------------------------------------- ranks: shared places '=1', 'T2'
+SHARED_PLACES = (b"Judge,Anna,Ben,Carla,Dmitri\nJ1,1,2,3,4\nJ2,=1,=1,3,4\nJ3,T2,1,T2,4\n"
+                 b"J4,2nd,1st,Joint 3rd,3=\n")
+
+
+@pytest.mark.parametrize("fmt", ["auto", "ranks"])
+def test_shared_places_written_as_in_results_tables_are_ties(fmt):
+    result = read_file(SHARED_PLACES, fmt)
+    assert result.report.layout == "ranks"
+    prefs = result.preferences
+    tie = frozenset
+    assert prefs.to_lists(names=True) == [["Anna", "Ben", "Carla", "Dmitri"],
+                                          [tie({"Anna", "Ben"}), "Carla", "Dmitri"],
+                                          ["Ben", tie({"Anna", "Carla"}), "Dmitri"],
+                                          ["Ben", "Anna", tie({"Carla", "Dmitri"})]]
+
+
+def test_items_named_like_shared_places_stay_items_in_wide_rankings():
+    prefs = read_preferences(b"voter,1st,2nd,3rd\nv1,T1,T2,T3\nv2,T2,T3,T1\nv3,T3,T1,T2\n")
+    assert prefs.item_names == ("T1", "T2", "T3")
+
+
+def test_an_equals_sign_alone_is_not_a_rank():
+    error = refusal(b"Judge,Anna,Ben,Carla\nJ1,1,2,3\nJ2,=,1,2\n", "ranks")
+    assert error.row == 3 and error.column == "Anna"

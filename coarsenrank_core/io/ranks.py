@@ -17,7 +17,14 @@ from .assembly import (
 )
 from .columns import plural, quote_list
 from .options import ReadOptions
-from .survey import Prepared, is_plain_number, looks_like_rank, rank_values, score_values
+from .survey import (
+    Prepared,
+    is_plain_number,
+    looks_like_rank,
+    rank_values,
+    score_values,
+    tied_rank_values,
+)
 from .tables import padded
 from .wide import has_rank_header, item_columns
 
@@ -70,7 +77,7 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     if not numbered and sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
         return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
-    ranks = rank_values(cells)
+    ranks = tied_rank_values(cells)
     astray = (~np.isfinite(ranks)).any(axis=1).sum()
     if astray > max(1, round(STRAY_ROWS * len(ranks))):
         return False
@@ -126,7 +133,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     cells = padded(prepared.table, _titles(prepared), prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     as_scores = any_number or not options.one_is_best
-    ranks = (score_values if as_scores else rank_values)(cells[:, columns])
+    ranks = (score_values if as_scores else tied_rank_values)(cells[:, columns])
     bad = np.argwhere(~np.isfinite(ranks))
     if bad.size:
         i, k = bad[0]
