@@ -164,3 +164,18 @@ def test_items_named_like_shared_places_stay_items_in_wide_rankings():
 def test_an_equals_sign_alone_is_not_a_rank():
     error = refusal(b"Judge,Anna,Ben,Carla\nJ1,1,2,3\nJ2,=,1,2\n", "ranks")
     assert error.row == 3 and error.column == "Anna"
+
+
+def test_averaged_places_of_ties_are_ties():
+    prefs = read_preferences(b"Judge,Anna,Ben,Carla,Dev\nJ1,1.5,1.5,3,4\nJ2,1,2,3.5,3.5\n"
+                             b"J3,2,1,3,4\n")
+    tie = frozenset
+    assert prefs.to_lists(names=True) == [[tie({"Anna", "Ben"}), "Carla", "Dev"],
+                                          ["Anna", "Ben", tie({"Carla", "Dev"})],
+                                          ["Ben", "Anna", "Carla", "Dev"]]
+
+
+def test_a_lone_half_place_is_no_averaged_tie():
+    error = refusal(b"Judge,Anna,Ben,Carla,Dev\nJ1,1.5,2,3,4\nJ2,1,2,3.5,3.5\n", "auto")
+    assert error.row == 2 and error.column == "Anna"
+    assert "'1.5' is not a whole rank" in error.reason
