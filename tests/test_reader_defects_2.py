@@ -179,3 +179,25 @@ def test_a_lone_half_place_is_no_averaged_tie():
     error = refusal(b"Judge,Anna,Ben,Carla,Dev\nJ1,1.5,2,3,4\nJ2,1,2,3.5,3.5\n", "auto")
     assert error.row == 2 and error.column == "Anna"
     assert "'1.5' is not a whole rank" in error.reason
+
+
+# ------------------------------------------------------------- Excel: a hidden first sheet
+def test_a_hidden_first_sheet_is_not_read_by_default():
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    lists = book.active
+    lists.title = "lists"
+    for option in ("Tea", "Coffee", "Juice"):
+        lists.append([option])
+    lists.sheet_state = "hidden"
+    answers = book.create_sheet("Responses")
+    for row in (["Name", "1st", "2nd", "3rd"], ["ann", "Tea", "Coffee", "Juice"],
+                ["bob", "Coffee", "Tea", "Juice"]):
+        answers.append(row)
+    book.active = 1
+    out = io.BytesIO()
+    book.save(out)
+    result = read_file(out.getvalue())
+    assert result.report.sheet == "Responses"
+    assert result.report.sheets == ("Responses", "lists")
+    assert result.preferences.ranker_names == ("ann", "bob")

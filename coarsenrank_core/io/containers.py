@@ -232,10 +232,14 @@ class _OpenBook:
             self.parts = {str(sheet.name): rel.target
                           for sheet, rel in reader.parser.find_sheets()
                           if rel.target in reader.valid_files and "chartsheet" not in rel.Type}
+            hidden = {str(sheet.name) for sheet, _ in reader.parser.find_sheets()
+                      if sheet.state in ("hidden", "veryHidden")}
         except BaseException:
             reader.archive.close()
             raise
-        self.sheetnames = list(self.parts)
+        # the sheets Excel shows come first: a hidden sheet (the options of a drop-down
+        # list) is never the one read by default
+        self.sheetnames = sorted(self.parts, key=lambda name: name in hidden)
         self.archive = reader.archive
         self.shared_strings = reader.shared_strings
         # each shared string's cell text, worked out the first time a cell uses it
@@ -259,7 +263,8 @@ def clear_workbook_cache() -> None:
 
 
 def sheet_names(data: bytes) -> tuple[str, ...]:
-    """The names of a workbook's sheets, in order (no sheet is parsed)."""
+    """The names of a workbook's sheets, in order, the hidden ones last (no sheet is
+    parsed)."""
     return tuple(_workbook(data).sheetnames)
 
 
@@ -277,7 +282,7 @@ def _cell_text(value: object) -> str:
 
 
 def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, str]:
-    """The cells of one sheet as text (the first sheet by default), and the sheet's name.
+    """The cells of one sheet as text (by default the first sheet Excel shows), and its name.
 
     The workbook is opened once and each sheet parsed once per content (a small cache keeps
     the last few), so detecting the layout, offering the columns and reading the file share
