@@ -201,3 +201,22 @@ def test_a_hidden_first_sheet_is_not_read_by_default():
     assert result.report.sheet == "Responses"
     assert result.report.sheets == ("Responses", "lists")
     assert result.preferences.ranker_names == ("ann", "bob")
+
+
+# ------------------------------------------------------------- PGN: '?' is no player
+def game(white: str, black: str, result: str) -> str:
+    return f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n\n1. e4 {result}\n\n'
+
+
+def test_games_with_an_unknown_player_are_skipped_with_a_note():
+    text = (game("Anand", "?", "1-0") + game("Carlsen", "Anand", "0-1")
+            + game("??", "Carlsen", "1/2-1/2") + game("Anand", "Carlsen", "1-0"))
+    prefs = read_preferences(text.encode(), "pgn")
+    assert sorted(prefs.item_names) == ["Anand", "Carlsen"]
+    assert len(prefs) == 2
+    assert "Skipped 2 games with an unknown player ('?'): rows 1, 13" in prefs.notes
+
+
+def test_only_games_with_an_unknown_player_are_refused():
+    error = refusal((game("Anand", "?", "1-0") + game("?", "Carlsen", "0-1")).encode(), "pgn")
+    assert "unknown player" in error.reason and error.row == 1
