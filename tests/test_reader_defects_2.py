@@ -220,3 +220,16 @@ def test_games_with_an_unknown_player_are_skipped_with_a_note():
 def test_only_games_with_an_unknown_player_are_refused():
     error = refusal((game("Anand", "?", "1-0") + game("?", "Carlsen", "0-1")).encode(), "pgn")
     assert "unknown player" in error.reason and error.row == 1
+
+
+# ------------------------------------------------------------- cell notation: the messages
+def test_a_quoted_cell_of_several_lines_is_called_a_list_not_a_stray_quote():
+    error = refusal(b'Name,My ranking\r\nAnn,"Rome\nParis\nLondon"\r\nBob,"Paris\nRome"\r\n')
+    assert error.row == 2 and error.column == "My ranking"
+    assert "holds several lines" in error.reason and "quote" not in error.reason
+    assert "'Rome > Paris > London'" in error.fix
+
+
+def test_an_unclosed_quote_is_still_called_one():
+    error = refusal(b'Name,My ranking\nAnn,"Rome;Paris\nBob,Paris;Rome\n')
+    assert error.row == 2 and "never closed" in error.reason
