@@ -233,3 +233,16 @@ def test_a_quoted_cell_of_several_lines_is_called_a_list_not_a_stray_quote():
 def test_an_unclosed_quote_is_still_called_one():
     error = refusal(b'Name,My ranking\nAnn,"Rome;Paris\nBob,Paris;Rome\n')
     assert error.row == 2 and "never closed" in error.reason
+
+
+@pytest.mark.parametrize("mark", [". ", ") "])
+def test_a_numbered_list_in_one_cell_is_a_ranking(mark):
+    rows = [("Ann", ["Rome", "Paris", "London"]), ("Bob", ["Paris", "Rome", "London"]),
+            ("Cy", ["London", "Rome", "New York"])]
+    text = "Name,My ranking\n" + "".join(
+        f"{name}," + " ".join(f"{k + 1}{mark}{item}" for k, item in enumerate(items)) + "\n"
+        for name, items in rows)
+    result = read_file(text.encode())
+    assert result.report.layout == "cell"
+    assert result.preferences.to_lists(names=True) == [items for _, items in rows]
+    assert result.preferences.ranker_names == ("Ann", "Bob", "Cy")
