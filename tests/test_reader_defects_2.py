@@ -246,3 +246,23 @@ def test_a_numbered_list_in_one_cell_is_a_ranking(mark):
     assert result.report.layout == "cell"
     assert result.preferences.to_lists(names=True) == [items for _, items in rows]
     assert result.preferences.ranker_names == ("Ann", "Bob", "Cy")
+
+
+# ------------------------------------------------------------- pairwise: a score in one cell
+@pytest.mark.parametrize("title", ["Score", "Result", "Final score"])
+def test_a_match_score_in_one_cell_gives_the_winner(title):
+    text = (f"Date,Home,Away,{title}\n01/02/2024,Lions,Tigers,2-1\n08/02/2024,Tigers,Bears,0:0\n"
+            "15/02/2024,Bears,Lions,1 - 3\n22/02/2024,Lions,Bears,1\u20131\n"
+            "29/02/2024,Tigers,Lions,4-2\n")
+    result = read_file(text.encode())
+    assert result.report.layout == "pairwise"
+    prefs = result.preferences
+    assert prefs.to_lists(names=True) == [["Lions", "Tigers"], [frozenset({"Tigers", "Bears"})],
+                                          ["Lions", "Bears"], [frozenset({"Lions", "Bears"})],
+                                          ["Tigers", "Lions"]]
+
+
+def test_a_score_cell_that_is_no_score_is_refused_with_the_score_form():
+    error = refusal(b"Home,Away,Score\nLions,Tigers,2-1\nTigers,Bears,won\n")
+    assert error.row == 3 and error.column == "Score"
+    assert "'2-1'" in error.fix
