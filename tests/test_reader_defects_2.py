@@ -266,3 +266,19 @@ def test_a_score_cell_that_is_no_score_is_refused_with_the_score_form():
     error = refusal(b"Home,Away,Score\nLions,Tigers,2-1\nTigers,Bears,won\n")
     assert error.row == 3 and error.column == "Score"
     assert "'2-1'" in error.fix
+
+
+# ------------------------------------------------------------- tick grids are no rankings
+@pytest.mark.parametrize("text", [
+    b"Name,Pizza,Sushi,Tacos,Curry\nAmy,x,,x,\nBen,,x,x,x\nCal,x,x,,\n",
+    "Name,Mon 3 June,Tue 4 June\nAmy,Yes,No\nBen,No,\u2713\nCal,(Yes),Yes\n".encode()])
+def test_a_grid_of_ticks_or_yes_no_answers_is_refused_as_approvals(text):
+    error = refusal(text)
+    assert "approvals or availabilities" in error.reason
+    assert "appears twice" not in error.reason
+    assert error.row == 1
+
+
+def test_items_that_are_marks_under_place_titles_are_still_rankings():
+    prefs = read_preferences(b"voter,1st,2nd\nann,Yes,No\nbob,No,Yes\n")
+    assert prefs.to_lists(names=True) == [["Yes", "No"], ["No", "Yes"]]

@@ -465,6 +465,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     try:
         if format == "auto" and fmt.id in ("ranks", "wide"):
             _refuse_counts_per_place(file.prepared)
+            _refuse_tick_grid(file.prepared)
         prefs = fmt.read(file)
     except PreferenceFormatError as error:
         if format == "auto" and fmt.id == "wide":
@@ -724,6 +725,35 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
         "one ranking per person.", row=int(table.lines[0]),
         fix="Load the individual answers (one ranking per row, as the survey tool exports "
             "them); counts per place cannot be turned back into rankings.")
+
+
+#: Marks of a tick grid: ticks, crosses and yes/no answers, not items.
+_TICK_MARKS = frozenset({"x", "✓", "✔", "☑", "☒", "✗", "✘", "•", "yes", "no", "y", "n",
+                         "(yes)", "maybe", "ifneedbe", "ok"})
+
+
+def _refuse_tick_grid(prepared: Prepared) -> None:
+    """Refuse a grid of ticks or yes/no answers under columns titled by options (not by
+    places): approvals or availabilities, whose marks would be read as items."""
+    if prepared.header is None or not prepared.n_rows:
+        return
+    table = prepared.table
+    columns = [j for j in prepared.free if j < table.width]
+    titles = [prepared.label(j) for j in columns]
+    if len(columns) < 2 or any(RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t)
+                               for t in titles):
+        return
+    codes, uniques = table.factorized
+    marks = [m for m in uniques[pd.unique(codes[prepared.start:, columns].ravel())] if m != ""]
+    if not marks or any(re.sub(r"\s+", "", m.lower()) not in _TICK_MARKS for m in marks):
+        return
+    raise PreferenceFormatError(
+        f"The columns {quote_list(titles, 3)} hold only marks such as {quote_list(marks, 3)} "
+        "(ticks or yes/no answers): this looks like a grid of approvals or availabilities, "
+        "which says which options each person accepts but not in what order.",
+        row=int(table.lines[0]),
+        fix="Ask for rankings instead: one row per person with the options in order under "
+            "columns '1st', '2nd', ..., or each option's rank (1, 2, 3 ...) under its column.")
 
 
 def _refuse_repeated_header(table: Table) -> None:
