@@ -282,3 +282,21 @@ def test_a_grid_of_ticks_or_yes_no_answers_is_refused_as_approvals(text):
 def test_items_that_are_marks_under_place_titles_are_still_rankings():
     prefs = read_preferences(b"voter,1st,2nd\nann,Yes,No\nbob,No,Yes\n")
     assert prefs.to_lists(names=True) == [["Yes", "No"], ["No", "Yes"]]
+
+
+# ------------------------------------------------------------- Google Forms: brackets in items
+def test_a_grid_row_label_with_brackets_of_its_own_is_an_item():
+    question = "Rank these teachers"
+    items = ["Mr. Smith", "Dr. García", "Mrs. Lee [PE]"]
+    text = ("Timestamp," + ",".join(f"{question} [{i}]" for i in items) + "\n"
+            "2024/05/01 10:00:00 AM GMT+1,First,Second,Third\n"
+            "2024/05/01 10:05:12 AM GMT+1,Third,First,Second\n")
+    result = read_file(text.encode())
+    assert result.report.item_columns == tuple(items)
+    assert result.preferences.to_lists(names=True) == [items, ["Dr. García", "Mrs. Lee [PE]",
+                                                               "Mr. Smith"]]
+
+
+def test_brackets_in_the_question_still_leave_the_last_bracket_as_the_item():
+    text = (b"Rank [all] teas [Green],Rank [all] teas [Black]\n1,2\n2,1\n")
+    assert read_preferences(text).item_names == ("Green", "Black")

@@ -374,7 +374,8 @@ def _platform(header: Sequence[str]) -> str | None:
     return None
 
 
-_BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
+#: ``Question [Item]``; the item may hold brackets of its own: ``Rank [Mrs. Lee [PE]]``.
+_BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>(?:[^\[\]]|\[[^\[\]]*\])+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
 
 
