@@ -300,3 +300,16 @@ def test_a_grid_row_label_with_brackets_of_its_own_is_an_item():
 def test_brackets_in_the_question_still_leave_the_last_bracket_as_the_item():
     text = (b"Rank [all] teas [Green],Rank [all] teas [Black]\n1,2\n2,1\n")
     assert read_preferences(text).item_names == ("Green", "Black")
+
+
+# ------------------------------------------------------------- BLT: quotes inside a name
+def test_blt_names_keep_doubled_and_escaped_quotes():
+    text = ('3 1\n1 1 2 3 0\n1 3 2 1 0\n0\n"Bob ""The Builder"" Jones" "D\'Arcy"\n'
+            '"Ann \\"Q\\" Lee"\n"Club 2024"\n')
+    prefs = read_preferences(text.encode(), "blt")
+    assert prefs.item_names == ('Bob "The Builder" Jones', "D'Arcy", 'Ann "Q" Lee')
+
+
+def test_blt_unclosed_quote_in_a_name_is_refused_on_its_line():
+    error = refusal(b'2 1\n1 1 2 0\n1 2 1 0\n0\n"Ann" "Bob\n"Title"\n', "blt")
+    assert error.row == 5 and "not closed" in error.reason
