@@ -313,3 +313,26 @@ def test_blt_names_keep_doubled_and_escaped_quotes():
 def test_blt_unclosed_quote_in_a_name_is_refused_on_its_line():
     error = refusal(b'2 1\n1 1 2 0\n1 2 1 0\n0\n"Ann" "Bob\n"Title"\n', "blt")
     assert error.row == 5 and "not closed" in error.reason
+
+
+# ------------------------------------------------------------- CLI: --out among the inputs
+def test_out_among_the_files_of_an_input_folder_or_pattern_is_refused(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.csv").write_text("winner,loser\nann,bob\nbob,cy\nann,cy\n")
+    for source, out in ((folder, folder / "result.csv"),
+                        (f"{folder}/*.csv", folder / "result.csv")):
+        with pytest.raises(SystemExit) as info:
+            main(["rank", str(source), "--out", str(out), "--max-iter", "5"])
+        assert info.value.code == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert "among the files read" in line and "--force" in line
+        assert not out.exists()
+    beside = tmp_path / "result.csv"
+    assert main(["rank", str(folder), "--out", str(beside), "--max-iter", "5"]) == 0
+    assert main(["rank", str(folder), "--out", str(folder / "notes.txt.bak"),
+                 "--max-iter", "5"]) == 0
+    assert main(["rank", str(folder), "--out", str(folder / "result.csv"), "--force",
+                 "--max-iter", "5"]) == 0
