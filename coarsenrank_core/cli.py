@@ -477,7 +477,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="with --engine dask: a running scheduler (default: a local "
                               "cluster on this machine)")
         sub.add_argument("--items", nargs="+", metavar="COLUMN",
-                         help="the columns holding the items or their ranks (default: detect)")
+                         help="the columns holding the items or their ranks; for long "
+                              "rankings, the item column then the rank column (default: "
+                              "detect)")
         sub.add_argument("--ranker", metavar="COLUMN",
                          help="the column naming who ranked ('' for none; default: detect)")
         sub.add_argument("--count", metavar="COLUMN",

@@ -336,3 +336,11 @@ def test_out_among_the_files_of_an_input_folder_or_pattern_is_refused(tmp_path, 
                  "--max-iter", "5"]) == 0
     assert main(["rank", str(folder), "--out", str(folder / "result.csv"), "--force",
                  "--max-iter", "5"]) == 0
+
+
+def test_cli_help_says_how_items_names_the_columns_of_long_rankings(capsys):
+    from coarsenrank_core.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["rank", "--help"])
+    assert "the item column then the rank column" in " ".join(capsys.readouterr().out.split())
