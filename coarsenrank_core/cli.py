@@ -477,7 +477,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="with --engine dask: a running scheduler (default: a local "
                               "cluster on this machine)")
         sub.add_argument("--items", nargs="+", metavar="COLUMN",
-                         help="the columns holding the items or their ranks (default: detect)")
+                         help="the columns holding the items or their ranks; for long "
+                              "rankings, the item column then the rank column (default: "
+                              "detect)")
         sub.add_argument("--ranker", metavar="COLUMN",
                          help="the column naming who ranked ('' for none; default: detect)")
         sub.add_argument("--count", metavar="COLUMN",
@@ -486,7 +488,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="rank numbers: 1 is the worst (default: 1 is the best)")
         sub.add_argument("--out", help="output CSV (default: standard output)")
         sub.add_argument("--force", action="store_true",
-                         help="let --out overwrite an input file")
+                         help="let --out overwrite an input file, or be written among the "
+                              "files of an input folder")
         if sampler:
             sub.add_argument("--prior", nargs=2, type=_real("prior", 0, 1e6, low_open=True),
                              default=None, metavar=("A", "B"),
@@ -570,6 +573,28 @@ def _output_is_input(args) -> str | None:
     return None
 
 
+def _output_in_input_collection(args) -> str | None:
+    """The folder or file pattern being read that ``--out`` would add a file of rankings to
+    (so that the next run reads the results as data), or None."""
+    from fnmatch import fnmatch
+
+    from .io import extensions
+
+    out, given = getattr(args, "out", None), getattr(args, "file", None)
+    if not out or not given or Path(out).name.startswith(".") or \
+            Path(out).suffix.lower().lstrip(".") not in extensions():
+        return None
+    try:
+        if Path(given).is_dir():
+            inside = Path(out).resolve().parent == Path(given).resolve()
+        else:
+            inside = not Path(given).exists() and any(c in given for c in "*?[") and fnmatch(
+                os.path.abspath(out), os.path.abspath(given))
+    except OSError:
+        inside = False
+    return given if inside else None
+
+
 def main(argv=None) -> int:
     """Run the command line; return the exit code (0 ok, 2 bad input or arguments)."""
     parser = _parser()
@@ -580,6 +605,11 @@ def main(argv=None) -> int:
     if clash and not args.force:
         parser.error(f"--out {args.out} is the input file {clash}: writing would overwrite "
                      "it; give another --out, or add --force")
+    collection = _output_in_input_collection(args)
+    if collection and not args.force:
+        parser.error(f"--out {args.out} would be written among the files read ({collection}): "
+                     "the next run would read these results as rankings; give an --out "
+                     "outside it, or add --force")
     try:
         args.handler(args)
     except _FileError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -190,9 +191,15 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 
 
+#: Spaces that look alike on screen: runs of spaces, tabs, non-breaking and other
+#: Unicode spaces (a line break is kept: a cell on two lines looks different).
+_SPACES = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+
+
 def tidy_name(name: str) -> str:
-    """A name in Unicode NFC form, without invisible characters or surrounding spaces."""
-    tidy = unicodedata.normalize("NFC", name).translate(_INVISIBLE).strip()
+    """A name in Unicode NFC form, without invisible characters or surrounding spaces, and
+    with each run of spaces (non-breaking ones too) written as one plain space."""
+    tidy = _SPACES.sub(" ", unicodedata.normalize("NFC", name).translate(_INVISIBLE)).strip()
     return tidy or name
 
 
@@ -213,10 +220,10 @@ def unify_names(codes: np.ndarray, names: Sequence[str]
         return new_of_old[codes], tuple(str(u) for u in unique), None
     if merged:
         note = (f"Merged {plural(merged, 'item name')} that looked the same as another "
-                "(Unicode form, invisible characters or spaces)")
+                "(Unicode form, invisible characters, or non-breaking or repeated spaces)")
     else:
         note = (f"Tidied {plural(changed, 'item name')} (Unicode form, invisible characters "
-                "or surrounding spaces)")
+                "or spaces)")
     return new_of_old[codes], tuple(str(u) for u in unique), note
 
 

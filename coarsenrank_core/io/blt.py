@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 
 import numpy as np
 
@@ -227,14 +226,30 @@ def _names(lines: list[tuple[int, str]], m: int) -> list[str]:
     """The candidates' names after the ballots: quoted (or bare) strings, one or more a line."""
     names: list[str] = []
     for lineno, text in lines:
-        try:
-            names.extend(shlex.split(text) if '"' in text else [text])
-        except ValueError:
-            raise PreferenceFormatError("A quote mark (\") is not closed.", row=lineno,
-                                        fix="Put each name in a pair of double quotes.") from None
+        names.extend(_quoted_names(text, lineno) if '"' in text else [text])
     if len(names) < m:
         raise PreferenceFormatError(
             f"The file declares {m} candidates but names only {len(names)}.",
             fix="After the 0 line, give each candidate's name in double quotes, then the "
                 "title.")
     return unique_names([tidy_name(n) for n in names[:m]], "Candidates")[0]
+
+
+#: A name in double quotes (a quote inside written twice, ``""``, or as ``\"``), or a bare
+#: word.
+_NAME_TOKEN = re.compile(r'\s*(?:"(?P<quoted>(?:[^"\\]|""|\\.)*)"|(?P<bare>[^\s"]+))\s*')
+
+
+def _quoted_names(text: str, lineno: int) -> list[str]:
+    """The names on one line: ``"Bob ""The Builder"" Jones"`` is ``Bob "The Builder" Jones``."""
+    names, at = [], 0
+    while at < len(text):
+        token = _NAME_TOKEN.match(text, at)
+        if token is None or token.end() == at:
+            raise PreferenceFormatError("A quote mark (\") is not closed.", row=lineno,
+                                        fix="Put each name in a pair of double quotes.")
+        quoted = token["quoted"]
+        names.append(token["bare"] if quoted is None else
+                      re.sub(r'""|\\(["\\])', lambda m: m[1] or '"', quoted))
+        at = token.end()
+    return names

@@ -12,6 +12,7 @@ from ..preferences import Preferences
 from .assembly import assemble, check_weights, factorize, first_repeat, parse_weights
 from .columns import quote_list
 from .condorcet import cell_counts, refuse_counts_in_names
+from .content import NUMBERED_LIST
 from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared
@@ -32,11 +33,30 @@ _TIE = re.compile(r"[=|]")
 
 
 def _plain_arrows(values: pd.Series) -> pd.Series:
-    """Cells with every arrow between items written as ``>``."""
+    """Cells with every arrow between items written as ``>``, and numbered lists
+    (``1. Rome 2. Paris``) as ``Rome > Paris``."""
     values = values.fillna("").astype(str)
     if values.str.contains(_ARROW).any():
         values = values.str.replace(_ARROW, " > ", regex=True)
+    numbered = values.str.fullmatch(NUMBERED_LIST.pattern, flags=re.S).fillna(False)
+    if numbered.any():
+        values = values.copy()
+        values[numbered] = values[numbered].map(_numbered_as_arrows)
     return values
+
+
+_NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.)]\s+")
+
+
+def _numbered_as_arrows(cell: str) -> str:
+    """``1. Rome 2. Paris 3. London`` as ``Rome > Paris > London``; a cell whose numbers do
+    not run 1, 2, 3 ... is left as it is."""
+    marks = list(_NUMBER_MARK.finditer(cell.strip()))
+    if [int(m[1]) for m in marks] != list(range(1, len(marks) + 1)):
+        return cell
+    text = cell.strip()
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return " > ".join(text[m.end():end].strip() for m, end in zip(marks, ends))
 
 
 def _separator(values: pd.Series) -> str | None:

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import math
+import re
 import threading
 import zipfile
 from collections import OrderedDict
@@ -231,10 +232,14 @@ class _OpenBook:
             self.parts = {str(sheet.name): rel.target
                           for sheet, rel in reader.parser.find_sheets()
                           if rel.target in reader.valid_files and "chartsheet" not in rel.Type}
+            hidden = {str(sheet.name) for sheet, _ in reader.parser.find_sheets()
+                      if sheet.state in ("hidden", "veryHidden")}
         except BaseException:
             reader.archive.close()
             raise
-        self.sheetnames = list(self.parts)
+        # the sheets Excel shows come first: a hidden sheet (the options of a drop-down
+        # list) is never the one read by default
+        self.sheetnames = sorted(self.parts, key=lambda name: name in hidden)
         self.archive = reader.archive
         self.shared_strings = reader.shared_strings
         # each shared string's cell text, worked out the first time a cell uses it
@@ -258,7 +263,8 @@ def clear_workbook_cache() -> None:
 
 
 def sheet_names(data: bytes) -> tuple[str, ...]:
-    """The names of a workbook's sheets, in order (no sheet is parsed)."""
+    """The names of a workbook's sheets, in order, the hidden ones last (no sheet is
+    parsed)."""
     return tuple(_workbook(data).sheetnames)
 
 
@@ -276,7 +282,7 @@ def _cell_text(value: object) -> str:
 
 
 def workbook_table(data: bytes, sheet: str | int | None = None) -> tuple[Table, str]:
-    """The cells of one sheet as text (the first sheet by default), and the sheet's name.
+    """The cells of one sheet as text (by default the first sheet Excel shows), and its name.
 
     The workbook is opened once and each sheet parsed once per content (a small cache keeps
     the last few), so detecting the layout, offering the columns and reading the file share
@@ -595,8 +601,58 @@ def _sheet_table(book: _OpenBook, title: str, *, fast: bool = True) -> Table:
         progress(total, total)
     values, widths, lines = read
     table = Table.from_flat(values, widths, lines, ",")
+    if (table.cells == "").any():  # only a blank cell can lie under a merged one
+        table = _filled_down(table, _merged_blocks(book, title))
     table.cells.flags.writeable = False  # shared through the cache
     return table
+
+
+_MERGE_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref\s*=\s*[\"']"
+                         rb"\$?([A-Za-z]{1,3})\$?(\d{1,7}):\$?([A-Za-z]{1,3})\$?(\d{1,7})[\"']")
+
+
+def _merged_blocks(book: _OpenBook, title: str) -> list[tuple[int, int, int]]:
+    """The merged cells of a sheet that span rows: (column, first row, last row), 1-based.
+
+    Excel writes them after the rows (``<mergeCells>``), so the sheet's XML is searched once
+    more, without parsing it, for where they begin.
+    """
+    tail = b""
+    with book.archive.open(book.parts[title]) as source:
+        carry = b""
+        while chunk := source.read(_CHUNK_BYTES):
+            text = carry + chunk
+            at = text.find(b"mergeCell")
+            if at >= 0:
+                tail = text[max(at - 64, 0):] + source.read(MAX_PART_BYTES)
+                break
+            carry = text[-64:]
+    blocks = []
+    for first_col, first_row, _, last_row in _MERGE_CELL.findall(tail):
+        column = _COLUMNS.get(first_col.decode().upper())
+        if column is not None and int(last_row) > int(first_row):
+            blocks.append((column, int(first_row), int(last_row)))
+    return blocks
+
+
+def _filled_down(table: Table, blocks: list[tuple[int, int, int]]) -> Table:
+    """The table with each merged block's value copied into its blank cells below, as the
+    sheet shows it (a judge's name merged over the rows of the judge's ranking)."""
+    if not blocks:
+        return table
+    cells, lines = table.cells.copy(), table.lines
+    widths = list(table.head_widths)
+    for column, first_row, last_row in blocks:
+        j = column - 1
+        top = np.flatnonzero(lines == first_row)
+        if j >= table.width or not top.size or cells[top[0], j] == "":
+            continue
+        below = np.flatnonzero((lines > first_row) & (lines <= last_row))
+        below = below[cells[below, j] == ""]
+        cells[below, j] = cells[top[0], j]
+        for i in below[below < len(widths)]:
+            widths[i] = max(widths[i], column)
+    return Table(cells, lines, table.delimiter, tuple(widths))
 
 
 def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, int], None]

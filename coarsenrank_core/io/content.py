@@ -198,6 +198,7 @@ def recurring_share(cells: pd.Series) -> float:
     agents and other free text do not.
     """
     text = cells.astype(str).str.replace(r"\s*[*^]\s*\d+\s*$", "", regex=True)  # counts
+    text = text.str.replace(r"(?:^|\s)\d{1,3}[.)]\s+", ";", regex=True)  # numbered lists
     parts = text.str.split(r"[;,>=|]", regex=True).explode().str.strip()
     parts = parts[parts != ""].str.lower()
     if parts.empty:
@@ -207,12 +208,17 @@ def recurring_share(cells: pd.Series) -> float:
     return float((rows >= 2).mean())
 
 
+#: A ranking written as a numbered list in one cell: ``1. Rome 2. Paris 3. London``.
+NUMBERED_LIST = re.compile(r"\s*1[.)]\s+\S.*?\s2[.)]\s+\S.*", re.S)
+
+
 def prose(series: pd.Series) -> pd.Series:
     """Whether each cell reads as prose: five or more words, or a sentence mark inside."""
     text = series.astype(str)
     words = text.str.count(r"[^\W\d_]{2,}")
     sentence = text.str.contains(r"[.!?]\s+[A-Za-z]|[.!?]$", regex=True)
     ranking = text.str.contains(r"\S\s*>\s*\S", regex=True)  # 'A > B > C' is no prose
+    ranking |= text.str.fullmatch(NUMBERED_LIST.pattern, flags=re.S).fillna(False)
     return ((words >= 5) | (sentence & (words >= 3))) & ~ranking
 
 

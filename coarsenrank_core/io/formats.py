@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -33,7 +34,7 @@ from .containers import (
     workbook_table,
 )
 from .content import count_title, counter_title, is_ballot_mark
-from .long import read_long
+from .long import long_roles, read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
@@ -283,8 +284,36 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
     return PreferenceFormatError(
         f"The layout of this file was not recognised: the first row names the columns {found}, "
         f"but {reason}.", row=source.table.lines[0],
-        fix="Use one of the layouts described on this page (the example files show each). If "
-            "these are item names rather than column titles, choose the wide format.")
+        fix=_long_hint(source.prepared) or
+        "Use one of the layouts described on this page (the example files show each). If "
+        "these are item names rather than column titles, choose the wide format.")
+
+
+def _long_hint(prepared: Prepared) -> str | None:
+    """How to read the table as long rankings, when it looks like them: a ranker column
+    whose names repeat beside exactly two other columns, one of names and one of numbers."""
+    from .survey import is_plain_number, rank_values
+
+    if prepared.header is None or prepared.ranker is None or prepared.n_rows < 2:
+        return None
+    table = prepared.table
+    if not pd.Series(table.column(prepared.ranker, prepared.start)).duplicated().any():
+        return None
+    columns = [j for j in range(table.width) if j not in (prepared.ranker, prepared.count)
+               and (table.column(j, prepared.start) != "").any()]
+    if len(columns) != 2:
+        return None
+    cells = [table.column(j, prepared.start) for j in columns]
+    numeric = [(rank_values(c) >= 1) | is_plain_number(c) | (c == "") for c in cells]
+    kinds = [bool(n.all()) for n in numeric]
+    if sorted(kinds) != [False, True] or (numeric[kinds.index(False)] & (cells[kinds.index(
+            False)] != "")).any():
+        return None
+    item, rank = (prepared.label(columns[k]) for k in (kinds.index(False), kinds.index(True)))
+    return (f"If each row gives one item and its rank, choose the layout 'long rankings' with "
+            f"the item columns '{item}' then '{rank}' (--format long --items "
+            f"{shlex.quote(item)} {shlex.quote(rank)}); if a higher number is better, also "
+            "'Rank numbers mean: 1 is the worst' (--one-is-worst).")
 
 
 def detect(source: Source) -> Format:
@@ -436,8 +465,11 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     try:
         if format == "auto" and fmt.id in ("ranks", "wide"):
             _refuse_counts_per_place(file.prepared)
+            _refuse_tick_grid(file.prepared)
         prefs = fmt.read(file)
     except PreferenceFormatError as error:
+        if format == "auto" and fmt.id == "wide":
+            error = _with_long_hint(error, file.prepared)
         raise _with_platform(error, file, fmt) from None
     finally:
         if len(file.data) > _TRIM_BYTES:
@@ -457,6 +489,15 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
+
+
+def _with_long_hint(error: PreferenceFormatError, prepared: Prepared) -> PreferenceFormatError:
+    """The error, saying how to read the table as long rankings when it looks like them."""
+    hint = _long_hint(prepared)
+    if hint is None or hint in (error.fix or ""):
+        return error
+    return PreferenceFormatError(error.reason, row=error.row, column=error.column,
+                                 fix=" ".join(p for p in (error.fix, hint) if p))
 
 
 def _with_platform(error: PreferenceFormatError, file: Source, fmt: Format
@@ -485,7 +526,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         base.update(sheet=file.sheet, sheets=file.sheets)
     if fmt.id in ("long", "pairwise"):
         header = _header(file)
-        roles = find_roles(header, PREFERENCE_ROLES)
+        roles = (long_roles(header, file.options) if fmt.id == "long" else
+                 find_roles(header, PREFERENCE_ROLES))
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
         ranker = labels[roles["ranker"]] if "ranker" in roles else None
         count = labels[roles["weight"]] if "weight" in roles else None
@@ -685,6 +727,35 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
             "them); counts per place cannot be turned back into rankings.")
 
 
+#: Marks of a tick grid: ticks, crosses and yes/no answers, not items.
+_TICK_MARKS = frozenset({"x", "✓", "✔", "☑", "☒", "✗", "✘", "•", "yes", "no", "y", "n",
+                         "(yes)", "maybe", "ifneedbe", "ok"})
+
+
+def _refuse_tick_grid(prepared: Prepared) -> None:
+    """Refuse a grid of ticks or yes/no answers under columns titled by options (not by
+    places): approvals or availabilities, whose marks would be read as items."""
+    if prepared.header is None or not prepared.n_rows:
+        return
+    table = prepared.table
+    columns = [j for j in prepared.free if j < table.width]
+    titles = [prepared.label(j) for j in columns]
+    if len(columns) < 2 or any(RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t)
+                               for t in titles):
+        return
+    codes, uniques = table.factorized
+    marks = [m for m in uniques[pd.unique(codes[prepared.start:, columns].ravel())] if m != ""]
+    if not marks or any(re.sub(r"\s+", "", m.lower()) not in _TICK_MARKS for m in marks):
+        return
+    raise PreferenceFormatError(
+        f"The columns {quote_list(titles, 3)} hold only marks such as {quote_list(marks, 3)} "
+        "(ticks or yes/no answers): this looks like a grid of approvals or availabilities, "
+        "which says which options each person accepts but not in what order.",
+        row=int(table.lines[0]),
+        fix="Ask for rankings instead: one row per person with the options in order under "
+            "columns '1st', '2nd', ..., or each option's rank (1, 2, 3 ...) under its column.")
+
+
 def _refuse_repeated_header(table: Table) -> None:
     """Refuse a later row that repeats a first row of column titles: two exports pasted
     one below the other, whose second header would be read as a ranking."""
@@ -801,13 +872,16 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     numeric = uniques[present[number]]
     if counts[present[number]].sum() * 2 >= counts[present].sum():
         scores = not whole[number].all()
+        long_hint = _long_hint(prepared)
+        holds = ("one row per ranker and item, with that item's" if long_hint else
+                 "one column per item with that item's")
+        fix = long_hint or (
+            "Choose the layout 'item columns holding ranks' (--format ranks), and if a higher "
+            "score is better, 'Rank numbers mean: 1 is the worst' (--one-is-worst)." if scores
+            else "Choose the layout 'item columns holding ranks', and make every cell a whole "
+                 "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked.")
         raise PreferenceFormatError(
             f"This file was not loaded: read as {report.layout_title}, its items would be "
             f"bare numbers such as {quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "
-            f"of names ({quote_list(first, 3)}). It probably holds one column per item with "
-            f"that item's {'score' if scores else 'rank'}.", row=prepared.table.lines[0],
-            fix=("Choose the layout 'item columns holding ranks' (--format ranks), and if a "
-                 "higher score is better, 'Rank numbers mean: 1 is the worst' (--one-is-worst)."
-                 if scores else
-                 "Choose the layout 'item columns holding ranks', and make every cell a whole "
-                 "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked."))
+            f"of names ({quote_list(first, 3)}). It probably holds {holds} "
+            f"{'score' if scores else 'rank'}.", row=prepared.table.lines[0], fix=fix)

@@ -26,9 +26,41 @@ from .columns import (
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
+from .survey import rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long"]
+__all__ = ["read_long", "long_roles"]
+
+
+def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
+    """Column roles of a long file: detected, then the user's ranker, count, item and rank.
+
+    ``options.item_columns`` names the item column and then the rank column.
+    """
+    roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
+    if options.item_columns is None:
+        return roles
+    chosen = options.item_columns
+    if len(chosen) != 2 or chosen[0] == chosen[1]:
+        raise PreferenceFormatError(
+            "A long rankings file takes two item columns, in this order: the column naming "
+            f"the item, then the column holding its rank; the choice here is {quote_list(chosen)}.",
+            fix="Choose the item column, then the rank column (--items ITEM RANK).")
+    labels = [column_label(header, j) for j in range(len(header))]
+    missing = [c for c in chosen if c not in labels]
+    if missing:
+        raise PreferenceFormatError(f"There is no column called '{missing[0]}'.",
+                                    fix="Choose the item and rank columns among the file's "
+                                        "columns.")
+    item, rank = labels.index(chosen[0]), labels.index(chosen[1])
+    for role, choice in (("ranker", options.ranker_column), ("weight", options.count_column)):
+        if choice and roles.get(role) in (item, rank):
+            raise PreferenceFormatError(
+                f"The column '{choice}' was chosen both as an item column and as the "
+                f"{'ranker' if role == 'ranker' else 'count'} column.",
+                fix="Choose each column for one role only.")
+    roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
+    return {**roles, "item": item, "rank": rank}
 
 def read_long(table: Table, options: ReadOptions) -> Preferences:
     """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties.
@@ -38,7 +70,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     """
     lines = table.lines
     header = table.row(0)
-    roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
+    roles = long_roles(header, options)
     if "item" not in roles or "rank" not in roles:
         missing = " and ".join(f"'{r}'" for r in ("item", "rank") if r not in roles)
         raise PreferenceFormatError(
@@ -113,6 +145,10 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
 
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
     numbers = parse_numbers(values)
+    written = np.isnan(numbers)
+    if written.any():  # places written out: '1st', 'First choice', 'Rank 2'
+        places = rank_values(values[written])
+        numbers[written] = np.where(places >= 1, places, np.nan)
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers >= 1) & (numbers == np.floor(numbers))))
     huge = np.flatnonzero(np.isfinite(numbers) & (numbers >= 2 ** 53))
     if huge.size:

@@ -15,7 +15,8 @@ class ReadOptions:
     Attributes
     ----------
     sheet : str or int, optional
-        The workbook sheet to read (name or 0-based position); the first by default.
+        The workbook sheet to read (name or 0-based position among the sheets, hidden ones
+        last); the first sheet Excel shows by default.
     item_columns : tuple of str, optional
         The titles of the columns that hold items (or their ranks); all others are skipped.
     ranker_column, count_column : str, optional

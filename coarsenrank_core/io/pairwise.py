@@ -46,6 +46,9 @@ _FALSE = {"0", "false", "no", "n", "f", ""}
 _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
             "selection", "response", "answerpreference", "answerwinner"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
+#: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
+_SCORE_TITLES = {"score", "finalscore", "matchscore", "scoreline", "fulltimescore"}
+_SCORE_CELL = re.compile(r"\s*(\d{1,4})\s*[-–—:]\s*(\d{1,4})\s*")
 
 
 #: A pairwise file's coding: ``mode`` and the columns of its roles (``a``, ``b``, ``tie`` ...)
@@ -80,6 +83,9 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         scores = _score_columns(keys, keys[a], keys[b])
         if scores is not None:
             return {"mode": "scores", "a": a, "b": b, **scores}
+        score = next((j for j, k in enumerate(keys) if k in _SCORE_TITLES), None)
+        if score is not None:  # the match's score in one cell: '2-1'
+            return {"mode": "label", "a": a, "b": b, "label": score, "tie": tie}
     return None
 
 
@@ -287,7 +293,12 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     word_left = rest & np.isin(words, list(left_words))
     word_right = rest & ~word_left & np.isin(words, list(right_words))
     tie = rest & ~word_left & ~word_right & np.isin(words, list(tie_words))
-    bad = np.flatnonzero(rest & ~word_left & ~word_right & ~tie)
+    scored = rest & ~word_left & ~word_right & ~tie
+    score_left, score_right = _match_scores(label[scored])
+    known = np.isfinite(score_left)
+    word_right[np.flatnonzero(scored)[known]] = score_right[known] > score_left[known]
+    tie[np.flatnonzero(scored)[known]] = score_right[known] == score_left[known]
+    bad = np.flatnonzero(scored)[~known]
     if bad.size:
         i = int(bad[0])
         found = f"'{label[i]}'" if label[i] else "a blank cell"
@@ -295,8 +306,19 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
             f"The winner is {found}, which is neither the left item ('{left[i]}') nor the right "
             f"item ('{right[i]}').", row=int(lines[i]),
             column=column_label(header, label_col),
-            fix="Write the winning item's name, the word 'left' or 'right', or 'tie' for a draw.")
+            fix="Write the winning item's name, the word 'left' or 'right', 'tie' for a draw, "
+                "or the score with the left item's first, such as '2-1'.")
     return is_right | word_right, tie
+
+
+def _match_scores(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two sides' scores written in one cell (``2-1``, ``2:1``, ``1–1``); NaN where a
+    cell is not a score."""
+    parts = pd.Series(labels, dtype=object).astype(str).str.extract(
+        f"^{_SCORE_CELL.pattern}$")
+    left = pd.to_numeric(parts[0], errors="coerce").to_numpy(dtype=float)
+    right = pd.to_numeric(parts[1], errors="coerce").to_numpy(dtype=float)
+    return left, right
 
 
 def _base(key: str, role: str) -> str:

@@ -31,7 +31,8 @@ def looks_pgn(text: str) -> bool:
 def read_pgn(text: str) -> Preferences:
     """Read each game as one comparison of White and Black: ``1-0``, ``0-1``, ``1/2-1/2``.
 
-    Unfinished games (``*``) are skipped with a note. The tags are read line by line with
+    Unfinished games (``*``) and games with an unknown player (``?``) are skipped with a
+    note. The tags are read line by line with
     vectorised string operations; the move text is not read.
     """
     lines = pd.Series(text.splitlines(), dtype=object)
@@ -83,8 +84,18 @@ def read_pgn(text: str) -> Preferences:
     notes = []
     if unfinished.any():
         notes.append(skipped_note(first_line[unfinished], "game", "with no result (*)"))
-    keep = ~unfinished
+    # PGN writes '?' for a player whose name is not known: not one player to rank
+    unknown = ~unfinished & (_unknown_player(white) | _unknown_player(black))
+    if unknown.any():
+        notes.append(skipped_note(first_line[unknown], "game",
+                                  "with an unknown player ('?')"))
+    keep = ~unfinished & ~unknown
     if not keep.any():
+        if unknown.any():
+            raise PreferenceFormatError(
+                "Every game with a result has an unknown player ('?'), so there is nothing "
+                "to compare.", row=int(first_line[np.flatnonzero(unknown)[0]]),
+                fix="Give the players' names in the [White \"...\"] and [Black \"...\"] tags.")
         raise PreferenceFormatError("No game in the file has a result, so there is nothing to "
                                     "compare.", fix="Give the games their results.")
     black_won = np.isin(result[keep], [r for r, (b, _) in _RESULTS.items() if b])
@@ -93,3 +104,10 @@ def read_pgn(text: str) -> Preferences:
 
     return pair_preferences(white[keep], black[keep], black_won, drawn, first_line[keep],
                             notes)
+
+
+def _unknown_player(names: np.ndarray) -> np.ndarray:
+    """Whether each player's name is PGN's mark of an unknown name (``?``, ``??``)."""
+    unknown: np.ndarray = pd.Series(names, dtype=object).str.fullmatch(r"\?+").to_numpy(
+        dtype=bool)
+    return unknown

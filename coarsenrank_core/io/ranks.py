@@ -17,11 +17,19 @@ from .assembly import (
 )
 from .columns import plural, quote_list
 from .options import ReadOptions
-from .survey import Prepared, is_plain_number, looks_like_rank, rank_values, score_values
+from .survey import (
+    Prepared,
+    is_plain_number,
+    looks_like_rank,
+    rank_values,
+    score_values,
+    tied_rank_values,
+)
 from .tables import padded
 from .wide import has_rank_header, item_columns
 
-__all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker", "STRAY_ROWS"]
+__all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker", "with_averaged_ties",
+           "STRAY_ROWS"]
 
 #: A table of ranks may hold a cell that is no rank in one row, or in this share of its
 #: rows: detection then keeps the layout, and the reader names the first such cell.
@@ -70,12 +78,48 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     if not numbered and sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
         return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
-    ranks = rank_values(cells)
+    ranks = with_averaged_ties(cells, tied_rank_values(cells))
     astray = (~np.isfinite(ranks)).any(axis=1).sum()
     if astray > max(1, round(STRAY_ROWS * len(ranks))):
         return False
     # a stray cell or two is the reader's to name (row, column and what to write)
     return bool(((ranks > 0).sum(axis=1) >= 2).any())
+
+
+def _refuse_untitled_items(prepared: Prepared, columns: list[int], ranks: np.ndarray) -> None:
+    """Refuse an item column with ranks under a blank title: its item has no name (its
+    column number would stand in for one, as if an item were called '3')."""
+    header = prepared.header or []
+    for k, j in enumerate(columns):
+        if (j >= len(header) or not header[j].strip()) and (ranks[:, k] > 0).any():
+            raise PreferenceFormatError(
+                f"Column {j + 1} holds ranks but its title is blank, so the item it ranks "
+                "has no name.", row=int(prepared.table.lines[0]), column=str(j + 1),
+                fix="Type the item's name in the first row of this column, or delete the "
+                    "column if it holds no item.")
+
+
+def with_averaged_ties(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The ranks, with the averaged places of ties read too (Excel's RANK.AVG: two items
+    sharing places 1 and 2 both get 1.5).
+
+    A number ending in .5 is such a place only where its row holds it an even number of
+    times (a tie of an odd number of items averages to a whole place); elsewhere it stays
+    NaN, not a rank.
+    """
+    unread = ~np.isfinite(ranks)
+    if not unread.any():
+        return ranks
+    values = np.where(unread, score_values(cells), np.nan)
+    half = unread & np.isfinite(values) & (values >= 1) & (values % 1 == 0.5)
+    if not half.any():
+        return ranks
+    ranks = ranks.copy()
+    for i in np.flatnonzero(half.any(axis=1)):
+        shared, counts = np.unique(values[i, half[i]], return_counts=True)
+        paired = np.isin(values[i], shared[counts % 2 == 0]) & half[i]
+        ranks[i, paired] = values[i, paired]
+    return ranks
 
 
 def _titles(prepared: Prepared) -> list[str]:
@@ -113,7 +157,8 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     cells = padded(prepared.table, _titles(prepared), prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     as_scores = any_number or not options.one_is_best
-    ranks = (score_values if as_scores else rank_values)(cells[:, columns])
+    ranks = score_values(cells[:, columns]) if as_scores else with_averaged_ties(
+        cells[:, columns], tied_rank_values(cells[:, columns]))
     bad = np.argwhere(~np.isfinite(ranks))
     if bad.size:
         i, k = bad[0]
@@ -126,6 +171,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
+    _refuse_untitled_items(prepared, columns, ranks)
     labels = [str(n) for n in names]
     _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
     shared = _shared_place(ranks)

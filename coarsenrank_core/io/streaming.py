@@ -470,7 +470,7 @@ class _Reader:
                          "itself")
         if self.items.tidied:
             notes.append(f"Tidied {plural(self.items.tidied, 'item name')} (Unicode form, "
-                         "invisible characters or surrounding spaces)")
+                         "invisible characters or spaces)")
         has_rankers = coding.ranker is not None
         prefs = Preferences.from_pairs(
             key >> 32, key & 0xFFFFFFFF, n_items=len(self.items.ids), tied=(side & 1) == 1,

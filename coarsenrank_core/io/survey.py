@@ -25,8 +25,8 @@ from .content import (
 from .notation import name_without_rank
 from .tables import Table
 
-__all__ = ["Prepared", "prepare", "rank_values", "score_values", "is_plain_number",
-           "looks_like_rank", "platform_fix",
+__all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_values",
+           "is_plain_number", "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
@@ -135,13 +135,38 @@ def is_plain_number(cells: object) -> np.ndarray:
     return out
 
 
-def score_values(cells: np.ndarray) -> np.ndarray:
-    """Cells as :func:`rank_values` reads them, and positive numbers that are not whole ranks
-    as scores: ``8.5`` and ``8,5`` give 8.5. Negative numbers give NaN (0 means not ranked,
-    so they could not be told from it)."""
+#: A shared place as results tables write it: ``=1``, ``1=``, ``T2``, ``T-2``, ``Tied 2nd``,
+#: ``Joint 3rd``, ``Jt 3rd``.
+_TIED_PLACE = re.compile(r"(?:=|t-?|tied\s*|joint\s*|jt\.?\s*)(?P<after>\w.*)|(?P<before>.*\w)\s*=",
+                         re.IGNORECASE)
+
+
+def tied_rank_values(cells: np.ndarray) -> np.ndarray:
+    """Cells as :func:`rank_values` reads them, and shared places written as in results
+    tables (see :data:`_TIED_PLACE`): ``=1`` and ``T2`` give 1 and 2.
+
+    Only for cells under item columns: as an item's own name, ``T2`` is no rank.
+    """
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
     ranks = rank_values(unique)
+    for i in np.flatnonzero(~np.isfinite(ranks)):
+        match = _TIED_PLACE.fullmatch(str(unique[i]).strip())
+        if match is not None:
+            place = _rank_value(match["after"] or match["before"])
+            ranks[i] = place if place >= 1 else np.nan
+    out: np.ndarray = ranks[codes].reshape(cells.shape) if codes.size else \
+        np.full(cells.shape, np.nan)
+    return out
+
+
+def score_values(cells: np.ndarray) -> np.ndarray:
+    """Cells as :func:`tied_rank_values` reads them, and positive numbers that are not whole
+    ranks as scores: ``8.5`` and ``8,5`` give 8.5. Negative numbers give NaN (0 means not
+    ranked, so they could not be told from it)."""
+    cells = np.asarray(cells, dtype=object)
+    codes, unique = pd.factorize(cells.ravel())
+    ranks = tied_rank_values(unique)
     for i in np.flatnonzero(~np.isfinite(ranks)):
         text = str(unique[i]).strip()
         if _PLAIN_NUMBER.fullmatch(text) and not text.startswith("-"):
@@ -349,7 +374,8 @@ def _platform(header: Sequence[str]) -> str | None:
     return None
 
 
-_BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>[^\[\]]+)\]\s*")
+#: ``Question [Item]``; the item may hold brackets of its own: ``Rank [Mrs. Lee [PE]]``.
+_BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>(?:[^\[\]]|\[[^\[\]]*\])+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
 
 

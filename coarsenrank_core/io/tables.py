@@ -174,10 +174,19 @@ def _mixed_delimiter_error(line: int, found: str, used: str) -> PreferenceFormat
             "spreadsheet program as CSV does this).")
 
 
-def _multiline_error(line: int, column: int) -> PreferenceFormatError:
+def _multiline_error(line: int, column: str, quotes_balanced: bool) -> PreferenceFormatError:
+    """A cell over several lines: a list typed with line breaks in one cell when every
+    quote mark of the file is closed, else a quote mark opened and never closed."""
+    if quotes_balanced:
+        return PreferenceFormatError(
+            "This cell holds several lines (such as a list typed with Alt+Enter); a line "
+            "break inside a cell is not read as a separator between items.", row=line,
+            column=column,
+            fix="Write the ranking on one line with '>' between the items, best first, such "
+                "as 'Rome > Paris > London', or give each item its own column.")
     return PreferenceFormatError(
         "A cell runs over several lines, which usually means a quote mark (\") was "
-        "opened and never closed.", row=line, column=str(column),
+        "opened and never closed.", row=line, column=column,
         fix="Close the quote, or remove the stray quote mark.")
 
 
@@ -400,12 +409,14 @@ def _contains(cells: np.ndarray, character: str) -> bool:
 
 def _split_slow(text: str, delimiter: str) -> Table:
     """The csv module's reading, record by record, with the line each record starts on."""
-    rows, lines = [], []
+    rows: list[list[str]] = []
+    lines = []
     for line, record in _nonblank(csv_records(text, delimiter)):
         cells = [c.strip() for c in record]
         for j, cell in enumerate(cells):
             if "\n" in cell or "\r" in cell:
-                raise _multiline_error(line, j + 1)
+                title = rows[0][j] if rows and j < len(rows[0]) and rows[0][j] else str(j + 1)
+                raise _multiline_error(line, title, text.count('"') % 2 == 0)
         rows.append(cells)
         lines.append(line)
     return Table.from_rows(rows, lines, delimiter)
