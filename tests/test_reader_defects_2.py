@@ -102,6 +102,23 @@ def test_merged_title_across_columns_is_not_spread_and_blank_cells_stay_blank():
     assert prefs.notes == ("Skipped 1 row with fewer than 2 items: row 4",)
 
 
+def test_merged_blocks_claiming_to_overlap_fill_at_most_twice_the_rows():
+    import numpy as np
+
+    from coarsenrank_core.io.containers import _filled_down
+    from coarsenrank_core.io.tables import Table
+
+    n = 2_000
+    cells = np.full((n, 2), "", dtype=object)
+    cells[:, 1] = "x"
+    cells[::100, 0] = "judge"
+    table = Table(cells, np.arange(1, n + 1), ",", ())
+    blocks = [(1, 1 + 100 * k, n) for k in range(n // 100)] * 500  # 10,000 claimed blocks
+    filled = _filled_down(table, blocks)
+    assert (filled.cells[:, 0] == "judge").all()  # the first two blocks cover every row
+    assert (table.cells[1:100, 0] == "").all()  # the table read is left as it was
+
+
 # ------------------------------------------------------------- ranks: an item column untitled
 @pytest.mark.parametrize("fmt", ["auto", "ranks"])
 def test_item_column_with_ranks_under_a_blank_title_is_refused(fmt):

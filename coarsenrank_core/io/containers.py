@@ -642,14 +642,20 @@ def _filled_down(table: Table, blocks: list[tuple[int, int, int]]) -> Table:
         return table
     cells, lines = table.cells.copy(), table.lines
     widths = list(table.head_widths)
+    budget = 2 * len(lines)  # merged blocks do not overlap; a file claiming so is cut short
     for column, first_row, last_row in blocks:
         j = column - 1
-        top = np.flatnonzero(lines == first_row)
-        if j >= table.width or not top.size or cells[top[0], j] == "":
+        top = int(np.searchsorted(lines, first_row))  # the sheet's rows come in order
+        if j >= table.width or top == len(lines) or lines[top] != first_row \
+                or cells[top, j] == "":
             continue
-        below = np.flatnonzero((lines > first_row) & (lines <= last_row))
+        end = int(np.searchsorted(lines, last_row, side="right"))
+        budget -= end - top
+        if budget < 0:
+            break
+        below = np.arange(top + 1, end)
         below = below[cells[below, j] == ""]
-        cells[below, j] = cells[top[0], j]
+        cells[below, j] = cells[top, j]
         for i in below[below < len(widths)]:
             widths[i] = max(widths[i], column)
     return Table(cells, lines, table.delimiter, tuple(widths))
