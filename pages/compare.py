@@ -104,6 +104,7 @@ if dataset.truth is None:
 else:
     with st.form("robustness_form"):
         seeds = st.slider("Repetitions per noise level", 1, 10, 3, key="robust_seeds")
+        st.caption(compute.robustness_note(methods, stored[1] if stored else None))
         robust_run = st.form_submit_button("Draw the robustness curve")
     if robust_run and not methods:
         st.error("Choose at least one method above.")

@@ -1,12 +1,15 @@
 """Checks of the dashboard defects of the second exploratory round (AppTest and figures)."""
 
+from pathlib import Path
+
 import numpy as np
-from streamlit.testing.v1 import AppTest  # noqa: F401  (this module's tests are app-tier)
+from streamlit.testing.v1 import AppTest
 
 import coarsenrank_core.experiments as experiments
 from coarsenrank_core.experiments import robustness_curve, teaching_arrays
 from coarsenrank_core.metrics import pairwise_accuracy
 from coarsenrank_core.registry import attempt
+from ui.compute import Timings, robustness_note
 
 
 def test_the_robustness_curve_fits_the_clean_data_once_for_a_method_without_a_seed(
@@ -29,3 +32,49 @@ def test_the_robustness_curve_fits_the_clean_data_once_for_a_method_without_a_se
     clean = pairwise_accuracy(attempt("pl-em", prefs).result.scores, truth)
     np.testing.assert_array_equal(curve.accuracy[0, 0], [clean] * 3)
     assert np.all(np.isfinite(curve.accuracy))
+
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def open_page(path: str, at: AppTest | None = None) -> AppTest:
+    at = at or AppTest.from_file(APP, default_timeout=180)
+    return at.switch_page(path).run()
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    [button] = [b for b in at.button if b.label == label]
+    return button.click().run()
+
+
+def no_failure(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    assert not [e.value for e in at.error if "Something went wrong" in e.value]
+
+
+def captions(at: AppTest) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def test_the_robustness_note_counts_the_fits_and_adds_the_comparisons_seconds():
+    timing = Timings(methods=("pl", "crowdbt"), names=("PL", "CrowdBT"), median=(0.5, 1.0),
+                     fastest=(0.4, 0.9), slowest=(0.6, 1.1), runs=3)
+    note = robustness_note(["pl", "crowdbt"], timing)
+    assert "2 chosen methods at 7 noise levels (14 fits)" in note
+    assert "at least about 10 seconds per repetition" in note  # 7 × (0.5 + 1.0)
+    assert "Fewer methods or fewer repetitions are faster" in note
+    untimed = robustness_note(["pl", "pl-em"], timing)  # PL-EM was not in the comparison
+    assert "seconds" not in untimed and "Run the comparison above" in untimed
+
+
+def test_the_compare_page_says_what_the_robustness_curve_costs_before_it_starts():
+    at = open_page("pages/compare.py")
+    at.multiselect(key="compare_methods").set_value(["pl-em", "coarsen-pl"]).run()
+    no_failure(at)
+    assert "2 chosen methods at 7 noise levels (14 fits)" in captions(at)
+    assert "Run the comparison above" in captions(at)
+    at = click(at, "Run the comparison")
+    no_failure(at)
+    assert "At the comparison's speed that is at least" in captions(at)
+    assert "Run the comparison above" not in captions(at)
