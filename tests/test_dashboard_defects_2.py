@@ -1,14 +1,17 @@
 """Checks of the dashboard defects of the second exploratory round (AppTest and figures)."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import coarsenrank_core.experiments as experiments
+from coarsenrank_core.comparison import DEFAULT_COMPARISON
 from coarsenrank_core.experiments import robustness_curve, teaching_arrays
 from coarsenrank_core.metrics import pairwise_accuracy
-from coarsenrank_core.registry import attempt
+from coarsenrank_core.registry import METHODS, attempt
+from ui.charts import PHONE_CELL_FONT, PHONE_LABEL_WIDTH, agreement_heatmap
 from ui.compute import Timings, robustness_note
 
 
@@ -78,3 +81,46 @@ def test_the_compare_page_says_what_the_robustness_curve_costs_before_it_starts(
     no_failure(at)
     assert "At the comparison's speed that is at least" in captions(at)
     assert "Run the comparison above" not in captions(at)
+
+
+def ten_method_comparison() -> SimpleNamespace:
+    """A comparison of the ten default methods as the heatmap reads it (names, agreement)."""
+    names = [METHODS[m].name for m in DEFAULT_COMPARISON]
+    rng = np.random.default_rng(0)
+    agreement = rng.uniform(0.6, 1.0, (len(names), len(names)))
+    agreement = (agreement + agreement.T) / 2
+    np.fill_diagonal(agreement, 1.0)
+    agreement[2, 5] = agreement[5, 2] = np.nan  # a pair that could not be compared
+    return SimpleNamespace(rows=[SimpleNamespace(name=n) for n in names], agreement=agreement)
+
+
+def test_the_agreement_heatmap_on_a_phone_names_every_column_in_readable_type():
+    comparison = ten_method_comparison()
+    fig = agreement_heatmap(comparison, phone=True)
+    [heatmap] = fig.data
+    n = len(comparison.rows)
+    # every column has its label, short enough to stand upright under a 23 px column
+    assert list(fig.layout.xaxis.ticktext) == [str(i + 1) for i in range(n)]
+    assert fig.layout.xaxis.tickmode == "array" and fig.layout.xaxis.tickangle == 0
+    assert list(heatmap.x) == list(fig.layout.xaxis.tickvals)
+    # every row has its number and its method's whole name
+    rows = [label.replace("<br>", " ") for label in fig.layout.yaxis.ticktext]
+    assert rows == [f"{i + 1} {r.name}" for i, r in enumerate(comparison.rows)]
+    assert max(len(line) for label in fig.layout.yaxis.ticktext
+               for line in label.split("<br>")) <= PHONE_LABEL_WIDTH
+    # the cells: whole percentages in a fixed, readable size; no colour bar to squeeze them
+    assert heatmap.textfont.size == PHONE_CELL_FONT >= 12
+    assert fig.layout.yaxis.tickfont.size >= 12
+    assert heatmap.showscale is False
+    text = np.asarray(heatmap.text)
+    assert text[0, 0] == "100" and text[2, 5] == ""
+    assert text[0, 1] == str(round(100 * comparison.agreement[0, 1]))
+    assert "%" in fig.layout.title.text
+
+
+def test_the_agreement_heatmap_on_a_desktop_keeps_its_named_columns_and_shares():
+    comparison = ten_method_comparison()
+    [heatmap] = agreement_heatmap(comparison).data
+    assert [label.replace("<br>", " ") for label in heatmap.x] == [
+        r.name for r in comparison.rows]
+    assert np.asarray(heatmap.text)[0, 1] == str(round(comparison.agreement[0, 1], 3))
