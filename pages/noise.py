@@ -100,9 +100,12 @@ if report is not None:
     st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table",
                  column_order=column_order(("place", "noisy copy", "moved (noisy copy)"), more))
     moved = sum(1 for r in rows if r["moved (noisy copy)"])
-    explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
-            f"by EM at the same α). {moved} of {count(len(rows), 'place')} changed item; "
-            "▲ means the item moved up in the noisy copy, ▼ down (highlighted).")
+    shown = ("Left: the consensus of the original data; right: of the noisy copy" if more
+             else "The consensus of the noisy copy (switch on “More columns” to see the "
+                  "original's beside it)")
+    explain(f"{shown} (CoarsenPL by EM at the same α). {moved} of "
+            f"{count(len(rows), 'place')} changed item; ▲ means the item moved up in the "
+            "noisy copy, ▼ down (highlighted).")
 
     st.subheader("Each method before and after")
     methods = tuple(state.methods())

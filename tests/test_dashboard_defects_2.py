@@ -124,3 +124,32 @@ def test_the_agreement_heatmap_on_a_desktop_keeps_its_named_columns_and_shares()
     assert [label.replace("<br>", " ") for label in heatmap.x] == [
         r.name for r in comparison.rows]
     assert np.asarray(heatmap.text)[0, 1] == str(round(comparison.agreement[0, 1], 3))
+
+
+def visible_columns(table) -> list[str]:
+    order = list(table.proto.column_order)
+    return order or list(table.value.columns)
+
+
+def before_after_table(at: AppTest):
+    [table] = [t for t in at.dataframe if "noisy copy" in t.value.columns]
+    return table
+
+
+def test_the_noise_pages_before_and_after_caption_matches_the_columns_shown():
+    at = open_page("pages/noise.py")
+    at = click(at, "Make the noisy copy")
+    no_failure(at)
+    # on a desktop the switch starts on: both consensus columns, and the caption says so
+    assert at.toggle(key="before_after_more_columns").value is True
+    assert visible_columns(before_after_table(at))[:3] == ["place", "original data",
+                                                           "noisy copy"]
+    assert "Left: the consensus of the original data; right: of the noisy copy" in captions(at)
+    # with the switch off (a phone's start) only the noisy copy is shown, and the caption
+    # says so instead of pointing "left" at a column that is not there
+    at.toggle(key="before_after_more_columns").set_value(False).run()
+    no_failure(at)
+    assert visible_columns(before_after_table(at)) == ["place", "noisy copy",
+                                                       "moved (noisy copy)"]
+    assert "Left:" not in captions(at)
+    assert "The consensus of the noisy copy (switch on “More columns”" in captions(at)
