@@ -158,7 +158,8 @@ if report is not None:
         second.metric("Recall", "—" if check.recall is None else f"{check.recall:.0%}",
                       help="Of the raters made noisy, the share the model flags.")
         careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-ranker")
-        show_all = st.toggle("Show all raters (at most 500)", key="noise_all_raters")
+        show_all = state.kept_widget(st.toggle, "noise_all_raters", False,
+                                     "Show all raters (at most 500)")
         show_chart(charts.careless_chart(careless, truth=check.noisy,
                                          max_raters=chart_limit(show_all)),
                    key="noise_rater_chart")

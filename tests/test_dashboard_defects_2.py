@@ -153,3 +153,33 @@ def test_the_noise_pages_before_and_after_caption_matches_the_columns_shown():
                                                        "moved (noisy copy)"]
     assert "Left:" not in captions(at)
     assert "The consensus of the noisy copy (switch on “More columns”" in captions(at)
+
+
+def test_the_consensus_pages_view_choices_survive_a_visit_to_another_page():
+    at = open_page("pages/consensus.py")
+    no_failure(at)
+    first_judge = at.radio(key="consensus_judge").value
+    other_judge = "consensus" if first_judge != "consensus" else "pl-mix"
+    at.radio(key="consensus_judge").set_value(other_judge).run()
+    at.toggle(key="consensus_all_raters").set_value(True).run()
+    at.toggle(key="consensus_table_more_columns").set_value(False).run()
+    no_failure(at)
+    at = open_page("pages/data.py", at)
+    no_failure(at)
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    assert at.radio(key="consensus_judge").value == other_judge
+    assert at.toggle(key="consensus_all_raters").value is True
+    assert at.toggle(key="consensus_table_more_columns").value is False
+    assert at.radio(key="consensus_fit_kind").value == "default"
+
+
+def test_the_dic_pages_chosen_curves_survive_a_visit_to_another_page():
+    at = open_page("pages/dic.py")
+    no_failure(at)
+    assert at.multiselect(key="dic_curves").value == ["dic"]
+    at.multiselect(key="dic_curves").set_value(["dic", "f"]).run()
+    at = open_page("pages/consensus.py", at)
+    at = open_page("pages/dic.py", at)
+    no_failure(at)
+    assert at.multiselect(key="dic_curves").value == ["dic", "f"]

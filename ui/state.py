@@ -20,6 +20,7 @@ _RESULTS = "results"
 _METHODS = "methods"
 _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
+_KEPT = "_kept_"  # the prefix of the phone's "More columns" switches too (ui.phone)
 
 
 def current() -> Dataset:
@@ -88,6 +89,22 @@ def widget(key: str, default=None):
 def set_widget(key: str, value) -> None:
     """Set a widget's value before it is drawn (e.g. the Data page's source radio)."""
     st.session_state[key] = value
+
+
+def kept_widget(draw, key: str, default, *args, **kwargs):
+    """``draw(*args, key=key, **kwargs)`` showing the choice last made in it this session.
+
+    Streamlit forgets a widget's value once a page without it has run, so a view choice
+    (a radio, a switch) would go back to its default whenever the user visits another
+    page. The value is kept under its own key after every run and put back before the
+    widget is drawn again; ``default`` is its value the first time (pass no ``index`` or
+    ``value`` to ``draw``).
+    """
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(_KEPT + key, default)
+    value = draw(*args, key=key, **kwargs)
+    st.session_state[_KEPT + key] = value
+    return value
 
 
 def once(key: str) -> bool:
