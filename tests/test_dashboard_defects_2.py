@@ -1,9 +1,12 @@
 """Checks of the dashboard defects of the second exploratory round (AppTest and figures)."""
 
+import importlib.util
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import coarsenrank_core.experiments as experiments
@@ -11,6 +14,8 @@ from coarsenrank_core.comparison import DEFAULT_COMPARISON
 from coarsenrank_core.experiments import robustness_curve, teaching_arrays
 from coarsenrank_core.metrics import pairwise_accuracy
 from coarsenrank_core.registry import METHODS, attempt
+from ui import poll as poll_ui
+from ui import poll_store
 from ui.charts import PHONE_CELL_FONT, PHONE_LABEL_WIDTH, agreement_heatmap
 from ui.compute import Timings, robustness_note
 
@@ -183,3 +188,41 @@ def test_the_dic_pages_chosen_curves_survive_a_visit_to_another_page():
     at = open_page("pages/dic.py", at)
     no_failure(at)
     assert at.multiselect(key="dic_curves").value == ["dic", "f"]
+
+
+def an_older_poll_store_class(monkeypatch):
+    """``ui.poll_store.PollStore`` as a server had it before its code was reloaded: the
+    same source loaded again, so its errors are other classes than today's."""
+    spec = importlib.util.spec_from_file_location("old_poll_store",
+                                                  ROOT / "ui" / "poll_store.py")
+    old = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "old_poll_store", old)
+    spec.loader.exec_module(old)
+    assert old.PollNotFound is not poll_store.PollNotFound
+    return old.PollStore
+
+
+def test_a_wrong_join_code_after_a_code_reload_asks_for_the_code_again(tmp_path, monkeypatch):
+    monkeypatch.delenv("COARSENRANK_DATABASE_URL", raising=False)
+    monkeypatch.setenv("COARSENRANK_DATA_DIR", str(tmp_path / "data"))
+    poll_ui._store.clear()
+    # the cached store was built by the module before the reload
+    with monkeypatch.context() as before_reload:
+        before_reload.setattr(poll_ui, "PollStore", an_older_poll_store_class(monkeypatch))
+        stale = poll_ui._store(poll_store.default_location())
+    assert not isinstance(stale, poll_store.PollStore)
+    assert isinstance(poll_ui.store(), poll_store.PollStore)
+    with pytest.raises(poll_store.PollNotFound):
+        poll_ui.store().poll("ABC123")
+    # and on the page: the plain message and a new join box, not "Something went wrong"
+    with monkeypatch.context() as before_reload:
+        before_reload.setattr(poll_ui, "PollStore", an_older_poll_store_class(monkeypatch))
+        poll_ui._store.clear()
+        poll_ui._store(poll_store.default_location())
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["poll"] = "ABC123"
+    at = at.switch_page("pages/poll.py").run()
+    no_failure(at)
+    assert any("There is no poll with this code" in w.value for w in at.warning)
+    assert [t.key for t in at.text_input] == ["poll_join_again"]
+    poll_ui._store.clear()
