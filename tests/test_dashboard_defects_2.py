@@ -13,6 +13,10 @@ import coarsenrank_core.experiments as experiments
 from coarsenrank_core.comparison import DEFAULT_COMPARISON
 from coarsenrank_core.experiments import robustness_curve, teaching_arrays
 from coarsenrank_core.metrics import pairwise_accuracy
+from coarsenrank_core.models import consensus as consensus_module
+from coarsenrank_core.models.consensus import CONSENSUS_PRIOR
+from coarsenrank_core.models.mixture import mixture_log_posterior
+from coarsenrank_core.models.plackett_luce import coarsen_pl
 from coarsenrank_core.registry import METHODS, attempt
 from ui import poll as poll_ui
 from ui import poll_store
@@ -226,3 +230,23 @@ def test_a_wrong_join_code_after_a_code_reload_asks_for_the_code_again(tmp_path,
     assert any("There is no poll with this code" in w.value for w in at.warning)
     assert [t.key for t in at.text_input] == ["poll_join_again"]
     poll_ui._store.clear()
+
+
+def test_the_defaults_test_against_plain_pl_reaches_plain_pls_map(monkeypatch):
+    prefs, _ = teaching_arrays("careless", 0)
+    fits = []
+
+    def recorded(*args, **kwargs):
+        fits.append(coarsen_pl(*args, **kwargs))
+        return fits[-1]
+
+    monkeypatch.setattr(consensus_module, "coarsen_pl", recorded)
+    fit = consensus_module.consensus(prefs)
+    [plain] = fits  # the test's plain PL, at the default's prior
+    assert plain.converged and plain.iterations < 100  # 1,000 and unconverged before
+    exact = coarsen_pl(prefs, prior=CONSENSUS_PRIOR, calibration=None, tol=1e-13,
+                       max_iter=20_000)
+    at_zero = mixture_log_posterior(prefs, exact.scores, 0.0, per=fit.extra.per,
+                                    prior=CONSENSUS_PRIOR)
+    np.testing.assert_allclose(fit.extra.likelihood_ratio,
+                               2 * (fit.extra.log_posterior - at_zero), rtol=1e-10)
