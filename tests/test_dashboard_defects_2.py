@@ -1,7 +1,9 @@
 """Checks of the dashboard defects of the second exploratory round (AppTest and figures)."""
 
 import importlib.util
+import re
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,7 +23,7 @@ from coarsenrank_core.registry import METHODS, attempt
 from ui import poll as poll_ui
 from ui import poll_store
 from ui.charts import PHONE_CELL_FONT, PHONE_LABEL_WIDTH, agreement_heatmap
-from ui.compute import Timings, robustness_note
+from ui.compute import Job, Timings, robustness_note
 
 
 def test_the_robustness_curve_fits_the_clean_data_once_for_a_method_without_a_seed(
@@ -74,10 +76,17 @@ def test_the_robustness_note_counts_the_fits_and_adds_the_comparisons_seconds():
                      fastest=(0.4, 0.9), slowest=(0.6, 1.1), runs=3)
     note = robustness_note(["pl", "crowdbt"], timing)
     assert "2 chosen methods at 7 noise levels (14 fits)" in note
-    assert "at least about 10 seconds per repetition" in note  # 7 × (0.5 + 1.0)
+    assert "at least 10 s per repetition" in note  # 7 × (0.5 + 1.0)
     assert "Fewer methods or fewer repetitions are faster" in note
     untimed = robustness_note(["pl", "pl-em"], timing)  # PL-EM was not in the comparison
-    assert "seconds" not in untimed and "Run the comparison above" in untimed
+    assert "per repetition" not in untimed and "Run the comparison above" in untimed
+
+
+def test_a_progress_bar_still_says_its_seconds_and_minutes_briefly():
+    job = Job("Adding noise and refitting: fit")
+    job.done, job.total, job.start = 1, 4, time.monotonic() - 30
+    assert re.fullmatch(r"Adding noise and refitting: fit 1/4 · 3\d s so far, "
+                        r"about \d+ (s|min) left", job._text())
 
 
 def test_the_compare_page_says_what_the_robustness_curve_costs_before_it_starts():

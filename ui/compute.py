@@ -373,11 +373,11 @@ def robustness(_prefs: Preferences, key: str, truth: np.ndarray, methods: tuple,
 def robustness_note(methods, timing: Timings | None) -> str:
     """What "Draw the robustness curve" will cost, said before it starts.
 
-    Each repetition fits every chosen method at every noise level of
-    :data:`~coarsenrank_core.experiments.DEFAULT_NOISE_LEVELS` (the clean level once for a
-    method without a seed). With the comparison's ``timing`` of all the chosen methods the
-    note adds the seconds that many fits took there: a lower bound, since a noisier copy
-    usually takes longer to fit than the data.
+    A repetition fits every chosen method at every noise level of
+    :data:`~coarsenrank_core.experiments.DEFAULT_NOISE_LEVELS` (after the first, a method
+    without a seed skips the clean level). With the comparison's ``timing`` of all the
+    chosen methods the note adds the seconds that many fits took there: a lower bound,
+    since a noisier copy usually takes longer to fit than the data.
     """
     levels = len(DEFAULT_NOISE_LEVELS)
     work = (f"Each repetition fits the {count(len(methods), 'chosen method')} at {levels} "
@@ -385,15 +385,11 @@ def robustness_note(methods, timing: Timings | None) -> str:
     median = dict(zip(timing.methods, timing.median)) if timing is not None else {}
     if methods and all(m in median for m in methods):
         seconds = levels * sum(median[m] for m in methods)
-        work += (f" At the comparison's speed that is at least {_seconds(seconds)} per "
-                 "repetition; noisy copies often take longer.")
+        work += (f" At the comparison's speed that is at least {_seconds(max(seconds, 1))} "
+                 "per repetition; noisy copies often take longer.")
     elif methods:
         work += " Run the comparison above to see how long one fit of each method takes."
     return work + " Fewer methods or fewer repetitions are faster."
-
-
-def _seconds(seconds: float) -> str:
-    return "under a second" if seconds < 1 else f"about {count(round(seconds), 'second')}"
 
 
 @_cached(max_entries=8)
