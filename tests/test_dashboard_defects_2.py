@@ -259,3 +259,15 @@ def test_the_defaults_test_against_plain_pl_reaches_plain_pls_map(monkeypatch):
                                     prior=CONSENSUS_PRIOR)
     np.testing.assert_allclose(fit.extra.likelihood_ratio,
                                2 * (fit.extra.log_posterior - at_zero), rtol=1e-10)
+
+
+def test_an_untouched_rater_judge_still_follows_the_data_loaded_next():
+    at = open_page("pages/consensus.py")
+    assert at.radio(key="consensus_judge").value == "pl-mix"  # pizza: one list per rater
+    at = open_page("pages/data.py", at)
+    at.selectbox(key="sample_choice").set_value("careless").run()
+    at = click(at, "Load this sample")
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    # the careless sample's raters give 8 lists each: the default judges them per rater
+    assert at.radio(key="consensus_judge").value == "pl-mix-ranker"

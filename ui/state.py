@@ -21,6 +21,7 @@ _METHODS = "methods"
 _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
 _KEPT = "_kept_"  # the prefix of the phone's "More columns" switches too (ui.phone)
+_DEFAULTS = "_widget_defaults"
 
 
 def current() -> Dataset:
@@ -96,14 +97,20 @@ def kept_widget(draw, key: str, default, *args, **kwargs):
 
     Streamlit forgets a widget's value once a page without it has run, so a view choice
     (a radio, a switch) would go back to its default whenever the user visits another
-    page. The value is kept under its own key after every run and put back before the
-    widget is drawn again; ``default`` is its value the first time (pass no ``index`` or
-    ``value`` to ``draw``).
+    page. A choice other than ``default`` is kept under its own key and put back when the
+    widget is drawn again; otherwise the widget shows ``default``, which may follow the
+    data (pass no ``index`` or ``value`` to ``draw``).
     """
-    if key not in st.session_state:
+    defaults = st.session_state.setdefault(_DEFAULTS, {})
+    chosen = _KEPT + key in st.session_state
+    if key not in st.session_state or not chosen and defaults.get(key, default) != default:
         st.session_state[key] = st.session_state.get(_KEPT + key, default)
+    defaults[key] = default
     value = draw(*args, key=key, **kwargs)
-    st.session_state[_KEPT + key] = value
+    if value == default:
+        st.session_state.pop(_KEPT + key, None)
+    else:
+        st.session_state[_KEPT + key] = value
     return value
 
 
