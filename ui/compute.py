@@ -376,8 +376,8 @@ def robustness_note(methods, timing: Timings | None) -> str:
     A repetition fits every chosen method at every noise level of
     :data:`~coarsenrank_core.experiments.DEFAULT_NOISE_LEVELS` (after the first, a method
     without a seed skips the clean level). With the comparison's ``timing`` of all the
-    chosen methods the note adds the seconds that many fits took there: a lower bound,
-    since a noisier copy usually takes longer to fit than the data.
+    chosen methods the note adds the seconds that many fits took there: a rough estimate
+    (a noisier copy may take longer to fit than the data, and the clean level is skipped).
     """
     levels = len(DEFAULT_NOISE_LEVELS)
     work = (f"Each repetition fits the {count(len(methods), 'chosen method')} at {levels} "
@@ -385,8 +385,8 @@ def robustness_note(methods, timing: Timings | None) -> str:
     median = dict(zip(timing.methods, timing.median)) if timing is not None else {}
     if methods and all(m in median for m in methods):
         seconds = levels * sum(median[m] for m in methods)
-        work += (f" At the comparison's speed that is at least {_seconds(max(seconds, 1))} "
-                 "per repetition; noisy copies often take longer.")
+        work += (f" At the comparison's speed that is roughly {_seconds(max(seconds, 1))} "
+                 "per repetition.")
     elif methods:
         work += " Run the comparison above to see how long one fit of each method takes."
     return work + " Fewer methods or fewer repetitions are faster."
