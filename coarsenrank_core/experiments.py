@@ -89,8 +89,10 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
 
     For every level and seed the noise injector ``NOISE_TYPES[noise]`` corrupts ``prefs``
     (level 0 leaves it clean), every method is fitted, and its pairwise accuracy against
-    ``truth`` is recorded. A method that fails at some point records ``nan`` there and its
-    first error in :attr:`RobustnessResult.errors`.
+    ``truth`` is recorded. At level 0 a method that takes no ``random_state`` is fitted
+    once: the clean data and its fit are the same in every repetition. A method that fails
+    at some point records ``nan`` there and its first error in
+    :attr:`RobustnessResult.errors`.
 
     Parameters
     ----------
@@ -125,6 +127,9 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
     accuracy = np.full((len(methods), levels.size, seeds), np.nan)
     total, done = len(methods) * levels.size * seeds, 0
     errors: dict[str, str] = {}
+    # level 0 is the same clean data in every repetition, and a method without a seed
+    # fits it the same way each time: its one accuracy there serves every repetition
+    clean: dict[str, float] = {}
     for j, level in enumerate(levels):
         for s, seed in enumerate(seed_values):
             noisy = prefs if level == 0 else NOISE_TYPES[noise].function(
@@ -132,12 +137,18 @@ def robustness_curve(prefs: Preferences, methods: Sequence[str], truth,
             for i, method_id in enumerate(methods):
                 check_stop(should_stop, f"The robustness curve was stopped after {done} of "
                                         f"{total} fits.")
-                params = dict(overrides or {}, random_state=int(seed), should_stop=should_stop)
-                fit = attempt(method_id, noisy, **_own(method_id, params))
-                if fit.result is not None:
-                    accuracy[i, j, s] = pairwise_accuracy(fit.result.scores, truth)
-                elif fit.error is not None:
-                    errors.setdefault(method_id, fit.error)
+                if level == 0 and method_id in clean:
+                    accuracy[i, j, s] = clean[method_id]
+                else:
+                    params = dict(overrides or {}, random_state=int(seed),
+                                  should_stop=should_stop)
+                    fit = attempt(method_id, noisy, **_own(method_id, params))
+                    if fit.result is not None:
+                        accuracy[i, j, s] = pairwise_accuracy(fit.result.scores, truth)
+                    elif fit.error is not None:
+                        errors.setdefault(method_id, fit.error)
+                    if level == 0 and not METHODS[method_id].stochastic:
+                        clean[method_id] = accuracy[i, j, s]
                 done += 1
                 if progress is not None:
                     progress(done, total)

@@ -9,7 +9,7 @@ from ui import charts, compute, state
 from ui.alpha import alpha_text, alpha_widget
 from ui.charts import ROBUSTNESS_SHOWN
 from ui.glossary import glossary
-from ui.phone import column_order, more_columns
+from ui.phone import column_order, more_columns, phone_screen
 from ui.shell import ensure_shell
 from ui.tables import comparison_table
 from ui.text import plain
@@ -79,11 +79,12 @@ if stored is not None:
         explain("Further right is better: the share of item pairs each method puts in the "
                 "true order. The axis starts at 0.5, what a random order gets.")
         with st.expander("Do the methods agree with each other?"):
-            show_chart(charts.agreement_heatmap(result), key="agreement_chart_truth")
+            show_chart(charts.agreement_heatmap(result, phone_screen()),
+                       key="agreement_chart_truth")
     else:
-        show_chart(charts.agreement_heatmap(result), key="agreement_chart")
+        show_chart(charts.agreement_heatmap(result, phone_screen()), key="agreement_chart")
         explain("No true order is loaded, so this shows how alike the methods' orders are: "
-                "1 means identical.")
+                "1 (or 100%) means identical.")
     if timing.methods:
         show_chart(charts.timing_chart(timing), key="timing_chart")
         explain(f"Further left is faster. Each dot is the median of {timing.runs} runs; the "
@@ -104,6 +105,7 @@ if dataset.truth is None:
 else:
     with st.form("robustness_form"):
         seeds = st.slider("Repetitions per noise level", 1, 10, 3, key="robust_seeds")
+        st.caption(compute.robustness_note(methods, stored[1] if stored else None))
         robust_run = st.form_submit_button("Draw the robustness curve")
     if robust_run and not methods:
         st.error("Choose at least one method above.")

@@ -44,7 +44,8 @@ names = prefs.item_names
 FITS = {"default": "Default: the best answer this package knows (PL-EM, careless answers "
                    "down-weighted; chosen by evidence)",
         "coarsen-pl": "CoarsenPL at α: the paper's method"}
-fit_kind = st.radio("Consensus by", list(FITS), format_func=FITS.get, key="consensus_fit_kind")
+fit_kind = state.kept_widget(st.radio, "consensus_fit_kind", "default", "Consensus by",
+                            list(FITS), format_func=FITS.get)
 
 
 def show_truth_agreement(scores) -> None:
@@ -206,10 +207,12 @@ JUDGES = {"pl-mix-ranker": "PL-mix (raters): the chance each rater answered at r
 # at first the raters are judged by the default fit's own careless model
 first_judge = ("pl-mix-ranker" if fit_kind == "default" and fit.extra["per"] == "ranker"
                or fit_kind != "default" and careless_unit(prefs) == "ranker" else "pl-mix")
-judge = st.radio("Judge the raters with", list(JUDGES), format_func=JUDGES.get,
-                 index=list(JUDGES).index(first_judge), key="consensus_judge")
-show_all = st.toggle("Show all raters (the chart shows the 40 most doubtful at first, and "
-                     "at most 500)", key="consensus_all_raters")
+# the user's choices stay for the session, also after a visit to another page
+judge = state.kept_widget(st.radio, "consensus_judge", first_judge, "Judge the raters with",
+                          list(JUDGES), format_func=JUDGES.get)
+show_all = state.kept_widget(st.toggle, "consensus_all_raters", False,
+                             "Show all raters (the chart shows the 40 most doubtful at "
+                             "first, and at most 500)")
 limit = chart_limit(show_all)
 few = too_few_lists_text(prefs)
 if few is not None and judge != "consensus":

@@ -84,9 +84,9 @@ if run and grid_ok:
 
 def show(result) -> None:
     """The curve, the two recommended values of α, and the numbers behind them."""
-    shown = st.multiselect("Curves to show", ["dic", "f", "g"], default=["dic"],
-                           format_func={"dic": "DIC", "f": "f (fit)", "g": "g (complexity)"}.get,
-                           key="dic_curves")
+    shown = state.kept_widget(
+        st.multiselect, "dic_curves", ["dic"], "Curves to show", ["dic", "f", "g"],
+        format_func={"dic": "DIC", "f": "f (fit)", "g": "g (complexity)"}.get)
     setting = session_alpha.current()
     show_chart(charts.dic_chart(result, shown, setting.alpha), key="dic_chart")
     explain("The diamond marks where the curve levels off (the default rule); the dashed "

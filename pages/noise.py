@@ -100,9 +100,12 @@ if report is not None:
     st.dataframe(charts.highlight_moved(rows), hide_index=True, key="before_after_table",
                  column_order=column_order(("place", "noisy copy", "moved (noisy copy)"), more))
     moved = sum(1 for r in rows if r["moved (noisy copy)"])
-    explain(f"Left: the consensus of the original data; right: of the noisy copy (CoarsenPL "
-            f"by EM at the same α). {moved} of {count(len(rows), 'place')} changed item; "
-            "▲ means the item moved up in the noisy copy, ▼ down (highlighted).")
+    shown = ("Left: the consensus of the original data; right: of the noisy copy" if more
+             else "The consensus of the noisy copy (switch on “More columns” to see the "
+                  "original's beside it)")
+    explain(f"{shown} (CoarsenPL by EM at the same α). {moved} of "
+            f"{count(len(rows), 'place')} changed item; ▲ means the item moved up in the "
+            "noisy copy, ▼ down (highlighted).")
 
     st.subheader("Each method before and after")
     methods = tuple(state.methods())
@@ -155,7 +158,8 @@ if report is not None:
         second.metric("Recall", "—" if check.recall is None else f"{check.recall:.0%}",
                       help="Of the raters made noisy, the share the model flags.")
         careless = compute.careless(dataset.preferences, dataset.key, "pl-mix-ranker")
-        show_all = st.toggle("Show all raters (at most 500)", key="noise_all_raters")
+        show_all = state.kept_widget(st.toggle, "noise_all_raters", False,
+                                     "Show all raters (at most 500)")
         show_chart(charts.careless_chart(careless, truth=check.noisy,
                                          max_raters=chart_limit(show_all)),
                    key="noise_rater_chart")

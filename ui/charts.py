@@ -287,16 +287,46 @@ def timing_chart(timings) -> go.Figure:
                    height=max(300, 44 * len(timings.methods) + 160), showlegend=False)
 
 
-def agreement_heatmap(comparison) -> go.Figure:
-    """Share of item pairs that each two methods order alike."""
+#: Size of the numbers in the agreement heatmap's cells on a phone, and the characters
+#: per line of its row names (so that ten columns of "100" fit beside them in 390 px)
+PHONE_CELL_FONT = 13
+PHONE_LABEL_WIDTH = 12
+
+
+def agreement_heatmap(comparison, phone: bool = False) -> go.Figure:
+    """Share of item pairs that each two methods order alike.
+
+    With ``phone=True`` (a 390 px screen) ten methods still fit with every one named and
+    every number readable: the columns are numbered as the rows (``1``, ``2``, … beside
+    ``1 Default``, row names wrapped at :data:`PHONE_LABEL_WIDTH` characters), the cells
+    hold whole percentages in :data:`PHONE_CELL_FONT` pixel type, and the colour bar is
+    left out.
+    """
     names = [method_label(r.name) for r in comparison.rows]
     values = np.asarray(comparison.agreement)
+    hover = "%{y} vs %{x}: %{z:.3f}<extra></extra>"
+    if not phone:
+        fig = go.Figure(go.Heatmap(
+            z=values, x=names, y=names, zmin=0.5, zmax=1.0, colorscale="Blues",
+            text=np.where(np.isnan(values), "", np.round(values, 3).astype(str)),
+            texttemplate="%{text}", hovertemplate=hover))
+        return _layout(fig, "Do the methods agree? (share of item pairs ordered alike)",
+                       yaxis=dict(autorange="reversed"))
+    numbers = [str(i + 1) for i in range(len(names))]
+    rows = [wrap(f"{n} {plot_text(r.name)}", PHONE_LABEL_WIDTH)
+            for n, r in zip(numbers, comparison.rows)]
+    percent = np.where(np.isnan(values), "", np.char.mod("%d", np.nan_to_num(
+        np.round(100 * values)).astype(int)))
     fig = go.Figure(go.Heatmap(
-        z=values, x=names, y=names, zmin=0.5, zmax=1.0, colorscale="Blues",
-        text=np.where(np.isnan(values), "", np.round(values, 3).astype(str)),
-        texttemplate="%{text}", hovertemplate="%{y} vs %{x}: %{z:.3f}<extra></extra>"))
-    return _layout(fig, "Do the methods agree? (share of item pairs ordered alike)",
-                   yaxis=dict(autorange="reversed"))
+        z=values, x=numbers, y=rows, zmin=0.5, zmax=1.0, colorscale="Blues",
+        showscale=False, text=percent, texttemplate="%{text}",
+        textfont=dict(size=PHONE_CELL_FONT), xgap=1, ygap=1, hovertemplate=hover))
+    return _layout(fig, "Do the methods agree? (% of item pairs ordered alike; columns "
+                   "numbered as the rows)", height=max(CHART_HEIGHT, 60 + 48 * len(rows)),
+                   xaxis=dict(tickmode="array", tickvals=numbers, ticktext=numbers,
+                              tickangle=0),
+                   yaxis=dict(autorange="reversed", tickmode="array", tickvals=rows,
+                              ticktext=rows, tickfont=dict(size=PHONE_CELL_FONT)))
 
 
 ROBUSTNESS_SHOWN = 4  # methods drawn at once by default (more bands overlap)

@@ -32,7 +32,12 @@ from coarsenrank_core.comparison import COMPARE_DRAWS, compare
 from coarsenrank_core.diagnostics import careless_rankers, ranker_disagreement
 from coarsenrank_core.dic import DIC_DRAWS, dic_sweep
 from coarsenrank_core.errors import Cancelled
-from coarsenrank_core.experiments import DEFAULT_FACTORS, robustness_curve, scale_test
+from coarsenrank_core.experiments import (
+    DEFAULT_FACTORS,
+    DEFAULT_NOISE_LEVELS,
+    robustness_curve,
+    scale_test,
+)
 from coarsenrank_core.io import read_preferences, read_truth
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import DEFAULT_METHOD, run_method
@@ -42,6 +47,7 @@ from .dataset import Dataset
 from .liveness import current_session_id, session_connected
 from .samples import SAMPLES
 from .scenario import teaching_scenario
+from .text import count
 
 #: The Consensus page's posterior: draws kept after warm-up sweeps, the chain started from
 #: the EM consensus at the same α (as the command line's ``rank --posterior``)
@@ -362,6 +368,28 @@ def robustness(_prefs: Preferences, key: str, truth: np.ndarray, methods: tuple,
     with _job(label) as job:
         return robustness_curve(_prefs, list(methods), truth, seeds=seeds,
                                 overrides={"alpha": alpha, **COMPARE_DRAWS}, **_hooks(job))
+
+
+def robustness_note(methods, timing: Timings | None) -> str:
+    """What "Draw the robustness curve" will cost, said before it starts.
+
+    A repetition fits every chosen method at every noise level of
+    :data:`~coarsenrank_core.experiments.DEFAULT_NOISE_LEVELS` (after the first, a method
+    without a seed skips the clean level). With the comparison's ``timing`` of all the
+    chosen methods the note adds the seconds that many fits took there: a rough estimate
+    (a noisier copy may take longer to fit than the data, and the clean level is skipped).
+    """
+    levels = len(DEFAULT_NOISE_LEVELS)
+    work = (f"Each repetition fits the {count(len(methods), 'chosen method')} at {levels} "
+            f"noise levels ({count(len(methods) * levels, 'fit')}).")
+    median = dict(zip(timing.methods, timing.median)) if timing is not None else {}
+    if methods and all(m in median for m in methods):
+        seconds = levels * sum(median[m] for m in methods)
+        work += (f" At the comparison's speed that is roughly {_seconds(max(seconds, 1))} "
+                 "per repetition.")
+    elif methods:
+        work += " Run the comparison above to see how long one fit of each method takes."
+    return work + " Fewer methods or fewer repetitions are faster."
 
 
 @_cached(max_entries=8)

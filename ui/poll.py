@@ -55,7 +55,13 @@ def store() -> PollStore:
     location = default_location()
     failure: BaseException
     try:
-        return _store(location)
+        opened = _store(location)
+        if not isinstance(opened, PollStore):
+            # built before the server reloaded this code: its errors are the old module's
+            # classes, which this module's ``except PollNotFound`` would not catch
+            _store.clear()
+            opened = _store(location)
+        return opened
     except PollUnavailable as error:  # the driver's error, met while opening
         failure = error.__cause__ or error
     except PollError:

@@ -20,6 +20,8 @@ _RESULTS = "results"
 _METHODS = "methods"
 _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
+_KEPT = "_kept_"  # the prefix of the phone's "More columns" switches too (ui.phone)
+_DEFAULTS = "_widget_defaults"
 
 
 def current() -> Dataset:
@@ -88,6 +90,28 @@ def widget(key: str, default=None):
 def set_widget(key: str, value) -> None:
     """Set a widget's value before it is drawn (e.g. the Data page's source radio)."""
     st.session_state[key] = value
+
+
+def kept_widget(draw, key: str, default, *args, **kwargs):
+    """``draw(*args, key=key, **kwargs)`` showing the choice last made in it this session.
+
+    Streamlit forgets a widget's value once a page without it has run, so a view choice
+    (a radio, a switch) would go back to its default whenever the user visits another
+    page. A choice other than ``default`` is kept under its own key and put back when the
+    widget is drawn again; otherwise the widget shows ``default``, which may follow the
+    data (pass no ``index`` or ``value`` to ``draw``).
+    """
+    defaults = st.session_state.setdefault(_DEFAULTS, {})
+    chosen = _KEPT + key in st.session_state
+    if key not in st.session_state or not chosen and defaults.get(key, default) != default:
+        st.session_state[key] = st.session_state.get(_KEPT + key, default)
+    defaults[key] = default
+    value = draw(*args, key=key, **kwargs)
+    if value == default:
+        st.session_state.pop(_KEPT + key, None)
+    else:
+        st.session_state[_KEPT + key] = value
+    return value
 
 
 def once(key: str) -> bool:

@@ -56,11 +56,12 @@ class _Reweighted:
         col_ids = np.concatenate(cols) if cols else np.zeros(0, np.intp)
         self.win_matrix = csr_matrix((np.ones(row_ids.size), (row_ids, col_ids)),
                                      shape=(len(prefs), prefs.n_items))
+        self.item_wins = self.win_matrix.T  # built once: every EM step multiplies by it
 
     def design(self, weights: np.ndarray) -> StageDesign:
         blocks = [dataclasses.replace(block, weights=weights[block.rows])
                   for block in self.base.blocks]
-        wins = np.asarray(self.win_matrix.T @ weights).ravel()
+        wins = np.asarray(self.item_wins @ weights).ravel()
         return StageDesign(self.base.n_items, self.base.n_preferences, blocks, wins,
                            self.base.wins_count)
 
