@@ -20,6 +20,7 @@ from coarsenrank_core.models.consensus import CONSENSUS_PRIOR
 from coarsenrank_core.models.mixture import mixture_log_posterior
 from coarsenrank_core.models.plackett_luce import coarsen_pl
 from coarsenrank_core.registry import METHODS, attempt
+from tests.test_app_default import click, no_failure, open_page
 from ui import poll as poll_ui
 from ui import poll_store
 from ui.charts import PHONE_CELL_FONT, PHONE_LABEL_WIDTH, agreement_heatmap
@@ -50,21 +51,6 @@ def test_the_robustness_curve_fits_the_clean_data_once_for_a_method_without_a_se
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
-
-
-def open_page(path: str, at: AppTest | None = None) -> AppTest:
-    at = at or AppTest.from_file(APP, default_timeout=180)
-    return at.switch_page(path).run()
-
-
-def click(at: AppTest, label: str) -> AppTest:
-    [button] = [b for b in at.button if b.label == label]
-    return button.click().run()
-
-
-def no_failure(at: AppTest) -> None:
-    assert not at.exception, at.exception
-    assert not [e.value for e in at.error if "Something went wrong" in e.value]
 
 
 def captions(at: AppTest) -> str:
