@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
+import numbers
 import os
 import re
 import secrets
@@ -173,13 +174,28 @@ def clean_items(items: Sequence[str]) -> tuple[str, ...]:
 
 
 def check_ranking(ranking, n_items: int) -> tuple[tuple[int, ...], ...]:
-    """An answer, checked: groups of item indices, best first, each item at most once."""
-    try:
-        groups = tuple(tuple(int(i) for i in (g if isinstance(g, (list, tuple, set, frozenset))
-                                               else (g,))) for g in ranking)
-    except (TypeError, ValueError):
-        raise PollError("The answer is not a ranking of the poll's items.") from None
-    groups = tuple(tuple(sorted(g)) for g in groups if g)
+    """An answer, checked: groups of item indices, best first, each item at most once.
+
+    A group is a list, tuple or set of item indices, or one index alone; an index is a whole
+    number (never a text, a fraction or a truth value). The answer's size is checked before
+    any entry is read, so a huge or deeply wrong one costs no more than a valid one.
+    """
+    wrong = PollError("The answer is not a ranking of the poll's items: it must list the "
+                      "places, best first, each a group of item numbers.")
+    if not isinstance(ranking, (list, tuple)):
+        raise wrong
+    if len(ranking) > n_items:
+        raise PollError(f"The answer has {len(ranking):,} places; this poll has "
+                        f"{n_items} items.")
+    groups = tuple(tuple(g) if isinstance(g, (list, tuple, set, frozenset)) else (g,)
+                   for g in ranking)
+    if sum(map(len, groups)) > n_items:
+        raise PollError("The answer names more items than the poll has; each item can be "
+                        "ranked once.")
+    if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool)
+               for g in groups for i in g):
+        raise wrong
+    groups = tuple(tuple(sorted(int(i) for i in g)) for g in groups if g)
     flat = [i for g in groups for i in g]
     if any(i < 0 or i >= n_items for i in flat):
         raise PollError("The answer names an item that is not in this poll.")
