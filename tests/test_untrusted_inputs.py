@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from tests.test_poll_store import Clock
-from ui.poll_store import PollError, PollStore, check_ranking, new_token
+from tests.test_poll_store import Clock, clock, location  # noqa: F401 - fixtures
+from ui.poll_store import PollError, PollNotFound, PollStore, check_ranking, new_token
 
 ITEMS = ["Pizza", "Pasta", "Salad", "Soup"]
 
@@ -47,3 +47,24 @@ def test_a_huge_answer_is_refused_by_its_size_before_its_entries_are_read(rankin
 
 def test_item_numbers_of_any_integer_type_are_kept():
     assert check_ranking([[2, 0], (np.int64(1),), np.int32(3)], 4) == ((0, 2), (1,), (3,))
+
+
+@pytest.fixture
+def any_store(location, clock):  # noqa: F811 - the fixtures of test_poll_store
+    """A store on SQLite, and on PostgreSQL when its test server answers."""
+    return PollStore(location, clock=clock)
+
+
+@pytest.mark.parametrize("code", ["AB\x00CDE", "\x00", pytest.param("A" * 5_000_000, id="huge"),
+                                  "ABC", "ABCDEFG", "<script>", "ÄBCDEF", "ABCDE0"])
+def test_a_code_that_cannot_be_a_join_code_is_no_poll_on_every_database(any_store, code):
+    # on PostgreSQL a NUL made the query fail: "the store is not answering, try again"
+    poll, key = any_store.create_poll(ITEMS)
+    for ask in (lambda: any_store.poll(code), lambda: any_store.teacher_poll(code, key),
+                lambda: any_store.submit(code, new_token(), [[0], [1]]),
+                lambda: any_store.next_poll(code), lambda: any_store.published_answers(code)):
+        with pytest.raises(PollNotFound):
+            ask()
+    assert any_store.answer_of(code, new_token()) is None
+    assert any_store.answer_of(poll.poll_id, "A\x00" * 11) is None
+    assert any_store.poll(f" {poll.poll_id[:3].lower()}-{poll.poll_id[3:]} ") == poll

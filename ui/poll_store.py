@@ -148,6 +148,22 @@ def normalise_code(code: str) -> str:
     return re.sub(r"[\s-]", "", str(code)).upper()
 
 
+#: More characters than a typed join code holds, with all the spaces and dashes it may have.
+MAX_CODE_CHARS = 64
+_CODE = re.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+
+
+def poll_code(code) -> str | None:
+    """A join code from a link or a box as stored (:func:`normalise_code`), or None when it
+    cannot be one: too long, or not :data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`.
+    Such a code is no poll, so the database is never asked (a NUL character would make
+    PostgreSQL fail, and the user would be told the store is down)."""
+    if not isinstance(code, str) or len(code) > MAX_CODE_CHARS:
+        return None
+    code = normalise_code(code)
+    return code if _CODE.fullmatch(code) else None
+
+
 def _digest(key: str) -> str:
     return hashlib.sha256(str(key).encode("utf-8")).hexdigest()
 
@@ -477,8 +493,11 @@ class PollStore:
                 + session)
 
     def _poll_row(self, cursor, poll_id: str):
+        code = poll_code(poll_id)
+        if code is None:
+            return None
         return self._run(cursor, f"SELECT {self._poll_columns} FROM polls WHERE id = ?",
-                         (normalise_code(poll_id),)).fetchone()
+                         (code,)).fetchone()
 
     @staticmethod
     def _poll_of(row) -> Poll:
@@ -593,9 +612,12 @@ class PollStore:
         if not _TOKEN.match(token):
             raise PollError("This link has no valid answer token; open the student link "
                             "again.")
+        code = poll_code(poll_id)
+        if code is None:
+            raise PollNotFound()
         now = self.clock()
         with self._transaction() as cursor:
-            self.backend.lock_poll(cursor, normalise_code(poll_id))
+            self.backend.lock_poll(cursor, code)
             row = self._poll_row(cursor, str(poll_id))
             if row is None:
                 raise PollNotFound()
@@ -633,10 +655,13 @@ class PollStore:
 
     def answer_of(self, poll_id: str, token: str) -> Answer | None:
         """This token's own answer (a student sees only their own), or None."""
+        code = poll_code(poll_id)
+        if code is None or not isinstance(token, str) or not _TOKEN.match(token):
+            return None
         with self._transaction(write=False) as cursor:
             row = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
                             "changes FROM answers WHERE poll_id = ? AND token = ?",
-                            (normalise_code(poll_id), str(token))).fetchone()
+                            (code, token)).fetchone()
         return None if row is None else self._answer_of(row)
 
     def answers(self, poll_id: str, key: str) -> tuple[Poll, tuple[Answer, ...]]:
