@@ -68,3 +68,37 @@ def test_a_code_that_cannot_be_a_join_code_is_no_poll_on_every_database(any_stor
     assert any_store.answer_of(code, new_token()) is None
     assert any_store.answer_of(poll.poll_id, "A\x00" * 11) is None
     assert any_store.poll(f" {poll.poll_id[:3].lower()}-{poll.poll_id[3:]} ") == poll
+
+
+# ------------------------------------------------------------------ a poll's items and question
+@pytest.mark.parametrize("items, message", [
+    (["Tea", "\u200b", "\u200b\u00ad", "Coffee"], None),  # nothing visible: blank lines
+    (["Café", "Cafe\u0301"], "Item 2 repeats item 1"),  # the same name in two Unicode forms
+    (["Tea", "T\u200bea"], "Item 2 repeats item 1"),
+    (["Green  tea", "green\u00a0tea", "x"], "Item 2 repeats item 1"),
+    (["Tea", "Co\x00ffee"], "Line 2 holds the control character U\\+0000"),
+    (["Tea", "\x1b[31mCoffee"], "Line 2 holds the control character U\\+001B"),
+    (["\u202eeeffoC", "Tea"], "Line 1 holds the control character U\\+202E"),
+    ("TeaCoffee", "a list of names"),  # a text is not a list of lines
+    ([""] * 1_000_000 + ["Tea", "Coffee"], "1,000,002 lines"),
+])
+def test_poll_items_are_tidied_like_the_readers_names_and_controls_refused(any_store, items,
+                                                                           message):
+    if message is None:
+        poll, _ = any_store.create_poll(items)
+        assert poll.items == ("Tea", "Coffee")
+        return
+    with pytest.raises(PollError, match=message):
+        any_store.create_poll(items)
+
+
+@pytest.mark.parametrize("question", ["Best\x00 drink?", "Best\x07 drink?", "Best\ndrink?"])
+def test_a_question_with_a_control_character_is_refused_plainly(any_store, question):
+    # a NUL made PostgreSQL fail: "the store is not answering, try again"
+    with pytest.raises(PollError, match="The question holds the control character"):
+        any_store.create_poll(ITEMS, question=question)
+
+
+def test_a_question_is_tidied_like_the_items(any_store):
+    poll, _ = any_store.create_poll(ITEMS, question="  Best\u200b  drink\u00a0? ")
+    assert poll.question == "Best drink ?"

@@ -32,6 +32,7 @@ import re
 import secrets
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -168,9 +169,40 @@ def _digest(key: str) -> str:
     return hashlib.sha256(str(key).encode("utf-8")).hexdigest()
 
 
+#: Characters that show nothing (the readers' :func:`coarsenrank_core.io.assembly.tidy_name`
+#: drops the same), and spaces that look alike on screen.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_SPACES = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+#: Control characters (a NUL fails on PostgreSQL) and the marks that turn text around.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _tidy(text, what: str) -> str:
+    """A poll's text as stored: NFC form, invisible characters dropped, each run of spaces
+    one space; :class:`PollError` naming ``what`` when it holds a control character."""
+    text = str(text)
+    bad = _CONTROL.search(text)
+    if bad:
+        raise PollError(f"{what} holds the control character U+{ord(bad.group()):04X}, "
+                        "which cannot be shown; type it again without it.")
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text).translate(_INVISIBLE)).strip()
+
+
 def clean_items(items: Sequence[str]) -> tuple[str, ...]:
-    """The items of a new poll, checked: 2–30 distinct names of 1–200 characters."""
-    names = tuple(str(item).strip() for item in items if str(item).strip())
+    """The items of a new poll, checked: 2–30 distinct names of 1–200 characters.
+
+    Names are tidied (:func:`_tidy`): a line with nothing visible is a blank line, and two
+    names that differ only in case, Unicode form, invisible characters or spacing repeat
+    each other.
+    """
+    if isinstance(items, (str, bytes)):
+        raise PollError("The items must be a list of names, one per line.")
+    lines = [str(item) for item in items]
+    if len(lines) > 10 * MAX_ITEMS:  # checked before any line is read
+        raise PollError(f"A poll can have at most {MAX_ITEMS} items; this one has "
+                        f"{len(lines):,} lines. Remove some lines.")
+    names = tuple(name for line, text in enumerate(lines, start=1)
+                  if (name := _tidy(text, f"Line {line}")))
     if len(names) < MIN_ITEMS:
         raise PollError(f"A poll needs at least {MIN_ITEMS} items, one per line.")
     if len(names) > MAX_ITEMS:
@@ -442,7 +474,7 @@ class PollStore:
         across the session are known to be one student's (never by name).
         """
         names = clean_items(items)
-        question = str(question).strip()
+        question = _tidy(question, "The question")
         if len(question) > MAX_QUESTION_CHARS:
             raise PollError(f"The question is {len(question)} characters long; it can have at "
                             f"most {MAX_QUESTION_CHARS}.")
