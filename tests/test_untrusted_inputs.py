@@ -1,9 +1,13 @@
 """Untrusted input everywhere: hostile or careless answers, poll items, links and files."""
 
+import json
+
 import numpy as np
 import pytest
 
 from tests.test_poll_store import Clock, clock, location  # noqa: F401 - fixtures
+from tests.test_share_safety import valid_document
+from ui import share
 from ui.poll_store import PollError, PollNotFound, PollStore, check_ranking, new_token
 
 ITEMS = ["Pizza", "Pasta", "Salad", "Soup"]
@@ -102,3 +106,33 @@ def test_a_question_with_a_control_character_is_refused_plainly(any_store, quest
 def test_a_question_is_tidied_like_the_items(any_store):
     poll, _ = any_store.create_poll(ITEMS, question="  Best\u200b  drink\u00a0? ")
     assert poll.question == "Best drink ?"
+
+
+# ------------------------------------------------------------------ session files
+def session_refusal(document) -> str:
+    with pytest.raises(share.SessionFileError) as error:
+        share.read_session(json.dumps(document).encode())
+    return str(error.value)
+
+
+@pytest.mark.parametrize("field, texts, message", [
+    ("notes", ["x"] * 1_000_000, "holds 1,000,000 texts; a session has at most 100"),
+    ("notes", ["x" * 10_000_000], "longer than 20,000 characters"),
+    ("read_as", ["<b>read</b>"] * 1_000_000, "holds 1,000,000 texts"),
+    ("read_as", ["x" * 10_000_000], "longer than 20,000 characters"),
+])
+def test_a_session_files_notes_are_held_to_a_budget(field, texts, message):
+    # each note is a box of the Data page: a million of them hung the page
+    document = valid_document()
+    (document["preferences"] if field == "notes" else document)[field] = texts
+    refused = session_refusal(document)
+    assert f"“{'preferences.' if field == 'notes' else ''}{field}”" in refused
+    assert message in refused and "Save the session again" in refused
+
+
+def test_a_session_files_few_short_notes_still_load():
+    document = valid_document()
+    document["preferences"]["notes"] = ["Merged 2 item names"] * share.MAX_NOTES
+    document["read_as"] = ["Read as a long table"]
+    dataset, _, _ = share.read_session(json.dumps(document).encode())
+    assert len(dataset.notes) == share.MAX_NOTES and dataset.read_as == ("Read as a long table",)

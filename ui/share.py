@@ -228,6 +228,9 @@ class SessionFileError(ValueError):
 
 #: At most this many characters of a session's name, and of its description.
 MAX_NAME_CHARS, MAX_DESCRIPTION_CHARS = 500, 20_000
+#: At most this many notes on the data, and lines on how its file was read (each shown as
+#: one box of the Data page; the readers write a few).
+MAX_NOTES = 100
 NOISE_SEEDS = (0, 100_000)
 
 
@@ -266,8 +269,14 @@ def _numbers(value, field: str, size: int | None = None) -> np.ndarray:
     return array
 
 
-def _texts(value, field: str, limit: int | None = None) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+def _texts(value, field: str, limit: int | None = None, most: int | None = None
+           ) -> tuple[str, ...]:
+    """A list of texts, each of at most ``limit`` characters and at most ``most`` of them."""
+    if not isinstance(value, list):
+        raise _damaged(field, "must be a list of texts")
+    if most is not None and len(value) > most:
+        raise _damaged(field, f"holds {len(value):,} texts; a session has at most {most:,}")
+    if not all(isinstance(v, str) for v in value):
         raise _damaged(field, "must be a list of texts")
     if limit is not None and any(len(v) > limit for v in value):
         raise _damaged(field, f"holds a text longer than {limit:,} characters")
@@ -332,7 +341,8 @@ def _preferences(raw) -> Preferences:
                            f"{np.unique(rankers).size:,} the lists use")
     elif ranker_names is not None:
         raise _damaged("preferences.ranker_names", "is given without “rankers”")
-    notes = _texts(raw.get("notes") or [], "preferences.notes")
+    notes = _texts(raw.get("notes") or [], "preferences.notes", MAX_DESCRIPTION_CHARS,
+                   MAX_NOTES)
     try:
         return Preferences(items=items, offsets=offsets, groups=groups, n_items=n_items,
                            weights=weights, rankers=rankers, item_names=names,
@@ -465,7 +475,8 @@ def read_session(data: bytes) -> tuple[state.Dataset, dict, list[str]]:
         if ids.size and (ids.min() < 0 or ids.max() >= n_rankers):
             raise _damaged("careless", f"must hold rater ids from 0 to {n_rankers - 1:,}")
         careless = tuple(dict.fromkeys(int(r) for r in ids))
-    read_as = _texts(document.get("read_as") or [], "read_as")
+    read_as = _texts(document.get("read_as") or [], "read_as", MAX_DESCRIPTION_CHARS,
+                     MAX_NOTES)
     dataset = state.Dataset(
         name=_text(document, "name", "Saved session", MAX_NAME_CHARS), preferences=prefs,
         truth=truth, origin="session",
