@@ -136,3 +136,20 @@ def test_a_session_files_few_short_notes_still_load():
     document["read_as"] = ["Read as a long table"]
     dataset, _, _ = share.read_session(json.dumps(document).encode())
     assert len(dataset.notes) == share.MAX_NOTES and dataset.read_as == ("Read as a long table",)
+
+
+@pytest.mark.parametrize("names, message", [
+    (["A"] * 6, "gives items 1 and 2 the same name"),
+    (["Café", "Cafe\u0301", "c", "d", "e", "f"], "gives items 1 and 2 the same name"),
+    (["a", "b", "Green  tea", "green tea", "Green\u00a0tea", "f"],
+     "gives items 3 and 5 the same name"),
+    (["a", "", "c", "d", "e", "f"], "gives item 2 a name with nothing visible"),
+    (["a", "b", "\u200b \u00ad", "d", "e", "f"], "gives item 3 a name with nothing visible"),
+])
+def test_a_session_files_item_names_must_tell_the_items_apart(names, message):
+    # they loaded, and every table and chart showed items that could not be told apart
+    document = valid_document()
+    document["recipe"] = ""
+    document["preferences"]["item_names"] = names
+    refused = session_refusal(document)
+    assert "“preferences.item_names”" in refused and message in refused
