@@ -103,6 +103,12 @@ def test_a_question_with_a_control_character_is_refused_plainly(any_store, quest
         any_store.create_poll(ITEMS, question=question)
 
 
+def test_line_ends_around_an_item_or_the_question_are_trimmed_not_refused(any_store):
+    # a list pasted with Windows line ends, or an item read from a file with its own
+    poll, _ = any_store.create_poll(["Tea\r", "\x1cCoffee\r\n"], question="Which?\r\n")
+    assert poll.items == ("Tea", "Coffee") and poll.question == "Which?"
+
+
 def test_a_question_is_tidied_like_the_items(any_store):
     poll, _ = any_store.create_poll(ITEMS, question="  Best\u200b  drink\u00a0? ")
     assert poll.question == "Best drink ?"

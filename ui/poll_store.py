@@ -179,8 +179,9 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 def _tidy(text, what: str) -> str:
     """A poll's text as stored: NFC form, invisible characters dropped, each run of spaces
-    one space; :class:`PollError` naming ``what`` when it holds a control character."""
-    text = str(text)
+    one space; :class:`PollError` naming ``what`` when it holds a control character
+    (around it, line ends and other spaces are only trimmed)."""
+    text = str(text).strip()
     bad = _CONTROL.search(text)
     if bad:
         raise PollError(f"{what} holds the control character U+{ord(bad.group()):04X}, "
