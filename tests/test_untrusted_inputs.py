@@ -159,3 +159,21 @@ def test_a_session_files_item_names_must_tell_the_items_apart(names, message):
     document["preferences"]["item_names"] = names
     refused = session_refusal(document)
     assert "“preferences.item_names”" in refused and message in refused
+
+
+@pytest.mark.parametrize("closes_at", ["soon", float("inf"), float("nan"), True, [5.0]])
+def test_a_closing_time_that_is_no_time_is_refused_plainly(any_store, closes_at):
+    # a text was a TypeError, infinity a poll that never closes yet says it will
+    with pytest.raises(PollError, match="closing time"):
+        any_store.create_poll(ITEMS, closes_at=closes_at)
+
+
+@pytest.mark.parametrize("after", [("ABCDEF",), "ABCDEF", ("ABCDEF", "k", "x"), None])
+def test_a_next_poll_after_something_that_is_no_poll_and_key_is_no_poll(any_store, after):
+    if after is None:  # the real one still works
+        poll, key = any_store.create_poll(ITEMS)
+        following, same = any_store.create_poll(ITEMS, after=(poll.poll_id, key))
+        assert same == key and following.position == 2
+        return
+    with pytest.raises(PollNotFound):  # ("ABCDEF",) was an IndexError
+        any_store.create_poll(ITEMS, after=after)

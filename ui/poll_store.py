@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import numbers
 import os
 import re
@@ -480,8 +481,14 @@ class PollStore:
             raise PollError(f"The question is {len(question)} characters long; it can have at "
                             f"most {MAX_QUESTION_CHARS}.")
         now = self.clock()
-        if closes_at is not None and not closes_at > now:
-            raise PollError("The closing time has already passed; choose a later one.")
+        if closes_at is not None:
+            if isinstance(closes_at, bool) or not isinstance(closes_at, (int, float)) \
+                    or not math.isfinite(closes_at):
+                raise PollError("The closing time must be a time (seconds since 1970).")
+            if not closes_at > now:
+                raise PollError("The closing time has already passed; choose a later one.")
+        if after is not None and (not isinstance(after, (tuple, list)) or len(after) != 2):
+            raise PollNotFound()
         key = secrets.token_urlsafe(KEY_BYTES) if after is None else str(after[1])
         with self._transaction() as cursor:
             self.backend.lock_polls(cursor)
