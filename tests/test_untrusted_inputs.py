@@ -177,3 +177,12 @@ def test_a_next_poll_after_something_that_is_no_poll_and_key_is_no_poll(any_stor
         return
     with pytest.raises(PollNotFound):  # ("ABCDEF",) was an IndexError
         any_store.create_poll(ITEMS, after=after)
+
+
+def test_a_session_file_naming_two_raters_alike_is_refused():
+    # they loaded, and the rater charts drew the two raters as one bar
+    document = valid_document()
+    names = document["preferences"]["ranker_names"]
+    document["preferences"]["ranker_names"] = ["<b>r</b>"] * 2 + names[2:]
+    refused = session_refusal(document)
+    assert "“preferences.ranker_names” names two raters “<b>r</b>”" in refused

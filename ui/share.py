@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
@@ -354,6 +355,11 @@ def _preferences(raw) -> Preferences:
         if ranker_names is None:
             raise _damaged("preferences.ranker_names", "is missing: every rater needs a name")
         ranker_names = _texts(ranker_names, "preferences.ranker_names", MAX_NAME_CHARS)
+        if len(set(ranker_names)) < len(ranker_names):
+            twice = next(n for n, k in Counter(ranker_names).items() if k > 1)
+            raise _damaged("preferences.ranker_names",
+                           f"names two raters “{twice[:40]}”: each rater needs a name of "
+                           "their own")
         if rankers.size and (rankers.min() < 0 or rankers.max() >= len(ranker_names)):
             raise _damaged("preferences.rankers",
                            f"must hold rater ids from 0 to {len(ranker_names) - 1:,}")
