@@ -4,7 +4,9 @@ import json
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
+from tests.test_app import APP, no_failure
 from tests.test_poll_store import Clock, clock, location  # noqa: F401 - fixtures
 from tests.test_share_safety import valid_document
 from ui import share
@@ -186,3 +188,20 @@ def test_a_session_file_naming_two_raters_alike_is_refused():
     document["preferences"]["ranker_names"] = ["<b>r</b>"] * 2 + names[2:]
     refused = session_refusal(document)
     assert "“preferences.ranker_names” names two raters “<b>r</b>”" in refused
+
+
+def test_the_data_page_refuses_a_session_of_a_million_notes_and_keeps_the_data_loaded():
+    document = valid_document()
+    document["preferences"]["notes"] = ["<b>x</b>"] * 1_000_000
+    at = AppTest.from_file(APP, default_timeout=120).switch_page("pages/data.py").run()
+    loaded = at.session_state["dataset"].key
+    at.radio(key="data_source").set_value("A saved session").run()
+    at.file_uploader(key="upload_session").set_value(
+        ("s.json", json.dumps(document).encode(), "application/json"))
+    at.run()
+    no_failure(at)
+    [error] = [e.value for e in at.error]
+    assert "“preferences.notes” holds 1,000,000 texts" in error
+    assert len(at.info) < 10  # not a box per note
+    assert any(i.value.startswith("Still loaded:") for i in at.info)
+    assert at.session_state["dataset"].key == loaded  # nothing the user had is lost
