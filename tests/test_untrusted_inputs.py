@@ -205,3 +205,11 @@ def test_the_data_page_refuses_a_session_of_a_million_notes_and_keeps_the_data_l
     assert len(at.info) < 10  # not a box per note
     assert any(i.value.startswith("Still loaded:") for i in at.info)
     assert at.session_state["dataset"].key == loaded  # nothing the user had is lost
+
+
+def test_a_token_with_a_line_end_is_no_token(any_store):
+    # "$" matched before a final line end, so "<token>\n" was stored as another browser
+    poll, key = any_store.create_poll(ITEMS)
+    with pytest.raises(PollError, match="no valid answer token"):
+        any_store.submit(poll.poll_id, new_token() + "\n", [[0], [1]])
+    assert any_store.count(poll.poll_id, key) == 0

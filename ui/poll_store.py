@@ -53,7 +53,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 KEY_BYTES = 24  # 192-bit teacher keys
 TOKEN_BYTES = 16  # 128-bit student tokens
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: exactly what :func:`new_token` makes: 16 bytes in unpadded URL-safe base64, 22 characters
 TOKEN_FORMAT = re.compile(rf"[A-Za-z0-9_-]{{{-(-TOKEN_BYTES * 4 // 3)}}}")
 
@@ -649,7 +649,7 @@ class PollStore:
         :data:`RATE_SECONDS` ago.
         """
         token = str(token)
-        if not _TOKEN.match(token):
+        if not _TOKEN.fullmatch(token):
             raise PollError("This link has no valid answer token; open the student link "
                             "again.")
         code = poll_code(poll_id)
@@ -696,7 +696,7 @@ class PollStore:
     def answer_of(self, poll_id: str, token: str) -> Answer | None:
         """This token's own answer (a student sees only their own), or None."""
         code = poll_code(poll_id)
-        if code is None or not isinstance(token, str) or not _TOKEN.match(token):
+        if code is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
         with self._transaction(write=False) as cursor:
             row = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
