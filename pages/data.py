@@ -74,10 +74,15 @@ elif source == SOURCES["session"]:
     st.markdown("Open a session file downloaded from “Share or save this view” in the "
                 "sidebar: it holds the data, the true order, α, the methods and the noise.")
     saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
-    if saved is not None and state.upload_is_new("session", saved.getvalue()):
+    refused = None if saved is None else state.upload_refused("session", saved.getvalue())
+    if refused is not None:
+        st.error(plain(refused), icon="⚠️")
+        st.info(f"Still loaded: {plain(state.current().name)}")
+    elif saved is not None and state.upload_is_new("session", saved.getvalue()):
         try:
             opened, session_notes = open_session_file(saved.getvalue())
         except SessionFileError as error:
+            state.upload_refused("session", saved.getvalue(), str(error))
             st.error(plain(str(error)), icon="⚠️")
             st.info(f"Still loaded: {plain(state.current().name)}")
         else:

@@ -213,3 +213,31 @@ def test_a_token_with_a_line_end_is_no_token(any_store):
     with pytest.raises(PollError, match="no valid answer token"):
         any_store.submit(poll.poll_id, new_token() + "\n", [[0], [1]])
     assert any_store.count(poll.poll_id, key) == 0
+
+
+def test_a_refused_session_file_is_read_once_however_often_the_page_reruns(monkeypatch):
+    # it stays in its uploader, and every click on the Data page read the whole file again
+    reads = []
+    opened = share.open_session_file
+
+    def counted(data):
+        reads.append(len(data))
+        return opened(data)
+
+    monkeypatch.setattr(share, "open_session_file", counted)
+    document = valid_document()
+    document["preferences"]["item_names"] = ["A"] * 6
+    at = AppTest.from_file(APP, default_timeout=120).switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("A saved session").run()
+    at.file_uploader(key="upload_session").set_value(
+        ("s.json", json.dumps(document).encode(), "application/json"))
+    for _ in range(3):
+        at.run()
+        no_failure(at)
+        [error] = [e.value for e in at.error]
+        assert "the same name" in error
+    assert len(reads) == 1
+    good = json.dumps(valid_document()).encode()  # another file is read at once
+    at.file_uploader(key="upload_session").set_value(("t.json", good, "application/json"))
+    at.run()
+    assert len(reads) == 2 and not at.error

@@ -164,3 +164,14 @@ def upload_loaded(slot: str, data: bytes) -> None:
     """Record that the file in uploader ``slot`` is what is loaded now."""
     st.session_state["_upload_" + slot] = (hashlib.sha1(data).hexdigest(),
                                            current().original.key)
+
+
+def upload_refused(slot: str, data: bytes, message: str | None = None) -> str | None:
+    """The reason the file in uploader ``slot`` was refused, if it was (None otherwise);
+    with ``message``, record that reason. A refused file stays in its uploader over the
+    page's reruns: the reason is shown again without reading the file again."""
+    key, digest = "_refused_" + slot, hashlib.sha1(data).hexdigest()
+    if message is not None:
+        st.session_state[key] = (digest, message)
+    kept = st.session_state.get(key)
+    return kept[1] if kept is not None and kept[0] == digest else None
