@@ -1,0 +1,70 @@
+"""The command line on the data researchers bring: large, lopsided or oddly shaped files."""
+
+import re
+
+import numpy as np
+import pytest
+
+from coarsenrank_core import Preferences
+from coarsenrank_core.cli import main
+from coarsenrank_core.connectivity import one_way_items_text
+
+
+def write_pairs(path, pairs, header="left,right,winner"):
+    path.write_text(header + "\n" + "".join(",".join(map(str, p)) + "\n" for p in pairs))
+    return path
+
+
+def listed_after(text: str, label: str) -> set[str]:
+    names = re.search(re.escape(label) + r": ([^.]*)\.", text).group(1)
+    return set(names.split(", "))
+
+
+def test_rank_names_an_item_that_always_wins_and_one_that_always_loses(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    items = ["x1", "x2", "x3", "champ", "dud"]
+    pairs = []
+    for _ in range(60):
+        a, b = rng.choice(items, 2, replace=False)
+        if "champ" in (a, b):
+            winner = "champ"
+        elif "dud" in (a, b):
+            winner = b if a == "dud" else a
+        else:
+            winner = a if rng.random() < 0.5 else b
+        pairs.append((a, b, winner))
+    assert main(["rank", str(write_pairs(tmp_path / "champ.csv", pairs))]) == 0
+    err = capsys.readouterr().err
+    assert listed_after(err, "Never beaten by the rest") == {"champ"}
+    assert listed_after(err, "Never beat the rest") == {"dud"}
+
+
+def test_rank_gives_no_one_way_warning_when_every_item_won_and_lost(tmp_path, capsys):
+    pairs = [("a", "b", "a"), ("b", "c", "b"), ("c", "a", "c")]
+    assert main(["rank", str(write_pairs(tmp_path / "cycle.csv", pairs))]) == 0
+    assert "Never beaten" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_one_way_items_match_brute_force_reachability(seed):
+    rng = np.random.default_rng(seed)
+    n_items = 6
+    winners = rng.integers(0, n_items, 7)
+    losers = (winners + rng.integers(1, n_items, 7)) % n_items
+    prefs = Preferences.from_pairs(winners, losers, n_items=n_items)
+    above = np.zeros((n_items, n_items), dtype=bool)  # above[i, j]: j was ranked above i
+    above[losers, winners] = True
+    reach = above.copy()
+    for k in range(n_items):  # Warshall: j is above i through a chain of answers
+        reach |= reach[:, [k]] & reach[[k], :]
+    same = (reach & reach.T) | np.eye(n_items, dtype=bool)
+    beaten_by_rest = (reach & ~same).any(axis=1)   # some item outside its group above it
+    beat_rest = (reach.T & ~same).any(axis=1)      # it is above some item outside its group
+    expected_top = {str(i) for i in np.flatnonzero(beat_rest & ~beaten_by_rest)}
+    expected_bottom = {str(i) for i in np.flatnonzero(beaten_by_rest & ~beat_rest)}
+    text = one_way_items_text(prefs, names_shown=n_items)
+    if not expected_top and not expected_bottom:
+        assert text is None
+    else:
+        assert listed_after(text, "Never beaten by the rest") == expected_top
+        assert listed_after(text, "Never beat the rest") == expected_bottom
