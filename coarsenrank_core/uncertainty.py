@@ -12,7 +12,7 @@ from scipy.special import ndtr, ndtri
 
 from .errors import check_stop
 from .frozen import readonly_array
-from .preferences import MIN_WEIGHT, Preferences
+from .preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
@@ -542,7 +542,9 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
             share = rng.exponential(size=people.size)
             if several.any():  # a list given by c people: the sum of their c Exp(1) weights
                 share[several] = rng.gamma(people[several]) / people[several]
-            weights = np.clip(base * np.maximum(share, MIN_WEIGHT)[units], MIN_WEIGHT, None)
+            # a count near the largest weight drawn a little above 1 stays a valid weight
+            weights = np.clip(base * np.maximum(share, MIN_WEIGHT)[units], MIN_WEIGHT,
+                              MAX_WEIGHT)
             refits[b] = spec.run(prefs._replace(weights=weights), **params, **warm).scores
             if progress is not None:
                 progress(b + 1, n_draws)

@@ -1,5 +1,7 @@
 """The command line on the data researchers bring: large, lopsided or oddly shaped files."""
 
+import csv
+import io
 import re
 
 import numpy as np
@@ -13,6 +15,10 @@ from coarsenrank_core.connectivity import one_way_items_text
 def write_pairs(path, pairs, header="left,right,winner"):
     path.write_text(header + "\n" + "".join(",".join(map(str, p)) + "\n" for p in pairs))
     return path
+
+
+def rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 def listed_after(text: str, label: str) -> set[str]:
@@ -68,3 +74,14 @@ def test_one_way_items_match_brute_force_reachability(seed):
     else:
         assert listed_after(text, "Never beaten by the rest") == expected_top
         assert listed_after(text, "Never beat the rest") == expected_bottom
+
+
+def test_posterior_accepts_a_count_at_the_largest_accepted_weight(tmp_path, capsys):
+    path = tmp_path / "huge.csv"
+    path.write_text("winner,loser,count\nA,B,1000000000000\nB,A,1\nB,C,5\nC,B,2\n"
+                    "A,C,3\nC,A,1\n")
+    assert main(["rank", str(path), "--posterior", "--replicates", "20"]) == 0
+    table = rows(capsys.readouterr().out)
+    assert sorted(r["item"] for r in table) == ["A", "B", "C"]
+    assert all(int(r["rank_low"]) <= int(r["rank"]) <= int(r["rank_high"]) for r in table)
+    assert sum(float(r["p_first"]) for r in table) == pytest.approx(1)
