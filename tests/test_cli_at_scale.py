@@ -85,3 +85,17 @@ def test_posterior_accepts_a_count_at_the_largest_accepted_weight(tmp_path, caps
     assert sorted(r["item"] for r in table) == ["A", "B", "C"]
     assert all(int(r["rank_low"]) <= int(r["rank"]) <= int(r["rank_high"]) for r in table)
     assert sum(float(r["p_first"]) for r in table) == pytest.approx(1)
+
+
+def test_stream_accepts_counts_that_sum_above_the_largest_weight_as_rank_does(tmp_path,
+                                                                               capsys):
+    path = tmp_path / "summed.csv"
+    path.write_text("winner,loser,count\nA,B,1000000000000\nA,B,1000000000000\nB,A,1\n"
+                    "B,C,5\nC,B,2\nA,C,3\nC,A,1\n")
+    assert main(["rank", str(path), "--method", "pl"]) == 0
+    whole = rows(capsys.readouterr().out)
+    assert main(["rank", str(path), "--method", "pl", "--stream"]) == 0
+    streamed = rows(capsys.readouterr().out)
+    assert [r["item"] for r in streamed] == [r["item"] for r in whole]
+    np.testing.assert_allclose([float(r["score"]) for r in streamed],
+                               [float(r["score"]) for r in whole], rtol=1e-6)

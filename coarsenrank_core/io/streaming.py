@@ -458,10 +458,12 @@ class _Reader:
         key = counts.column("key").to_numpy()[order]
         side = counts.column("side").to_numpy()[order]
         weight = counts.column("weight").to_numpy()[order]
-        if weight.max() > MAX_WEIGHT:
-            raise PreferenceFormatError(
-                f"A comparison is given more than {MAX_WEIGHT:g} times in all.",
-                fix="Scale the counts down.")
+        pieces = np.ceil(weight / MAX_WEIGHT).astype(np.int64)
+        if pieces.max() > 1:
+            # rows that each fit the weight range can sum above it: the likelihood only adds
+            # weights, so such a total is kept as equal rows that fit, as the rows were
+            key, side = np.repeat(key, pieces), np.repeat(side, pieces)
+            weight = np.repeat(weight / pieces, pieces)
         notes = []
         if self.unfinished:
             notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
