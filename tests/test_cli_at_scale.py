@@ -99,3 +99,16 @@ def test_stream_accepts_counts_that_sum_above_the_largest_weight_as_rank_does(tm
     assert [r["item"] for r in streamed] == [r["item"] for r in whole]
     np.testing.assert_allclose([float(r["score"]) for r in streamed],
                                [float(r["score"]) for r in whole], rtol=1e-6)
+
+
+def test_equal_scores_note_stays_short_for_a_large_group_of_equal_items(tmp_path, capsys):
+    n = 300
+    path = tmp_path / "disjoint.csv"
+    path.write_text("winner,loser\n" + "".join(f"w{i},l{i}\n" for i in range(n)))
+    assert main(["rank", str(path), "--method", "pl"]) == 0
+    out, err = capsys.readouterr()
+    assert len(rows(out)) == 2 * n
+    note = next(line for line in err.splitlines() if line.startswith("note: Equal scores"))
+    assert len(note) < 1000
+    assert f"and {n - 10:,} more (ranks 1–{n})" in note
+    assert f"(ranks {n + 1}–{2 * n})" in note
