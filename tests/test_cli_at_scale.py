@@ -112,3 +112,14 @@ def test_equal_scores_note_stays_short_for_a_large_group_of_equal_items(tmp_path
     assert len(note) < 1000
     assert f"and {n - 10:,} more (ranks 1–{n})" in note
     assert f"(ranks {n + 1}–{2 * n})" in note
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_item_seen_only_against_itself_is_left_out_not_ranked_last(tmp_path, capsys,
+                                                                        stream):
+    path = tmp_path / "self.csv"
+    path.write_text("winner,loser\nA,A\nB,C\nA,A\nC,B\nB,C\n")
+    assert main(["rank", str(path), "--method", "pl"] + ["--stream"] * stream) == 0
+    out, err = capsys.readouterr()
+    assert [r["item"] for r in rows(out)] == ["B", "C"]
+    assert "Left out 1 name found only in those rows, never beside another item: 'A'" in err

@@ -14,7 +14,14 @@ from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
-from .assembly import check_items, guard, parse_weights, tidy_name, unneutralise
+from .assembly import (
+    check_items,
+    guard,
+    parse_weights,
+    tidy_name,
+    unneutralise,
+    without_unpaired_names,
+)
 from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import (
     _FALSE,
@@ -473,11 +480,15 @@ class _Reader:
         if self.items.tidied:
             notes.append(f"Tidied {plural(self.items.tidied, 'item name')} (Unicode form, "
                          "invisible characters or spaces)")
+        (winner, loser), item_names, left_out = without_unpaired_names(
+            [key >> 32, key & 0xFFFFFFFF], tuple(self.items.names))
+        if left_out:
+            notes.append(left_out)
         has_rankers = coding.ranker is not None
         prefs = Preferences.from_pairs(
-            key >> 32, key & 0xFFFFFFFF, n_items=len(self.items.ids), tied=(side & 1) == 1,
+            winner, loser, n_items=len(item_names), tied=(side & 1) == 1,
             weights=weight, rankers=(side >> 1) if has_rankers else None,
-            item_names=self.items.names,
+            item_names=item_names,
             ranker_names=self.rankers.names if has_rankers else None, notes=tuple(notes))
         header = coding.header
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
