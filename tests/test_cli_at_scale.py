@@ -123,3 +123,14 @@ def test_an_item_seen_only_against_itself_is_left_out_not_ranked_last(tmp_path, 
     out, err = capsys.readouterr()
     assert [r["item"] for r in rows(out)] == ["B", "C"]
     assert "Left out 1 name found only in those rows, never beside another item: 'A'" in err
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_zero_count_is_refused_with_a_fix_that_does_not_count_the_row(tmp_path, capsys,
+                                                                         stream):
+    path = tmp_path / "zeros.csv"
+    path.write_text("winner,loser,count\nA,B,2\nB,A,0\nB,C,1\n")
+    assert main(["rank", str(path)] + ["--stream"] * stream) == 2
+    err = capsys.readouterr().err
+    assert "Row 3, column 'count'" in err and "delete the rows with 0" in err
+    assert "leave the cell blank" not in err  # a blank count means 1, not 0

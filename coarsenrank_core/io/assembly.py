@@ -58,10 +58,14 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
     if bad.size:
         i = int(bad[0])
+        fix = ("Write how many times the ranking was given, e.g. 1 or 3 (or leave the cell "
+               "blank for 1).")
+        if numbers[i] == 0:  # a blank cell would count a row never given once
+            fix = (f"A {what} of 0 says the row was never given: delete the rows with 0 "
+                   "(a blank cell would count the row once).")
         raise PreferenceFormatError(
             f"The {what} '{values[i]}' is not a positive number.", row=int(lines[i]),
-            column=column, fix="Write how many times the ranking was given, e.g. 1 or 3 "
-                               "(or leave the cell blank for 1).")
+            column=column, fix=fix)
     bad = np.flatnonzero((numbers < MIN_WEIGHT) | (numbers > MAX_WEIGHT))
     if bad.size:
         i = int(bad[0])
