@@ -134,3 +134,31 @@ def test_a_zero_count_is_refused_with_a_fix_that_does_not_count_the_row(tmp_path
     err = capsys.readouterr().err
     assert "Row 3, column 'count'" in err and "delete the rows with 0" in err
     assert "leave the cell blank" not in err  # a blank count means 1, not 0
+
+
+def test_long_grades_with_zero_and_halves_read_with_one_is_worst(tmp_path, capsys):
+    path = tmp_path / "grades.csv"
+    path.write_text("grader,essay,grade\ng1,E1,0\ng1,E2,7.5\ng1,E3,10\ng2,E1,3\ng2,E2,0\n"
+                    "g2,E3,9\ng3,E1,8\ng3,E2,2.5\ng3,E3,-1\n")
+    args = ["rank", str(path), "--one-is-worst", "--format", "long", "--items", "essay",
+            "grade", "--ranker", "grader", "--method", "pl"]
+    assert main(args) == 0
+    graded = rows(capsys.readouterr().out)
+    ordered = tmp_path / "ordered.csv"  # the same orders, best first, as whole ranks
+    ordered.write_text("grader,essay,rank\ng1,E3,1\ng1,E2,2\ng1,E1,3\ng2,E3,1\ng2,E1,2\n"
+                       "g2,E2,3\ng3,E1,1\ng3,E2,2\ng3,E3,3\n")
+    assert main(["rank", str(ordered), "--format", "long", "--items", "essay", "rank",
+                 "--ranker", "grader", "--method", "pl"]) == 0
+    ranked = rows(capsys.readouterr().out)
+    assert [r["item"] for r in graded] == [r["item"] for r in ranked]
+    np.testing.assert_allclose([float(r["score"]) for r in graded],
+                               [float(r["score"]) for r in ranked])
+
+
+def test_one_is_worst_still_refuses_a_grade_that_is_no_number(tmp_path, capsys):
+    path = tmp_path / "grades.csv"
+    path.write_text("grader,essay,grade\ng1,E1,0\ng1,E2,good\ng2,E1,3\ng2,E2,1\n")
+    assert main(["rank", str(path), "--one-is-worst", "--format", "long", "--items", "essay",
+                 "grade", "--ranker", "grader"]) == 2
+    err = capsys.readouterr().err
+    assert "Row 3, column 'grade'" in err and "'good'" in err
