@@ -279,7 +279,7 @@ def _rank(args) -> None:
 
 
 def _rank_with(args, client) -> None:
-    from .connectivity import separate_groups_text
+    from .connectivity import one_way_items_text, separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import (
@@ -340,6 +340,9 @@ def _rank_with(args, client) -> None:
     groups = separate_groups_text(prefs)
     if groups is not None:
         print(f"warning: {groups}", file=sys.stderr)
+    one_way = one_way_items_text(prefs)
+    if one_way is not None:
+        print(f"warning: {one_way}", file=sys.stderr)
     if args.posterior and not spread.measurable:
         print(f"rank_low..rank_high span every rank and score_low, score_high and p_first "
               f"are nan: with one {unit_noun(spread.unit)} there is "

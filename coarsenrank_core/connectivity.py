@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
 from .preferences import Preferences
 
-__all__ = ["separate_groups_text"]
+__all__ = ["one_way_items_text", "separate_groups_text"]
 
 
 def separate_groups_text(prefs: Preferences, escape: Callable[[str], str] = str,
@@ -39,3 +43,49 @@ def separate_groups_text(prefs: Preferences, escape: Callable[[str], str] = str,
             "the prior rather than from the answers: read ranks inside a group only. To "
             "link the groups, collect answers that mix their items. Groups: "
             + "; ".join(listed) + more + ".")
+
+
+def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
+                       names_shown: int = 6) -> str | None:
+    """A warning naming the items the answers never rank below, or never above, the rest.
+
+    An item (or a group of items) that no other item ever beat, or that never beat another
+    item, breaks Hunter's (2004) assumption 1: the plain Plackett-Luce likelihood grows
+    without bound as its worth goes to infinity, or to zero. Its rank at the top or the
+    bottom follows the answers, but its score, and so the gap to its neighbours, comes from
+    the prior alone. Groups that nothing links are :func:`separate_groups_text`'s warning.
+
+    Parameters
+    ----------
+    prefs : Preferences
+    escape : callable
+        Applied to every item name (e.g. Markdown escaping on a page).
+    names_shown : int
+        The names listed of each kind.
+    """
+    src, dst = prefs.ranked_above_edges()  # from each item to the one ranked just above it
+    graph = coo_matrix((np.ones(src.size), (src, dst)), shape=(prefs.n_items,) * 2)
+    n_labels, labels = connected_components(graph, directed=True, connection="strong")
+    across = labels[src] != labels[dst]
+    if not across.any():
+        return None
+    lost = np.zeros(n_labels, dtype=bool)
+    won = np.zeros(n_labels, dtype=bool)
+    lost[labels[src[across]]] = True
+    won[labels[dst[across]]] = True
+    never_beaten = np.flatnonzero(won[labels] & ~lost[labels])
+    never_won = np.flatnonzero(lost[labels] & ~won[labels])
+
+    def listed(items: np.ndarray) -> str:
+        names = ", ".join(escape(prefs.item_names[i]) for i in items[:names_shown])
+        more = f" and {items.size - names_shown:,} more" if items.size > names_shown else ""
+        return names + more
+
+    return ("Some items were never ranked below, or never above, the items outside their "
+            "own group that they met, so the plain likelihood would put their worth at "
+            "infinity or zero: their ranks at the top or bottom follow the answers, but "
+            "their scores, and the gaps to the items next to them, come from the prior. "
+            "To measure those gaps, collect answers where these items meet closer "
+            "rivals; meanwhile read their ranks, not their scores. "
+            f"Never beaten by the rest: {listed(never_beaten)}. "
+            f"Never beat the rest: {listed(never_won)}.")

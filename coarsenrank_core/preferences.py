@@ -722,16 +722,7 @@ class Preferences:
         present = np.flatnonzero(self.appearances() > 0)
         if present.size == 0:
             return []
-        same_pref = self.owner[1:] == self.owner[:-1]
-        a, b = self.items[:-1][same_pref], self.items[1:][same_pref]
-        if strong:
-            # an edge from each entry to the one ranked just above it; a path then joins
-            # every item to each item ranked above it. Tied neighbours link both ways.
-            tied = (self.groups[1:] == self.groups[:-1])[same_pref]
-            src = np.concatenate([b, a[tied]])
-            dst = np.concatenate([a, b[tied]])
-        else:
-            src, dst = a, b
+        src, dst = self.ranked_above_edges(directed=strong)
         graph = coo_matrix((np.ones(src.size), (src, dst)), shape=(self.n_items,) * 2)
         _, labels = connected_components(graph, directed=strong,
                                          connection="strong" if strong else "weak")
@@ -744,6 +735,25 @@ class Preferences:
         sizes = np.diff(np.append(starts, members.size))
         comps = np.split(members, starts[1:])
         return [comps[c] for c in np.lexsort((members[starts], -sizes))]
+
+    def ranked_above_edges(self, directed: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Edges of the comparison graph between neighbours of each preference.
+
+        With ``directed=True`` an edge runs from each entry to the one ranked just above it
+        (tied neighbours link both ways), so a path joins every item to each item ranked
+        above it; otherwise each pair of neighbours gives one edge.
+
+        Returns
+        -------
+        src, dst : numpy.ndarray
+            Item ids of the edges' ends.
+        """
+        same_pref = self.owner[1:] == self.owner[:-1]
+        a, b = self.items[:-1][same_pref], self.items[1:][same_pref]
+        if not directed:
+            return a, b
+        tied = (self.groups[1:] == self.groups[:-1])[same_pref]
+        return np.concatenate([b, a[tied]]), np.concatenate([a, b[tied]])
 
     # ------------------------------------------------------------------ transformations
     def subset(self, selection) -> Preferences:

@@ -12,7 +12,7 @@ from scipy.special import ndtr, ndtri
 
 from .errors import check_stop
 from .frozen import readonly_array
-from .preferences import MIN_WEIGHT, Preferences
+from .preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
 
@@ -542,7 +542,9 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
             share = rng.exponential(size=people.size)
             if several.any():  # a list given by c people: the sum of their c Exp(1) weights
                 share[several] = rng.gamma(people[several]) / people[several]
-            weights = np.clip(base * np.maximum(share, MIN_WEIGHT)[units], MIN_WEIGHT, None)
+            # a count near the largest weight drawn a little above 1 stays a valid weight
+            weights = np.clip(base * np.maximum(share, MIN_WEIGHT)[units], MIN_WEIGHT,
+                              MAX_WEIGHT)
             refits[b] = spec.run(prefs._replace(weights=weights), **params, **warm).scores
             if progress is not None:
                 progress(b + 1, n_draws)
@@ -573,24 +575,29 @@ def first_place_out_of_order(order, first) -> bool:
     return bool(np.any(chances[1:] > np.minimum.accumulate(chances)[:-1] + 1e-12))
 
 
-def equal_score_note(scores, order, names, limit: int = 3) -> str | None:
+def equal_score_note(scores, order, names, limit: int = 3,
+                     names_shown: int = 10) -> str | None:
     """The line shown beside an order in which neighbours have the same score (to 9
     digits): their order comes from the input, not the answers. None when there are none.
 
-    ``names`` labels the items (the file's names, or their numbers)."""
-    scores = np.asarray(scores, dtype=float)[np.asarray(order)]
+    ``names`` labels the items (the file's names, or their numbers); the first ``limit``
+    groups are listed, each with at most ``names_shown`` names and a count of the rest."""
+    order = np.asarray(order)
+    scores = np.asarray(scores, dtype=float)[order]
     same = np.isclose(scores[1:], scores[:-1], rtol=1e-9, atol=0.0)
     if not same.any():
         return None
     start = np.flatnonzero(same & ~np.r_[False, same[:-1]])
+    stop = np.flatnonzero(same & ~np.r_[same[1:], False]) + 1  # each group's last position
     groups = []
-    for k in start[:limit]:
-        end = k + 1
-        while end < same.size and same[end]:
-            end += 1
-        members = [str(names[i]) for i in np.asarray(order)[k:end + 1]]
-        groups.append(" and ".join([", ".join(members[:-1]), members[-1]]) +
-                      f" (ranks {k + 1}–{end + 1})")
+    for k, end in zip(start[:limit], stop[:limit]):
+        size = end - k + 1
+        members = [str(names[i]) for i in order[k:k + min(size, names_shown)]]
+        if size > names_shown:
+            listed = f"{', '.join(members)} and {size - names_shown:,} more"
+        else:
+            listed = " and ".join([", ".join(members[:-1]), members[-1]])
+        groups.append(f"{listed} (ranks {k + 1}–{end + 1})")
     more = f", and {start.size - limit} more" if start.size > limit else ""
     return (f"Equal scores: {'; '.join(groups)}{more}. The answers do not order these; "
             "their order here is the order they first appear in the data.")

@@ -58,10 +58,14 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers > 0)))
     if bad.size:
         i = int(bad[0])
+        fix = ("Write how many times the ranking was given, e.g. 1 or 3 (or leave the cell "
+               "blank for 1).")
+        if numbers[i] == 0:  # a blank cell would count a row never given once
+            fix = (f"A {what} of 0 says the row was never given: delete the rows with 0 "
+                   "(a blank cell would count the row once).")
         raise PreferenceFormatError(
             f"The {what} '{values[i]}' is not a positive number.", row=int(lines[i]),
-            column=column, fix="Write how many times the ranking was given, e.g. 1 or 3 "
-                               "(or leave the cell blank for 1).")
+            column=column, fix=fix)
     bad = np.flatnonzero((numbers < MIN_WEIGHT) | (numbers > MAX_WEIGHT))
     if bad.size:
         i = int(bad[0])
@@ -186,6 +190,39 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
         items, counts[keep], groups=groups, n_items=len(item_names),
         item_names=item_names, weights=None if weights is None else weights[keep],
         rankers=ranker_codes, ranker_names=ranker_names, notes=tuple(notes))
+
+
+def without_unpaired_names(ids: Sequence[np.ndarray], item_names: tuple[str, ...]
+                           ) -> tuple[list[np.ndarray], tuple[str, ...], str | None]:
+    """Leave out the names that no kept comparison holds (seen only in skipped rows).
+
+    Parameters
+    ----------
+    ids : sequence of numpy.ndarray
+        The item ids of the kept comparisons (e.g. winners and losers).
+    item_names : tuple of str
+        The names the ids number.
+
+    Returns
+    -------
+    ids : list of numpy.ndarray
+        The ids renumbered over the names kept.
+    item_names : tuple of str
+        The names kept, in their order.
+    note : str or None
+        The note naming the names left out, or None when every name is kept.
+    """
+    used = np.zeros(len(item_names), dtype=bool)
+    for array in ids:
+        used[array] = True
+    if used.all():
+        return list(ids), item_names, None
+    unused = np.flatnonzero(~used)
+    note = (f"Left out {plural(unused.size, 'name')} found only in those rows, never beside "
+            f"another item: {quote_list(item_names[i] for i in unused)}")
+    new_id = np.cumsum(used) - 1
+    kept = tuple(item_names[i] for i in np.flatnonzero(used))
+    return [new_id[array] for array in ids], kept, note
 
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)

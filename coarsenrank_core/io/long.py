@@ -106,7 +106,8 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
         raise PreferenceFormatError("The item is blank on this row.", row=int(line[blank[0]]),
                                     column=column_label(header, item_col),
                                     fix="Fill in the item's name or delete the row.")
-    rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col))
+    rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
+                  whole=options.one_is_best)
     joined = cells[:, keys[0]]
     for j in keys[1:]:
         joined = joined + "\x00" + cells[:, j]
@@ -143,12 +144,25 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                      weights=weights, notes=notes, unit="ranking")
 
 
-def _ranks(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
+def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
+           whole: bool = True) -> np.ndarray:
+    """The rank column's numbers: whole ranks from 1 (1 the best), or with ``whole=False``
+    (1 is the worst: larger is better) any numbers, as grades and scores are (0 to 10)."""
     numbers = parse_numbers(values)
     written = np.isnan(numbers)
     if written.any():  # places written out: '1st', 'First choice', 'Rank 2'
         places = rank_values(values[written])
         numbers[written] = np.where(places >= 1, places, np.nan)
+    if not whole:
+        bad = np.flatnonzero(~np.isfinite(numbers))
+        if bad.size:
+            i = int(bad[0])
+            found = f"'{values[i]}'" if values[i] else "a blank cell"
+            raise PreferenceFormatError(
+                f"With 1 the worst (--one-is-worst), the rank column holds numbers where "
+                f"larger is better, but this row has {found}.", row=int(lines[i]),
+                column=column, fix="Write a number (a grade or score), or delete the row.")
+        return numbers
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers >= 1) & (numbers == np.floor(numbers))))
     huge = np.flatnonzero(np.isfinite(numbers) & (numbers >= 2 ** 53))
     if huge.size:

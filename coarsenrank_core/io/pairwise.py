@@ -19,6 +19,7 @@ from .assembly import (
     parse_weights,
     ranker_ids,
     unify_names,
+    without_unpaired_names,
 )
 from .columns import (
     PREFERENCE_ROLES,
@@ -383,7 +384,11 @@ def _pairs(first: np.ndarray, second: np.ndarray, second_wins: np.ndarray, tied:
     if "ranker" in roles and cells is not None:
         col = roles["ranker"]
         rankers, ranker_names = ranker_ids(cells[keep, col], line[keep], column_label(header, col))
-    return Preferences.from_pairs(w_id[keep], l_id[keep], n_items=len(item_names),
+    (w_kept, l_kept), item_names, left_out = without_unpaired_names(
+        [w_id[keep], l_id[keep]], item_names)
+    if left_out:
+        notes.append(left_out)
+    return Preferences.from_pairs(w_kept, l_kept, n_items=len(item_names),
                                   tied=np.asarray(tied, bool)[keep], weights=weights,
                                   rankers=rankers, item_names=item_names,
                                   ranker_names=ranker_names, notes=tuple(notes))

@@ -14,7 +14,14 @@ from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
-from .assembly import check_items, guard, parse_weights, tidy_name, unneutralise
+from .assembly import (
+    check_items,
+    guard,
+    parse_weights,
+    tidy_name,
+    unneutralise,
+    without_unpaired_names,
+)
 from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import (
     _FALSE,
@@ -458,10 +465,12 @@ class _Reader:
         key = counts.column("key").to_numpy()[order]
         side = counts.column("side").to_numpy()[order]
         weight = counts.column("weight").to_numpy()[order]
-        if weight.max() > MAX_WEIGHT:
-            raise PreferenceFormatError(
-                f"A comparison is given more than {MAX_WEIGHT:g} times in all.",
-                fix="Scale the counts down.")
+        pieces = np.ceil(weight / MAX_WEIGHT).astype(np.int64)
+        if pieces.max() > 1:
+            # rows that each fit the weight range can sum above it: the likelihood only adds
+            # weights, so such a total is kept as equal rows that fit, as the rows were
+            key, side = np.repeat(key, pieces), np.repeat(side, pieces)
+            weight = np.repeat(weight / pieces, pieces)
         notes = []
         if self.unfinished:
             notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
@@ -471,11 +480,15 @@ class _Reader:
         if self.items.tidied:
             notes.append(f"Tidied {plural(self.items.tidied, 'item name')} (Unicode form, "
                          "invisible characters or spaces)")
+        (winner, loser), item_names, left_out = without_unpaired_names(
+            [key >> 32, key & 0xFFFFFFFF], tuple(self.items.names))
+        if left_out:
+            notes.append(left_out)
         has_rankers = coding.ranker is not None
         prefs = Preferences.from_pairs(
-            key >> 32, key & 0xFFFFFFFF, n_items=len(self.items.ids), tied=(side & 1) == 1,
+            winner, loser, n_items=len(item_names), tied=(side & 1) == 1,
             weights=weight, rankers=(side >> 1) if has_rankers else None,
-            item_names=self.items.names,
+            item_names=item_names,
             ranker_names=self.rankers.names if has_rankers else None, notes=tuple(notes))
         header = coding.header
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
