@@ -415,6 +415,7 @@ def _compare(args) -> None:
 def _compare_with(args, client) -> None:
     from .comparison import DEFAULT_COMPARISON, compare
     from .io import read_truth
+    from .metrics import partial_truth_note
     from .registry import METHODS
 
     prefs = _read(args.file, args.format, args)
@@ -438,6 +439,9 @@ def _compare_with(args, client) -> None:
     result = compare(prefs, methods, truth=truth, repeats=args.repeats,
                      overrides={"alpha": alpha})
     _emit(result.to_csv(), args.out)
+    partial = None if truth is None else partial_truth_note(truth, prefs.item_names)
+    if partial is not None:
+        print(partial, file=sys.stderr)
     if truth is None:
         print("pairwise_accuracy and kendall_tau_b are nan: they measure agreement with a "
               "ground truth, which --truth FILE gives (item,score; item,rank; or the items "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import kendalltau
 
-__all__ = ["pairwise_accuracy", "kendall_tau_b", "kendall_distance"]
+__all__ = ["pairwise_accuracy", "kendall_tau_b", "kendall_distance", "partial_truth_note"]
 
 
 def _paired(scores, truth) -> tuple[np.ndarray, np.ndarray]:
@@ -88,3 +88,26 @@ def kendall_distance(order_a, order_b) -> int:
     position[order_b] = np.arange(n)
     tau = kendalltau(np.arange(n), position[order_a]).statistic
     return int(round((1 - tau) * n * (n - 1) / 4))
+
+
+def partial_truth_note(truth, item_names, names_shown: int = 6) -> str | None:
+    """A line saying that a ground truth leaves items out, so that every accuracy and τ
+    measured against it is over the items it names only; None when it names them all.
+
+    Parameters
+    ----------
+    truth : array, shape (M,)
+        Ground-truth scores, ``nan`` for the items it does not mention.
+    item_names : sequence of str
+        The items' names, as shown to the user.
+    names_shown : int
+        The unnamed items listed before a count of the rest.
+    """
+    missing = np.flatnonzero(np.isnan(np.asarray(truth, dtype=float)))
+    if missing.size == 0:
+        return None
+    listed = ", ".join(str(item_names[i]) for i in missing[:names_shown])
+    more = f" and {missing.size - names_shown:,} more" if missing.size > names_shown else ""
+    known = len(item_names) - missing.size
+    return (f"The true order names {known} of the {len(item_names)} items, so accuracy and "
+            f"Kendall's tau are measured over those {known} only; not named: {listed}{more}.")

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from coarsenrank_core.experiments import DEFAULT_FACTORS
+from coarsenrank_core.metrics import partial_truth_note
 from coarsenrank_core.registry import METHODS
 from ui import alpha as session_alpha
 from ui import charts, compute, state
@@ -78,6 +79,10 @@ if stored is not None:
         show_chart(charts.accuracy_chart(result), key="accuracy_chart")
         explain("Further right is better: the share of item pairs each method puts in the "
                 "true order. The axis starts at 0.5, what a random order gets.")
+        partial = (None if dataset.truth is None else
+                   partial_truth_note(dataset.truth, prefs.item_names))
+        if partial is not None:
+            st.info(plain(partial))
         with st.expander("Do the methods agree with each other?"):
             show_chart(charts.agreement_heatmap(result, phone_screen()),
                        key="agreement_chart_truth")

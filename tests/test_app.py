@@ -257,6 +257,19 @@ def test_compare_without_truth_shows_agreement_heatmap():
     assert np.allclose(np.diag(values(heatmap["z"])), 1.0)
 
 
+def test_a_true_order_naming_some_items_says_the_accuracy_is_over_those_only():
+    at = drinks_with_truth("truth.txt", b"tea\ncoffee\n")
+    at = open_page("pages/compare.py", at)
+    at.multiselect(key="compare_methods").set_value(["pl-em", "borda"])
+    at = click(at, "Run the comparison")
+    no_failure(at)
+    [note] = [i.value.replace("\\", "") for i in at.info if "true order names" in i.value]
+    assert "names 2 of the 3 items" in note and "not named: juice" in note
+    at = open_page("pages/compare.py", drinks_with_truth("truth.txt", b"tea\ncoffee\njuice\n"))
+    at = click(at, "Run the comparison")
+    assert not [i.value for i in at.info if "true order names" in i.value]
+
+
 def test_robustness_curve_and_scale_test_run_from_the_compare_page():
     at = open_page("pages/compare.py")
     at.multiselect(key="compare_methods").set_value(["pl-em", "coarsen-pl"])

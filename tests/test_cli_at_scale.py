@@ -162,3 +162,21 @@ def test_one_is_worst_still_refuses_a_grade_that_is_no_number(tmp_path, capsys):
                  "grade", "--ranker", "grader"]) == 2
     err = capsys.readouterr().err
     assert "Row 3, column 'grade'" in err and "'good'" in err
+
+
+def test_compare_says_when_the_truth_names_only_some_items(tmp_path, capsys):
+    from coarsenrank_core.metrics import partial_truth_note
+
+    data = tmp_path / "drinks.csv"
+    data.write_text("voter,1st,2nd,3rd\nann,tea,coffee,juice\nbob,coffee,tea,juice\n"
+                    "cy,tea,juice,coffee\n")
+    truth = tmp_path / "truth.txt"
+    truth.write_text("tea\ncoffee\n")
+    assert main(["compare", str(data), "--truth", str(truth), "--methods", "borda",
+                 "pl-em", "--repeats", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "names 2 of the 3 items" in err and "not named: juice" in err
+    names = [f"item{i}" for i in range(20)]
+    note = partial_truth_note(np.r_[np.arange(5.0), np.full(15, np.nan)], names)
+    assert "names 5 of the 20 items" in note and "item10" in note and "and 9 more" in note
+    assert partial_truth_note(np.arange(3.0), names[:3]) is None
