@@ -229,10 +229,10 @@ class _OpenBook:
             reader.read_strings()
             reader.read_workbook()
             apply_stylesheet(reader.archive, reader.wb)
-            self.parts = {str(sheet.name): rel.target
-                          for sheet, rel in reader.parser.find_sheets()
+            sheets = list(reader.parser.find_sheets())
+            self.parts = {str(sheet.name): rel.target for sheet, rel in sheets
                           if rel.target in reader.valid_files and "chartsheet" not in rel.Type}
-            hidden = {str(sheet.name) for sheet, _ in reader.parser.find_sheets()
+            hidden = {str(sheet.name) for sheet, _ in sheets
                       if sheet.state in ("hidden", "veryHidden")}
         except BaseException:
             reader.archive.close()
