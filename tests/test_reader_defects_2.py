@@ -3,6 +3,8 @@
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
@@ -196,6 +198,27 @@ def test_a_lone_half_place_is_no_averaged_tie():
     error = refusal(b"Judge,Anna,Ben,Carla,Dev\nJ1,1.5,2,3,4\nJ2,1,2,3.5,3.5\n", "auto")
     assert error.row == 2 and error.column == "Anna"
     assert "'1.5' is not a whole rank" in error.reason
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["1", "2", "1.5", "2.5", "3.5", "x", "", "4"]),
+                         min_size=4, max_size=4), min_size=1, max_size=12))
+def test_averaged_ties_read_all_rows_at_once_as_row_by_row(grid):
+    import numpy as np
+
+    from coarsenrank_core.io.ranks import with_averaged_ties
+    from coarsenrank_core.io.survey import score_values, tied_rank_values
+
+    cells = np.array(grid, dtype=object)
+    ranks = tied_rank_values(cells)
+    expected = ranks.copy()  # row by row: a half place held an even number of times
+    values = score_values(cells)
+    for i in range(len(cells)):
+        half = ~np.isfinite(ranks[i]) & (values[i] >= 1) & (values[i] % 1 == 0.5)
+        shared, counts = np.unique(values[i, half], return_counts=True)
+        paired = np.isin(values[i], shared[counts % 2 == 0]) & half
+        expected[i, paired] = values[i, paired]
+    np.testing.assert_array_equal(with_averaged_ties(cells, ranks), expected)
 
 
 # ------------------------------------------------------------- Excel: a hidden first sheet

@@ -114,11 +114,17 @@ def with_averaged_ties(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     half = unread & np.isfinite(values) & (values >= 1) & (values % 1 == 0.5)
     if not half.any():
         return ranks
+    # each row's runs of one half place, found together for every row: sorted by row, then
+    # value, a run is cut where either changes
+    rows, cols = np.nonzero(half)
+    order = np.lexsort((values[rows, cols], rows))
+    rows, cols = rows[order], cols[order]
+    found = values[rows, cols]
+    starts = np.r_[True, (rows[1:] != rows[:-1]) | (found[1:] != found[:-1])]
+    run = np.cumsum(starts) - 1
+    paired = np.bincount(run)[run] % 2 == 0
     ranks = ranks.copy()
-    for i in np.flatnonzero(half.any(axis=1)):
-        shared, counts = np.unique(values[i, half[i]], return_counts=True)
-        paired = np.isin(values[i], shared[counts % 2 == 0]) & half[i]
-        ranks[i, paired] = values[i, paired]
+    ranks[rows[paired], cols[paired]] = found[paired]
     return ranks
 
 
