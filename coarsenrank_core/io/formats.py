@@ -727,6 +727,16 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
             "them); counts per place cannot be turned back into rankings.")
 
 
+def _option_columns(prepared: Prepared) -> tuple[list[int], list[str]] | None:
+    """The item columns and their titles, or None when a title names a place ('1st',
+    'Rank 2'): columns titled by places hold rankings, whatever their cells."""
+    columns = [j for j in prepared.free if j < prepared.table.width]
+    titles = [prepared.label(j) for j in columns]
+    if any(RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t) for t in titles):
+        return None
+    return columns, titles
+
+
 #: Marks of a tick grid: ticks, crosses and yes/no answers, not items.
 _TICK_MARKS = frozenset({"x", "✓", "✔", "☑", "☒", "✗", "✘", "•", "yes", "no", "y", "n",
                          "(yes)", "maybe", "ifneedbe", "ok"})
@@ -737,12 +747,11 @@ def _refuse_tick_grid(prepared: Prepared) -> None:
     places): approvals or availabilities, whose marks would be read as items."""
     if prepared.header is None or not prepared.n_rows:
         return
-    table = prepared.table
-    columns = [j for j in prepared.free if j < table.width]
-    titles = [prepared.label(j) for j in columns]
-    if len(columns) < 2 or any(RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t)
-                               for t in titles):
+    found = _option_columns(prepared)
+    if found is None or len(found[0]) < 2:
         return
+    columns, titles = found
+    table = prepared.table
     codes, uniques = table.factorized
     marks = [m for m in uniques[pd.unique(codes[prepared.start:, columns].ravel())] if m != ""]
     if not marks or any(re.sub(r"\s+", "", m.lower()) not in _TICK_MARKS for m in marks):
@@ -782,12 +791,11 @@ def _refuse_unrelated_columns(prepared: Prepared, report: ReadReport) -> None:
     (a class and a team, say): no item is then compared with another across them."""
     if not report.header_rows or prepared.header is None or prepared.n_rows < 3:
         return
-    table = prepared.table
-    columns = [j for j in prepared.free if j < table.width]
-    titles = [prepared.label(j) for j in columns]
-    if not 2 <= len(columns) <= 50 or _numbered_series(titles) or any(
-            RANK_LABEL.fullmatch(t.strip()) or _PLACE_TITLE.fullmatch(t) for t in titles):
+    found = _option_columns(prepared)
+    if found is None or not 2 <= len(found[0]) <= 50 or _numbered_series(found[1]):
         return  # (beyond 50 columns the check's table of values by column would be large)
+    columns, titles = found
+    table = prepared.table
     codes, uniques = table.factorized
     present = np.zeros((len(columns), len(uniques)), dtype=bool)  # value seen in a column
     for k, j in enumerate(columns):
