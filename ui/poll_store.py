@@ -33,11 +33,12 @@ import re
 import secrets
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from coarsenrank_core.io.assembly import tidy_text
 
 _LOG = logging.getLogger(__name__)
 
@@ -170,24 +171,21 @@ def _digest(key: str) -> str:
     return hashlib.sha256(str(key).encode("utf-8")).hexdigest()
 
 
-#: Characters that show nothing (the readers' :func:`coarsenrank_core.io.assembly.tidy_name`
-#: drops the same), and spaces that look alike on screen.
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
-_SPACES = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 #: Control characters (a NUL fails on PostgreSQL) and the marks that turn text around.
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _tidy(text, what: str) -> str:
-    """A poll's text as stored: NFC form, invisible characters dropped, each run of spaces
-    one space; :class:`PollError` naming ``what`` when it holds a control character
-    (around it, line ends and other spaces are only trimmed)."""
+    """A poll's text as stored, tidied as the readers tidy names (:func:`tidy_text`: NFC
+    form, invisible characters dropped, each run of spaces one space); :class:`PollError`
+    naming ``what`` when it holds a control character (around it, line ends and other
+    spaces are only trimmed)."""
     text = str(text).strip()
     bad = _CONTROL.search(text)
     if bad:
         raise PollError(f"{what} holds the control character U+{ord(bad.group()):04X}, "
                         "which cannot be shown; type it again without it.")
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text).translate(_INVISIBLE)).strip()
+    return tidy_text(text)
 
 
 def clean_items(items: Sequence[str]) -> tuple[str, ...]:

@@ -14,7 +14,6 @@ and the choices as one JSON document that :func:`read_session_file` reads back.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
@@ -25,7 +24,7 @@ import streamlit as st
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA, alpha_in_range
 from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK, declared_within_present
-from coarsenrank_core.io.assembly import tidy_name
+from coarsenrank_core.io.assembly import tidy_name, tidy_text
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import METHODS
 
@@ -297,16 +296,12 @@ def _text(document: dict, field: str, default: str, limit: int) -> str:
     return value
 
 
-#: A character that shows: neither a space nor one of the readers' invisible characters.
-_VISIBLE = re.compile("[^\\s\u200b\u200c\u200d\u2060\ufeff\u00ad]")
-
-
 def _distinct_names(names: tuple[str, ...]) -> None:
     """Refuse item names that cannot be told apart on screen: a name with nothing visible,
     or two names the readers would merge (:func:`~coarsenrank_core.io.assembly.tidy_name`:
     the same but for Unicode form, invisible characters or spacing)."""
     for position, name in enumerate(names, start=1):
-        if not _VISIBLE.search(name):
+        if not tidy_text(name):
             raise _damaged("preferences.item_names",
                            f"gives item {position:,} a name with nothing visible in it")
     first: dict[str, int] = {}

@@ -233,11 +233,17 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), Non
 _SPACES = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 
 
+def tidy_text(text: str) -> str:
+    """The text in Unicode NFC form, without invisible characters or surrounding spaces, and
+    with each run of spaces (non-breaking ones too) written as one plain space; empty when
+    nothing in it shows."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text).translate(_INVISIBLE)).strip()
+
+
 def tidy_name(name: str) -> str:
-    """A name in Unicode NFC form, without invisible characters or surrounding spaces, and
-    with each run of spaces (non-breaking ones too) written as one plain space."""
-    tidy = _SPACES.sub(" ", unicodedata.normalize("NFC", name).translate(_INVISIBLE)).strip()
-    return tidy or name
+    """A name as :func:`tidy_text` writes it, or the name as it is when nothing in it
+    shows (a name must not become blank)."""
+    return tidy_text(name) or name
 
 
 def unify_names(codes: np.ndarray, names: Sequence[str]
