@@ -137,6 +137,11 @@ def quote_list(values: Iterable[Any], limit: int = 5) -> str:
     return text + (f" (and {len(shown) - limit} more)" if len(shown) > limit else "")
 
 
+def shown_cell(value: str) -> str:
+    """A cell as a message names it: ``'8,5'`` in quotes, or "a blank cell"."""
+    return f"'{value}'" if value else "a blank cell"
+
+
 def plural(n: int, noun: str, number: bool = True) -> str:
     word = noun if n == 1 else noun + "s"
     return f"{n} {word}" if number else word

@@ -22,6 +22,7 @@ from .columns import (
     find_roles,
     ignored_note,
     quote_list,
+    shown_cell,
     skipped_note,
 )
 from .content import is_ballot_mark
@@ -157,7 +158,7 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
         bad = np.flatnonzero(~np.isfinite(numbers))
         if bad.size:
             i = int(bad[0])
-            found = f"'{values[i]}'" if values[i] else "a blank cell"
+            found = shown_cell(values[i])
             raise PreferenceFormatError(
                 f"With 1 the worst (--one-is-worst), the rank column holds numbers where "
                 f"larger is better, but this row has {found}.", row=int(lines[i]),
@@ -173,7 +174,7 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
             fix="Write ranks as small whole numbers: 1 for the best, 2 for the next ...")
     if bad.size:
         i = int(bad[0])
-        found = f"'{values[i]}'" if values[i] else "a blank cell"
+        found = shown_cell(values[i])
         raise PreferenceFormatError(
             f"The rank must be a whole number, 1 or more (1 = best), but this row has {found}.",
             row=int(lines[i]), column=column,

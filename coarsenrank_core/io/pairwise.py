@@ -29,6 +29,7 @@ from .columns import (
     normalise,
     quote_list,
     role_base,
+    shown_cell,
     skipped_note,
 )
 from .options import ReadOptions, override_roles
@@ -302,7 +303,7 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     bad = np.flatnonzero(scored)[~known]
     if bad.size:
         i = int(bad[0])
-        found = f"'{label[i]}'" if label[i] else "a blank cell"
+        found = shown_cell(label[i])
         raise PreferenceFormatError(
             f"The winner is {found}, which is neither the left item ('{left[i]}') nor the right "
             f"item ('{right[i]}').", row=int(lines[i]),

@@ -10,7 +10,7 @@ from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from ._text import SourceLike, source_text
 from .assembly import empty_error, first_repeat, guard, header_only_error, parse_numbers
-from .columns import TRUTH_ROLES, column_label, find_roles, quote_list
+from .columns import TRUTH_ROLES, column_label, find_roles, quote_list, shown_cell
 from .tables import Table, split_table
 
 __all__ = ["read_truth"]
@@ -76,7 +76,7 @@ def _read_truth(text: str, prefs: Preferences) -> np.ndarray:
         bad = np.flatnonzero(~np.isfinite(scores))
         if bad.size:
             i = int(bad[0])
-            found = f"'{values[i]}'" if values[i] else "a blank cell"
+            found = shown_cell(values[i])
             raise PreferenceFormatError(
                 f"The {value_role} of '{items[i]}' should be a number, but it is {found}.",
                 row=int(line[i]), column=column_label(header, value_col),
