@@ -75,21 +75,20 @@ elif source == SOURCES["session"]:
                 "sidebar: it holds the data, the true order, α, the methods and the noise.")
     saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
     refused = None if saved is None else state.upload_refused("session", saved.getvalue())
-    if refused is not None:
-        st.error(plain(refused), icon="⚠️")
-        st.info(f"Still loaded: {plain(state.current().name)}")
-    elif saved is not None and state.upload_is_new("session", saved.getvalue()):
+    if refused is None and saved is not None and state.upload_is_new("session",
+                                                                     saved.getvalue()):
         try:
             opened, session_notes = open_session_file(saved.getvalue())
         except SessionFileError as error:
-            state.upload_refused("session", saved.getvalue(), str(error))
-            st.error(plain(str(error)), icon="⚠️")
-            st.info(f"Still loaded: {plain(state.current().name)}")
+            refused = state.upload_refused("session", saved.getvalue(), str(error))
         else:
             state.upload_loaded("session", saved.getvalue())
             st.success(f"Opened the session: {plain(opened.name)}")
             for note in session_notes:
                 st.info(plain(note))
+    if refused is not None:  # shown again over the page's reruns, without a second read
+        st.error(plain(refused), icon="⚠️")
+        st.info(f"Still loaded: {plain(state.current().name)}")
 
 elif source == SOURCES["upload"]:
     with st.expander("Which layouts can I upload?"):
