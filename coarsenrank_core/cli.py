@@ -286,6 +286,7 @@ def _rank_with(args, client) -> None:
         MIN_PAIR_OVERLAP,
         equal_score_note,
         first_place_out_of_order,
+        heterogeneity_note,
         order_note,
         pair_overlap,
         rank_uncertainty,
@@ -350,7 +351,7 @@ def _rank_with(args, client) -> None:
               file=sys.stderr)
     elif args.posterior and spread.source == "posterior":
         print(f"rank_low..rank_high: the central {spread.interval_level:.0%} range of each "
-              f"item's rank over {spread.draws.shape[0]} draws of the Plackett-Luce "
+              f"item's rank over {spread.refits.shape[0]} draws of the Plackett-Luce "
               "posterior, widened to hold its rank; p_first: the share of draws in which it "
               "came first; "
               "score_low..score_high: the same range of its score. Resampling the "
@@ -374,6 +375,8 @@ def _rank_with(args, client) -> None:
                   f"{overlap.disputed:.0%} of the pairs disputed), so these ranges may be "
                   "too narrow; the default consensus (no --method) gives the "
                   "Plackett-Luce posterior's instead", file=sys.stderr)
+    if args.posterior and spread.measurable and method.id == DEFAULT_METHOD:
+        print(f"note: {heterogeneity_note(spread)}", file=sys.stderr)
     if args.posterior and spread.measurable and first_place_out_of_order(order, spread.p_first):
         print(f"note: {order_note(spread)}", file=sys.stderr)
     equal = equal_score_note(fit.scores, order, prefs.item_names or range(1, prefs.n_items + 1))

@@ -12,6 +12,8 @@ from scipy.special import ndtr, ndtri
 
 from .errors import check_stop
 from .frozen import readonly_array
+from .heterogeneity import RankerHeterogeneity, ranker_heterogeneity, with_heterogeneity
+from .models.consensus import careful_weights
 from .preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
 from .results import PosteriorResult, RankingResult
@@ -19,7 +21,7 @@ from .results import PosteriorResult, RankingResult
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
            "bootstrap_level", "units_per_item", "unit_counts", "likely_rank_runs",
            "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note",
-           "equal_score_note", "unit_noun",
+           "equal_score_note", "unit_noun", "heterogeneity_note",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
            "POSTERIOR_DRAWS", "INTERVAL_LEVEL", "MIN_PULLED_ITEMS"]
 
@@ -71,6 +73,14 @@ class BootstrapResult(PosteriorResult):
     Plackett–Luce posterior, rescaled to the fit's total, and the intervals are central.
     ``units_per_item`` counts, per item, the rankers (lists) whose answers hold it, from
     which :func:`bootstrap_level` sets the share of refits its likely ranks hold.
+
+    ``heterogeneity`` is how much the rankers disagree item by item beyond chance
+    (:func:`~coarsenrank_core.heterogeneity.ranker_heterogeneity`; ``None`` when not
+    measured). When its variance is above 0, ``draws`` hold
+    :data:`~coarsenrank_core.heterogeneity.HETEROGENEITY_COPIES` copies of every pulled
+    refit (or posterior draw), each item's log-score moved by that much fresh noise: the
+    likely ranks are then where a further ranker like these would place the item, not only
+    where the consensus of these rankers lies.
     """
 
     unit: str = "ranker"
@@ -80,6 +90,7 @@ class BootstrapResult(PosteriorResult):
     source: str = "bootstrap"
     overlap: float = float("nan")
     units_per_item: np.ndarray | None = None
+    heterogeneity: RankerHeterogeneity | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -450,7 +461,8 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
                      fit: RankingResult | None = None, random_state=0,
                      progress: Callable[[int, int], None] | None = None,
                      should_stop: Callable[[], bool] | None = None, shrink: bool = True,
-                     fallback: bool = True, **params) -> BootstrapResult:
+                     fallback: bool = True, heterogeneity: bool = True,
+                     **params) -> BootstrapResult:
     """Refit ``method`` on Bayesian-bootstrap reweightings of the rankers.
 
     Each replicate gives every ranker (every list, without ranker ids) a weight drawn from
@@ -496,6 +508,13 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     fallback : bool
         For the default consensus, use the posterior where resampling cannot measure
         anything (see above); ``False`` always resamples.
+    heterogeneity : bool
+        For the default consensus with ranker ids, measure how much the rankers disagree
+        item by item beyond chance (:func:`~coarsenrank_core.heterogeneity.ranker_heterogeneity`,
+        on the lists weighted by the chance that they are careful) and, where it is clearly
+        above 0, add it to the draws, the pulled refits or the posterior's
+        (:attr:`BootstrapResult.heterogeneity`).
+        ``False`` describes the consensus of these rankers only.
     **params
         Passed to the method (e.g. ``alpha`` of a tempered one).
 
@@ -509,6 +528,7 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         raise ValueError(f"level must lie strictly between 0 and 1 (got {level})")
     start = time.perf_counter()
     spec = get_method(method)
+    spread: RankerHeterogeneity | None = None
     if fit is None:
         fit = spec.run(prefs, should_stop=should_stop, **params)
     warm: dict = {}
@@ -553,6 +573,15 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
         if n_units < MIN_UNITS:  # see BootstrapResult.measurable
             lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
+    measured = method == DEFAULT_METHOD and prefs.has_rankers and n_units >= MIN_UNITS
+    if heterogeneity and measured:
+        check_stop(should_stop, "The likely ranks were stopped while measuring how much the "
+                                "raters disagree.")
+        spread = ranker_heterogeneity(
+            prefs, fit.scores, lambda simulated: spec.run(simulated, **params, **warm).scores,
+            list_weights=careful_weights(prefs, fit), random_state=rng)
+        if spread.variance > 0:
+            draws = with_heterogeneity(draws, spread.variance, rng)
     return BootstrapResult(
         method=fit.method, scores=fit.scores, iterations=fit.iterations,
         converged=fit.converged, seconds=time.perf_counter() - start, change=fit.change,
@@ -560,7 +589,24 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         lower=lower, upper=upper,
         interval_level=level, unit=unit, n_units=n_units, refits=refits, pull=pull,
         source=source, overlap=float("nan") if overlap is None else overlap.rankers_per_pair,
-        units_per_item=units_per_item(prefs))
+        units_per_item=units_per_item(prefs), heterogeneity=spread)
+
+
+def heterogeneity_note(result: BootstrapResult) -> str:
+    """One sentence on whether ``result``'s likely ranks hold how much the rankers differ
+    item by item (:attr:`BootstrapResult.heterogeneity`)."""
+    who = unit_noun(result.unit)
+    spread = result.heterogeneity
+    if spread is None or not spread.measurable:
+        return (f"how much the {who}s differ item by item could not be measured (that needs "
+                f"{who}s who gave several lists), so rank_low..rank_high show how sure the "
+                f"{who}s' consensus is, not where another person would place the item")
+    if spread.variance > 0:
+        return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "
+                f"of a {who}'s log-score around the consensus), and rank_low..rank_high and "
+                f"p_first hold that too: where a further {who} like these would place the item")
+    return (f"the {who}s differ item by item no more than chance explains, so "
+            "rank_low..rank_high show how sure their consensus is")
 
 
 def unit_noun(unit: str) -> str:

@@ -21,7 +21,10 @@ st.markdown(
     "run of places that holds it in about "
     "90 % of refits on the raters resampled at random (or, when too few raters compared "
     "the same items for that, of the model's posterior draws): they narrow as more people "
-    "answer and widen when people disagree about it. The paper's method, **CoarsenRank** "
+    "answer and widen when people disagree about it. When raters who gave several lists "
+    "differ item by item more than chance explains, the likely ranks hold that too: they "
+    "are where a further rater like these would place the item. The paper's method, "
+    "**CoarsenRank** "
     "(Pan et al., JMLR 2022), which fits a neighbourhood of the data rather than the "
     "data exactly, is one click away on every page, next to CrowdBT, PeerGrader and the "
     "classic methods.")

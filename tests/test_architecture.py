@@ -12,7 +12,8 @@ Engine (``coarsenrank_core``):
 0. ``base``: ``errors``, ``frozen``, ``defaults``, ``export`` and ``models.stages`` (pure
    NumPy structures every layer above uses);
 1. ``data``: ``preferences``, ``results``;
-2. ``transforms``: ``simulate``, ``noise``, ``metrics``, ``exposure``, ``connectivity``;
+2. ``transforms``: ``simulate``, ``noise``, ``metrics``, ``exposure``, ``connectivity``,
+   ``heterogeneity``;
 3. ``models`` (the fitters, ``coarsenrank_core.models.*``) and ``readers``
    (``coarsenrank_core.io.*``, the only place pandas is imported), side by side;
 4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``fitters``, ``uncertainty``, ``comparison``,
@@ -53,7 +54,7 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("data", 1, ("coarsenrank_core.preferences", "coarsenrank_core.results")),
     ("transforms", 2, ("coarsenrank_core.simulate", "coarsenrank_core.noise",
                        "coarsenrank_core.metrics", "coarsenrank_core.exposure",
-                       "coarsenrank_core.connectivity")),
+                       "coarsenrank_core.connectivity", "coarsenrank_core.heterogeneity")),
     ("models", 3, ("coarsenrank_core.models",)),
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",

@@ -133,7 +133,22 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
     assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
     assert {float(r["factor"]) for r in widening} >= {1.0, 2.0}
     assert_widening_by_one_is_the_default(real, widening)
-    assert "How much wider would the likely ranks have to be" in default
+    assert "How much wider would the consensus-only likely ranks have to be" in default
+    with open(out / "default_rater_spread_real.csv") as handle:
+        spread = {r["dataset"]: r for r in csv.DictReader(handle)}
+    assert set(spread) == {"readlevel", "babyface", "peergrading_released"}
+    # every paper's dataset has raters who differ item by item far beyond chance
+    assert all(float(r["estimate"]) > 4 * float(r["null_sd"]) > 0 for r in spread.values())
+    with open(out / "default_rater_spread.csv") as handle:
+        simulated = list(csv.DictReader(handle))
+    assert {r["truth"] for r in simulated} == {"mean order", "a further rater"}
+    assert "### The raters' item-by-item spread" in default
+    shipped = {r["dataset"]: float(r["value"]) for r in real
+               if r["method"] == "likely ranks as shipped (default)"}
+    consensus_only = {r["dataset"]: float(r["value"]) for r in real
+                      if r["method"] == "ranker bootstrap, consensus only"}
+    assert set(shipped) == set(consensus_only) == set(spread)
+    assert all(shipped[d] > consensus_only[d] for d in shipped)
     with open(out / "default_small_samples.csv") as handle:
         small = list(csv.DictReader(handle))
     assert {r["method"] for r in small} == {"likely ranks (default)", "ranker bootstrap",
@@ -148,10 +163,11 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
 
 
 def assert_widening_by_one_is_the_default(real: list[dict], widening: list[dict]) -> None:
-    """Widened by 1 is the default's interval, read off the same refits with ties shared out
-    as the page shares them (Readlevel's refits score some items 0)."""
+    """Widened by 1 is the default's interval without the rankers' spread, read off the same
+    refits with ties shared out as the page shares them (Readlevel's refits score some
+    items 0)."""
     default_rows = {TABLE_NAME[r["dataset"]]: (float(r["value"]), float(r["width"]))
-                    for r in real if r["method"] == "ranker bootstrap (default)"}
+                    for r in real if r["method"] == "ranker bootstrap, consensus only"}
     assert len(default_rows) == 3
     assert default_rows == {r["data"]: (float(r["coverage"]), float(r["width"]))
                             for r in widening

@@ -13,7 +13,7 @@ from coarsenrank_core.uncertainty import (
 )
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "equal_score_note",
-           "interval_text",
+           "interval_text", "heterogeneity_text",
            "spread_text", "posterior_interval_text", "too_few_lists_text", "fit_caption",
            "unmeasurable_text"]
 
@@ -38,7 +38,7 @@ def ranking_rows(scores, names, order, low=None, high=None, first=None,
 #: the default interval's coverage of the true rank, as measured in
 #: reports/default_intervals.csv (28 simulated settings) and default_real_data.csv
 SIMULATED_COVERAGE = "88–96 %"
-REAL_DATA_COVERAGE = "58–74 %"
+REAL_DATA_COVERAGE = "89–100 %"
 
 
 def unmeasurable_text(unit: str) -> str:
@@ -50,7 +50,8 @@ def unmeasurable_text(unit: str) -> str:
             "tell.")
 
 
-def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
+def interval_text(level: float, unit: str, n_units: int, n_draws: int,
+                  heterogeneity=None) -> str:
     """What the likely ranks measure, in plain words."""
     who = f"{unit_noun(unit)}s"
     return (f"“Likely ranks” is the run of places that holds the item in about "
@@ -60,25 +61,46 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int) -> str:
             "rarely to place apart from its "
             "neighbours is pulled towards the middle, as league tables are), and always "
             "the place shown beside it. It narrows as "
-            "more people answer and widens when they disagree about the item. It measures "
-            "how sure the raters' own consensus is: in the package's simulations it held the "
-            f"true place in {SIMULATED_COVERAGE} of cases (fewer when there are many items "
-            "and few answers about each); on the paper's real data, whose truth is an "
-            "expert's grade that the raters partly disagree with, in "
-            f"{REAL_DATA_COVERAGE}.")
+            "more people answer and widens when they disagree about the item. "
+            + heterogeneity_text(heterogeneity, unit) + " In the package's simulations it "
+            f"held the true place in {SIMULATED_COVERAGE} of cases (fewer when there are many "
+            "items and few answers about each); on the paper's real data, whose truth is an "
+            f"expert's grade, in {REAL_DATA_COVERAGE}.")
+
+
+def heterogeneity_text(heterogeneity, unit: str) -> str:
+    """Whether the likely ranks also hold how much the raters differ item by item, from a
+    :class:`~coarsenrank_core.heterogeneity.RankerHeterogeneity` (``None``: not measured)."""
+    who = f"{unit_noun(unit)}s"
+    if heterogeneity is None or not heterogeneity.measurable:
+        return (f"How much the {who} differ item by item could not be measured (that needs "
+                f"{who} who gave several lists), so the range shows how sure the {who}' "
+                "consensus is, not where another person would place the item.")
+    if heterogeneity.variance > 0:
+        return (f"The {who} also differ item by item more than chance explains (each "
+                f"{unit_noun(unit)}'s strengths stray from the consensus by about "
+                f"{heterogeneity.sd:.2f} on the log scale, measured from the lists each "
+                f"{unit_noun(unit)} gave), and the range holds that too: it is where a further "
+                f"{unit_noun(unit)} like these would place the item, so it stays wide where "
+                "people genuinely differ, however many answer.")
+    return (f"The {who} differ item by item no more than chance explains (measured from the "
+            f"lists each {unit_noun(unit)} gave), so the range shows how sure their consensus "
+            "is.")
 
 
 def spread_text(spread) -> str:
     """What the likely ranks of a :class:`~coarsenrank_core.uncertainty.BootstrapResult`
     measure: the bootstrap's (:func:`interval_text`), or the posterior's that replaced it."""
+    n_draws = spread.draws.shape[0] if spread.refits is None else spread.refits.shape[0]
     if spread.source == "bootstrap":
-        return interval_text(spread.interval_level, spread.unit, spread.n_units,
-                             spread.draws.shape[0])
+        return interval_text(spread.interval_level, spread.unit, spread.n_units, n_draws,
+                             spread.heterogeneity)
     return posterior_interval_text(spread.interval_level, spread.unit, spread.overlap,
-                                   spread.draws.shape[0])
+                                   n_draws, spread.heterogeneity)
 
 
-def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: int) -> str:
+def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: int,
+                            heterogeneity=None) -> str:
     """Why, and how, the likely ranks come from the model's posterior (too little overlap
     between the raters, or no disagreement, for resampling them)."""
     who = f"{unit_noun(unit)}s"
@@ -91,7 +113,7 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
             "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
             f"{why}. These ranges take the model's word for how people answer; they narrow "
-            "as more people answer.")
+            "as more people answer. " + heterogeneity_text(heterogeneity, unit))
 
 
 def too_few_lists_text(prefs) -> str | None:

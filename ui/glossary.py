@@ -54,7 +54,9 @@ GLOSSARY = {
                     "varies less than their answers do; the model's posterior draws where too "
                     "few raters compared each pair to resample), and always the place shown "
                     "beside it; narrow when the "
-                    "raters agree about it.",
+                    "raters agree about it. When raters who gave several lists differ item "
+                    "by item more than chance explains, it also holds that spread: where a "
+                    "further rater like these would place the item.",
     "cross_validation": "Cross-validation: fit on part of the raters, score how well the fit "
                         "predicts the rest, and repeat for each part.",
     "median_runs": "Median of N runs: each method is timed N times; the point is the middle "

@@ -17,7 +17,7 @@ from ..results import ConsensusOutputs, RankingResult
 from .mixture import mixture_log_posterior, pl_mixture
 from .plackett_luce import coarsen_pl, pl_em
 
-__all__ = ["consensus", "careful_refit", "careless_unit", "careless_unit_reason",
+__all__ = ["consensus", "careful_refit", "careful_weights", "careless_unit", "careless_unit_reason",
            "consensus_reason", "CONSENSUS_PRIOR", "CARELESS_TEST"]
 
 
@@ -220,12 +220,21 @@ def careful_refit(prefs: Preferences, mixture: RankingResult, max_iter: int = 10
     RankingResult
         The refit, ``method="pl-em"``.
     """
-    noise = np.asarray(mixture.extra["noise_probability"], dtype=float)
-    by_ranker = mixture.extra["per"] == "ranker" and prefs.has_rankers
-    unit = prefs.ranker_index if by_ranker else np.arange(len(prefs))
-    weights = np.clip(np.asarray(prefs.weights, dtype=float) * (1.0 - noise[unit]),
-                      MIN_WEIGHT, None)
-    return _registry_pl_em(prefs._replace(weights=weights), max_iter, tol, init, should_stop)
+    return _registry_pl_em(prefs._replace(weights=careful_weights(prefs, mixture)), max_iter,
+                           tol, init, should_stop)
+
+
+def careful_weights(prefs: Preferences, fit: RankingResult) -> np.ndarray:
+    """Every list's weight times the chance that it is careful, by the careless-answer
+    mixture behind ``fit`` (per rater when ``per="ranker"``, else per list); the weights as
+    they are when ``fit`` holds no mixture (``per`` absent or ``"none"``)."""
+    weights = np.asarray(prefs.weights, dtype=float)
+    per = fit.extra.get("per", "none") if fit.extra else "none"
+    if per not in ("ranker", "list"):
+        return weights.copy()
+    noise = np.asarray(fit.extra["noise_probability"], dtype=float)
+    unit = prefs.ranker_index if per == "ranker" and prefs.has_rankers else np.arange(len(prefs))
+    return np.clip(weights * (1.0 - noise[unit]), MIN_WEIGHT, None)
 
 
 def _registry_pl_em(prefs: Preferences, max_iter: int, tol: float, init: ArrayLike | None,

@@ -22,6 +22,7 @@ from ..uncertainty import (
     likely_rank_runs,
     rank_uncertainty,
     shortest_rank_runs,
+    shrink_refits,
 )
 
 __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
@@ -32,7 +33,9 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "UNPULLED_INTERVAL", "SHORTEST_INTERVAL", "shortest_bootstrap_interval",
            "posterior_interval", "summarise", "default_conditions", "widened_interval",
            "CALIBRATED_INTERVAL", "SAFE_BAYES_INTERVAL", "chosen_learning_rate",
-           "learning_rate_interval", "SMALL_SAMPLES", "small_sample_study"]
+           "learning_rate_interval", "SMALL_SAMPLES", "small_sample_study",
+           "CONSENSUS_INTERVAL", "consensus_bootstrap_interval", "SHIPPED_INTERVAL",
+           "shipped_interval", "heterogeneous_rankers", "ranker_spread_study", "default_bootstrap"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
 #: the better items more often (as on the paper's datasets), −1 the weaker ones.
@@ -285,6 +288,61 @@ def small_sample_study(samples: Sequence[tuple[int, int, int]] = SMALL_SAMPLES,
     return rows
 
 
+def heterogeneous_rankers(variance: float, n_rankers: int, seed: int, n_items: int = 30,
+                         lists_per_ranker: int = 5, length: int = 6):
+    """Lists from raters who each order the items by their own log-worths.
+
+    The mean log-worths fall evenly from 1.5 to −1.5; rater ``r`` adds N(0, ``variance``)
+    to each (a random-effects Plackett–Luce model) and gives ``lists_per_ranker``
+    Plackett–Luce lists of ``length`` items drawn at random.
+
+    Returns
+    -------
+    prefs : Preferences
+    mean_worths, new_rater_worths : numpy.ndarray
+        The mean order's worths, and those of one further rater drawn like the others.
+    """
+    rng = np.random.default_rng(seed)
+    log_worth = np.linspace(1.5, -1.5, n_items)
+    own = log_worth + rng.normal(0.0, np.sqrt(variance), size=(n_rankers, n_items))
+    n_lists = n_rankers * lists_per_ranker
+    rater = np.repeat(np.arange(n_rankers), lists_per_ranker)
+    sets = np.argsort(rng.random((n_lists, n_items)), axis=1)[:, :length]
+    keys = own[rater[:, None], sets] + rng.gumbel(size=sets.shape)
+    orders = np.take_along_axis(sets, np.argsort(-keys, axis=1), axis=1)
+    prefs = Preferences.from_arrays(orders.ravel(), np.full(n_lists, length), n_items=n_items,
+                                    rankers=rater)
+    new_rater = log_worth + rng.normal(0.0, np.sqrt(variance), size=n_items)
+    return prefs, np.exp(log_worth), np.exp(new_rater)
+
+
+def ranker_spread_study(variances: Sequence[float] = (0.0, 0.1, 0.3),
+                       n_rankers: Sequence[int] = (60, 300), seeds: int = 10) -> list[dict]:
+    """Coverage of the default interval and of the consensus-only one, against the mean
+    order and against a further rater's own order, on :func:`heterogeneous_rankers`; one
+    row per setting, interval, truth and seed, with the spread the default measured."""
+    rows = []
+    methods = {DEFAULT_INTERVAL: bootstrap_interval,
+               CONSENSUS_INTERVAL: consensus_bootstrap_interval}
+    for variance in variances:
+        for raters in n_rankers:
+            for seed in range(seeds):
+                prefs, mean, new_rater = heterogeneous_rankers(variance, raters, seed)
+                spread = default_bootstrap(prefs, seed, BOOTSTRAP_DRAWS).heterogeneity
+                assert spread is not None
+                for name, function in methods.items():
+                    low, high = function(prefs, seed)
+                    for truth_name, truth in (("mean order", mean),
+                                              ("a further rater", new_rater)):
+                        rows.append(dict(
+                            variance=variance, n_rankers=raters, seed=seed, method=name,
+                            truth=truth_name, estimate=spread.estimate,
+                            used=spread.variance,
+                            coverage=float(true_rank_covered(low, high, truth).mean()),
+                            width=float(np.mean(np.asarray(high) - low + 1))))
+    return rows
+
+
 #: ``median(z²)`` of a standard normal: the scale factor of :func:`split_half_scale` reads
 #: ``√(median(z²) / 0.4549)``, robust to the few items whose halves disagree wildly.
 _MEDIAN_CHI2_1 = 0.45494
@@ -315,7 +373,7 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
             weights = np.where(keep[prefs.ranker_index], prefs.weights, MIN_WEIGHT)
             half = prefs._replace(weights=np.asarray(weights, dtype=float))
             result = rank_uncertainty(half, n_draws=n_draws, random_state=rng, shrink=False,
-                                      fallback=False)
+                                      fallback=False, heterogeneity=False)
             halves.append(np.vstack([result.scores[None, :], np.asarray(result.refits)]))
         usable = (np.all(halves[0] > 0, axis=0) & np.all(halves[1] > 0, axis=0)
                   & _won_and_lost(prefs, in_first) & _won_and_lost(prefs, ~in_first))
@@ -353,7 +411,7 @@ _BOOTSTRAPS: dict[tuple[int, int, int], tuple[Preferences, BootstrapResult]] = {
 _BOOTSTRAPS_KEPT = 16
 
 
-def _bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
+def default_bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
     """The default bootstrap of ``prefs``, run once for every interval and table read off
     it (the real-data table and the widening table read the same bootstraps)."""
     key = (id(prefs), seed, n_draws)
@@ -368,39 +426,68 @@ def _bootstrap(prefs: Preferences, seed: int, n_draws: int) -> BootstrapResult:
 def bootstrap_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_DRAWS):
     """The default: the Bayesian bootstrap over rankers of the default fit, pulled by
     empirical Bayes (:func:`~coarsenrank_core.uncertainty.shrink_refits`)."""
-    summary = _bootstrap(prefs, seed, n_draws)
+    summary = default_bootstrap(prefs, seed, n_draws)
     return summary.rank_low, summary.rank_high
 
 
 def unpulled_bootstrap_interval(prefs: Preferences, seed: int,
                                 n_draws: int = BOOTSTRAP_DRAWS):
-    """The same refits as :func:`bootstrap_interval`, read as they are (no pull)."""
-    result = _bootstrap(prefs, seed, n_draws)
+    """The same refits as :func:`bootstrap_interval`, read as they are (no pull, no spread
+    between rankers added)."""
+    result = default_bootstrap(prefs, seed, n_draws)
     assert result.refits is not None
     return _default_runs(result.refits, result)
 
 
+def _consensus_draws(result: BootstrapResult) -> np.ndarray:
+    """The pulled refits of ``result`` without the rankers' item-by-item spread that the
+    default adds (:attr:`~coarsenrank_core.uncertainty.BootstrapResult.heterogeneity`)."""
+    assert result.refits is not None
+    return shrink_refits(result.scores, result.refits)[0]
+
+
+def consensus_bootstrap_interval(prefs: Preferences, seed: int,
+                                 n_draws: int = BOOTSTRAP_DRAWS):
+    """The default's pulled refits read as the default reads them, without the rankers'
+    item-by-item spread: how sure the rankers' own consensus is (the default until this
+    study measured the spread)."""
+    result = default_bootstrap(prefs, seed, n_draws)
+    return _default_runs(_consensus_draws(result), result)
+
+
 def shortest_bootstrap_interval(prefs: Preferences, seed: int,
                                 n_draws: int = BOOTSTRAP_DRAWS):
-    """The default's pulled refits read as the shortest run holding at least 90 % of them
+    """The default's pulled refits, without the rankers' spread, read as the shortest run
+    holding at least 90 % of them
     (:func:`~coarsenrank_core.uncertainty.shortest_rank_runs`, the default until this study
     measured it) instead of the run nearest the share
     :func:`~coarsenrank_core.uncertainty.bootstrap_level` sets."""
-    result = _bootstrap(prefs, seed, n_draws)
-    return hold_ranks(*shortest_rank_runs(result.draw_ranks, INTERVAL_LEVEL), result.ranks)
+    result = default_bootstrap(prefs, seed, n_draws)
+    return hold_ranks(*shortest_rank_runs(rank_draws(_consensus_draws(result)),
+                                          INTERVAL_LEVEL), result.ranks)
+
+
+def shipped_interval(prefs: Preferences, seed: int, n_draws: int = BOOTSTRAP_DRAWS):
+    """The likely ranks exactly as the Consensus page and ``rank --posterior`` give them:
+    the default, or the plain posterior with the rankers' spread where resampling the
+    rankers cannot measure anything."""
+    result = rank_uncertainty(prefs, n_draws=n_draws, random_state=seed)
+    return result.rank_low, result.rank_high
 
 
 def widened_interval(prefs: Preferences, seed: int, factor: float,
                      n_draws: int = BOOTSTRAP_DRAWS):
-    """The default interval with every pulled refit ``factor`` times as far from the mean.
+    """The rankers' consensus interval with every pulled refit ``factor`` times as far from
+    the mean.
 
-    The pulled refits of :func:`bootstrap_interval` (log-scores, centred in every refit) are
-    moved away from each item's mean over the refits by ``factor`` (1: the default itself)
-    and read as the default reads them. It measures how much wider the likely ranks would
-    have to be to reach a given coverage; it is not an interval the package offers.
+    The pulled refits of :func:`consensus_bootstrap_interval` (log-scores, centred in every
+    refit) are moved away from each item's mean over the refits by ``factor`` (1: that
+    interval itself) and read as the default reads them. It measures how much wider the
+    consensus's likely ranks would have to be to reach a given coverage; it is not an
+    interval the package offers.
     """
-    result = _bootstrap(prefs, seed, n_draws)
-    draws = np.asarray(result.draws, dtype=float)
+    result = default_bootstrap(prefs, seed, n_draws)
+    draws = _consensus_draws(result)
     usable = np.all(draws > 0, axis=0)
     logs = np.log(draws[:, usable])
     logs -= logs.mean(axis=1, keepdims=True)
@@ -459,6 +546,10 @@ def learning_rate_interval(prefs: Preferences, seed: int, rule: str,
 
 #: The name of the package's default interval in the study's tables.
 DEFAULT_INTERVAL = "ranker bootstrap (default)"
+#: The same pulled refits without the rankers' item-by-item spread.
+CONSENSUS_INTERVAL = "ranker bootstrap, consensus only"
+#: The likely ranks exactly as shipped (the posterior where resampling measures nothing).
+SHIPPED_INTERVAL = "likely ranks as shipped (default)"
 #: The same refits without the empirical-Bayes pull.
 UNPULLED_INTERVAL = "ranker bootstrap, not pulled"
 #: The same pulled refits read as the shortest run holding at least 90 % (the former default).
@@ -470,6 +561,7 @@ SAFE_BAYES_INTERVAL = "posterior, τ by SafeBayes"
 #: The interval methods the report compares; the first is the package's default.
 INTERVAL_METHODS: Mapping[str, Callable] = {
     DEFAULT_INTERVAL: bootstrap_interval,
+    CONSENSUS_INTERVAL: consensus_bootstrap_interval,
     UNPULLED_INTERVAL: unpulled_bootstrap_interval,
     SHORTEST_INTERVAL: shortest_bootstrap_interval,
     "posterior at the knee α": posterior_interval,

@@ -1,0 +1,152 @@
+"""The raters' item-by-item spread: scores against brute force, the estimate, the intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from coarsenrank_core import Preferences
+from coarsenrank_core.heterogeneity import (
+    HETEROGENEITY_COPIES,
+    entry_scores,
+    ranker_heterogeneity,
+    simulate_orders,
+    with_heterogeneity,
+    within_ranker_covariance,
+)
+from coarsenrank_core.paper.default_study import heterogeneous_rankers
+from coarsenrank_core.registry import METHODS
+from coarsenrank_core.uncertainty import rank_uncertainty
+
+
+def _mixed_preferences() -> Preferences:
+    lists = [[0, 1, 2, 3], [2, 0], [3, {1, 2}, 0], [1, 3, 0], [{0, 3}, 2], [2, 3, 1, 0],
+             [0, 2], [1, {0, 2, 3}]]
+    return Preferences.from_lists(lists, n_items=4, rankers=[0, 0, 1, 1, 1, 2, 2, 0])
+
+
+def _per_list_log_likelihood(prefs: Preferences, log_worths: np.ndarray) -> np.ndarray:
+    return np.asarray(prefs.stages.log_likelihood(np.exp(log_worths), per_preference=True))
+
+
+def test_entry_scores_are_the_derivatives_of_each_lists_log_likelihood():
+    prefs = _mixed_preferences()
+    x = np.array([0.3, -0.2, 0.5, -0.6])
+    rows, items, score, information = entry_scores(prefs, x)
+    h = 1e-5
+    for n in range(len(prefs)):
+        for i in np.unique(prefs.items[prefs.offsets[n]:prefs.offsets[n + 1]]):
+            step = np.zeros(4)
+            step[i] = h
+            up = _per_list_log_likelihood(prefs, x + step)[n]
+            down = _per_list_log_likelihood(prefs, x - step)[n]
+            middle = _per_list_log_likelihood(prefs, x)[n]
+            entry = np.flatnonzero((rows == n) & (items == i))
+            assert entry.size == 1
+            assert score[entry[0]] == pytest.approx((up - down) / (2 * h), abs=1e-6)
+            assert information[entry[0]] == pytest.approx(-(up - 2 * middle + down) / h ** 2,
+                                                          abs=1e-4)
+
+
+def test_within_ranker_covariance_sums_products_across_one_raters_lists_only():
+    prefs = _mixed_preferences()
+    x = np.array([0.1, 0.4, -0.3, -0.2])
+    weights = np.linspace(0.5, 1.5, len(prefs))
+    rows, items, score, information = entry_scores(prefs, x)
+    rater = prefs.ranker_index[rows]
+    products = information_products = 0.0
+    for a in range(rows.size):
+        for b in range(rows.size):
+            if rows[a] != rows[b] and rater[a] == rater[b] and items[a] == items[b]:
+                w = weights[rows[a]] * weights[rows[b]]
+                products += w * score[a] * score[b]
+                information_products += w * information[a] * information[b]
+    found = within_ranker_covariance(prefs, x, weights)
+    assert found == pytest.approx((products, information_products))
+
+
+def test_simulated_orders_keep_each_lists_items_ties_weight_and_rater():
+    prefs = _mixed_preferences()._replace(weights=np.arange(1.0, 9.0))
+    simulated = simulate_orders(prefs, np.zeros(4), np.random.default_rng(0))
+    for n in range(len(prefs)):
+        part = slice(prefs.offsets[n], prefs.offsets[n + 1])
+        assert sorted(simulated.items[part]) == sorted(prefs.items[part])
+        assert list(np.bincount(simulated.groups[part])) == list(np.bincount(prefs.groups[part]))
+    assert np.array_equal(simulated.weights, prefs.weights)
+    assert np.array_equal(simulated.rankers, prefs.rankers)
+
+
+def _refit(prefs: Preferences) -> np.ndarray:
+    return METHODS["pl-em"].run(prefs).scores
+
+
+def test_the_spread_is_found_where_raters_differ_and_not_where_they_share_one_order():
+    spread = {}
+    for variance in (0.0, 0.5):
+        prefs, _, _ = heterogeneous_rankers(variance, n_rankers=200, seed=1)
+        spread[variance] = ranker_heterogeneity(prefs, _refit(prefs), _refit, random_state=0)
+    assert spread[0.5].measurable and spread[0.5].variance > 0.25
+    assert spread[0.5].variance == spread[0.5].estimate
+    assert spread[0.0].measurable and spread[0.0].variance == 0.0
+    assert abs(spread[0.0].estimate) < 0.05
+
+
+def test_the_spread_cannot_be_measured_without_raters_who_give_several_lists():
+    prefs, _, _ = heterogeneous_rankers(0.5, n_rankers=100, seed=2, lists_per_ranker=1)
+    one_each = ranker_heterogeneity(prefs, _refit(prefs), _refit)
+    anonymous = prefs._replace(rankers=None)
+    nameless = ranker_heterogeneity(anonymous, _refit(anonymous), _refit)
+    for spread in (one_each, nameless):
+        assert not spread.measurable and spread.variance == 0.0
+
+
+def test_draws_with_the_spread_are_copies_moved_by_it_and_zero_worths_stay_zero():
+    draws = np.array([[1.0, 2.0, 0.0], [1.5, 1.0, 0.0]])
+    rng = np.random.default_rng(0)
+    same = with_heterogeneity(draws, 0.0, rng, copies=3)
+    assert np.array_equal(same, np.repeat(draws, 3, axis=0))
+    moved = with_heterogeneity(np.repeat(draws, 2000, axis=0), 0.25, rng, copies=2)
+    assert np.all(moved[:, 2] == 0.0)
+    shift = np.log(moved[:, :2]) - np.log(np.repeat(np.repeat(draws, 2000, axis=0), 2,
+                                                       axis=0)[:, :2])
+    assert shift.std() == pytest.approx(0.5, rel=0.05)
+
+
+def test_the_default_likely_ranks_hold_the_spread_and_widen_with_it():
+    prefs, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    spread = rank_uncertainty(prefs, n_draws=30, random_state=0)
+    consensus = rank_uncertainty(prefs, n_draws=30, random_state=0, heterogeneity=False)
+    assert spread.heterogeneity is not None and spread.heterogeneity.variance > 0
+    assert consensus.heterogeneity is None
+    assert spread.draws.shape[0] == HETEROGENEITY_COPIES * 30
+    assert spread.refits.shape[0] == 30
+    np.testing.assert_array_equal(spread.refits, consensus.refits)
+    np.testing.assert_array_equal(spread.scores, consensus.scores)
+    width = np.mean(spread.rank_high - spread.rank_low)
+    assert width > 1.5 * np.mean(consensus.rank_high - consensus.rank_low)
+    other = rank_uncertainty(prefs, "pl-em", n_draws=10, random_state=0)
+    assert other.heterogeneity is None and other.draws.shape[0] == 10
+
+
+def test_a_further_rater_is_covered_about_as_often_as_claimed():
+    covered = []
+    from coarsenrank_core.paper.default_study import true_rank_covered
+    for seed in range(3):
+        prefs, _, new_rater = heterogeneous_rankers(0.3, n_rankers=300, seed=seed)
+        result = rank_uncertainty(prefs, n_draws=40, random_state=seed)
+        covered.append(true_rank_covered(result.rank_low, result.rank_high, new_rater).mean())
+        consensus = rank_uncertainty(prefs, n_draws=40, random_state=seed,
+                                     heterogeneity=False)
+        assert true_rank_covered(consensus.rank_low, consensus.rank_high,
+                                 new_rater).mean() < covered[-1]
+    assert 0.8 <= np.mean(covered) <= 1.0
+
+
+def test_many_items_get_fewer_copies_of_each_draw():
+    from coarsenrank_core.heterogeneity import HETEROGENEITY_MAX_ENTRIES
+    rng = np.random.default_rng(0)
+    wide = np.ones((100, HETEROGENEITY_MAX_ENTRIES // 200))
+    assert with_heterogeneity(wide, 0.1, rng).shape[0] == 200
+    huge = np.ones((100, HETEROGENEITY_MAX_ENTRIES // 50))
+    assert with_heterogeneity(huge, 0.1, rng).shape[0] == 100
+    assert with_heterogeneity(np.ones((100, 30)), 0.1, rng).shape[0] == 100 * HETEROGENEITY_COPIES
