@@ -1,4 +1,4 @@
-"""How much raters disagree item by item beyond chance, measured from their answers."""
+"""How much rankers disagree item by item beyond chance, measured from their answers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import check_stop
 from .preferences import Preferences
 
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
@@ -27,12 +28,12 @@ HETEROGENEITY_MAX_ENTRIES = 1 << 23
 
 @dataclass(frozen=True)
 class RankerHeterogeneity:
-    """The variance of a rater's item-by-item deviation from the consensus.
+    """The variance of a ranker's item-by-item deviation from the consensus.
 
-    Each rater ``r`` is taken to order the items by log-worths ``x + d_r`` where ``d_r`` has
+    Each ranker ``r`` is taken to order the items by log-worths ``x + d_r`` where ``d_r`` has
     independent N(0, σ²) entries (a random-effects Plackett–Luce model, as in a meta-analysis
-    of studies that differ beyond chance). Two lists of one rater that share an item then
-    carry correlated scores for it; lists of different raters do not.
+    of studies that differ beyond chance). Two lists of one ranker that share an item then
+    carry correlated scores for it; lists of different rankers do not.
 
     Attributes
     ----------
@@ -44,7 +45,7 @@ class RankerHeterogeneity:
         Standard deviation of the estimate over :data:`HETEROGENEITY_NULL_FITS` data sets
         simulated from the fit with σ² = 0.
     measurable : bool
-        Whether some rater gave two lists that share an item (weighted information > 0).
+        Whether some ranker gave two lists that share an item (weighted information > 0).
     seconds : float
     """
 
@@ -56,7 +57,7 @@ class RankerHeterogeneity:
 
     @property
     def sd(self) -> float:
-        """σ, the standard deviation of a rater's deviation in log-worth."""
+        """σ, the standard deviation of a ranker's deviation in log-worth."""
         return float(np.sqrt(self.variance))
 
 
@@ -107,11 +108,11 @@ def entry_scores(prefs: Preferences, log_worths: np.ndarray):
 
 def within_ranker_covariance(prefs: Preferences, log_worths: np.ndarray,
                             list_weights: np.ndarray | None = None) -> tuple[float, float]:
-    """The summed products of one rater's scores for an item across their different lists,
+    """The summed products of one ranker's scores for an item across their different lists,
     and the products of the matching information.
 
     Their ratio estimates σ² of :class:`RankerHeterogeneity`:
-    ``E[u_{l,i} u_{l',i}] ≈ I_{l,i} I_{l',i} σ²`` for lists ``l ≠ l'`` of one rater. Products
+    ``E[u_{l,i} u_{l',i}] ≈ I_{l,i} I_{l',i} σ²`` for lists ``l ≠ l'`` of one ranker. Products
     within one list are left out (a list's own scores are correlated whatever σ²).
     """
     rows, items, score, information = entry_scores(prefs, log_worths)
@@ -132,7 +133,7 @@ def within_ranker_covariance(prefs: Preferences, log_worths: np.ndarray,
 def simulate_orders(prefs: Preferences, log_worths: np.ndarray,
                     rng: np.random.Generator) -> Preferences:
     """A copy of ``prefs`` whose lists are reordered by Plackett–Luce draws at
-    ``log_worths`` (Gumbel-max), keeping each list's items, ties pattern, weight and rater."""
+    ``log_worths`` (Gumbel-max), keeping each list's items, ties pattern, weight and ranker."""
     log_worths = np.asarray(log_worths, dtype=float)
     new_items = np.array(prefs.items, copy=True)
     starts = prefs.offsets[:-1]
@@ -145,10 +146,11 @@ def simulate_orders(prefs: Preferences, log_worths: np.ndarray,
 
 
 def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preferences], np.ndarray],
-                        list_weights: np.ndarray | None = None,
-                        n_null: int = HETEROGENEITY_NULL_FITS, random_state=0
-                        ) -> RankerHeterogeneity:
-    """Estimate how much each rater's order departs from the consensus item by item.
+                         list_weights: np.ndarray | None = None,
+                         n_null: int = HETEROGENEITY_NULL_FITS, random_state=0,
+                         should_stop: Callable[[], bool] | None = None
+                         ) -> RankerHeterogeneity:
+    """Estimate how much each ranker's order departs from the consensus item by item.
 
     The moment estimate of :func:`within_ranker_covariance` is biased by the fit itself (its
     scores are tuned to these answers); it is centred by the mean estimate over ``n_null``
@@ -167,6 +169,9 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
         careful.
     n_null : int
     random_state : None, int or numpy.random.Generator
+    should_stop : callable, optional
+        Checked before every simulated data set; raises
+        :class:`~coarsenrank_core.errors.Cancelled`.
 
     Returns
     -------
@@ -175,16 +180,16 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
     start = time.perf_counter()
     scores = np.asarray(scores, dtype=float)
     rng = np.random.default_rng(random_state)
-    usable = scores > 0
-    if not np.any(usable):
+    if not prefs.has_rankers or not np.any(scores > 0):
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False)
     log_worths = _log_worths(scores)
     products, information = within_ranker_covariance(prefs, log_worths, list_weights)
-    if information <= 0 or not prefs.has_rankers:
+    if information <= 0:
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
-                                  time.perf_counter() - start)
+                                   time.perf_counter() - start)
     null = np.empty(n_null)
     for k in range(n_null):
+        check_stop(should_stop, "Measuring how much the rankers differ was stopped.")
         simulated = simulate_orders(prefs, log_worths, rng)
         fitted = _log_worths(np.asarray(refit(simulated), dtype=float))
         sim_products, sim_information = within_ranker_covariance(simulated, fitted,
@@ -215,7 +220,7 @@ def _log_worths(scores: np.ndarray) -> np.ndarray:
 def with_heterogeneity(draws: np.ndarray, variance: float, rng: np.random.Generator,
                        copies: int | None = None) -> np.ndarray:
     """``copies`` copies of every draw, each item's log-worth moved by fresh N(0, variance)
-    noise: draws of where a further rater like these would put the items. Items with a
+    noise: draws of where a further ranker like these would put the items. Items with a
     worth of 0 in a draw stay at 0. By default :data:`HETEROGENEITY_COPIES`, fewer (at
     least one) where they would hold more than :data:`HETEROGENEITY_MAX_ENTRIES` entries."""
     draws = np.asarray(draws, dtype=float)

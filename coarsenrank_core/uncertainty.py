@@ -573,13 +573,11 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
         if n_units < MIN_UNITS:  # see BootstrapResult.measurable
             lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
-    measured = method == DEFAULT_METHOD and prefs.has_rankers and n_units >= MIN_UNITS
-    if heterogeneity and measured:
-        check_stop(should_stop, "The likely ranks were stopped while measuring how much the "
-                                "raters disagree.")
+    if heterogeneity and method == DEFAULT_METHOD and n_units >= MIN_UNITS:
         spread = ranker_heterogeneity(
             prefs, fit.scores, lambda simulated: spec.run(simulated, **params, **warm).scores,
-            list_weights=careful_weights(prefs, fit), random_state=rng)
+            list_weights=careful_weights(prefs, fit), random_state=rng,
+            should_stop=should_stop)
         if spread.variance > 0:
             draws = with_heterogeneity(draws, spread.variance, rng)
     return BootstrapResult(
@@ -598,9 +596,11 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     who = unit_noun(result.unit)
     spread = result.heterogeneity
     if spread is None or not spread.measurable:
-        return (f"how much the {who}s differ item by item could not be measured (that needs "
-                f"{who}s who gave several lists), so rank_low..rank_high show how sure the "
-                f"{who}s' consensus is, not where another person would place the item")
+        why = ("the data name no rankers" if result.unit == "list" else
+               "that needs rankers who gave several lists that share an item")
+        return (f"how much people differ item by item could not be measured ({why}), so "
+                f"rank_low..rank_high show how sure the {who}s' consensus is, not where "
+                "another person would place the item")
     if spread.variance > 0:
         return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "
                 f"of a {who}'s log-score around the consensus), and rank_low..rank_high and "

@@ -150,3 +150,46 @@ def test_many_items_get_fewer_copies_of_each_draw():
     huge = np.ones((100, HETEROGENEITY_MAX_ENTRIES // 50))
     assert with_heterogeneity(huge, 0.1, rng).shape[0] == 100
     assert with_heterogeneity(np.ones((100, 30)), 0.1, rng).shape[0] == 100 * HETEROGENEITY_COPIES
+
+
+def test_the_page_and_the_command_line_say_what_the_likely_ranks_hold():
+    from coarsenrank_core.uncertainty import heterogeneity_note
+    from ui.consensus_view import spread_text
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    sharing, _, _ = heterogeneous_rankers(0.0, n_rankers=150, seed=3)
+    one_each, _, _ = heterogeneous_rankers(0.0, n_rankers=150, seed=3, lists_per_ranker=1)
+    found = {name: rank_uncertainty(prefs, n_draws=20, random_state=0)
+             for name, prefs in [("differing", differing), ("sharing", sharing),
+                                 ("one each", one_each),
+                                 ("nameless", differing._replace(rankers=None))]}
+    assert found["differing"].heterogeneity.variance > 0
+    assert found["sharing"].heterogeneity.measurable
+    assert found["sharing"].heterogeneity.variance == 0
+    assert not found["one each"].heterogeneity.measurable
+    assert not found["nameless"].heterogeneity.measurable
+    page = {name: spread_text(result) for name, result in found.items()}
+    cli = {name: heterogeneity_note(result) for name, result in found.items()}
+    sd = f"{found['differing'].heterogeneity.sd:.2f}"
+    assert "further rater like these" in page["differing"] and sd in page["differing"]
+    assert "further rater like these" in cli["differing"] and sd in cli["differing"]
+    assert "no more than chance" in page["sharing"] and "no more than chance" in cli["sharing"]
+    assert "several lists that share an item" in page["one each"]
+    assert "several lists that share an item" in cli["one each"]
+    assert "name no raters" in page["nameless"] and "name no rankers" in cli["nameless"]
+    assert "could not be measured" not in spread_text(
+        rank_uncertainty(differing, "pl-em", n_draws=5, random_state=0))
+
+
+def test_stop_during_the_spread_stops_the_likely_ranks():
+    from coarsenrank_core.errors import Cancelled
+
+    prefs, _, _ = heterogeneous_rankers(0.5, n_rankers=100, seed=4)
+    asked = []
+
+    def stop_after_the_refits() -> bool:
+        asked.append(1)
+        return len(asked) > 10  # the 10 refits pass, the first simulated data set stops
+
+    with pytest.raises(Cancelled):
+        rank_uncertainty(prefs, n_draws=10, random_state=0, should_stop=stop_after_the_refits)

@@ -62,7 +62,8 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int,
             "neighbours is pulled towards the middle, as league tables are), and always "
             "the place shown beside it. It narrows as "
             "more people answer and widens when they disagree about the item. "
-            + heterogeneity_text(heterogeneity, unit) + " In the package's simulations it "
+            + heterogeneity_text(heterogeneity, unit) + (" " if heterogeneity else "")
+            + "In the package's simulations it "
             f"held the true place in {SIMULATED_COVERAGE} of cases (fewer when there are many "
             "items and few answers about each); on the paper's real data, whose truth is an "
             f"expert's grade, in {REAL_DATA_COVERAGE}.")
@@ -72,10 +73,14 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
     """Whether the likely ranks also hold how much the raters differ item by item, from a
     :class:`~coarsenrank_core.heterogeneity.RankerHeterogeneity` (``None``: not measured)."""
     who = f"{unit_noun(unit)}s"
-    if heterogeneity is None or not heterogeneity.measurable:
-        return (f"How much the {who} differ item by item could not be measured (that needs "
-                f"{who} who gave several lists), so the range shows how sure the {who}' "
-                "consensus is, not where another person would place the item.")
+    if heterogeneity is None:
+        return ""
+    if not heterogeneity.measurable:
+        why = ("these data name no raters" if unit == "list" else
+               "that needs raters who gave several lists that share an item")
+        return (f"How much people differ item by item could not be measured ({why}), so "
+                f"the range shows how sure the {who}' consensus is, not where another person "
+                "would place the item.")
     if heterogeneity.variance > 0:
         return (f"The {who} also differ item by item more than chance explains (each "
                 f"{unit_noun(unit)}'s strengths stray from the consensus by about "
@@ -113,7 +118,7 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
             "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
             f"{why}. These ranges take the model's word for how people answer; they narrow "
-            "as more people answer. " + heterogeneity_text(heterogeneity, unit))
+            "as more people answer. " + heterogeneity_text(heterogeneity, unit)).strip()
 
 
 def too_few_lists_text(prefs) -> str | None:
