@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coarsenrank_core import Preferences
 from coarsenrank_core.heterogeneity import (
@@ -193,3 +195,31 @@ def test_stop_during_the_spread_stops_the_likely_ranks():
 
     with pytest.raises(Cancelled):
         rank_uncertainty(prefs, n_draws=10, random_state=0, should_stop=stop_after_the_refits)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n_items=st.integers(2, 9), n_prefs=st.integers(2, 40),
+       n_rankers=st.integers(1, 8), tie_prob=st.sampled_from([0.0, 0.3]),
+       weighted=st.booleans())
+def test_property_the_default_likely_ranks_run_on_any_small_data_and_hold_the_rank(
+        seed, n_items, n_prefs, n_rankers, tie_prob, weighted):
+    from helpers import simulate
+
+    rng = np.random.default_rng(seed)
+    prefs = simulate(rng.normal(size=n_items), n_prefs,
+                     lengths=tuple(range(2, min(4, n_items) + 1)), tie_prob=tie_prob,
+                     n_rankers=n_rankers, seed=seed)
+    if weighted:
+        prefs = prefs._replace(weights=rng.integers(1, 4, size=len(prefs)).astype(float))
+    result = rank_uncertainty(prefs, n_draws=8, random_state=seed)
+    spread = result.heterogeneity
+    if result.measurable:
+        assert spread is not None
+        assert spread.variance >= 0 and np.isfinite(spread.variance)
+        if spread.variance > 0:
+            assert spread.measurable and spread.variance == spread.estimate
+        if not spread.measurable:
+            assert spread.variance == 0
+    low, high = result.rank_interval()
+    assert np.all(low <= result.ranks) and np.all(result.ranks <= high)
+    assert np.all(np.isfinite(result.draws)) and np.all(result.draws >= 0)
