@@ -604,7 +604,10 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     if spread.variance > 0:
         return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "
                 f"of a {who}'s log-score around the consensus), and rank_low..rank_high and "
-                f"p_first hold that too: where a further {who} like these would place the item")
+                f"p_first hold that too: where a further {who} like these would place the "
+                "item; score_low..score_high do not (they show how sure the consensus's own "
+                "score is), so two items whose score ranges do not overlap can still share "
+                "likely ranks")
     return (f"the {who}s differ item by item no more than chance explains, so "
             "rank_low..rank_high show how sure their consensus is")
 

@@ -193,3 +193,18 @@ def test_stop_during_the_spread_stops_the_likely_ranks():
 
     with pytest.raises(Cancelled):
         rank_uncertainty(prefs, n_draws=10, random_state=0, should_stop=stop_after_the_refits)
+
+
+def test_rank_posterior_says_the_score_ranges_leave_out_the_raters_spread(tmp_path, capsys):
+    """With the spread added, rank_low..rank_high widen but score_low..score_high do not: the
+    command line must not call them "the same range" without saying so (BabyFace: items 1
+    and 2 had disjoint score ranges and shared rank 1)."""
+    from coarsenrank_core.cli import main
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    path = tmp_path / "differing.csv"
+    path.write_text(differing.to_csv())
+    assert main(["rank", str(path), "--posterior", "--replicates", "20"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "more than chance explains" in err
+    assert "score_low..score_high do not" in err
