@@ -657,12 +657,18 @@ def order_note(result: PosteriorResult) -> str:
     (:func:`first_place_out_of_order`): on the Consensus page and from ``rank --posterior``.
 
     The order is the single best fit; the chances come from ``result``, the bootstrap's
-    refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which.
+    refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which, and
+    whether they also hold the raters' item-by-item spread.
     """
     if isinstance(result, BootstrapResult) and result.source == "bootstrap":
         source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
+    spread = getattr(result, "heterogeneity", None)
+    if spread is not None and spread.variance > 0:  # the draws hold a further rater's spread
+        who = unit_noun(result.unit)
+        source += (f", each moved by how much one {who} strays from the consensus item by "
+                   "item")
     return ("An item can have a higher chance of being first than one ranked above it: the "
             "order is the single best fit to all the answers, while the chance counts how "
             f"often the item came first {source}.")

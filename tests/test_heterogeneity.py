@@ -208,3 +208,18 @@ def test_rank_posterior_says_the_score_ranges_leave_out_the_raters_spread(tmp_pa
     err = " ".join(capsys.readouterr().err.split())
     assert "more than chance explains" in err
     assert "score_low..score_high do not" in err
+
+
+def test_the_page_says_the_chance_of_being_first_holds_the_spread_too():
+    """The first-place chances are read off the same draws as the likely ranks: with the
+    spread added the page, and the note on chances out of order, must say so."""
+    from coarsenrank_core.uncertainty import order_note
+    from ui.consensus_view import spread_text
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    result = rank_uncertainty(differing, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance > 0
+    assert "chance of being first hold that too" in " ".join(spread_text(result).split())
+    assert "strays from the consensus item by item" in order_note(result)
+    plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
+    assert "strays" not in order_note(plain)

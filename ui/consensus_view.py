@@ -85,9 +85,10 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
         return (f"The {who} also differ item by item more than chance explains (each "
                 f"{unit_noun(unit)}'s strengths stray from the consensus by about "
                 f"{heterogeneity.sd:.2f} on the log scale, measured from the lists each "
-                f"{unit_noun(unit)} gave), and the range holds that too: it is where a further "
-                f"{unit_noun(unit)} like these would place the item, so it stays wide where "
-                "people genuinely differ, however many answer.")
+                f"{unit_noun(unit)} gave), and the range and the chance of being first hold "
+                f"that too: they are where a further {unit_noun(unit)} like these would place "
+                "the item, so the range stays wide where people genuinely differ, however "
+                "many answer.")
     return (f"The {who} differ item by item no more than chance explains (measured from the "
             f"lists each {unit_noun(unit)} gave), so the range shows how sure their consensus "
             "is.")
