@@ -608,8 +608,9 @@ def heterogeneity_note(result: BootstrapResult) -> str:
                 "item; score_low..score_high do not (they show how sure the consensus's own "
                 "score is), so two items whose score ranges do not overlap can still share "
                 "likely ranks")
-    return (f"the {who}s differ item by item no more than chance explains, so "
-            "rank_low..rank_high show how sure their consensus is")
+    return (f"the {who}s show no clear sign of differing item by item beyond chance (with "
+            f"few lists per {who} a real difference can go unseen), so rank_low..rank_high "
+            "show how sure their consensus is")
 
 
 def unit_noun(unit: str) -> str:

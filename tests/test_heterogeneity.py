@@ -173,7 +173,9 @@ def test_the_page_and_the_command_line_say_what_the_likely_ranks_hold():
     sd = f"{found['differing'].heterogeneity.sd:.2f}"
     assert "further rater like these" in page["differing"] and sd in page["differing"]
     assert "further rater like these" in cli["differing"] and sd in cli["differing"]
-    assert "no more than chance" in page["sharing"] and "no more than chance" in cli["sharing"]
+    # not measured as 0: only not clearly above it (two raters' lists rarely tell)
+    assert "no clear sign" in page["sharing"] and "no clear sign" in cli["sharing"]
+    assert "no more than chance" not in page["sharing"] + cli["sharing"]
     assert "several lists that share an item" in page["one each"]
     assert "several lists that share an item" in cli["one each"]
     assert "name no raters" in page["nameless"] and "name no rankers" in cli["nameless"]

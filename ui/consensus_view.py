@@ -89,9 +89,9 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
                 f"that too: they are where a further {unit_noun(unit)} like these would place "
                 "the item, so the range stays wide where people genuinely differ, however "
                 "many answer.")
-    return (f"The {who} differ item by item no more than chance explains (measured from the "
-            f"lists each {unit_noun(unit)} gave), so the range shows how sure their consensus "
-            "is.")
+    return (f"The {who} show no clear sign of differing item by item beyond chance (measured "
+            f"from the lists each {unit_noun(unit)} gave; with few such lists a real "
+            "difference can go unseen), so the range shows how sure their consensus is.")
 
 
 def spread_text(spread) -> str:
