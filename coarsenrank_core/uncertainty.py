@@ -597,6 +597,9 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     spread = result.heterogeneity
     if spread is None or not spread.measurable:
         why = ("the data name no rankers" if result.unit == "list" else
+               f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
+               "answer rather than separate answers"
+               if spread is not None and spread.split_rankers else
                "that needs rankers who gave several lists that share an item")
         return (f"how much people differ item by item could not be measured ({why}), so "
                 f"rank_low..rank_high show how sure the {who}s' consensus is, not where "

@@ -225,3 +225,73 @@ def test_the_page_says_the_chance_of_being_first_holds_the_spread_too():
     assert "strays from the consensus item by item" in order_note(result)
     plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
     assert "strays" not in order_note(plain)
+
+
+def _as_pairs(prefs: Preferences) -> Preferences:
+    """Every list written as all its pairs, winner first, each pair a list of its rater's."""
+    import itertools
+    winners, losers, raters = [], [], []
+    for n, items in enumerate(prefs.to_lists()):
+        for a, b in itertools.combinations(items, 2):
+            winners.append(a)
+            losers.append(b)
+            raters.append(prefs.ranker_index[n])
+    return Preferences.from_pairs(np.array(winners), np.array(losers), n_items=prefs.n_items,
+                                  rankers=np.array(raters))
+
+
+def test_rankings_written_as_pairs_are_not_read_as_raters_who_differ():
+    """One ranking per rater, written as "winner, loser" rows: the pairs of one rater share
+    items and agree, as pieces of one answer do, however alike the raters are. Read as
+    separate answers they gave σ ≈ 1.2 and likely ranks 2.4 times as wide."""
+    from coarsenrank_core.heterogeneity import split_rankings
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+    from coarsenrank_core.uncertainty import heterogeneity_note
+    from ui.consensus_view import spread_text
+
+    sim = simulate_rankers(true_worths(12, 1.0, random_state=0), 80, 5, random_state=1)
+    pairs = _as_pairs(sim.preferences)
+    assert split_rankings(pairs).all()
+    result = rank_uncertainty(pairs, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance == 0
+    assert not result.heterogeneity.measurable
+    assert result.heterogeneity.split_rankers == 80
+    assert "one ranking split into pairs" in spread_text(result)
+    assert "one ranking split into pairs" in heterogeneity_note(result)
+
+
+def test_split_rankings_matches_a_brute_force_check():
+    import itertools
+
+    from coarsenrank_core.heterogeneity import split_rankings
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n_raters, n_items = 4, 5
+        lists, raters = [], []
+        for r in range(n_raters):
+            kind = rng.integers(3)
+            if kind == 0:  # a ranking as pairs (maybe one pair dropped or flipped)
+                order = list(rng.permutation(n_items)[:rng.integers(2, n_items + 1)])
+                pairs = [[a, b] for a, b in itertools.combinations(order, 2)]
+                if rng.random() < 0.3 and len(pairs) > 1:
+                    pairs.pop(rng.integers(len(pairs)))
+                if rng.random() < 0.3:
+                    pairs[0] = pairs[0][::-1]
+            elif kind == 1:  # random pairs
+                pairs = [list(rng.permutation(n_items)[:2]) for _ in range(rng.integers(1, 6))]
+            else:  # a longer list among pairs
+                pairs = [list(rng.permutation(n_items)[:3]), list(rng.permutation(n_items)[:2])]
+            lists += pairs
+            raters += [r] * len(pairs)
+        prefs = Preferences.from_lists(lists, n_items=n_items, rankers=raters)
+        expected = []
+        for r in range(n_raters):
+            mine = [tuple(x) for x, who in zip(lists, raters) if who == r]
+            items = {i for x in mine for i in x}
+            unordered = {frozenset(x) for x in mine}
+            ok = (all(len(x) == 2 for x in mine) and len(items) >= 3
+                  and len(unordered) == len(mine) == len(items) * (len(items) - 1) // 2
+                  and any(all((a, b) in mine for a, b in itertools.combinations(order, 2))
+                          for order in itertools.permutations(items)))
+            expected.append(ok)
+        assert list(split_rankings(prefs)) == expected, lists

@@ -77,6 +77,9 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
         return ""
     if not heterogeneity.measurable:
         why = ("these data name no raters" if unit == "list" else
+               f"each {unit_noun(unit)}'s comparisons are one ranking split into pairs, "
+               "pieces of one answer rather than separate answers"
+               if getattr(heterogeneity, "split_rankers", 0) else
                "that needs raters who gave several lists that share an item")
         return (f"How much people differ item by item could not be measured ({why}), so "
                 f"the range shows how sure the {who}' consensus is, not where another person "
