@@ -668,8 +668,9 @@ def order_note(result: PosteriorResult) -> str:
         source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
-    spread = getattr(result, "heterogeneity", None)
+    spread = result.heterogeneity if isinstance(result, BootstrapResult) else None
     if spread is not None and spread.variance > 0:  # the draws hold a further rater's spread
+        assert isinstance(result, BootstrapResult)
         who = unit_noun(result.unit)
         source += (f", each moved by how much one {who} strays from the consensus item by "
                    "item")
