@@ -171,7 +171,11 @@ def test_the_page_and_the_command_line_say_what_the_likely_ranks_hold():
     page = {name: spread_text(result) for name, result in found.items()}
     cli = {name: heterogeneity_note(result) for name, result in found.items()}
     sd = f"{found['differing'].heterogeneity.sd:.2f}"
-    assert "further rater like these" in page["differing"] and sd in page["differing"]
+    assert "further rater like these" in page["differing"]
+    # a teacher reads a factor on the strengths shown, not a log-scale standard deviation
+    factor = f"about {np.exp(found['differing'].heterogeneity.sd):.1f} times higher or lower"
+    assert factor in " ".join(page["differing"].split())
+    assert "log scale" not in page["differing"]
     assert "further rater like these" in cli["differing"] and sd in cli["differing"]
     # not measured as 0: only not clearly above it (two raters' lists rarely tell)
     assert "no clear sign" in page["sharing"] and "no clear sign" in cli["sharing"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import (
     INTERVAL_LEVEL,
@@ -85,9 +87,11 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
                 f"the range shows how sure the {who}' consensus is, not where another person "
                 "would place the item.")
     if heterogeneity.variance > 0:
-        return (f"The {who} also differ item by item more than chance explains (each "
-                f"{unit_noun(unit)}'s strengths stray from the consensus by about "
-                f"{heterogeneity.sd:.2f} on the log scale, measured from the lists each "
+        # one standard deviation on the log scale, as the factor a strength is multiplied by
+        factor = math.exp(heterogeneity.sd)
+        return (f"The {who} also differ item by item more than chance explains (a typical "
+                f"{unit_noun(unit)} puts an item's strength about {factor:.1f} times higher or "
+                "lower than the consensus does, measured from the lists each "
                 f"{unit_noun(unit)} gave), and the range and the chance of being first hold "
                 f"that too: they are where a further {unit_noun(unit)} like these would place "
                 "the item, so the range stays wide where people genuinely differ, however "
