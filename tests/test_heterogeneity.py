@@ -299,3 +299,23 @@ def test_split_rankings_matches_a_brute_force_check():
                           for order in itertools.permutations(items)))
             expected.append(ok)
         assert list(split_rankings(prefs)) == expected, lists
+
+
+def test_with_the_spread_no_sentence_says_the_likely_ranks_narrow_with_more_answers():
+    """The caption said "It narrows as more people answer" and, two sentences on, that the
+    range "stays wide ... however many answer"."""
+    from coarsenrank_core.uncertainty import MIN_PAIR_OVERLAP
+    from ui.consensus_view import heterogeneity_text, posterior_interval_text, spread_text
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    result = rank_uncertainty(differing, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance > 0
+    text = " ".join(spread_text(result).split())
+    assert "however many answer" in text
+    assert "narrows as more people answer" not in text
+    posterior = posterior_interval_text(0.9, "ranker", MIN_PAIR_OVERLAP / 2, 400,
+                                        result.heterogeneity)
+    assert "narrow as more people answer" not in posterior
+    assert heterogeneity_text(result.heterogeneity, "ranker") in posterior
+    plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
+    assert "narrows as more people answer" in " ".join(spread_text(plain).split())

@@ -62,8 +62,10 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int,
             f"bootstrap of few {who} varies less than their answers do; an item compared too "
             "rarely to place apart from its "
             "neighbours is pulled towards the middle, as league tables are), and always "
-            "the place shown beside it. It narrows as "
-            "more people answer and widens when they disagree about the item. "
+            "the place shown beside it. "
+            + ("It widens when they disagree about the item. " if _spread_added(heterogeneity)
+               else "It narrows as more people answer and widens when they disagree about the "
+                    "item. ")
             + heterogeneity_text(heterogeneity, unit) + (" " if heterogeneity else "")
             + "In the package's simulations it "
             f"held the true place in {SIMULATED_COVERAGE} of cases (fewer when there are many "
@@ -125,8 +127,15 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
             f"of {n_draws} draws of the Plackett–Luce model's posterior, and always the place "
             "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
-            f"{why}. These ranges take the model's word for how people answer; they narrow "
-            "as more people answer. " + heterogeneity_text(heterogeneity, unit)).strip()
+            f"{why}. These ranges take the model's word for how people answer"
+            + (". " if _spread_added(heterogeneity) else "; they narrow as more people answer. ")
+            + heterogeneity_text(heterogeneity, unit)).strip()
+
+
+def _spread_added(heterogeneity) -> bool:
+    """Whether the likely ranks hold the raters' item-by-item spread: then they stay wide
+    however many answer, and no sentence may say they narrow."""
+    return heterogeneity is not None and heterogeneity.variance > 0
 
 
 def too_few_lists_text(prefs) -> str | None:
