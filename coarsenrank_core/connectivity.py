@@ -91,16 +91,20 @@ def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
     middle = ""
     if between.any():
         order = _top_down(n_labels, labels[dst[across]], labels[src[across]])
-        groups = [np.flatnonzero(labels == g) for g in order if between[g]]
+        groups = order[between[order]]
+        sizes = np.bincount(labels, minlength=n_labels)
+        by_group = np.argsort(labels, kind="stable")  # items, group by group
+        first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         shown, parts = 0, []
-        for group in groups:
+        for group in groups:  # only the few groups whose names are shown
             if shown >= names_shown:
                 break
-            parts.append(f"({listed(group[:names_shown - shown])})")
-            shown += min(group.size, names_shown - shown)
-        rest = int(sum(g.size for g in groups)) - shown
+            members = by_group[first[group]:first[group] + sizes[group]]
+            parts.append(f"({listed(members[:names_shown - shown])})")
+            shown += min(members.size, names_shown - shown)
+        rest = int(sizes[groups].sum()) - shown
         more = f" and {rest:,} more" if rest > 0 else ""
-        middle = (f" In between, {count(len(groups), 'group')} beaten only by groups above "
+        middle = (f" In between, {count(groups.size, 'group')} beaten only by groups above "
                   "and beating only groups below, best first: " + "; ".join(parts) + more + ".")
     return ("Some groups of items only ever met the items outside their own group one way "
             "round (each such item was always ranked above them, or always below them), so "
@@ -120,7 +124,18 @@ def count(n: int, noun: str) -> str:
 
 def _top_down(n_groups: int, winners: np.ndarray, losers: np.ndarray) -> np.ndarray:
     """The groups in an order where no group comes after one it beat (Kahn's topological
-    sort of the condensed "beats" graph, which has no cycle)."""
+    sort of the condensed "beats" graph, which has no cycle).
+
+    SciPy's strong components come numbered in a topological order of that graph (Pearce's
+    algorithm numbers a component once all it reaches are numbered): when every edge agrees
+    with the numbering it is used as it is, in one vectorised check, and Kahn's sort, one
+    Python step per group, is left for the case it does not (200,000 groups in a chain:
+    1.3 s).
+    """
+    if np.all(winners < losers):
+        return np.arange(n_groups)
+    if np.all(winners > losers):
+        return np.arange(n_groups)[::-1]
     pairs = np.unique(np.stack([winners, losers], axis=1), axis=0)
     beaten = csr_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
                         shape=(n_groups, n_groups))
