@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from scipy.sparse import coo_matrix
+from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .preferences import Preferences
@@ -47,13 +47,19 @@ def separate_groups_text(prefs: Preferences, escape: Callable[[str], str] = str,
 
 def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
                        names_shown: int = 6) -> str | None:
-    """A warning naming the items the answers never rank below, or never above, the rest.
+    """A warning naming the groups of items that the answers only ever rank one way round
+    against the items outside the group, else ``None``.
 
-    An item (or a group of items) that no other item ever beat, or that never beat another
-    item, breaks Hunter's (2004) assumption 1: the plain Plackett-Luce likelihood grows
-    without bound as its worth goes to infinity, or to zero. Its rank at the top or the
-    bottom follows the answers, but its score, and so the gap to its neighbours, comes from
-    the prior alone. Groups that nothing links are :func:`separate_groups_text`'s warning.
+    The groups are the strongly connected components of the "ranked above" graph: two items
+    share one when a chain of answers puts each above the other. Where there is more than
+    one (among items that the answers link at all), every item outside a group that it met
+    was always above it or always below it, so Hunter's (2004) assumption 1 fails: the plain
+    Plackett-Luce likelihood grows without bound as the gaps between the groups go to
+    infinity. That holds for the top groups (never beaten by the rest), the bottom ones
+    (never beat the rest) and every group between them in a chain (beaten only by groups
+    above it, beating only groups below it). Their order follows the answers, but their
+    scores, and so the gaps between them, come from the prior alone. Groups that nothing
+    links are :func:`separate_groups_text`'s warning.
 
     Parameters
     ----------
@@ -75,17 +81,71 @@ def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
     won[labels[dst[across]]] = True
     never_beaten = np.flatnonzero(won[labels] & ~lost[labels])
     never_won = np.flatnonzero(lost[labels] & ~won[labels])
+    between = won & lost  # groups in the middle of a chain: beaten, and beating, one way only
 
     def listed(items: np.ndarray) -> str:
         names = ", ".join(escape(prefs.item_names[i]) for i in items[:names_shown])
         more = f" and {items.size - names_shown:,} more" if items.size > names_shown else ""
         return names + more
 
-    return ("Some items were never ranked below, or never above, the items outside their "
-            "own group that they met, so the plain likelihood would put their worth at "
-            "infinity or zero: their ranks at the top or bottom follow the answers, but "
-            "their scores, and the gaps to the items next to them, come from the prior. "
+    middle = ""
+    if between.any():
+        order = _top_down(n_labels, labels[dst[across]], labels[src[across]])
+        groups = order[between[order]]
+        sizes = np.bincount(labels, minlength=n_labels)
+        by_group = np.argsort(labels, kind="stable")  # items, group by group
+        first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        shown, parts = 0, []
+        for group in groups:  # only the few groups whose names are shown
+            if shown >= names_shown:
+                break
+            members = by_group[first[group]:first[group] + sizes[group]]
+            parts.append(f"({listed(members[:names_shown - shown])})")
+            shown += min(members.size, names_shown - shown)
+        rest = int(sizes[groups].sum()) - shown
+        more = f" and {rest:,} more" if rest > 0 else ""
+        middle = (f" In between, {count(groups.size, 'group')} beaten only by groups above "
+                  "and beating only groups below, best first: " + "; ".join(parts) + more + ".")
+    return ("Some groups of items only ever met the items outside their own group one way "
+            "round (each such item was always ranked above them, or always below them), so "
+            "the plain likelihood would put the gaps between these groups at infinity: "
+            "their order follows the answers, but the gaps between the groups, and so their "
+            "scores, come from the prior. "
             "To measure those gaps, collect answers where these items meet closer "
             "rivals; meanwhile read their ranks, not their scores. "
             f"Never beaten by the rest: {listed(never_beaten)}. "
-            f"Never beat the rest: {listed(never_won)}.")
+            f"Never beat the rest: {listed(never_won)}." + middle)
+
+
+def count(n: int, noun: str) -> str:
+    """``"1 group"``, ``"3 groups"``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _top_down(n_groups: int, winners: np.ndarray, losers: np.ndarray) -> np.ndarray:
+    """The groups in an order where no group comes after one it beat (Kahn's topological
+    sort of the condensed "beats" graph, which has no cycle).
+
+    SciPy's strong components come numbered in a topological order of that graph (Pearce's
+    algorithm numbers a component once all it reaches are numbered): when every edge agrees
+    with the numbering it is used as it is, in one vectorised check, and Kahn's sort, one
+    Python step per group, is left for the case it does not (200,000 groups in a chain:
+    1.3 s).
+    """
+    if np.all(winners < losers):
+        return np.arange(n_groups)
+    if np.all(winners > losers):
+        return np.arange(n_groups)[::-1]
+    pairs = np.unique(np.stack([winners, losers], axis=1), axis=0)
+    beaten = csr_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
+                        shape=(n_groups, n_groups))
+    waiting = np.bincount(pairs[:, 1], minlength=n_groups)
+    ready = list(np.flatnonzero(waiting == 0)[::-1])
+    order = []
+    while ready:
+        group = ready.pop()
+        order.append(group)
+        below = beaten.indices[beaten.indptr[group]:beaten.indptr[group + 1]]
+        waiting[below] -= 1
+        ready.extend(below[waiting[below] == 0][::-1].tolist())
+    return np.asarray(order, dtype=np.intp)

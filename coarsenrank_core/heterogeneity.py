@@ -12,7 +12,8 @@ from .errors import check_stop
 from .preferences import Preferences
 
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
-           "entry_scores", "simulate_orders", "with_heterogeneity", "HETEROGENEITY_NULL_FITS",
+           "entry_scores", "simulate_orders", "split_rankings", "with_heterogeneity",
+           "HETEROGENEITY_NULL_FITS",
            "HETEROGENEITY_Z", "HETEROGENEITY_COPIES", "HETEROGENEITY_MAX_ENTRIES"]
 
 #: Data sets simulated from the fit, with no heterogeneity, to centre the estimate and
@@ -45,8 +46,12 @@ class RankerHeterogeneity:
         Standard deviation of the estimate over :data:`HETEROGENEITY_NULL_FITS` data sets
         simulated from the fit with σ² = 0.
     measurable : bool
-        Whether some ranker gave two lists that share an item (weighted information > 0).
+        Whether some ranker gave two lists that share an item (weighted information > 0),
+        leaving out the rankers of :attr:`split_rankers`.
     seconds : float
+    split_rankers : int
+        Rankers whose lists are one ranking split into pairs (:func:`split_rankings`): their
+        lists are pieces of one answer, not separate answers, so they are left out.
     """
 
     variance: float
@@ -54,6 +59,7 @@ class RankerHeterogeneity:
     null_sd: float
     measurable: bool
     seconds: float = 0.0
+    split_rankers: int = 0
 
     @property
     def sd(self) -> float:
@@ -107,19 +113,21 @@ def entry_scores(prefs: Preferences, log_worths: np.ndarray):
 
 
 def within_ranker_covariance(prefs: Preferences, log_worths: np.ndarray,
-                            list_weights: np.ndarray | None = None) -> tuple[float, float]:
+                            list_weights: np.ndarray | None = None,
+                            units: np.ndarray | None = None) -> tuple[float, float]:
     """The summed products of one ranker's scores for an item across their different lists,
     and the products of the matching information.
 
     Their ratio estimates σ² of :class:`RankerHeterogeneity`:
     ``E[u_{l,i} u_{l',i}] ≈ I_{l,i} I_{l',i} σ²`` for lists ``l ≠ l'`` of one ranker. Products
     within one list are left out (a list's own scores are correlated whatever σ²).
+    ``units`` gives each list's answerer (default ``prefs.ranker_index``).
     """
     rows, items, score, information = entry_scores(prefs, log_worths)
     weights = np.asarray(prefs.weights if list_weights is None else list_weights, dtype=float)
     score = score * weights[rows]
     information = information * weights[rows]
-    unit = prefs.ranker_index[rows]
+    unit = np.asarray(prefs.ranker_index if units is None else units)[rows]
     _, cell = np.unique(unit.astype(np.int64) * prefs.n_items + items, return_inverse=True)
     cell = cell.ravel()
     score_sums = np.bincount(cell, score)
@@ -128,6 +136,48 @@ def within_ranker_covariance(prefs: Preferences, log_worths: np.ndarray,
     information_products = float(information_sums @ information_sums
                                  - information @ information)
     return products, information_products
+
+
+def split_rankings(prefs: Preferences) -> np.ndarray:
+    """Per ranker, whether their lists are one ranking split into pairs.
+
+    That is: every list of theirs is a strict pair, no pair of items comes twice, and the
+    pairs hold every pair of their (at least 3) items in one consistent order (a transitive
+    round robin: the items' win counts are 0, 1, …, k − 1). Such pairs are pieces of one
+    answer, correlated item by item whatever the rankers' spread, as when a file of
+    rankings is written as "winner, loser" rows.
+    """
+    n_rankers = prefs.n_rankers
+    none = np.zeros(n_rankers, dtype=bool)
+    if not prefs.has_rankers or len(prefs) == 0:
+        return none
+    rater = np.asarray(prefs.ranker_index, dtype=np.int64)
+    starts = prefs.offsets[:-1]
+    groups = np.asarray(prefs.groups)
+    pair = prefs.lengths == 2
+    strict = np.zeros(len(prefs), dtype=bool)
+    strict[pair] = groups[starts[pair]] != groups[starts[pair] + 1]
+    only_pairs = np.bincount(rater, weights=~strict, minlength=n_rankers) == 0
+    rows = np.flatnonzero(strict)
+    if rows.size == 0:
+        return none
+    who = rater[rows]
+    winner = np.asarray(prefs.items)[starts[rows]].astype(np.int64)
+    loser = np.asarray(prefs.items)[starts[rows] + 1].astype(np.int64)
+    n_items = np.int64(prefs.n_items)
+    n_pairs = np.bincount(who, minlength=n_rankers)
+    low, high = np.minimum(winner, loser), np.maximum(winner, loser)
+    distinct = np.unique(np.stack([who, low, high], axis=1), axis=0)
+    n_distinct = np.bincount(distinct[:, 0], minlength=n_rankers)
+    cells, cell = np.unique(np.concatenate([who * n_items + winner, who * n_items + loser]),
+                            return_inverse=True)
+    cell = cell.ravel()
+    cell_rater = cells // n_items
+    k = np.bincount(cell_rater, minlength=n_rankers)
+    wins = np.bincount(cell[:rows.size], minlength=cells.size).astype(np.int64)
+    squares = np.bincount(cell_rater, weights=wins ** 2, minlength=n_rankers)
+    return (only_pairs & (k >= 3) & (n_distinct == n_pairs) & (n_pairs == k * (k - 1) // 2)
+            & (squares == (k - 1) * k * (2 * k - 1) // 6))
 
 
 def simulate_orders(prefs: Preferences, log_worths: np.ndarray,
@@ -183,28 +233,34 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
     if not prefs.has_rankers or not np.any(scores > 0):
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False)
     log_worths = _log_worths(scores)
-    products, information = within_ranker_covariance(prefs, log_worths, list_weights)
+    # a ranking split into pairs is one answer: each of its pairs counts as its own answerer
+    split = split_rankings(prefs)
+    units = np.asarray(prefs.ranker_index, dtype=np.int64).copy()
+    pieces = split[units]
+    units[pieces] = prefs.n_rankers + np.arange(int(pieces.sum()))
+    n_split = int(split.sum())
+    products, information = within_ranker_covariance(prefs, log_worths, list_weights, units)
     if information <= 0:
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
-                                   time.perf_counter() - start)
+                                   time.perf_counter() - start, n_split)
     null = np.empty(n_null)
     for k in range(n_null):
         check_stop(should_stop, "Measuring how much the rankers differ was stopped.")
         simulated = simulate_orders(prefs, log_worths, rng)
         fitted = _log_worths(np.asarray(refit(simulated), dtype=float))
         sim_products, sim_information = within_ranker_covariance(simulated, fitted,
-                                                                 list_weights)
+                                                                 list_weights, units)
         # a simulated data set whose refit leaves no shared item informative says nothing
         null[k] = sim_products / sim_information if sim_information > 0 else np.nan
     null = null[np.isfinite(null)]
     if null.size < 2:
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
-                                   time.perf_counter() - start)
+                                   time.perf_counter() - start, n_split)
     estimate = products / information - float(null.mean())
     null_sd = float(null.std(ddof=1))
     variance = estimate if estimate > HETEROGENEITY_Z * null_sd and estimate > 0 else 0.0
     return RankerHeterogeneity(float(variance), float(estimate), null_sd, True,
-                              time.perf_counter() - start)
+                              time.perf_counter() - start, n_split)
 
 
 def _log_worths(scores: np.ndarray) -> np.ndarray:

@@ -597,6 +597,9 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     spread = result.heterogeneity
     if spread is None or not spread.measurable:
         why = ("the data name no rankers" if result.unit == "list" else
+               f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
+               "answer rather than separate answers"
+               if spread is not None and spread.split_rankers else
                "that needs rankers who gave several lists that share an item")
         return (f"how much people differ item by item could not be measured ({why}), so "
                 f"rank_low..rank_high show how sure the {who}s' consensus is, not where "
@@ -604,9 +607,13 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     if spread.variance > 0:
         return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "
                 f"of a {who}'s log-score around the consensus), and rank_low..rank_high and "
-                f"p_first hold that too: where a further {who} like these would place the item")
-    return (f"the {who}s differ item by item no more than chance explains, so "
-            "rank_low..rank_high show how sure their consensus is")
+                f"p_first hold that too: where a further {who} like these would place the "
+                "item; score_low..score_high do not (they show how sure the consensus's own "
+                "score is), so two items whose score ranges do not overlap can still share "
+                "likely ranks")
+    return (f"the {who}s show no clear sign of differing item by item beyond chance (with "
+            f"few lists per {who} a real difference can go unseen), so rank_low..rank_high "
+            "show how sure their consensus is")
 
 
 def unit_noun(unit: str) -> str:
@@ -654,12 +661,19 @@ def order_note(result: PosteriorResult) -> str:
     (:func:`first_place_out_of_order`): on the Consensus page and from ``rank --posterior``.
 
     The order is the single best fit; the chances come from ``result``, the bootstrap's
-    refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which.
+    refits (:class:`BootstrapResult`) or a posterior's draws, and the line says which, and
+    whether they also hold the raters' item-by-item spread.
     """
     if isinstance(result, BootstrapResult) and result.source == "bootstrap":
         source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
+    spread = result.heterogeneity if isinstance(result, BootstrapResult) else None
+    if spread is not None and spread.variance > 0:  # the draws hold a further rater's spread
+        assert isinstance(result, BootstrapResult)
+        who = unit_noun(result.unit)
+        source += (f", each moved by how much one {who} strays from the consensus item by "
+                   "item")
     return ("An item can have a higher chance of being first than one ranked above it: the "
             "order is the single best fit to all the answers, while the chance counts how "
             f"often the item came first {source}.")

@@ -15,7 +15,8 @@ from ui.samples import SAMPLES
 from ui.scenario import (
     EXPOSURE_CHOICES,
     SCENARIO_LIMITS,
-    parse_scenario,
+    SCENARIO_WIDGETS,
+    scenario_widgets,
     simulate_scenario,
 )
 from ui.share import SessionFileError, open_session_file
@@ -44,20 +45,15 @@ def source_of(dataset) -> str:
 
 
 loaded = state.current().original
+# the scenario builder's settings, created or not, outlive a visit to another source
+state.restore_settings("scenario", SCENARIO_WIDGETS)
 # the radio shows where the loaded data came from, unless the user has just picked another
 recipe = loaded.recipe
 state.show_in_widget("data_source", source_of(loaded))
 if recipe.startswith("sample:"):
     state.show_in_widget("sample_choice", recipe[7:])
 elif recipe.startswith("scenario:"):
-    settings = parse_scenario(recipe)
-    for key, value in (("scenario_items", settings["n_items"]),
-                       ("scenario_raters", settings["n_rankers"]),
-                       ("scenario_length", settings["length"]),
-                       ("scenario_careless", round(100 * settings["careless"])),
-                       ("scenario_seed", settings["seed"]),
-                       ("scenario_lists", settings["lists_per_ranker"]),
-                       ("scenario_exposure", settings["exposure"])):
+    for key, value in scenario_widgets(recipe).items():
         state.show_in_widget(key, value)
 source = st.radio("Where do the rankings come from?", list(SOURCES.values()),
                   horizontal=True, key="data_source")
@@ -145,37 +141,43 @@ elif source == SOURCES["upload"]:
                 st.success("True order loaded: accuracy charts are now available.")
 
 else:
-    with st.form("scenario"):
-        st.markdown("Build a scenario with a known true order, then see which methods find "
-                    "it.")
-        left, right = st.columns(2)
-        n_items = left.slider("Items", *SCENARIO_LIMITS["n_items"], 10, key="scenario_items")
-        n_rankers = right.slider("Raters", *SCENARIO_LIMITS["n_rankers"], 60,
-                                 key="scenario_raters")
-        length = left.slider("Items in each list", 2, SCENARIO_LIMITS["n_items"][1], 5,
-                             key="scenario_length")
-        lists = right.slider("Lists per rater", *SCENARIO_LIMITS["lists_per_ranker"], 5,
-                             key="scenario_lists",
-                             help="With one list each, a careless rater cannot be told from "
-                                  "a careful one who disagrees once; with several, careless "
-                                  "raters stand out.")
-        careless = left.slider("Careless raters (answer at random), %", 0,
-                               round(100 * SCENARIO_LIMITS["careless"][1]), 0,
-                               key="scenario_careless",
-                               help="0 by default: the scenario starts clean, and the Noise "
-                                    "page adds noise you can see and undo.")
-        exposure = right.selectbox("Which items are shown most", list(EXPOSURE_CHOICES),
-                                   format_func=EXPOSURE_CHOICES.get, index=1,
-                                   key="scenario_exposure",
-                                   help="When weaker (or stronger) items are shown more "
-                                        "often, methods that count appearances follow the "
-                                        "exposure rather than the answers.")
-        seed = left.number_input("Seed", *SCENARIO_LIMITS["seed"], 1, key="scenario_seed")
-        submitted = st.form_submit_button("Create scenario", type="primary")
-    if submitted:
+    # plain widgets, not a form: every setting reaches the server as it is moved, so it is
+    # kept over a switch of source (a form's values would be lost unless submitted)
+    st.markdown("Build a scenario with a known true order, then see which methods find it. "
+                "Nothing changes until you press “Create scenario”; your settings stay here "
+                "if you look at another source first.")
+    left, right = st.columns(2)
+    n_items = left.slider("Items", *SCENARIO_LIMITS["n_items"], 10, key="scenario_items")
+    n_rankers = right.slider("Raters", *SCENARIO_LIMITS["n_rankers"], 60,
+                             key="scenario_raters")
+    length = left.slider("Items in each list", 2, SCENARIO_LIMITS["n_items"][1], 5,
+                         key="scenario_length")
+    lists = right.slider("Lists per rater", *SCENARIO_LIMITS["lists_per_ranker"], 5,
+                         key="scenario_lists",
+                         help="With one list each, a careless rater cannot be told from "
+                              "a careful one who disagrees once; with several, careless "
+                              "raters stand out.")
+    careless = left.slider("Careless raters (answer at random), %", 0,
+                           round(100 * SCENARIO_LIMITS["careless"][1]), 0,
+                           key="scenario_careless",
+                           help="0 by default: the scenario starts clean, and the Noise "
+                                "page adds noise you can see and undo.")
+    exposure = right.selectbox("Which items are shown most", list(EXPOSURE_CHOICES),
+                               format_func=EXPOSURE_CHOICES.get, index=1,
+                               key="scenario_exposure",
+                               help="When weaker (or stronger) items are shown more "
+                                    "often, methods that count appearances follow the "
+                                    "exposure rather than the answers.")
+    seed = left.number_input("Seed", *SCENARIO_LIMITS["seed"], 1, key="scenario_seed")
+    state.keep_settings("scenario", {key: st.session_state[key] for key in SCENARIO_WIDGETS})
+    if st.button("Create scenario", type="primary", key="scenario_create"):
         state.set_current(simulate_scenario(n_items, n_rankers, min(length, n_items),
                                             careless / 100, int(seed), int(lists),
                                             float(exposure)))
+        # the widgets show what was created: the next run must not put them back on it
+        # (that would undo the user's next move)
+        for key, value in scenario_widgets(state.current().original.recipe).items():
+            state.mark_shown(key, value)
         st.success("Scenario created.")
 
 # data loaded by this page was loaded from the radio's own choice: the next run must not

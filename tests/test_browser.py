@@ -515,6 +515,37 @@ def test_the_server_refuses_host_names_it_was_not_told_about(base):
     assert websocket_status(port, f"evil.example:{port}") == 403
 
 
+def test_scenario_settings_moved_but_not_created_survive_a_switch_of_source(browser, base):
+    """The builder's settings were inside a form: moved but not submitted, they never reached
+    the server and were lost when the user looked at another source first."""
+    page, _ = new_page(browser)
+    page.goto(f"{base}/data")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    raters = page.locator('input[aria-label="Raters"]')
+    page.get_by_text("A simulated scenario (for teaching)").click()
+    raters.wait_for()
+    wait_idle(page)
+    assert raters.get_attribute("aria-valuetext") == "60"
+    raters.focus()
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    page.get_by_text("A built-in sample").click()
+    page.get_by_role("button", name="Load this sample").wait_for()
+    wait_idle(page)
+    page.get_by_text("A simulated scenario (for teaching)").click()
+    raters.wait_for()
+    wait_idle(page)
+    assert raters.get_attribute("aria-valuetext") == "67"
+    page.get_by_role("button", name="Create scenario").click()
+    page.get_by_text("Scenario created.").wait_for()
+    wait_idle(page)
+    assert "10 items, 67 raters" in page.locator("h2", has_text="What is loaded").inner_text()
+    assert page.locator("[data-testid=stException]").count() == 0
+    page.close()
+
+
 def test_an_upload_travels_as_a_session_file_to_another_browser(browser, tmp_path, base):
     upload = tmp_path / "coffee.csv"
     upload.write_text(UPLOAD, encoding="utf-8")

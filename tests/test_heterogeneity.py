@@ -173,9 +173,15 @@ def test_the_page_and_the_command_line_say_what_the_likely_ranks_hold():
     page = {name: spread_text(result) for name, result in found.items()}
     cli = {name: heterogeneity_note(result) for name, result in found.items()}
     sd = f"{found['differing'].heterogeneity.sd:.2f}"
-    assert "further rater like these" in page["differing"] and sd in page["differing"]
+    assert "further rater like these" in page["differing"]
+    # a teacher reads a factor on the strengths shown, not a log-scale standard deviation
+    factor = f"about {np.exp(found['differing'].heterogeneity.sd):.1f} times higher or lower"
+    assert factor in " ".join(page["differing"].split())
+    assert "log scale" not in page["differing"]
     assert "further rater like these" in cli["differing"] and sd in cli["differing"]
-    assert "no more than chance" in page["sharing"] and "no more than chance" in cli["sharing"]
+    # not measured as 0: only not clearly above it (two raters' lists rarely tell)
+    assert "no clear sign" in page["sharing"] and "no clear sign" in cli["sharing"]
+    assert "no more than chance" not in page["sharing"] + cli["sharing"]
     assert "several lists that share an item" in page["one each"]
     assert "several lists that share an item" in cli["one each"]
     assert "name no raters" in page["nameless"] and "name no rankers" in cli["nameless"]
@@ -223,3 +229,123 @@ def test_property_the_default_likely_ranks_run_on_any_small_data_and_hold_the_ra
     low, high = result.rank_interval()
     assert np.all(low <= result.ranks) and np.all(result.ranks <= high)
     assert np.all(np.isfinite(result.draws)) and np.all(result.draws >= 0)
+
+
+def test_rank_posterior_says_the_score_ranges_leave_out_the_raters_spread(tmp_path, capsys):
+    """With the spread added, rank_low..rank_high widen but score_low..score_high do not: the
+    command line must not call them "the same range" without saying so (BabyFace: items 1
+    and 2 had disjoint score ranges and shared rank 1)."""
+    from coarsenrank_core.cli import main
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    path = tmp_path / "differing.csv"
+    path.write_text(differing.to_csv())
+    assert main(["rank", str(path), "--posterior", "--replicates", "20"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "more than chance explains" in err
+    assert "score_low..score_high do not" in err
+
+
+def test_the_page_says_the_chance_of_being_first_holds_the_spread_too():
+    """The first-place chances are read off the same draws as the likely ranks: with the
+    spread added the page, and the note on chances out of order, must say so."""
+    from coarsenrank_core.uncertainty import order_note
+    from ui.consensus_view import spread_text
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    result = rank_uncertainty(differing, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance > 0
+    assert "chance of being first hold that too" in " ".join(spread_text(result).split())
+    assert "strays from the consensus item by item" in order_note(result)
+    plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
+    assert "strays" not in order_note(plain)
+
+
+def _as_pairs(prefs: Preferences) -> Preferences:
+    """Every list written as all its pairs, winner first, each pair a list of its rater's."""
+    import itertools
+    winners, losers, raters = [], [], []
+    for n, items in enumerate(prefs.to_lists()):
+        for a, b in itertools.combinations(items, 2):
+            winners.append(a)
+            losers.append(b)
+            raters.append(prefs.ranker_index[n])
+    return Preferences.from_pairs(np.array(winners), np.array(losers), n_items=prefs.n_items,
+                                  rankers=np.array(raters))
+
+
+def test_rankings_written_as_pairs_are_not_read_as_raters_who_differ():
+    """One ranking per rater, written as "winner, loser" rows: the pairs of one rater share
+    items and agree, as pieces of one answer do, however alike the raters are. Read as
+    separate answers they gave σ ≈ 1.2 and likely ranks 2.4 times as wide."""
+    from coarsenrank_core.heterogeneity import split_rankings
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+    from coarsenrank_core.uncertainty import heterogeneity_note
+    from ui.consensus_view import spread_text
+
+    sim = simulate_rankers(true_worths(12, 1.0, random_state=0), 80, 5, random_state=1)
+    pairs = _as_pairs(sim.preferences)
+    assert split_rankings(pairs).all()
+    result = rank_uncertainty(pairs, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance == 0
+    assert not result.heterogeneity.measurable
+    assert result.heterogeneity.split_rankers == 80
+    assert "one ranking split into pairs" in spread_text(result)
+    assert "one ranking split into pairs" in heterogeneity_note(result)
+
+
+def test_split_rankings_matches_a_brute_force_check():
+    import itertools
+
+    from coarsenrank_core.heterogeneity import split_rankings
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n_raters, n_items = 4, 5
+        lists, raters = [], []
+        for r in range(n_raters):
+            kind = rng.integers(3)
+            if kind == 0:  # a ranking as pairs (maybe one pair dropped or flipped)
+                order = list(rng.permutation(n_items)[:rng.integers(2, n_items + 1)])
+                pairs = [[a, b] for a, b in itertools.combinations(order, 2)]
+                if rng.random() < 0.3 and len(pairs) > 1:
+                    pairs.pop(rng.integers(len(pairs)))
+                if rng.random() < 0.3:
+                    pairs[0] = pairs[0][::-1]
+            elif kind == 1:  # random pairs
+                pairs = [list(rng.permutation(n_items)[:2]) for _ in range(rng.integers(1, 6))]
+            else:  # a longer list among pairs
+                pairs = [list(rng.permutation(n_items)[:3]), list(rng.permutation(n_items)[:2])]
+            lists += pairs
+            raters += [r] * len(pairs)
+        prefs = Preferences.from_lists(lists, n_items=n_items, rankers=raters)
+        expected = []
+        for r in range(n_raters):
+            mine = [tuple(x) for x, who in zip(lists, raters) if who == r]
+            items = {i for x in mine for i in x}
+            unordered = {frozenset(x) for x in mine}
+            ok = (all(len(x) == 2 for x in mine) and len(items) >= 3
+                  and len(unordered) == len(mine) == len(items) * (len(items) - 1) // 2
+                  and any(all((a, b) in mine for a, b in itertools.combinations(order, 2))
+                          for order in itertools.permutations(items)))
+            expected.append(ok)
+        assert list(split_rankings(prefs)) == expected, lists
+
+
+def test_with_the_spread_no_sentence_says_the_likely_ranks_narrow_with_more_answers():
+    """The caption said "It narrows as more people answer" and, two sentences on, that the
+    range "stays wide ... however many answer"."""
+    from coarsenrank_core.uncertainty import MIN_PAIR_OVERLAP
+    from ui.consensus_view import heterogeneity_text, posterior_interval_text, spread_text
+
+    differing, _, _ = heterogeneous_rankers(0.5, n_rankers=150, seed=3)
+    result = rank_uncertainty(differing, n_draws=20, random_state=0)
+    assert result.heterogeneity.variance > 0
+    text = " ".join(spread_text(result).split())
+    assert "however many answer" in text
+    assert "narrows as more people answer" not in text
+    posterior = posterior_interval_text(0.9, "ranker", MIN_PAIR_OVERLAP / 2, 400,
+                                        result.heterogeneity)
+    assert "narrow as more people answer" not in posterior
+    assert heterogeneity_text(result.heterogeneity, "ranker") in posterior
+    plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
+    assert "narrows as more people answer" in " ".join(spread_text(plain).split())

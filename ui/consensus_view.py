@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import (
     INTERVAL_LEVEL,
@@ -60,8 +62,10 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int,
             f"bootstrap of few {who} varies less than their answers do; an item compared too "
             "rarely to place apart from its "
             "neighbours is pulled towards the middle, as league tables are), and always "
-            "the place shown beside it. It narrows as "
-            "more people answer and widens when they disagree about the item. "
+            "the place shown beside it. "
+            + ("It widens when they disagree about the item. " if _spread_added(heterogeneity)
+               else "It narrows as more people answer and widens when they disagree about the "
+                    "item. ")
             + heterogeneity_text(heterogeneity, unit) + (" " if heterogeneity else "")
             + "In the package's simulations it "
             f"held the true place in {SIMULATED_COVERAGE} of cases (fewer when there are many "
@@ -77,20 +81,26 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
         return ""
     if not heterogeneity.measurable:
         why = ("these data name no raters" if unit == "list" else
+               f"each {unit_noun(unit)}'s comparisons are one ranking split into pairs, "
+               "pieces of one answer rather than separate answers"
+               if getattr(heterogeneity, "split_rankers", 0) else
                "that needs raters who gave several lists that share an item")
         return (f"How much people differ item by item could not be measured ({why}), so "
                 f"the range shows how sure the {who}' consensus is, not where another person "
                 "would place the item.")
     if heterogeneity.variance > 0:
-        return (f"The {who} also differ item by item more than chance explains (each "
-                f"{unit_noun(unit)}'s strengths stray from the consensus by about "
-                f"{heterogeneity.sd:.2f} on the log scale, measured from the lists each "
-                f"{unit_noun(unit)} gave), and the range holds that too: it is where a further "
-                f"{unit_noun(unit)} like these would place the item, so it stays wide where "
-                "people genuinely differ, however many answer.")
-    return (f"The {who} differ item by item no more than chance explains (measured from the "
-            f"lists each {unit_noun(unit)} gave), so the range shows how sure their consensus "
-            "is.")
+        # one standard deviation on the log scale, as the factor a strength is multiplied by
+        factor = math.exp(heterogeneity.sd)
+        return (f"The {who} also differ item by item more than chance explains (a typical "
+                f"{unit_noun(unit)} puts an item's strength about {factor:.1f} times higher or "
+                "lower than the consensus does, measured from the lists each "
+                f"{unit_noun(unit)} gave), and the range and the chance of being first hold "
+                f"that too: they are where a further {unit_noun(unit)} like these would place "
+                "the item, so the range stays wide where people genuinely differ, however "
+                "many answer.")
+    return (f"The {who} show no clear sign of differing item by item beyond chance (measured "
+            f"from the lists each {unit_noun(unit)} gave; with few such lists a real "
+            "difference can go unseen), so the range shows how sure their consensus is.")
 
 
 def spread_text(spread) -> str:
@@ -117,8 +127,15 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
             f"of {n_draws} draws of the Plackett–Luce model's posterior, and always the place "
             "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
-            f"{why}. These ranges take the model's word for how people answer; they narrow "
-            "as more people answer. " + heterogeneity_text(heterogeneity, unit)).strip()
+            f"{why}. These ranges take the model's word for how people answer"
+            + (". " if _spread_added(heterogeneity) else "; they narrow as more people answer. ")
+            + heterogeneity_text(heterogeneity, unit)).strip()
+
+
+def _spread_added(heterogeneity) -> bool:
+    """Whether the likely ranks hold the raters' item-by-item spread: then they stay wide
+    however many answer, and no sentence may say they narrow."""
+    return heterogeneity is not None and heterogeneity.variance > 0
 
 
 def too_few_lists_text(prefs) -> str | None:

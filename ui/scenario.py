@@ -67,6 +67,21 @@ def parse_scenario(recipe: str) -> dict:
     return settings
 
 
+#: The Data page's scenario builder: its widgets' keys, one per setting.
+SCENARIO_WIDGETS = ("scenario_items", "scenario_raters", "scenario_length",
+                    "scenario_careless", "scenario_seed", "scenario_lists", "scenario_exposure")
+
+
+def scenario_widgets(recipe: str) -> dict:
+    """The scenario builder's widget values (key to value) that show a ``scenario:``
+    recipe."""
+    settings = parse_scenario(recipe)
+    values = (settings["n_items"], settings["n_rankers"], settings["length"],
+              round(100 * settings["careless"]), settings["seed"],
+              settings["lists_per_ranker"], settings["exposure"])
+    return dict(zip(SCENARIO_WIDGETS, values))
+
+
 def scenario_from_recipe(recipe: str) -> Dataset:
     """The dataset a ``scenario:`` recipe names (see :func:`parse_scenario`)."""
     return simulate_scenario(**parse_scenario(recipe))

@@ -114,6 +114,24 @@ def kept_widget(draw, key: str, default, *args, **kwargs):
     return value
 
 
+def restore_settings(name: str, keys) -> None:
+    """Put back the values of the widgets ``keys`` that :func:`keep_settings` kept under
+    ``name``, where Streamlit forgot them (it drops a widget's value once a run has not
+    drawn it, e.g. while the Data page shows another source). Call it before the widgets
+    (and before :func:`show_in_widget` moves them to loaded data, which still wins when the
+    loaded data changed since last shown)."""
+    kept = st.session_state.get(_KEPT + name, {})
+    for key in keys:
+        if key not in st.session_state and key in kept:
+            st.session_state[key] = kept[key]
+
+
+def keep_settings(name: str, values: dict) -> None:
+    """Keep the widgets' ``values`` (key to value) under ``name`` for
+    :func:`restore_settings`."""
+    st.session_state[_KEPT + name] = dict(values)
+
+
 def once(key: str) -> bool:
     """True the first time it is asked for ``key`` in this session, then False."""
     flag = "_once_" + key
