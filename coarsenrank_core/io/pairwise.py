@@ -384,7 +384,8 @@ def _pairs(first: np.ndarray, second: np.ndarray, second_wins: np.ndarray, tied:
     rankers, ranker_names = None, None
     if "ranker" in roles and cells is not None:
         col = roles["ranker"]
-        rankers, ranker_names = ranker_ids(cells[keep, col], line[keep], column_label(header, col))
+        rankers, ranker_names = ranker_ids(cells[keep, col], line[keep],
+                                           column_label(header, col), notes)
     (w_kept, l_kept), item_names, left_out = without_unpaired_names(
         [w_id[keep], l_id[keep]], item_names)
     if left_out:
