@@ -213,3 +213,20 @@ def test_long_grades_with_a_scale_in_the_title_and_two_grader_columns():
     assert result.preferences.to_lists(names=True) == BEST_FIRST
     assert result.report.ranker_column == "Reviewer Name"
     assert "Reviewer Email" in " ".join(result.report.notes + result.report.skipped_columns)
+
+
+# ------------------------------------------------------------- memory: the command line's pool
+@pytest.mark.parametrize("chosen, expected", [(None, "system"), ("mimalloc", "mimalloc")])
+def test_the_command_line_reads_with_the_system_arrow_pool_unless_told(chosen, expected):
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from coarsenrank_core import cli; cli._system_arrow_pool(); "
+            "import pyarrow; print(pyarrow.default_memory_pool().backend_name)")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if chosen:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = chosen
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env, cwd=Path(__file__).resolve().parents[1]).stdout
+    assert out.strip() == expected
