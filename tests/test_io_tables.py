@@ -185,3 +185,12 @@ def test_split_fast_padding_found_in_chunks(monkeypatch, text):
     monkeypatch.setattr(tables, "_PADDING_BYTES", 2)
     chunked = split_table(text)
     assert (whole.cells == chunked.cells).all() and (whole.lines == chunked.lines).all()
+
+
+def test_factorized_cells_keep_four_byte_codes():
+    """Every table's distinct cells are hashed once and kept with it: int32 codes, half
+    the memory of pandas' int64, still ``cells == uniques[codes]``."""
+    table = split_table("a,b\nc,a\nb,c\n")
+    codes, uniques = table.factorized
+    assert codes.dtype == np.int32
+    assert (uniques[codes] == table.cells).all()

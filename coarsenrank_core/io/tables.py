@@ -95,6 +95,8 @@ class Table:
     def factorized(self) -> tuple[np.ndarray, np.ndarray]:
         """Every cell's code and the distinct cells: ``cells == uniques[codes]`` (hashed once)."""
         codes, uniques = pd.factorize(self.cells.ravel())
+        if len(uniques) < np.iinfo(np.int32).max:  # kept with the table: half the bytes
+            codes = codes.astype(np.int32)
         return codes.reshape(self.cells.shape), np.asarray(uniques, dtype=object)
 
     def row(self, i: int) -> list[str]:
