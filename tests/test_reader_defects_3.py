@@ -230,3 +230,31 @@ def test_the_command_line_reads_with_the_system_arrow_pool_unless_told(chosen, e
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env, cwd=Path(__file__).resolve().parents[1]).stdout
     assert out.strip() == expected
+
+
+def test_long_grades_with_two_grade_columns_are_refused_naming_them():
+    text = (b"Reviewer,Submission,Grade for submission,Grade for assessment\n"
+            b"r1,s1,80,9\nr1,s2,60,8\nr2,s1,70,10\nr2,s2,90,7\n")
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(text)
+    message = str(caught.value)
+    assert "'Grade for submission'" in message and "'Grade for assessment'" in message
+    assert "--format long --items Submission 'Grade for submission' --one-is-worst" in message
+
+
+def test_long_grades_of_numbered_reviewees_and_questions():
+    canvas = read_file(b"reviewer_id,reviewee_id,score\n1,2,9\n1,3,4\n2,1,8\n2,3,6\n3,1,5\n"
+                       b"3,2,7\n")
+    assert canvas.preferences.to_lists(names=True) == [["2", "3"], ["1", "3"], ["2", "1"]]
+    per_question = read_file(b"Grader,Student,Question,Score\ng1,s1,q1,3\ng1,s2,q1,2\n"
+                             b"g1,s1,q2,1\ng1,s2,q2,4\ng2,s1,q1,0\ng2,s2,q1,5\n")
+    assert per_question.preferences.to_lists(names=True) == [["s1", "s2"], ["s2", "s1"],
+                                                              ["s2", "s1"]]
+    assert per_question.preferences.ranker_names == ("g1", "g2")
+
+
+def test_a_blank_grade_is_refused_saying_how_the_file_was_read():
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(b"reviewer,submission,score\nr1,s1,9\nr1,s2,\nr1,s3,4\nr2,s1,3\nr2,s3,5\n")
+    assert caught.value.row == 3 and caught.value.column == "score"
+    assert "one row per grade" in caught.value.reason

@@ -485,6 +485,11 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     except PreferenceFormatError as error:
         if format == "auto" and fmt.id == "wide":
             error = _with_long_hint(error, file.prepared)
+        if grades is not None:  # say what was read, and how, before what went wrong
+            error = PreferenceFormatError(
+                f"Read as one row per grade ('{grades.ranker}' grades '{grades.item}' with "
+                f"'{grades.grade}'). {error.reason}", row=error.row, column=error.column,
+                fix=error.fix)
         raise _with_platform(error, file, fmt) from None
     finally:
         if len(file.data) > _TRIM_BYTES:

@@ -46,7 +46,8 @@ def _number_kind(key: str) -> str | None:
     for kind, words in (("rank", tuple(_RANK_WORDS)), ("higher", _HIGHER_WORDS),
                         ("grade", _GRADE_WORDS)):
         if any(key == w or (key.endswith(w) and len(key) > len(w) and kind != "rank")
-               or (key.startswith(w) and key[len(w):] in ("value", "given", "awarded"))
+               or (key.startswith(w) and (key[len(w):] in ("value", "given", "awarded")
+                                          or key[len(w):].startswith(("for", "of"))))
                for w in words):
             return kind
     return None
@@ -64,6 +65,18 @@ def _title_key(title: str) -> tuple[str, bool]:
     scaled = _SCALE.search(bare) is not None or re.search(
         r"\(\s*(?:out\s*of|/)\s*\d", title, re.IGNORECASE) is not None
     return normalise(_SCALE.sub("", bare)), scaled
+
+
+def _numeric(cells: np.ndarray) -> np.ndarray | None:
+    """The cells as numbers (NaN where blank), or None when a filled cell is not a number
+    or no cell is filled."""
+    series = pd.Series(cells, dtype=object)
+    blank = (series.str.strip() == "").to_numpy(dtype=bool)
+    values: np.ndarray = pd.to_numeric(series.where(~blank, np.nan),
+                                       errors="coerce").to_numpy(dtype=float)
+    if blank.all() or np.isnan(values[~blank]).any():
+        return None
+    return values
 
 
 def _is_judge(key: str) -> bool:
@@ -116,8 +129,9 @@ def long_grades(table: Table, file_name: str | None = None,
 
     The rule, on the first row's titles and the cells below:
 
-    - one number column titled as a grade, score or rank (``grade``, ``score``,
-      ``points``, ``rating``, ``mark``, ``rank``, ``final_grade`` ...), every cell a number;
+    - a number column titled as a grade, score or rank (``grade``, ``score``,
+      ``points``, ``rating``, ``mark``, ``rank``, ``final_grade``, ``Grade (out of 10)``
+      ...), every filled cell a number (two such columns are refused, naming them);
     - one rater column titled as a person (``reviewer``, ``grader``, ``rater``, ``user``
       ...; a grader beats a student when both are there), whose names repeat;
     - one item column: the one titled as an item, else the one column left once task
@@ -128,9 +142,9 @@ def long_grades(table: Table, file_name: str | None = None,
     ------
     PreferenceFormatError
         When the rule finds the layout but cannot tell which remaining column holds the
-        items, or which way up a grade goes (a grade scale from 1 with no 0: some schools
-        give 1 to the best work); the message names the columns and gives the choice that
-        reads the file either way.
+        items, which number column holds the grade, or which way up a grade goes (a grade
+        scale from 1 with no 0: some schools give 1 to the best work); the message names
+        the columns and gives the choice that reads the file either way.
     """
     options = options or ReadOptions()
     if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
@@ -147,17 +161,16 @@ def long_grades(table: Table, file_name: str | None = None,
     body = table.cells[1:, :width]
     filled = [j for j in range(width) if (body[:, j] != "").any()]
     titles = [_title_key(c) for c in header]
-    numbers = [j for j in filled if _number_kind(titles[j][0]) is not None]
-    if len(numbers) != 1:
+    numbers = [j for j in filled if _number_kind(titles[j][0]) is not None
+               and _numeric(body[:, j]) is not None]
+    if not numbers:
         return None
     grade = numbers[0]
-    values = pd.to_numeric(pd.Series(body[:, grade], dtype=object).replace("", np.nan),
-                           errors="coerce").to_numpy(dtype=float)
-    if np.isnan(values).any():
-        return None  # blank or words: not for this rule
-    per_row = [j for j in filled if j != grade
+    values = _numeric(body[:, grade])
+    assert values is not None
+    per_row = [j for j in filled if j not in numbers
                and pd.Series(body[:, j], dtype=object).is_unique]
-    people = [j for j in filled if j not in (grade, *per_row) and (
+    people = [j for j in filled if j not in (*numbers, *per_row) and (
         _is_judge(keys[j]) or find_roles([header[j]], PREFERENCE_ROLES).get("ranker") == 0)]
     judges = [j for j in people if _is_judge(keys[j])]
     if judges:  # several: the grader's name, e-mail, id: the first names the person
@@ -166,10 +179,10 @@ def long_grades(table: Table, file_name: str | None = None,
         ranker = people[0]
     else:
         return None
-    lists = [j for j in filled if j not in (ranker, grade)
+    lists = [j for j in filled if j not in (ranker, *numbers)
              and find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0]
     count = roles.get("weight")
-    rest = [j for j in filled if j not in (ranker, grade, *lists, *judges) and j != count]
+    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count]
     candidates = [j for j in rest if j not in per_row]
     titled = [j for j in candidates
               if find_roles([header[j]], PREFERENCE_ROLES).get("item") == 0]
@@ -203,6 +216,19 @@ def long_grades(table: Table, file_name: str | None = None,
                 "into several rankings (such as a task) is used when titled 'task'.")
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
+    if len(numbers) > 1:
+        shown = quote_list(labels[j] for j in numbers)
+        worst = _number_kind(titles[grade][0]) != "rank"
+        raise PreferenceFormatError(
+            f"This looks like one row per grade: '{labels[ranker]}' grades "
+            f"'{labels[item]}', but the columns {shown} could each be the grade.",
+            row=int(table.lines[0]),
+            fix=f"If '{labels[grade]}' is the grade, "
+                f"{_ui_choice(labels[item], labels[grade], worst)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], worst)}); for another "
+                f"column, put its title in place of '{labels[grade]}'"
+                + ("" if worst else ", and add --one-is-worst if a higher number is better")
+                + ".")
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
