@@ -248,10 +248,12 @@ def long_grades(table: Table, file_name: str | None = None,
     if higher:
         note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
                 f"'{labels[grade]}', a higher grade better, {where}. If a lower grade is "
-                f"better, read it with {_command(file_name, labels[item], labels[grade], False)}")
+                f"better, {_ui_choice(labels[item], labels[grade], False)} (in the command "
+                f"line: {_command(file_name, labels[item], labels[grade], False)})")
     else:
         note = (f"Read one row per rank: '{labels[ranker]}' ranks '{labels[item]}' with "
-                f"'{labels[grade]}', 1 the best, {where}. If a higher number is better, read "
-                f"it with {_command(file_name, labels[item], labels[grade], True)}")
+                f"'{labels[grade]}', 1 the best, {where}. If a higher number is better, "
+                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], True)})")
     return GradesPlan(labels[ranker], labels[item], labels[grade],
                       tuple(labels[j] for j in lists), higher, note)
