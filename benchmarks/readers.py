@@ -10,11 +10,19 @@ Then the streaming reader (:func:`coarsenrank_core.io.streaming.stream_pairwise`
 as CSV and as Parquet, against pyarrow's read + dictionary-encode floor of the same file
 (targets: at most 1.5× in time, 300 MB peak), each read in a fresh process.
 ``--skip-tables`` runs only that part.
+
+``--memory`` (alone, or with ``--memory-rows``, default 1.5 M) prints the peak memory of one
+read of a ``rater,winner,loser`` file with ranker ids (20,000 raters, 2,000 items; about
+50 MB), whole and ``stream_pairwise``, each in a fresh process, against the same import in a
+fresh process and pyarrow's read + dictionary-encode floor; the ratio is ours over the floor
+(both above the import), measured in this one run. The chunked read is measured twice: with
+pyarrow's default allocator, and with the system one that the command line chooses.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -143,10 +151,13 @@ print(seconds, int(peak) / 1024)
 """
 
 
-def fresh_process(code: str, path: Path) -> tuple[float, float]:
-    """CPU seconds of the timed part and peak resident MB of a new process running ``code``."""
+def fresh_process(code: str, path: Path, env: dict[str, str] | None = None
+                  ) -> tuple[float, float]:
+    """CPU seconds of the timed part and peak resident MB of a new process running ``code``
+    (with ``env`` added to the environment)."""
     out = subprocess.run([sys.executable, "-c", code + _MEASURE, str(path)], capture_output=True,
-                         text=True, check=True, cwd=Path(__file__).resolve().parents[1]).stdout
+                         text=True, check=True, cwd=Path(__file__).resolve().parents[1],
+                         env={**os.environ, **(env or {})}).stdout
     seconds, peak = out.split()
     return float(seconds), float(peak)
 
@@ -165,12 +176,72 @@ def stream_section(rows: int) -> None:
                   f"{mine / floor:6.2f} {mine_mb:8.0f} {floor_mb:9.0f}")
 
 
+def make_rater_pairs(path: Path, rows: int, rng: np.random.Generator) -> Path:
+    """A ``rater,winner,loser`` CSV of ``rows`` rows: 20,000 raters, 2,000 items."""
+    raters, m = 20_000, 2_000
+    with open(path, "w") as handle:
+        handle.write("rater,winner,loser\n")
+        for start in range(0, rows, 500_000):
+            n = min(500_000, rows - start)
+            r, a = rng.integers(0, raters, n), rng.integers(0, m, n)
+            b = (a + rng.integers(1, m, n)) % m
+            frame = pd.DataFrame({"rater": np.char.add("rater-", r.astype(str)),
+                                  "winner": np.char.add("item ", a.astype(str)),
+                                  "loser": np.char.add("item ", b.astype(str))})
+            handle.write(frame.to_csv(index=False, header=False))
+    return path
+
+
+_IMPORTS = """
+import sys, time
+import numpy, pandas, pyarrow, pyarrow.csv, pyarrow.compute
+import coarsenrank_core.io.streaming
+from coarsenrank_core import read_preferences
+path = sys.argv[1]
+start = time.process_time()
+"""
+_WHOLE = _IMPORTS + "prefs = read_preferences(path)\n"
+_CHUNKED = _IMPORTS + "prefs = coarsenrank_core.io.streaming.stream_pairwise(path).preferences\n"
+_ARROW = _IMPORTS + """
+table = pyarrow.csv.read_csv(path)
+codes = [pyarrow.compute.dictionary_encode(table.column(j)) for j in range(table.num_columns)]
+"""
+
+
+def memory_section(rows: int) -> None:
+    """Peak memory of reading a pairwise file with ranker ids, whole and in chunks."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = make_rater_pairs(Path(folder) / "rated.csv", rows, np.random.default_rng(2))
+        size = path.stat().st_size / 1e6
+        _, imported = fresh_process(_IMPORTS, path)
+        _, floor = fresh_process(_ARROW, path)
+        print(f"\nrater,winner,loser with ranker ids, {rows:,} rows, {size:.0f} MB (peak MB of a "
+              f"fresh process; the imports alone: {imported:.0f} MB; pyarrow read + "
+              f"dictionary-encode floor: {floor:.0f} MB)")
+        print(f"{'reader':24s} {'peak MB':>8s} {'read MB':>8s} {'ratio to floor':>15s} "
+              f"{'read MB / file MB':>18s}")
+        system = {"ARROW_DEFAULT_MEMORY_POOL": "system"}  # as the command line sets it
+        for label, code, env in (("read_preferences", _WHOLE, None),
+                                 ("stream_pairwise", _CHUNKED, None),
+                                 ("stream_pairwise, CLI pool", _CHUNKED, system)):
+            _, peak = fresh_process(code, path, env)
+            used = peak - imported
+            print(f"{label:24s} {peak:8.0f} {used:8.0f} "
+                  f"{used / max(floor - imported, 1.0):15.2f} {used / size:18.2f}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--stream-rows", type=int, default=10_000_000)
     parser.add_argument("--skip-tables", action="store_true")
+    parser.add_argument("--memory", action="store_true",
+                        help="only the peak memory of a pairwise file with ranker ids")
+    parser.add_argument("--memory-rows", type=int, default=1_500_000)
     args = parser.parse_args(argv)
+    if args.memory:
+        memory_section(args.memory_rows)
+        return
     if args.skip_tables:
         stream_section(args.stream_rows)
         return
@@ -188,6 +259,7 @@ def main(argv=None) -> None:
             print(f"{label:22s} {size:6.1f} {mine:8.2f} {floor:8.2f} {mine / floor:6.2f} "
                   f"{peak_mb(path):8.0f}")
     stream_section(args.stream_rows)
+    memory_section(args.memory_rows)
 
 
 if __name__ == "__main__":

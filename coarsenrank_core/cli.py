@@ -606,8 +606,24 @@ def _output_in_input_collection(args) -> str | None:
     return given if inside else None
 
 
+def _system_arrow_pool() -> None:
+    """Have pyarrow allocate from the C library's allocator, when it is not loaded yet and
+    the user chose no pool (``ARROW_DEFAULT_MEMORY_POOL``).
+
+    Arrow's default pool (mimalloc) keeps the pages each chunk of ``--stream`` freed while
+    the next chunks take blocks of other sizes, so its footprint grows past what is alive:
+    a 1.5 M-row ``rater,winner,loser`` file peaked at 430-550 MB read in chunks, 400-415 MB
+    with the system pool, in the same time (``python -m benchmarks.readers --memory``). A
+    command line run is one process of its own; a program that imports the library keeps
+    its own choice.
+    """
+    if "pyarrow" not in sys.modules:
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
+
 def main(argv=None) -> int:
     """Run the command line; return the exit code (0 ok, 2 bad input or arguments)."""
+    _system_arrow_pool()
     parser = _parser()
     args = parser.parse_args(argv)
     if getattr(args, "alphas", None) and len(args.alphas) > MAX_GRID:

@@ -172,3 +172,21 @@ def test_the_loaded_data_keeps_its_reading_record():
     [expander] = [e for e in at.expander if e.label == "How this file was read"]
     shown = " ".join(m.value for m in expander.markdown).replace("\\", "")
     assert "item columns holding ranks" in shown and "Timestamp (survey metadata)" in shown
+
+
+def test_peer_grades_upload_reads_higher_as_better_or_asks_which_way_up():
+    """One row per grade (defects round 3): read with a note; a grade from 1 asks first."""
+    points = (b"taskid,reviewerid,groupid,grade\n1,r1,g1,0\n1,r1,g2,9\n1,r2,g1,7\n"
+              b"1,r2,g2,3\n")
+    at = start_upload("peer.csv", points)
+    assert not at.error
+    shown = texts(at)
+    assert "Read one row per grade" in shown and "g2 > g1\ng1 > g2" in shown
+    ones = (b"taskid,reviewerid,groupid,grade\n1,r1,g1,1\n1,r1,g2,4\n1,r2,g1,3\n"
+            b"1,r2,g2,2\n")
+    at = start_upload("peer.csv", ones)
+    [error] = [e.value.replace("\\", "") for e in at.error]
+    assert "some schools give 1 to the best work" in error and "--one-is-worst" in error
+    at.radio(key="upload_best").set_value("1 is the worst").run()
+    assert not at.error
+    assert "g2 > g1\ng1 > g2" in texts(at)

@@ -148,3 +148,49 @@ def test_a_table_of_values_one_record_after_another_is_the_table_of_its_records(
     assert made.cells.tolist() == expected.cells.tolist()
     assert made.lines.tolist() == expected.lines.tolist() and made.lines.dtype == np.int64
     assert made.head_widths == expected.head_widths
+
+
+def test_split_table_memory_stays_near_the_text(monkeypatch):
+    """A long pairwise file with ranker ids is split without copies of eight or four bytes
+    per character (an int64 mask of the file, a StringIO of it): the traced peak stays
+    within four times the text (it was about eleven times)."""
+    import tracemalloc
+
+    from coarsenrank_core.io import tables
+
+    monkeypatch.setattr(tables, "_PADDING_BYTES", 1 << 16)  # chunks smaller than the text
+    rng = np.random.default_rng(0)
+    n = 60_000
+    r, a, b = rng.integers(0, 2000, n), rng.integers(0, 300, n), rng.integers(0, 300, n)
+    text = "rater,winner,loser\n" + "".join(
+        f"rater {x},item {y},item {z}\n" for x, y, z in zip(r, a, b))
+    tracemalloc.start()
+    try:
+        table = split_table(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert table.cells.shape == (n + 1, 3) and table.cells[1, 0] == f"rater {r[0]}"
+    assert peak < 4 * len(text), peak / len(text)
+
+
+@pytest.mark.parametrize("text", ["a,b\n c,d \n", "a,b\nc,d", "a, b\nc,d\n \n", "x,y\n\"q\",r\n",
+                                  "a,b\nc,d \n"])
+def test_split_fast_padding_found_in_chunks(monkeypatch, text):
+    """The chunked white-space check finds padding across chunk edges as the whole-text
+    check does."""
+    from coarsenrank_core.io import tables
+
+    whole = split_table(text)
+    monkeypatch.setattr(tables, "_PADDING_BYTES", 2)
+    chunked = split_table(text)
+    assert (whole.cells == chunked.cells).all() and (whole.lines == chunked.lines).all()
+
+
+def test_factorized_cells_keep_four_byte_codes():
+    """Every table's distinct cells are hashed once and kept with it: int32 codes, half
+    the memory of pandas' int64, still ``cells == uniques[codes]``."""
+    table = split_table("a,b\nc,a\nb,c\n")
+    codes, uniques = table.factorized
+    assert codes.dtype == np.int32
+    assert (uniques[codes] == table.cells).all()

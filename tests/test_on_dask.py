@@ -128,3 +128,21 @@ def test_label_layouts_on_dask_equal_the_local_chunked_reader(tmp_path, schedule
     np.testing.assert_array_equal(on_dask.weights, local.weights)
     assert on_dask.notes == local.notes
     assert counted(on_dask) == counted(read_preferences(path))
+
+
+def test_look_alike_rater_and_item_names_merge_across_partitions_as_locally(tmp_path, scheduler):
+    lines = ["rater,winner,loser"]
+    spellings = ["Ann Lee", "Ann  Lee", "Ann\u00a0Lee"]
+    for k in range(3000):
+        rater = spellings[(k // 1000) % 3] if k % 5 == 0 else f"r{k % 7}"
+        item = "Green  Tea" if k > 2000 and k % 3 == 0 else "Green Tea"
+        lines.append(f"{rater},{item},m{k % 11}")
+    path = tmp_path / "raters.csv"
+    path.write_text("\n".join(lines) + "\n")
+    local = stream_pairwise(path)
+    on_dask = dask_pairwise(path, scheduler, block_bytes=4_000)
+    assert "Ann Lee" in local.preferences.ranker_names
+    assert on_dask.preferences == local.preferences
+    assert on_dask.preferences.ranker_names == local.preferences.ranker_names
+    assert on_dask.preferences.notes == local.preferences.notes
+    assert any("Merged 2 ranker names" in n for n in local.preferences.notes)

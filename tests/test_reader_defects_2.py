@@ -64,12 +64,18 @@ def test_long_items_option_names_a_missing_column():
 
 
 @pytest.mark.parametrize("rank, cells", [
-    ("place", ("1st", "2nd", "3rd", "2nd", "1st", "3rd")),
-    ("points", ("10", "8", "6", "7", "9", "5"))])
+    ("place", ("1st", "2nd", "3rd", "2nd", "1st", "3rd"))])
 def test_detected_long_table_suggests_its_item_and_rank_columns(rank, cells):
     error = refusal(jury(rank, *cells))
     assert f"--format long --items contestant {rank}" in error.fix
     assert "item columns holding ranks" not in error.fix
+
+
+def test_detected_long_points_read_higher_as_better_saying_how_to_flip():
+    """One row per grade with a points column (defects round 3): read, a note says how."""
+    result = read_file(jury("points", "10", "8", "6", "7", "9", "5"))
+    assert result.preferences.to_lists(names=True) == [["Ann", "Bob", "Cy"], ["Bob", "Ann", "Cy"]]
+    assert any("--format long --items contestant points" in n for n in result.report.notes)
 
 
 # ------------------------------------------------------------- Excel: merged cells filled down

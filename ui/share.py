@@ -296,19 +296,21 @@ def _text(document: dict, field: str, default: str, limit: int) -> str:
     return value
 
 
-def _distinct_names(names: tuple[str, ...]) -> None:
-    """Refuse item names that cannot be told apart on screen: a name with nothing visible,
-    or two names the readers would merge (:func:`~coarsenrank_core.io.assembly.tidy_name`:
-    the same but for Unicode form, invisible characters or spacing)."""
-    for position, name in enumerate(names, start=1):
+def _distinct_names(names: tuple[str, ...], field: str = "preferences.item_names",
+                    what: str = "item", visible: bool = True) -> None:
+    """Refuse names (of items, or of raters) that cannot be told apart on screen: a name
+    with nothing visible, or two names the readers would merge
+    (:func:`~coarsenrank_core.io.assembly.tidy_name`: the same but for Unicode form,
+    invisible characters or spacing); ``visible`` also refuses a name with nothing visible
+    (items: the readers never name one so; a rater's id may be any text)."""
+    for position, name in enumerate(names if visible else (), start=1):
         if not tidy_text(name):
-            raise _damaged("preferences.item_names",
-                           f"gives item {position:,} a name with nothing visible in it")
+            raise _damaged(field, f"gives {what} {position:,} a name with nothing visible in it")
     first: dict[str, int] = {}
     for position, name in enumerate(map(tidy_name, names), start=1):
         if first.setdefault(name, position) != position:
-            raise _damaged("preferences.item_names",
-                           f"gives items {first[name]:,} and {position:,} the same name")
+            raise _damaged(field, f"gives {what}s {first[name]:,} and {position:,} the same "
+                                  "name")
 
 
 def _preferences(raw) -> Preferences:
@@ -355,6 +357,7 @@ def _preferences(raw) -> Preferences:
             raise _damaged("preferences.ranker_names",
                            f"names two raters “{twice[:40]}”: each rater needs a name of "
                            "their own")
+        _distinct_names(ranker_names, "preferences.ranker_names", "rater", visible=False)
         if rankers.size and (rankers.min() < 0 or rankers.max() >= len(ranker_names)):
             raise _damaged("preferences.rankers",
                            f"must hold rater ids from 0 to {len(ranker_names) - 1:,}")

@@ -76,9 +76,15 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
                 f"{MAX_WEIGHT:g}.")
 
 
-def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str
+def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
+               notes: list[str] | None = None
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
-    """Ranker ids in order of first appearance, or (None, None) when all cells are blank."""
+    """Ranker ids in order of first appearance, or (None, None) when all cells are blank.
+
+    Names that differ only in Unicode form, invisible characters or spacing (``Ann  Lee``
+    and ``Ann Lee``) are one ranker, as look-alike item names are one item
+    (:func:`unify_names`); the note saying so is appended to ``notes``.
+    """
     values = np.asarray(values, dtype=object)
     blank = values == ""
     if blank.all():
@@ -90,14 +96,18 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str
             row=int(lines[i]), column=column,
             fix="Fill in who gave this ranking, or delete the ranker column.")
     codes, names = pd.factorize(values)
-    labels = list(map(str, names.tolist()))
-    if "\n'" not in "\n" + "\n".join(labels):  # no name starts with an apostrophe
-        return codes, tuple(labels)
-    shown = [unneutralise(n) for n in labels]
-    if shown != labels:
-        merged, unique = pd.factorize(np.asarray(shown, dtype=object))
-        return merged[codes], tuple(str(n) for n in unique)
-    return codes, tuple(shown)
+    codes, labels, note = unify_names(codes, list(map(str, names.tolist())), "ranker name")
+    if note and notes is not None:
+        notes.append(note)
+    return codes, labels
+
+
+def tidy_cells(values: np.ndarray, what: str) -> tuple[np.ndarray, str | None]:
+    """Cells naming people or items, with look-alike spellings written one way (each
+    distinct cell tidied once, :func:`unify_names`), and the note saying what changed."""
+    codes, names = factorize(values)
+    codes, tidy, note = unify_names(codes, names, what)
+    return np.asarray(tidy, dtype=object)[codes], note
 
 
 def unneutralise(text: str) -> str:
@@ -167,7 +177,7 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
     ranker_codes, ranker_names = (None, None)
     if rankers is not None:
         ranker_codes, ranker_names = ranker_ids(np.asarray(rankers, dtype=object)[keep],
-                                                pref_lines[keep], ranker_column)
+                                                pref_lines[keep], ranker_column, notes)
     if keep.all():
         items, groups = item, group
     else:
@@ -246,11 +256,13 @@ def tidy_name(name: str) -> str:
     return tidy_text(name) or name
 
 
-def unify_names(codes: np.ndarray, names: Sequence[str]
+def unify_names(codes: np.ndarray, names: Sequence[str], what: str = "item name"
                 ) -> tuple[np.ndarray, tuple[str, ...], str | None]:
     """Merge names that differ only in Unicode form, invisible characters or spacing.
 
-    Returns the new codes and names, and a note for the user when anything changed.
+    Returns the new codes and names, and a note for the user when anything changed
+    (``what`` is the kind of name: ``"item name"`` or ``"ranker name"``); a merge note
+    shows up to three of the spellings merged and the name kept.
     """
     plain = [unneutralise(n) for n in names]  # our own spreadsheet-safe export, undone
     tidy = [tidy_name(n) for n in plain]
@@ -261,13 +273,46 @@ def unify_names(codes: np.ndarray, names: Sequence[str]
     changed = sum(a != b for a, b in zip(plain, tidy))
     if not merged and not changed:
         return new_of_old[codes], tuple(str(u) for u in unique), None
-    if merged:
-        note = (f"Merged {plural(merged, 'item name')} that looked the same as another "
-                "(Unicode form, invisible characters, or non-breaking or repeated spaces)")
-    else:
-        note = (f"Tidied {plural(changed, 'item name')} (Unicode form, invisible characters "
-                "or spaces)")
+    size = np.bincount(new_of_old, minlength=len(unique))
+    shown = [(old, str(unique[new])) for old, new in zip(names, new_of_old.tolist())
+             if size[new] > 1 and old != unique[new]]
+    note = names_note(what, merged, changed, shown)
     return new_of_old[codes], tuple(str(u) for u in unique), note
+
+
+def names_note(what: str, merged: int, changed: int,
+               shown: Sequence[tuple[str, str]] = ()) -> str | None:
+    """The note on names merged or tidied (:func:`unify_names`; the chunked reader's too).
+
+    Parameters
+    ----------
+    what : str
+        The kind of name, ``"item name"`` or ``"ranker name"``.
+    merged : int
+        How many names were merged into another.
+    changed : int
+        How many names were tidied (written otherwise).
+    shown : sequence of (str, str)
+        Spellings merged and the name each became; the first three are shown.
+    """
+    if merged:
+        examples = ", ".join(f"{_shown_name(old)} as {_shown_name(new)}"
+                             for old, new in shown[:3])
+        examples += ", ..." if len(shown) > 3 else ""
+        return (f"Merged {plural(merged, what)} that looked the same as another "
+                "(Unicode form, invisible characters, or non-breaking or repeated spaces)"
+                + (f": {examples}" if examples else ""))
+    if changed:
+        return (f"Tidied {plural(changed, what)} (Unicode form, invisible characters "
+                "or spaces)")
+    return None
+
+
+def _shown_name(name: str) -> str:
+    """A name quoted for a note, its invisible and unusual spaces written as escapes."""
+    shown = "".join(c if c == " " or (c.isprintable() and not c.isspace())
+                    else f"\\u{ord(c):04x}" for c in name[:60])
+    return f"'{shown}'"
 
 
 MAX_DIGITS = 12

@@ -34,6 +34,7 @@ from .containers import (
     workbook_table,
 )
 from .content import count_title, counter_title, is_ballot_mark
+from .grades import GradesPlan, long_grades
 from .long import long_roles, read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
@@ -117,6 +118,11 @@ class Source:
         return table
 
     @cached_property
+    def grades(self) -> GradesPlan | None:
+        """The plan to read the table as one row per grade (rater, item, grade), or None."""
+        return long_grades(self.table, self.name, self.options)
+
+    @cached_property
     def prepared(self) -> Prepared:
         return _apply_options(prepare(self.table), self.options)
 
@@ -185,6 +191,11 @@ def _header(source: Source) -> list[str]:
     return source.table.row(0)
 
 
+def _named_long(source: Source) -> bool:
+    """Long rankings by their titles: an 'item' and a 'rank' column."""
+    return {"item", "rank"} <= set(find_roles(_header(source), PREFERENCE_ROLES))
+
+
 FORMAT_LIST: tuple[Format, ...] = (
     Format("preflib", "PrefLib", examples.PREFLIB_TEXT, examples.PREFLIB, PREFLIB_EXTENSIONS,
            detect=lambda s: s.extension in PREFLIB_EXTENSIONS or (
@@ -204,7 +215,7 @@ FORMAT_LIST: tuple[Format, ...] = (
                not s.binary_table and looks_condorcet(s.text)),
            read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
-           detect=lambda s: {"item", "rank"} <= set(find_roles(_header(s), PREFERENCE_ROLES)),
+           detect=lambda s: _named_long(s) or s.grades is not None,
            read=lambda s: read_long(s.table, s.options)),
     Format("pairwise", "pairwise comparisons", examples.PAIRWISE_TEXT, examples.PAIRWISE,
            TABLE_EXTENSIONS, detect=lambda s: pairwise_columns(_header(s)) is not None,
@@ -452,6 +463,10 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     file.layout_chosen = format != "auto"
+    grades = (file.grades if format == "auto" and fmt.id == "long" and not _named_long(file)
+              else None)
+    if grades is not None:  # one row per grade: its columns and direction, as chosen by hand
+        file.options = grades.options(file.options)
     if fmt.table and not file.binary_table and (looks_preflib(file.text) and fmt.id != "wide"
                                             or looks_preflib(file.text) and format != "auto"):
         raise PreferenceFormatError(
@@ -470,11 +485,18 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     except PreferenceFormatError as error:
         if format == "auto" and fmt.id == "wide":
             error = _with_long_hint(error, file.prepared)
+        if grades is not None:  # say what was read, and how, before what went wrong
+            error = PreferenceFormatError(
+                f"Read as one row per grade ('{grades.ranker}' grades '{grades.item}' with "
+                f"'{grades.grade}'). {error.reason}", row=error.row, column=error.column,
+                fix=error.fix)
         raise _with_platform(error, file, fmt) from None
     finally:
         if len(file.data) > _TRIM_BYTES:
             release_freed_memory()
     report = _report(file, fmt, prefs, automatic=format == "auto")
+    if grades is not None:
+        report = replace(report, notes=(grades.note, *report.notes))
     warning = unusual_read(prefs)
     if warning:
         report = replace(report, warning=warning)
@@ -535,14 +557,16 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
             ranker = file.options.ranker_column or None
         if file.options.count_column is not None:
             count = file.options.count_column or None
+        lists: tuple[str, ...] = ()
         if fmt.id == "long":
             items = tuple(labels[roles[r]] for r in ("item", "rank"))
+            lists = tuple(labels[roles[r]] for r in ("list",) if r in roles)
         else:
             coding = pairwise_columns(header) or {}
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
         if ranker in _row_ids(file).values() or not prefs.has_rankers:
             ranker = None
-        used = {*items, ranker, count}
+        used = {*items, *lists, ranker, count}
         return ReadReport(**base, header_rows=1 + file.title_rows, columns=labels,
                           item_columns=items,
                           ranker_column=ranker if prefs.has_rankers else None,

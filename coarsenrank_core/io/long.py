@@ -15,6 +15,7 @@ from .assembly import (
     header_only_error,
     parse_numbers,
     parse_weights,
+    tidy_cells,
 )
 from .columns import (
     PREFERENCE_ROLES,
@@ -109,6 +110,12 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                     fix="Fill in the item's name or delete the row.")
     rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
                   whole=options.one_is_best)
+    if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
+        tidied, note = tidy_cells(cells[:, roles["ranker"]], "ranker name")
+        if note:
+            cells = cells.copy()
+            cells[:, roles["ranker"]] = tidied
+            notes.append(note)
     joined = cells[:, keys[0]]
     for j in keys[1:]:
         joined = joined + "\x00" + cells[:, j]

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import PreferenceFormatError
 from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
-from .assembly import guard, tidy_name, unneutralise
+from .assembly import guard
 from .report import ReadResult
 from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
 
@@ -116,14 +116,14 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
     except PreferenceFormatError as error:
         return {"error": error, "rows": reader.rows}
     counts = reader.counts.compact()
-    changed = [raw for raw in reader.items.raw
-               if tidy_name(unneutralise(raw)) != unneutralise(raw)]
     empty = np.zeros(0, dtype=np.int64)
     return {"items": list(reader.items.ids), "rankers": list(reader.rankers.ids),
             "key": empty if counts is None else counts.column("key").to_numpy(),
             "side": empty if counts is None else counts.column("side").to_numpy(),
             "weight": np.zeros(0) if counts is None else counts.column("weight").to_numpy(),
-            "rows": reader.rows, "self_pairs": reader.self_pairs, "changed": changed,
+            "rows": reader.rows, "self_pairs": reader.self_pairs,
+            "item_spellings": list(reader.items.raw),
+            "ranker_spellings": list(reader.rankers.raw),
             "unfinished": reader.unfinished}
 
 
@@ -140,11 +140,16 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         if "error" in part:  # rows of the partitions before it, then its own row
             raise part["error"].moved_down(before)
         before += part["rows"]
-    changed: set[str] = set()
+    def global_ids(names: Any, part_names: list[str], spellings: list[str]) -> np.ndarray:
+        # every spelling, in the partition's order of first appearance: the global names
+        # come in the same order, and look-alikes are merged (and noted) as one reader would
+        names.of(spellings)
+        return np.asarray([names.ids[n] for n in part_names], dtype=np.int64)
+
     for part in parts:
-        items = reader.items.of(part["items"])
-        rankers = reader.rankers.of(part["rankers"]) if part["rankers"] else None
-        changed.update(part["changed"])
+        items = global_ids(reader.items, part["items"], part["item_spellings"])
+        rankers = (global_ids(reader.rankers, part["rankers"], part["ranker_spellings"])
+                   if part["rankers"] else None)
         reader.rows += part["rows"]
         reader.self_pairs += part["self_pairs"]
         reader.unfinished += part.get("unfinished", 0)
@@ -158,7 +163,6 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         ranker = side >> 1 if rankers is None else rankers[side >> 1]
         reader.counts.add(pa.table({"key": (winner << 32) | loser, "side": ranker * 2 + tie,
                                     "weight": part["weight"]}))
-    reader.items.tidied = len(changed)
     return reader.result(names)
 
 

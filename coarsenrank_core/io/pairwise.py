@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from ..preferences import Preferences
+from ..preferences import ID_DTYPE, Preferences
 from .assembly import (
     check_items,
     factorize,
@@ -364,6 +364,8 @@ def _pairs(first: np.ndarray, second: np.ndarray, second_wins: np.ndarray, tied:
     """
     seen = np.column_stack([first, second]).ravel()
     codes, item_names = factorize(seen)
+    del seen
+    codes = codes.astype(ID_DTYPE)  # item ids: four bytes each, as Preferences keeps them
     codes, item_names, note = unify_names(codes, item_names)
     notes = list(notes) + ([note] if note else [])
     check_items(item_names)
@@ -384,7 +386,8 @@ def _pairs(first: np.ndarray, second: np.ndarray, second_wins: np.ndarray, tied:
     rankers, ranker_names = None, None
     if "ranker" in roles and cells is not None:
         col = roles["ranker"]
-        rankers, ranker_names = ranker_ids(cells[keep, col], line[keep], column_label(header, col))
+        rankers, ranker_names = ranker_ids(cells[keep, col], line[keep],
+                                           column_label(header, col), notes)
     (w_kept, l_kept), item_names, left_out = without_unpaired_names(
         [w_id[keep], l_id[keep]], item_names)
     if left_out:

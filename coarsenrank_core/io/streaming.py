@@ -17,6 +17,7 @@ from .arrow import ARROW_EXTENSIONS
 from .assembly import (
     check_items,
     guard,
+    names_note,
     parse_weights,
     tidy_name,
     unneutralise,
@@ -60,6 +61,7 @@ class _Names:
     ids: dict[str, int] = field(default_factory=dict)
     raw: dict[str, int] = field(default_factory=dict)
     tidied: int = 0
+    merged: list[tuple[str, int]] = field(default_factory=list)
 
     def of(self, values: list[str], order: np.ndarray | None = None) -> np.ndarray:
         """Global ids of a chunk's distinct ``values`` (new ones numbered in ``order``)."""
@@ -71,6 +73,8 @@ class _Names:
                 plain = unneutralise(value)
                 name = tidy_name(plain)
                 self.tidied += name != plain
+                if name in self.ids:  # a look-alike of a name already seen
+                    self.merged.append((value, self.ids[name]))
                 known = self.ids.setdefault(name, len(self.ids))
                 self.raw[value] = known
             out[k] = known
@@ -79,6 +83,14 @@ class _Names:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self.ids)
+
+    def note(self, what: str) -> str | None:
+        """The note on names merged or tidied, as the table readers write it."""
+        names = self.names
+        groups = {known for _, known in self.merged}
+        shown = [(raw, names[k]) for raw, k in self.raw.items()
+                 if k in groups and raw != names[k]]
+        return names_note(what, len(self.merged), self.tidied, shown)
 
 
 @dataclass
@@ -477,9 +489,10 @@ class _Reader:
         if self.self_pairs:
             notes.append(f"Skipped {plural(self.self_pairs, 'row')} comparing an item with "
                          "itself")
-        if self.items.tidied:
-            notes.append(f"Tidied {plural(self.items.tidied, 'item name')} (Unicode form, "
-                         "invisible characters or spaces)")
+        for seen, what in ((self.items, "item name"), (self.rankers, "ranker name")):
+            note = seen.note(what)
+            if note:
+                notes.append(note)
         (winner, loser), item_names, left_out = without_unpaired_names(
             [key >> 32, key & 0xFFFFFFFF], tuple(self.items.names))
         if left_out:

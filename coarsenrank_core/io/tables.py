@@ -95,6 +95,8 @@ class Table:
     def factorized(self) -> tuple[np.ndarray, np.ndarray]:
         """Every cell's code and the distinct cells: ``cells == uniques[codes]`` (hashed once)."""
         codes, uniques = pd.factorize(self.cells.ravel())
+        if len(uniques) < np.iinfo(np.int32).max:  # kept with the table: half the bytes
+            codes = codes.astype(np.int32)
         return codes.reshape(self.cells.shape), np.asarray(uniques, dtype=object)
 
     def row(self, i: int) -> list[str]:
@@ -219,7 +221,8 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     """Parse with pandas' C engine when every record is one line; None otherwise."""
     if text.count("\r") != text.count("\r\n"):
         return None  # a lone carriage return ends a record to the C parser, not a line here
-    encoded = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    data = text.encode("utf-8", "surrogatepass")
+    encoded = np.frombuffer(data, dtype=np.uint8)
     newlines = np.flatnonzero(encoded == 10)
     n_lines = newlines.size + (0 if text.endswith("\n") or not text else 1)
     if n_lines == 0:
@@ -238,16 +241,19 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     lengths = np.diff(np.r_[-1, newlines, encoded.size if n_lines > newlines.size else -1])
     maybe_blank = np.flatnonzero(lengths[:n_lines] - 1 <= per_line + 1) if not padding \
         else None
-    del encoded
+    del encoded, newlines, lengths
     try:
         # a record wider than any line (a quoted line break) is an error to the C parser,
-        # or, as the first record, makes its first cells an index
-        frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
+        # or, as the first record, makes its first cells an index. The UTF-8 bytes, not the
+        # text: a StringIO holds four bytes a character. (The C parser makes one text object
+        # per distinct cell, so the cells of a column that repeats share their objects.)
+        frame = pd.read_csv(io.BytesIO(data), sep=delimiter, header=None, names=range(width),
                             dtype=object, na_filter=False, keep_default_na=False,
                             skip_blank_lines=False, engine="c", quotechar='"',
-                            doublequote=True)
+                            doublequote=True, encoding="utf-8")
     except (pd.errors.ParserError, ValueError, MemoryError):
         return None
+    del data
     if len(frame) != n_lines or not isinstance(frame.index, pd.RangeIndex):
         return None
     cells = frame.to_numpy(dtype=object)
@@ -341,7 +347,19 @@ def _marks_per_line(encoded: np.ndarray, newlines: np.ndarray, n_lines: int,
     if not n_lines:
         return np.zeros(0, dtype=np.int64)
     starts = np.r_[0, newlines + 1][:n_lines]  # strictly increasing: a line holds its "\n"
-    return np.add.reduceat(encoded == ord(delimiter), starts, dtype=np.int64)
+    if encoded.size <= _PADDING_BYTES:
+        return np.add.reduceat(encoded == ord(delimiter), starts, dtype=np.int64)
+    # a few megabytes of lines at a time: reduceat's int64 copy of a whole file's mask
+    # would take eight bytes per byte of the file
+    out = np.empty(n_lines, dtype=np.int64)
+    cuts = np.searchsorted(starts, np.arange(0, encoded.size, _PADDING_BYTES))
+    cuts = np.unique(np.r_[cuts, n_lines])
+    for first, stop in zip(cuts[:-1], cuts[1:]):
+        begin = starts[first]
+        end = starts[stop] if stop < n_lines else encoded.size
+        out[first:stop] = np.add.reduceat(encoded[begin:end] == ord(delimiter),
+                                          starts[first:stop] - begin, dtype=np.int64)
+    return out
 
 
 def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
@@ -380,25 +398,35 @@ def _head_widths(text: str, delimiter: str, count: int) -> tuple[int, ...]:
     return tuple(len(r) for _, r in records)
 
 
+_PADDING_BYTES = 1 << 22
+
+
 def _has_padding(text: str, encoded: np.ndarray, delimiter: str) -> bool:
-    """Whether some cell may start or end with white space."""
+    """Whether some cell may start or end with white space (ASCII text: a few megabytes
+    of the bytes at a time, so the masks stay small whatever the file's size)."""
     if text.isascii():
-        spaces = encoded == 32
-        for c in "\t\x0b\x0c":
-            if c != delimiter:
-                spaces |= encoded == ord(c)
-        edges = (encoded == ord(delimiter)) | (encoded == 10) | (encoded == 13)
-        return bool(spaces[:1].any() or spaces[-1:].any() or (spaces[1:] & edges[:-1]).any()
-                    or (spaces[:-1] & edges[1:]).any())
+        blanks = [32] + [ord(c) for c in "\t\x0b\x0c" if c != delimiter]
+        stops = [ord(delimiter), 10, 13]
+        for start in range(0, max(encoded.size, 1), _PADDING_BYTES):
+            piece = encoded[max(start - 1, 0):start + _PADDING_BYTES]
+            spaces, edges = np.isin(piece, blanks), np.isin(piece, stops)
+            if (start == 0 and spaces[:1].any()) or (spaces[1:] & edges[:-1]).any() or (
+                    spaces[:-1] & edges[1:]).any():
+                return True
+        return bool(encoded.size) and int(encoded[-1]) in blanks
     space = r"[^\S\n\t]" if delimiter == "\t" else r"[^\S\n]"
     sep = re.escape(delimiter)
     return re.search(rf"{space}(?:{sep}|\n|\Z)|(?:\A|{sep}|\n){space}", text) is not None
 
 
 def _strip(cells: np.ndarray) -> np.ndarray:
+    """The cells without surrounding white space; equal cells still share one object (each
+    distinct cell of a column is stripped once)."""
     out = np.empty_like(cells)
     for j in range(cells.shape[1]):
-        out[:, j] = pd.Series(cells[:, j], dtype=object).str.strip().to_numpy(dtype=object)
+        codes, uniques = pd.factorize(cells[:, j])
+        stripped = pd.Series(uniques, dtype=object).str.strip().to_numpy(dtype=object)
+        out[:, j] = stripped[codes] if stripped.size else cells[:, j]
     return out
 
 

@@ -1,0 +1,259 @@
+"""Long grades: one row per grade (a rater, an item, a number), read without a format.
+
+A teacher's or a conference's export often has one row per review: who graded
+(``reviewerid``, ``grader``), what was graded (``groupid``, ``submission``), the grade
+(``grade``, ``score``, ``points``) and perhaps an id of the task. Each rater's grades of one
+task are one ranking with equal grades tied (the peer-grading study, Section 6 of the paper,
+ranks them so). The layout is the long one (:mod:`~coarsenrank_core.io.long`) with the
+number column read as a grade; this module only recognises it and decides which way up the
+numbers go, or refuses, naming the columns and the exact choice that reads the file, where
+the titles and cells cannot say so safely.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PreferenceFormatError
+from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, quote_list
+from .options import ReadOptions
+from .tables import Table
+
+__all__ = ["GradesPlan", "long_grades"]
+
+#: Titles of a number column where a higher number is better, whatever the scale.
+_HIGHER_WORDS = ("score", "scores", "points", "point", "rating", "ratings", "stars", "percent",
+                 "percentage")
+#: Titles of a grade whose direction depends on the school: some scales give 1 to the best
+#: work (German, Czech), others to the worst (Swiss, Danish); a scale from 0 is a points scale.
+_GRADE_WORDS = ("grade", "grades", "mark", "marks", "note")
+#: Titles of a column of ranks: 1 is the best.
+_RANK_WORDS = PREFERENCE_ROLES["rank"]
+#: Titles of the person who grades, preferred over other people's columns (``student``).
+_JUDGES = ("grader", "marker", "reviewer", "rater", "judge", "assessor", "evaluator",
+           "examiner", "juror", "panelist", "panellist", "annotator", "taster", "scorer",
+           "referee", "corrector")
+_ENDS = ("", "id", "name", "email")
+
+
+def _number_kind(key: str) -> str | None:
+    """``"higher"``, ``"grade"`` or ``"rank"`` for a number column's normalised title."""
+    for kind, words in (("rank", tuple(_RANK_WORDS)), ("higher", _HIGHER_WORDS),
+                        ("grade", _GRADE_WORDS)):
+        if any(key == w or (key.endswith(w) and len(key) > len(w) and kind != "rank")
+               or (key.startswith(w) and (key[len(w):] in ("value", "given", "awarded")
+                                          or key[len(w):].startswith(("for", "of"))))
+               for w in words):
+            return kind
+    return None
+
+
+_SCALE = re.compile(r"(?:\bout\s*of|/)\s*\d+(?:[.,]\d+)?\s*$", re.IGNORECASE)
+_BRACKETS = re.compile(r"[(\[][^)\]]*[)\]]")
+
+
+def _title_key(title: str) -> tuple[str, bool]:
+    """A number column's title without its brackets or scale (``Grade (out of 10)``,
+    ``Score [0-5]``, ``Points/20``), and whether it gave a maximum (``out of 10``,
+    ``/20``: points, so a higher number is better)."""
+    bare = _BRACKETS.sub(" ", title)
+    scaled = _SCALE.search(bare) is not None or re.search(
+        r"\(\s*(?:out\s*of|/)\s*\d", title, re.IGNORECASE) is not None
+    return normalise(_SCALE.sub("", bare)), scaled
+
+
+def _numeric(cells: np.ndarray) -> np.ndarray | None:
+    """The cells as numbers (NaN where blank), or None when a filled cell is not a number
+    or no cell is filled."""
+    series = pd.Series(cells, dtype=object)
+    blank = (series.str.strip() == "").to_numpy(dtype=bool)
+    values: np.ndarray = pd.to_numeric(series.where(~blank, np.nan),
+                                       errors="coerce").to_numpy(dtype=float)
+    if blank.all() or np.isnan(values[~blank]).any():
+        return None
+    return values
+
+
+def _is_judge(key: str) -> bool:
+    return any(key == w + end for w in _JUDGES for end in _ENDS)
+
+
+@dataclass(frozen=True)
+class GradesPlan:
+    """How a long-grades file is read: its columns and the direction of its numbers.
+
+    Attributes
+    ----------
+    ranker, item, grade : str
+        The titles of the rater's, the item's and the grade's columns.
+    lists : tuple of str
+        Columns that split a rater's grades into several rankings (a task id).
+    higher_is_better : bool
+        Whether a higher number is better (False: 1 is the best, as ranks).
+    note : str
+        What was read, and the choice that reads the file the other way up.
+    """
+
+    ranker: str
+    item: str
+    grade: str
+    lists: tuple[str, ...]
+    higher_is_better: bool
+    note: str
+
+    def options(self, options: ReadOptions) -> ReadOptions:
+        """``options`` with this plan's columns and direction."""
+        return replace(options, item_columns=(self.item, self.grade),
+                       ranker_column=self.ranker, one_is_best=not self.higher_is_better)
+
+
+def _command(file_name: str | None, item: str, grade: str, worst: bool) -> str:
+    name = shlex.quote(file_name) if file_name else "FILE"
+    return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
+            f"{shlex.quote(grade)}" + (" --one-is-worst" if worst else ""))
+
+
+def _ui_choice(item: str, grade: str, worst: bool) -> str:
+    return (f"choose the layout 'long rankings' with the item columns '{item}' then '{grade}'"
+            + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
+
+
+def long_grades(table: Table, file_name: str | None = None,
+                options: ReadOptions | None = None) -> GradesPlan | None:
+    """The plan to read ``table`` as long grades, or None when it is not that layout.
+
+    The rule, on the first row's titles and the cells below:
+
+    - a number column titled as a grade, score or rank (``grade``, ``score``,
+      ``points``, ``rating``, ``mark``, ``rank``, ``final_grade``, ``Grade (out of 10)``
+      ...), every filled cell a number (two such columns are refused, naming them);
+    - one rater column titled as a person (``reviewer``, ``grader``, ``rater``, ``user``
+      ...; a grader beats a student when both are there), whose names repeat;
+    - one item column: the one titled as an item, else the one column left once task
+      columns (``task``, ``taskid``, ``round`` ...: each rater's grades of one task are one
+      ranking), a count and per-row ids are set aside; its names repeat.
+
+    Raises
+    ------
+    PreferenceFormatError
+        When the rule finds the layout but cannot tell which remaining column holds the
+        items, which number column holds the grade, or which way up a grade goes (a grade
+        scale from 1 with no 0: some schools give 1 to the best work); the message names
+        the columns and gives the choice that reads the file either way.
+    """
+    options = options or ReadOptions()
+    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
+        return None  # the user's own choice of columns is read as they chose
+    header = table.row(0)
+    keys = [normalise(c) for c in header]
+    width = len(header)
+    if width < 3 or len(set(keys)) < width or not all(keys):
+        return None
+    labels = [column_label(header, j) for j in range(width)]
+    roles = find_roles(header, PREFERENCE_ROLES)
+    if {"winner", "loser", "left", "right", "label"} & set(roles):
+        return None
+    body = table.cells[1:, :width]
+    filled = [j for j in range(width) if (body[:, j] != "").any()]
+    titles = [_title_key(c) for c in header]
+    numbers = [j for j in filled if _number_kind(titles[j][0]) is not None
+               and _numeric(body[:, j]) is not None]
+    if not numbers:
+        return None
+    grade = numbers[0]
+    values = _numeric(body[:, grade])
+    assert values is not None
+    per_row = [j for j in filled if j not in numbers
+               and pd.Series(body[:, j], dtype=object).is_unique]
+    people = [j for j in filled if j not in (*numbers, *per_row) and (
+        _is_judge(keys[j]) or find_roles([header[j]], PREFERENCE_ROLES).get("ranker") == 0)]
+    judges = [j for j in people if _is_judge(keys[j])]
+    if judges:  # several: the grader's name, e-mail, id: the first names the person
+        ranker = judges[0]
+    elif len(people) == 1:
+        ranker = people[0]
+    else:
+        return None
+    lists = [j for j in filled if j not in (ranker, *numbers)
+             and find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0]
+    count = roles.get("weight")
+    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count]
+    candidates = [j for j in rest if j not in per_row]
+    titled = [j for j in candidates
+              if find_roles([header[j]], PREFERENCE_ROLES).get("item") == 0]
+    rater_key = pd.Series(body[:, ranker], dtype=object)
+    for j in lists:
+        rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
+    if not rater_key.duplicated().any():
+        return None  # no rater grades twice: nothing to rank
+    kind = _number_kind(titles[grade][0])
+    if kind == "grade" and titles[grade][1]:
+        kind = "higher"  # a grade out of a maximum: points
+    higher = kind != "rank" or not options.one_is_best  # ranks: as the user says
+    if not candidates:
+        return None
+    if len(titled) == 1:
+        item = titled[0]
+    elif len(candidates) == 1:
+        item = candidates[0]
+    else:
+        shown = quote_list(labels[j] for j in candidates)
+        worst = higher
+        raise PreferenceFormatError(
+            f"This looks like one row per grade: '{labels[ranker]}' grades something with "
+            f"'{labels[grade]}', but the columns {shown} could each be what is graded.",
+            row=int(table.lines[0]),
+            fix=f"If '{labels[candidates[0]]}' is what is graded, "
+                f"{_ui_choice(labels[candidates[0]], labels[grade], worst)} (in the command "
+                f"line: {_command(file_name, labels[candidates[0]], labels[grade], worst)}); "
+                f"for another column, put its title in place of '{labels[candidates[0]]}'. "
+                "The other columns are then left out; a column that splits a rater's grades "
+                "into several rankings (such as a task) is used when titled 'task'.")
+    if not pd.Series(body[:, item], dtype=object).duplicated().any():
+        return None  # every row grades another item: no two raters compare anything
+    if len(numbers) > 1:
+        shown = quote_list(labels[j] for j in numbers)
+        worst = _number_kind(titles[grade][0]) != "rank"
+        raise PreferenceFormatError(
+            f"This looks like one row per grade: '{labels[ranker]}' grades "
+            f"'{labels[item]}', but the columns {shown} could each be the grade.",
+            row=int(table.lines[0]),
+            fix=f"If '{labels[grade]}' is the grade, "
+                f"{_ui_choice(labels[item], labels[grade], worst)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], worst)}); for another "
+                f"column, put its title in place of '{labels[grade]}'"
+                + ("" if worst else ", and add --one-is-worst if a higher number is better")
+                + ".")
+    by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
+        f" and {quote_list(labels[j] for j in lists)}" if lists else "")
+    where = f"one ranking per '{labels[ranker]}'{by}"
+    if kind == "grade" and not (values <= 0).any() and options.one_is_best:
+        low, high = np.nanmin(values), np.nanmax(values)
+        raise PreferenceFormatError(
+            f"This looks like one row per grade: '{labels[ranker]}' grades "
+            f"'{labels[item]}' with '{labels[grade]}' ({low:g} to {high:g}), "
+            f"{where}. Whether a higher grade is better cannot be told from the file: some "
+            "schools give 1 to the best work, others to the worst.",
+            row=int(table.lines[0]), column=labels[grade],
+            fix=f"If a higher grade is better, {_ui_choice(labels[item], labels[grade], True)} "
+                f"(in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], True)}); if 1 is the "
+                f"best, {_ui_choice(labels[item], labels[grade], False)} (in the command "
+                f"line: {_command(file_name, labels[item], labels[grade], False)}).")
+    if higher:
+        note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
+                f"'{labels[grade]}', a higher grade better, {where}. If a lower grade is "
+                f"better, {_ui_choice(labels[item], labels[grade], False)} (in the command "
+                f"line: {_command(file_name, labels[item], labels[grade], False)})")
+    else:
+        note = (f"Read one row per rank: '{labels[ranker]}' ranks '{labels[item]}' with "
+                f"'{labels[grade]}', 1 the best, {where}. If a higher number is better, "
+                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], True)})")
+    return GradesPlan(labels[ranker], labels[item], labels[grade],
+                      tuple(labels[j] for j in lists), higher, note)
