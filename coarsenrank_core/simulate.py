@@ -138,7 +138,7 @@ def random_orderings(items, random_state=None) -> np.ndarray:
     return np.take_along_axis(items, order, axis=1)
 
 
-def pl_orderings(items, log_theta, random_state=None) -> np.ndarray:
+def pl_orderings(items, log_theta, random_state=None, offsets=None) -> np.ndarray:
     """Order every row of an ``(n, k)`` item matrix by a Plackett–Luce draw, best first.
 
     Uses the Gumbel-max trick: sorting ``log θ + G`` (``G`` standard Gumbel) in decreasing
@@ -151,10 +151,14 @@ def pl_orderings(items, log_theta, random_state=None) -> np.ndarray:
     log_theta : array, shape (M,)
         Log-worths of the items.
     random_state : None, int or numpy.random.Generator
+    offsets : array, shape (n, k), optional
+        Added to each entry's log-worth (a rater's own deviation from ``log_theta``).
     """
     rng = np.random.default_rng(random_state)
     items = np.asarray(items, dtype=np.intp)
     utility = np.asarray(log_theta, dtype=float)[items] + rng.gumbel(size=items.shape)
+    if offsets is not None:
+        utility += np.asarray(offsets, dtype=float)
     return np.take_along_axis(items, np.argsort(-utility, axis=1), axis=1)
 
 
@@ -356,7 +360,7 @@ def _careless_count(n_rankers: int, careless: float, n_careless: int | None) -> 
 def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
                     lists_per_ranker: int = 1, top: int | None = None, careless: float = 0.0,
                     n_careless: int | None = None, careless_order: str = "random",
-                    ties: float = 0.0, exposure: float = 0.0,
+                    ties: float = 0.0, exposure: float = 0.0, rater_spread: float = 0.0,
                     item_names: Sequence[str] | None = None,
                     ranker_names: Sequence[str] | None = None,
                     random_state=None) -> Simulation:
@@ -369,7 +373,9 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
        ``∝ θ^exposure`` (:func:`exposed_subsets`); a full ranking (``length == M``) draws
        nothing and lists the items in id order;
     2. every list ordered by a Plackett–Luce draw from ``worths`` (:func:`pl_orderings`,
-       paper Eq. (19));
+       paper Eq. (19)); with ``rater_spread`` > 0, from the rater's own log-worths, the
+       true ones plus N(0, ``rater_spread``²) per item and rater (drawn first, once per
+       item a rater is shown, in the order the items are first shown);
     3. the careless raters, chosen uniformly without replacement; every list of theirs is
        replaced by a uniformly random order of its items (``careless_order="random"``,
        :func:`random_orderings`; the i-th rater chosen gets the i-th order drawn) or by its
@@ -401,6 +407,10 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
     exposure : float
         How strongly an item's worth decides how often it is shown: ``0`` (default) is
         uniform, ``1`` shows better items more often, ``-1`` weaker ones.
+    rater_spread : float
+        Standard deviation of each rater's own deviation from the true log-worths, item by
+        item (a random-effects Plackett–Luce model; ``0``, the default, gives raters who
+        all share one order). Careless raters are drawn as before.
     item_names, ranker_names : sequence of str, optional
         Names of the M items and of the K raters; default ``"0" .. "M-1"`` and
         ``"r1" .. "rK"``.
@@ -449,7 +459,18 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
         shown = exposed_subsets(np.log(worths), n, length, exposure, rng)
     else:
         shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
-    orders = pl_orderings(shown, np.log(worths), rng)
+    if not (rater_spread >= 0 and np.isfinite(rater_spread)):
+        raise ValueError(f"rater_spread must be a non-negative number (got {rater_spread})")
+    if rater_spread > 0:
+        rater_of_row = np.repeat(np.arange(n_rankers, dtype=np.int64), per_ranker)
+        cell = rater_of_row[:, None] * n_items + shown
+        _, first, where = np.unique(cell.ravel(), return_index=True, return_inverse=True)
+        own = np.empty(first.size)
+        own[np.argsort(first, kind="stable")] = rng.normal(0.0, rater_spread, first.size)
+        orders = pl_orderings(shown, np.log(worths), rng,
+                              offsets=own[where.ravel()].reshape(shown.shape))
+    else:
+        orders = pl_orderings(shown, np.log(worths), rng)
     chosen = (rng.choice(n_rankers, size=count, replace=False) if count
               else np.zeros(0, dtype=np.intp))
     rows = (chosen[:, None] * per_ranker + np.arange(per_ranker)).ravel()

@@ -16,6 +16,7 @@ from ui.scenario import (
     EXPOSURE_CHOICES,
     SCENARIO_LIMITS,
     SCENARIO_WIDGETS,
+    SPREAD_CHOICES,
     scenario_widgets,
     simulate_scenario,
 )
@@ -168,12 +169,19 @@ else:
                                help="When weaker (or stronger) items are shown more "
                                     "often, methods that count appearances follow the "
                                     "exposure rather than the answers.")
+    spread = right.selectbox("Do raters differ item by item?", list(SPREAD_CHOICES),
+                             format_func=SPREAD_CHOICES.get, index=0, key="scenario_spread",
+                             help="Whether each rater has strengths of their own that stray "
+                                  "from the true ones item by item. With several lists per "
+                                  "rater the likely ranks measure this and widen to hold "
+                                  "it: they show where a further rater would place each "
+                                  "item.")
     seed = left.number_input("Seed", *SCENARIO_LIMITS["seed"], 1, key="scenario_seed")
     state.keep_settings("scenario", {key: st.session_state[key] for key in SCENARIO_WIDGETS})
     if st.button("Create scenario", type="primary", key="scenario_create"):
         state.set_current(simulate_scenario(n_items, n_rankers, min(length, n_items),
                                             careless / 100, int(seed), int(lists),
-                                            float(exposure)))
+                                            float(exposure), float(spread)))
         # the widgets show what was created: the next run must not put them back on it
         # (that would undo the user's next move)
         for key, value in scenario_widgets(state.current().original.recipe).items():

@@ -349,3 +349,22 @@ def test_with_the_spread_no_sentence_says_the_likely_ranks_narrow_with_more_answ
     assert heterogeneity_text(result.heterogeneity, "ranker") in posterior
     plain = rank_uncertainty(differing, n_draws=20, random_state=0, heterogeneity=False)
     assert "narrows as more people answer" in " ".join(spread_text(plain).split())
+
+
+def test_simulated_raters_with_a_spread_are_found_to_differ_and_without_one_are_unchanged():
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+
+    worths = true_worths(12, 1.5, "even")
+    plain = simulate_rankers(worths, 40, 5, lists_per_ranker=4, random_state=3)
+    again = simulate_rankers(worths, 40, 5, lists_per_ranker=4, rater_spread=0.0,
+                             random_state=3)
+    assert plain.preferences == again.preferences
+    differing = simulate_rankers(worths, 200, 6, lists_per_ranker=5, rater_spread=1.0,
+                                 random_state=3).preferences
+    sharing = simulate_rankers(worths, 200, 6, lists_per_ranker=5, random_state=3).preferences
+    found = {name: rank_uncertainty(prefs, n_draws=10, random_state=0).heterogeneity
+             for name, prefs in (("differing", differing), ("sharing", sharing))}
+    assert found["differing"].variance > 0.4
+    assert found["sharing"].variance == 0.0
+    with pytest.raises(ValueError, match="rater_spread"):
+        simulate_rankers(worths, 5, 3, rater_spread=-1.0)

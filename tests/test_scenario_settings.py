@@ -80,3 +80,39 @@ def test_a_second_scenario_is_created_with_its_new_settings():
     at = [b for b in at.button if b.label == "Create scenario"][0].click().run()
     assert "10 items, 200 raters" in " ".join(h.value for h in at.header)
     assert at.slider(key="scenario_raters").value == 200
+
+
+def test_a_scenario_whose_raters_differ_shows_likely_ranks_that_hold_the_spread():
+    """A teacher can show the raters' item-by-item spread: raters who differ "a lot" give
+    likely ranks that say so on the Consensus page, and the link carries the setting."""
+    at = data_page()
+    at.radio(key="data_source").set_value(SCENARIO).run()
+    at.slider(key="scenario_raters").set_value(150)
+    at.selectbox(key="scenario_spread").set_value(1.0)
+    [create] = [b for b in at.button if b.label == "Create scenario"]
+    at = create.click().run()
+    assert not at.exception
+    assert "raters differ a lot" in " ".join(h.value for h in at.header)
+    assert at.session_state["dataset"].original.recipe.endswith(",5,0,1")
+    at.switch_page("pages/consensus.py").run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
+    assert "differ item by item more than chance explains" in captions
+
+
+def test_a_scenario_link_carries_the_raters_spread_and_older_links_still_read():
+    import pytest
+
+    from ui.scenario import parse_scenario, scenario_from_recipe, simulate_scenario
+
+    made = simulate_scenario(10, 30, 4, 0.2, 3, 5, 0.0, 0.5)
+    assert made.recipe == "scenario:10,30,4,0.2,3,5,0,0.5"
+    assert parse_scenario(made.recipe)["spread"] == 0.5
+    assert scenario_from_recipe(made.recipe).preferences == made.preferences
+    assert parse_scenario("scenario:12,40,5,0.3,7")["spread"] == 0.0
+    assert parse_scenario("scenario:10,30,4,0.2,3,5,-1")["spread"] == 0.0
+    assert simulate_scenario(10, 30, 4, 0.2, 3, 5, 0.0, 0.0).recipe == "scenario:10,30,4,0.2,3,5,0"
+    for bad in ("scenario:10,30,4,0.2,3,5,0,0.7", "scenario:10,30,4,0.2,3,5,0,nan",
+                "scenario:10,30,4,0.2,3,5,0,-1"):
+        with pytest.raises(ValueError):
+            parse_scenario(bad)
