@@ -14,17 +14,13 @@ from .preferences import Preferences
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
            "entry_scores", "simulate_orders", "split_rankings", "with_heterogeneity",
            "HETEROGENEITY_NULL_FITS",
-           "HETEROGENEITY_Z", "HETEROGENEITY_COPIES", "HETEROGENEITY_MAX_ENTRIES",
-           "HETEROGENEITY_CALIBRATION_STEPS"]
+           "HETEROGENEITY_Z", "HETEROGENEITY_COPIES", "HETEROGENEITY_MAX_ENTRIES"]
 
 #: Data sets simulated from the fit, with no heterogeneity, to centre the estimate and
 #: measure its noise.
 HETEROGENEITY_NULL_FITS = 10
 #: The estimate is used only when it lies this many of its null standard deviations above 0.
 HETEROGENEITY_Z = 2.0
-#: Rescalings of the estimate by simulated data at its own value (see
-#: :func:`ranker_heterogeneity`), at most.
-HETEROGENEITY_CALIBRATION_STEPS = 3
 #: Copies of every refit, each with fresh item deviations, when the spread is added ...
 HETEROGENEITY_COPIES = 4
 #: ... as long as all the draws hold at most this many entries (64 MB of float64).
@@ -43,11 +39,9 @@ class RankerHeterogeneity:
     Attributes
     ----------
     variance : float
-        σ² used (0 when not measurable or not clearly above 0): the ``estimate`` rescaled
-        until data simulated at it reproduce the moment (:func:`ranker_heterogeneity`).
+        σ² used (0 when not measurable or not clearly above 0).
     estimate : float
-        The moment estimate, centred by the simulated null (may be negative); it tests
-        whether there is a spread at all.
+        The moment estimate, centred by the simulated null (may be negative).
     null_sd : float
         Standard deviation of the estimate over :data:`HETEROGENEITY_NULL_FITS` data sets
         simulated from the fit with σ² = 0.
@@ -186,32 +180,18 @@ def split_rankings(prefs: Preferences) -> np.ndarray:
             & (squares == (k - 1) * k * (2 * k - 1) // 6))
 
 
-def simulate_orders(prefs: Preferences, log_worths: np.ndarray, rng: np.random.Generator,
-                    variance: float = 0.0, units: np.ndarray | None = None) -> Preferences:
+def simulate_orders(prefs: Preferences, log_worths: np.ndarray,
+                    rng: np.random.Generator) -> Preferences:
     """A copy of ``prefs`` whose lists are reordered by Plackett–Luce draws at
-    ``log_worths`` (Gumbel-max), keeping each list's items, ties pattern, weight and ranker.
-
-    With ``variance`` > 0 every ranker (``units``, default ``prefs.ranker_index``) orders by
-    log-worths of their own, moved item by item by N(0, ``variance``) (the model of
-    :class:`RankerHeterogeneity`). The Gumbel noise is drawn first, one number per entry in
-    the order of ``prefs.items``, and the rankers' deviations after it as
-    ``√variance`` times standard normals: one ``rng`` state gives the same Gumbel noise and
-    the same deviations, scaled, at every ``variance``.
-    """
+    ``log_worths`` (Gumbel-max), keeping each list's items, ties pattern, weight and ranker."""
     log_worths = np.asarray(log_worths, dtype=float)
-    utility = log_worths[prefs.items] + rng.gumbel(size=prefs.items.size)
-    if variance > 0:
-        unit = np.asarray(prefs.ranker_index if units is None else units, dtype=np.int64)
-        _, cell = np.unique(unit[prefs.owner] * prefs.n_items + prefs.items,
-                            return_inverse=True)
-        cell = cell.ravel()
-        utility += np.sqrt(variance) * rng.standard_normal(int(cell.max()) + 1)[cell]
     new_items = np.array(prefs.items, copy=True)
     starts = prefs.offsets[:-1]
     for rows, items, _, _ in _blocks(prefs):
-        entries = starts[rows][:, None] + np.arange(items.shape[1])
-        order = np.argsort(-utility[entries], axis=1, kind="stable")
-        new_items[entries] = np.take_along_axis(items, order, axis=1)
+        keys = log_worths[items] + rng.gumbel(size=items.shape)
+        order = np.argsort(-keys, axis=1, kind="stable")
+        new_items[starts[rows][:, None] + np.arange(items.shape[1])] = np.take_along_axis(
+            items, order, axis=1)
     return prefs._replace(items=new_items)
 
 
@@ -222,19 +202,10 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
                          ) -> RankerHeterogeneity:
     """Estimate how much each ranker's order departs from the consensus item by item.
 
-    1. The moment estimate of :func:`within_ranker_covariance` is biased by the fit itself
-       (its scores are tuned to these answers): it is centred by its mean over ``n_null``
-       data sets simulated from the fit with no heterogeneity and refitted with ``refit``,
-       and used only when it lies :data:`HETEROGENEITY_Z` of their standard deviations
-       above 0 (:attr:`RankerHeterogeneity.estimate`).
-    2. The moment is first-order: a Plackett–Luce choice saturates, so a large spread reads
-       smaller than it is (a true σ² of 1 read as about 0.5). The variance used is the one
-       whose simulated data reproduce the centred moment: the same ``n_null`` data sets
-       (the same random numbers, :func:`simulate_orders`) are drawn again with the
-       rankers' deviations at the current value, refitted, and the value is rescaled by
-       observed / simulated moment, up to :data:`HETEROGENEITY_CALIBRATION_STEPS` times or
-       until it moves by less than 5 %. On simulated rankers (200 × 5 lists) this brought
-       mean estimates of 0.25 and 0.52 for true values of 0.3 and 1 to 0.32 and 1.01.
+    The moment estimate of :func:`within_ranker_covariance` is biased by the fit itself (its
+    scores are tuned to these answers); it is centred by the mean estimate over ``n_null``
+    data sets simulated from the fit with no heterogeneity and refitted with ``refit``, and
+    used only when it lies :data:`HETEROGENEITY_Z` of their standard deviations above 0.
 
     Parameters
     ----------
@@ -272,45 +243,24 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
     if information <= 0:
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
                                    time.perf_counter() - start, n_split)
-    seeds = rng.integers(0, 2 ** 63, size=n_null)
-
-    def moments(variance: float) -> np.ndarray:
-        """The moment of each simulated data set, refitted (NaN where it says nothing)."""
-        found = np.empty(n_null)
-        for k, seed in enumerate(seeds):
-            check_stop(should_stop, "Measuring how much the rankers differ was stopped.")
-            simulated = simulate_orders(prefs, log_worths, np.random.default_rng(seed),
-                                        variance, units)
-            fitted = _log_worths(np.asarray(refit(simulated), dtype=float))
-            sim_products, sim_information = within_ranker_covariance(simulated, fitted,
-                                                                     list_weights, units)
-            # a simulated data set whose refit leaves no shared item informative says nothing
-            found[k] = sim_products / sim_information if sim_information > 0 else np.nan
-        return found
-
-    null = moments(0.0)
-    kept = np.isfinite(null)
-    if kept.sum() < 2:
+    null = np.empty(n_null)
+    for k in range(n_null):
+        check_stop(should_stop, "Measuring how much the rankers differ was stopped.")
+        simulated = simulate_orders(prefs, log_worths, rng)
+        fitted = _log_worths(np.asarray(refit(simulated), dtype=float))
+        sim_products, sim_information = within_ranker_covariance(simulated, fitted,
+                                                                 list_weights, units)
+        # a simulated data set whose refit leaves no shared item informative says nothing
+        null[k] = sim_products / sim_information if sim_information > 0 else np.nan
+    null = null[np.isfinite(null)]
+    if null.size < 2:
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
                                    time.perf_counter() - start, n_split)
-    estimate = products / information - float(null[kept].mean())
-    null_sd = float(null[kept].std(ddof=1))
-    variance = 0.0
-    if estimate > HETEROGENEITY_Z * null_sd and estimate > 0:
-        variance = estimate
-        for _ in range(HETEROGENEITY_CALIBRATION_STEPS):
-            simulated = moments(variance)
-            both = kept & np.isfinite(simulated)
-            reached = float(np.mean(simulated[both] - null[both])) if both.any() else np.nan
-            if not reached > 0:
-                break
-            rescaled = variance * float(np.clip(estimate / reached, 0.25, 4.0))
-            moved = abs(rescaled - variance) / variance
-            variance = rescaled
-            if moved < 0.05:
-                break
+    estimate = products / information - float(null.mean())
+    null_sd = float(null.std(ddof=1))
+    variance = estimate if estimate > HETEROGENEITY_Z * null_sd and estimate > 0 else 0.0
     return RankerHeterogeneity(float(variance), float(estimate), null_sd, True,
-                               time.perf_counter() - start, n_split)
+                              time.perf_counter() - start, n_split)
 
 
 def _log_worths(scores: np.ndarray) -> np.ndarray:
