@@ -360,7 +360,7 @@ def _careless_count(n_rankers: int, careless: float, n_careless: int | None) -> 
 def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
                     lists_per_ranker: int = 1, top: int | None = None, careless: float = 0.0,
                     n_careless: int | None = None, careless_order: str = "random",
-                    ties: float = 0.0, exposure: float = 0.0, rater_spread: float = 0.0,
+                    ties: float = 0.0, exposure: float = 0.0, ranker_spread: float = 0.0,
                     item_names: Sequence[str] | None = None,
                     ranker_names: Sequence[str] | None = None,
                     random_state=None) -> Simulation:
@@ -373,8 +373,8 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
        ``∝ θ^exposure`` (:func:`exposed_subsets`); a full ranking (``length == M``) draws
        nothing and lists the items in id order;
     2. every list ordered by a Plackett–Luce draw from ``worths`` (:func:`pl_orderings`,
-       paper Eq. (19)); with ``rater_spread`` > 0, from the rater's own log-worths, the
-       true ones plus N(0, ``rater_spread``²) per item and rater (drawn first, once per
+       paper Eq. (19)); with ``ranker_spread`` > 0, from the rater's own log-worths, the
+       true ones plus N(0, ``ranker_spread``²) per item and rater (drawn first, once per
        item a rater is shown, in the order the items are first shown);
     3. the careless raters, chosen uniformly without replacement; every list of theirs is
        replaced by a uniformly random order of its items (``careless_order="random"``,
@@ -407,7 +407,7 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
     exposure : float
         How strongly an item's worth decides how often it is shown: ``0`` (default) is
         uniform, ``1`` shows better items more often, ``-1`` weaker ones.
-    rater_spread : float
+    ranker_spread : float
         Standard deviation of each rater's own deviation from the true log-worths, item by
         item (a random-effects Plackett–Luce model; ``0``, the default, gives raters who
         all share one order). Careless raters are drawn as before.
@@ -459,14 +459,14 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
         shown = exposed_subsets(np.log(worths), n, length, exposure, rng)
     else:
         shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
-    if not (rater_spread >= 0 and np.isfinite(rater_spread)):
-        raise ValueError(f"rater_spread must be a non-negative number (got {rater_spread})")
-    if rater_spread > 0:
+    if not (ranker_spread >= 0 and np.isfinite(ranker_spread)):
+        raise ValueError(f"ranker_spread must be a non-negative number (got {ranker_spread})")
+    if ranker_spread > 0:
         rater_of_row = np.repeat(np.arange(n_rankers, dtype=np.int64), per_ranker)
         cell = rater_of_row[:, None] * n_items + shown
         _, first, where = np.unique(cell.ravel(), return_index=True, return_inverse=True)
         own = np.empty(first.size)
-        own[np.argsort(first, kind="stable")] = rng.normal(0.0, rater_spread, first.size)
+        own[np.argsort(first, kind="stable")] = rng.normal(0.0, ranker_spread, first.size)
         orders = pl_orderings(shown, np.log(worths), rng,
                               offsets=own[where.ravel()].reshape(shown.shape))
     else:

@@ -527,10 +527,13 @@ def test_scenario_settings_moved_but_not_created_survive_a_switch_of_source(brow
     raters.wait_for()
     wait_idle(page)
     assert raters.get_attribute("aria-valuetext") == "60"
-    raters.focus()
-    for _ in range(7):
+    for step in range(61, 68):  # one key at a time: each move reruns the page, which can
+        raters.focus()          # redraw the slider and take the focus from it
         page.keyboard.press("ArrowRight")
-    wait_idle(page)
+        page.wait_for_function(
+            "([el, v]) => el.getAttribute('aria-valuetext') === v",
+            arg=[raters.element_handle(), str(step)], timeout=30_000)
+        wait_idle(page)
     page.get_by_text("A built-in sample").click()
     page.get_by_role("button", name="Load this sample").wait_for()
     wait_idle(page)

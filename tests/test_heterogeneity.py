@@ -356,15 +356,15 @@ def test_simulated_raters_with_a_spread_are_found_to_differ_and_without_one_are_
 
     worths = true_worths(12, 1.5, "even")
     plain = simulate_rankers(worths, 40, 5, lists_per_ranker=4, random_state=3)
-    again = simulate_rankers(worths, 40, 5, lists_per_ranker=4, rater_spread=0.0,
+    again = simulate_rankers(worths, 40, 5, lists_per_ranker=4, ranker_spread=0.0,
                              random_state=3)
     assert plain.preferences == again.preferences
-    differing = simulate_rankers(worths, 200, 6, lists_per_ranker=5, rater_spread=1.0,
+    differing = simulate_rankers(worths, 200, 6, lists_per_ranker=5, ranker_spread=1.0,
                                  random_state=3).preferences
     sharing = simulate_rankers(worths, 200, 6, lists_per_ranker=5, random_state=3).preferences
     found = {name: rank_uncertainty(prefs, n_draws=10, random_state=0).heterogeneity
              for name, prefs in (("differing", differing), ("sharing", sharing))}
     assert found["differing"].variance > 0.4
     assert found["sharing"].variance == 0.0
-    with pytest.raises(ValueError, match="rater_spread"):
-        simulate_rankers(worths, 5, 3, rater_spread=-1.0)
+    with pytest.raises(ValueError, match="ranker_spread"):
+        simulate_rankers(worths, 5, 3, ranker_spread=-1.0)

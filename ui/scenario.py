@@ -37,7 +37,7 @@ def simulate_scenario(n_items: int, n_rankers: int, length: int, careless: float
     """
     sim = simulate_rankers(true_worths(n_items, 1.5, "even"), n_rankers, length,
                           lists_per_ranker=int(lists_per_ranker), exposure=float(exposure),
-                          careless=float(careless), rater_spread=float(spread),
+                          careless=float(careless), ranker_spread=float(spread),
                           item_names=[f"Item {i + 1:02d}" for i in range(n_items)],
                           ranker_names=[f"rater {r + 1}" for r in range(n_rankers)],
                           random_state=seed)
