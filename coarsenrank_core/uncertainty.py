@@ -596,13 +596,14 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     who = unit_noun(result.unit)
     spread = result.heterogeneity
     if spread is None or not spread.measurable:
-        why = ("the data name no rankers" if result.unit == "list" else
+        why = ("the data name no raters" if result.unit == "list" else
                f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
                "answer rather than separate answers"
                if spread is not None and spread.split_rankers else
-               "that needs rankers who gave several lists that share an item")
+               f"that needs {who}s who gave several lists that share an item")
+        whose = "the answers'" if result.unit == "list" else f"the {who}s'"
         return (f"how much people differ item by item could not be measured ({why}), so "
-                f"rank_low..rank_high show how sure the {who}s' consensus is, not where "
+                f"rank_low..rank_high show how sure {whose} consensus is, not where "
                 "another person would place the item")
     if spread.variance > 0:
         return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "

@@ -184,7 +184,9 @@ def test_the_page_and_the_command_line_say_what_the_likely_ranks_hold():
     assert "no more than chance" not in page["sharing"] + cli["sharing"]
     assert "several lists that share an item" in page["one each"]
     assert "several lists that share an item" in cli["one each"]
-    assert "name no raters" in page["nameless"] and "name no rankers" in cli["nameless"]
+    assert "name no raters" in page["nameless"] and "name no raters" in cli["nameless"]
+    assert "rankers" not in cli["one each"] + cli["nameless"]
+    assert "lists' consensus" not in page["nameless"] + cli["nameless"]
     assert "could not be measured" not in spread_text(
         rank_uncertainty(differing, "pl-em", n_draws=5, random_state=0))
 

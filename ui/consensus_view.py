@@ -85,8 +85,9 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
                "pieces of one answer rather than separate answers"
                if getattr(heterogeneity, "split_rankers", 0) else
                "that needs raters who gave several lists that share an item")
+        whose = "the answers'" if unit == "list" else f"the {who}'"
         return (f"How much people differ item by item could not be measured ({why}), so "
-                f"the range shows how sure the {who}' consensus is, not where another person "
+                f"the range shows how sure {whose} consensus is, not where another person "
                 "would place the item.")
     if heterogeneity.variance > 0:
         # one standard deviation on the log scale, as the factor a strength is multiplied by
