@@ -10,6 +10,7 @@ import numpy as np
 
 from .errors import check_stop
 from .preferences import Preferences
+from .simulate import pl_orderings
 
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
            "entry_scores", "simulate_orders", "split_rankings", "with_heterogeneity",
@@ -184,14 +185,11 @@ def simulate_orders(prefs: Preferences, log_worths: np.ndarray,
                     rng: np.random.Generator) -> Preferences:
     """A copy of ``prefs`` whose lists are reordered by Plackett–Luce draws at
     ``log_worths`` (Gumbel-max), keeping each list's items, ties pattern, weight and ranker."""
-    log_worths = np.asarray(log_worths, dtype=float)
     new_items = np.array(prefs.items, copy=True)
     starts = prefs.offsets[:-1]
     for rows, items, _, _ in _blocks(prefs):
-        keys = log_worths[items] + rng.gumbel(size=items.shape)
-        order = np.argsort(-keys, axis=1, kind="stable")
-        new_items[starts[rows][:, None] + np.arange(items.shape[1])] = np.take_along_axis(
-            items, order, axis=1)
+        new_items[starts[rows][:, None] + np.arange(items.shape[1])] = pl_orderings(
+            items, log_worths, rng)
     return prefs._replace(items=new_items)
 
 

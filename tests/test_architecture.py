@@ -12,9 +12,9 @@ Engine (``coarsenrank_core``):
 0. ``base``: ``errors``, ``frozen``, ``defaults``, ``export`` and ``models.stages`` (pure
    NumPy structures every layer above uses);
 1. ``data``: ``preferences``, ``results``;
-2. ``transforms``: ``simulate``, ``noise``, ``metrics``, ``exposure``, ``connectivity``,
-   ``heterogeneity``;
-3. ``models`` (the fitters, ``coarsenrank_core.models.*``) and ``readers``
+2. ``transforms``: ``simulate``, ``noise``, ``metrics``, ``exposure``, ``connectivity``;
+3. ``models`` (the fitters, ``coarsenrank_core.models.*``, and ``heterogeneity``, the
+   random-effects spread of the rankers) and ``readers``
    (``coarsenrank_core.io.*``, the only place pandas is imported), side by side;
 4. ``procedures``: ``dic``, ``alpha``, ``registry``, ``fitters``, ``uncertainty``, ``comparison``,
    ``experiments``, ``diagnostics`` (procedures that run the fitters);
@@ -54,8 +54,8 @@ LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("data", 1, ("coarsenrank_core.preferences", "coarsenrank_core.results")),
     ("transforms", 2, ("coarsenrank_core.simulate", "coarsenrank_core.noise",
                        "coarsenrank_core.metrics", "coarsenrank_core.exposure",
-                       "coarsenrank_core.connectivity", "coarsenrank_core.heterogeneity")),
-    ("models", 3, ("coarsenrank_core.models",)),
+                       "coarsenrank_core.connectivity")),
+    ("models", 3, ("coarsenrank_core.models", "coarsenrank_core.heterogeneity")),
     ("readers", 3, ("coarsenrank_core.io",)),
     ("procedures", 4, ("coarsenrank_core.dic", "coarsenrank_core.alpha",
                        "coarsenrank_core.learning_rate",
