@@ -21,7 +21,7 @@ from .results import PosteriorResult, RankingResult
 __all__ = ["BootstrapResult", "rank_uncertainty", "shrink_refits", "shortest_rank_runs",
            "bootstrap_level", "units_per_item", "unit_counts", "likely_rank_runs",
            "hold_ranks", "nearest_rank_runs", "first_place_out_of_order", "order_note",
-           "equal_score_note", "unit_noun", "heterogeneity_note",
+           "equal_score_note", "unit_noun", "heterogeneity_note", "unmeasured_spread_text",
            "pair_overlap", "PairOverlap", "BOOTSTRAP_DRAWS", "MIN_UNITS", "MIN_PAIR_OVERLAP",
            "POSTERIOR_DRAWS", "INTERVAL_LEVEL", "MIN_PULLED_ITEMS"]
 
@@ -596,15 +596,7 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     who = unit_noun(result.unit)
     spread = result.heterogeneity
     if spread is None or not spread.measurable:
-        why = ("the data name no raters" if result.unit == "list" else
-               f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
-               "answer rather than separate answers"
-               if spread is not None and spread.split_rankers else
-               f"that needs {who}s who gave several lists that share an item")
-        whose = "the answers'" if result.unit == "list" else f"the {who}s'"
-        return (f"how much people differ item by item could not be measured ({why}), so "
-                f"rank_low..rank_high show how sure {whose} consensus is, not where "
-                "another person would place the item")
+        return unmeasured_spread_text(result.unit, spread, "rank_low..rank_high show")
     if spread.variance > 0:
         return (f"the {who}s differ item by item more than chance explains (sd {spread.sd:.2f} "
                 f"of a {who}'s log-score around the consensus), and rank_low..rank_high and "
@@ -615,6 +607,23 @@ def heterogeneity_note(result: BootstrapResult) -> str:
     return (f"the {who}s show no clear sign of differing item by item beyond chance (with "
             f"few lists per {who} a real difference can go unseen), so rank_low..rank_high "
             "show how sure their consensus is")
+
+
+def unmeasured_spread_text(unit: str, spread: RankerHeterogeneity | None, shows: str) -> str:
+    """Why the rankers' item-by-item spread could not be measured, and that the likely
+    ranks (``shows``: "rank_low..rank_high show", "the range shows") show how sure the
+    consensus is instead; for the command line's note and the Consensus page's caption."""
+    who = unit_noun(unit)
+    whose = f"the {who}s'"
+    if unit == "list":
+        why, whose = "these data name no raters", "the answers'"
+    elif spread is not None and spread.split_rankers:
+        why = (f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
+               "answer rather than separate answers")
+    else:
+        why = f"that needs {who}s who gave several lists that share an item"
+    return (f"how much people differ item by item could not be measured ({why}), so {shows} "
+            f"how sure {whose} consensus is, not where another person would place the item")
 
 
 def unit_noun(unit: str) -> str:
@@ -669,12 +678,10 @@ def order_note(result: PosteriorResult) -> str:
         source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
-    spread = result.heterogeneity if isinstance(result, BootstrapResult) else None
-    if spread is not None and spread.variance > 0:  # the draws hold a further rater's spread
-        assert isinstance(result, BootstrapResult)
-        who = unit_noun(result.unit)
-        source += (f", each moved by how much one {who} strays from the consensus item by "
-                   "item")
+    if (isinstance(result, BootstrapResult) and result.heterogeneity is not None
+            and result.heterogeneity.variance > 0):  # the draws hold a further rater's spread
+        source += (f", each moved by how much one {unit_noun(result.unit)} strays from the "
+                   "consensus item by item")
     return ("An item can have a higher chance of being first than one ranked above it: the "
             "order is the single best fit to all the answers, while the chance counts how "
             f"often the item came first {source}.")

@@ -12,6 +12,7 @@ from coarsenrank_core.uncertainty import (
     first_place_out_of_order,
     order_note,
     unit_noun,
+    unmeasured_spread_text,
 )
 
 __all__ = ["ranking_rows", "first_place_out_of_order", "order_note", "equal_score_note",
@@ -80,15 +81,8 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
     if heterogeneity is None:
         return ""
     if not heterogeneity.measurable:
-        why = ("these data name no raters" if unit == "list" else
-               f"each {unit_noun(unit)}'s comparisons are one ranking split into pairs, "
-               "pieces of one answer rather than separate answers"
-               if getattr(heterogeneity, "split_rankers", 0) else
-               "that needs raters who gave several lists that share an item")
-        whose = "the answers'" if unit == "list" else f"the {who}'"
-        return (f"How much people differ item by item could not be measured ({why}), so "
-                f"the range shows how sure {whose} consensus is, not where another person "
-                "would place the item.")
+        text = unmeasured_spread_text(unit, heterogeneity, "the range shows")
+        return f"{text[0].upper()}{text[1:]}."
     if heterogeneity.variance > 0:
         # one standard deviation on the log scale, as the factor a strength is multiplied by
         factor = math.exp(heterogeneity.sd)
