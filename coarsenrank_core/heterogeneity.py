@@ -13,8 +13,8 @@ from .preferences import Preferences
 from .simulate import pl_orderings
 
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
-           "entry_scores", "simulate_orders", "split_rankings", "with_heterogeneity",
-           "HETEROGENEITY_NULL_FITS",
+           "entry_scores", "item_set_index", "simulate_orders", "split_rankings",
+           "with_heterogeneity", "HETEROGENEITY_NULL_FITS",
            "HETEROGENEITY_Z", "HETEROGENEITY_COPIES", "HETEROGENEITY_MAX_ENTRIES"]
 
 #: Data sets simulated from the fit, with no heterogeneity, to centre the estimate and
@@ -47,12 +47,15 @@ class RankerHeterogeneity:
         Standard deviation of the estimate over :data:`HETEROGENEITY_NULL_FITS` data sets
         simulated from the fit with σ² = 0.
     measurable : bool
-        Whether some ranker gave two lists that share an item (weighted information > 0),
-        leaving out the rankers of :attr:`split_rankers`.
+        Whether some ranker gave two lists that share an item and do not hold the very same
+        items (weighted information > 0), leaving out the rankers of :attr:`split_rankers`.
     seconds : float
     split_rankers : int
         Rankers whose lists are one ranking split into pairs (:func:`split_rankings`): their
         lists are pieces of one answer, not separate answers, so they are left out.
+    repeats_only : bool
+        Whether the only lists of one ranker that share an item hold the very same items:
+        such pairs are left out (:func:`within_ranker_covariance`), so nothing is measurable.
     """
 
     variance: float
@@ -61,6 +64,7 @@ class RankerHeterogeneity:
     measurable: bool
     seconds: float = 0.0
     split_rankers: int = 0
+    repeats_only: bool = False
 
     @property
     def sd(self) -> float:
@@ -113,29 +117,57 @@ def entry_scores(prefs: Preferences, log_worths: np.ndarray):
     return tuple(np.concatenate(parts) for parts in zip(*out))
 
 
+def item_set_index(prefs: Preferences) -> np.ndarray:
+    """Per list, an index shared by exactly the lists that hold the same set of items
+    (whatever their order or ties); lists are compared within each length."""
+    index = np.empty(len(prefs), dtype=np.int64)
+    used = 0
+    for k in np.unique(prefs.lengths):
+        rows = np.flatnonzero(prefs.lengths == k)
+        table = np.sort(np.asarray(prefs.items)[prefs.offsets[:-1][rows, None] + np.arange(k)],
+                        axis=1).astype(np.int64)
+        table = np.ascontiguousarray(table)
+        keys = table.view(np.dtype((np.void, table.itemsize * max(int(k), 1)))).ravel()
+        _, inverse = np.unique(keys, return_inverse=True)
+        index[rows] = used + inverse.ravel()
+        used += int(inverse.max()) + 1 if rows.size else 0
+    return index
+
+
 def within_ranker_covariance(prefs: Preferences, log_worths: np.ndarray,
-                            list_weights: np.ndarray | None = None,
-                            units: np.ndarray | None = None) -> tuple[float, float]:
+                             list_weights: np.ndarray | None = None,
+                             units: np.ndarray | None = None,
+                             item_sets: np.ndarray | None = None) -> tuple[float, float]:
     """The summed products of one ranker's scores for an item across their different lists,
     and the products of the matching information.
 
     Their ratio estimates σ² of :class:`RankerHeterogeneity`:
     ``E[u_{l,i} u_{l',i}] ≈ I_{l,i} I_{l',i} σ²`` for lists ``l ≠ l'`` of one ranker. Products
-    within one list are left out (a list's own scores are correlated whatever σ²).
-    ``units`` gives each list's answerer (default ``prefs.ranker_index``).
+    within one list are left out (a list's own scores are correlated whatever σ²), and so are
+    products between lists of one ranker that hold the very same items (``item_sets``,
+    default :func:`item_set_index`): a second answer to the same question may be a copy of
+    the first (a form sent twice), whose scores agree whatever σ², and a copy cannot be told
+    from a repeat. ``units`` gives each list's answerer (default ``prefs.ranker_index``).
     """
     rows, items, score, information = entry_scores(prefs, log_worths)
     weights = np.asarray(prefs.weights if list_weights is None else list_weights, dtype=float)
     score = score * weights[rows]
     information = information * weights[rows]
     unit = np.asarray(prefs.ranker_index if units is None else units)[rows]
+    sets = np.asarray(item_set_index(prefs) if item_sets is None else item_sets)[rows]
     _, cell = np.unique(unit.astype(np.int64) * prefs.n_items + items, return_inverse=True)
     cell = cell.ravel()
+    # within a cell, the lists holding one set of items: their products are left out
+    _, same_set = np.unique(cell.astype(np.int64) * (int(sets.max(initial=0)) + 1) + sets,
+                            return_inverse=True)
+    same_set = same_set.ravel()
     score_sums = np.bincount(cell, score)
     information_sums = np.bincount(cell, information)
-    products = float(score_sums @ score_sums - score @ score)
+    set_scores = np.bincount(same_set, score)
+    set_information = np.bincount(same_set, information)
+    products = float(score_sums @ score_sums - set_scores @ set_scores)
     information_products = float(information_sums @ information_sums
-                                 - information @ information)
+                                 - set_information @ set_information)
     return products, information_products
 
 
@@ -237,17 +269,22 @@ def ranker_heterogeneity(prefs: Preferences, scores, refit: Callable[[Preference
     pieces = split[units]
     units[pieces] = prefs.n_rankers + np.arange(int(pieces.sum()))
     n_split = int(split.sum())
-    products, information = within_ranker_covariance(prefs, log_worths, list_weights, units)
+    item_sets = item_set_index(prefs)
+    products, information = within_ranker_covariance(prefs, log_worths, list_weights, units,
+                                                     item_sets)
     if information <= 0:
+        repeats = within_ranker_covariance(prefs, log_worths, list_weights, units,
+                                           np.arange(len(prefs)))[1] > 0
         return RankerHeterogeneity(0.0, float("nan"), float("nan"), False,
-                                   time.perf_counter() - start, n_split)
+                                   time.perf_counter() - start, n_split, bool(repeats))
     null = np.empty(n_null)
     for k in range(n_null):
         check_stop(should_stop, "Measuring how much the rankers differ was stopped.")
         simulated = simulate_orders(prefs, log_worths, rng)
         fitted = _log_worths(np.asarray(refit(simulated), dtype=float))
         sim_products, sim_information = within_ranker_covariance(simulated, fitted,
-                                                                 list_weights, units)
+                                                                 list_weights, units,
+                                                                 item_sets)
         # a simulated data set whose refit leaves no shared item informative says nothing
         null[k] = sim_products / sim_information if sim_information > 0 else np.nan
     null = null[np.isfinite(null)]

@@ -620,6 +620,9 @@ def unmeasured_spread_text(unit: str, spread: RankerHeterogeneity | None, shows:
     elif spread is not None and spread.split_rankers:
         why = (f"each {who}'s comparisons are one ranking split into pairs, pieces of one "
                "answer rather than separate answers")
+    elif spread is not None and spread.repeats_only:
+        why = (f"each {who}'s lists that share an item hold the very same items, and an "
+               "answer sent twice cannot be told from a second look")
     else:
         why = f"that needs {who}s who gave several lists that share an item"
     return (f"how much people differ item by item could not be measured ({why}), so {shows} "

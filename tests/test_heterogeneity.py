@@ -51,20 +51,59 @@ def test_entry_scores_are_the_derivatives_of_each_lists_log_likelihood():
 
 
 def test_within_ranker_covariance_sums_products_across_one_raters_lists_only():
-    prefs = _mixed_preferences()
+    prefs = _mixed_preferences()  # rater 0's first and last lists hold the same four items
     x = np.array([0.1, 0.4, -0.3, -0.2])
     weights = np.linspace(0.5, 1.5, len(prefs))
     rows, items, score, information = entry_scores(prefs, x)
     rater = prefs.ranker_index[rows]
+    item_set = [frozenset(prefs.items[prefs.offsets[n]:prefs.offsets[n + 1]].tolist())
+                for n in range(len(prefs))]
+    assert item_set[0] == item_set[7] and rater[rows == 0][0] == rater[rows == 7][0]
     products = information_products = 0.0
     for a in range(rows.size):
         for b in range(rows.size):
-            if rows[a] != rows[b] and rater[a] == rater[b] and items[a] == items[b]:
+            if (rows[a] != rows[b] and rater[a] == rater[b] and items[a] == items[b]
+                    and item_set[rows[a]] != item_set[rows[b]]):
                 w = weights[rows[a]] * weights[rows[b]]
                 products += w * score[a] * score[b]
                 information_products += w * information[a] * information[b]
     found = within_ranker_covariance(prefs, x, weights)
     assert found == pytest.approx((products, information_products))
+
+
+def test_item_set_index_is_shared_by_exactly_the_lists_holding_the_same_items():
+    from coarsenrank_core.heterogeneity import item_set_index
+
+    lists = [[0, 1, 2], [2, 1, 0], [{0, 1}, 2], [0, 1], [1, 0], [0, 1, 3], [3, 2],
+             [2, 1, 0, 3], [{0, 1, 2}]]
+    prefs = Preferences.from_lists(lists, n_items=4)
+    index = item_set_index(prefs)
+    held = [sorted(prefs.items[prefs.offsets[n]:prefs.offsets[n + 1]].tolist())
+            for n in range(len(prefs))]
+    assert len(set(index.tolist())) == 5
+    for a in range(len(lists)):
+        for b in range(len(lists)):
+            assert (index[a] == index[b]) == (held[a] == held[b]), (a, b)
+
+
+def test_answers_sent_twice_are_not_read_as_raters_who_differ():
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+
+    worths = true_worths(12, 1.5, "even")
+    for spread in (0.0, 1.0):
+        once = simulate_rankers(worths, 120, 5, lists_per_ranker=4, ranker_spread=spread,
+                                random_state=5).preferences
+        twice = Preferences.from_lists(
+            [lst for lst in once.to_lists() for _ in range(2)],
+            n_items=once.n_items, rankers=np.repeat(once.ranker_index, 2))
+        found = {name: ranker_heterogeneity(prefs, _refit(prefs), _refit, random_state=0)
+                 for name, prefs in (("once", once), ("twice", twice))}
+        # every copy's products with its original are left out, so the copies add nothing
+        assert found["twice"].estimate == pytest.approx(found["once"].estimate, abs=0.1)
+        if spread == 0.0:
+            assert found["twice"].variance == 0.0
+        else:
+            assert found["twice"].variance > 0.4
 
 
 def test_simulated_orders_keep_each_lists_items_ties_weight_and_rater():
@@ -370,3 +409,23 @@ def test_simulated_raters_with_a_spread_are_found_to_differ_and_without_one_are_
     assert found["sharing"].variance == 0.0
     with pytest.raises(ValueError, match="ranker_spread"):
         simulate_rankers(worths, 5, 3, ranker_spread=-1.0)
+
+
+def test_raters_who_only_repeat_one_set_of_items_are_told_why_the_spread_is_not_measured():
+    from coarsenrank_core.simulate import simulate_rankers, true_worths
+    from coarsenrank_core.uncertainty import unmeasured_spread_text
+
+    worths = true_worths(6, 1.5, "even")
+    once = simulate_rankers(worths, 40, 6, lists_per_ranker=1, random_state=2).preferences
+    again = simulate_rankers(worths, 40, 6, lists_per_ranker=1, random_state=3).preferences
+    # every rater ranks all six items twice: their two lists hold the very same items
+    both = Preferences.from_lists(once.to_lists() + again.to_lists(), n_items=6,
+                                  rankers=np.tile(np.arange(40), 2))
+    result = rank_uncertainty(both, n_draws=10, random_state=0)
+    spread = result.heterogeneity
+    assert spread is not None and not spread.measurable and spread.repeats_only
+    assert spread.variance == 0.0
+    text = unmeasured_spread_text(result.unit, spread, "the likely ranks show")
+    assert "very same items" in text and "sent twice" in text
+    one_each = rank_uncertainty(once, n_draws=10, random_state=0).heterogeneity
+    assert one_each is not None and not one_each.repeats_only

@@ -1018,7 +1018,11 @@ chance). Two lists of one rater that share an item then carry correlated scores 
 `E[u_{{l,i}} u_{{l',i}}] ≈ I_{{l,i}} I_{{l',i}} σ²` (`u` the derivative of a list's
 log-likelihood in the item's log-worth, `I` its information), while lists of different
 raters do not; the ratio of the summed products over one rater's different lists
-estimates σ², on the lists weighted by the chance that they are careful. The fit's own
+estimates σ², on the lists weighted by the chance that they are careful. Two lists of one
+rater holding the very same items are left out of each other's products: a form sent twice
+agrees with itself whatever σ² (120 raters sharing one order, 4 lists of 5 of 12 items
+each, every list sent twice, read σ² = 0.54 before; −0.08, not used, now), and a copy cannot
+be told from a second look. The fit's own
 tuning to the answers biases that ratio, so it is centred on 10 data sets simulated from the
 fit with σ² = 0 and refitted, and used only when it lies 2 of their standard deviations
 above 0 (`default_rater_spread_real.csv`, 5 seeds):
