@@ -1,5 +1,7 @@
 """Numbers in cells: scores with decimals, signs, missing-value codes and numeric item titles."""
 
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -222,7 +224,18 @@ def test_shared_places_read_as_the_cell_by_cell_loop_did(grid):
 def test_shared_places_are_read_and_names_are_not():
     from coarsenrank_core.io.survey import tied_rank_values
 
-    cells = np.array([["=1", "T2", "Joint 3rd", "4=", "Joint first", "jt. 2nd"],
-                      ["T0", "=0", "Tea", "T2.5", "2", ""]], dtype=object)
+    cells = np.array([["=1", "T2", "Joint 3rd", "4=", "Joint first", "jt. 2nd", "T-2"],
+                      ["T0", "=0", "Tea", "T2.5", "2", "", "Tied"]], dtype=object)
     np.testing.assert_array_equal(tied_rank_values(cells),
-                                  [[1, 2, 3, 4, 1, 2], [np.nan, np.nan, np.nan, np.nan, 2, 0]])
+                                  [[1, 2, 3, 4, 1, 2, 2],
+                                   [np.nan, np.nan, np.nan, np.nan, 2, 0, np.nan]])
+
+
+@pytest.mark.parametrize("shared", ["Tied 2nd", "tied 2nd", "Joint 2nd", "T2", "=2", "2="])
+def test_a_shared_place_spelt_out_reads_as_a_tie(shared):
+    """``Tied 2nd`` (as the README lists it) is read as ``Joint 2nd`` is; it was read as
+    ``T`` and ``ied 2nd``, no rank, and the file was refused as a layout of names."""
+    table = f"judge,Anna,Bea,Cleo\nJ1,1st,{shared},{shared}\nJ2,{shared},1st,3rd\n"
+    prefs = read_preferences(io.BytesIO(table.encode()))
+    assert prefs.to_lists(names=True) == [["Anna", frozenset({"Bea", "Cleo"})],
+                                          ["Bea", "Anna", "Cleo"]]

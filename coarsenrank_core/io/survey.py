@@ -136,8 +136,8 @@ def is_plain_number(cells: object) -> np.ndarray:
 
 
 #: A shared place as results tables write it: ``=1``, ``1=``, ``T2``, ``T-2``, ``Tied 2nd``,
-#: ``Joint 3rd``, ``Jt 3rd``.
-_TIED_PLACE = re.compile(r"(?:=|t-?|tied\s*|joint\s*|jt\.?\s*)(?P<after>\w.*)|(?P<before>.*\w)\s*=",
+#: ``Joint 3rd``, ``Jt 3rd``. ``tied`` is tried before ``t``, which would leave ``ied 2nd``.
+_TIED_PLACE = re.compile(r"(?:=|tied\s*|t-?|joint\s*|jt\.?\s*)(?P<after>\w.*)|(?P<before>.*\w)\s*=",
                          re.IGNORECASE)
 #: :data:`_TIED_PLACE` over a whole cell, as ``fullmatch`` reads it (for ``str.extract``).
 _TIED_PLACE_WHOLE = re.compile(rf"^(?:{_TIED_PLACE.pattern})\Z", re.IGNORECASE)
