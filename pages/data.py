@@ -71,15 +71,16 @@ elif source == SOURCES["session"]:
     st.markdown("Open a session file downloaded from “Share or save this view” in the "
                 "sidebar: it holds the data, the true order, α, the methods and the noise.")
     saved = st.file_uploader("Session file (.json)", type=["json"], key="upload_session")
-    refused = None if saved is None else state.upload_refused("session", saved.getvalue())
-    if refused is None and saved is not None and state.upload_is_new("session",
-                                                                     saved.getvalue()):
+    session = None if saved is None else state.uploaded(saved)
+    refused = None if session is None else state.upload_refused("session", session.digest)
+    if refused is None and session is not None and state.upload_is_new("session",
+                                                                       session.digest):
         try:
-            opened, session_notes = open_session_file(saved.getvalue())
+            opened, session_notes = open_session_file(session.data)
         except SessionFileError as error:
-            refused = state.upload_refused("session", saved.getvalue(), str(error))
+            refused = state.upload_refused("session", session.digest, str(error))
         else:
-            state.upload_loaded("session", saved.getvalue())
+            state.upload_loaded("session", session.digest)
             st.success(f"Opened the session: {plain(opened.name)}")
             for note in session_notes:
                 st.info(plain(note))
@@ -101,13 +102,13 @@ elif source == SOURCES["upload"]:
         st.button("Read it again", key="read_again")
         st.info(f"Still loaded: {plain(state.current().name)}")
     elif upload is not None:
-        data = upload.getvalue()
-        importer.new_file(data, upload.name)
+        file = state.uploaded(upload)
+        importer.new_file(file, upload.name)
         st.subheader("Check how the file was read", divider="gray")
-        layout, options = importer.corrections(data, upload.name)
+        layout, options = importer.corrections(file, upload.name)
         try:
             with importer.stoppable("upload_read"):
-                result = importer.read_upload(data, upload.name, layout, options)
+                result = importer.read_upload(file, upload.name, layout, options)
         except PreferenceFormatError as error:
             format_error(error)
             example = layout if layout != "auto" else "wide"
@@ -131,7 +132,7 @@ elif source == SOURCES["upload"]:
                 "order of the data loaded now, if there is one.")
     elif truth_upload is not None:
         try:
-            truth = compute.read_truth_upload(truth_upload.getvalue(), truth_upload.name,
+            truth = compute.read_truth_upload(state.uploaded(truth_upload), truth_upload.name,
                                               dataset.preferences, dataset.key)
         except PreferenceFormatError as error:
             format_error(error)

@@ -190,3 +190,34 @@ def test_peer_grades_upload_reads_higher_as_better_or_asks_which_way_up():
     at.radio(key="upload_best").set_value("1 is the worst").run()
     assert not at.error
     assert "g2 > g1\ng1 > g2" in texts(at)
+
+
+@pytest.mark.parametrize("slot, source, name, content", [
+    ("upload_file", "My own file", "survey.csv", RANKS),
+    ("upload_session", "A saved session", "s.json", b'{"a": 1}'),
+])
+def test_one_upload_is_hashed_once_not_on_every_rerun(monkeypatch, slot, source, name,
+                                                      content):
+    """The Data page's helpers (new-file marker, column and read caches, the session file's
+    loaded and refused markers) share one digest of the upload, kept under its file id:
+    the rerun that receives the file hashes it once, a later rerun not at all."""
+    import hashlib
+
+    hashed = []
+    sha1 = hashlib.sha1
+
+    def counting(data=b"", *args, **kwargs):
+        hashed.append(isinstance(data, bytes) and data == content)
+        return sha1(data, *args, **kwargs)
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value(source).run()
+    at.file_uploader(key=slot).set_value((name, content, "text/csv"))
+    monkeypatch.setattr(hashlib, "sha1", counting)
+    at.run()
+    assert not at.exception
+    assert sum(hashed) == 1
+    hashed.clear()
+    at.run()
+    assert not at.exception and sum(hashed) == 0

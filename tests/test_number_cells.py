@@ -1,5 +1,7 @@
 """Numbers in cells: scores with decimals, signs, missing-value codes and numeric item titles."""
 
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -178,3 +180,62 @@ def test_one_is_the_worst_says_when_the_layout_has_no_rank_numbers_to_turn():
     ranks = read_file(b"who,A,B,C\nv1,1,2,3\nv2,2,1,3\n", options=WORST)
     assert not any("was not used" in n for n in ranks.report.notes)
     assert orders(ranks.preferences)[0] == ["C", "B", "A"]
+
+
+# ------------------------------------------- shared places: the vectorised read against a loop
+def _tied_rank_values_by_loop(cells):
+    """The reading of shared places as it was before it was vectorised: one match a cell."""
+    import pandas as pd
+
+    from coarsenrank_core.io.survey import _TIED_PLACE, _rank_value
+
+    cells = np.asarray(cells, dtype=object)
+    codes, unique = pd.factorize(cells.ravel())
+    ranks = rank_values(unique)
+    for i in np.flatnonzero(~np.isfinite(ranks)):
+        match = _TIED_PLACE.fullmatch(str(unique[i]).strip())
+        if match is not None:
+            place = _rank_value(match["after"] or match["before"])
+            ranks[i] = place if place >= 1 else np.nan
+    return ranks[codes].reshape(cells.shape) if codes.size else np.full(cells.shape, np.nan)
+
+
+_PLACE_PARTS = st.sampled_from(["", "=", "T", "t-", "T-", "Tied ", "tied", "Joint ", "JT.",
+                                "jt ", " ", "-", "Rank ", "x"])
+_PLACE_CORES = st.sampled_from(["1", "2", "3", "10", "0", "-1", "2.0", "2.5", "1st", "2nd",
+                                "third", "First", "first choice", "n/a", "-99", "A", "Tea",
+                                "=", "", "é", "2 =", "1\n"])
+_CELL = st.one_of(
+    st.builds(lambda a, b, c: a + b + c, _PLACE_PARTS, _PLACE_CORES,
+              st.sampled_from(["", "=", " =", " ", "= ", "x"])),
+    st.integers(-3, 12), st.floats(-3, 12, allow_nan=False).map(lambda v: round(v, 1)),
+    st.text(alphabet="=Tt- 1203jointied.", max_size=8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_CELL, min_size=3, max_size=3), min_size=0, max_size=8))
+def test_shared_places_read_as_the_cell_by_cell_loop_did(grid):
+    from coarsenrank_core.io.survey import tied_rank_values
+
+    cells = np.array(grid, dtype=object).reshape(len(grid), 3)
+    np.testing.assert_array_equal(tied_rank_values(cells), _tied_rank_values_by_loop(cells))
+
+
+def test_shared_places_are_read_and_names_are_not():
+    from coarsenrank_core.io.survey import tied_rank_values
+
+    cells = np.array([["=1", "T2", "Joint 3rd", "4=", "Joint first", "jt. 2nd", "T-2"],
+                      ["T0", "=0", "Tea", "T2.5", "2", "", "Tied"]], dtype=object)
+    np.testing.assert_array_equal(tied_rank_values(cells),
+                                  [[1, 2, 3, 4, 1, 2, 2],
+                                   [np.nan, np.nan, np.nan, np.nan, 2, 0, np.nan]])
+
+
+@pytest.mark.parametrize("shared", ["Tied 2nd", "tied 2nd", "Joint 2nd", "T2", "=2", "2="])
+def test_a_shared_place_spelt_out_reads_as_a_tie(shared):
+    """``Tied 2nd`` (as the README lists it) is read as ``Joint 2nd`` is; it was read as
+    ``T`` and ``ied 2nd``, no rank, and the file was refused as a layout of names."""
+    table = f"judge,Anna,Bea,Cleo\nJ1,1st,{shared},{shared}\nJ2,{shared},1st,3rd\n"
+    prefs = read_preferences(io.BytesIO(table.encode()))
+    assert prefs.to_lists(names=True) == [["Anna", frozenset({"Bea", "Cleo"})],
+                                          ["Bea", "Anna", "Cleo"]]

@@ -101,6 +101,34 @@ def test_judge_merged_over_its_rows_names_each_row():
     assert prefs.to_lists(names=True) == [["Cake", "Pie", "Tart"], ["Tart", "Cake", "Pie"]]
 
 
+@pytest.mark.parametrize("chunk", [1 << 20, 61])
+@pytest.mark.parametrize("fast", [True, False])
+def test_merged_cells_are_found_in_the_one_pass_that_reads_the_sheet(monkeypatch, fast, chunk):
+    """The merged blocks come from the same unpacking of the sheet's XML as its cells (a
+    second one cost as much again on a large sheet), with chunks that cut the XML anywhere."""
+    from coarsenrank_core.io import containers
+
+    rows = [["Judge", "Item", "Rank"],
+            ["Ann", "Cake", 1], [None, "Pie", 2], [None, "Tart", 3],
+            ["Bob", "Tart", 1], [None, "Cake", 2], [None, "Pie", 3]]
+    data = workbook(rows, ("A2:A4", "A5:A7", "B9:C9"))
+    monkeypatch.setattr(containers, "_CHUNK_BYTES", chunk)
+    containers.clear_workbook_cache()
+    try:
+        book = containers._workbook(data)
+        part = book.parts[book.sheetnames[0]]
+        opened, open_part = [], book.archive.open
+        monkeypatch.setattr(book.archive, "open",
+                            lambda name, *args: opened.append(name) or open_part(name, *args))
+        table = containers._sheet_table(book, book.sheetnames[0], fast=fast)
+    finally:
+        containers.clear_workbook_cache()
+    assert opened == [part]
+    assert table.rows == [["Judge", "Item", "Rank"],
+                          ["Ann", "Cake", "1"], ["Ann", "Pie", "2"], ["Ann", "Tart", "3"],
+                          ["Bob", "Tart", "1"], ["Bob", "Cake", "2"], ["Bob", "Pie", "3"]]
+
+
 def test_merged_title_across_columns_is_not_spread_and_blank_cells_stay_blank():
     rows = [["Tasting 2026", None, None],
             ["voter", "1st", "2nd"],

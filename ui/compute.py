@@ -80,7 +80,33 @@ class Timings:
     runs: int
 
 
+@dataclass(frozen=True, eq=False)
+class Digested:
+    """Uploaded bytes with their SHA-1 digest, taken once (a cache keys them by the digest)."""
+
+    data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, data: bytes) -> Digested:
+        """Digest ``data`` once.
+
+        Parameters
+        ----------
+        data : bytes
+            The file's content.
+
+        Returns
+        -------
+        Digested
+            The content and its hex SHA-1 digest.
+        """
+        return cls(data, hashlib.sha1(data).hexdigest())
+
+
 def _key_part(value):
+    if isinstance(value, Digested):
+        return ("bytes", value.digest)
     if isinstance(value, (bytes, bytearray)):
         return ("bytes", hashlib.sha1(value).hexdigest())
     if isinstance(value, np.ndarray):
@@ -267,9 +293,9 @@ def load_sample(sample_id: str) -> Dataset:
 
 
 @_cached(max_entries=8)
-def read_truth_upload(data: bytes, name: str, _prefs: Preferences, key: str) -> np.ndarray:
-    """Parse an uploaded ground truth against the current items."""
-    return read_truth(named_upload(data, name), _prefs)
+def read_truth_upload(file: Digested, name: str, _prefs: Preferences, key: str) -> np.ndarray:
+    """Parse an uploaded ground truth against the current items (keyed by its digest)."""
+    return read_truth(named_upload(file.data, name), _prefs)
 
 
 def named_upload(data: bytes, name: str) -> io.BytesIO:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from contextlib import contextmanager
 
 import streamlit as st
@@ -19,7 +18,7 @@ from coarsenrank_core.io import (
 )
 
 from . import state
-from .compute import _cached, job, named_upload
+from .compute import Digested, _cached, job, named_upload
 from .text import count as text_count
 from .text import list_word, plain
 from .widgets import stop_button, was_stopped
@@ -32,15 +31,15 @@ PREVIEW_ROWS = 3
 
 
 @_cached(max_entries=8)
-def read_upload(data: bytes, name: str, layout: str, options: ReadOptions) -> ReadResult:
-    """Parse uploaded bytes with the user's corrections (errors are raised, not cached).
+def read_upload(file: Digested, name: str, layout: str, options: ReadOptions) -> ReadResult:
+    """Parse an upload with the user's corrections (errors are raised, not cached).
 
     The result is immutable and cached once per content, shared by every session that
     uploads the same file. Call it inside :func:`stoppable` so that Stop ends it; the cache
     is :mod:`ui.compute`'s own, since the reading redraws the caller's progress bar, which a
     Streamlit cache would try to replay.
     """
-    return read_file(named_upload(data, name), format=layout, options=options)
+    return read_file(named_upload(file.data, name), format=layout, options=options)
 
 
 #: the parts of an import that read the file, each with its own Stop button
@@ -66,18 +65,18 @@ def reading_stopped() -> bool:
 
 
 @_cached(max_entries=16)
-def upload_columns(data: bytes, name: str, sheet) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def upload_columns(file: Digested, name: str, sheet) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The file's column titles and, for a workbook, its sheets."""
     try:
-        sheets = sheet_names(data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
+        sheets = sheet_names(file.data) if name.lower().endswith((".xlsx", ".xlsm")) else ()
     except PreferenceFormatError:  # a damaged workbook is reported by the reader
         sheets = ()
-    return table_columns(named_upload(data, name), ReadOptions(sheet=sheet)), sheets
+    return table_columns(named_upload(file.data, name), ReadOptions(sheet=sheet)), sheets
 
 
-def new_file(data: bytes, name: str) -> bool:
+def new_file(file: Digested, name: str) -> bool:
     """Whether this upload differs from the last one; a new file resets the corrections."""
-    marker = (name, hashlib.sha1(data).hexdigest())
+    marker = (name, file.digest)
     if st.session_state.get(_MARKER) == marker:
         return False
     st.session_state[_MARKER] = marker
@@ -86,7 +85,7 @@ def new_file(data: bytes, name: str) -> bool:
     return True
 
 
-def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
+def corrections(file: Digested, name: str) -> tuple[str, ReadOptions]:
     """Widgets to correct the reading; returns the layout id and the options."""
     layouts = {"auto": "Detect automatically",
                **{f.id: f.title[:1].upper() + f.title[1:] for f in FORMATS.values()}}
@@ -95,11 +94,11 @@ def corrections(data: bytes, name: str) -> tuple[str, ReadOptions]:
                             format_func=layouts.get, key="upload_format")
     sheet = st.session_state.get("upload_sheet")
     with stoppable("upload_columns"):
-        columns, sheets = upload_columns(data, name, sheet)
+        columns, sheets = upload_columns(file, name, sheet)
     if len(sheets) > 1:
         sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
         with stoppable("upload_sheet"):
-            columns, _ = upload_columns(data, name, sheet)
+            columns, _ = upload_columns(file, name, sheet)
     items = ranker = count = None
     one_is_best = True
     if columns:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import streamlit as st
 
 from coarsenrank_core.comparison import DEFAULT_COMPARISON
 from coarsenrank_core.results import tempering
 
-from .compute import load_sample
+from .compute import Digested, load_sample
 from .dataset import Dataset as Dataset  # re-exported: pages and ui/share use state.Dataset
 from .dataset import NoiseReport as NoiseReport
 from .samples import DEFAULT_SAMPLE
@@ -22,6 +20,9 @@ _NOISY = "noisy_copy"
 _SHOWN = "_widget_shown"
 _KEPT = "_kept_"  # the prefix of the phone's "More columns" switches too (ui.phone)
 _DEFAULTS = "_widget_defaults"
+_DIGESTS = "_upload_digests"
+#: uploads whose digest is kept (one per uploader of the Data page)
+KEPT_DIGESTS = 4
 
 
 def current() -> Dataset:
@@ -167,28 +168,54 @@ def stored(name: str):
     return entry[1] if entry is not None and entry[0] == current().key else None
 
 
-def upload_is_new(slot: str, data: bytes) -> bool:
-    """Whether the file in uploader ``slot`` still has to be loaded.
+def uploaded(upload) -> Digested:
+    """The bytes of a Streamlit upload with their digest, taken once per upload.
+
+    The digest is kept in the session under the upload's ``file_id`` and size, so the
+    page's reruns, and every helper of one rerun, reuse it instead of hashing the file again.
+
+    Parameters
+    ----------
+    upload : streamlit.runtime.uploaded_file_manager.UploadedFile
+        What ``st.file_uploader`` returned (not None).
+
+    Returns
+    -------
+    Digested
+        The file's bytes and their digest.
+    """
+    data = upload.getvalue()
+    kept = st.session_state.setdefault(_DIGESTS, {})
+    marker = (upload.file_id, len(data))
+    digest = kept.get(marker)
+    if digest is None:
+        digest = kept[marker] = Digested.of(data).digest
+        while len(kept) > KEPT_DIGESTS:
+            del kept[next(iter(kept))]
+    return Digested(data, digest)
+
+
+def upload_is_new(slot: str, digest: str) -> bool:
+    """Whether the file of digest ``digest`` in uploader ``slot`` still has to be loaded.
 
     True for a file not loaded yet, and also for the same file again after other data were
     loaded, so that re-uploading always reloads it.
     """
     marker = st.session_state.get("_upload_" + slot)
-    digest = hashlib.sha1(data).hexdigest()
     return marker is None or marker != (digest, current().original.key)
 
 
-def upload_loaded(slot: str, data: bytes) -> None:
-    """Record that the file in uploader ``slot`` is what is loaded now."""
-    st.session_state["_upload_" + slot] = (hashlib.sha1(data).hexdigest(),
-                                           current().original.key)
+def upload_loaded(slot: str, digest: str) -> None:
+    """Record that the file of digest ``digest`` in uploader ``slot`` is what is loaded now."""
+    st.session_state["_upload_" + slot] = (digest, current().original.key)
 
 
-def upload_refused(slot: str, data: bytes, message: str | None = None) -> str | None:
-    """The reason the file in uploader ``slot`` was refused, if it was (None otherwise);
-    with ``message``, record that reason. A refused file stays in its uploader over the
-    page's reruns: the reason is shown again without reading the file again."""
-    key, digest = "_refused_" + slot, hashlib.sha1(data).hexdigest()
+def upload_refused(slot: str, digest: str, message: str | None = None) -> str | None:
+    """The reason the file of digest ``digest`` in uploader ``slot`` was refused, if it was
+    (None otherwise); with ``message``, record that reason. A refused file stays in its
+    uploader over the page's reruns: the reason is shown again without reading the file
+    again."""
+    key = "_refused_" + slot
     if message is not None:
         st.session_state[key] = (digest, message)
     kept = st.session_state.get(key)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
-from .sheet_scan import NotCanonical, pad_row, scan_sheet, take_back_row
+from .sheet_scan import NotCanonical, Readable, pad_row, scan_sheet, take_back_row
 from .tables import Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
@@ -583,26 +583,32 @@ def _sheet_table(book: _OpenBook, title: str, *, fast: bool = True) -> Table:
             progress(min(done, total), total)
         check_stop(should_stop, f"reading stopped at row {row:,} of sheet '{title}'")
 
-    read = None
+    def table_of(read: tuple[list[str], list[int], list[int]], watch: _MergeWatch) -> Table:
+        table = Table.from_flat(*read, ",")
+        if (table.cells == "").any():  # only a blank cell can lie under a merged one
+            table = _filled_down(table, _merged_blocks(watch.tail()))
+        return table
+
+    table = None
     if fast:
         try:
             with book.archive.open(book.parts[title]) as source:
+                watch = _MergeWatch(source)
                 read = scan_sheet(
-                    source, chunk_bytes=_CHUNK_BYTES, shared_texts=book.shared_texts,
+                    watch, chunk_bytes=_CHUNK_BYTES, shared_texts=book.shared_texts,
                     convert=partial(_typed_text, book), columns=_COLUMNS,
                     max_cells=_MAX_SHEET_CELLS, blank_slack=BLANK_CELLS_SLACK,
                     blank_factor=BLANK_CELLS_FACTOR, before_chunk=before_chunk,
                     max_row=MAX_SHEET_ROW)
+                table = table_of(read, watch)
         except NotCanonical:
-            read = None
-    if read is None:
-        read = _streamed_sheet(book, title, before_chunk)
+            table = None
+    if table is None:  # the parser reads the sheet from its start
+        with book.archive.open(book.parts[title]) as source:
+            watch = _MergeWatch(source)
+            table = table_of(_streamed_sheet(book, title, before_chunk, watch), watch)
     if progress is not None:
         progress(total, total)
-    values, widths, lines = read
-    table = Table.from_flat(values, widths, lines, ",")
-    if (table.cells == "").any():  # only a blank cell can lie under a merged one
-        table = _filled_down(table, _merged_blocks(book, title))
     table.cells.flags.writeable = False  # shared through the cache
     return table
 
@@ -611,22 +617,48 @@ _MERGE_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref\s*=\s*
                          rb"\$?([A-Za-z]{1,3})\$?(\d{1,7}):\$?([A-Za-z]{1,3})\$?(\d{1,7})[\"']")
 
 
-def _merged_blocks(book: _OpenBook, title: str) -> list[tuple[int, int, int]]:
-    """The merged cells of a sheet that span rows: (column, first row, last row), 1-based.
+class _MergeWatch:
+    """A sheet's XML stream that keeps, as the rows are read, the XML from its first
+    ``mergeCell`` on: Excel writes ``<mergeCells>`` after the rows, so they are found in the
+    same pass as the cells, without unpacking the sheet again."""
 
-    Excel writes them after the rows (``<mergeCells>``), so the sheet's XML is searched once
-    more, without parsing it, for where they begin.
-    """
-    tail = b""
-    with book.archive.open(book.parts[title]) as source:
-        carry = b""
-        while chunk := source.read(_CHUNK_BYTES):
-            text = carry + chunk
-            at = text.find(b"mergeCell")
-            if at >= 0:
-                tail = text[max(at - 64, 0):] + source.read(MAX_PART_BYTES)
-                break
-            carry = text[-64:]
+    def __init__(self, source: Readable):
+        self._source = source
+        self._carry = b""
+        self._kept: bytearray | None = None
+        self._room = MAX_PART_BYTES  # what is kept after the chunk where they begin
+
+    def read(self, size: int = -1) -> bytes:
+        """Read as from the stream itself, watching for the merged cells."""
+        chunk = self._source.read(size)
+        self._watch(chunk)
+        return chunk
+
+    def _watch(self, chunk: bytes) -> None:
+        if self._kept is not None:
+            self._kept += chunk[:self._room]
+            self._room -= min(len(chunk), self._room)
+            return
+        text = self._carry + chunk
+        at = text.find(b"mergeCell")
+        if at >= 0:
+            self._kept = bytearray(text[max(at - 64, 0):])
+        else:
+            self._carry = text[-64:]
+
+    def tail(self) -> bytes:
+        """The XML from the merged cells on; what the reading of rows left unread is read
+        now (the same pass through the sheet), and nothing when there are none."""
+        while self._kept is None and (chunk := self._source.read(_CHUNK_BYTES)):
+            self._watch(chunk)
+        if self._kept is not None and self._room > 0:
+            self._watch(self._source.read(self._room))
+        return bytes(self._kept or b"")
+
+
+def _merged_blocks(tail: bytes) -> list[tuple[int, int, int]]:
+    """The merged cells of a sheet that span rows: (column, first row, last row), 1-based,
+    from the sheet's XML after its first ``mergeCell`` (:meth:`_MergeWatch.tail`)."""
     blocks = []
     for first_col, first_row, _, last_row in _MERGE_CELL.findall(tail):
         column = _COLUMNS.get(first_col.decode().upper())
@@ -661,10 +693,11 @@ def _filled_down(table: Table, blocks: list[tuple[int, int, int]]) -> Table:
     return Table(cells, lines, table.delimiter, tuple(widths))
 
 
-def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, int], None]
-                    ) -> tuple[list[str], list[int], list[int]]:
-    """One sheet's rows with values, streamed through expat cell by cell: the values, each
-    row's width and each row's number (as :func:`.sheet_scan.scan_sheet` returns them)."""
+def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, int], None],
+                    source: Readable) -> tuple[list[str], list[int], list[int]]:
+    """One sheet's rows with values from ``source`` (its XML), streamed through expat cell by
+    cell: the values, each row's width and each row's number (as
+    :func:`.sheet_scan.scan_sheet` returns them)."""
     from xml.parsers import expat
 
     stream = _SheetStream(book, title)
@@ -674,15 +707,14 @@ def _streamed_sheet(book: _OpenBook, title: str, before_chunk: Callable[[int, in
     parser.StartDoctypeDeclHandler = _refuse_doctype
     done = 0
     try:
-        with book.archive.open(book.parts[title]) as source:
-            while not stream.counts()[3]:
-                before_chunk(done, stream.counts()[2])
-                done += 1
-                chunk = source.read(_CHUNK_BYTES)
-                parser.Parse(chunk, not chunk)
-                if not chunk:
-                    break
-                _refuse_blank_flood(title, *stream.counts()[:3])
+        while not stream.counts()[3]:
+            before_chunk(done, stream.counts()[2])
+            done += 1
+            chunk = source.read(_CHUNK_BYTES)
+            parser.Parse(chunk, not chunk)
+            if not chunk:
+                break
+            _refuse_blank_flood(title, *stream.counts()[:3])
     except expat.ExpatError as exc:
         raise PreferenceFormatError(
             f"The sheet '{title}' is not well-formed XML ({expat.ErrorString(exc.code)}, "

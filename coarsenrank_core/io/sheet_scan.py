@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from itertools import repeat
 from operator import itemgetter
-from typing import IO
+from typing import Protocol
 from xml.parsers import expat
 
 #: Characters XML 1.0 does not allow (beside ``<`` and ``&``, which the patterns handle).
@@ -98,7 +98,14 @@ def _xml_text(raw: str) -> str:
     return raw
 
 
-def scan_sheet(source: IO[bytes], *, chunk_bytes: int, shared_texts: list[str | None],
+class Readable(Protocol):
+    """A binary stream read a chunk at a time (an unpacked zip member, or a wrapper of one)."""
+
+    def read(self, size: int = -1, /) -> bytes:
+        """Up to ``size`` bytes; empty at the end."""
+
+
+def scan_sheet(source: Readable, *, chunk_bytes: int, shared_texts: list[str | None],
                convert: Convert, columns: dict[str, int],
                max_cells: int, blank_slack: int, blank_factor: int,
                before_chunk: Callable[[int, int], None], max_row: int

@@ -136,9 +136,11 @@ def is_plain_number(cells: object) -> np.ndarray:
 
 
 #: A shared place as results tables write it: ``=1``, ``1=``, ``T2``, ``T-2``, ``Tied 2nd``,
-#: ``Joint 3rd``, ``Jt 3rd``.
-_TIED_PLACE = re.compile(r"(?:=|t-?|tied\s*|joint\s*|jt\.?\s*)(?P<after>\w.*)|(?P<before>.*\w)\s*=",
+#: ``Joint 3rd``, ``Jt 3rd``. ``tied`` is tried before ``t``, which would leave ``ied 2nd``.
+_TIED_PLACE = re.compile(r"(?:=|tied\s*|t-?|joint\s*|jt\.?\s*)(?P<after>\w.*)|(?P<before>.*\w)\s*=",
                          re.IGNORECASE)
+#: :data:`_TIED_PLACE` over a whole cell, as ``fullmatch`` reads it (for ``str.extract``).
+_TIED_PLACE_WHOLE = re.compile(rf"^(?:{_TIED_PLACE.pattern})\Z", re.IGNORECASE)
 
 
 def tied_rank_values(cells: np.ndarray) -> np.ndarray:
@@ -150,11 +152,13 @@ def tied_rank_values(cells: np.ndarray) -> np.ndarray:
     cells = np.asarray(cells, dtype=object)
     codes, unique = pd.factorize(cells.ravel())
     ranks = rank_values(unique)
-    for i in np.flatnonzero(~np.isfinite(ranks)):
-        match = _TIED_PLACE.fullmatch(str(unique[i]).strip())
-        if match is not None:
-            place = _rank_value(match["after"] or match["before"])
-            ranks[i] = place if place >= 1 else np.nan
+    other = np.flatnonzero(~np.isfinite(ranks))
+    if other.size:  # the distinct cells that are no plain rank, matched all at once
+        found = pd.Series(unique[other], dtype=object).astype(str).str.strip() \
+            .str.extract(_TIED_PLACE_WHOLE)
+        matched = found["after"].notna().to_numpy() | found["before"].notna().to_numpy()
+        places = rank_values(found["after"].fillna(found["before"])[matched].to_numpy())
+        ranks[other[matched]] = np.where(places >= 1, places, np.nan)
     out: np.ndarray = ranks[codes].reshape(cells.shape) if codes.size else \
         np.full(cells.shape, np.nan)
     return out
