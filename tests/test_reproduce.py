@@ -110,7 +110,8 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
     assert all(0 <= float(r["mean"]) <= 1 for r in intervals)
     with open(out / "default_real_data.csv") as handle:
         real = list(csv.DictReader(handle))
-    assert {r["dataset"] for r in real} == {"readlevel", "babyface", "peergrading_released"}
+    assert {r["dataset"] for r in real} == {"readlevel", "babyface", "peergrading_released",
+                                            "peergrading_rebuilt"}
     assert {r["method"] for r in real} >= {"posterior, τ calibrated (Syring & Martin)",
                                           "posterior, τ by SafeBayes"}
     with open(out / "default_learning_rates.csv") as handle:
@@ -130,13 +131,15 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
     assert all(float(r["scale"]) > 0 for r in split) and "scale factor k" in default
     with open(out / "default_widening.csv") as handle:
         widening = list(csv.DictReader(handle))
-    assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)"}
+    assert {r["data"] for r in widening} >= {"Readlevel", "BabyFace", "PeerGrading (released)",
+                                             "PeerGrading (rebuilt)"}
     assert {float(r["factor"]) for r in widening} >= {1.0, 2.0}
     assert_widening_by_one_is_the_default(real, widening)
     assert "How much wider would the consensus-only likely ranks have to be" in default
     with open(out / "default_rater_spread_real.csv") as handle:
         spread = {r["dataset"]: r for r in csv.DictReader(handle)}
-    assert set(spread) == {"readlevel", "babyface", "peergrading_released"}
+    assert set(spread) == {"readlevel", "babyface", "peergrading_released",
+                           "peergrading_rebuilt"}
     # every paper's dataset has raters who differ item by item far beyond chance
     assert all(float(r["estimate"]) > 4 * float(r["null_sd"]) > 0 for r in spread.values())
     with open(out / "default_rater_spread.csv") as handle:
@@ -168,7 +171,7 @@ def assert_widening_by_one_is_the_default(real: list[dict], widening: list[dict]
     items 0)."""
     default_rows = {TABLE_NAME[r["dataset"]]: (float(r["value"]), float(r["width"]))
                     for r in real if r["method"] == "ranker bootstrap, consensus only"}
-    assert len(default_rows) == 3
+    assert len(default_rows) == 4
     assert default_rows == {r["data"]: (float(r["coverage"]), float(r["width"]))
                             for r in widening
                             if float(r["factor"]) == 1.0 and r["data"] in default_rows}
