@@ -66,6 +66,63 @@ def normalise(cell: str) -> str:
     return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
 
 
+#: Words of a number column's title saying that a smaller number is better: a time, a count
+#: of strokes, errors or faults, a penalty or deduction, a golf score (to par), a loss or cost.
+LOWER_WORDS = frozenset({
+    "time", "times", "timing", "seconds", "secs", "sec", "ms", "msec", "milliseconds",
+    "minutes", "mins", "hours", "hrs", "duration", "elapsed", "latency", "runtime", "laptime",
+    "racetime", "strokes", "stroke", "putts", "error", "errors", "mistake", "mistakes",
+    "fault", "faults", "penalty", "penalties", "deduction", "deductions", "deducted",
+    "golf", "par", "topar", "overpar", "loss", "cost", "lower"})
+#: Words of a title saying the numbers count up as they get better (``Time bonus``,
+#: ``Time (higher is better)``), or that a time is a moment, not a duration (``Submit time``,
+#: ``timestamp``): the title is then not read as lower-is-better.
+NOT_LOWER_WORDS = frozenset({
+    "higher", "bonus", "saved", "start", "started", "end", "ended", "submit", "submitted",
+    "creation", "created", "accept", "accepted", "approval", "approved", "rejection",
+    "modified", "updated", "date", "day", "stamp", "utc", "local", "clock", "zone"})
+#: Words that end a title glued onto a word before it (``penaltypoints``, ``errorcount``).
+_GLUED_ENDS = ("points", "point", "score", "scores", "count", "total", "grade", "rating")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def title_words(title: str) -> list[str]:
+    """The lower-case words of a column title: split at anything not a letter and where a
+    capital follows a small letter; a word glued onto a known ending is split from it.
+
+    ``Time (sec)`` gives ``time, sec``; ``finish_time`` ``finish, time``; ``errorCount``
+    ``error, count``; ``penaltypoints`` ``penalty, points``.
+    """
+    words: list[str] = []
+    for word in _WORD.findall(_CAMEL.sub(" ", title)):
+        word = word.lower()
+        for end in _GLUED_ENDS:
+            if word.endswith(end) and word[:-len(end)] in LOWER_WORDS:
+                words += [word[:-len(end)], end]
+                break
+        else:
+            words.append(word)
+    return words
+
+
+def lower_is_better_words(title: str) -> tuple[str, ...]:
+    """The words of ``title`` saying a smaller number is better, or () when none do.
+
+    The rule: a word of the title (:func:`title_words`, case-insensitive) is in
+    :data:`LOWER_WORDS` (``time``, ``seconds``, ``strokes``, ``errors``, ``penalty``, ``par``
+    ...), and none is in :data:`NOT_LOWER_WORDS` (``higher``, ``bonus``, or a moment:
+    ``start``, ``submit``, ``date``). So ``strokes``,
+    ``Time (sec)``, ``finish_time``, ``error_count``, ``penalty points`` and ``golf_score``
+    are lower-is-better, while ``score``, ``points`` and ``rating`` are not. Places and
+    ranks (1 the best) are told apart by their own words (``rank``, ``place``).
+    """
+    words = title_words(title)
+    if NOT_LOWER_WORDS.intersection(words):
+        return ()
+    return tuple(dict.fromkeys(w for w in words if w in LOWER_WORDS))
+
+
 ID_ENDS = ("id", "code", "no", "number", "num", "key")
 NAME_ENDS = ("name", "text", "label", "title")
 SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})

@@ -20,7 +20,14 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, quote_list
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    lower_is_better_words,
+    normalise,
+    quote_list,
+)
 from .options import ReadOptions
 from .tables import Table
 
@@ -65,6 +72,21 @@ def _title_key(title: str) -> tuple[str, bool]:
     scaled = _SCALE.search(bare) is not None or re.search(
         r"\(\s*(?:out\s*of|/)\s*\d", title, re.IGNORECASE) is not None
     return normalise(_SCALE.sub("", bare)), scaled
+
+
+def _column_kind(title: str) -> str | None:
+    """``"higher"``, ``"grade"``, ``"rank"`` or ``"lower"`` for a number column's title, or
+    None when it names no grade.
+
+    ``"lower"``: the title says a smaller number is better
+    (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``strokes``, ``Time (sec)``,
+    ``error_count``, ``penalty_points``, ``golf_score``), even beside ``score`` or ``points``;
+    a rank title (``rank``, ``place``, ``position``) stays ``"rank"``.
+    """
+    kind = _number_kind(_title_key(title)[0])
+    if kind != "rank" and lower_is_better_words(title):
+        return "lower"
+    return kind
 
 
 def _numeric(cells: np.ndarray) -> np.ndarray | None:
@@ -131,7 +153,15 @@ def long_grades(table: Table, file_name: str | None = None,
 
     - a number column titled as a grade, score or rank (``grade``, ``score``,
       ``points``, ``rating``, ``mark``, ``rank``, ``final_grade``, ``Grade (out of 10)``
-      ...), every filled cell a number (two such columns are refused, naming them);
+      ...), every filled cell a number (two such columns are refused, naming them); else
+      one titled only as a time, a count of strokes or errors, a penalty (``strokes``,
+      ``Time (sec)``, ``error_count``; a time of 10^9 or more is a Unix moment, not one);
+    - which way up: a title whose words say a smaller number is better
+      (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``time``, ``seconds``,
+      ``strokes``, ``errors``, ``penalty``, ``golf``, ``par`` ..., so also ``penalty_points``
+      and ``golf_score``) is read lower-is-better, any numbers; ranks 1 the best; other
+      scores and points higher-is-better; a grade scale from 1 is refused (below). The note
+      says what was read and the choice that reads it the other way up;
     - one rater column titled as a person (``reviewer``, ``grader``, ``rater``, ``user``
       ...; a grader beats a student when both are there), whose names repeat;
     - one item column: the one titled as an item, else the one column left once task
@@ -161,13 +191,19 @@ def long_grades(table: Table, file_name: str | None = None,
     body = table.cells[1:, :width]
     filled = [j for j in range(width) if (body[:, j] != "").any()]
     titles = [_title_key(c) for c in header]
-    numbers = [j for j in filled if _number_kind(titles[j][0]) is not None
-               and _numeric(body[:, j]) is not None]
+    kinds = [_column_kind(c) for c in header]
+    numeric = {j: v for j in filled if kinds[j] is not None
+               and (v := _numeric(body[:, j])) is not None}
+    numbers = list(numeric)
+    # a column titled as a grade, score or rank is the grade before a bare time or count,
+    # and a bare time of Unix seconds (10^9 and more) is a moment, not a duration
+    titled_numbers = [j for j in numbers if _number_kind(titles[j][0]) is not None]
+    numbers = titled_numbers or [j for j in numbers if np.nanmin(numeric[j]) < 1e9]
+    bare = not titled_numbers  # weaker evidence: never refused for, only read when plain
     if not numbers:
         return None
     grade = numbers[0]
-    values = _numeric(body[:, grade])
-    assert values is not None
+    values = numeric[grade]
     per_row = [j for j in filled if j not in numbers
                and pd.Series(body[:, j], dtype=object).is_unique]
     people = [j for j in filled if j not in (*numbers, *per_row) and (
@@ -191,16 +227,19 @@ def long_grades(table: Table, file_name: str | None = None,
         rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
     if not rater_key.duplicated().any():
         return None  # no rater grades twice: nothing to rank
-    kind = _number_kind(titles[grade][0])
+    kind = kinds[grade]
     if kind == "grade" and titles[grade][1]:
         kind = "higher"  # a grade out of a maximum: points
-    higher = kind != "rank" or not options.one_is_best  # ranks: as the user says
+    # ranks and lower-is-better titles (times, strokes): as the user says
+    higher = kind not in ("rank", "lower") or not options.one_is_best
     if not candidates:
         return None
     if len(titled) == 1:
         item = titled[0]
     elif len(candidates) == 1:
         item = candidates[0]
+    elif bare:
+        return None
     else:
         shown = quote_list(labels[j] for j in candidates)
         worst = higher
@@ -216,9 +255,11 @@ def long_grades(table: Table, file_name: str | None = None,
                 "into several rankings (such as a task) is used when titled 'task'.")
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
+    if len(numbers) > 1 and bare:
+        return None
     if len(numbers) > 1:
         shown = quote_list(labels[j] for j in numbers)
-        worst = _number_kind(titles[grade][0]) != "rank"
+        worst = kinds[grade] not in ("rank", "lower")
         raise PreferenceFormatError(
             f"This looks like one row per grade: '{labels[ranker]}' grades "
             f"'{labels[item]}', but the columns {shown} could each be the grade.",
@@ -245,7 +286,14 @@ def long_grades(table: Table, file_name: str | None = None,
                 f"{_command(file_name, labels[item], labels[grade], True)}); if 1 is the "
                 f"best, {_ui_choice(labels[item], labels[grade], False)} (in the command "
                 f"line: {_command(file_name, labels[item], labels[grade], False)}).")
-    if higher:
+    if kind == "lower" and not higher:
+        said = quote_list(lower_is_better_words(header[grade]))
+        note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
+                f"'{labels[grade]}', a lower number better (the title says {said}), {where}. "
+                f"If a higher number is better, "
+                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], True)})")
+    elif higher:
         note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
                 f"'{labels[grade]}', a higher grade better, {where}. If a lower grade is "
                 f"better, {_ui_choice(labels[item], labels[grade], False)} (in the command "
