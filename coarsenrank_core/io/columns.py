@@ -18,11 +18,16 @@ _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker"
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
                  "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
                  "examiner", "taster", "evaluator")
+#: Titles of a column naming what a ranker did several times, each time one ranking: a
+#: school's assignment, exam, quiz, homework, problem or exercise (with an id, name, number
+#: or title: ``Assignment ID``, ``exam_name``), as ``task``, ``question`` and ``round`` are.
+TASK_WORDS = ("assignment", "exam", "examination", "quiz", "homework", "problem", "exercise")
+TASK_ENDS = ("id", "name", "no", "number", "title")
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
         {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
-                      "session", suffixes=("id",)),
+                      "session", suffixes=("id",)) | _synonyms(*TASK_WORDS, suffixes=TASK_ENDS),
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
     "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",

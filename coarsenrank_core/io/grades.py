@@ -22,6 +22,8 @@ import pandas as pd
 from ..errors import PreferenceFormatError
 from .columns import (
     PREFERENCE_ROLES,
+    TASK_ENDS,
+    TASK_WORDS,
     column_label,
     find_roles,
     lower_is_better_words,
@@ -101,6 +103,11 @@ def _numeric(cells: np.ndarray) -> np.ndarray | None:
     return values
 
 
+def _is_school_task(key: str) -> bool:
+    """Whether a normalised title names a school's task (``assignment``, ``exam_id``)."""
+    return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
+
+
 def _is_judge(key: str) -> bool:
     return any(key == w + end for w in _JUDGES for end in _ENDS)
 
@@ -165,8 +172,11 @@ def long_grades(table: Table, file_name: str | None = None,
     - one rater column titled as a person (``reviewer``, ``grader``, ``rater``, ``user``
       ...; a grader beats a student when both are there), whose names repeat;
     - one item column: the one titled as an item, else the one column left once task
-      columns (``task``, ``taskid``, ``round`` ...: each rater's grades of one task are one
-      ranking), a count and per-row ids are set aside; its names repeat.
+      columns (``task``, ``taskid``, ``round``, ``question``, ``assignment``, ``exam``,
+      ``quiz``, ``homework``, ``problem`` ..., also with an id, name or number: each rater's
+      grades of one task are one ranking), a count and per-row ids are set aside; its names
+      repeat. A school's task column (``assignment`` ...) that leaves no other column is
+      what is graded.
 
     Raises
     ------
@@ -220,12 +230,23 @@ def long_grades(table: Table, file_name: str | None = None,
     count = roles.get("weight")
     rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count]
     candidates = [j for j in rest if j not in per_row]
+
+    def grades_twice(splits: list[int]) -> bool:
+        """Whether some rater grades twice within one value of the ``splits`` columns."""
+        rater_key = pd.Series(body[:, ranker], dtype=object)
+        for j in splits:
+            rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
+        return bool(rater_key.duplicated().any())
+
+    # a school's task column ('assignment', 'exam') is what is graded when no other column
+    # is left for it, or when no rater grades twice within one of its values
+    school = [j for j in lists if _is_school_task(keys[j])]
+    if school and (not candidates or not grades_twice(lists)):
+        lists = [j for j in lists if j not in school]
+        candidates = sorted(candidates + [j for j in school if j not in per_row])
     titled = [j for j in candidates
               if find_roles([header[j]], PREFERENCE_ROLES).get("item") == 0]
-    rater_key = pd.Series(body[:, ranker], dtype=object)
-    for j in lists:
-        rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
-    if not rater_key.duplicated().any():
+    if not grades_twice(lists):
         return None  # no rater grades twice: nothing to rank
     kind = kinds[grade]
     if kind == "grade" and titles[grade][1]:
@@ -252,7 +273,8 @@ def long_grades(table: Table, file_name: str | None = None,
                 f"line: {_command(file_name, labels[candidates[0]], labels[grade], worst)}); "
                 f"for another column, put its title in place of '{labels[candidates[0]]}'. "
                 "The other columns are then left out; a column that splits a rater's grades "
-                "into several rankings (such as a task) is used when titled 'task'.")
+                "into several rankings is used when titled as one: 'task', 'assignment', "
+                "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.")
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
     if len(numbers) > 1 and bare:
