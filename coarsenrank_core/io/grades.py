@@ -152,6 +152,21 @@ def _ui_choice(item: str, grade: str, worst: bool) -> str:
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
 
 
+def _several_columns(table: Table, file_name: str | None, read: str, columns: list[str],
+                     role: str, item: str, grade: str, worst: bool,
+                     after: str) -> PreferenceFormatError:
+    """The refusal of a file in which ``columns`` could each be ``role`` (what is graded,
+    or the grade): it says what was ``read``, and gives the choice that reads the file with
+    ``item`` and ``grade`` (the first of the columns in its role), then ``after``."""
+    first = grade if role == "the grade" else item
+    return PreferenceFormatError(
+        f"This looks like one row per grade: {read}, but the columns {quote_list(columns)} "
+        f"could each be {role}.", row=int(table.lines[0]),
+        fix=f"If '{first}' is {role}, {_ui_choice(item, grade, worst)} (in the command line: "
+            f"{_command(file_name, item, grade, worst)}); for another column, put its title "
+            f"in place of '{first}'{after}")
+
+
 def long_grades(table: Table, file_name: str | None = None,
                 options: ReadOptions | None = None) -> GradesPlan | None:
     """The plan to read ``table`` as long grades, or None when it is not that layout.
@@ -262,36 +277,23 @@ def long_grades(table: Table, file_name: str | None = None,
     elif bare:
         return None
     else:
-        shown = quote_list(labels[j] for j in candidates)
-        worst = higher
-        raise PreferenceFormatError(
-            f"This looks like one row per grade: '{labels[ranker]}' grades something with "
-            f"'{labels[grade]}', but the columns {shown} could each be what is graded.",
-            row=int(table.lines[0]),
-            fix=f"If '{labels[candidates[0]]}' is what is graded, "
-                f"{_ui_choice(labels[candidates[0]], labels[grade], worst)} (in the command "
-                f"line: {_command(file_name, labels[candidates[0]], labels[grade], worst)}); "
-                f"for another column, put its title in place of '{labels[candidates[0]]}'. "
-                "The other columns are then left out; a column that splits a rater's grades "
-                "into several rankings is used when titled as one: 'task', 'assignment', "
-                "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.")
+        raise _several_columns(
+            table, file_name, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
+            [labels[j] for j in candidates], "what is graded", labels[candidates[0]],
+            labels[grade], higher,
+            ". The other columns are then left out; a column that splits a rater's grades "
+            "into several rankings is used when titled as one: 'task', 'assignment', "
+            "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.")
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
     if len(numbers) > 1 and bare:
         return None
     if len(numbers) > 1:
-        shown = quote_list(labels[j] for j in numbers)
         worst = kinds[grade] not in ("rank", "lower")
-        raise PreferenceFormatError(
-            f"This looks like one row per grade: '{labels[ranker]}' grades "
-            f"'{labels[item]}', but the columns {shown} could each be the grade.",
-            row=int(table.lines[0]),
-            fix=f"If '{labels[grade]}' is the grade, "
-                f"{_ui_choice(labels[item], labels[grade], worst)} (in the command line: "
-                f"{_command(file_name, labels[item], labels[grade], worst)}); for another "
-                f"column, put its title in place of '{labels[grade]}'"
-                + ("" if worst else ", and add --one-is-worst if a higher number is better")
-                + ".")
+        raise _several_columns(
+            table, file_name, f"'{labels[ranker]}' grades '{labels[item]}'",
+            [labels[j] for j in numbers], "the grade", labels[item], labels[grade], worst,
+            ("" if worst else ", and add --one-is-worst if a higher number is better") + ".")
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
