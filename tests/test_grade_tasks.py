@@ -109,3 +109,23 @@ def test_a_submissions_log_without_a_grade_is_not_taken_for_grades():
     with pytest.raises(PreferenceFormatError) as caught:
         read_file(text)
     assert "one row per grade" not in str(caught.value)
+
+
+# each reviewer grades one submission per assignment: the assignment splits nothing
+ONE_PER_TASK = [("A1", "r1", "s1", 9), ("A2", "r1", "s2", 3), ("A3", "r1", "s3", 6),
+                ("A1", "r2", "s1", 7), ("A2", "r2", "s3", 8), ("A1", "r3", "s2", 2),
+                ("A2", "r3", "s3", 10), ("A3", "r3", "s1", 0)]
+
+
+def test_an_assignment_in_which_no_rater_grades_twice_splits_nothing_read_either_way():
+    titled = read_file(_rows("Assignment,Reviewer,item,Score", ONE_PER_TASK))
+    assert titled.preferences.to_lists(names=True) == BEST_FIRST
+    assert "Assignment" in titled.report.skipped_columns
+    text = _rows("Assignment,Reviewer,Submission,Score", ONE_PER_TASK)
+    with pytest.raises(PreferenceFormatError) as caught:  # which column is graded?
+        read_file(text)
+    assert "'Assignment', 'Submission' could each be what is graded" in caught.value.reason
+    # the choice the refusal gives, with the other column, reads one ranking per reviewer
+    chosen = read_file(text, "long", options=ReadOptions(item_columns=("Submission", "Score"),
+                                                         one_is_best=False))
+    assert chosen.preferences.to_lists(names=True) == BEST_FIRST

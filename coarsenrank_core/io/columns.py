@@ -71,6 +71,15 @@ def normalise(cell: str) -> str:
     return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
 
 
+def is_school_task(title: str) -> bool:
+    """Whether a column title names a school's task (:data:`TASK_WORDS`: ``assignment``,
+    ``Exam ID``, ``quiz_name``). Such a column splits a ranker's rows into one ranking per
+    task only where some ranker has two rows within one task; elsewhere it splits nothing.
+    """
+    key = normalise(title)
+    return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
+
+
 #: Words of a number column's title saying that a smaller number is better: a time, a count
 #: of strokes, errors or faults, a penalty or deduction, a golf score (to par), a loss or cost.
 LOWER_WORDS = frozenset({

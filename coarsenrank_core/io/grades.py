@@ -22,10 +22,9 @@ import pandas as pd
 from ..errors import PreferenceFormatError
 from .columns import (
     PREFERENCE_ROLES,
-    TASK_ENDS,
-    TASK_WORDS,
     column_label,
     find_roles,
+    is_school_task,
     lower_is_better_words,
     normalise,
     quote_list,
@@ -101,11 +100,6 @@ def _numeric(cells: np.ndarray) -> np.ndarray | None:
     if blank.all() or np.isnan(values[~blank]).any():
         return None
     return values
-
-
-def _is_school_task(key: str) -> bool:
-    """Whether a normalised title names a school's task (``assignment``, ``exam_id``)."""
-    return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
 
 
 def _is_judge(key: str) -> bool:
@@ -255,7 +249,7 @@ def long_grades(table: Table, file_name: str | None = None,
 
     # a school's task column ('assignment', 'exam') is what is graded when no other column
     # is left for it, or when no rater grades twice within one of its values
-    school = [j for j in lists if _is_school_task(keys[j])]
+    school = [j for j in lists if is_school_task(header[j])]
     if school and (not candidates or not grades_twice(lists)):
         lists = [j for j in lists if j not in school]
         candidates = sorted(candidates + [j for j in school if j not in per_row])

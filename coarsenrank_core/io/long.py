@@ -22,6 +22,7 @@ from .columns import (
     column_label,
     find_roles,
     ignored_note,
+    is_school_task,
     lower_is_better_words,
     quote_list,
     shown_cell,
@@ -32,7 +33,7 @@ from .options import ReadOptions, override_roles
 from .survey import rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long", "long_roles"]
+__all__ = ["read_long", "long_roles", "ranking_keys"]
 
 
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
@@ -65,6 +66,22 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
     return {**roles, "item": item, "rank": rank}
 
+def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:
+    """The columns that tell one ranking from another: the ranker's, then the ranking's.
+
+    A school's task column (``assignment``, ``exam``:
+    :func:`~coarsenrank_core.io.columns.is_school_task`) beside a ranker column is left out
+    when no ranker has two rows within one of its values: it then splits nothing, and each
+    ranker gives one ranking (``cells`` are the rows below the header).
+    """
+    keys = [roles[r] for r in ("ranker", "list") if r in roles]
+    if len(keys) == 2 and is_school_task(header[keys[1]]):
+        joined = cells[:, keys[0]] + "\x00" + cells[:, keys[1]]
+        if len(factorize(joined)[1]) == len(joined):
+            return keys[:1]
+    return keys
+
+
 def read_long(table: Table, options: ReadOptions) -> Preferences:
     """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties.
 
@@ -94,6 +111,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
             fix="Add a 'ranker' column saying who gave each ranking. If the file holds the true "
                 "order of the items, load it as the ground truth instead.")
     cells = padded(table, header, 1)
+    keys = ranking_keys(header, roles, cells)
     line = np.asarray(lines[1:], dtype=np.intp)
     item_col, rank_col = roles["item"], roles["rank"]
     marks = is_ballot_mark(cells[:, item_col])
