@@ -133,3 +133,13 @@ def test_the_command_in_the_note_reads_the_file_the_other_way_up(tmp_path):
                           "--one-is-worst", "--method", "borda"],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
+
+
+def test_the_report_says_smaller_numbers_are_better_not_that_rank_1_is_best():
+    result = read_file(_rows("Judge,Runner,Time (sec)", NUMBERS))
+    assert result.report.smaller_is_better and result.report.one_is_best
+    lines = result.report.lines()
+    assert any(line.startswith("Smaller numbers are better") for line in lines)
+    assert "Rank 1 means the best." not in lines
+    ranks = read_file(b"ranker,item,rank\nu,a,1\nu,b,2\nv,a,2\nv,b,1\n").report
+    assert not ranks.smaller_is_better and "Rank 1 means the best." in ranks.lines()
