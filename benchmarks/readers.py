@@ -15,8 +15,12 @@ as CSV and as Parquet, against pyarrow's read + dictionary-encode floor of the s
 read of a ``rater,winner,loser`` file with ranker ids (20,000 raters, 2,000 items; about
 50 MB), whole and ``stream_pairwise``, each in a fresh process, against the same import in a
 fresh process and pyarrow's read + dictionary-encode floor; the ratio is ours over the floor
-(both above the import), measured in this one run. The chunked read is measured twice: with
-pyarrow's default allocator, and with the system one that the command line chooses.
+(both above the import), measured in this one run. The chunked read is measured three
+times: as a library call makes it (the system allocator, chosen by
+:func:`~coarsenrank_core.io.streaming.reading_pool`), with the pool the command line chooses
+by environment (the same),
+and with ``ARROW_DEFAULT_MEMORY_POOL=mimalloc`` (pyarrow's own default, kept when a user
+chooses it).
 """
 
 from __future__ import annotations
@@ -221,9 +225,11 @@ def memory_section(rows: int) -> None:
         print(f"{'reader':24s} {'peak MB':>8s} {'read MB':>8s} {'ratio to floor':>15s} "
               f"{'read MB / file MB':>18s}")
         system = {"ARROW_DEFAULT_MEMORY_POOL": "system"}  # as the command line sets it
+        mimalloc = {"ARROW_DEFAULT_MEMORY_POOL": "mimalloc"}  # pyarrow's default, chosen
         for label, code, env in (("read_preferences", _WHOLE, None),
                                  ("stream_pairwise", _CHUNKED, None),
-                                 ("stream_pairwise, CLI pool", _CHUNKED, system)):
+                                 ("stream_pairwise, CLI pool", _CHUNKED, system),
+                                 ("stream_pairwise, mimalloc", _CHUNKED, mimalloc)):
             _, peak = fresh_process(code, path, env)
             used = peak - imported
             print(f"{label:24s} {peak:8.0f} {used:8.0f} "

@@ -615,7 +615,9 @@ def _system_arrow_pool() -> None:
     a 1.5 M-row ``rater,winner,loser`` file peaked at 430-550 MB read in chunks, 400-415 MB
     with the system pool, in the same time (``python -m benchmarks.readers --memory``). A
     command line run is one process of its own; a program that imports the library keeps
-    its own choice.
+    its own choice, but :func:`~coarsenrank_core.io.stream_pairwise` itself reads with the
+    system pool unless that choice is made by ``ARROW_DEFAULT_MEMORY_POOL`` or its
+    ``memory_pool`` argument (:func:`~coarsenrank_core.io.streaming.reading_pool`).
     """
     if "pyarrow" not in sys.modules:
         os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")

@@ -270,3 +270,89 @@ def test_a_label_that_names_neither_item_is_refused_with_its_row(tmp_path):
         stream_pairwise(path, chunk_bytes=1 << 12)
     assert caught.value.row == whole.value.row == 2102
     assert caught.value.column == "winner"
+
+
+# ------------------------------------------------- memory: the pool a library call reads with
+def _pools_seen(monkeypatch) -> list:
+    """The backend of pyarrow's default pool at each chunk of the reads that follow."""
+    import pyarrow as pa
+
+    seen: list = []
+    chunk = streaming._Reader.chunk
+
+    def recording(self, *args, **kwargs):
+        seen.append(pa.default_memory_pool().backend_name)
+        return chunk(self, *args, **kwargs)
+
+    monkeypatch.setattr(streaming._Reader, "chunk", recording)
+    return seen
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_library_call_reads_with_the_system_pool_and_restores_the_default(
+        tmp_path, monkeypatch, suffix):
+    import pyarrow as pa
+
+    monkeypatch.delenv(streaming.POOL_VARIABLE, raising=False)
+    path = written(battles(3000)[["winner", "loser", "judge"]], tmp_path / f"b{suffix}")
+    before = pa.default_memory_pool().backend_name
+    seen = _pools_seen(monkeypatch)
+    stream_pairwise(path, chunk_bytes=4096)
+    assert len(seen) > 1 and set(seen) == {"system"}
+    assert pa.default_memory_pool().backend_name == before
+
+
+_KEPT_POOLS: list = []  # a proxy pool must outlive every buffer taken from it
+
+
+@pytest.mark.parametrize("summing", ["counted", "hashed"])
+def test_no_allocation_of_a_read_falls_back_to_arrows_process_pool(tmp_path, monkeypatch,
+                                                                   summing):
+    # Acero (Table.group_by) allocates from Arrow's process default whatever pool is set,
+    # so the chunked sums must not go through it
+    import pyarrow as pa
+
+    if summing == "hashed":
+        monkeypatch.setattr(streaming._Reader, "_counted", lambda self, *args: False)
+    process = pa.default_memory_pool()  # Arrow's own default: no read is under way
+    makers = (pa.system_memory_pool, pa.mimalloc_memory_pool, pa.jemalloc_memory_pool)
+    others = []
+    for make in makers:
+        try:
+            pool = make()
+        except NotImplementedError:  # a backend this pyarrow was built without
+            continue
+        if pool.backend_name != process.backend_name:
+            others.append(pool)
+    if not others:
+        pytest.skip("pyarrow has one allocator only")
+    mine = pa.proxy_memory_pool(others[0])
+    _KEPT_POOLS.append(mine)
+    path = written(battles(6000), tmp_path / "b.csv")
+    calls = process.num_allocations()
+    stream_pairwise(path, chunk_bytes=8192, memory_pool=mine)
+    assert process.num_allocations() == calls
+    assert mine.num_allocations() > 0
+
+
+def test_a_pool_the_user_chose_by_environment_is_kept(monkeypatch):
+    import pyarrow as pa
+
+    monkeypatch.setenv(streaming.POOL_VARIABLE, "mimalloc")
+    assert streaming.reading_pool().backend_name == pa.default_memory_pool().backend_name
+    monkeypatch.delenv(streaming.POOL_VARIABLE)
+    assert streaming.reading_pool().backend_name == "system"
+
+
+def test_the_default_pool_is_restored_when_a_read_is_refused(tmp_path, monkeypatch):
+    import pyarrow as pa
+
+    monkeypatch.delenv(streaming.POOL_VARIABLE, raising=False)
+    before = pa.default_memory_pool().backend_name
+    path = tmp_path / "scores.csv"
+    path.write_text("a,b,score_a,score_b\nx,y,1,2\n")
+    seen = _pools_seen(monkeypatch)
+    with pytest.raises(PreferenceFormatError):
+        stream_pairwise(path)
+    assert pa.default_memory_pool().backend_name == before
+    assert set(seen) <= {"system"}

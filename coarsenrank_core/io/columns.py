@@ -18,11 +18,16 @@ _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker"
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
                  "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
                  "examiner", "taster", "evaluator")
+#: Titles of a column naming what a ranker did several times, each time one ranking: a
+#: school's assignment, exam, quiz, homework, problem or exercise (with an id, name, number
+#: or title: ``Assignment ID``, ``exam_name``), as ``task``, ``question`` and ``round`` are.
+TASK_WORDS = ("assignment", "exam", "examination", "quiz", "homework", "problem", "exercise")
+TASK_ENDS = ("id", "name", "no", "number", "title")
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
         {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
-                      "session", suffixes=("id",)),
+                      "session", suffixes=("id",)) | _synonyms(*TASK_WORDS, suffixes=TASK_ENDS),
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
     "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
@@ -64,6 +69,72 @@ INTEGER = re.compile(r"\d+", re.ASCII)
 
 def normalise(cell: str) -> str:
     return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
+
+
+def is_school_task(title: str) -> bool:
+    """Whether a column title names a school's task (:data:`TASK_WORDS`: ``assignment``,
+    ``Exam ID``, ``quiz_name``). Such a column splits a ranker's rows into one ranking per
+    task only where some ranker has two rows within one task; elsewhere it splits nothing.
+    """
+    key = normalise(title)
+    return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
+
+
+#: Words of a number column's title saying that a smaller number is better: a time, a count
+#: of strokes, errors or faults, a penalty or deduction, a golf score (to par), a loss or cost.
+LOWER_WORDS = frozenset({
+    "time", "times", "timing", "seconds", "secs", "sec", "ms", "msec", "milliseconds",
+    "minutes", "mins", "hours", "hrs", "duration", "elapsed", "latency", "runtime", "laptime",
+    "racetime", "strokes", "stroke", "putts", "error", "errors", "mistake", "mistakes",
+    "fault", "faults", "penalty", "penalties", "deduction", "deductions", "deducted",
+    "golf", "par", "topar", "overpar", "loss", "cost", "lower"})
+#: Words of a title saying the numbers count up as they get better (``Time bonus``,
+#: ``Time (higher is better)``), or that a time is a moment, not a duration (``Submit time``,
+#: ``timestamp``): the title is then not read as lower-is-better.
+NOT_LOWER_WORDS = frozenset({
+    "higher", "bonus", "saved", "start", "started", "end", "ended", "submit", "submitted",
+    "creation", "created", "accept", "accepted", "approval", "approved", "rejection",
+    "modified", "updated", "date", "day", "stamp", "utc", "local", "clock", "zone"})
+#: Words that end a title glued onto a word before it (``penaltypoints``, ``errorcount``).
+_GLUED_ENDS = ("points", "point", "score", "scores", "count", "total", "grade", "rating")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def title_words(title: str) -> list[str]:
+    """The lower-case words of a column title: split at anything not a letter and where a
+    capital follows a small letter; a word glued onto a known ending is split from it.
+
+    ``Time (sec)`` gives ``time, sec``; ``finish_time`` ``finish, time``; ``errorCount``
+    ``error, count``; ``penaltypoints`` ``penalty, points``.
+    """
+    words: list[str] = []
+    for word in _WORD.findall(_CAMEL.sub(" ", title)):
+        word = word.lower()
+        for end in _GLUED_ENDS:
+            if word.endswith(end) and word[:-len(end)] in LOWER_WORDS:
+                words += [word[:-len(end)], end]
+                break
+        else:
+            words.append(word)
+    return words
+
+
+def lower_is_better_words(title: str) -> tuple[str, ...]:
+    """The words of ``title`` saying a smaller number is better, or () when none do.
+
+    The rule: a word of the title (:func:`title_words`, case-insensitive) is in
+    :data:`LOWER_WORDS` (``time``, ``seconds``, ``strokes``, ``errors``, ``penalty``, ``par``
+    ...), and none is in :data:`NOT_LOWER_WORDS` (``higher``, ``bonus``, or a moment:
+    ``start``, ``submit``, ``date``). So ``strokes``,
+    ``Time (sec)``, ``finish_time``, ``error_count``, ``penalty points`` and ``golf_score``
+    are lower-is-better, while ``score``, ``points`` and ``rating`` are not. Places and
+    ranks (1 the best) are told apart by their own words (``rank``, ``place``).
+    """
+    words = title_words(title)
+    if NOT_LOWER_WORDS.intersection(words):
+        return ()
+    return tuple(dict.fromkeys(w for w in words if w in LOWER_WORDS))
 
 
 ID_ENDS = ("id", "code", "no", "number", "num", "key")

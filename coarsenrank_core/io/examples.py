@@ -48,8 +48,9 @@ LONG_TEXT = (
     "Long rankings table: one row per ranked item, with the columns 'ranker' (or voter, "
     "user, id ...), 'item' and 'rank' (1 = best). Items of one ranker that share a rank are "
     "tied; ranks need not be consecutive. When one ranker gave several rankings, a column "
-    "such as 'preference', 'list', 'ballot', 'query', 'task', 'question', 'round' or "
-    "'session' tells them apart. An optional 'weight' or 'count' column must hold the same "
+    "such as 'preference', 'list', 'ballot', 'query', 'task', 'question', 'round', "
+    "'session', 'assignment', 'exam', 'quiz', 'homework' or 'problem' tells them apart. "
+    "An optional 'weight' or 'count' column must hold the same "
     "value on every row of one ranking. The CSV this app exports is of this kind."
 )
 LONG = (

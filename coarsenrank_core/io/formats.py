@@ -22,7 +22,7 @@ from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, lower_is_better_words, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -35,7 +35,7 @@ from .containers import (
 )
 from .content import count_title, counter_title, is_ballot_mark
 from .grades import GradesPlan, long_grades
-from .long import long_roles, read_long
+from .long import long_roles, ranking_keys, read_long
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
@@ -43,7 +43,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .survey import Prepared, platform_fix, prepare, without_title_rows
-from .tables import Table, split_table
+from .tables import Table, padded, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
@@ -560,7 +560,10 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         lists: tuple[str, ...] = ()
         if fmt.id == "long":
             items = tuple(labels[roles[r]] for r in ("item", "rank"))
-            lists = tuple(labels[roles[r]] for r in ("list",) if r in roles)
+            if "list" in roles:  # a task column that splits nothing is skipped
+                keys = (ranking_keys(header, roles, padded(file.table, header, 1))
+                        if "ranker" in roles else [roles["list"]])
+                lists = tuple(labels[j] for j in keys if j == roles["list"])
         else:
             coding = pairwise_columns(header) or {}
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
@@ -572,7 +575,9 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
                           ranker_column=ranker if prefs.has_rankers else None,
                           count_column=count,
                           skipped_columns=tuple(c for c in labels if c not in used),
-                          one_is_best=file.options.one_is_best if fmt.id == "long" else None)
+                          one_is_best=file.options.one_is_best if fmt.id == "long" else None,
+                          smaller_is_better=fmt.id == "long" and file.options.one_is_best
+                          and bool(lower_is_better_words(items[1])))
     prepared = file.ranks_prepared if fmt.id == "ranks" else file.prepared
     if fmt.id == "wide" and not prepared.wide_header and file.options.item_columns is None:
         prepared = headerless(prepared)

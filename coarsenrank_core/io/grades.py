@@ -20,7 +20,15 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, quote_list
+from .columns import (
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    is_school_task,
+    lower_is_better_words,
+    normalise,
+    quote_list,
+)
 from .options import ReadOptions
 from .tables import Table
 
@@ -65,6 +73,21 @@ def _title_key(title: str) -> tuple[str, bool]:
     scaled = _SCALE.search(bare) is not None or re.search(
         r"\(\s*(?:out\s*of|/)\s*\d", title, re.IGNORECASE) is not None
     return normalise(_SCALE.sub("", bare)), scaled
+
+
+def _column_kind(title: str) -> str | None:
+    """``"higher"``, ``"grade"``, ``"rank"`` or ``"lower"`` for a number column's title, or
+    None when it names no grade.
+
+    ``"lower"``: the title says a smaller number is better
+    (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``strokes``, ``Time (sec)``,
+    ``error_count``, ``penalty_points``, ``golf_score``), even beside ``score`` or ``points``;
+    a rank title (``rank``, ``place``, ``position``) stays ``"rank"``.
+    """
+    kind = _number_kind(_title_key(title)[0])
+    if kind != "rank" and lower_is_better_words(title):
+        return "lower"
+    return kind
 
 
 def _numeric(cells: np.ndarray) -> np.ndarray | None:
@@ -123,6 +146,21 @@ def _ui_choice(item: str, grade: str, worst: bool) -> str:
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
 
 
+def _several_columns(table: Table, file_name: str | None, read: str, columns: list[str],
+                     role: str, item: str, grade: str, worst: bool,
+                     after: str) -> PreferenceFormatError:
+    """The refusal of a file in which ``columns`` could each be ``role`` (what is graded,
+    or the grade): it says what was ``read``, and gives the choice that reads the file with
+    ``item`` and ``grade`` (the first of the columns in its role), then ``after``."""
+    first = grade if role == "the grade" else item
+    return PreferenceFormatError(
+        f"This looks like one row per grade: {read}, but the columns {quote_list(columns)} "
+        f"could each be {role}.", row=int(table.lines[0]),
+        fix=f"If '{first}' is {role}, {_ui_choice(item, grade, worst)} (in the command line: "
+            f"{_command(file_name, item, grade, worst)}); for another column, put its title "
+            f"in place of '{first}'{after}")
+
+
 def long_grades(table: Table, file_name: str | None = None,
                 options: ReadOptions | None = None) -> GradesPlan | None:
     """The plan to read ``table`` as long grades, or None when it is not that layout.
@@ -131,12 +169,23 @@ def long_grades(table: Table, file_name: str | None = None,
 
     - a number column titled as a grade, score or rank (``grade``, ``score``,
       ``points``, ``rating``, ``mark``, ``rank``, ``final_grade``, ``Grade (out of 10)``
-      ...), every filled cell a number (two such columns are refused, naming them);
+      ...), every filled cell a number (two such columns are refused, naming them); else
+      one titled only as a time, a count of strokes or errors, a penalty (``strokes``,
+      ``Time (sec)``, ``error_count``; a time of 10^9 or more is a Unix moment, not one);
+    - which way up: a title whose words say a smaller number is better
+      (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``time``, ``seconds``,
+      ``strokes``, ``errors``, ``penalty``, ``golf``, ``par`` ..., so also ``penalty_points``
+      and ``golf_score``) is read lower-is-better, any numbers; ranks 1 the best; other
+      scores and points higher-is-better; a grade scale from 1 is refused (below). The note
+      says what was read and the choice that reads it the other way up;
     - one rater column titled as a person (``reviewer``, ``grader``, ``rater``, ``user``
       ...; a grader beats a student when both are there), whose names repeat;
     - one item column: the one titled as an item, else the one column left once task
-      columns (``task``, ``taskid``, ``round`` ...: each rater's grades of one task are one
-      ranking), a count and per-row ids are set aside; its names repeat.
+      columns (``task``, ``taskid``, ``round``, ``question``, ``assignment``, ``exam``,
+      ``quiz``, ``homework``, ``problem`` ..., also with an id, name or number: each rater's
+      grades of one task are one ranking), a count and per-row ids are set aside; its names
+      repeat. A school's task column (``assignment`` ...) that leaves no other column is
+      what is graded.
 
     Raises
     ------
@@ -161,13 +210,19 @@ def long_grades(table: Table, file_name: str | None = None,
     body = table.cells[1:, :width]
     filled = [j for j in range(width) if (body[:, j] != "").any()]
     titles = [_title_key(c) for c in header]
-    numbers = [j for j in filled if _number_kind(titles[j][0]) is not None
-               and _numeric(body[:, j]) is not None]
+    kinds = [_column_kind(c) for c in header]
+    numeric = {j: v for j in filled if kinds[j] is not None
+               and (v := _numeric(body[:, j])) is not None}
+    numbers = list(numeric)
+    # a column titled as a grade, score or rank is the grade before a bare time or count,
+    # and a bare time of Unix seconds (10^9 and more) is a moment, not a duration
+    titled_numbers = [j for j in numbers if _number_kind(titles[j][0]) is not None]
+    numbers = titled_numbers or [j for j in numbers if np.nanmin(numeric[j]) < 1e9]
+    bare = not titled_numbers  # weaker evidence: never refused for, only read when plain
     if not numbers:
         return None
     grade = numbers[0]
-    values = _numeric(body[:, grade])
-    assert values is not None
+    values = numeric[grade]
     per_row = [j for j in filled if j not in numbers
                and pd.Series(body[:, j], dtype=object).is_unique]
     people = [j for j in filled if j not in (*numbers, *per_row) and (
@@ -184,51 +239,55 @@ def long_grades(table: Table, file_name: str | None = None,
     count = roles.get("weight")
     rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count]
     candidates = [j for j in rest if j not in per_row]
+
+    def grades_twice(splits: list[int]) -> bool:
+        """Whether some rater grades twice within one value of the ``splits`` columns."""
+        rater_key = pd.Series(body[:, ranker], dtype=object)
+        for j in splits:
+            rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
+        return bool(rater_key.duplicated().any())
+
+    # a school's task column ('assignment', 'exam') is what is graded when no other column
+    # is left for it, or when no rater grades twice within one of its values
+    school = [j for j in lists if is_school_task(header[j])]
+    if school and (not candidates or not grades_twice(lists)):
+        lists = [j for j in lists if j not in school]
+        candidates = sorted(candidates + [j for j in school if j not in per_row])
     titled = [j for j in candidates
               if find_roles([header[j]], PREFERENCE_ROLES).get("item") == 0]
-    rater_key = pd.Series(body[:, ranker], dtype=object)
-    for j in lists:
-        rater_key = rater_key + "\x00" + pd.Series(body[:, j], dtype=object)
-    if not rater_key.duplicated().any():
+    if not grades_twice(lists):
         return None  # no rater grades twice: nothing to rank
-    kind = _number_kind(titles[grade][0])
+    kind = kinds[grade]
     if kind == "grade" and titles[grade][1]:
         kind = "higher"  # a grade out of a maximum: points
-    higher = kind != "rank" or not options.one_is_best  # ranks: as the user says
+    # ranks and lower-is-better titles (times, strokes): as the user says
+    higher = kind not in ("rank", "lower") or not options.one_is_best
     if not candidates:
         return None
     if len(titled) == 1:
         item = titled[0]
     elif len(candidates) == 1:
         item = candidates[0]
+    elif bare:
+        return None
     else:
-        shown = quote_list(labels[j] for j in candidates)
-        worst = higher
-        raise PreferenceFormatError(
-            f"This looks like one row per grade: '{labels[ranker]}' grades something with "
-            f"'{labels[grade]}', but the columns {shown} could each be what is graded.",
-            row=int(table.lines[0]),
-            fix=f"If '{labels[candidates[0]]}' is what is graded, "
-                f"{_ui_choice(labels[candidates[0]], labels[grade], worst)} (in the command "
-                f"line: {_command(file_name, labels[candidates[0]], labels[grade], worst)}); "
-                f"for another column, put its title in place of '{labels[candidates[0]]}'. "
-                "The other columns are then left out; a column that splits a rater's grades "
-                "into several rankings (such as a task) is used when titled 'task'.")
+        raise _several_columns(
+            table, file_name, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
+            [labels[j] for j in candidates], "what is graded", labels[candidates[0]],
+            labels[grade], higher,
+            ". The other columns are then left out; a column that splits a rater's grades "
+            "into several rankings is used when titled as one: 'task', 'assignment', "
+            "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.")
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
+    if len(numbers) > 1 and bare:
+        return None
     if len(numbers) > 1:
-        shown = quote_list(labels[j] for j in numbers)
-        worst = _number_kind(titles[grade][0]) != "rank"
-        raise PreferenceFormatError(
-            f"This looks like one row per grade: '{labels[ranker]}' grades "
-            f"'{labels[item]}', but the columns {shown} could each be the grade.",
-            row=int(table.lines[0]),
-            fix=f"If '{labels[grade]}' is the grade, "
-                f"{_ui_choice(labels[item], labels[grade], worst)} (in the command line: "
-                f"{_command(file_name, labels[item], labels[grade], worst)}); for another "
-                f"column, put its title in place of '{labels[grade]}'"
-                + ("" if worst else ", and add --one-is-worst if a higher number is better")
-                + ".")
+        worst = kinds[grade] not in ("rank", "lower")
+        raise _several_columns(
+            table, file_name, f"'{labels[ranker]}' grades '{labels[item]}'",
+            [labels[j] for j in numbers], "the grade", labels[item], labels[grade], worst,
+            ("" if worst else ", and add --one-is-worst if a higher number is better") + ".")
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
@@ -245,7 +304,14 @@ def long_grades(table: Table, file_name: str | None = None,
                 f"{_command(file_name, labels[item], labels[grade], True)}); if 1 is the "
                 f"best, {_ui_choice(labels[item], labels[grade], False)} (in the command "
                 f"line: {_command(file_name, labels[item], labels[grade], False)}).")
-    if higher:
+    if kind == "lower" and not higher:
+        said = quote_list(lower_is_better_words(header[grade]))
+        note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
+                f"'{labels[grade]}', a lower number better (the title says {said}), {where}. "
+                f"If a higher number is better, "
+                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
+                f"{_command(file_name, labels[item], labels[grade], True)})")
+    elif higher:
         note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
                 f"'{labels[grade]}', a higher grade better, {where}. If a lower grade is "
                 f"better, {_ui_choice(labels[item], labels[grade], False)} (in the command "

@@ -22,6 +22,8 @@ from .columns import (
     column_label,
     find_roles,
     ignored_note,
+    is_school_task,
+    lower_is_better_words,
     quote_list,
     shown_cell,
     skipped_note,
@@ -31,7 +33,7 @@ from .options import ReadOptions, override_roles
 from .survey import rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long", "long_roles"]
+__all__ = ["read_long", "long_roles", "ranking_keys"]
 
 
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
@@ -64,11 +66,30 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
     return {**roles, "item": item, "rank": rank}
 
+def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:
+    """The columns that tell one ranking from another: the ranker's, then the ranking's.
+
+    A school's task column (``assignment``, ``exam``:
+    :func:`~coarsenrank_core.io.columns.is_school_task`) beside a ranker column is left out
+    when no ranker has two rows within one of its values: it then splits nothing, and each
+    ranker gives one ranking (``cells`` are the rows below the header).
+    """
+    keys = [roles[r] for r in ("ranker", "list") if r in roles]
+    if len(keys) == 2 and is_school_task(header[keys[1]]):
+        joined = cells[:, keys[0]] + "\x00" + cells[:, keys[1]]
+        if len(factorize(joined)[1]) == len(joined):
+            return keys[:1]
+    return keys
+
+
 def read_long(table: Table, options: ReadOptions) -> Preferences:
     """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties.
 
     Rank 1 is the best unless ``options.one_is_best`` is False (then larger numbers are
-    better). A rank above the number of items is kept: ballots skip places.
+    better). A rank above the number of items is kept: ballots skip places. A rank column
+    whose title says a smaller number is better (a time, strokes, errors: the rule of
+    :func:`~coarsenrank_core.io.columns.lower_is_better_words`) holds any numbers, not
+    whole ranks, a smaller one better unless ``options.one_is_best`` is False.
     """
     lines = table.lines
     header = table.row(0)
@@ -90,6 +111,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
             fix="Add a 'ranker' column saying who gave each ranking. If the file holds the true "
                 "order of the items, load it as the ground truth instead.")
     cells = padded(table, header, 1)
+    keys = ranking_keys(header, roles, cells)
     line = np.asarray(lines[1:], dtype=np.intp)
     item_col, rank_col = roles["item"], roles["rank"]
     marks = is_ballot_mark(cells[:, item_col])
@@ -108,8 +130,9 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
         raise PreferenceFormatError("The item is blank on this row.", row=int(line[blank[0]]),
                                     column=column_label(header, item_col),
                                     fix="Fill in the item's name or delete the row.")
+    measured = bool(lower_is_better_words(header[rank_col])) and options.one_is_best
     rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
-                  whole=options.one_is_best)
+                  whole=options.one_is_best and not measured, smaller=measured)
     if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
         tidied, note = tidy_cells(cells[:, roles["ranker"]], "ranker name")
         if note:
@@ -153,9 +176,10 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
 
 
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
-           whole: bool = True) -> np.ndarray:
+           whole: bool = True, smaller: bool = False) -> np.ndarray:
     """The rank column's numbers: whole ranks from 1 (1 the best), or with ``whole=False``
-    (1 is the worst: larger is better) any numbers, as grades and scores are (0 to 10)."""
+    any numbers, as grades and scores are (0 to 10): larger is better (1 is the worst), or
+    with ``smaller`` a smaller number is better (times, strokes, error counts)."""
     numbers = parse_numbers(values)
     written = np.isnan(numbers)
     if written.any():  # places written out: '1st', 'First choice', 'Rank 2'
@@ -166,9 +190,12 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
         if bad.size:
             i = int(bad[0])
             found = shown_cell(values[i])
+            reason = ("Its title says a smaller number is better, so the rank column holds "
+                      "numbers (a time, a count)" if smaller else
+                      "With 1 the worst (--one-is-worst), the rank column holds numbers "
+                      "where larger is better")
             raise PreferenceFormatError(
-                f"With 1 the worst (--one-is-worst), the rank column holds numbers where "
-                f"larger is better, but this row has {found}.", row=int(lines[i]),
+                f"{reason}, but this row has {found}.", row=int(lines[i]),
                 column=column, fix="Write a number (a grade or score), or delete the row.")
         return numbers
     bad = np.flatnonzero(~(np.isfinite(numbers) & (numbers >= 1) & (numbers == np.floor(numbers))))

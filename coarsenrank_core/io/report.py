@@ -43,6 +43,10 @@ class ReadReport:
         Columns not used, each with the reason, e.g. ``"Timestamp (survey metadata)"``.
     one_is_best : bool or None
         For ranks written as numbers, whether 1 meant the best; None otherwise.
+    smaller_is_better : bool
+        Whether a long file's number column, titled as a time, a count or a penalty
+        (:func:`~coarsenrank_core.io.columns.lower_is_better_words`), was read as any
+        numbers with a smaller one better (with ``one_is_best``), not as whole ranks.
     notes : tuple of str
         Rows skipped or changed while reading.
     automatic : bool
@@ -66,6 +70,7 @@ class ReadReport:
     count_column: str | None = None
     skipped_columns: tuple[str, ...] = ()
     one_is_best: bool | None = None
+    smaller_is_better: bool = False
     notes: tuple[str, ...] = ()
     automatic: bool = True
     warning: str | None = None
@@ -92,7 +97,10 @@ class ReadReport:
             out.append(f"Count column: '{self.count_column}'.")
         if self.skipped_columns:
             out.append(f"Skipped columns: {_names(self.skipped_columns)}.")
-        if self.one_is_best is not None:
+        if self.one_is_best and self.smaller_is_better:
+            out.append("Smaller numbers are better (the column is titled as a time, a count "
+                       "or a penalty).")
+        elif self.one_is_best is not None:
             out.append("Rank 1 means the best." if self.one_is_best
                        else "Rank 1 means the worst (larger numbers are better).")
         out.extend(f"{note}." for note in self.notes)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import csv
+import os
+import threading
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,65 @@ def _pa() -> Any:
             "Reading large files in chunks needs the pyarrow package, which is not installed.",
             fix="Install it (pip install pyarrow).") from None
     return pyarrow
+
+
+POOL_VARIABLE = "ARROW_DEFAULT_MEMORY_POOL"
+"""The environment variable by which a user chooses pyarrow's pool; when it is set,
+:func:`stream_pairwise` keeps that choice instead of the system allocator."""
+
+_POOL_LOCK = threading.Lock()
+_POOL_STATE: dict[str, Any] = {"depth": 0, "previous": None}
+
+
+def reading_pool(memory_pool: Any = None) -> Any:
+    """The pyarrow memory pool a chunked read allocates from.
+
+    Parameters
+    ----------
+    memory_pool : pyarrow.MemoryPool, optional
+        A pool chosen by the caller, returned as it is.
+
+    Returns
+    -------
+    pyarrow.MemoryPool
+        ``memory_pool`` when given; else pyarrow's default pool when the user chose one
+        through ``ARROW_DEFAULT_MEMORY_POOL``; else the C library's allocator
+        (``pyarrow.system_memory_pool()``), which gives back the pages each chunk frees.
+        Arrow's own default (mimalloc) keeps them while the next chunks take blocks of
+        other sizes: a library call on a 1.5 M-row ``rater,winner,loser`` file peaked at
+        430-560 MB with it, 384-399 MB with the system pool, as the command line's
+        (``python -m benchmarks.readers --memory``).
+    """
+    pa = _pa()
+    if memory_pool is not None:
+        return memory_pool
+    if os.environ.get(POOL_VARIABLE):
+        return pa.default_memory_pool()
+    return pa.system_memory_pool()
+
+
+@contextmanager
+def _allocating_from(pool: Any) -> Iterator[None]:
+    """Make ``pool`` pyarrow's default for the calls inside (restored after, also on error).
+
+    The default is process-wide; nested or concurrent reads share one switch, set by the
+    first to enter and restored by the last to leave. Buffers remember the pool they came
+    from, so those allocated before or after are freed by their own pool.
+    """
+    pa = _pa()
+    with _POOL_LOCK:
+        if _POOL_STATE["depth"] == 0:
+            _POOL_STATE["previous"] = pa.default_memory_pool()
+            pa.set_memory_pool(pool)
+        _POOL_STATE["depth"] += 1
+    try:
+        yield
+    finally:
+        with _POOL_LOCK:
+            _POOL_STATE["depth"] -= 1
+            if _POOL_STATE["depth"] == 0:
+                pa.set_memory_pool(_POOL_STATE["previous"])
+                _POOL_STATE["previous"] = None
 
 
 @dataclass
@@ -156,17 +218,37 @@ class _Counts:
     @staticmethod
     def _summed(table: Any) -> Any:
         """Rows of equal (key, side) as one, their weights summed (counted when the table
-        has no weights: every row 1)."""
+        has no weights: every row 1).
+
+        Sorted by (key, side) and summed over runs of equal rows (``np.add.reduceat``):
+        numpy's own memory, where Acero's ``group_by`` would allocate from Arrow's process
+        default (mimalloc) whatever pool the read chose.
+        """
         pa = _pa()
-        weighted = "weight" in table.column_names
-        keys = [c for c in ("key", "side") if c in table.column_names]
-        grouped = table.group_by(keys, use_threads=False).aggregate(
-            [("weight", "sum")] if weighted else [("key", "count")])
-        weight = grouped.column("weight_sum" if weighted else "key_count")
-        side = (grouped.column("side") if "side" in keys
-                else pa.array(np.zeros(grouped.num_rows, dtype=np.int64)))
-        return pa.table({"key": grouped.column("key"), "side": side,
-                         "weight": weight.cast(pa.float64())})
+
+        def column(name: str) -> np.ndarray:
+            values: np.ndarray = table.column(name).combine_chunks().to_numpy(
+                zero_copy_only=False)
+            return values
+
+        key = column("key")
+        side = column("side") if "side" in table.column_names else None
+        order = np.argsort(key, kind="stable") if side is None else np.lexsort((side, key))
+        key = key[order]
+        starts = np.ones(key.size, dtype=bool)
+        starts[1:] = key[1:] != key[:-1]
+        if side is not None:
+            side = side[order]
+            starts[1:] |= side[1:] != side[:-1]
+        first = np.flatnonzero(starts)
+        if "weight" in table.column_names:
+            weight = np.add.reduceat(column("weight").astype(float)[order], first) \
+                if first.size else np.zeros(0)
+        else:
+            weight = np.diff(np.r_[first, key.size]).astype(float)
+        return pa.table({"key": key[first],
+                         "side": np.zeros(first.size, np.int64) if side is None else side[first],
+                         "weight": weight})
 
     def add(self, table: Any) -> None:
         self.add_summed(self._summed(table))
@@ -669,7 +751,8 @@ def _table_batches(path: Path, chunk_rows: int) -> tuple[list[str], Iterable[Any
         return [str(n) for n in stream.schema.names], iter(stream), 1
 
 
-def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> ReadResult:
+def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES,
+                    memory_pool: Any = None) -> ReadResult:
     """Read pairwise files in chunks into one weighted collection of distinct pairs.
 
     The codings are those of the table reader: ``winner``/``loser`` columns (with an
@@ -696,6 +779,11 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> Rea
         One file or several of the same columns, read as one collection.
     chunk_bytes : int
         About how many bytes of the file each chunk holds.
+    memory_pool : pyarrow.MemoryPool, optional
+        The pool pyarrow allocates from during the read (made its default for the call,
+        then restored). By default the system allocator, unless the user chose a pool
+        through ``ARROW_DEFAULT_MEMORY_POOL`` (:func:`reading_pool`): the lean choice the
+        command line makes, now every caller's.
 
     Returns
     -------
@@ -731,7 +819,9 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES) -> Rea
                 for batch, row_lines, n_lines in pieces:
                     reader.chunk(batch, first_line - start, row_lines, n_lines)
         return reader.result([p.name for p in files])
-    return guard(task)
+
+    with _allocating_from(reading_pool(memory_pool)):
+        return guard(task)
 
 
 def _files(paths: SourceLike) -> list[Path]:
