@@ -80,6 +80,41 @@ def is_school_task(title: str) -> bool:
     return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
 
 
+#: Titles of a column naming the event in which items were ranked against each other (a
+#: results table: ``heat``, ``Race No``, ``game_id``, ``Event Name``), each event one ranking.
+EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg", "contest",
+               "competition", "tournament", "week", "day", "matchday", "gameweek", "session")
+EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
+#: Titles of a column naming who or what competed in a results table (with ``id`` or
+#: ``name`` endings: ``player_name``, ``Driver ID``), besides the item titles of a long file.
+COMPETITOR_WORDS = frozenset({
+    "player", "athlete", "runner", "team", "contestant", "competitor", "horse", "driver",
+    "rider", "entrant", "entry", "swimmer", "golfer", "cyclist", "skater", "gymnast", "boxer",
+    "fighter", "wrestler", "racer", "jockey", "sailor", "crew", "boat", "car", "dog", "skier",
+    "jumper", "thrower", "lifter", "archer", "shooter", "finalist", "contender", "performer",
+    "act", "song", "band", "bot", "agent", "engine", "program", "solver", "model", "system",
+    "method", "algorithm", "submission", "quizteam", "pair"}) | PREFERENCE_ROLES["item"]
+
+
+def is_event_title(title: str) -> bool:
+    """Whether a column title names an event in which items were ranked (:data:`EVENT_WORDS`,
+    also with an id, number or name ending: ``heat``, ``Race No.``, ``game_id``, ``Round #``).
+
+    Parameters
+    ----------
+    title : str
+        A column title as written.
+
+    Returns
+    -------
+    bool
+        True for ``round``, ``Heat``, ``race_id``, ``Event Name``, ``week``; False for
+        ``rounds``, ``player`` or ``Time (sec)``.
+    """
+    key = normalise(title)
+    return any(key == w + end for w in EVENT_WORDS for end in ("", *EVENT_ENDS))
+
+
 #: Words of a number column's title saying that a smaller number is better: a time, a count
 #: of strokes, errors or faults, a penalty or deduction, a golf score (to par), a loss or cost.
 LOWER_WORDS = frozenset({

@@ -42,6 +42,7 @@ from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
+from .results import ResultsPlan, results_plan
 from .survey import Prepared, platform_fix, prepare, without_title_rows
 from .tables import Table, padded, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
@@ -121,6 +122,11 @@ class Source:
     def grades(self) -> GradesPlan | None:
         """The plan to read the table as one row per grade (rater, item, grade), or None."""
         return long_grades(self.table, self.name, self.options)
+
+    @cached_property
+    def results(self) -> ResultsPlan | None:
+        """The plan to read the table as one ranking per event (a results table), or None."""
+        return results_plan(self.table, self.name, self.options)
 
     @cached_property
     def prepared(self) -> Prepared:
@@ -215,7 +221,7 @@ FORMAT_LIST: tuple[Format, ...] = (
                not s.binary_table and looks_condorcet(s.text)),
            read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
-           detect=lambda s: _named_long(s) or s.grades is not None,
+           detect=lambda s: _named_long(s) or s.grades is not None or s.results is not None,
            read=lambda s: read_long(s.table, s.options)),
     Format("pairwise", "pairwise comparisons", examples.PAIRWISE_TEXT, examples.PAIRWISE,
            TABLE_EXTENSIONS, detect=lambda s: pairwise_columns(_header(s)) is not None,
@@ -467,6 +473,10 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
               else None)
     if grades is not None:  # one row per grade: its columns and direction, as chosen by hand
         file.options = grades.options(file.options)
+    results = (file.results if format == "auto" and fmt.id == "long" and not _named_long(file)
+               and grades is None else None)
+    if results is not None:  # one ranking per event: its columns and direction, likewise
+        file.options = results.options(file.options)
     if fmt.table and not file.binary_table and (looks_preflib(file.text) and fmt.id != "wide"
                                             or looks_preflib(file.text) and format != "auto"):
         raise PreferenceFormatError(
@@ -490,6 +500,11 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 f"Read as one row per grade ('{grades.ranker}' grades '{grades.item}' with "
                 f"'{grades.grade}'). {error.reason}", row=error.row, column=error.column,
                 fix=error.fix)
+        if results is not None:
+            error = PreferenceFormatError(
+                f"Read as a results table (one ranking per '{results.event}', "
+                f"'{results.item}' ordered by '{results.measure}'). {error.reason}",
+                row=error.row, column=error.column, fix=error.fix)
         raise _with_platform(error, file, fmt) from None
     finally:
         if len(file.data) > _TRIM_BYTES:
@@ -497,6 +512,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     report = _report(file, fmt, prefs, automatic=format == "auto")
     if grades is not None:
         report = replace(report, notes=(grades.note, *report.notes))
+    if results is not None:
+        report = replace(report, notes=(results.note, *report.notes))
     warning = unusual_read(prefs)
     if warning:
         report = replace(report, warning=warning)

@@ -22,6 +22,7 @@ from .columns import (
     column_label,
     find_roles,
     ignored_note,
+    is_event_title,
     is_school_task,
     lower_is_better_words,
     quote_list,
@@ -39,9 +40,13 @@ __all__ = ["read_long", "long_roles", "ranking_keys"]
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     """Column roles of a long file: detected, then the user's ranker, count, item and rank.
 
-    ``options.item_columns`` names the item column and then the rank column.
+    ``options.item_columns`` names the item column and then the rank column. With no ranker
+    and no ranking column, the one column titled as an event (a results table's ``heat``,
+    ``race``, ``game``: :func:`~coarsenrank_core.io.columns.is_event_title`) tells one
+    ranking from another.
     """
-    roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
+    roles = _with_event(override_roles(find_roles(header, PREFERENCE_ROLES), header, options),
+                        header)
     if options.item_columns is None:
         return roles
     chosen = options.item_columns
@@ -64,7 +69,17 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
                 f"{'ranker' if role == 'ranker' else 'count'} column.",
                 fix="Choose each column for one role only.")
     roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
-    return {**roles, "item": item, "rank": rank}
+    return _with_event({**roles, "item": item, "rank": rank}, header)
+
+
+def _with_event(roles: dict[str, int], header: Sequence[str]) -> dict[str, int]:
+    """``roles`` with the one event column as the ranking column, when nothing else tells
+    one ranking from another (no ranker, no ranking column)."""
+    if "ranker" in roles or "list" in roles:
+        return roles
+    used = {roles.get("item"), roles.get("rank"), roles.get("weight")}
+    events = [j for j, c in enumerate(header) if j not in used and is_event_title(c)]
+    return {**roles, "list": events[0]} if len(events) == 1 else roles
 
 def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:
     """The columns that tell one ranking from another: the ranker's, then the ranking's.

@@ -1,0 +1,334 @@
+"""Results tables: one row per competitor and event (a heat, a round), one ranking per event."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PreferenceFormatError
+from .assembly import parse_numbers
+from .columns import (
+    COMPETITOR_WORDS,
+    PREFERENCE_ROLES,
+    column_label,
+    find_roles,
+    is_event_title,
+    lower_is_better_words,
+    normalise,
+    quote_list,
+    role_base,
+    shown_cell,
+)
+from .grades import _column_kind, _is_judge
+from .options import ReadOptions
+from .survey import rank_values
+from .tables import Table, padded
+
+__all__ = ["ResultsPlan", "results_plan"]
+
+#: Titles of a results column where a higher number is better, besides those of a grade
+#: (``score``, ``points``, ``rating`` ...): counts of what a competitor won.
+_HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks"})
+#: The kinds of number column whose title says which way up the numbers go.
+_DIRECTED = ("rank", "higher", "lower")
+
+
+def _measure_kind(title: str) -> str | None:
+    """``"rank"``, ``"higher"``, ``"lower"``, ``"grade"`` (direction unknown) or None."""
+    kind = _column_kind(title)
+    if kind is None and normalise(title) in _HIGHER_TITLES:
+        return "higher"
+    return kind
+
+
+@dataclass(frozen=True)
+class ResultsPlan:
+    """How a results table is read: its columns and the direction of its numbers.
+
+    Attributes
+    ----------
+    event, item, measure : str
+        The titles of the event's, the competitor's and the ordering number's columns.
+    higher_is_better : bool
+        Whether a higher number is better (False: 1 or the smallest number is the best).
+    no_ranker, no_count : bool
+        Whether a column the long reader would take as the ranker (a per-row id) or as the
+        count is set aside.
+    note : str
+        What was read, and the choice that reads the file the other way up.
+    """
+
+    event: str
+    item: str
+    measure: str
+    higher_is_better: bool
+    no_ranker: bool
+    no_count: bool
+    note: str
+
+    def options(self, options: ReadOptions) -> ReadOptions:
+        """``options`` with this plan's columns and direction.
+
+        Parameters
+        ----------
+        options : ReadOptions
+            The options the file is read with.
+
+        Returns
+        -------
+        ReadOptions
+            The item then the number column as item columns, no ranker, and 1 the worst
+            when a higher number is better.
+        """
+        return replace(options, item_columns=(self.item, self.measure), ranker_column="",
+                       count_column="" if self.no_count else options.count_column,
+                       one_is_best=not self.higher_is_better)
+
+
+def _command(file_name: str | None, item: str, measure: str, worst: bool, no_ranker: bool,
+             no_count: bool) -> str:
+    name = shlex.quote(file_name) if file_name else "FILE"
+    return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
+            f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
+            + (" --count ''" if no_count else "") + (" --one-is-worst" if worst else ""))
+
+
+def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool) -> str:
+    return (f"choose the layout 'long rankings' with the item columns '{item}' then "
+            f"'{measure}'" + (", 'Column naming who ranked': (none)" if no_ranker else "")
+            + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
+
+
+def _choice(file_name: str | None, item: str, measure: str, worst: bool, no_ranker: bool,
+            no_count: bool) -> str:
+    """The option that reads the file with ``item`` and ``measure``, in the app and the
+    command line."""
+    return (f"{_ui_choice(item, measure, worst, no_ranker)} (in the command line: "
+            f"{_command(file_name, item, measure, worst, no_ranker, no_count)})")
+
+
+def _readable(cells: np.ndarray, kind: str | None) -> np.ndarray:
+    """Whether each cell is a number the long reader takes (a place written out, ``1st``,
+    too, under a rank title)."""
+    ok = np.isfinite(parse_numbers(cells))
+    if kind == "rank":
+        ok |= rank_values(cells) >= 1
+    return np.asarray(ok, dtype=bool)
+
+
+def results_plan(table: Table, file_name: str | None = None,
+                 options: ReadOptions | None = None) -> ResultsPlan | None:
+    """The plan to read ``table`` as a results table, or None when it is not that layout.
+
+    The rule, on the first row's titles and the cells below:
+
+    - one column names the event in which items were ranked
+      (:func:`~coarsenrank_core.io.columns.is_event_title`: ``round``, ``heat``, ``race``,
+      ``game``, ``match``, ``event``, ``stage``, ``leg``, ``contest``, ``competition``,
+      ``week``, ``day``, ``session`` ..., also with an id, number or name ending), and some
+      event has two or more rows;
+    - one column names the competitors (:data:`~coarsenrank_core.io.columns.COMPETITOR_WORDS`:
+      ``player``, ``athlete``, ``runner``, ``team``, ``driver``, ``item`` ..., also
+      ``player_name`` or ``Driver ID``, a name before an id) and holds each one once per
+      event (of several such columns, the one that does);
+    - one number column says which way up it goes: a place or rank (``rank``, ``place``,
+      ``position``: 1 the best), a title whose words say a smaller number is better
+      (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``time``, ``strokes``,
+      ``errors``, ``penalty`` ...), or a score (``score``, ``points``, ``rating``, ``goals``,
+      ``votes`` ...: higher is better); other number columns (a lane, a bib) are left out;
+    - no other column names a person who ranked (a rater, a judge: the grade reader's
+      layout) or a ranking (``task``, ``question``), and none is a pairwise one.
+
+    Each event is then one ranking, equal numbers tied, and the note says which column
+    ordered the items, which way, and the choice that reads it the other way up.
+
+    Parameters
+    ----------
+    table : Table
+        The file's rows, the first holding the titles.
+    file_name : str, optional
+        The file's name, for the command line the messages give.
+    options : ReadOptions, optional
+        The user's corrections; a choice of item or ranker column turns the rule off.
+
+    Returns
+    -------
+    ResultsPlan or None
+        How to read the table, or None when the rule does not find a results table.
+
+    Raises
+    ------
+    PreferenceFormatError
+        When the titles name an event and competitors but the table cannot be read as
+        one ranking per event: two event columns, two columns that could each name the
+        competitors, a competitor twice in one event, no number column whose title says
+        which way up it goes, or several that do. The message names the columns and the
+        choice that reads the file.
+    """
+    options = options or ReadOptions()
+    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
+        return None
+    header = table.row(0)
+    width = len(header)
+    if width < 3:
+        return None
+    body = padded(table, header, 1)
+    keys = [normalise(c) for c in header]
+    filled = [j for j in range(width) if (body[:, j] != "").any()]
+    if any(not keys[j] for j in filled) or len({keys[j] for j in filled}) < len(filled):
+        return None
+    events = [j for j in filled if is_event_title(header[j])]
+    roles = find_roles(header, PREFERENCE_ROLES)
+    if not events or {"winner", "loser", "left", "right"} & roles.keys():
+        return None
+    unique = {j: bool(pd.Series(body[:, j], dtype=object).is_unique) for j in filled}
+    for j in filled:
+        own = find_roles([header[j]], PREFERENCE_ROLES)
+        if j in events:
+            continue
+        if own.get("list") == 0 or (not unique[j] and (_is_judge(keys[j])
+                                                       or own.get("ranker") == 0)):
+            return None  # a ranking's or a rater's column: the long and grade readers' layouts
+    labels = [column_label(header, j) for j in range(width)]
+    titled = [j for j in filled if j not in events
+              and role_base(keys[j], COMPETITOR_WORDS) is not None]
+    if not titled:
+        return None
+    rest = [j for j in filled if j not in events and j not in titled]
+    kinds = {j: _measure_kind(header[j]) for j in rest}
+    readable = {j: _readable(body[:, j], kinds[j]) for j in rest}
+    numbers = [j for j in rest if readable[j].all()]
+    measures = [j for j in numbers if kinds[j] in _DIRECTED]
+    unsaid = [j for j in numbers if kinds[j] not in _DIRECTED]
+    broken = [j for j in rest if kinds[j] is not None and not readable[j].all()]
+    if not (numbers or broken):
+        return None  # no number column: not a results table
+    lines = table.lines
+    if len(events) > 1:
+        raise PreferenceFormatError(
+            f"This looks like a results table (competitors in '{labels[titled[0]]}'), but the "
+            f"columns {quote_list(labels[j] for j in events)} each name an event, and one "
+            "ranking is read per value of one column.", row=int(lines[0]),
+            fix="Join them into one column whose values each name one event (such as "
+                "'R1 H2' for round 1, heat 2), or delete the one that does not split the "
+                "rankings, then load the file again.")
+    event = events[0]
+    if not pd.Series(body[:, event], dtype=object).duplicated().any():
+        return None  # every event has one row: nothing is ranked within one
+    item = _competitor_column(body, event, titled, keys, labels, lines)
+    no_ranker = "ranker" in roles and roles["ranker"] != item
+    count = roles.get("weight")
+    no_count = count is not None and count != item
+    measures = [j for j in measures if j != count]
+    where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
+    if len(measures) == 1:
+        return _plan(body[:, measures[0]], labels, event, item, measures[0],
+                     kinds[measures[0]] or "", where, file_name, no_ranker, no_count)
+    if len(measures) > 1 or len(unsaid) > 1:
+        several = measures if len(measures) > 1 else unsaid
+        first = labels[several[0]]
+        said = ("each say how the items are ordered, so which one orders them cannot be told"
+                if len(measures) > 1 else "hold numbers, but no title says which one orders "
+                "them or which way up (a place, a time, points)")
+        raise PreferenceFormatError(
+            f"This looks like a results table, {where}, but the columns "
+            f"{quote_list(labels[j] for j in several)} {said}.", row=int(lines[0]),
+            fix=f"If '{first}' orders them with a smaller number better (a place, 1 the best), "
+                f"{_choice(file_name, labels[item], first, False, no_ranker, no_count)}; if "
+                f"a higher number is better, "
+                f"{_choice(file_name, labels[item], first, True, no_ranker, no_count)}. For "
+                f"another column, put its title in place of '{first}'; the other columns are "
+                "then left out.")
+    if unsaid:
+        column = labels[unsaid[0]]
+        whole = bool((rank_values(body[:, unsaid[0]]) >= 1).all())
+        return_fix = (
+            f"If 1 is the best (places), "
+            f"{_choice(file_name, labels[item], column, False, no_ranker, no_count)}; "
+            if whole else
+            f"If a smaller number is better, give '{column}' a title that says so ('time', "
+            f"'strokes', 'errors', or '{column} (lower is better)'); ")
+        raise PreferenceFormatError(
+            f"This looks like a results table, {where}, ordered by the numbers in '{column}', "
+            f"but its title does not say whether a higher or a lower number is better.",
+            row=int(lines[0]), column=column,
+            fix=return_fix + "if a higher number is better, "
+                f"{_choice(file_name, labels[item], column, True, no_ranker, no_count)}.")
+    j = broken[0]
+    bad = int(np.flatnonzero(~readable[j])[0])
+    value = body[bad, j]
+    clock = ":" in value and bool(np.isfinite(parse_numbers(
+        np.asarray(value.replace(":", ""), dtype=object))))
+    why = ("a time written with a colon (minutes and seconds), which is not read as a "
+           "number" if clock else f"{shown_cell(value)}, not a number")
+    fix = ("Write every time as one number of seconds (such as 62.35 for 1:02.35), then load "
+           "the file again." if clock else
+           "Write a number on every row, or delete the rows without one (a competitor who "
+           "did not start or finish is then left out of that event's ranking).")
+    raise PreferenceFormatError(
+        f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
+        f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
+                       labels: list[str], lines: np.ndarray) -> int:
+    """The column naming the competitors: of the titled ones, those holding each name once
+    per event, a name before a plain title before an id; refused when two differ."""
+    once = []
+    for j in titled:
+        joined = pd.Series(body[:, event] + "\x00" + body[:, j], dtype=object)
+        if not joined.duplicated().any():
+            once.append(j)
+    if not once:
+        j = titled[0]
+        joined = pd.Series(body[:, event] + "\x00" + body[:, j], dtype=object)
+        second = int(np.flatnonzero(joined.duplicated().to_numpy())[0])
+        first = int(np.flatnonzero((joined == joined.iloc[second]).to_numpy())[0])
+        raise PreferenceFormatError(
+            f"This looks like a results table, one ranking per '{labels[event]}', but "
+            f"'{body[second, j]}' has two rows in '{body[second, event]}' (rows "
+            f"{lines[1 + first]} and {lines[1 + second]}), so the rows of one "
+            f"'{labels[event]}' are not one ranking.", row=int(lines[1 + second]),
+            column=labels[j],
+            fix="Give each competitor one row per event (add up the parts of one result, "
+                "such as holes or laps), or join the event with the column that splits it "
+                "into one column.")
+    found = {j: role_base(keys[j], COMPETITOR_WORDS) for j in once}
+    bases = {b[0] for b in found.values() if b is not None}
+    if len(bases) > 1:
+        raise PreferenceFormatError(
+            f"This looks like a results table, one ranking per '{labels[event]}', but the "
+            f"columns {quote_list(labels[j] for j in once)} could each name what is ranked.",
+            row=int(lines[0]),
+            fix=f"Choose the layout 'long rankings' with the item columns: the one naming "
+                f"what is ranked, then the number column that orders it (--format long "
+                f"--items {shlex.quote(labels[once[0]])} NUMBER-COLUMN).")
+    return min(once, key=lambda j: (found[j] or ("", 1))[1])
+
+
+def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
+          kind: str, where: str, file_name: str | None, no_ranker: bool,
+          no_count: bool) -> ResultsPlan:
+    """The plan and its note for the one ``measure`` column of ``kind``."""
+    name, by = labels[item], labels[measure]
+    ties = f"; equal numbers within one '{labels[event]}' are ties"
+    if kind == "lower":
+        said = quote_list(lower_is_better_words(by))
+        how = f"a lower number better (the title says {said})"
+        flip = (f"If a higher number is better, "
+                f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
+    elif kind == "rank":
+        how = "1 the best"
+        flip = (f"If a higher number is better, "
+                f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
+    else:
+        how = "a higher number better"
+        whole = bool((rank_values(cells) >= 1).all())
+        flip = ("If a lower number is better, "
+                + (_choice(file_name, name, by, False, no_ranker, no_count) if whole else
+                   f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
+    note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}. {flip}"
+    return ResultsPlan(labels[event], name, by, kind == "higher", no_ranker, no_count, note)
