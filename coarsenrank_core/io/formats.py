@@ -524,6 +524,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 _refuse_rank_numbers(file.prepared, report)
                 _refuse_number_column(file.prepared, report)
                 _refuse_names_beside_numbers(file.prepared, report)
+                _refuse_headerless_numbers(file.prepared, report)
                 _refuse_unrelated_columns(file.prepared, report)
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
@@ -898,6 +899,49 @@ def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None
             "number is better, also 'Rank numbers mean: 1 is the worst' (--one-is-worst). If "
             "instead each row gives a name and then numbered items in order of preference, "
             "add a first row of titles such as 'ranker,1st,2nd,3rd'.")
+
+
+def _refuse_headerless_numbers(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse a read without titles in which a column holds only numbers below the first row
+    while another holds no number at all: names beside a time, a score or a count, which
+    rankings never are (their items move from column to column)."""
+    from .survey import is_plain_number
+
+    table = prepared.table
+    if report.header_rows or table.width < 2 or len(table) < 3:
+        return
+    below = table.cells[1:]
+    filled = below != ""
+    number = is_plain_number(below) & filled
+    n_filled, n_number = filled.sum(axis=0), number.sum(axis=0)
+    numbers = np.flatnonzero((n_filled >= 2) & (n_number == n_filled))
+    names = np.flatnonzero((n_filled >= 1) & (n_number == 0))
+    if not numbers.size or not names.size:
+        return
+    j = int(numbers[0])
+    label = str(j + 1)
+    first = table.row(0)
+    titles = first[j] != "" and not bool(is_plain_number(np.asarray([first[j]], dtype=object))[0])
+    column = table.column(j)
+    values = quote_list(dict.fromkeys(column[(column != "") & (np.arange(len(column)) > 0
+                                                              if titles else True)]), 3)
+    reason = (f"This file was not loaded: read as {report.layout_title} without a title row, "
+              f"column {label} holds only numbers{' below the first row' if titles else ''} "
+              f"({values}) while column {int(names[0]) + 1} holds only names, so each number "
+              "would be ranked as an item beside the names; rankings move their items from "
+              "column to column.")
+    if titles:
+        reason += (f" The first row ({quote_list(c for c in first if c)}) looks like column "
+                   "titles over one row per competitor and its result.")
+    raise PreferenceFormatError(
+        reason, row=int(table.lines[0]), column=label,
+        fix="If each row gives a result (a time, points, a place) of someone in an event, "
+            "title the columns as a results table: the event, who competed, then the number "
+            "titled by what it holds, such as 'heat,athlete,time' (a smaller time is better), "
+            "'round,player,points' (more points are better) or 'race,runner,place' (1 the "
+            "best). If each row is a ranking, remove that column, or name it in a first row of "
+            "titles such as 'ranker,1st,2nd,count' if it says how many times the row was "
+            "given.")
 
 
 def _is_number(text: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shlex
 from dataclasses import dataclass, replace
 
@@ -218,7 +219,8 @@ def results_plan(table: Table, file_name: str | None = None,
     event = events[0]
     if not pd.Series(body[:, event], dtype=object).duplicated().any():
         return None  # every event has one row: nothing is ranked within one
-    item = _competitor_column(body, event, titled, keys, labels, lines)
+    measure = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
+    item = _competitor_column(body, event, titled, keys, labels, lines, measure)
     no_ranker = "ranker" in roles and roles["ranker"] != item
     count = roles.get("weight")
     no_count = count is not None and count != item
@@ -227,36 +229,39 @@ def results_plan(table: Table, file_name: str | None = None,
     if len(measures) == 1:
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
                      kinds[measures[0]] or "", where, file_name, no_ranker, no_count)
-    if len(measures) > 1 or len(unsaid) > 1:
-        several = measures if len(measures) > 1 else unsaid
-        first = labels[several[0]]
-        said = ("each say how the items are ordered, so which one orders them cannot be told"
-                if len(measures) > 1 else "hold numbers, but no title says which one orders "
-                "them or which way up (a place, a time, points)")
+    choice = functools.partial(_choice, file_name, labels[item], no_ranker=no_ranker,
+                               no_count=no_count)
+    if len(measures) > 1:
+        first, kind = labels[measures[0]], kinds[measures[0]]
+        how = {"rank": "1 the best", "lower": "a lower number better"}.get(
+            kind or "", "a higher number better")
         raise PreferenceFormatError(
             f"This looks like a results table, {where}, but the columns "
-            f"{quote_list(labels[j] for j in several)} {said}.", row=int(lines[0]),
-            fix=f"If '{first}' orders them with a smaller number better (a place, 1 the best), "
-                f"{_choice(file_name, labels[item], first, False, no_ranker, no_count)}; if "
-                f"a higher number is better, "
-                f"{_choice(file_name, labels[item], first, True, no_ranker, no_count)}. For "
-                f"another column, put its title in place of '{first}'; the other columns are "
-                "then left out.")
+            f"{quote_list(labels[j] for j in measures)} each say how the items are ordered, so "
+            "which one orders them cannot be told.", row=int(lines[0]),
+            fix=f"To order them by '{first}' ({how}), {choice(first, kind == 'higher')}. For "
+                f"another column, put its title in place of '{first}' (with --one-is-worst "
+                "only where a higher number is better); the other columns are then left out.")
     if unsaid:
-        column = labels[unsaid[0]]
+        first = labels[unsaid[0]]
         whole = bool((rank_values(body[:, unsaid[0]]) >= 1).all())
-        return_fix = (
-            f"If 1 is the best (places), "
-            f"{_choice(file_name, labels[item], column, False, no_ranker, no_count)}; "
-            if whole else
-            f"If a smaller number is better, give '{column}' a title that says so ('time', "
-            f"'strokes', 'errors', or '{column} (lower is better)'); ")
+        smaller = (f"If 1 is the best (places), {choice(first, False)}; " if whole else
+                   f"If a smaller number is better, give '{first}' a title that says so "
+                   f"('time', 'strokes', 'errors', or '{first} (lower is better)'); ")
+        if len(unsaid) > 1:
+            reason = (f"the columns {quote_list(labels[j] for j in unsaid)} all hold numbers "
+                      "and no title says which one orders them or which way up (a place, a "
+                      "time, points)")
+            other = (f" For another column, put its title in place of '{first}'; the other "
+                     "columns are then left out.")
+        else:
+            reason = (f"its title does not say whether a higher or a lower number in '{first}' "
+                      "is better")
+            other = ""
         raise PreferenceFormatError(
-            f"This looks like a results table, {where}, ordered by the numbers in '{column}', "
-            f"but its title does not say whether a higher or a lower number is better.",
-            row=int(lines[0]), column=column,
-            fix=return_fix + "if a higher number is better, "
-                f"{_choice(file_name, labels[item], column, True, no_ranker, no_count)}.")
+            f"This looks like a results table, {where}, but {reason}.", row=int(lines[0]),
+            column=first if len(unsaid) == 1 else None,
+            fix=f"{smaller}if a higher number is better, {choice(first, True)}.{other}")
     j = broken[0]
     bad = int(np.flatnonzero(~readable[j])[0])
     value = body[bad, j]
@@ -274,7 +279,7 @@ def results_plan(table: Table, file_name: str | None = None,
 
 
 def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
-                       labels: list[str], lines: np.ndarray) -> int:
+                       labels: list[str], lines: np.ndarray, measure: str) -> int:
     """The column naming the competitors: of the titled ones, those holding each name once
     per event, a name before a plain title before an id; refused when two differ."""
     once = []
@@ -289,7 +294,8 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
         first = int(np.flatnonzero((joined == joined.iloc[second]).to_numpy())[0])
         raise PreferenceFormatError(
             f"This looks like a results table, one ranking per '{labels[event]}', but "
-            f"'{body[second, j]}' has two rows in '{body[second, event]}' (rows "
+            f"'{body[second, j]}' has two rows where '{labels[event]}' is "
+            f"'{body[second, event]}' (rows "
             f"{lines[1 + first]} and {lines[1 + second]}), so the rows of one "
             f"'{labels[event]}' are not one ranking.", row=int(lines[1 + second]),
             column=labels[j],
@@ -305,7 +311,9 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
             row=int(lines[0]),
             fix=f"Choose the layout 'long rankings' with the item columns: the one naming "
                 f"what is ranked, then the number column that orders it (--format long "
-                f"--items {shlex.quote(labels[once[0]])} NUMBER-COLUMN).")
+                f"--items {shlex.quote(labels[once[0]])} {shlex.quote(measure)}, with "
+                f"--one-is-worst if a higher number is better; for another column, put its "
+                f"title in place of '{labels[once[0]]}').")
     return min(once, key=lambda j: (found[j] or ("", 1))[1])
 
 
