@@ -26,7 +26,7 @@ from .columns import (
 from .grades import _column_kind, _is_judge
 from .options import ReadOptions
 from .survey import rank_values
-from .tables import Table, padded
+from .tables import Table
 
 __all__ = ["ResultsPlan", "results_plan"]
 
@@ -176,9 +176,11 @@ def results_plan(table: Table, file_name: str | None = None,
     width = len(header)
     if width < 3:
         return None
-    body = padded(table, header, 1)
+    if not any(is_event_title(c) for c in header):
+        return None
+    body = table.cells[1:, :width]
     keys = [normalise(c) for c in header]
-    filled = [j for j in range(width) if (body[:, j] != "").any()]
+    filled = [j for j in range(body.shape[1]) if (body[:, j] != "").any()]
     if any(not keys[j] for j in filled) or len({keys[j] for j in filled}) < len(filled):
         return None
     events = [j for j in filled if is_event_title(header[j])]

@@ -1,0 +1,302 @@
+"""Results tables (an event, who competed, one number): one ranking per event, or a refusal."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.io import ReadOptions, read_file, read_preferences
+from coarsenrank_core.io.columns import is_event_title
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _csv(header: str, rows: list[tuple]) -> bytes:
+    return (header + "\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n").encode()
+
+
+def _notes(result) -> str:
+    return " ".join(result.report.notes)
+
+
+def _refusal(data: bytes) -> PreferenceFormatError:
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(data)
+    return caught.value
+
+
+HEATS = [("H1", "Ann", 12.3), ("H1", "Bob", 11.9), ("H2", "Ann", 12.0), ("H2", "Bob", 12.4)]
+
+
+# -- the layouts of the defect report -------------------------------------------------------
+def test_heat_times_read_one_ranking_per_heat_smallest_time_first():
+    result = read_file(_csv("heat,athlete,Time (sec)", HEATS))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    report = result.report
+    assert report.layout == "long" and report.item_columns == ("athlete", "Time (sec)")
+    assert report.ranker_column is None and report.smaller_is_better
+    notes = _notes(result)
+    assert "one ranking per 'heat'" in notes and "ordered by 'Time (sec)'" in notes
+    assert "a lower number better (the title says 'time', 'sec')" in notes
+    assert "--one-is-worst" in notes and "1 is the worst" in notes
+
+
+def test_the_title_row_and_the_numbers_never_become_items():
+    prefs = read_preferences(_csv("heat,athlete,Time (sec)", HEATS))
+    assert set(prefs.item_names) == {"Ann", "Bob"}
+
+
+def test_rounds_of_golf_read_fewer_strokes_first():
+    rows = [(1, "Ann", 72), (1, "Bob", 70), (2, "Ann", 69), (2, "Bob", 71)]
+    result = read_file(_csv("round,player,strokes", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    assert "(the title says 'strokes')" in _notes(result)
+
+
+def test_race_times_read_one_ranking_per_race():
+    rows = [(r.replace("H", "R"), n, t) for r, n, t in HEATS]
+    result = read_file(_csv("race,runner,time", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    assert "one ranking per 'race'" in _notes(result)
+
+
+def test_scores_per_round_read_higher_first_not_as_a_ground_truth():
+    rows = [(1, "Ann", 10), (1, "Bob", 12), (2, "Ann", 9), (2, "Bob", 8)]
+    result = read_file(_csv("round,player,score", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    assert result.report.one_is_best is False
+    notes = _notes(result)
+    assert "ordered by 'score', a higher number better" in notes
+    assert "ground truth" not in notes
+    # whole scores from 1: the flip is the long reader's 1-is-best choice
+    assert "--items player score)" in notes and "--one-is-worst" not in notes
+
+
+def test_round_item_rank_still_reads_as_long_rankings_without_a_results_note():
+    result = read_file(_csv("round,item,rank", [(1, "A", 1), (1, "B", 2), (2, "A", 2),
+                                                (2, "B", 1)]))
+    assert result.preferences.to_lists(names=True) == [["A", "B"], ["B", "A"]]
+    assert "results table" not in _notes(result)
+
+
+# -- more real-looking results tables ---------------------------------------------------------
+def test_golf_rounds_with_capitals_and_tied_strokes():
+    rows = [("R1", "Ann", 70), ("R1", "Bob", 72), ("R1", "Cy", 70), ("R2", "Ann", 68),
+            ("R2", "Bob", 71), ("R2", "Cy", 69)]
+    prefs = read_preferences(_csv("Round,Player,Strokes", rows))
+    assert prefs.to_lists(names=True) == [[frozenset({"Ann", "Cy"}), "Bob"],
+                                          ["Ann", "Cy", "Bob"]]
+
+
+def test_quiz_night_points_per_week_with_ties():
+    rows = [(1, "Owls", 40), (1, "Cats", 35), (1, "Dogs", 40), (2, "Owls", 30),
+            (2, "Cats", 45), (2, "Dogs", 33)]
+    result = read_file(_csv("week,team,points", rows))
+    assert result.preferences.to_lists(names=True) == [[frozenset({"Owls", "Dogs"}), "Cats"],
+                                                       ["Cats", "Dogs", "Owls"]]
+    assert "one ranking per 'week'" in _notes(result)
+
+
+def test_chess_places_per_round_read_one_as_the_best():
+    rows = [(1, "Ann", 1), (1, "Bob", 2), (1, "Cy", 3), (2, "Ann", 2), (2, "Bob", 1),
+            (2, "Cy", 3)]
+    result = read_file(_csv("round,player,place", rows))
+    assert result.preferences.to_lists(names=True) == [["Ann", "Bob", "Cy"],
+                                                       ["Bob", "Ann", "Cy"]]
+    assert result.report.one_is_best is True
+    assert "ordered by 'place', 1 the best" in _notes(result)
+
+
+def test_event_competitor_score_with_decimal_scores_and_ties():
+    rows = [("E1", "Ann", 9.5), ("E1", "Bob", 9.5), ("E1", "Cy", 8.0), ("E2", "Ann", 7),
+            ("E2", "Bob", 8), ("E2", "Cy", 8)]
+    result = read_file(_csv("Event,Competitor,Score", rows))
+    assert result.preferences.to_lists(names=True) == [[frozenset({"Ann", "Bob"}), "Cy"],
+                                                       [frozenset({"Bob", "Cy"}), "Ann"]]
+    # decimals cannot be read as whole places: the flip retitles the column
+    assert "'Score (lower is better)'" in _notes(result)
+
+
+def test_other_number_columns_and_a_per_row_id_are_left_out():
+    rows = [(1, "H1", 4, "Ann", 12.3), (2, "H1", 5, "Bob", 11.9), (3, "H2", 4, "Ann", 12.0),
+            (4, "H2", 5, "Bob", 12.4)]
+    result = read_file(_csv("id,Heat No.,lane,athlete,finish_time", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    assert "'lane'" in _notes(result)  # ignored, and said so
+    assert "--ranker ''" in _notes(result)  # the id would be the long reader's ranker
+
+
+def test_a_player_column_beside_a_team_column_is_the_one_named_once_per_match():
+    rows = [("M1", "Red", "Ann", 2), ("M1", "Red", "Bob", 0), ("M1", "Blue", "Cy", 1),
+            ("M2", "Red", "Ann", 1), ("M2", "Blue", "Cy", 3)]
+    prefs = read_preferences(_csv("match,team,player,goals", rows))
+    assert prefs.to_lists(names=True) == [["Ann", "Cy", "Bob"], ["Cy", "Ann"]]
+
+
+def test_the_command_in_the_note_reads_the_same_and_the_other_way_up(tmp_path):
+    path = tmp_path / "heats.csv"
+    path.write_bytes(_csv("heat,athlete,Time (sec)", HEATS))
+    note = _notes(read_file(path))
+    command = note.split("(in the command line: ")[1].rstrip(")")
+    assert command == ("coarsenrank rank heats.csv --format long --items athlete "
+                       "'Time (sec)' --one-is-worst")
+    flipped = ReadOptions(item_columns=("athlete", "Time (sec)"), one_is_best=False)
+    assert read_preferences(path, "long", options=flipped).to_lists(names=True) == [
+        ["Ann", "Bob"], ["Bob", "Ann"]]
+    same = ReadOptions(item_columns=("athlete", "Time (sec)"))
+    assert read_preferences(path, "long", options=same).to_lists(names=True) == [
+        ["Bob", "Ann"], ["Ann", "Bob"]]
+    args = shlex.split(command)[2:]
+    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
+                          *args[1:], "--method", "borda"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+
+
+# -- results tables that cannot be read: refused with the right reason ---------------------------
+def test_swimming_times_in_minutes_and_seconds_are_refused_saying_why():
+    rows = [(1, "Ann", "1:02.35"), (1, "Bob", "1:01.90"), (2, "Cy", "59.80"),
+            (2, "Dee", "1:00.10")]
+    error = _refusal(_csv("Heat,Swimmer,Time", rows))
+    assert error.row == 2 and error.column == "Time"
+    assert "minutes and seconds" in error.reason and "seconds" in error.fix
+
+
+def test_a_did_not_finish_cell_is_refused_naming_its_row():
+    rows = [("R1", "Ann", 12.3), ("R1", "Bob", "DNF"), ("R2", "Ann", 12.0), ("R2", "Bob", 12.4)]
+    error = _refusal(_csv("race,runner,time", rows))
+    assert error.row == 3 and error.column == "time" and "'DNF'" in error.reason
+    assert "delete the rows" in error.fix
+
+
+def test_two_untitled_number_columns_are_refused_naming_both_and_the_choice():
+    rows = [("R1", "Ann", 12, 13), ("R1", "Bob", 11, 12), ("R2", "Ann", 10, 11),
+            ("R2", "Bob", 14, 14)]
+    error = _refusal(_csv("race,runner,lap1,lap2", rows))
+    assert "results table" in error.reason and "'lap1', 'lap2'" in error.reason
+    assert "--format long --items runner lap1" in error.fix
+    assert "--one-is-worst" in error.fix and "title" not in error.reason.split("but")[0]
+    assert "place" not in error.fix.split("If")[0]  # not the wide layout's hint
+
+
+def test_two_direction_titled_columns_are_refused_with_the_first_ones_own_direction():
+    rows = [("R1", "Ann", 2, 18), ("R1", "Bob", 1, 25), ("R2", "Ann", 1, 25),
+            ("R2", "Bob", 2, 18)]
+    error = _refusal(_csv("race,driver,place,points", rows))
+    assert "'place', 'points'" in error.reason
+    assert "To order them by 'place' (1 the best)" in error.fix
+    assert "--items driver place)" in error.fix
+
+
+def test_one_number_column_whose_title_says_no_direction_is_refused_with_both_choices():
+    error = _refusal(_csv("heat,athlete,result", HEATS))
+    assert error.column == "result"
+    assert "'result (lower is better)'" in error.fix and "--one-is-worst" in error.fix
+
+
+def test_the_retitle_the_refusal_suggests_then_reads_lower_first():
+    prefs = read_preferences(_csv("heat,athlete,result (lower is better)", HEATS))
+    assert prefs.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+
+
+def test_a_competitor_twice_in_one_event_is_refused_naming_the_rows():
+    rows = [(1, "Ann", 1, 4), (1, "Ann", 2, 5), (1, "Bob", 1, 3), (1, "Bob", 2, 4)]
+    error = _refusal(_csv("round,player,hole,strokes", rows))
+    assert error.row == 3 and error.column == "player"
+    assert "'Ann' has two rows where 'round' is '1' (rows 2 and 3)" in error.reason
+
+
+def test_two_event_columns_are_refused_naming_them():
+    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 2, "Cy", 12.0), (1, 2, "Dee", 12.4)]
+    error = _refusal(_csv("round,heat,athlete,time", rows))
+    assert "'round', 'heat' each name an event" in error.reason
+
+
+def test_two_columns_that_could_each_be_the_competitor_are_refused():
+    rows = [("R1", "Ann", "Red", 12.3), ("R1", "Bob", "Blue", 11.9), ("R2", "Ann", "Red", 12.0),
+            ("R2", "Bob", "Blue", 12.4)]
+    error = _refusal(_csv("race,athlete,team,time", rows))
+    assert "'athlete', 'team' could each name what is ranked" in error.reason
+    assert "--items athlete time" in error.fix
+
+
+# -- the silent misread without titles ---------------------------------------------------------
+def test_rows_of_names_and_times_without_titles_are_refused_not_read_as_rankings():
+    data = b"H1,Ann,12.3\nH1,Bob,11.9\nH2,Ann,12.0\nH2,Bob,12.4\n"
+    error = _refusal(data)
+    assert "column 3 holds only numbers" in error.reason and error.column == "3"
+    assert "'heat,athlete,time'" in error.fix
+
+
+def test_unknown_titles_over_names_and_times_are_refused_saying_they_look_like_titles():
+    error = _refusal("Lauf,Läufer,Zeit\nL1,Ann,12.3\nL1,Bob,11.9\nL2,Ann,12.0\n".encode())
+    assert "below the first row" in error.reason and "looks like column titles" in error.reason
+
+
+def test_a_trailing_count_without_titles_is_refused_not_ranked_as_an_item():
+    error = _refusal(b"apple,banana,cherry,2\nbanana,apple,cherry,3\ncherry,apple,banana,1\n")
+    assert "column 4" in error.reason and "'ranker,1st,2nd,count'" in error.fix
+
+
+@pytest.mark.parametrize("text, lists", [
+    ("a,b,c\nb,a,c\nc,b,a\n", [["a", "b", "c"], ["b", "a", "c"], ["c", "b", "a"]]),
+    ("1,2,3\n3,1,2\n2,3,1\n", [["1", "2", "3"], ["3", "1", "2"], ["2", "3", "1"]]),
+    ("a,7,b\n7,a,b\nb,a,7\n", [["a", "7", "b"], ["7", "a", "b"], ["b", "a", "7"]]),
+])
+def test_wide_rankings_without_titles_still_read(text, lists):
+    assert read_preferences(text.encode()).to_lists(names=True) == lists
+
+
+# -- layouts that are not results tables -----------------------------------------------------------
+def test_a_ground_truth_with_each_item_once_is_still_refused_as_one():
+    error = _refusal(_csv("item,score", [("A", 3.2), ("B", 1.5), ("C", 2.2)]))
+    assert "ground truth" in error.reason and "results table" not in str(error)
+
+
+def test_long_rankings_per_voter_are_not_results():
+    result = read_file(_csv("voter,item,rank", [("v1", "A", 1), ("v1", "B", 2), ("v2", "A", 2),
+                                                ("v2", "B", 1)]))
+    assert result.preferences.to_lists(names=True) == [["A", "B"], ["B", "A"]]
+    assert result.report.ranker_column == "voter" and "results table" not in _notes(result)
+
+
+def test_a_grades_file_is_read_by_the_grade_reader_not_as_results():
+    error = _refusal(_csv("grader,student,grade", [("g1", "s1", 3), ("g1", "s2", 5),
+                                                   ("g2", "s1", 4), ("g2", "s2", 2)]))
+    assert "one row per grade" in error.reason and "results table" not in str(error)
+
+
+def test_a_judge_per_round_stays_the_grade_readers_ranking_per_judge_and_round():
+    rows = [("j1", 1, "Ann", 9), ("j1", 1, "Bob", 7), ("j2", 1, "Ann", 6), ("j2", 1, "Bob", 8),
+            ("j1", 2, "Ann", 5), ("j1", 2, "Bob", 6)]
+    result = read_file(_csv("judge,round,gymnast,score", rows))
+    assert result.report.ranker_column == "judge"
+    assert "Read one row per grade" in _notes(result) and "results table" not in _notes(result)
+    assert len(result.preferences) == 3
+
+
+def test_the_long_reader_takes_an_event_column_only_when_nothing_else_splits_rankings():
+    rows = [("v1", "H1", "Ann", 1), ("v1", "H1", "Bob", 2), ("v1", "H2", "Ann", 2),
+            ("v1", "H2", "Bob", 1)]
+    options = ReadOptions(item_columns=("athlete", "place"))
+    # the ranker's column alone keys the rankings, as before: the heat splits nothing
+    with pytest.raises(PreferenceFormatError, match="twice in the same ranking"):
+        read_preferences(_csv("voter,heat,athlete,place", rows), "long", options=options)
+    without = [r[1:] for r in rows]
+    prefs = read_preferences(_csv("heat,athlete,place", without), "long", options=options)
+    assert prefs.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("round", True), ("Heat", True), ("race_id", True), ("Race No.", True),
+    ("Event Name", True), ("game", True), ("Match #", True), ("week", True), ("stage", True),
+    ("rounds", False), ("player", False), ("Time (sec)", False), ("racetrack", False),
+    ("weekday", False),
+])
+def test_event_titles(title, expected):
+    assert is_event_title(title) is expected
