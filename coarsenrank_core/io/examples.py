@@ -51,7 +51,10 @@ LONG_TEXT = (
     "such as 'preference', 'list', 'ballot', 'query', 'task', 'question', 'round', "
     "'session', 'assignment', 'exam', 'quiz', 'homework' or 'problem' tells them apart. "
     "An optional 'weight' or 'count' column must hold the same "
-    "value on every row of one ranking. The CSV this app exports is of this kind."
+    "value on every row of one ranking. The CSV this app exports is of this kind. A "
+    "results table (an event column such as 'heat', 'round' or 'race', a competitor "
+    "column such as 'athlete', 'player' or 'team', and a place, time, strokes, score or "
+    "points column) is read as one ranking per event."
 )
 LONG = (
     "ranker,item,rank\n"
