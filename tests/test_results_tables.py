@@ -300,3 +300,43 @@ def test_the_long_reader_takes_an_event_column_only_when_nothing_else_splits_ran
 ])
 def test_event_titles(title, expected):
     assert is_event_title(title) is expected
+
+
+# -- leaderboards as sites and APIs export them ---------------------------------------------------
+def test_a_golf_leaderboard_reads_pos_with_shared_places_written_t2():
+    rows = [("Open", "Ann", "1", 270), ("Open", "Bob", "T2", 272), ("Open", "Cy", "T2", 272),
+            ("Masters", "Ann", "2", 280), ("Masters", "Bob", "1", 279)]
+    result = read_file(_csv("Tournament,Player,Pos,Total", rows))
+    assert result.preferences.to_lists(names=True) == [["Ann", frozenset({"Bob", "Cy"})],
+                                                       ["Bob", "Ann"]]
+    assert "ordered by 'Pos', 1 the best" in _notes(result)
+
+
+def test_a_missed_cut_in_the_place_column_is_refused_naming_its_row():
+    rows = [("Open", "Ann", "1"), ("Open", "Bob", "2"), ("Open", "Cy", "CUT"),
+            ("Masters", "Ann", "2"), ("Masters", "Bob", "1")]
+    error = _refusal(_csv("Tournament,Player,Pos", rows))
+    assert error.row == 4 and error.column == "Pos" and "'CUT'" in error.reason
+
+
+def test_a_place_column_with_gaps_beside_points_is_refused_not_read_by_the_points():
+    rows = [(1, 1, 1, 25), (1, 2, 2, 18), (1, 3, r"\N", 0), (2, 1, 2, 18), (2, 2, 1, 25)]
+    error = _refusal(_csv("raceId,driverId,position,points", rows))
+    assert "'position', 'points' each say how the items are ordered" in error.reason
+    assert "--items driverId points --one-is-worst" in error.fix
+
+
+def test_votes_per_round_read_higher_first_though_votes_may_title_a_count():
+    rows = [(1, "A", 120), (1, "B", 80), (2, "A", 60), (2, "B", 90)]
+    assert read_preferences(_csv("round,song,votes", rows)).to_lists(names=True) == [
+        ["A", "B"], ["B", "A"]]
+
+
+def test_a_results_table_in_json_and_in_tsv_reads_as_in_csv():
+    json = (b'[{"game": 1, "player": "Ann", "score": 10}, {"game": 1, "player": "Bob", '
+            b'"score": 12}, {"game": 2, "player": "Ann", "score": 9}, '
+            b'{"game": 2, "player": "Bob", "score": 8}]')
+    assert read_preferences(json).to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    tsv = (b"Race No.\tDriver Name\tFinish Position\n"
+           b"R1\tAnn\t1\nR1\tBob\t2\nR2\tAnn\t2\nR2\tBob\t1\n")
+    assert read_preferences(tsv).to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]

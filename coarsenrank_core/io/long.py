@@ -31,7 +31,7 @@ from .columns import (
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
-from .survey import rank_values
+from .survey import tied_rank_values
 from .tables import Table, padded
 
 __all__ = ["read_long", "long_roles", "ranking_keys"]
@@ -197,8 +197,8 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
     with ``smaller`` a smaller number is better (times, strokes, error counts)."""
     numbers = parse_numbers(values)
     written = np.isnan(numbers)
-    if written.any():  # places written out: '1st', 'First choice', 'Rank 2'
-        places = rank_values(values[written])
+    if written.any():  # places written out: '1st', 'First choice', 'Rank 2', shared 'T2', '=1'
+        places = tied_rank_values(values[written])
         numbers[written] = np.where(places >= 1, places, np.nan)
     if not whole:
         bad = np.flatnonzero(~np.isfinite(numbers))

@@ -25,7 +25,7 @@ from .columns import (
 )
 from .grades import _column_kind, _is_judge
 from .options import ReadOptions
-from .survey import rank_values
+from .survey import rank_values, tied_rank_values
 from .tables import Table
 
 __all__ = ["ResultsPlan", "results_plan"]
@@ -33,6 +33,10 @@ __all__ = ["ResultsPlan", "results_plan"]
 #: Titles of a results column where a higher number is better, besides those of a grade
 #: (``score``, ``points``, ``rating`` ...): counts of what a competitor won.
 _HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks"})
+#: Titles of a results column of places, besides ``rank``, ``place`` and ``position``.
+_PLACE_TITLES = frozenset({"pos", "placing", "placement", "standing", "finishposition",
+                           "finishingposition", "finalposition", "finishplace", "finalplace",
+                           "finalrank", "overallplace", "overallrank"})
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
 
@@ -42,6 +46,8 @@ def _measure_kind(title: str) -> str | None:
     kind = _column_kind(title)
     if kind is None and normalise(title) in _HIGHER_TITLES:
         return "higher"
+    if kind is None and normalise(title) in _PLACE_TITLES:
+        return "rank"
     return kind
 
 
@@ -116,7 +122,7 @@ def _readable(cells: np.ndarray, kind: str | None) -> np.ndarray:
     too, under a rank title)."""
     ok = np.isfinite(parse_numbers(cells))
     if kind == "rank":
-        ok |= rank_values(cells) >= 1
+        ok |= tied_rank_values(cells) >= 1
     return np.asarray(ok, dtype=bool)
 
 
@@ -204,6 +210,7 @@ def results_plan(table: Table, file_name: str | None = None,
     kinds = {j: _measure_kind(header[j]) for j in rest}
     readable = {j: _readable(body[:, j], kinds[j]) for j in rest}
     numbers = [j for j in rest if readable[j].all()]
+    directed = [j for j in rest if kinds[j] in _DIRECTED]  # readable or not
     measures = [j for j in numbers if kinds[j] in _DIRECTED]
     unsaid = [j for j in numbers if kinds[j] not in _DIRECTED]
     broken = [j for j in rest if kinds[j] is not None and not readable[j].all()]
@@ -225,26 +232,26 @@ def results_plan(table: Table, file_name: str | None = None,
     item = _competitor_column(body, event, titled, keys, labels, lines, measure)
     no_ranker = "ranker" in roles and roles["ranker"] != item
     count = roles.get("weight")
-    no_count = count is not None and count != item
-    measures = [j for j in measures if j != count]
     where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
-    if len(measures) == 1:
+    if len(measures) == 1 and len(directed) == 1:
+        no_count = count is not None and count not in (item, measures[0])
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
                      kinds[measures[0]] or "", where, file_name, no_ranker, no_count)
+    no_count = count is not None and count != item and (not measures or count != measures[0])
     choice = functools.partial(_choice, file_name, labels[item], no_ranker=no_ranker,
                                no_count=no_count)
-    if len(measures) > 1:
+    if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
         how = {"rank": "1 the best", "lower": "a lower number better"}.get(
             kind or "", "a higher number better")
         raise PreferenceFormatError(
             f"This looks like a results table, {where}, but the columns "
-            f"{quote_list(labels[j] for j in measures)} each say how the items are ordered, so "
+            f"{quote_list(labels[j] for j in directed)} each say how the items are ordered, so "
             "which one orders them cannot be told.", row=int(lines[0]),
             fix=f"To order them by '{first}' ({how}), {choice(first, kind == 'higher')}. For "
                 f"another column, put its title in place of '{first}' (with --one-is-worst "
                 "only where a higher number is better); the other columns are then left out.")
-    if unsaid:
+    if unsaid and not directed:
         first = labels[unsaid[0]]
         whole = bool((rank_values(body[:, unsaid[0]]) >= 1).all())
         smaller = (f"If 1 is the best (places), {choice(first, False)}; " if whole else
@@ -264,7 +271,7 @@ def results_plan(table: Table, file_name: str | None = None,
             f"This looks like a results table, {where}, but {reason}.", row=int(lines[0]),
             column=first if len(unsaid) == 1 else None,
             fix=f"{smaller}if a higher number is better, {choice(first, True)}.{other}")
-    j = broken[0]
+    j = directed[0] if directed else broken[0]  # a title says which way, not its cells
     bad = int(np.flatnonzero(~readable[j])[0])
     value = body[bad, j]
     clock = ":" in value and bool(np.isfinite(parse_numbers(
