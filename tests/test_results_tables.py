@@ -240,7 +240,19 @@ def test_unknown_titles_over_names_and_times_are_refused_saying_they_look_like_t
 
 def test_a_trailing_count_without_titles_is_refused_not_ranked_as_an_item():
     error = _refusal(b"apple,banana,cherry,2\nbanana,apple,cherry,3\ncherry,apple,banana,1\n")
-    assert "column 4" in error.reason and "'ranker,1st,2nd,count'" in error.fix
+    assert "column 4" in error.reason and "'1st,2nd,3rd,count'" in error.fix
+
+
+def test_a_leading_count_without_titles_is_refused_and_the_titles_it_suggests_read():
+    rows = "3,a,b,c\n2,b,a,c\n1,c,b,a\n"
+    error = _refusal(rows.encode())
+    assert "column 1 holds only numbers" in error.reason
+    titles = error.fix.split("titles: '")[1].split("'")[0]
+    assert titles == "count,1st,2nd,3rd"
+    result = read_file((titles + "\n" + rows).encode())
+    assert result.report.count_column == "count"
+    assert result.preferences.to_lists(names=True) == [["a", "b", "c"], ["b", "a", "c"],
+                                                       ["c", "b", "a"]]
 
 
 @pytest.mark.parametrize("text, lists", [

@@ -940,8 +940,17 @@ def _refuse_headerless_numbers(prepared: Prepared, report: ReadReport) -> None:
             "titled by what it holds, such as 'heat,athlete,time' (a smaller time is better), "
             "'round,player,points' (more points are better) or 'race,runner,place' (1 the "
             "best). If each row is a ranking, remove that column, or name it in a first row of "
-            "titles such as 'ranker,1st,2nd,count' if it says how many times the row was "
-            "given.")
+            f"titles: {_titles_naming(table.width, j, 'count')} if it says how many times the "
+            f"row was given, {_titles_naming(table.width, j, 'ranker')} if it names who gave "
+            "it.")
+
+
+def _titles_naming(width: int, column: int, title: str) -> str:
+    """A first row of ``width`` titles: ``title`` over ``column``, places over the others
+    (``'ranker,1st,2nd,3rd'``)."""
+    places = iter(("1st", "2nd", "3rd", *(f"{k}th" for k in range(4, max(width, 4) + 1))))
+    titles = [title if j == column else next(places) for j in range(width)]
+    return "'" + ",".join(titles) + "'"
 
 
 def _is_number(text: str) -> bool:
