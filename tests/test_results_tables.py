@@ -352,3 +352,30 @@ def test_a_results_table_in_json_and_in_tsv_reads_as_in_csv():
     tsv = (b"Race No.\tDriver Name\tFinish Position\n"
            b"R1\tAnn\t1\nR1\tBob\t2\nR2\tAnn\t2\nR2\tBob\t1\n")
     assert read_preferences(tsv).to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
+
+
+def test_an_unknown_competitor_title_is_refused_with_the_choice_that_reads_it(tmp_path):
+    data = _csv("Event,Club,Points", [("E1", "Reds", 10), ("E1", "Blues", 12),
+                                      ("E2", "Reds", 9), ("E2", "Blues", 8)])
+    error = _refusal(data)
+    assert error.column == "Club" and "'Club' is not a title known" in error.reason
+    assert "--format long --items Club Points --one-is-worst" in error.fix
+    options = ReadOptions(item_columns=("Club", "Points"), one_is_best=False)
+    assert read_preferences(data, "long", options=options).to_lists(names=True) == [
+        ["Blues", "Reds"], ["Reds", "Blues"]]
+    retitled = data.replace(b"Club", b"competitor")
+    assert read_preferences(retitled).to_lists(names=True) == [["Blues", "Reds"],
+                                                               ["Reds", "Blues"]]
+
+
+def test_the_ranker_flag_in_a_note_reads_a_file_with_a_per_row_id_through_the_cli(tmp_path):
+    path = tmp_path / "ids.csv"
+    path.write_bytes(_csv("id,heat,athlete,time", [(1, "H1", "Ann", 12.3), (2, "H1", "Bob", 11.9),
+                                                   (3, "H2", "Ann", 12.0), (4, "H2", "Bob", 12.4)]))
+    note = read_file(path).report.notes[0]
+    args = shlex.split(note.split("(in the command line: ")[1].rstrip(")"))
+    assert args[:3] == ["coarsenrank", "rank", "ids.csv"] and "--ranker" in args
+    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path), *args[3:],
+                          "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "2 preferences over 2 items" in out.stderr + out.stdout

@@ -205,6 +205,8 @@ def results_plan(table: Table, file_name: str | None = None,
     titled = [j for j in filled if j not in events
               and role_base(keys[j], COMPETITOR_WORDS) is not None]
     if not titled:
+        _refuse_untitled_competitor(body, header, labels, filled, events, file_name, lines=
+                                    table.lines)
         return None
     rest = [j for j in filled if j not in events and j not in titled]
     kinds = {j: _measure_kind(header[j]) for j in rest}
@@ -285,6 +287,38 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: list[str],
+                                filled: list[int], events: list[int], file_name: str | None,
+                                lines: np.ndarray) -> None:
+    """Refuse an event, one column of names under a title not known as competitors
+    (``Club``, ``Nom``) and one number column whose title says which way up it goes: a
+    results table whose competitor column is not read on its title alone."""
+    if len(events) != 1 or len(filled) != 3:
+        return
+    event = events[0]
+    text, number = (j for j in filled if j != event)
+    kinds = {j: _measure_kind(header[j]) for j in (text, number)}
+    if _readable(body[:, text], kinds[text]).all():
+        text, number = number, text
+    if (kinds[number] not in _DIRECTED or not _readable(body[:, number], kinds[number]).all()
+            or _readable(body[:, text], None).any()):
+        return
+    events_ = pd.Series(body[:, event], dtype=object)
+    joined = events_ + "\x00" + pd.Series(body[:, text], dtype=object)
+    if not events_.duplicated().any() or joined.duplicated().any():
+        return
+    name, by, worst = labels[text], labels[number], kinds[number] == "higher"
+    how = {"rank": "1 the best", "lower": "a lower number better"}.get(
+        kinds[number] or "", "a higher number better")
+    raise PreferenceFormatError(
+        f"This looks like a results table, one ranking per '{labels[event]}' of the "
+        f"'{name}' in it, ordered by '{by}' ({how}), but '{name}' is not a title known to "
+        "name who competed (player, athlete, runner, team, competitor ...), so the file was "
+        "not read on its titles alone.", row=int(lines[0]), column=name,
+        fix=f"If '{name}' names who competed, "
+            f"{_choice(file_name, name, by, worst, False, False)}; or title it 'competitor'.")
 
 
 def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
