@@ -44,6 +44,7 @@ def test_heat_times_read_one_ranking_per_heat_smallest_time_first():
     assert "one ranking per 'heat'" in notes and "ordered by 'Time (sec)'" in notes
     assert "a lower number better (the title says 'time', 'sec')" in notes
     assert "--one-is-worst" in notes and "1 is the worst" in notes
+    assert "Ranker column: none (each ranking is its own ranker)." in report.lines()
 
 
 def test_the_title_row_and_the_numbers_never_become_items():

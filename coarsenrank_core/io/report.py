@@ -91,8 +91,9 @@ class ReadReport:
             out.append("No title row: the first row is data.")
         if self.item_columns:
             out.append(f"Item columns: {_names(self.item_columns)}.")
+        own = "ranking" if self.layout == "long" else "row"  # long: several rows a ranking
         out.append(f"Ranker column: '{self.ranker_column}'." if self.ranker_column
-                   else "Ranker column: none (each row is its own ranker).")
+                   else f"Ranker column: none (each {own} is its own ranker).")
         if self.count_column:
             out.append(f"Count column: '{self.count_column}'.")
         if self.skipped_columns:
