@@ -380,3 +380,8 @@ def test_the_ranker_flag_in_a_note_reads_a_file_with_a_per_row_id_through_the_cl
                           "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "2 preferences over 2 items" in out.stderr + out.stdout
+
+
+def test_a_first_row_shorter_than_the_rest_is_refused_without_an_unexpected_error():
+    error = _refusal(b"1\n2,1,{2,3}\nmargherita,1\n")
+    assert "Unexpected" not in error.reason and "column 2 holds only numbers" in error.reason

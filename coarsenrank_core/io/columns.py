@@ -83,7 +83,8 @@ def is_school_task(title: str) -> bool:
 #: Titles of a column naming the event in which items were ranked against each other (a
 #: results table: ``heat``, ``Race No``, ``game_id``, ``Event Name``), each event one ranking.
 EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg", "contest",
-               "competition", "tournament", "week", "day", "matchday", "gameweek", "session")
+               "competition", "tournament", "tourney", "week", "day", "matchday", "gameweek",
+               "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
 #: Titles of a column naming who or what competed in a results table (with ``id`` or
 #: ``name`` endings: ``player_name``, ``Driver ID``), besides the item titles of a long file.
@@ -93,7 +94,9 @@ COMPETITOR_WORDS = frozenset({
     "fighter", "wrestler", "racer", "jockey", "sailor", "crew", "boat", "car", "dog", "skier",
     "jumper", "thrower", "lifter", "archer", "shooter", "finalist", "contender", "performer",
     "act", "song", "band", "bot", "agent", "engine", "program", "solver", "model", "system",
-    "method", "algorithm", "submission", "quizteam", "pair"}) | PREFERENCE_ROLES["item"]
+    "method", "algorithm", "submission", "quizteam", "pair", "squad", "duo", "couple",
+    "robot", "chef", "baker", "singer", "artist", "climber", "pilot", "bowler",
+    "batter", "fencer", "dancer", "diver", "rower"}) | PREFERENCE_ROLES["item"]
 
 
 def is_event_title(title: str) -> bool:

@@ -921,7 +921,8 @@ def _refuse_headerless_numbers(prepared: Prepared, report: ReadReport) -> None:
     j = int(numbers[0])
     label = str(j + 1)
     first = table.row(0)
-    titles = first[j] != "" and not bool(is_plain_number(np.asarray([first[j]], dtype=object))[0])
+    top = str(table.cells[0, j])
+    titles = top != "" and not bool(is_plain_number(np.asarray([top], dtype=object))[0])
     column = table.column(j)
     values = quote_list(dict.fromkeys(column[(column != "") & (np.arange(len(column)) > 0
                                                               if titles else True)]), 3)
