@@ -385,3 +385,9 @@ def test_the_ranker_flag_in_a_note_reads_a_file_with_a_per_row_id_through_the_cl
 def test_a_first_row_shorter_than_the_rest_is_refused_without_an_unexpected_error():
     error = _refusal(b"1\n2,1,{2,3}\nmargherita,1\n")
     assert "Unexpected" not in error.reason and "column 2 holds only numbers" in error.reason
+
+
+def test_a_results_table_with_one_row_per_event_is_refused_saying_so():
+    error = _refusal(_csv("race,runner,time", [("R1", "Ann", 12.3), ("R2", "Bob", 11.9),
+                                               ("R3", "Cy", 12.0)]))
+    assert "every 'race' has one row" in error.reason and error.column == "race"

@@ -229,7 +229,13 @@ def results_plan(table: Table, file_name: str | None = None,
                 "rankings, then load the file again.")
     event = events[0]
     if not pd.Series(body[:, event], dtype=object).duplicated().any():
-        return None  # every event has one row: nothing is ranked within one
+        raise PreferenceFormatError(
+            f"This looks like a results table ('{labels[event]}', '{labels[titled[0]]}' and "
+            f"numbers), but every '{labels[event]}' has one row, so nothing is ranked within "
+            "one.", row=int(lines[0]), column=labels[event],
+            fix=f"A results table needs two or more rows per '{labels[event]}', one per "
+                "competitor. If these rows hold each competitor's overall result (a true "
+                "order), load the file as the ground truth instead.")
     measure = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
     item = _competitor_column(body, event, titled, keys, labels, lines, measure)
     no_ranker = "ranker" in roles and roles["ranker"] != item
