@@ -135,8 +135,7 @@ def results_plan(table: Table, file_name: str | None = None,
     - one column names the event in which items were ranked
       (:func:`~coarsenrank_core.io.columns.is_event_title`: ``round``, ``heat``, ``race``,
       ``game``, ``match``, ``event``, ``stage``, ``leg``, ``contest``, ``competition``,
-      ``week``, ``day``, ``session`` ..., also with an id, number or name ending), and some
-      event has two or more rows;
+      ``week``, ``day``, ``session`` ..., also with an id, number or name ending);
     - one column names the competitors (:data:`~coarsenrank_core.io.columns.COMPETITOR_WORDS`:
       ``player``, ``athlete``, ``runner``, ``team``, ``driver``, ``item`` ..., also
       ``player_name`` or ``Driver ID``, a name before an id) and holds each one once per
@@ -170,10 +169,12 @@ def results_plan(table: Table, file_name: str | None = None,
     ------
     PreferenceFormatError
         When the titles name an event and competitors but the table cannot be read as
-        one ranking per event: two event columns, two columns that could each name the
-        competitors, a competitor twice in one event, no number column whose title says
-        which way up it goes, or several that do. The message names the columns and the
-        choice that reads the file.
+        one ranking per event: two event columns, every event one row, two columns that
+        could each name the competitors, a competitor twice in one event, no number column
+        whose title says which way up it goes, or several that do, or a cell of the one
+        that does which is no number (``DNF``, ``1:02.35``); also an event, one column of
+        names under a title not known as competitors (``Club``) and one such number
+        column. The message names the row or columns and the choice that reads the file.
     """
     options = options or ReadOptions()
     if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
