@@ -118,19 +118,30 @@ def entry_scores(prefs: Preferences, log_worths: np.ndarray):
 
 
 def item_set_index(prefs: Preferences) -> np.ndarray:
-    """Per list, an index shared by exactly the lists that hold the same set of items
-    (whatever their order or ties); lists are compared within each length."""
+    """Per list, an index shared by exactly the lists that hold the same set of items.
+
+    Order and ties do not count; lists are compared within each length (one sort and one
+    ``np.unique`` per length).
+
+    Parameters
+    ----------
+    prefs : Preferences
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N,)
+    """
     index = np.empty(len(prefs), dtype=np.int64)
     used = 0
     for k in np.unique(prefs.lengths):
         rows = np.flatnonzero(prefs.lengths == k)
-        table = np.sort(np.asarray(prefs.items)[prefs.offsets[:-1][rows, None] + np.arange(k)],
-                        axis=1).astype(np.int64)
-        table = np.ascontiguousarray(table)
-        keys = table.view(np.dtype((np.void, table.itemsize * max(int(k), 1)))).ravel()
+        table = np.ascontiguousarray(np.sort(
+            np.asarray(prefs.items)[prefs.offsets[:-1][rows, None] + np.arange(k)], axis=1),
+            dtype=np.int64)
+        keys = table.view(np.dtype((np.void, table.itemsize * int(k)))).ravel()
         _, inverse = np.unique(keys, return_inverse=True)
         index[rows] = used + inverse.ravel()
-        used += int(inverse.max()) + 1 if rows.size else 0
+        used += int(inverse.max()) + 1
     return index
 
 
