@@ -32,7 +32,7 @@ from .columns import (
 from .options import ReadOptions
 from .tables import Table
 
-__all__ = ["GradesPlan", "long_grades"]
+__all__ = ["GradesPlan", "long_grades", "column_kind", "is_judge"]
 
 #: Titles of a number column where a higher number is better, whatever the scale.
 _HIGHER_WORDS = ("score", "scores", "points", "point", "rating", "ratings", "stars", "percent",
@@ -75,7 +75,7 @@ def _title_key(title: str) -> tuple[str, bool]:
     return normalise(_SCALE.sub("", bare)), scaled
 
 
-def _column_kind(title: str) -> str | None:
+def column_kind(title: str) -> str | None:
     """``"higher"``, ``"grade"``, ``"rank"`` or ``"lower"`` for a number column's title, or
     None when it names no grade.
 
@@ -83,6 +83,15 @@ def _column_kind(title: str) -> str | None:
     (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``strokes``, ``Time (sec)``,
     ``error_count``, ``penalty_points``, ``golf_score``), even beside ``score`` or ``points``;
     a rank title (``rank``, ``place``, ``position``) stays ``"rank"``.
+
+    Parameters
+    ----------
+    title : str
+        The column's title as the file writes it.
+
+    Returns
+    -------
+    str or None
     """
     kind = _number_kind(_title_key(title)[0])
     if kind != "rank" and lower_is_better_words(title):
@@ -102,7 +111,18 @@ def _numeric(cells: np.ndarray) -> np.ndarray | None:
     return values
 
 
-def _is_judge(key: str) -> bool:
+def is_judge(key: str) -> bool:
+    """Whether a column title names a judge (a grader, marker, reviewer ...).
+
+    Parameters
+    ----------
+    key : str
+        The title normalised (:func:`~coarsenrank_core.io.columns.normalise`).
+
+    Returns
+    -------
+    bool
+    """
     return any(key == w + end for w in _JUDGES for end in _ENDS)
 
 
@@ -210,7 +230,7 @@ def long_grades(table: Table, file_name: str | None = None,
     body = table.cells[1:, :width]
     filled = [j for j in range(width) if (body[:, j] != "").any()]
     titles = [_title_key(c) for c in header]
-    kinds = [_column_kind(c) for c in header]
+    kinds = [column_kind(c) for c in header]
     numeric = {j: v for j in filled if kinds[j] is not None
                and (v := _numeric(body[:, j])) is not None}
     numbers = list(numeric)
@@ -226,8 +246,8 @@ def long_grades(table: Table, file_name: str | None = None,
     per_row = [j for j in filled if j not in numbers
                and pd.Series(body[:, j], dtype=object).is_unique]
     people = [j for j in filled if j not in (*numbers, *per_row) and (
-        _is_judge(keys[j]) or find_roles([header[j]], PREFERENCE_ROLES).get("ranker") == 0)]
-    judges = [j for j in people if _is_judge(keys[j])]
+        is_judge(keys[j]) or find_roles([header[j]], PREFERENCE_ROLES).get("ranker") == 0)]
+    judges = [j for j in people if is_judge(keys[j])]
     if judges:  # several: the grader's name, e-mail, id: the first names the person
         ranker = judges[0]
     elif len(people) == 1:

@@ -23,7 +23,7 @@ from .columns import (
     role_base,
     shown_cell,
 )
-from .grades import _column_kind, _is_judge
+from .grades import column_kind, is_judge
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -43,7 +43,7 @@ _DIRECTED = ("rank", "higher", "lower")
 
 def _measure_kind(title: str) -> str | None:
     """``"rank"``, ``"higher"``, ``"lower"``, ``"grade"`` (direction unknown) or None."""
-    kind = _column_kind(title)
+    kind = column_kind(title)
     if kind is None and normalise(title) in _HIGHER_TITLES:
         return "higher"
     if kind is None and normalise(title) in _PLACE_TITLES:
@@ -199,7 +199,7 @@ def results_plan(table: Table, file_name: str | None = None,
         own = find_roles([header[j]], PREFERENCE_ROLES)
         if j in events:
             continue
-        if own.get("list") == 0 or (not unique[j] and (_is_judge(keys[j])
+        if own.get("list") == 0 or (not unique[j] and (is_judge(keys[j])
                                                        or own.get("ranker") == 0)):
             return None  # a ranking's or a rater's column: the long and grade readers' layouts
     labels = [column_label(header, j) for j in range(width)]
