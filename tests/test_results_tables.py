@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 import subprocess
 import sys
@@ -391,3 +392,24 @@ def test_a_results_table_with_one_row_per_event_is_refused_saying_so():
     error = _refusal(_csv("race,runner,time", [("R1", "Ann", 12.3), ("R2", "Bob", 11.9),
                                                ("R3", "Cy", 12.0)]))
     assert "every 'race' has one row" in error.reason and error.column == "race"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("heat,name,time\nH1,Ann,12.3\nH1,Bob,11.9\nH2,Ann,12.0\nH2,Bob,12.4\n",
+     [["Bob", "Ann"], ["Ann", "Bob"]]),
+    ("Round,Name,Score\n1,Ann,7\n1,Bob,9\n2,Ann,8\n2,Bob,6\n", [["Bob", "Ann"], ["Ann", "Bob"]]),
+    ("Race,Full Name,Place\nR1,Ann,2\nR1,Bob,1\nR2,Ann,1\nR2,Bob,2\n",
+     [["Bob", "Ann"], ["Ann", "Bob"]]),
+])
+def test_a_plain_name_beside_an_event_and_a_result_is_the_competitor_not_a_grader(text,
+                                                                                  expected):
+    prefs = read_preferences(io.StringIO(text))
+    assert prefs.to_lists(names=True) == expected
+    assert not prefs.has_rankers
+
+
+def test_a_plain_name_beside_a_rating_still_grades_what_it_rates():
+    prefs = read_preferences(io.StringIO("name,game,rating\nAnn,Chess,5\nAnn,Go,3\n"
+                                         "Bob,Chess,2\nBob,Go,4\n"))
+    assert prefs.has_rankers
+    assert prefs.to_lists(names=True) == [["Chess", "Go"], ["Go", "Chess"]]

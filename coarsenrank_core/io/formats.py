@@ -469,14 +469,16 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     file.layout_chosen = format != "auto"
-    grades = (file.grades if format == "auto" and fmt.id == "long" and not _named_long(file)
-              else None)
-    if grades is not None:  # one row per grade: its columns and direction, as chosen by hand
-        file.options = grades.options(file.options)
+    # a results table is asked first: only its plain "Name" of a competitor (beside an
+    # event and the times or places achieved) could also be read as a grader's
     results = (file.results if format == "auto" and fmt.id == "long" and not _named_long(file)
-               and grades is None else None)
-    if results is not None:  # one ranking per event: its columns and direction, likewise
+               else None)
+    if results is not None:  # one ranking per event: its columns and direction, as by hand
         file.options = results.options(file.options)
+    grades = (file.grades if format == "auto" and fmt.id == "long" and not _named_long(file)
+              and results is None else None)
+    if grades is not None:  # one row per grade: its columns and direction, likewise
+        file.options = grades.options(file.options)
     if fmt.table and not file.binary_table and (looks_preflib(file.text) and fmt.id != "wide"
                                             or looks_preflib(file.text) and format != "auto"):
         raise PreferenceFormatError(

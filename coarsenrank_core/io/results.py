@@ -39,6 +39,21 @@ _PLACE_TITLES = frozenset({"pos", "placing", "placement", "standing", "finishpos
                            "finalrank", "overallplace", "overallrank"})
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
+#: Titles that name a person without saying who they are: in a results table (an event and
+#: a column of places, times or scores won) the competitor, though a survey's ``Name`` is
+#: its rater.
+_PLAIN_NAMES = frozenset({"name", "names", "fullname", "person"})
+#: Words of a score column's title that make it a judgment of the thing scored (``rating``,
+#: ``stars``), which a rater gives, not a result a competitor achieves.
+_JUDGMENT_WORDS = ("rating", "ratings", "stars", "star")
+
+
+def _achieved(title: str) -> bool:
+    """Whether a number column's title names a result a competitor achieved: a place, a
+    time or count where smaller is better, or a score or points that are not a rating."""
+    kind = _measure_kind(title)
+    return kind in ("rank", "lower") or (
+        kind == "higher" and not any(w in normalise(title) for w in _JUDGMENT_WORDS))
 
 
 def _measure_kind(title: str) -> str | None:
@@ -195,16 +210,19 @@ def results_plan(table: Table, file_name: str | None = None,
     if not events or {"winner", "loser", "left", "right"} & roles.keys():
         return None
     unique = {j: bool(pd.Series(body[:, j], dtype=object).is_unique) for j in filled}
+    # a plain "Name" beside an event and a result achieved (a heat's times) is the competitor
+    plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES} if any(
+        _achieved(header[j]) for j in filled if j not in events) else set()
     for j in filled:
         own = find_roles([header[j]], PREFERENCE_ROLES)
-        if j in events:
+        if j in events or j in plain_names:
             continue
         if own.get("list") == 0 or (not unique[j] and (is_judge(keys[j])
                                                        or own.get("ranker") == 0)):
             return None  # a ranking's or a rater's column: the long and grade readers' layouts
     labels = [column_label(header, j) for j in range(width)]
     titled = [j for j in filled if j not in events
-              and role_base(keys[j], COMPETITOR_WORDS) is not None]
+              and (role_base(keys[j], COMPETITOR_WORDS) is not None or j in plain_names)]
     if not titled:
         _refuse_untitled_competitor(body, header, labels, filled, events, file_name, lines=
                                     table.lines)
