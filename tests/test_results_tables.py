@@ -161,12 +161,46 @@ def test_the_command_in_the_note_reads_the_same_and_the_other_way_up(tmp_path):
 
 
 # -- results tables that cannot be read: refused with the right reason ---------------------------
-def test_swimming_times_in_minutes_and_seconds_are_refused_saying_why():
-    rows = [(1, "Ann", "1:02.35"), (1, "Bob", "1:01.90"), (2, "Cy", "59.80"),
-            (2, "Dee", "1:00.10")]
+def test_swimming_times_in_minutes_and_seconds_are_read_in_seconds_beside_plain_seconds():
+    rows = [(1, "Ann", "1:02.35"), (1, "Bob", "1:01.90"), (1, "Eve", "1:01.90"),
+            (2, "Cy", "59.80"), (2, "Dee", "1:00.10")]
+    result = read_file(_csv("Heat,Swimmer,Time", rows))
+    assert result.preferences.to_lists(names=True) == [[frozenset({"Bob", "Eve"}), "Ann"],
+                                                       ["Cy", "Dee"]]
+    assert "'1:02.35' is 62.35 s" in _notes(result)
+
+
+def test_marathon_times_in_hours_minutes_and_seconds_read_in_seconds():
+    rows = [("M1", "Ann", "2:05:30"), ("M1", "Bob", "2:04:59"), ("M1", "Cy", "59:59"),
+            ("M2", "Ann", "2:10:00"), ("M2", "Bob", "1:09:00.5")]
+    result = read_file(_csv("race,runner,finish time", rows))
+    assert result.preferences.to_lists(names=True) == [["Cy", "Bob", "Ann"], ["Bob", "Ann"]]
+
+
+@pytest.mark.parametrize("cell", ["1:75.35", "1:60", "2:75:00", "1:2.35"])
+def test_a_clock_time_that_is_no_time_is_refused_saying_why(cell):
+    rows = [(1, "Ann", cell), (1, "Bob", "1:01.90"), (2, "Cy", "59.80"), (2, "Dee", "1:00.10")]
     error = _refusal(_csv("Heat,Swimmer,Time", rows))
     assert error.row == 2 and error.column == "Time"
-    assert "minutes and seconds" in error.reason and "seconds" in error.fix
+    assert f"'{cell}', which is not a time on a clock" in error.reason
+    assert "1:02.35" in error.fix
+
+
+def test_a_match_score_with_a_colon_is_not_read_as_a_time():
+    rows = [("G1", "Ann", "2:1"), ("G1", "Bob", "1:2"), ("G2", "Ann", "0:0"), ("G2", "Bob", "0:0")]
+    error = _refusal(_csv("game,player,score", rows))
+    assert error.column == "score" and "written with a colon" in error.reason
+    assert "own points" in error.fix
+
+
+def test_clock_times_read_the_same_through_the_long_layout_chosen_by_hand():
+    from coarsenrank_core.io import ReadOptions
+
+    rows = [(1, "Ann", "1:02.35"), (1, "Bob", "1:01.90"), (2, "Cy", "59.80"),
+            (2, "Dee", "1:00.10")]
+    by_hand = read_file(_csv("Heat,Swimmer,Time", rows), format="long",
+                        options=ReadOptions(item_columns=("Swimmer", "Time"), ranker_column=""))
+    assert by_hand.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Cy", "Dee"]]
 
 
 def test_a_did_not_finish_cell_is_refused_naming_its_row():

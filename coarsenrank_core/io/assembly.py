@@ -42,6 +42,41 @@ def parse_numbers(values: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(values))
 
 
+#: A duration on a clock: minutes and seconds (``1:02.35``) or hours, minutes and seconds
+#: (``2:05:30``), each part after the first two digits below 60, seconds maybe decimal.
+_DURATION = re.compile(r"\s*(?:(?P<h>\d+):(?=\d\d:))?(?P<m>\d+):(?P<s>[0-5]\d(?:\.\d+)?)\s*")
+
+
+def parse_durations(values: np.ndarray) -> np.ndarray:
+    """Parse durations written on a clock into seconds; NaN where a cell is not one.
+
+    ``1:02.35`` is 62.35 s and ``2:05:30`` 7,530 s. Parts are read from the right (seconds
+    last), so a column mixing ``59.8`` (read elsewhere as a number) with ``1:00.1`` keeps
+    its order. With hours the minutes must be two digits below 60 (``1:75:00`` is no
+    duration).
+
+    Parameters
+    ----------
+    values : array_like of str
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Seconds, the shape of ``values``.
+    """
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object).ravel())
+    parts = pd.Series(np.asarray(uniques, dtype=object), dtype=object).astype(str) \
+        .str.extract(f"^{_DURATION.pattern}$")
+    hours = pd.to_numeric(parts["h"]).fillna(0.0).to_numpy(dtype=float)
+    minutes = pd.to_numeric(parts["m"]).to_numpy(dtype=float)
+    seconds = pd.to_numeric(parts["s"]).to_numpy(dtype=float)
+    total = hours * 3600 + minutes * 60 + seconds
+    total[parts["h"].notna().to_numpy() & (minutes >= 60)] = np.nan
+    out = total[codes] if len(total) else np.full(codes.size, np.nan)
+    out[codes < 0] = np.nan
+    return out.reshape(np.shape(values))
+
+
 def parse_weights(values: np.ndarray, lines: np.ndarray, column: str) -> np.ndarray:
     """Positive finite weights; a blank cell means 1."""
     values = np.asarray(values, dtype=object)

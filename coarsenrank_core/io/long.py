@@ -13,6 +13,7 @@ from .assembly import (
     factorize,
     first_repeat,
     header_only_error,
+    parse_durations,
     parse_numbers,
     parse_weights,
     tidy_cells,
@@ -194,9 +195,13 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
            whole: bool = True, smaller: bool = False) -> np.ndarray:
     """The rank column's numbers: whole ranks from 1 (1 the best), or with ``whole=False``
     any numbers, as grades and scores are (0 to 10): larger is better (1 is the worst), or
-    with ``smaller`` a smaller number is better (times, strokes, error counts)."""
+    with ``smaller`` a smaller number is better (times, strokes, error counts; a time on a
+    clock, ``1:02.35``, is read in seconds)."""
     numbers = parse_numbers(values)
     written = np.isnan(numbers)
+    if smaller and written.any():
+        numbers[written] = parse_durations(values[written])
+        written = np.isnan(numbers)
     if written.any():  # places written out: '1st', 'First choice', 'Rank 2', shared 'T2', '=1'
         places = tied_rank_values(values[written])
         numbers[written] = np.where(places >= 1, places, np.nan)

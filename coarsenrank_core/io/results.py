@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .assembly import parse_numbers
+from .assembly import parse_durations, parse_numbers
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
@@ -138,6 +138,8 @@ def _readable(cells: np.ndarray, kind: str | None) -> np.ndarray:
     ok = np.isfinite(parse_numbers(cells))
     if kind == "rank":
         ok |= tied_rank_values(cells) >= 1
+    if kind == "lower":  # a time on a clock, read in seconds
+        ok |= np.isfinite(parse_durations(cells))
     return np.asarray(ok, dtype=bool)
 
 
@@ -303,10 +305,16 @@ def results_plan(table: Table, file_name: str | None = None,
     value = body[bad, j]
     clock = ":" in value and bool(np.isfinite(parse_numbers(
         np.asarray(value.replace(":", ""), dtype=object))))
-    why = ("a time written with a colon (minutes and seconds), which is not read as a "
-           "number" if clock else f"{shown_cell(value)}, not a number")
-    fix = ("Write every time as one number of seconds (such as 62.35 for 1:02.35), then load "
-           "the file again." if clock else
+    timed = kinds[j] == "lower"
+    why = (f"{shown_cell(value)}, which is not a time on a clock (minutes:seconds with the "
+           "seconds below 60, or hours:minutes:seconds)" if clock and timed else
+           f"{shown_cell(value)}, written with a colon, which is not read as a number"
+           if clock else f"{shown_cell(value)}, not a number")
+    fix = ("Write every time as minutes:seconds (such as 1:02.35) or as one number of "
+           "seconds (62.35), then load the file again." if clock and timed else
+           "Write one number on every row (a time as seconds, such as 62.35 for 1:02.35; "
+           "a match score as this competitor's own points), then load the file again."
+           if clock else
            "Write a number on every row, or delete the rows without one (a competitor who "
            "did not start or finish is then left out of that event's ranking).")
     raise PreferenceFormatError(
@@ -394,6 +402,11 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
     if kind == "lower":
         said = quote_list(lower_is_better_words(by))
         how = f"a lower number better (the title says {said})"
+        clocks = np.isnan(parse_numbers(cells)) & np.isfinite(parse_durations(cells))
+        if clocks.any():
+            first = str(cells[np.flatnonzero(clocks)[0]]).strip()
+            how += (f"; times on a clock are read in seconds ('{first}' is "
+                    f"{parse_durations(np.asarray([first], dtype=object))[0]:g} s)")
         flip = (f"If a higher number is better, "
                 f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
     elif kind == "rank":
