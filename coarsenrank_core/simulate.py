@@ -461,16 +461,15 @@ def simulate_rankers(worths, n_rankers: int, length: int | None = None, *,
         shown = random_subsets(n_items, np.full(n, length), rng).reshape(n, length)
     if not (ranker_spread >= 0 and np.isfinite(ranker_spread)):
         raise ValueError(f"ranker_spread must be a non-negative number (got {ranker_spread})")
+    offsets = None
     if ranker_spread > 0:
         rater_of_row = np.repeat(np.arange(n_rankers, dtype=np.int64), per_ranker)
         cell = rater_of_row[:, None] * n_items + shown
         _, first, where = np.unique(cell.ravel(), return_index=True, return_inverse=True)
         own = np.empty(first.size)
         own[np.argsort(first, kind="stable")] = rng.normal(0.0, ranker_spread, first.size)
-        orders = pl_orderings(shown, np.log(worths), rng,
-                              offsets=own[where.ravel()].reshape(shown.shape))
-    else:
-        orders = pl_orderings(shown, np.log(worths), rng)
+        offsets = own[where.ravel()].reshape(shown.shape)
+    orders = pl_orderings(shown, np.log(worths), rng, offsets=offsets)
     chosen = (rng.choice(n_rankers, size=count, replace=False) if count
               else np.zeros(0, dtype=np.intp))
     rows = (chosen[:, None] * per_ranker + np.arange(per_ranker)).ravel()
