@@ -350,9 +350,8 @@ def _rank_with(args, client) -> None:
               "nothing to resample, so how sure each place is cannot be measured",
               file=sys.stderr)
     elif args.posterior and spread.source == "posterior":
-        n_draws = len(spread.draws if spread.refits is None else spread.refits)
         print(f"rank_low..rank_high: the central {spread.interval_level:.0%} range of each "
-              f"item's rank over {n_draws} draws of the Plackett-Luce "
+              f"item's rank over {spread.n_draws} draws of the Plackett-Luce "
               "posterior, widened to hold its rank; p_first: the share of draws in which it "
               "came first; "
               "score_low..score_high: the same range of its score. Resampling the "

@@ -14,7 +14,7 @@ from .simulate import pl_orderings
 
 __all__ = ["RankerHeterogeneity", "ranker_heterogeneity", "within_ranker_covariance",
            "entry_scores", "item_set_index", "simulate_orders", "split_rankings",
-           "with_heterogeneity", "HETEROGENEITY_NULL_FITS",
+           "with_heterogeneity", "spread_added", "HETEROGENEITY_NULL_FITS",
            "HETEROGENEITY_Z", "HETEROGENEITY_COPIES", "HETEROGENEITY_MAX_ENTRIES"]
 
 #: Data sets simulated from the fit, with no heterogeneity, to centre the estimate and
@@ -317,6 +317,12 @@ def _log_worths(scores: np.ndarray) -> np.ndarray:
     if positive.any():
         out[positive] -= out[positive].mean()
     return out
+
+
+def spread_added(spread: RankerHeterogeneity | None) -> bool:
+    """Whether likely ranks read with ``spread`` hold the rankers' item-by-item spread (it
+    was measured and found above 0): they then stay wide however many rankers answer."""
+    return spread is not None and spread.variance > 0
 
 
 def with_heterogeneity(draws: np.ndarray, variance: float, rng: np.random.Generator,

@@ -12,7 +12,12 @@ from scipy.special import ndtr, ndtri
 
 from .errors import check_stop
 from .frozen import readonly_array
-from .heterogeneity import RankerHeterogeneity, ranker_heterogeneity, with_heterogeneity
+from .heterogeneity import (
+    RankerHeterogeneity,
+    ranker_heterogeneity,
+    spread_added,
+    with_heterogeneity,
+)
 from .models.consensus import careful_weights
 from .preferences import MAX_WEIGHT, MIN_WEIGHT, Preferences
 from .registry import DEFAULT_METHOD, get_method
@@ -125,6 +130,18 @@ class BootstrapResult(PosteriorResult):
         if self.source == "posterior":
             return hold_ranks(*super().rank_interval(level), self.ranks)
         return likely_rank_runs(self.draw_ranks, self.ranks, level, self.units_per_item)
+
+    @property
+    def n_draws(self) -> int:
+        """The refits (or posterior draws) read, before any copies the rankers' spread
+        adds to :attr:`draws`."""
+        return len(self.draws if self.refits is None else self.refits)
+
+    @property
+    def spread_added(self) -> bool:
+        """Whether :attr:`draws` hold the rankers' item-by-item spread
+        (:func:`~coarsenrank_core.heterogeneity.spread_added`)."""
+        return spread_added(self.heterogeneity)
 
     @property
     def measurable(self) -> bool:
@@ -681,8 +698,7 @@ def order_note(result: PosteriorResult) -> str:
         source = f"when the {unit_noun(result.unit)}s were resampled"
     else:
         source = "in the posterior's draws"
-    if (isinstance(result, BootstrapResult) and result.heterogeneity is not None
-            and result.heterogeneity.variance > 0):  # the draws hold a further rater's spread
+    if isinstance(result, BootstrapResult) and result.spread_added:
         source += (f", each moved by how much one {unit_noun(result.unit)} strays from the "
                    "consensus item by item")
     return ("An item can have a higher chance of being first than one ranked above it: the "

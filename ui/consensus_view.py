@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from coarsenrank_core.heterogeneity import spread_added
 from coarsenrank_core.models.consensus import careless_unit, consensus_reason
 from coarsenrank_core.uncertainty import (
     INTERVAL_LEVEL,
@@ -64,7 +65,7 @@ def interval_text(level: float, unit: str, n_units: int, n_draws: int,
             "rarely to place apart from its "
             "neighbours is pulled towards the middle, as league tables are), and always "
             "the place shown beside it. "
-            + ("It widens when they disagree about the item. " if _spread_added(heterogeneity)
+            + ("It widens when they disagree about the item. " if spread_added(heterogeneity)
                else "It narrows as more people answer and widens when they disagree about the "
                     "item. ")
             + heterogeneity_text(heterogeneity, unit) + (" " if heterogeneity else "")
@@ -101,12 +102,11 @@ def heterogeneity_text(heterogeneity, unit: str) -> str:
 def spread_text(spread) -> str:
     """What the likely ranks of a :class:`~coarsenrank_core.uncertainty.BootstrapResult`
     measure: the bootstrap's (:func:`interval_text`), or the posterior's that replaced it."""
-    n_draws = spread.draws.shape[0] if spread.refits is None else spread.refits.shape[0]
     if spread.source == "bootstrap":
-        return interval_text(spread.interval_level, spread.unit, spread.n_units, n_draws,
-                             spread.heterogeneity)
+        return interval_text(spread.interval_level, spread.unit, spread.n_units,
+                             spread.n_draws, spread.heterogeneity)
     return posterior_interval_text(spread.interval_level, spread.unit, spread.overlap,
-                                   n_draws, spread.heterogeneity)
+                                   spread.n_draws, spread.heterogeneity)
 
 
 def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: int,
@@ -123,14 +123,8 @@ def posterior_interval_text(level: float, unit: str, overlap: float, n_draws: in
             "shown beside it. Resampling the "
             f"{who}, which measures how sure the consensus is on larger data, cannot here: "
             f"{why}. These ranges take the model's word for how people answer"
-            + (". " if _spread_added(heterogeneity) else "; they narrow as more people answer. ")
+            + (". " if spread_added(heterogeneity) else "; they narrow as more people answer. ")
             + heterogeneity_text(heterogeneity, unit)).strip()
-
-
-def _spread_added(heterogeneity) -> bool:
-    """Whether the likely ranks hold the raters' item-by-item spread: then they stay wide
-    however many answer, and no sentence may say they narrow."""
-    return heterogeneity is not None and heterogeneity.variance > 0
 
 
 def too_few_lists_text(prefs) -> str | None:
