@@ -434,6 +434,9 @@ def test_a_results_table_with_one_row_per_event_is_refused_saying_so():
     ("Round,Name,Score\n1,Ann,7\n1,Bob,9\n2,Ann,8\n2,Bob,6\n", [["Bob", "Ann"], ["Ann", "Bob"]]),
     ("Race,Full Name,Place\nR1,Ann,2\nR1,Bob,1\nR2,Ann,1\nR2,Bob,2\n",
      [["Bob", "Ann"], ["Ann", "Bob"]]),
+    # a lane beside the name: the grade reader would refuse it as two things graded
+    ("heat,name,lane,points\nH1,Ann,1,10\nH1,Bob,2,12\nH2,Ann,1,9\nH2,Bob,2,7\n",
+     [["Bob", "Ann"], ["Ann", "Bob"]]),
 ])
 def test_a_plain_name_beside_an_event_and_a_result_is_the_competitor_not_a_grader(text,
                                                                                   expected):

@@ -221,7 +221,7 @@ FORMAT_LIST: tuple[Format, ...] = (
                not s.binary_table and looks_condorcet(s.text)),
            read=lambda s: read_condorcet(s.text), table=False),
     Format("long", "long rankings", examples.LONG_TEXT, examples.LONG, TABLE_EXTENSIONS,
-           detect=lambda s: _named_long(s) or s.grades is not None or s.results is not None,
+           detect=lambda s: _named_long(s) or s.results is not None or s.grades is not None,
            read=lambda s: read_long(s.table, s.options)),
     Format("pairwise", "pairwise comparisons", examples.PAIRWISE_TEXT, examples.PAIRWISE,
            TABLE_EXTENSIONS, detect=lambda s: pairwise_columns(_header(s)) is not None,
