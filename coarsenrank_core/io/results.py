@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .assembly import parse_durations, parse_numbers
+from .assembly import first_repeat, parse_durations, parse_numbers
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
@@ -54,6 +54,12 @@ def _achieved(title: str) -> bool:
     kind = _measure_kind(title)
     return kind in ("rank", "lower") or (
         kind == "higher" and not any(w in normalise(title) for w in _JUDGMENT_WORDS))
+
+
+def _how(kind: str | None) -> str:
+    """Which way up a number column of ``kind`` goes, as the messages say it."""
+    return {"rank": "1 the best", "lower": "a lower number better"}.get(
+        kind or "", "a higher number better")
 
 
 def _measure_kind(title: str) -> str | None:
@@ -271,8 +277,7 @@ def results_plan(table: Table, file_name: str | None = None,
                                no_count=no_count)
     if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
-        how = {"rank": "1 the best", "lower": "a lower number better"}.get(
-            kind or "", "a higher number better")
+        how = _how(kind)
         raise PreferenceFormatError(
             f"This looks like a results table, {where}, but the columns "
             f"{quote_list(labels[j] for j in directed)} each say how the items are ordered, so "
@@ -343,8 +348,7 @@ def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: lis
     if not events_.duplicated().any() or joined.duplicated().any():
         return
     name, by, worst = labels[text], labels[number], kinds[number] == "higher"
-    how = {"rank": "1 the best", "lower": "a lower number better"}.get(
-        kinds[number] or "", "a higher number better")
+    how = _how(kinds[number])
     raise PreferenceFormatError(
         f"This looks like a results table, one ranking per '{labels[event]}' of the "
         f"'{name}' in it, ordered by '{by}' ({how}), but '{name}' is not a title known to "
@@ -358,16 +362,13 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
                        labels: list[str], lines: np.ndarray, measure: str) -> int:
     """The column naming the competitors: of the titled ones, those holding each name once
     per event, a name before a plain title before an id; refused when two differ."""
-    once = []
-    for j in titled:
-        joined = pd.Series(body[:, event] + "\x00" + body[:, j], dtype=object)
-        if not joined.duplicated().any():
-            once.append(j)
+    repeats = {j: first_repeat(body[:, event] + "\x00" + body[:, j]) for j in titled}
+    once = [j for j in titled if repeats[j] is None]
     if not once:
         j = titled[0]
-        joined = pd.Series(body[:, event] + "\x00" + body[:, j], dtype=object)
-        second = int(np.flatnonzero(joined.duplicated().to_numpy())[0])
-        first = int(np.flatnonzero((joined == joined.iloc[second]).to_numpy())[0])
+        repeat = repeats[j]
+        assert repeat is not None
+        first, second = repeat
         raise PreferenceFormatError(
             f"This looks like a results table, one ranking per '{labels[event]}', but "
             f"'{body[second, j]}' has two rows where '{labels[event]}' is "
@@ -399,22 +400,18 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
     """The plan and its note for the one ``measure`` column of ``kind``."""
     name, by = labels[item], labels[measure]
     ties = f"; equal numbers within one '{labels[event]}' are ties"
+    how = _how(kind)
     if kind == "lower":
-        said = quote_list(lower_is_better_words(by))
-        how = f"a lower number better (the title says {said})"
-        clocks = np.isnan(parse_numbers(cells)) & np.isfinite(parse_durations(cells))
-        if clocks.any():
-            first = str(cells[np.flatnonzero(clocks)[0]]).strip()
-            how += (f"; times on a clock are read in seconds ('{first}' is "
-                    f"{parse_durations(np.asarray([first], dtype=object))[0]:g} s)")
-        flip = (f"If a higher number is better, "
-                f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
-    elif kind == "rank":
-        how = "1 the best"
+        how += f" (the title says {quote_list(lower_is_better_words(by))})"
+        durations = parse_durations(cells)
+        clocks = np.flatnonzero(np.isnan(parse_numbers(cells)) & np.isfinite(durations))
+        if clocks.size:
+            how += (f"; times on a clock are read in seconds ('{str(cells[clocks[0]]).strip()}'"
+                    f" is {durations[clocks[0]]:g} s)")
+    if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
                 f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
     else:
-        how = "a higher number better"
         whole = bool((rank_values(cells) >= 1).all())
         flip = ("If a lower number is better, "
                 + (_choice(file_name, name, by, False, no_ranker, no_count) if whole else
