@@ -12,6 +12,7 @@ the titles and cells cannot say so safely.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from dataclasses import dataclass, replace
@@ -32,7 +33,7 @@ from .columns import (
 from .options import ReadOptions
 from .tables import Table
 
-__all__ = ["GradesPlan", "long_grades", "column_kind", "is_judge"]
+__all__ = ["GradesPlan", "long_grades", "column_kind", "is_judge", "long_choice"]
 
 #: Titles of a number column where a higher number is better, whatever the scale.
 _HIGHER_WORDS = ("score", "scores", "points", "point", "rating", "ratings", "stars", "percent",
@@ -155,15 +156,43 @@ class GradesPlan:
                        ranker_column=self.ranker, one_is_best=not self.higher_is_better)
 
 
-def _command(file_name: str | None, item: str, grade: str, worst: bool) -> str:
+def _command(file_name: str | None, item: str, measure: str, worst: bool,
+             no_ranker: bool = False, no_count: bool = False) -> str:
     name = shlex.quote(file_name) if file_name else "FILE"
     return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
-            f"{shlex.quote(grade)}" + (" --one-is-worst" if worst else ""))
+            f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
+            + (" --count ''" if no_count else "") + (" --one-is-worst" if worst else ""))
 
 
-def _ui_choice(item: str, grade: str, worst: bool) -> str:
-    return (f"choose the layout 'long rankings' with the item columns '{item}' then '{grade}'"
+def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool = False) -> str:
+    return (f"choose the layout 'long rankings' with the item columns '{item}' then "
+            f"'{measure}'" + (", 'Column naming who ranked': (none)" if no_ranker else "")
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
+
+
+def long_choice(file_name: str | None, item: str, measure: str, worst: bool,
+                no_ranker: bool = False, no_count: bool = False) -> str:
+    """The choice that reads a long file by hand, in the app and on the command line.
+
+    Parameters
+    ----------
+    file_name : str or None
+        The file's name in the command (``FILE`` when unknown).
+    item, measure : str
+        The item column's and the number column's titles.
+    worst : bool
+        Whether 1 (the smallest number) is the worst (``--one-is-worst``).
+    no_ranker, no_count : bool
+        Whether a column the long reader would take as the ranker, or as the count, is set
+        aside (``--ranker ''``, ``--count ''``).
+
+    Returns
+    -------
+    str
+        ``choose the layout ... (in the command line: coarsenrank rank ...)``.
+    """
+    return (f"{_ui_choice(item, measure, worst, no_ranker)} (in the command line: "
+            f"{_command(file_name, item, measure, worst, no_ranker, no_count)})")
 
 
 def _several_columns(table: Table, file_name: str | None, read: str, columns: list[str],
@@ -176,9 +205,8 @@ def _several_columns(table: Table, file_name: str | None, read: str, columns: li
     return PreferenceFormatError(
         f"This looks like one row per grade: {read}, but the columns {quote_list(columns)} "
         f"could each be {role}.", row=int(table.lines[0]),
-        fix=f"If '{first}' is {role}, {_ui_choice(item, grade, worst)} (in the command line: "
-            f"{_command(file_name, item, grade, worst)}); for another column, put its title "
-            f"in place of '{first}'{after}")
+        fix=f"If '{first}' is {role}, {long_choice(file_name, item, grade, worst)}; for "
+            f"another column, put its title in place of '{first}'{after}")
 
 
 def long_grades(table: Table, file_name: str | None = None,
@@ -311,6 +339,7 @@ def long_grades(table: Table, file_name: str | None = None,
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
+    choice = functools.partial(long_choice, file_name, labels[item], labels[grade])
     if kind == "grade" and not (values <= 0).any() and options.one_is_best:
         low, high = np.nanmin(values), np.nanmax(values)
         raise PreferenceFormatError(
@@ -319,27 +348,20 @@ def long_grades(table: Table, file_name: str | None = None,
             f"{where}. Whether a higher grade is better cannot be told from the file: some "
             "schools give 1 to the best work, others to the worst.",
             row=int(table.lines[0]), column=labels[grade],
-            fix=f"If a higher grade is better, {_ui_choice(labels[item], labels[grade], True)} "
-                f"(in the command line: "
-                f"{_command(file_name, labels[item], labels[grade], True)}); if 1 is the "
-                f"best, {_ui_choice(labels[item], labels[grade], False)} (in the command "
-                f"line: {_command(file_name, labels[item], labels[grade], False)}).")
+            fix=f"If a higher grade is better, {choice(True)}; if 1 is the best, "
+                f"{choice(False)}.")
     if kind == "lower" and not higher:
         said = quote_list(lower_is_better_words(header[grade]))
         note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
                 f"'{labels[grade]}', a lower number better (the title says {said}), {where}. "
-                f"If a higher number is better, "
-                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
-                f"{_command(file_name, labels[item], labels[grade], True)})")
+                f"If a higher number is better, {choice(True)}")
     elif higher:
         note = (f"Read one row per grade: '{labels[ranker]}' grades '{labels[item]}' with "
                 f"'{labels[grade]}', a higher grade better, {where}. If a lower grade is "
-                f"better, {_ui_choice(labels[item], labels[grade], False)} (in the command "
-                f"line: {_command(file_name, labels[item], labels[grade], False)})")
+                f"better, {choice(False)}")
     else:
         note = (f"Read one row per rank: '{labels[ranker]}' ranks '{labels[item]}' with "
                 f"'{labels[grade]}', 1 the best, {where}. If a higher number is better, "
-                f"{_ui_choice(labels[item], labels[grade], True)} (in the command line: "
-                f"{_command(file_name, labels[item], labels[grade], True)})")
+                f"{choice(True)}")
     return GradesPlan(labels[ranker], labels[item], labels[grade],
                       tuple(labels[j] for j in lists), higher, note)

@@ -23,7 +23,7 @@ from .columns import (
     role_base,
     shown_cell,
 )
-from .grades import column_kind, is_judge
+from .grades import column_kind, is_judge, long_choice
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -114,28 +114,6 @@ class ResultsPlan:
         return replace(options, item_columns=(self.item, self.measure), ranker_column="",
                        count_column="" if self.no_count else options.count_column,
                        one_is_best=not self.higher_is_better)
-
-
-def _command(file_name: str | None, item: str, measure: str, worst: bool, no_ranker: bool,
-             no_count: bool) -> str:
-    name = shlex.quote(file_name) if file_name else "FILE"
-    return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
-            f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
-            + (" --count ''" if no_count else "") + (" --one-is-worst" if worst else ""))
-
-
-def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool) -> str:
-    return (f"choose the layout 'long rankings' with the item columns '{item}' then "
-            f"'{measure}'" + (", 'Column naming who ranked': (none)" if no_ranker else "")
-            + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
-
-
-def _choice(file_name: str | None, item: str, measure: str, worst: bool, no_ranker: bool,
-            no_count: bool) -> str:
-    """The option that reads the file with ``item`` and ``measure``, in the app and the
-    command line."""
-    return (f"{_ui_choice(item, measure, worst, no_ranker)} (in the command line: "
-            f"{_command(file_name, item, measure, worst, no_ranker, no_count)})")
 
 
 def _readable(cells: np.ndarray, kind: str | None) -> np.ndarray:
@@ -273,7 +251,7 @@ def results_plan(table: Table, file_name: str | None = None,
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
                      kinds[measures[0]] or "", where, file_name, no_ranker, no_count)
     no_count = count is not None and count != item and (not measures or count != measures[0])
-    choice = functools.partial(_choice, file_name, labels[item], no_ranker=no_ranker,
+    choice = functools.partial(long_choice, file_name, labels[item], no_ranker=no_ranker,
                                no_count=no_count)
     if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
@@ -355,7 +333,7 @@ def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: lis
         "name who competed (player, athlete, runner, team, competitor ...), so the file was "
         "not read on its titles alone.", row=int(lines[0]), column=name,
         fix=f"If '{name}' names who competed, "
-            f"{_choice(file_name, name, by, worst, False, False)}; or title it 'competitor'.")
+            f"{long_choice(file_name, name, by, worst, False, False)}; or title it 'competitor'.")
 
 
 def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
@@ -410,11 +388,11 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
                     f" is {durations[clocks[0]]:g} s)")
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
-                f"{_choice(file_name, name, by, True, no_ranker, no_count)}")
+                f"{long_choice(file_name, name, by, True, no_ranker, no_count)}")
     else:
         whole = bool((rank_values(cells) >= 1).all())
         flip = ("If a lower number is better, "
-                + (_choice(file_name, name, by, False, no_ranker, no_count) if whole else
+                + (long_choice(file_name, name, by, False, no_ranker, no_count) if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
     note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}. {flip}"
     return ResultsPlan(labels[event], name, by, kind == "higher", no_ranker, no_count, note)
