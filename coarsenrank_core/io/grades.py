@@ -135,8 +135,6 @@ class GradesPlan:
     ----------
     ranker, item, grade : str
         The titles of the rater's, the item's and the grade's columns.
-    lists : tuple of str
-        Columns that split a rater's grades into several rankings (a task id).
     higher_is_better : bool
         Whether a higher number is better (False: 1 is the best, as ranks).
     note : str
@@ -146,7 +144,6 @@ class GradesPlan:
     ranker: str
     item: str
     grade: str
-    lists: tuple[str, ...]
     higher_is_better: bool
     note: str
 
@@ -363,5 +360,4 @@ def long_grades(table: Table, file_name: str | None = None,
         note = (f"Read one row per rank: '{labels[ranker]}' ranks '{labels[item]}' with "
                 f"'{labels[grade]}', 1 the best, {where}. If a higher number is better, "
                 f"{choice(True)}")
-    return GradesPlan(labels[ranker], labels[item], labels[grade],
-                      tuple(labels[j] for j in lists), higher, note)
+    return GradesPlan(labels[ranker], labels[item], labels[grade], higher, note)

@@ -82,9 +82,9 @@ class ResultsPlan:
         The titles of the event's, the competitor's and the ordering number's columns.
     higher_is_better : bool
         Whether a higher number is better (False: 1 or the smallest number is the best).
-    no_ranker, no_count : bool
-        Whether a column the long reader would take as the ranker (a per-row id) or as the
-        count is set aside.
+    no_count : bool
+        Whether a column the long reader would take as the count is set aside (a per-row id
+        it would take as the ranker always is).
     note : str
         What was read, and the choice that reads the file the other way up.
     """
@@ -93,7 +93,6 @@ class ResultsPlan:
     item: str
     measure: str
     higher_is_better: bool
-    no_ranker: bool
     no_count: bool
     note: str
 
@@ -395,4 +394,4 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
                 + (long_choice(file_name, name, by, False, no_ranker, no_count) if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
     note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}. {flip}"
-    return ResultsPlan(labels[event], name, by, kind == "higher", no_ranker, no_count, note)
+    return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note)
