@@ -23,11 +23,12 @@ _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker"
 #: or title: ``Assignment ID``, ``exam_name``), as ``task``, ``question`` and ``round`` are.
 TASK_WORDS = ("assignment", "exam", "examination", "quiz", "homework", "problem", "exercise")
 TASK_ENDS = ("id", "name", "no", "number", "title")
+_TASK_TITLES = _synonyms(*TASK_WORDS, suffixes=TASK_ENDS)
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
         {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
-                      "session", suffixes=("id",)) | _synonyms(*TASK_WORDS, suffixes=TASK_ENDS),
+                      "session", suffixes=("id",)) | _TASK_TITLES,
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
     "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
@@ -76,8 +77,7 @@ def is_school_task(title: str) -> bool:
     ``Exam ID``, ``quiz_name``). Such a column splits a ranker's rows into one ranking per
     task only where some ranker has two rows within one task; elsewhere it splits nothing.
     """
-    key = normalise(title)
-    return any(key == w + end for w in TASK_WORDS for end in ("", *TASK_ENDS))
+    return normalise(title) in _TASK_TITLES
 
 
 #: Titles of a column naming the event in which items were ranked against each other (a
@@ -86,6 +86,7 @@ EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg"
                "competition", "tournament", "tourney", "week", "day", "matchday", "gameweek",
                "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
+_EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)
 #: Titles of a column naming who or what competed in a results table (with ``id`` or
 #: ``name`` endings: ``player_name``, ``Driver ID``), besides the item titles of a long file.
 COMPETITOR_WORDS = frozenset({
@@ -115,7 +116,7 @@ def is_event_title(title: str) -> bool:
         ``rounds``, ``player`` or ``Time (sec)``.
     """
     key = normalise(title)
-    return any(key == w + end for w in EVENT_WORDS for end in ("", *EVENT_ENDS))
+    return key in _EVENT_TITLES
 
 
 #: Words of a number column's title saying that a smaller number is better: a time, a count

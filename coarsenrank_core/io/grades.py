@@ -48,6 +48,7 @@ _JUDGES = ("grader", "marker", "reviewer", "rater", "judge", "assessor", "evalua
            "examiner", "juror", "panelist", "panellist", "annotator", "taster", "scorer",
            "referee", "corrector")
 _ENDS = ("", "id", "name", "email")
+_JUDGE_TITLES = frozenset(w + end for w in _JUDGES for end in _ENDS)
 
 
 def _number_kind(key: str) -> str | None:
@@ -124,7 +125,7 @@ def is_judge(key: str) -> bool:
     -------
     bool
     """
-    return any(key == w + end for w in _JUDGES for end in _ENDS)
+    return key in _JUDGE_TITLES
 
 
 @dataclass(frozen=True)
