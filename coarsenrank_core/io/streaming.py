@@ -151,7 +151,7 @@ class _Names:
         names = self.names
         groups = {known for _, known in self.merged}
         shown = [(raw, names[k]) for raw, k in self.raw.items()
-                 if k in groups and raw != names[k]]
+                 if k in groups and raw != names[k]] if groups else []  # none merged
         return names_note(what, len(self.merged), self.tidied, shown)
 
 
