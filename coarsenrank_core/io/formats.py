@@ -22,7 +22,7 @@ from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, ranking_column, read_cell
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, lower_is_better_words, quote_list
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -35,7 +35,7 @@ from .containers import (
 )
 from .content import count_title, counter_title, is_ballot_mark
 from .grades import GradesPlan, long_grades
-from .long import long_roles, ranking_keys, read_long
+from .long import long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
@@ -596,8 +596,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
                           count_column=count,
                           skipped_columns=tuple(c for c in labels if c not in used),
                           one_is_best=file.options.one_is_best if fmt.id == "long" else None,
-                          smaller_is_better=fmt.id == "long" and file.options.one_is_best
-                          and bool(lower_is_better_words(items[1])))
+                          smaller_is_better=fmt.id == "long"
+                          and reads_smaller_first(items[1], file.options))
     prepared = file.ranks_prepared if fmt.id == "ranks" else file.prepared
     if fmt.id == "wide" and not prepared.wide_header and file.options.item_columns is None:
         prepared = headerless(prepared)

@@ -35,7 +35,14 @@ from .options import ReadOptions, override_roles
 from .survey import tied_rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long", "long_roles", "ranking_keys"]
+__all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first"]
+
+
+def reads_smaller_first(title: str, options: ReadOptions) -> bool:
+    """Whether the rank column titled ``title`` is read smaller-is-better, any numbers: its
+    title says a smaller number is better (a time, strokes, errors:
+    :func:`~coarsenrank_core.io.columns.lower_is_better_words`) and 1 is not the worst."""
+    return bool(lower_is_better_words(title)) and options.one_is_best
 
 
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
@@ -146,7 +153,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
         raise PreferenceFormatError("The item is blank on this row.", row=int(line[blank[0]]),
                                     column=column_label(header, item_col),
                                     fix="Fill in the item's name or delete the row.")
-    measured = bool(lower_is_better_words(header[rank_col])) and options.one_is_best
+    measured = reads_smaller_first(header[rank_col], options)
     rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
                   whole=options.one_is_best and not measured, smaller=measured)
     if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
