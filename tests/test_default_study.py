@@ -10,9 +10,11 @@ from coarsenrank_core.paper.default_study import (
     CARELESS_RANKERS,
     CONTAMINATIONS,
     EXPOSURES,
+    INFORMED,
     StudyCell,
     _won_and_lost,
     accuracy_study,
+    bar_study,
     bootstrap_interval,
     chosen_learning_rate,
     default_conditions,
@@ -22,6 +24,7 @@ from coarsenrank_core.paper.default_study import (
     split_half_scale,
     study_cells,
     study_data,
+    study_lists,
     summarise,
     true_rank_covered,
     unpulled_bootstrap_interval,
@@ -57,6 +60,36 @@ def test_reversed_rankers_write_whole_lists_upside_down():
     assert np.all(flipped | same) and flipped.sum() == 12 * 5  # 12 rankers × 5 lists
     per_ranker = np.bincount(clean.ranker_index[flipped], minlength=60)
     assert set(per_ranker[per_ranker > 0]) == {5}
+
+
+@pytest.mark.parametrize("contamination, marked", [
+    ("clean", 0), ("20% random rankers", 60), ("20% reversed rankers", 60),
+    ("30% campaign", 90), ("adjacent swaps", 0)])
+def test_the_lists_a_contamination_wrote_are_marked_and_are_the_ones_that_changed(
+        contamination, marked):
+    clean, _ = study_data(StudyCell("uniform", "clean", 5, 300), 3)
+    prefs, truth, written = study_lists(StudyCell("uniform", contamination, 5, 300), 3)
+    again, _ = study_data(StudyCell("uniform", contamination, 5, 300), 3)
+    np.testing.assert_array_equal(prefs.items, again.items)
+    assert written.sum() == marked
+    if marked:
+        changed = np.any(clean.items.reshape(300, 6) != prefs.items.reshape(300, 6), axis=1)
+        assert not np.any(changed & ~written)  # nothing unmarked was rewritten
+        assert changed[written].mean() > 0.9  # a marked list rarely comes out as it was
+        assert set(np.bincount(prefs.ranker_index[written])) <= {0, 5}  # whole rankers
+
+
+def test_the_bars_study_knows_the_careless_lists_only_where_the_contamination_wrote_some():
+    cells = study_cells(exposures=("uniform",), contaminations=("clean", "40% random rankers"),
+                        lists_per_ranker=(5,), n_lists=(300,))
+    rows = bar_study(cells, seeds=2)
+    methods = {(r["contamination"], r["method"]) for r in rows}
+    assert methods == {("clean", "consensus"), ("clean", "pl-em"),
+                       ("40% random rankers", "consensus"), ("40% random rankers", "pl-em"),
+                       ("40% random rankers", INFORMED)}
+    conditions = default_conditions(summarise(rows, "accuracy"))
+    # told which raters answered at random, PL-EM gains more than the default can
+    assert conditions["informed_gain"] > conditions["careless_gain"] > 0
 
 
 def test_a_tied_truth_counts_as_covered_when_the_interval_meets_its_block():

@@ -105,6 +105,14 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
         accuracy = list(csv.DictReader(handle))
     assert {r["method"] for r in accuracy} == {"consensus", "coarsen-pl", "pl-em", "pl-mix",
                                                "pl-mix-ranker"}
+    with open(out / "default_bars.csv") as handle:
+        bars = list(csv.DictReader(handle))
+    # the bars are judged on the default and PL-EM, with PL-EM told the careless lists
+    # where the contamination wrote some
+    assert {(r["contamination"], r["method"]) for r in bars} == {
+        ("clean", "consensus"), ("clean", "pl-em"), ("20% random rankers", "consensus"),
+        ("20% random rankers", "pl-em"), ("20% random rankers", "pl-em, careless lists known")}
+    assert "Judged over 2 seeds" in default and "On the tables' 2 seeds" in default
     with open(out / "default_intervals.csv") as handle:
         intervals = list(csv.DictReader(handle))
     assert all(0 <= float(r["mean"]) <= 1 for r in intervals)

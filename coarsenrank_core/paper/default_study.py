@@ -27,7 +27,8 @@ from ..uncertainty import (
 
 __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUDY_METHODS",
            "DEFAULT_INTERVAL",
-           "study_data", "study_cells", "accuracy_study", "interval_study",
+           "study_data", "study_lists", "study_cells", "bar_study", "BAR_SEEDS",
+           "INFORMED", "accuracy_study", "interval_study",
            "true_rank_covered", "INTERVAL_METHODS", "bootstrap_interval",
            "sparse_pairs", "sparse_study", "split_half_scale", "unpulled_bootstrap_interval",
            "UNPULLED_INTERVAL", "SHORTEST_INTERVAL", "shortest_bootstrap_interval",
@@ -80,6 +81,15 @@ def study_data(cell: StudyCell, random_state=0, n_items: int = 30, length: int =
     ``e · log-worth + Gumbel`` (exposure ``e``) by Plackett–Luce with log-worths falling
     evenly from 1.5 to −1.5 (item 0 best); then the contamination of ``cell`` is applied.
     """
+    prefs, truth, _ = study_lists(cell, random_state, n_items, length)
+    return prefs, truth
+
+
+def study_lists(cell: StudyCell, random_state=0, n_items: int = 30, length: int = 6
+                ) -> tuple[Preferences, np.ndarray, np.ndarray]:
+    """:func:`study_data` with, per list, whether the contamination wrote it (a list of a
+    random, reversed or campaign ranker, or a random list); swaps touch every list and mark
+    none."""
     rng = np.random.default_rng(random_state)
     kind, share = CONTAMINATIONS[cell.contamination]
     per = int(cell.lists_per_ranker)
@@ -99,13 +109,15 @@ def study_data(cell: StudyCell, random_state=0, n_items: int = 30, length: int =
         wrong = pl_orderings(shown, np.roll(log_worth, n_items // 2), random_state=rng)
         orders = np.where(bad[:, None], wrong, orders)
     elif kind == "random-lists":
-        chosen = rng.random(n) < share
-        orders = np.where(chosen[:, None], rng.permuted(orders, axis=1), orders)
+        bad = rng.random(n) < share
+        orders = np.where(bad[:, None], rng.permuted(orders, axis=1), orders)
     prefs = Preferences.from_arrays(orders.ravel(), np.full(n, length), n_items=n_items,
                                     rankers=rankers)
     if kind == "swaps":
         prefs = mallows_swaps(prefs, share, random_state=rng).preferences
-    return prefs, np.exp(log_worth)
+    written = bad if kind in ("random", "reversed", "campaign", "random-lists") \
+        else np.zeros(n, dtype=bool)
+    return prefs, np.exp(log_worth), written
 
 
 def study_cells(exposures: Iterable[str] = tuple(EXPOSURES),
@@ -135,6 +147,39 @@ def accuracy_study(cells: Sequence[StudyCell], seeds: int = 5,
                                  lists_per_ranker=cell.lists_per_ranker, n_lists=cell.n_lists,
                                  method=method, seed=seed,
                                  accuracy=pairwise_accuracy(fit.scores, truth)))
+        if progress is not None:
+            progress(done, len(cells))
+    return rows
+
+
+#: Seeds of the study's two bars (:func:`bar_study`): every table shows 5, but the mean gain
+#: over the careless cells then varies by about 0.0015 from one set of seeds to another,
+#: as much as the margin it is judged by.
+BAR_SEEDS = 40
+
+#: PL-EM told which lists the contamination wrote (those weighted ``MIN_WEIGHT``): what
+#: down-weighting careless answers could gain at best, as a ceiling for the default's.
+INFORMED = "pl-em, careless lists known"
+
+
+def bar_study(cells: Sequence[StudyCell], seeds: int = BAR_SEEDS,
+              progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """The default and PL-EM in every cell and seed, and :data:`INFORMED` where the
+    contamination wrote whole lists: the rows of :func:`accuracy_study` for part 1's bars,
+    over more seeds than the tables show."""
+    rows: list[dict] = []
+    for done, cell in enumerate(cells, 1):
+        for seed in range(seeds):
+            prefs, truth, written = study_lists(cell, seed)
+            fits = {m: METHODS[m].run(prefs).scores for m in ("consensus", "pl-em")}
+            if written.any():
+                weights = np.where(written, MIN_WEIGHT, np.asarray(prefs.weights, float))
+                fits[INFORMED] = METHODS["pl-em"].run(prefs._replace(weights=weights)).scores
+            rows.extend(dict(exposure=cell.exposure, contamination=cell.contamination,
+                             lists_per_ranker=cell.lists_per_ranker, n_lists=cell.n_lists,
+                             method=method, seed=seed,
+                             accuracy=pairwise_accuracy(scores, truth))
+                        for method, scores in fits.items())
         if progress is not None:
             progress(done, len(cells))
     return rows
@@ -199,17 +244,29 @@ def default_conditions(summary: Sequence[dict], default: str = "consensus",
 
     Returns ``worst_gap`` (the smallest mean difference default − baseline over the cells,
     and the cell where it falls) and ``careless_gain`` (the mean difference over the cells of
-    :data:`CARELESS_RANKERS`).
+    :data:`CARELESS_RANKERS`) with ``careless_by_lists``, that mean per number of lists a
+    rater gives, and ``informed_gain``, the same for :data:`INFORMED` where the summary holds
+    it (else NaN).
     """
     means = {(r["exposure"], r["contamination"], r["lists_per_ranker"], r["n_lists"],
               r["method"]): r["mean"] for r in summary}
     cells = sorted({k[:4] for k in means})
     gaps = {cell: means[cell + (default,)] - means[cell + (baseline,)] for cell in cells}
     worst = min(gaps, key=lambda cell: gaps[cell])
-    careless = [g for cell, g in gaps.items() if cell[1] in CARELESS_RANKERS]
+    careless = [cell for cell in cells if cell[1] in CARELESS_RANKERS]
+    informed = [means[cell + (INFORMED,)] - means[cell + (baseline,)] for cell in careless
+                if cell + (INFORMED,) in means]
     return dict(worst_gap=round(gaps[worst], 4), worst_cell=worst,
-                careless_gain=round(float(np.mean(careless)), 4) if careless else float("nan"),
-                careless_cells=len(careless))
+                careless_gain=_rounded_mean([gaps[cell] for cell in careless]),
+                careless_cells=len(careless),
+                careless_by_lists={per: _rounded_mean([gaps[c] for c in careless if c[2] == per])
+                                   for per in sorted({c[2] for c in careless})},
+                informed_gain=_rounded_mean(informed) if len(informed) == len(careless)
+                else float("nan"))
+
+
+def _rounded_mean(values: Sequence[float]) -> float:
+    return round(float(np.mean(values)), 4) if len(values) else float("nan")
 
 
 def sparse_pairs(spread: float, random_state=0, n_items: int = 490, n_pairs: int = 12728,
