@@ -221,8 +221,9 @@ def test_two_untitled_number_columns_are_refused_naming_both_and_the_choice():
 
 
 def test_two_direction_titled_columns_are_refused_with_the_first_ones_own_direction():
-    rows = [("R1", "Ann", 2, 18), ("R1", "Bob", 1, 25), ("R2", "Ann", 1, 25),
-            ("R2", "Bob", 2, 18)]
+    # they disagree in R2 (place and points that agree are read: see the tests at the end)
+    rows = [("R1", "Ann", 2, 18), ("R1", "Bob", 1, 25), ("R2", "Ann", 1, 18),
+            ("R2", "Bob", 2, 25)]
     error = _refusal(_csv("race,driver,place,points", rows))
     assert "'place', 'points'" in error.reason
     assert "To order them by 'place' (1 the best)" in error.fix
@@ -450,3 +451,53 @@ def test_a_plain_name_beside_a_rating_still_grades_what_it_rates():
                                          "Bob,Chess,2\nBob,Go,4\n"))
     assert prefs.has_rankers
     assert prefs.to_lists(names=True) == [["Chess", "Go"], ["Go", "Chess"]]
+
+
+# -- a place beside points: read when they agree ---------------------------------------------
+def test_places_beside_points_that_agree_read_by_the_places_and_the_note_says_so():
+    # Formula 1: points by finishing place, drivers outside the points all score 0
+    rows = [(1, "HAM", 1, 25), (1, "VER", 2, 18), (1, "NOR", 3, 0), (1, "ALO", 4, 0),
+            (2, "VER", 1, 25), (2, "NOR", 2, 18), (2, "ALO", 3, 0), (2, "HAM", 4, 0)]
+    result = read_file(_csv("race,driver,position,points", rows))
+    assert result.preferences.to_lists(names=True) == [["HAM", "VER", "NOR", "ALO"],
+                                                       ["VER", "NOR", "ALO", "HAM"]]
+    notes = _notes(result)
+    assert "ordered by 'position', 1 the best" in notes
+    assert "'points' orders every 'race' the same way, ties aside, and is left out." in notes
+
+
+def test_times_beside_points_that_agree_read_by_the_times():
+    rows = [("H1", "Ann", "12.3", 1), ("H1", "Bob", "11.9", 2), ("H1", "Cy", "12.9", 0),
+            ("H2", "Ann", "1:01.5", 2), ("H2", "Bob", "1:02.0", 1), ("H2", "Cy", "1:02.0", 1)]
+    result = read_file(_csv("heat,athlete,time,points", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann", "Cy"],
+                                                       ["Ann", frozenset({"Bob", "Cy"})]]
+    assert "ordered by 'time'" in _notes(result) and "'points' orders" in _notes(result)
+
+
+def test_a_place_and_points_that_disagree_are_refused_naming_the_two_rows():
+    rows = [(1, "HAM", 1, 25), (1, "VER", 2, 18), (2, "VER", 1, 18), (2, "HAM", 2, 25)]
+    error = _refusal(_csv("race,driver,position,points", rows))
+    assert "'position', 'points' each say how the items are ordered, and they disagree" \
+        in error.reason
+    assert "where 'race' is '2', 'position' puts '1' (row 4) ahead of '2' (row 5), and " \
+        "'points' the other way ('18' against '25')" in error.reason
+    assert "--items driver position" in error.fix
+
+
+def test_the_first_disagreement_is_a_pair_the_brute_force_finds_and_none_when_it_finds_none():
+    import numpy as np
+
+    from coarsenrank_core.io.results import _first_disagreement
+
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        n = int(rng.integers(1, 12))
+        events = rng.integers(0, 3, n)
+        first = rng.integers(0, 4, n).astype(float)
+        second = first * rng.integers(0, 2) + rng.integers(0, 3, n) * rng.integers(0, 2)
+        pairs = {(i, k) for i in range(n) for k in range(n) if events[i] == events[k]
+                 and first[i] > first[k] and second[i] < second[k]}
+        found = _first_disagreement(events, first, second)
+        assert (found is None) == (not pairs)
+        assert found is None or found in pairs

@@ -245,10 +245,17 @@ def results_plan(table: Table, file_name: str | None = None,
     no_ranker = "ranker" in roles and roles["ranker"] != item
     count = roles.get("weight")
     where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
-    if len(measures) == 1 and len(directed) == 1:
+    agreeing, conflict = [], ""
+    if len(directed) > 1 and len(measures) == len(directed):
+        chosen, conflict = _agreeing_measure(body, event, measures, kinds, labels, lines)
+        if not conflict:
+            agreeing = [j for j in measures if j != chosen]
+            measures = [chosen]
+    if len(measures) == 1 and (len(directed) == 1 or agreeing):
         no_count = count is not None and count not in (item, measures[0])
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
-                     kinds[measures[0]] or "", where, file_name, no_ranker, no_count)
+                     kinds[measures[0]] or "", where, file_name, no_ranker, no_count,
+                     [labels[j] for j in agreeing])
     no_count = count is not None and count != item and (not measures or count != measures[0])
     choice = functools.partial(long_choice, file_name, labels[item], no_ranker=no_ranker,
                                no_count=no_count)
@@ -257,8 +264,9 @@ def results_plan(table: Table, file_name: str | None = None,
         how = _how(kind)
         raise PreferenceFormatError(
             f"This looks like a results table, {where}, but the columns "
-            f"{quote_list(labels[j] for j in directed)} each say how the items are ordered, so "
-            "which one orders them cannot be told.", row=int(lines[0]),
+            f"{quote_list(labels[j] for j in directed)} each say how the items are ordered"
+            + (f", and they disagree: {conflict}" if conflict else
+               ", so which one orders them cannot be told") + ".", row=int(lines[0]),
             fix=f"To order them by '{first}' ({how}), {choice(first, kind == 'higher')}. For "
                 f"another column, put its title in place of '{first}' (with --one-is-worst "
                 "only where a higher number is better); the other columns are then left out.")
@@ -302,6 +310,61 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+def _goodness(cells: np.ndarray, kind: str | None) -> np.ndarray:
+    """The cells of a number column of ``kind`` as one number per row, higher the better."""
+    values = parse_numbers(cells)
+    if kind == "rank":
+        values = np.where(np.isfinite(values), values, tied_rank_values(cells))
+    if kind == "lower":
+        values = np.where(np.isfinite(values), values, parse_durations(cells))
+    return values if kind == "higher" else -values
+
+
+def _agreeing_measure(body: np.ndarray, event: int, measures: list[int],
+                      kinds: dict[int, str | None], labels: list[str],
+                      lines: np.ndarray) -> tuple[int, str]:
+    """Of number columns that each say which way up they go (a place beside points), the
+    one that tells most competitors apart within an event (a place before a score, then
+    the first), and ``""`` when no other column orders two competitors of one event the
+    other way; else the first such pair, as the message says it."""
+    events = pd.factorize(pd.Series(body[:, event], dtype=object))[0]
+    good = {j: _goodness(body[:, j], kinds[j]) for j in measures}
+    distinct = {j: len(set(zip(events.tolist(), good[j].tolist()))) for j in measures}
+    chosen = min(measures, key=lambda j: (-distinct[j], kinds[j] != "rank", j))
+    for other in (j for j in measures if j != chosen):
+        pair = _first_disagreement(events, good[chosen], good[other])
+        if pair is not None:
+            better, worse = pair
+            return chosen, (
+                f"where '{labels[event]}' is '{body[better, event]}', '{labels[chosen]}' puts "
+                f"'{body[better, chosen]}' (row {lines[1 + better]}) ahead of "
+                f"'{body[worse, chosen]}' (row {lines[1 + worse]}), and '{labels[other]}' "
+                f"the other way ('{body[better, other]}' against '{body[worse, other]}')")
+    return chosen, ""
+
+
+def _first_disagreement(events: np.ndarray, first: np.ndarray,
+                        second: np.ndarray) -> tuple[int, int] | None:
+    """Rows ``(i, k)`` of one event that ``first`` puts strictly ahead (higher) and
+    ``second`` strictly behind, or None. Rows are grouped by event and ``first``; with the
+    groups of an event in order, ``second`` agrees exactly when each group's lowest value is
+    at least the next group's highest."""
+    order = np.lexsort((-first, events))
+    e, f, s = events[order], first[order], second[order]
+    starts = np.flatnonzero(np.r_[True, (e[1:] != e[:-1]) | (f[1:] != f[:-1])])
+    low = np.minimum.reduceat(s, starts)
+    high = np.maximum.reduceat(s, starts)
+    same_event = e[starts[1:]] == e[starts[:-1]]
+    bad = np.flatnonzero(same_event & (low[:-1] < high[1:]))
+    if not bad.size:
+        return None
+    g = int(bad[0])
+    ahead = order[starts[g] + int(np.argmin(s[starts[g]:starts[g + 1]]))]
+    end = starts[g + 2] if g + 2 < starts.size else s.size
+    behind = order[starts[g + 1] + int(np.argmax(s[starts[g + 1]:end]))]
+    return int(ahead), int(behind)
 
 
 def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: list[str],
@@ -373,8 +436,9 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
 
 def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
           kind: str, where: str, file_name: str | None, no_ranker: bool,
-          no_count: bool) -> ResultsPlan:
-    """The plan and its note for the one ``measure`` column of ``kind``."""
+          no_count: bool, agreeing: list[str]) -> ResultsPlan:
+    """The plan and its note for the one ``measure`` column of ``kind`` (the columns
+    ``agreeing`` with it left out)."""
     name, by = labels[item], labels[measure]
     ties = f"; equal numbers within one '{labels[event]}' are ties"
     how = _how(kind)
@@ -393,5 +457,8 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
         flip = ("If a lower number is better, "
                 + (long_choice(file_name, name, by, False, no_ranker, no_count) if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
-    note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}. {flip}"
+    agree = (f" {quote_list(agreeing)} order{'s' if len(agreeing) == 1 else ''} every "
+             f"'{labels[event]}' the same way, ties aside, and "
+             f"{'is' if len(agreeing) == 1 else 'are'} left out." if agreeing else "")
+    note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}.{agree} {flip}"
     return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note)
