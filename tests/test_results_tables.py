@@ -532,3 +532,27 @@ def test_the_first_disagreement_is_a_pair_the_brute_force_finds_and_none_when_it
         found = _first_disagreement(events, first, second)
         assert (found is None) == (not pairs)
         assert found is None or found in pairs
+
+
+# -- golf scores to par --------------------------------------------------------------------
+@pytest.mark.parametrize("even", ["E", "e", "Even", "even par"])
+def test_scores_to_par_read_even_par_as_zero_and_say_so(even):
+    rows = [(1, "Ann", -2), (1, "Bob", even), (1, "Cy", "+3"), (2, "Ann", "+1"), (2, "Bob", -1),
+            (2, "Cy", even)]
+    result = read_file(_csv("Round,Player,To Par", rows))
+    assert result.preferences.to_lists(names=True) == [["Ann", "Bob", "Cy"],
+                                                       ["Bob", "Cy", "Ann"]]
+    assert f"'{even}' is even par, 0" in _notes(result)
+
+
+def test_even_par_is_read_only_under_a_title_that_names_par():
+    rows = [(1, "Ann", 12.3), (1, "Bob", "E"), (2, "Ann", 12.0), (2, "Bob", 12.4)]
+    error = _refusal(_csv("heat,athlete,time", rows))
+    assert error.row == 3 and error.column == "time" and "'E'" in error.reason
+
+
+def test_even_par_reads_the_same_through_the_long_layout_chosen_by_hand():
+    rows = [("Ann", 1, -2), ("Bob", 1, "E"), ("Ann", 2, "E"), ("Bob", 2, -1)]
+    options = ReadOptions(item_columns=("golfer", "score to par"))
+    prefs = read_file(_csv("golfer,round,score to par", rows), "long", options=options).preferences
+    assert prefs.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]

@@ -26,6 +26,7 @@ from .columns import (
     is_event_title,
     is_school_task,
     lower_is_better_words,
+    normalise,
     quote_list,
     shown_cell,
     skipped_note,
@@ -35,7 +36,8 @@ from .options import ReadOptions, override_roles
 from .survey import tied_rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first", "list_columns"]
+__all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first", "list_columns",
+           "smaller_better_numbers"]
 
 
 def reads_smaller_first(title: str, options: ReadOptions) -> bool:
@@ -217,17 +219,36 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                      weights=weights, notes=notes, unit="ranking")
 
 
+#: Golf's even par, written in a column of scores to par: 0.
+_EVEN_PAR = frozenset({"e", "even", "evenpar"})
+_PAR_WORDS = frozenset({"par", "topar", "overpar"})
+
+
+def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
+    """The numbers of a column titled ``title`` whose title says a smaller number is better:
+    plain numbers, times on a clock in seconds (``1:02.35`` is 62.35), and, where the title
+    names par (``To Par``), golf's even par (``E``) as 0; NaN in any other cell."""
+    values = np.asarray(values, dtype=object)
+    numbers = parse_numbers(values)
+    written = np.isnan(numbers)
+    if written.any():
+        numbers[written] = parse_durations(values[written])
+        written = np.isnan(numbers)
+    if written.any() and _PAR_WORDS & set(lower_is_better_words(title)):
+        codes, unique = factorize(values[written])
+        even = np.array([normalise(str(u)) in _EVEN_PAR for u in unique], dtype=bool)
+        numbers[np.flatnonzero(written)[even[codes]]] = 0.0
+    return numbers
+
+
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
            whole: bool = True, smaller: bool = False) -> np.ndarray:
     """The rank column's numbers: whole ranks from 1 (1 the best), or with ``whole=False``
     any numbers, as grades and scores are (0 to 10): larger is better (1 is the worst), or
     with ``smaller`` a smaller number is better (times, strokes, error counts; a time on a
     clock, ``1:02.35``, is read in seconds)."""
-    numbers = parse_numbers(values)
+    numbers = smaller_better_numbers(values, column) if smaller else parse_numbers(values)
     written = np.isnan(numbers)
-    if smaller and written.any():
-        numbers[written] = parse_durations(values[written])
-        written = np.isnan(numbers)
     if written.any():  # places written out: '1st', 'First choice', 'Rank 2', shared 'T2', '=1'
         places = tied_rank_values(values[written])
         numbers[written] = np.where(places >= 1, places, np.nan)

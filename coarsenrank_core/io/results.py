@@ -24,6 +24,7 @@ from .columns import (
     shown_cell,
 )
 from .grades import column_kind, is_judge, long_choice
+from .long import smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -115,14 +116,15 @@ class ResultsPlan:
                        one_is_best=not self.higher_is_better)
 
 
-def _readable(cells: np.ndarray, kind: str | None) -> np.ndarray:
+def _readable(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     """Whether each cell is a number the long reader takes (a place written out, ``1st``,
-    too, under a rank title)."""
+    too, under a rank title; a time on a clock, or even par under a par title, under a
+    title saying smaller is better)."""
+    if kind == "lower":
+        return np.asarray(np.isfinite(smaller_better_numbers(cells, title)), dtype=bool)
     ok = np.isfinite(parse_numbers(cells))
     if kind == "rank":
         ok |= tied_rank_values(cells) >= 1
-    if kind == "lower":  # a time on a clock, read in seconds
-        ok |= np.isfinite(parse_durations(cells))
     return np.asarray(ok, dtype=bool)
 
 
@@ -217,7 +219,7 @@ def results_plan(table: Table, file_name: str | None = None,
         return None
     rest = [j for j in filled if j not in events and j not in titled]
     kinds = {j: _measure_kind(header[j]) for j in rest}
-    readable = {j: _readable(body[:, j], kinds[j]) for j in rest}
+    readable = {j: _readable(body[:, j], kinds[j], header[j]) for j in rest}
     numbers = [j for j in rest if readable[j].all()]
     directed = [j for j in rest if kinds[j] in _DIRECTED]  # readable or not
     measures = [j for j in numbers if kinds[j] in _DIRECTED]
@@ -319,13 +321,13 @@ def _joined(cells: np.ndarray) -> np.ndarray:
     return joined
 
 
-def _goodness(cells: np.ndarray, kind: str | None) -> np.ndarray:
+def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     """The cells of a number column of ``kind`` as one number per row, higher the better."""
+    if kind == "lower":
+        return -smaller_better_numbers(cells, title)
     values = parse_numbers(cells)
     if kind == "rank":
         values = np.where(np.isfinite(values), values, tied_rank_values(cells))
-    if kind == "lower":
-        values = np.where(np.isfinite(values), values, parse_durations(cells))
     return values if kind == "higher" else -values
 
 
@@ -337,7 +339,7 @@ def _agreeing_measure(body: np.ndarray, event: int, measures: list[int],
     the first), and ``""`` when no other column orders two competitors of one event the
     other way; else the first such pair, as the message says it."""
     events = pd.factorize(pd.Series(body[:, event], dtype=object))[0]
-    good = {j: _goodness(body[:, j], kinds[j]) for j in measures}
+    good = {j: _goodness(body[:, j], kinds[j], labels[j]) for j in measures}
     distinct = {j: len(set(zip(events.tolist(), good[j].tolist()))) for j in measures}
     chosen = min(measures, key=lambda j: (-distinct[j], kinds[j] != "rank", j))
     for other in (j for j in measures if j != chosen):
@@ -385,10 +387,11 @@ def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: lis
     event = events[0]
     text, number = (j for j in filled if j != event)
     kinds = {j: _measure_kind(header[j]) for j in (text, number)}
-    if _readable(body[:, text], kinds[text]).all():
+    if _readable(body[:, text], kinds[text], header[text]).all():
         text, number = number, text
-    if (kinds[number] not in _DIRECTED or not _readable(body[:, number], kinds[number]).all()
-            or _readable(body[:, text], None).any()):
+    if (kinds[number] not in _DIRECTED
+            or not _readable(body[:, number], kinds[number], header[number]).all()
+            or _readable(body[:, text], None, header[text]).any()):
         return
     events_ = pd.Series(body[:, event], dtype=object)
     joined = events_ + "\x00" + pd.Series(body[:, text], dtype=object)
@@ -456,6 +459,10 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
         if clocks.size:
             how += (f"; times on a clock are read in seconds ('{str(cells[clocks[0]]).strip()}'"
                     f" is {durations[clocks[0]]:g} s)")
+        even = np.flatnonzero(np.isnan(parse_numbers(cells)) & np.isnan(durations)
+                              & (smaller_better_numbers(cells, by) == 0))
+        if even.size:
+            how += f"; '{str(cells[even[0]]).strip()}' is even par, 0"
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
                 f"{long_choice(file_name, name, by, True, no_ranker, no_count)}")
