@@ -340,7 +340,7 @@ def _agreeing_measure(body: np.ndarray, event: int, measures: list[int],
     other way; else the first such pair, as the message says it."""
     events = pd.factorize(pd.Series(body[:, event], dtype=object))[0]
     good = {j: _goodness(body[:, j], kinds[j], labels[j]) for j in measures}
-    distinct = {j: len(set(zip(events.tolist(), good[j].tolist()))) for j in measures}
+    distinct = {j: _distinct_pairs(events, good[j]) for j in measures}
     chosen = min(measures, key=lambda j: (-distinct[j], kinds[j] != "rank", j))
     for other in (j for j in measures if j != chosen):
         pair = _first_disagreement(events, good[chosen], good[other])
@@ -352,6 +352,12 @@ def _agreeing_measure(body: np.ndarray, event: int, measures: list[int],
                 f"'{body[worse, chosen]}' (row {lines[1 + worse]}), and '{labels[other]}' "
                 f"the other way ('{body[better, other]}' against '{body[worse, other]}')")
     return chosen, ""
+
+
+def _distinct_pairs(events: np.ndarray, values: np.ndarray) -> int:
+    """How many distinct (event, value) pairs the rows hold."""
+    codes = pd.factorize(values)[0].astype(np.int64)
+    return int(np.unique(events.astype(np.int64) * (int(codes.max()) + 1) + codes).size)
 
 
 def _first_disagreement(events: np.ndarray, first: np.ndarray,
