@@ -248,41 +248,10 @@ def test_a_competitor_twice_in_one_event_is_refused_naming_the_rows():
     assert "'Ann' has two rows where 'round' is '1' (rows 2 and 3)" in error.reason
 
 
-@pytest.mark.parametrize("header", ["round,heat,athlete,time", "race,heat,athlete,time",
-                                    "meet,event,swimmer,time"])
-def test_two_event_columns_read_one_ranking_per_heat_of_each_round(header):
-    # heat 1 of round 2 is not heat 1 of round 1: Ann and Cy never met Bob there
-    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 2, "Cy", 12.0), (1, 2, "Dee", 12.4),
-            (2, 1, "Ann", 12.0), (2, 1, "Cy", 12.5)]
-    result = read_file(_csv(header, rows))
-    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Cy", "Dee"],
-                                                       ["Ann", "Cy"]]
-    first, second = header.split(",")[:2]
-    assert f"one ranking per '{first} / {second}' of the" in _notes(result)
-    assert result.report.skipped_columns == ()
-
-
-def test_a_competitor_twice_in_one_heat_of_one_round_is_refused_naming_both():
-    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 1, "Ann", 12.0), (2, 1, "Ann", 12.4)]
+def test_two_event_columns_are_refused_naming_them():
+    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 2, "Cy", 12.0), (1, 2, "Dee", 12.4)]
     error = _refusal(_csv("round,heat,athlete,time", rows))
-    assert "'Ann' has two rows where 'round / heat' is '1 / 1' (rows 2 and 4)" in error.reason
-
-
-def test_two_event_columns_with_every_heat_one_row_are_refused_without_a_made_up_column():
-    rows = [(1, 1, "Ann", 12.3), (1, 2, "Bob", 11.9), (2, 1, "Ann", 12.0), (2, 2, "Bob", 12.4)]
-    error = _refusal(_csv("round,heat,athlete,time", rows))
-    assert "every 'round / heat' has one row" in error.reason and error.column is None
-
-
-def test_long_rankings_without_rankers_are_split_by_every_event_column_but_not_by_a_ballot():
-    rows = [(1, 1, "a", 1), (1, 1, "b", 2), (1, 2, "a", 2), (1, 2, "b", 1)]
-    assert read_preferences(_csv("round,heat,item,rank", rows)).to_lists(names=True) == [
-        ["a", "b"], ["b", "a"]]
-    # a ranking column that is no event tells the rankings apart on its own
-    rows = [("b1", "w1", "a", 1), ("b1", "w1", "b", 2), ("b2", "w2", "a", 2), ("b2", "w2", "b", 1)]
-    result = read_file(_csv("ballot,week,item,rank", rows))
-    assert result.preferences.to_lists(names=True) == [["a", "b"], ["b", "a"]]
-    assert "week" in result.report.skipped_columns
+    assert "'round', 'heat' each name an event" in error.reason
 
 
 def test_two_columns_that_could_each_be_the_competitor_are_refused():

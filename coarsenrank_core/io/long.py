@@ -36,7 +36,7 @@ from .options import ReadOptions, override_roles
 from .survey import tied_rank_values
 from .tables import Table, padded
 
-__all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first", "list_columns",
+__all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first",
            "smaller_better_numbers"]
 
 
@@ -50,11 +50,10 @@ def reads_smaller_first(title: str, options: ReadOptions) -> bool:
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     """Column roles of a long file: detected, then the user's ranker, count, item and rank.
 
-    ``options.item_columns`` names the item column and then the rank column. With no ranker,
-    the columns titled as events (a results table's ``heat``, ``race``, ``game``:
-    :func:`~coarsenrank_core.io.columns.is_event_title`) tell one ranking from another, all
-    of them together (``round`` and ``heat``), unless a ranking column that is no event
-    (``ballot``) does.
+    ``options.item_columns`` names the item column and then the rank column. With no ranker
+    and no ranking column, the one column titled as an event (a results table's ``heat``,
+    ``race``, ``game``: :func:`~coarsenrank_core.io.columns.is_event_title`) tells one
+    ranking from another.
     """
     roles = _with_event(override_roles(find_roles(header, PREFERENCE_ROLES), header, options),
                         header)
@@ -84,31 +83,13 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
 
 
 def _with_event(roles: dict[str, int], header: Sequence[str]) -> dict[str, int]:
-    """``roles`` with the columns titled as events as the ranking columns, when no ranker
-    tells one ranking from another: the one event column (``heat``), or every one together
-    (``round`` and ``heat``: one ranking per heat of each round), the ranking column first
-    when it is one of them. Events after the first are the roles ``list2``, ``list3`` ..."""
-    if "ranker" in roles:
+    """``roles`` with the one event column as the ranking column, when nothing else tells
+    one ranking from another (no ranker, no ranking column)."""
+    if "ranker" in roles or "list" in roles:
         return roles
     used = {roles.get("item"), roles.get("rank"), roles.get("weight")}
     events = [j for j, c in enumerate(header) if j not in used and is_event_title(c)]
-    if "list" in roles:
-        if roles["list"] not in events:
-            return roles
-        events.remove(roles["list"])
-        events.insert(0, roles["list"])
-    if not events:
-        return roles
-    return {**roles, "list": events[0],
-            **{f"list{k}": j for k, j in enumerate(events[1:], start=2)}}
-
-
-def list_columns(roles: dict[str, int]) -> list[int]:
-    """The columns that split rankings besides the ranker's: the ranking column, then any
-    further event columns (``list2``, ``list3`` ...: :func:`_with_event`)."""
-    return [roles[r] for r in ["list", *(f"list{k}" for k in range(2, len(roles) + 2))]
-            if r in roles]
-
+    return {**roles, "list": events[0]} if len(events) == 1 else roles
 
 def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:
     """The columns that tell one ranking from another: the ranker's, then the ranking's.
@@ -118,8 +99,8 @@ def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray
     when no ranker has two rows within one of its values: it then splits nothing, and each
     ranker gives one ranking (``cells`` are the rows below the header).
     """
-    keys = ([roles["ranker"]] if "ranker" in roles else []) + list_columns(roles)
-    if len(keys) == 2 and "ranker" in roles and is_school_task(header[keys[1]]):
+    keys = [roles[r] for r in ("ranker", "list") if r in roles]
+    if len(keys) == 2 and is_school_task(header[keys[1]]):
         joined = cells[:, keys[0]] + "\x00" + cells[:, keys[1]]
         if len(factorize(joined)[1]) == len(joined):
             return keys[:1]

@@ -134,11 +134,10 @@ def results_plan(table: Table, file_name: str | None = None,
 
     The rule, on the first row's titles and the cells below:
 
-    - a column names the event in which items were ranked
+    - one column names the event in which items were ranked
       (:func:`~coarsenrank_core.io.columns.is_event_title`: ``round``, ``heat``, ``race``,
       ``game``, ``match``, ``event``, ``stage``, ``leg``, ``contest``, ``competition``,
-      ``week``, ``day``, ``session`` ..., also with an id, number or name ending); two or
-      more such columns name one event together (a heat of a round, ``round / heat``);
+      ``week``, ``day``, ``session`` ..., also with an id, number or name ending);
     - one column names the competitors (:data:`~coarsenrank_core.io.columns.COMPETITOR_WORDS`:
       ``player``, ``athlete``, ``runner``, ``team``, ``driver``, ``item`` ..., also
       ``player_name`` or ``Driver ID``, a name before an id) and holds each one once per
@@ -147,9 +146,7 @@ def results_plan(table: Table, file_name: str | None = None,
       ``position``: 1 the best), a title whose words say a smaller number is better
       (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``time``, ``strokes``,
       ``errors``, ``penalty`` ...), or a score (``score``, ``points``, ``rating``, ``goals``,
-      ``votes`` ...: higher is better); of several that order every event the same way,
-      ties aside (a place beside points), the one telling most competitors apart; other
-      number columns (a lane, a bib) are left out;
+      ``votes`` ...: higher is better); other number columns (a lane, a bib) are left out;
     - no other column names a person who ranked (a rater, a judge: the grade reader's
       layout) or a ranking (``task``, ``question``), and none is a pairwise one.
 
@@ -174,9 +171,9 @@ def results_plan(table: Table, file_name: str | None = None,
     ------
     PreferenceFormatError
         When the titles name an event and competitors but the table cannot be read as
-        one ranking per event: every event one row, two columns that could each name the
-        competitors, a competitor twice in one event, no number column whose title says
-        which way up it goes, or several that do and disagree, or a cell of the one
+        one ranking per event: two event columns, every event one row, two columns that
+        could each name the competitors, a competitor twice in one event, no number column
+        whose title says which way up it goes, or several that do, or a cell of the one
         that does which is no number (``DNF``, ``1:02.35``); also an event, one column of
         names under a title not known as competitors (``Club``) and one such number
         column. The message names the row or columns and the choice that reads the file.
@@ -228,16 +225,20 @@ def results_plan(table: Table, file_name: str | None = None,
     if not (numbers or broken):
         return None  # no number column: not a results table
     lines = table.lines
+    if len(events) > 1:
+        raise PreferenceFormatError(
+            f"This looks like a results table (competitors in '{labels[titled[0]]}'), but the "
+            f"columns {quote_list(labels[j] for j in events)} each name an event, and one "
+            "ranking is read per value of one column.", row=int(lines[0]),
+            fix="Join them into one column whose values each name one event (such as "
+                "'R1 H2' for round 1, heat 2), or delete the one that does not split the "
+                "rankings, then load the file again.")
     event = events[0]
-    if len(events) > 1:  # one ranking per heat of each round: the events joined, as one column
-        body = np.column_stack([body, _joined(body[:, events])])
-        event = body.shape[1] - 1
-        labels = [*labels, " / ".join(labels[j] for j in events)]
     if not pd.Series(body[:, event], dtype=object).duplicated().any():
         raise PreferenceFormatError(
             f"This looks like a results table ('{labels[event]}', '{labels[titled[0]]}' and "
             f"numbers), but every '{labels[event]}' has one row, so nothing is ranked within "
-            "one.", row=int(lines[0]), column=labels[event] if len(events) == 1 else None,
+            "one.", row=int(lines[0]), column=labels[event],
             fix=f"A results table needs two or more rows per '{labels[event]}', one per "
                 "competitor. If these rows hold each competitor's overall result (a true "
                 "order), load the file as the ground truth instead.")
@@ -311,14 +312,6 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
-
-
-def _joined(cells: np.ndarray) -> np.ndarray:
-    """Each row's cells of several columns as one, ``R1 / H2``."""
-    joined = cells[:, 0].astype(object)
-    for j in range(1, cells.shape[1]):
-        joined = joined + " / " + cells[:, j]
-    return joined
 
 
 def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
