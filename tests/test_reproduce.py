@@ -233,3 +233,15 @@ def test_report_tables_and_numbers_are_formatted_for_markdown():
     assert _fmt(None) == _fmt(float("nan")) == "–"
     assert markdown_table(["a", "b"], [[1, "x"], [None, 0.5]]) == (
         "| a | b |\n|---|---|\n| 1 | x |\n| None | 0.5 |")
+
+
+def test_the_bars_text_gives_no_share_of_a_ceiling_that_gains_nothing():
+    from coarsenrank_core.paper.reproduce import _conditions_text
+
+    conditions = dict(worst_gap=-0.001, worst_cell=("uniform", "clean", 5, 300),
+                      careless_gain=0.004, careless_cells=2, careless_by_lists={5: 0.004},
+                      informed_gain=0.0)
+    text = _conditions_text(conditions, 2, conditions, 2)
+    assert "NOT met (+0.0040 with 5 list(s) per rater)." in text and "reaches" not in text
+    text = _conditions_text(dict(conditions, informed_gain=0.008), 2, conditions, 2)
+    assert "PL-EM gains +0.0080 there; the default, not told, reaches 50% of that." in text

@@ -368,11 +368,23 @@ def test_a_missed_cut_in_the_place_column_is_refused_naming_its_row():
     assert error.row == 4 and error.column == "Pos" and "'CUT'" in error.reason
 
 
-def test_a_place_column_with_gaps_beside_points_is_refused_not_read_by_the_points():
-    rows = [(1, 1, 1, 25), (1, 2, 2, 18), (1, 3, r"\N", 0), (2, 1, 2, 18), (2, 2, 1, 25)]
+def test_a_place_column_with_gaps_that_tells_more_apart_than_the_points_is_refused():
+    # drivers 3 and 4 both score 0 but finished 3rd and 4th: reading the points loses that
+    rows = [(1, 1, 1, 25), (1, 2, 2, 18), (1, 3, 3, 0), (1, 4, 4, 0), (1, 5, r"\N", 0),
+            (2, 1, 2, 18), (2, 2, 1, 25)]
     error = _refusal(_csv("raceId,driverId,position,points", rows))
-    assert "'position', 'points' each say how the items are ordered" in error.reason
+    assert "'position', 'points' each say how the items are ordered, and 'position' tells " \
+        "apart competitors that 'points' ties, but not on every row (row 6 holds" in error.reason
     assert "--items driverId points --one-is-worst" in error.fix
+
+
+def test_a_place_column_with_gaps_that_points_order_just_as_well_is_read_by_the_points():
+    rows = [(1, 1, 1, 25), (1, 2, 2, 18), (1, 3, r"\N", 0), (2, 1, 2, 18), (2, 2, 1, 25)]
+    result = read_file(_csv("raceId,driverId,position,points", rows))
+    assert result.preferences.to_lists(names=True) == [["1", "2", "3"], ["2", "1"]]
+    assert "ordered by 'points'" in _notes(result)
+    assert "'position' orders every 'raceId' the same way, ties aside (where filled in), " \
+        "and is left out." in _notes(result)
 
 
 def test_votes_per_round_read_higher_first_though_votes_may_title_a_count():
@@ -525,3 +537,20 @@ def test_even_par_reads_the_same_through_the_long_layout_chosen_by_hand():
     options = ReadOptions(item_columns=("golfer", "score to par"))
     prefs = read_file(_csv("golfer,round,score to par", rows), "long", options=options).preferences
     assert prefs.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
+
+
+def test_points_left_blank_outside_the_scorers_beside_places_read_by_the_places():
+    rows = [("R1", "HAM", 1, 25), ("R1", "VER", 2, 18), ("R1", "NOR", 3, ""), ("R1", "ALO", 4, ""),
+            ("R2", "VER", 1, 25), ("R2", "NOR", 2, 18), ("R2", "ALO", 3, ""), ("R2", "HAM", 4, "")]
+    result = read_file(_csv("race,driver,position,points", rows))
+    assert result.preferences.to_lists(names=True) == [["HAM", "VER", "NOR", "ALO"],
+                                                       ["VER", "NOR", "ALO", "HAM"]]
+    assert "'points' orders every 'race' the same way, ties aside (where filled in), and is " \
+        "left out." in _notes(result)
+
+
+def test_points_left_blank_that_disagree_with_the_places_are_refused_naming_the_rows():
+    rows = [("R1", "HAM", 1, 18), ("R1", "VER", 2, 25), ("R1", "NOR", 3, "")]
+    error = _refusal(_csv("race,driver,position,points", rows))
+    assert "and they disagree: where 'race' is 'R1', 'position' puts '1' (row 2) ahead of '2' " \
+        "(row 3), and 'points' the other way ('18' against '25')" in error.reason

@@ -146,7 +146,10 @@ def results_plan(table: Table, file_name: str | None = None,
       ``position``: 1 the best), a title whose words say a smaller number is better
       (:func:`~coarsenrank_core.io.columns.lower_is_better_words`: ``time``, ``strokes``,
       ``errors``, ``penalty`` ...), or a score (``score``, ``points``, ``rating``, ``goals``,
-      ``votes`` ...: higher is better); other number columns (a lane, a bib) are left out;
+      ``votes`` ...: higher is better); of several, the one telling most competitors
+      apart, when none orders two competitors of one event the other way where both hold a
+      number (a place beside points, blank outside the scorers); other number columns (a
+      lane, a bib) are left out;
     - no other column names a person who ranked (a rater, a judge: the grade reader's
       layout) or a ranking (``task``, ``question``), and none is a pairwise one.
 
@@ -173,7 +176,8 @@ def results_plan(table: Table, file_name: str | None = None,
         When the titles name an event and competitors but the table cannot be read as
         one ranking per event: two event columns, every event one row, two columns that
         could each name the competitors, a competitor twice in one event, no number column
-        whose title says which way up it goes, or several that do, or a cell of the one
+        whose title says which way up it goes, or several that do and disagree (or none of
+        them filled in on every row), or a cell of the one
         that does which is no number (``DNF``, ``1:02.35``); also an event, one column of
         names under a title not known as competitors (``Club``) and one such number
         column. The message names the row or columns and the choice that reads the file.
@@ -248,16 +252,18 @@ def results_plan(table: Table, file_name: str | None = None,
     count = roles.get("weight")
     where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
     agreeing, conflict = [], ""
-    if len(directed) > 1 and len(measures) == len(directed):
-        chosen, conflict = _agreeing_measure(body, event, measures, kinds, labels, lines)
+    if len(directed) > 1 and measures:
+        chosen, conflict = _agreeing_measure(body, event, measures, directed, kinds, labels,
+                                             lines)
         if not conflict:
-            agreeing = [j for j in measures if j != chosen]
+            agreeing = [j for j in directed if j != chosen]
             measures = [chosen]
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
         no_count = count is not None and count not in (item, measures[0])
+        gaps = any(not readable[j].all() for j in agreeing)
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
                      kinds[measures[0]] or "", where, file_name, no_ranker, no_count,
-                     [labels[j] for j in agreeing])
+                     [labels[j] for j in agreeing], gaps)
     no_count = count is not None and count != item and (not measures or count != measures[0])
     choice = functools.partial(long_choice, file_name, labels[item], no_ranker=no_ranker,
                                no_count=no_count)
@@ -267,7 +273,7 @@ def results_plan(table: Table, file_name: str | None = None,
         raise PreferenceFormatError(
             f"This looks like a results table, {where}, but the columns "
             f"{quote_list(labels[j] for j in directed)} each say how the items are ordered"
-            + (f", and they disagree: {conflict}" if conflict else
+            + (f", {conflict}" if conflict else
                ", so which one orders them cannot be told") + ".", row=int(lines[0]),
             fix=f"To order them by '{first}' ({how}), {choice(first, kind == 'higher')}. For "
                 f"another column, put its title in place of '{first}' (with --one-is-worst "
@@ -325,22 +331,36 @@ def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
 
 
 def _agreeing_measure(body: np.ndarray, event: int, measures: list[int],
-                      kinds: dict[int, str | None], labels: list[str],
+                      directed: list[int], kinds: dict[int, str | None], labels: list[str],
                       lines: np.ndarray) -> tuple[int, str]:
     """Of number columns that each say which way up they go (a place beside points), the
-    one that tells most competitors apart within an event (a place before a score, then
-    the first), and ``""`` when no other column orders two competitors of one event the
-    other way; else the first such pair, as the message says it."""
+    one among the fully filled ``measures`` that tells most competitors apart within an
+    event (a place before a score, then the first), and ``""`` when no other of the
+    ``directed`` columns orders two competitors of one event the other way, on the rows
+    where it holds a number (points left blank outside the scorers); else the first such
+    pair, as the message says it."""
     events = pd.factorize(pd.Series(body[:, event], dtype=object))[0]
-    good = {j: _goodness(body[:, j], kinds[j], labels[j]) for j in measures}
+    good = {j: _goodness(body[:, j], kinds[j], labels[j]) for j in directed}
     distinct = {j: _distinct_pairs(events, good[j]) for j in measures}
     chosen = min(measures, key=lambda j: (-distinct[j], kinds[j] != "rank", j))
-    for other in (j for j in measures if j != chosen):
-        pair = _first_disagreement(events, good[chosen], good[other])
-        if pair is not None:
-            better, worse = pair
+    for other in (j for j in directed if j != chosen):
+        filled = np.isfinite(good[other])
+        rows = np.flatnonzero(filled)
+        if not rows.size:
+            continue
+        if (_distinct_pairs(events[rows], good[other][rows])
+                > _distinct_pairs(events[rows], good[chosen][rows])):
+            blank = int(np.flatnonzero(~filled)[0])
             return chosen, (
-                f"where '{labels[event]}' is '{body[better, event]}', '{labels[chosen]}' puts "
+                f"and '{labels[other]}' tells apart competitors that '{labels[chosen]}' ties, "
+                f"but not on every row (row {lines[1 + blank]} holds "
+                f"{shown_cell(body[blank, other])})")
+        pair = _first_disagreement(events[rows], good[chosen][rows], good[other][rows])
+        if pair is not None:
+            better, worse = rows[pair[0]], rows[pair[1]]
+            return chosen, (
+                f"and they disagree: where '{labels[event]}' is '{body[better, event]}', "
+                f"'{labels[chosen]}' puts "
                 f"'{body[better, chosen]}' (row {lines[1 + better]}) ahead of "
                 f"'{body[worse, chosen]}' (row {lines[1 + worse]}), and '{labels[other]}' "
                 f"the other way ('{body[better, other]}' against '{body[worse, other]}')")
@@ -445,9 +465,9 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
 
 def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
           kind: str, where: str, file_name: str | None, no_ranker: bool,
-          no_count: bool, agreeing: list[str]) -> ResultsPlan:
+          no_count: bool, agreeing: list[str], gaps: bool = False) -> ResultsPlan:
     """The plan and its note for the one ``measure`` column of ``kind`` (the columns
-    ``agreeing`` with it left out)."""
+    ``agreeing`` with it left out; ``gaps``: some of them not filled in on every row)."""
     name, by = labels[item], labels[measure]
     ties = f"; equal numbers within one '{labels[event]}' are ties"
     how = _how(kind)
@@ -471,7 +491,8 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
                 + (long_choice(file_name, name, by, False, no_ranker, no_count) if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
     agree = (f" {quote_list(agreeing)} order{'s' if len(agreeing) == 1 else ''} every "
-             f"'{labels[event]}' the same way, ties aside, and "
-             f"{'is' if len(agreeing) == 1 else 'are'} left out." if agreeing else "")
+             f"'{labels[event]}' the same way, ties aside"
+             + (" (where filled in)" if gaps else "")
+             + f", and {'is' if len(agreeing) == 1 else 'are'} left out." if agreeing else "")
     note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}.{agree} {flip}"
     return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note)
