@@ -201,6 +201,8 @@ def test_clock_times_read_the_same_through_the_long_layout_chosen_by_hand():
     by_hand = read_file(_csv("Heat,Swimmer,Time", rows), format="long",
                         options=ReadOptions(item_columns=("Swimmer", "Time"), ranker_column=""))
     assert by_hand.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Cy", "Dee"]]
+    assert "In 'Time', times on a clock are read in seconds ('1:02.35' is 62.35 s)." \
+        in _notes(by_hand)
 
 
 def test_a_did_not_finish_cell_is_refused_naming_its_row():
@@ -532,11 +534,12 @@ def test_even_par_is_read_only_under_a_title_that_names_par():
     assert error.row == 3 and error.column == "time" and "'E'" in error.reason
 
 
-def test_even_par_reads_the_same_through_the_long_layout_chosen_by_hand():
+def test_even_par_reads_the_same_through_the_long_layout_chosen_by_hand_and_says_so():
     rows = [("Ann", 1, -2), ("Bob", 1, "E"), ("Ann", 2, "E"), ("Bob", 2, -1)]
     options = ReadOptions(item_columns=("golfer", "score to par"))
-    prefs = read_file(_csv("golfer,round,score to par", rows), "long", options=options).preferences
-    assert prefs.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
+    result = read_file(_csv("golfer,round,score to par", rows), "long", options=options)
+    assert result.preferences.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
+    assert "In 'score to par', 'E' is even par, 0." in _notes(result)
 
 
 def test_points_left_blank_outside_the_scorers_beside_places_read_by_the_places():

@@ -158,6 +158,8 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     measured = reads_smaller_first(header[rank_col], options)
     rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
                   whole=options.one_is_best and not measured, smaller=measured)
+    if measured:
+        notes += _written_numbers_note(cells[:, rank_col], column_label(header, rank_col))
     if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
         tidied, note = tidy_cells(cells[:, roles["ranker"]], "ranker name")
         if note:
@@ -220,6 +222,23 @@ def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
         even = np.array([normalise(str(u)) in _EVEN_PAR for u in unique], dtype=bool)
         numbers[np.flatnonzero(written)[even[codes]]] = 0.0
     return numbers
+
+
+def _written_numbers_note(values: np.ndarray, column: str) -> list[str]:
+    """What a smaller-is-better column held besides plain numbers, as read: times on a
+    clock in seconds, golf's even par as 0 (:func:`smaller_better_numbers`)."""
+    plain = np.isfinite(parse_numbers(values))
+    durations = parse_durations(values)
+    clocks = np.flatnonzero(~plain & np.isfinite(durations))
+    even = np.flatnonzero(~plain & np.isnan(durations)
+                          & (smaller_better_numbers(values, column) == 0))
+    parts = []
+    if clocks.size:
+        parts.append(f"times on a clock are read in seconds ('{str(values[clocks[0]]).strip()}'"
+                     f" is {durations[clocks[0]]:g} s)")
+    if even.size:
+        parts.append(f"'{str(values[even[0]]).strip()}' is even par, 0")
+    return [f"In '{column}', {' and '.join(parts)}."] if parts else []
 
 
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str,

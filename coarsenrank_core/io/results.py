@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .assembly import first_repeat, parse_durations, parse_numbers
+from .assembly import first_repeat, parse_numbers
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
@@ -471,17 +471,8 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
     name, by = labels[item], labels[measure]
     ties = f"; equal numbers within one '{labels[event]}' are ties"
     how = _how(kind)
-    if kind == "lower":
+    if kind == "lower":  # the long reader's note says how clock times and even par read
         how += f" (the title says {quote_list(lower_is_better_words(by))})"
-        durations = parse_durations(cells)
-        clocks = np.flatnonzero(np.isnan(parse_numbers(cells)) & np.isfinite(durations))
-        if clocks.size:
-            how += (f"; times on a clock are read in seconds ('{str(cells[clocks[0]]).strip()}'"
-                    f" is {durations[clocks[0]]:g} s)")
-        even = np.flatnonzero(np.isnan(parse_numbers(cells)) & np.isnan(durations)
-                              & (smaller_better_numbers(cells, by) == 0))
-        if even.size:
-            how += f"; '{str(cells[even[0]]).strip()}' is even par, 0"
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
                 f"{long_choice(file_name, name, by, True, no_ranker, no_count)}")
