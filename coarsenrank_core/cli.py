@@ -209,7 +209,8 @@ def _read(path: str, fmt: str | None, args=None):
         item_columns=tuple(args.items) if getattr(args, "items", None) else None,
         ranker_column=getattr(args, "ranker", None),
         count_column=getattr(args, "count", None),
-        one_is_best=not getattr(args, "one_is_worst", False))
+        one_is_best=not getattr(args, "one_is_worst", False),
+        list_columns=tuple(args.lists) if getattr(args, "lists", None) else None)
     try:
         if getattr(args, "stream", False):
             from .io import stream_pairwise
@@ -494,6 +495,10 @@ def _parser() -> argparse.ArgumentParser:
                          help="the column naming who ranked ('' for none; default: detect)")
         sub.add_argument("--count", metavar="COLUMN",
                          help="the column saying how many times a row was given ('' for none)")
+        sub.add_argument("--lists", nargs="+", metavar="COLUMN",
+                         help="for long rankings: the columns that together tell one ranking "
+                              "from another besides the ranker, such as a round and its heat "
+                              "(default: detect)")
         sub.add_argument("--one-is-worst", action="store_true",
                          help="rank numbers: 1 is the worst (default: 1 is the best)")
         sub.add_argument("--out", help="output CSV (default: standard output)")

@@ -221,3 +221,13 @@ def test_one_upload_is_hashed_once_not_on_every_rerun(monkeypatch, slot, source,
     hashed.clear()
     at.run()
     assert not at.exception and sum(hashed) == 0
+
+
+def test_ranking_columns_chosen_for_long_rankings_split_the_preview_by_heat():
+    data = b"round,heat,item,rank\n1,1,a,1\n1,1,b,2\n1,2,c,1\n1,2,d,2\n"
+    at = start_upload("heats.csv", data)
+    assert not [w for w in at.multiselect if w.key == "upload_lists"]  # only for long rankings
+    at.selectbox(key="upload_format").set_value("long").run()
+    at.multiselect(key="upload_lists").set_value(["round", "heat"]).run()
+    assert not at.error
+    assert "a > b\nc > d" in texts(at)

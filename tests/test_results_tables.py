@@ -250,10 +250,66 @@ def test_a_competitor_twice_in_one_event_is_refused_naming_the_rows():
     assert "'Ann' has two rows where 'round' is '1' (rows 2 and 3)" in error.reason
 
 
-def test_two_event_columns_are_refused_naming_them():
-    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 2, "Cy", 12.0), (1, 2, "Dee", 12.4)]
-    error = _refusal(_csv("round,heat,athlete,time", rows))
+ROUND_HEATS = [(1, 1, "Ann", 1), (1, 1, "Bob", 2), (1, 2, "Cy", 1), (1, 2, "Dee", 2),
+               (2, 1, "Ann", 2), (2, 1, "Cy", 1)]
+
+
+@pytest.mark.parametrize("header", ["round,heat,athlete,place", "race,heat,athlete,place",
+                                    "meet,event,swimmer,place"])
+def test_two_event_columns_read_one_ranking_per_heat_of_each_round(header):
+    # both heats of round 1 have a 1st place: read per round they would be ties
+    result = read_file(_csv(header, ROUND_HEATS))
+    assert result.preferences.to_lists(names=True) == [["Ann", "Bob"], ["Cy", "Dee"],
+                                                       ["Cy", "Ann"]]
+    first, second = header.split(",")[:2]
+    notes = _notes(result)
+    assert f"one ranking per '{first} / {second}' of the" in notes
+    assert f"The columns '{first}', '{second}' together name one event" in notes
+    assert f"--lists {first} {second} --one-is-worst" in notes
+    assert result.report.skipped_columns == ()
+
+
+def test_the_ranking_columns_in_the_note_read_the_file_by_hand_and_on_the_command_line(tmp_path):
+    path = tmp_path / "heats.csv"
+    path.write_bytes(_csv("round,heat,athlete,place", ROUND_HEATS))
+    flipped = ReadOptions(item_columns=("athlete", "place"), list_columns=("round", "heat"),
+                          one_is_best=False)
+    assert read_preferences(path, "long", options=flipped).to_lists(names=True) == [
+        ["Bob", "Ann"], ["Dee", "Cy"], ["Ann", "Cy"]]
+    note = read_file(path).report.notes[0]
+    args = shlex.split(note.split("(in the command line: ")[1].rstrip(")"))
+    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path), *args[3:],
+                          "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "3 preferences over 4 items" in out.stderr + out.stdout
+
+
+def test_event_cells_that_join_alike_are_refused_rather_than_merged():
+    # '1 / 2' and '3' joins as '1' and '2 / 3' does: two events would become one
+    rows = [("1 / 2", "3", "Ann", 1), ("1 / 2", "3", "Bob", 2), ("1", "2 / 3", "Cy", 1),
+            ("1", "2 / 3", "Dee", 2)]
+    error = _refusal(_csv("round,heat,athlete,place", rows))
     assert "'round', 'heat' each name an event" in error.reason
+
+
+def test_an_event_titled_column_beside_a_ranking_column_still_only_describes_the_items():
+    rows = [(1, "a", 1, "sprint"), (1, "b", 2, "distance"), (1, "c", 3, "sprint"),
+            (2, "a", 2, "sprint"), (2, "b", 1, "distance"), (2, "c", 3, "sprint")]
+    result = read_file(_csv("round,item,rank,event", rows))
+    assert result.preferences.to_lists(names=True) == [["a", "b", "c"], ["b", "a", "c"]]
+    assert "Ignored the columns 'event'" in _notes(result)
+
+
+def test_ranking_columns_chosen_by_hand_split_long_rankings_and_are_checked():
+    data = _csv("round,heat,item,rank", [(1, 1, "a", 1), (1, 1, "b", 2), (1, 2, "c", 1),
+                                         (1, 2, "d", 2)])
+    chosen = read_file(data, "long", options=ReadOptions(list_columns=("round", "heat")))
+    assert chosen.preferences.to_lists(names=True) == [["a", "b"], ["c", "d"]]
+    with pytest.raises(PreferenceFormatError, match="There is no column called 'lane'"):
+        read_file(data, "long", options=ReadOptions(list_columns=("round", "lane")))
+    with pytest.raises(PreferenceFormatError, match="chosen as a ranking column and for"):
+        read_file(data, "long", options=ReadOptions(item_columns=("item", "rank"),
+                                                    list_columns=("round", "item")))
 
 
 def test_two_columns_that_could_each_be_the_competitor_are_refused():

@@ -25,7 +25,7 @@ from .widgets import stop_button, was_stopped
 
 _MARKER = "import_marker"
 _CORRECTION_KEYS = ("upload_format", "upload_sheet", "upload_items", "upload_ranker",
-                    "upload_count", "upload_best")
+                    "upload_count", "upload_best", "upload_lists")
 AUTO_COLUMN, NO_COLUMN = "(find it)", "(none)"
 PREVIEW_ROWS = 3
 
@@ -99,7 +99,7 @@ def corrections(file: Digested, name: str) -> tuple[str, ReadOptions]:
         sheet = right.selectbox("Sheet of the workbook", list(sheets), key="upload_sheet")
         with stoppable("upload_sheet"):
             columns, _ = upload_columns(file, name, sheet)
-    items = ranker = count = None
+    items = ranker = count = lists = None
     one_is_best = True
     if columns:
         chosen = st.multiselect("Columns holding the items (or their ranks); leave empty to "
@@ -112,8 +112,13 @@ def corrections(file: Digested, name: str) -> tuple[str, ReadOptions]:
                                         key="upload_count"))
         one_is_best = st.radio("Rank numbers mean", ["1 is the best", "1 is the worst"],
                                horizontal=True, key="upload_best") == "1 is the best"
+        if layout == "long":
+            lists = tuple(st.multiselect(
+                "Columns that together tell one ranking from another (a round and its heat); "
+                "leave empty to find them", list(columns), key="upload_lists")) or None
     return layout, ReadOptions(sheet=sheet, item_columns=items, ranker_column=ranker,
-                               count_column=count, one_is_best=one_is_best)
+                               count_column=count, one_is_best=one_is_best,
+                               list_columns=lists)
 
 
 def _column(choice: str) -> str | None:

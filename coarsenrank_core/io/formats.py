@@ -35,7 +35,7 @@ from .containers import (
 )
 from .content import count_title, counter_title, is_ballot_mark
 from .grades import GradesPlan, long_grades
-from .long import long_roles, ranking_keys, read_long, reads_smaller_first
+from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
 from .pairwise import pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
@@ -581,9 +581,10 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         if fmt.id == "long":
             items = tuple(labels[roles[r]] for r in ("item", "rank"))
             if "list" in roles:  # a task column that splits nothing is skipped
+                splits = list_columns(roles)
                 keys = (ranking_keys(header, roles, padded(file.table, header, 1))
-                        if "ranker" in roles else [roles["list"]])
-                lists = tuple(labels[j] for j in keys if j == roles["list"])
+                        if "ranker" in roles else splits)
+                lists = tuple(labels[j] for j in keys if j in splits)
         else:
             coding = pairwise_columns(header) or {}
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)

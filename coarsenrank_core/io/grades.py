@@ -155,21 +155,28 @@ class GradesPlan:
 
 
 def _command(file_name: str | None, item: str, measure: str, worst: bool,
-             no_ranker: bool = False, no_count: bool = False) -> str:
+             no_ranker: bool = False, no_count: bool = False,
+             lists: tuple[str, ...] = ()) -> str:
     name = shlex.quote(file_name) if file_name else "FILE"
     return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
             f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
-            + (" --count ''" if no_count else "") + (" --one-is-worst" if worst else ""))
+            + (" --count ''" if no_count else "")
+            + (" --lists " + " ".join(map(shlex.quote, lists)) if lists else "")
+            + (" --one-is-worst" if worst else ""))
 
 
-def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool = False) -> str:
+def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool = False,
+               lists: tuple[str, ...] = ()) -> str:
     return (f"choose the layout 'long rankings' with the item columns '{item}' then "
             f"'{measure}'" + (", 'Column naming who ranked': (none)" if no_ranker else "")
+            + (f", 'Columns that together tell one ranking from another': {quote_list(lists)}"
+               if lists else "")
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
 
 
 def long_choice(file_name: str | None, item: str, measure: str, worst: bool,
-                no_ranker: bool = False, no_count: bool = False) -> str:
+                no_ranker: bool = False, no_count: bool = False,
+                lists: tuple[str, ...] = ()) -> str:
     """The choice that reads a long file by hand, in the app and on the command line.
 
     Parameters
@@ -183,14 +190,17 @@ def long_choice(file_name: str | None, item: str, measure: str, worst: bool,
     no_ranker, no_count : bool
         Whether a column the long reader would take as the ranker, or as the count, is set
         aside (``--ranker ''``, ``--count ''``).
+    lists : tuple of str
+        The columns that together tell one ranking from another, when the long reader
+        would not find them (``--lists``).
 
     Returns
     -------
     str
         ``choose the layout ... (in the command line: coarsenrank rank ...)``.
     """
-    return (f"{_ui_choice(item, measure, worst, no_ranker)} (in the command line: "
-            f"{_command(file_name, item, measure, worst, no_ranker, no_count)})")
+    return (f"{_ui_choice(item, measure, worst, no_ranker, lists)} (in the command line: "
+            f"{_command(file_name, item, measure, worst, no_ranker, no_count, lists)})")
 
 
 def _several_columns(table: Table, file_name: str | None, read: str, columns: list[str],

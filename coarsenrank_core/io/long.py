@@ -37,7 +37,7 @@ from .survey import tied_rank_values
 from .tables import Table, padded
 
 __all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first",
-           "smaller_better_numbers"]
+           "smaller_better_numbers", "list_columns"]
 
 
 def reads_smaller_first(title: str, options: ReadOptions) -> bool:
@@ -50,15 +50,17 @@ def reads_smaller_first(title: str, options: ReadOptions) -> bool:
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     """Column roles of a long file: detected, then the user's ranker, count, item and rank.
 
-    ``options.item_columns`` names the item column and then the rank column. With no ranker
-    and no ranking column, the one column titled as an event (a results table's ``heat``,
-    ``race``, ``game``: :func:`~coarsenrank_core.io.columns.is_event_title`) tells one
-    ranking from another.
+    ``options.item_columns`` names the item column and then the rank column, and
+    ``options.list_columns`` the columns that together tell one ranking from another (roles
+    ``list``, ``list2`` ...). Without that choice, with no ranker and no ranking column, the
+    one column titled as an event (a results table's ``heat``, ``race``, ``game``:
+    :func:`~coarsenrank_core.io.columns.is_event_title`) tells one ranking from another.
     """
-    roles = _with_event(override_roles(find_roles(header, PREFERENCE_ROLES), header, options),
-                        header)
+    roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
     if options.item_columns is None:
-        return roles
+        labels = [column_label(header, j) for j in range(len(header))]
+        roles = _with_lists(roles, labels, options)
+        return roles if options.list_columns is not None else _with_event(roles, header)
     chosen = options.item_columns
     if len(chosen) != 2 or chosen[0] == chosen[1]:
         raise PreferenceFormatError(
@@ -79,7 +81,36 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
                 f"{'ranker' if role == 'ranker' else 'count'} column.",
                 fix="Choose each column for one role only.")
     roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
-    return _with_event({**roles, "item": item, "rank": rank}, header)
+    roles = _with_lists({**roles, "item": item, "rank": rank}, labels, options)
+    return roles if options.list_columns is not None else _with_event(roles, header)
+
+
+def _with_lists(roles: dict[str, int], labels: Sequence[str],
+                options: ReadOptions) -> dict[str, int]:
+    """``roles`` with the user's ranking columns (``options.list_columns``): the first as
+    ``list``, the others as ``list2``, ``list3`` ..."""
+    if options.list_columns is None:
+        return roles
+    roles = {r: j for r, j in roles.items() if r != "list"}
+    for k, choice in enumerate(options.list_columns, start=1):
+        if choice not in labels:
+            raise PreferenceFormatError(f"There is no column called '{choice}'.",
+                                        fix="Choose the ranking columns among the file's "
+                                            "columns.")
+        j = labels.index(choice)
+        if j in roles.values():
+            raise PreferenceFormatError(
+                f"The column '{choice}' was chosen as a ranking column and for another role.",
+                fix="Choose each column for one role only.")
+        roles["list" if k == 1 else f"list{k}"] = j
+    return roles
+
+
+def list_columns(roles: dict[str, int]) -> list[int]:
+    """The columns that tell rankings apart besides the ranker's: the ranking column, then
+    any further ones the user chose (``list2``, ``list3`` ...)."""
+    return [roles[r] for r in ["list", *(f"list{k}" for k in range(2, len(roles) + 2))]
+            if r in roles]
 
 
 def _with_event(roles: dict[str, int], header: Sequence[str]) -> dict[str, int]:
@@ -99,8 +130,8 @@ def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray
     when no ranker has two rows within one of its values: it then splits nothing, and each
     ranker gives one ranking (``cells`` are the rows below the header).
     """
-    keys = [roles[r] for r in ("ranker", "list") if r in roles]
-    if len(keys) == 2 and is_school_task(header[keys[1]]):
+    keys = ([roles["ranker"]] if "ranker" in roles else []) + list_columns(roles)
+    if len(keys) == 2 and "ranker" in roles and is_school_task(header[keys[1]]):
         joined = cells[:, keys[0]] + "\x00" + cells[:, keys[1]]
         if len(factorize(joined)[1]) == len(joined):
             return keys[:1]

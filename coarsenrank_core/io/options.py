@@ -24,6 +24,11 @@ class ReadOptions:
         given. ``None`` finds them automatically; ``""`` means there is none.
     one_is_best : bool
         For ranks written as numbers: whether 1 is the best (default) or the worst.
+    list_columns : tuple of str, optional
+        For long rankings: the titles of the columns that together tell one ranking from
+        another besides the ranker (a round and its heat: one ranking per heat of each
+        round). ``None`` finds them (a ranking column, or the one event column); ``()``
+        means none.
     """
 
     sheet: str | int | None = None
@@ -31,6 +36,7 @@ class ReadOptions:
     ranker_column: str | None = None
     count_column: str | None = None
     one_is_best: bool = True
+    list_columns: tuple[str, ...] | None = None
 
 
 def override_roles(roles: dict[str, int], header: Sequence[str], options: ReadOptions

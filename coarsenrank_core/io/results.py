@@ -88,6 +88,9 @@ class ResultsPlan:
         it would take as the ranker always is).
     note : str
         What was read, and the choice that reads the file the other way up.
+    lists : tuple of str
+        The event columns that together name one event (a round and its heat), when there
+        are several; empty when the one event column is found by the long reader itself.
     """
 
     event: str
@@ -96,6 +99,7 @@ class ResultsPlan:
     higher_is_better: bool
     no_count: bool
     note: str
+    lists: tuple[str, ...] = ()
 
     def options(self, options: ReadOptions) -> ReadOptions:
         """``options`` with this plan's columns and direction.
@@ -108,12 +112,14 @@ class ResultsPlan:
         Returns
         -------
         ReadOptions
-            The item then the number column as item columns, no ranker, and 1 the worst
-            when a higher number is better.
+            The item then the number column as item columns, no ranker, the event
+            columns as ranking columns when there are several, and 1 the worst when a
+            higher number is better.
         """
         return replace(options, item_columns=(self.item, self.measure), ranker_column="",
                        count_column="" if self.no_count else options.count_column,
-                       one_is_best=not self.higher_is_better)
+                       one_is_best=not self.higher_is_better,
+                       list_columns=self.lists or options.list_columns)
 
 
 def _readable(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
@@ -137,7 +143,9 @@ def results_plan(table: Table, file_name: str | None = None,
     - one column names the event in which items were ranked
       (:func:`~coarsenrank_core.io.columns.is_event_title`: ``round``, ``heat``, ``race``,
       ``game``, ``match``, ``event``, ``stage``, ``leg``, ``contest``, ``competition``,
-      ``week``, ``day``, ``session`` ..., also with an id, number or name ending);
+      ``week``, ``day``, ``session`` ..., also with an id, number or name ending); two or
+      more such columns name one event together (a heat of a round, ``round / heat``), the
+      long reader then told them as its ranking columns;
     - one column names the competitors (:data:`~coarsenrank_core.io.columns.COMPETITOR_WORDS`:
       ``player``, ``athlete``, ``runner``, ``team``, ``driver``, ``item`` ..., also
       ``player_name`` or ``Driver ID``, a name before an id) and holds each one once per
@@ -163,7 +171,8 @@ def results_plan(table: Table, file_name: str | None = None,
     file_name : str, optional
         The file's name, for the command line the messages give.
     options : ReadOptions, optional
-        The user's corrections; a choice of item or ranker column turns the rule off.
+        The user's corrections; a choice of item, ranker or ranking columns turns the rule
+        off.
 
     Returns
     -------
@@ -174,7 +183,8 @@ def results_plan(table: Table, file_name: str | None = None,
     ------
     PreferenceFormatError
         When the titles name an event and competitors but the table cannot be read as
-        one ranking per event: two event columns, every event one row, two columns that
+        one ranking per event: event columns whose cells join alike (``1 / 2`` and ``3``
+        against ``1`` and ``2 / 3``), every event one row, two columns that
         could each name the competitors, a competitor twice in one event, no number column
         whose title says which way up it goes, or several that do and disagree (or none of
         them filled in on every row), or a cell of the one
@@ -183,7 +193,8 @@ def results_plan(table: Table, file_name: str | None = None,
         column. The message names the row or columns and the choice that reads the file.
     """
     options = options or ReadOptions()
-    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
+    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None \
+            or options.list_columns is not None:
         return None
     header = table.row(0)
     width = len(header)
@@ -229,6 +240,13 @@ def results_plan(table: Table, file_name: str | None = None,
     if not (numbers or broken):
         return None  # no number column: not a results table
     lines = table.lines
+    lists: tuple[str, ...] = ()
+    if len(events) > 1 and _joined_apart(body[:, events]):
+        # one ranking per heat of each round: the events as one column, shown 'R1 / H2'
+        lists = tuple(labels[j] for j in events)
+        body = np.column_stack([body, _joined(body[:, events])])
+        labels = [*labels, " / ".join(lists)]
+        events = [body.shape[1] - 1]
     if len(events) > 1:
         raise PreferenceFormatError(
             f"This looks like a results table (competitors in '{labels[titled[0]]}'), but the "
@@ -263,10 +281,10 @@ def results_plan(table: Table, file_name: str | None = None,
         gaps = any(not readable[j].all() for j in agreeing)
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
                      kinds[measures[0]] or "", where, file_name, no_ranker, no_count,
-                     [labels[j] for j in agreeing], gaps)
+                     [labels[j] for j in agreeing], gaps, lists)
     no_count = count is not None and count != item and (not measures or count != measures[0])
     choice = functools.partial(long_choice, file_name, labels[item], no_ranker=no_ranker,
-                               no_count=no_count)
+                               no_count=no_count, lists=lists)
     if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
         how = _how(kind)
@@ -318,6 +336,21 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+def _joined(cells: np.ndarray) -> np.ndarray:
+    """Each row's cells of several columns as one, ``R1 / H2``."""
+    joined = cells[:, 0].astype(object)
+    for j in range(1, cells.shape[1]):
+        joined = joined + " / " + cells[:, j]
+    return joined
+
+
+def _joined_apart(cells: np.ndarray) -> bool:
+    """Whether :func:`_joined` keeps apart every two rows whose cells differ (a cell holding
+    the separator could make two events look alike)."""
+    rows = pd.DataFrame(cells).drop_duplicates()
+    return bool(pd.Series(_joined(rows.to_numpy(dtype=object))).is_unique)
 
 
 def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
@@ -446,8 +479,10 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
             f"'{labels[event]}' are not one ranking.", row=int(lines[1 + second]),
             column=labels[j],
             fix="Give each competitor one row per event (add up the parts of one result, "
-                "such as holes or laps), or join the event with the column that splits it "
-                "into one column.")
+                "such as holes or laps). If another column splits the event into rankings (a "
+                "heat), choose the layout 'long rankings' with that column and the event as "
+                "'Columns that together tell one ranking from another' (in the command line: "
+                "--format long --lists), or title it as an event ('heat').")
     found = {j: role_base(keys[j], COMPETITOR_WORDS) for j in once}
     bases = {b[0] for b in found.values() if b is not None}
     if len(bases) > 1:
@@ -465,9 +500,11 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
 
 def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
           kind: str, where: str, file_name: str | None, no_ranker: bool,
-          no_count: bool, agreeing: list[str], gaps: bool = False) -> ResultsPlan:
+          no_count: bool, agreeing: list[str], gaps: bool = False,
+          lists: tuple[str, ...] = ()) -> ResultsPlan:
     """The plan and its note for the one ``measure`` column of ``kind`` (the columns
-    ``agreeing`` with it left out; ``gaps``: some of them not filled in on every row)."""
+    ``agreeing`` with it left out; ``gaps``: some of them not filled in on every row;
+    ``lists``: the event columns that together name one event, when there are several)."""
     name, by = labels[item], labels[measure]
     ties = f"; equal numbers within one '{labels[event]}' are ties"
     how = _how(kind)
@@ -475,15 +512,19 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
         how += f" (the title says {quote_list(lower_is_better_words(by))})"
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
-                f"{long_choice(file_name, name, by, True, no_ranker, no_count)}")
+                f"{long_choice(file_name, name, by, True, no_ranker, no_count, lists)}")
     else:
         whole = bool((rank_values(cells) >= 1).all())
         flip = ("If a lower number is better, "
-                + (long_choice(file_name, name, by, False, no_ranker, no_count) if whole else
+                + (long_choice(file_name, name, by, False, no_ranker, no_count, lists)
+                   if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
     agree = (f" {quote_list(agreeing)} order{'s' if len(agreeing) == 1 else ''} every "
              f"'{labels[event]}' the same way, ties aside"
              + (" (where filled in)" if gaps else "")
              + f", and {'is' if len(agreeing) == 1 else 'are'} left out." if agreeing else "")
-    note = f"Read as a results table: {where}, ordered by '{by}', {how}{ties}.{agree} {flip}"
-    return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note)
+    together = (f" The columns {quote_list(lists)} together name one event: each of their "
+                "combinations (a heat of a round) is one ranking." if lists else "")
+    note = (f"Read as a results table: {where}, ordered by '{by}', {how}{ties}.{together}"
+            f"{agree} {flip}")
+    return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note, lists)
