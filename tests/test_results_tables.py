@@ -307,9 +307,43 @@ def test_ranking_columns_chosen_by_hand_split_long_rankings_and_are_checked():
     assert chosen.preferences.to_lists(names=True) == [["a", "b"], ["c", "d"]]
     with pytest.raises(PreferenceFormatError, match="There is no column called 'lane'"):
         read_file(data, "long", options=ReadOptions(list_columns=("round", "lane")))
-    with pytest.raises(PreferenceFormatError, match="chosen as a ranking column and for"):
+    with pytest.raises(PreferenceFormatError, match="'item' was chosen as a ranking column but "
+                                                    "is read as the item"):
         read_file(data, "long", options=ReadOptions(item_columns=("item", "rank"),
                                                     list_columns=("round", "item")))
+    with pytest.raises(PreferenceFormatError, match="A ranking column was chosen twice"):
+        read_file(data, "long", options=ReadOptions(list_columns=("round", "round")))
+    # a column the long reader does not read (a label, a score) may be a ranking column
+    labelled = _csv("round,label,item,rank", [(1, "x", "a", 1), (1, "x", "b", 2),
+                                              (1, "y", "c", 1), (1, "y", "d", 2)])
+    assert read_file(labelled, "long", options=ReadOptions(list_columns=("round", "label"))) \
+        .preferences.to_lists(names=True) == [["a", "b"], ["c", "d"]]
+
+
+def test_a_ranking_column_that_is_the_ranker_is_refused_naming_the_role_and_the_way_out():
+    data = _csv("voter,round,item,rank", [("v1", 1, "a", 1), ("v1", 1, "b", 2),
+                                          ("v2", 1, "a", 2), ("v2", 1, "b", 1)])
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(data, "long", options=ReadOptions(list_columns=("voter",)))
+    assert "read as the ranker" in caught.value.reason and "--ranker ''" in caught.value.fix
+
+
+def test_an_event_titled_column_that_only_describes_the_athletes_is_refused_not_split():
+    # no athlete and no place repeats within a round: nothing shows that 'event' splits it
+    rows = [(1, "a", 1, "sprint"), (1, "b", 2, "dist"), (1, "c", 3, "sprint"),
+            (2, "a", 2, "sprint"), (2, "b", 1, "dist"), (2, "c", 3, "sprint")]
+    error = _refusal(_csv("round,athlete,place,event", rows))
+    assert "'round', 'event' each name an event" in error.reason
+    assert "--items athlete place --lists round event" in error.fix
+    assert "delete it" in error.fix
+
+
+def test_a_player_twice_in_one_day_splits_the_day_by_its_session():
+    rows = [("d1", "am", "Ann", 10), ("d1", "am", "Bob", 12), ("d1", "pm", "Ann", 9),
+            ("d1", "pm", "Bob", 8)]
+    result = read_file(_csv("day,session,player,score", rows))
+    assert result.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
+    assert "'day', 'session' together name one event" in _notes(result)
 
 
 def test_two_columns_that_could_each_be_the_competitor_are_refused():
@@ -613,3 +647,21 @@ def test_points_left_blank_that_disagree_with_the_places_are_refused_naming_the_
     error = _refusal(_csv("race,driver,position,points", rows))
     assert "and they disagree: where 'race' is 'R1', 'position' puts '1' (row 2) ahead of '2' " \
         "(row 3), and 'points' the other way ('18' against '25')" in error.reason
+
+
+def test_ranking_columns_given_without_the_layout_are_the_results_tables_events(tmp_path):
+    # times repeat nothing, so the heats are not joined unless the user says so
+    rows = [(1, 1, "Ann", 12.3), (1, 1, "Bob", 11.9), (1, 2, "Cy", 12.0), (1, 2, "Dee", 12.4),
+            (2, 1, "Ann", 12.0), (2, 1, "Cy", 12.5)]
+    data = _csv("round,heat,athlete,time", rows)
+    assert "each name an event" in _refusal(data).reason
+    told = read_file(data, options=ReadOptions(list_columns=("round", "heat")))
+    assert told.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Cy", "Dee"],
+                                                     ["Ann", "Cy"]]
+    path = tmp_path / "heats.csv"
+    path.write_bytes(data)
+    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
+                          "--lists", "round", "heat", "--method", "borda"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "3 preferences over 4 items" in out.stderr + out.stdout

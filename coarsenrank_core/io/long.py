@@ -92,18 +92,30 @@ def _with_lists(roles: dict[str, int], labels: Sequence[str],
     if options.list_columns is None:
         return roles
     roles = {r: j for r, j in roles.items() if r != "list"}
+    used = {j: r for r, j in roles.items() if r in _READ_ROLES}
+    if len(set(options.list_columns)) < len(options.list_columns):
+        raise PreferenceFormatError("A ranking column was chosen twice.",
+                                    fix="Choose each ranking column once.")
     for k, choice in enumerate(options.list_columns, start=1):
         if choice not in labels:
             raise PreferenceFormatError(f"There is no column called '{choice}'.",
                                         fix="Choose the ranking columns among the file's "
                                             "columns.")
         j = labels.index(choice)
-        if j in roles.values():
+        if j in used:
+            role = _READ_ROLES[used[j]]
             raise PreferenceFormatError(
-                f"The column '{choice}' was chosen as a ranking column and for another role.",
-                fix="Choose each column for one role only.")
+                f"The column '{choice}' was chosen as a ranking column but is read as the "
+                f"{role}.",
+                fix=f"Choose another column, or another {role} column (in the command line: "
+                    f"--{'ranker' if role == 'ranker' else 'count'} '' for none)."
+                if role in ("ranker", "count") else "Choose each column for one role only.")
         roles["list" if k == 1 else f"list{k}"] = j
     return roles
+
+
+#: The roles the long reader reads, as its messages name them.
+_READ_ROLES = {"ranker": "ranker", "weight": "count", "item": "item", "rank": "rank"}
 
 
 def list_columns(roles: dict[str, int]) -> list[int]:

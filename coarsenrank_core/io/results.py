@@ -171,8 +171,8 @@ def results_plan(table: Table, file_name: str | None = None,
     file_name : str, optional
         The file's name, for the command line the messages give.
     options : ReadOptions, optional
-        The user's corrections; a choice of item, ranker or ranking columns turns the rule
-        off.
+        The user's corrections; a choice of item or ranker column turns the rule off, and
+        chosen ranking columns are its events.
 
     Returns
     -------
@@ -193,21 +193,25 @@ def results_plan(table: Table, file_name: str | None = None,
         column. The message names the row or columns and the choice that reads the file.
     """
     options = options or ReadOptions()
-    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None \
-            or options.list_columns is not None:
+    if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
         return None
     header = table.row(0)
     width = len(header)
     if width < 3:
         return None
-    if not any(is_event_title(c) for c in header):
+    chosen = options.list_columns
+    titles = [column_label(header, j) for j in range(width)]
+    if chosen is not None and (not chosen or any(c not in titles for c in chosen)):
+        return None  # the long reader names what is wrong with the choice
+    if chosen is None and not any(is_event_title(c) for c in header):
         return None
     body = table.cells[1:, :width]
     keys = [normalise(c) for c in header]
     filled = [j for j in range(body.shape[1]) if (body[:, j] != "").any()]
     if any(not keys[j] for j in filled) or len({keys[j] for j in filled}) < len(filled):
         return None
-    events = [j for j in filled if is_event_title(header[j])]
+    events = ([titles.index(c) for c in chosen] if chosen is not None else
+              [j for j in filled if is_event_title(header[j])])
     roles = find_roles(header, PREFERENCE_ROLES)
     if not events or {"winner", "loser", "left", "right"} & roles.keys():
         return None
@@ -241,20 +245,26 @@ def results_plan(table: Table, file_name: str | None = None,
         return None  # no number column: not a results table
     lines = table.lines
     lists: tuple[str, ...] = ()
-    if len(events) > 1 and _joined_apart(body[:, events]):
+    places = [j for j in measures if kinds[j] == "rank"]
+    if len(events) > 1 and _joined_apart(body[:, events]) and (
+            chosen is not None or _events_split(body, events, [titled[0], *places])):
         # one ranking per heat of each round: the events as one column, shown 'R1 / H2'
         lists = tuple(labels[j] for j in events)
         body = np.column_stack([body, _joined(body[:, events])])
         labels = [*labels, " / ".join(lists)]
         events = [body.shape[1] - 1]
     if len(events) > 1:
+        named = tuple(labels[j] for j in events)
+        by = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
+        worst = len(measures) == 1 and kinds[measures[0]] == "higher"
         raise PreferenceFormatError(
             f"This looks like a results table (competitors in '{labels[titled[0]]}'), but the "
-            f"columns {quote_list(labels[j] for j in events)} each name an event, and one "
-            "ranking is read per value of one column.", row=int(lines[0]),
-            fix="Join them into one column whose values each name one event (such as "
-                "'R1 H2' for round 1, heat 2), or delete the one that does not split the "
-                "rankings, then load the file again.")
+            f"columns {quote_list(named)} each name an event, and nothing in the rows shows "
+            "whether they split the rankings together or one of them only describes the "
+            "competitors.", row=int(lines[0]),
+            fix=f"If they together name one event (a heat of a round), "
+                f"{long_choice(file_name, labels[titled[0]], by, worst, lists=named)}. If one "
+                "only describes the competitors, delete it and load the file again.")
     event = events[0]
     if not pd.Series(body[:, event], dtype=object).duplicated().any():
         raise PreferenceFormatError(
@@ -271,11 +281,11 @@ def results_plan(table: Table, file_name: str | None = None,
     where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
     agreeing, conflict = [], ""
     if len(directed) > 1 and measures:
-        chosen, conflict = _agreeing_measure(body, event, measures, directed, kinds, labels,
-                                             lines)
+        best, conflict = _agreeing_measure(body, event, measures, directed, kinds, labels,
+                                           lines)
         if not conflict:
-            agreeing = [j for j in directed if j != chosen]
-            measures = [chosen]
+            agreeing = [j for j in directed if j != best]
+            measures = [best]
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
         no_count = count is not None and count not in (item, measures[0])
         gaps = any(not readable[j].all() for j in agreeing)
@@ -344,6 +354,17 @@ def _joined(cells: np.ndarray) -> np.ndarray:
     for j in range(1, cells.shape[1]):
         joined = joined + " / " + cells[:, j]
     return joined
+
+
+def _events_split(body: np.ndarray, events: list[int], columns: list[int]) -> bool:
+    """Whether the first event column alone cannot hold one ranking per value while all of
+    ``events`` together can: a competitor, or a place (``columns``: the competitor's, then
+    any places), repeats within a value of the first, and never within one of all. Both
+    heats of a round have a 1st place; an athlete's category repeats nothing."""
+    first = body[:, events[0]].astype(object)
+    joined = _joined(body[:, events])
+    return any(not pd.Series(first + "\x00" + body[:, j]).is_unique
+               and pd.Series(joined + "\x00" + body[:, j]).is_unique for j in columns)
 
 
 def _joined_apart(cells: np.ndarray) -> bool:
@@ -480,9 +501,10 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
             column=labels[j],
             fix="Give each competitor one row per event (add up the parts of one result, "
                 "such as holes or laps). If another column splits the event into rankings (a "
-                "heat), choose the layout 'long rankings' with that column and the event as "
-                "'Columns that together tell one ranking from another' (in the command line: "
-                "--format long --lists), or title it as an event ('heat').")
+                "heat), choose the layout 'long rankings' with the item columns, and that "
+                "column and the event as 'Columns that together tell one ranking from "
+                "another' (in the command line: --format long --items COMPETITOR NUMBER "
+                "--lists EVENT COLUMN), or title it as an event ('heat').")
     found = {j: role_base(keys[j], COMPETITOR_WORDS) for j in once}
     bases = {b[0] for b in found.values() if b is not None}
     if len(bases) > 1:
