@@ -267,6 +267,7 @@ def test_two_event_columns_read_one_ranking_per_heat_of_each_round(header):
     assert f"The columns '{first}', '{second}' together name one event" in notes
     assert f"--lists {first} {second} --one-is-worst" in notes
     assert result.report.skipped_columns == ()
+    assert f"Ranking columns: '{first}', '{second}'." in result.report.lines()
 
 
 def test_the_ranking_columns_in_the_note_read_the_file_by_hand_and_on_the_command_line(tmp_path):

@@ -594,7 +594,7 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         return ReadReport(**base, header_rows=1 + file.title_rows, columns=labels,
                           item_columns=items,
                           ranker_column=ranker if prefs.has_rankers else None,
-                          count_column=count,
+                          count_column=count, list_columns=lists,
                           skipped_columns=tuple(c for c in labels if c not in used),
                           one_is_best=file.options.one_is_best if fmt.id == "long" else None,
                           smaller_is_better=fmt.id == "long"

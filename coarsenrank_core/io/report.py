@@ -39,6 +39,9 @@ class ReadReport:
         Columns whose cells (or titles) are the items.
     ranker_column, count_column : str or None
         The column naming the ranker, and the one saying how many times a row was given.
+    list_columns : tuple of str
+        For long rankings, the columns that together tell one ranking from another besides
+        the ranker (a ranking column; a round and its heat).
     skipped_columns : tuple of str
         Columns not used, each with the reason, e.g. ``"Timestamp (survey metadata)"``.
     one_is_best : bool or None
@@ -68,6 +71,7 @@ class ReadReport:
     item_columns: tuple[str, ...] = ()
     ranker_column: str | None = None
     count_column: str | None = None
+    list_columns: tuple[str, ...] = ()
     skipped_columns: tuple[str, ...] = ()
     one_is_best: bool | None = None
     smaller_is_better: bool = False
@@ -94,6 +98,9 @@ class ReadReport:
         own = "ranking" if self.layout == "long" else "row"  # long: several rows a ranking
         out.append(f"Ranker column: '{self.ranker_column}'." if self.ranker_column
                    else f"Ranker column: none (each {own} is its own ranker).")
+        if self.list_columns:
+            out.append(f"Ranking column{'s' if len(self.list_columns) > 1 else ''}: "
+                       f"{_names(self.list_columns)}.")
         if self.count_column:
             out.append(f"Count column: '{self.count_column}'.")
         if self.skipped_columns:
