@@ -202,7 +202,7 @@ def test_clock_times_read_the_same_through_the_long_layout_chosen_by_hand():
                         options=ReadOptions(item_columns=("Swimmer", "Time"), ranker_column=""))
     assert by_hand.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Cy", "Dee"]]
     assert "In 'Time', times on a clock are read in seconds ('1:02.35' is 62.35 s)." \
-        in _notes(by_hand)
+        in by_hand.report.lines()
 
 
 def test_a_did_not_finish_cell_is_refused_naming_its_row():
@@ -630,7 +630,7 @@ def test_even_par_reads_the_same_through_the_long_layout_chosen_by_hand_and_says
     options = ReadOptions(item_columns=("golfer", "score to par"))
     result = read_file(_csv("golfer,round,score to par", rows), "long", options=options)
     assert result.preferences.to_lists(names=True) == [["Ann", "Bob"], ["Bob", "Ann"]]
-    assert "In 'score to par', 'E' is even par, 0." in _notes(result)
+    assert "In 'score to par', 'E' is even par, 0." in result.report.lines()
 
 
 def test_points_left_blank_outside_the_scorers_beside_places_read_by_the_places():

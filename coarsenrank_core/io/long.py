@@ -59,8 +59,7 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
     roles = override_roles(find_roles(header, PREFERENCE_ROLES), header, options)
     if options.item_columns is None:
         labels = [column_label(header, j) for j in range(len(header))]
-        roles = _with_lists(roles, labels, options)
-        return roles if options.list_columns is not None else _with_event(roles, header)
+        return _ranking_roles(roles, header, labels, options)
     chosen = options.item_columns
     if len(chosen) != 2 or chosen[0] == chosen[1]:
         raise PreferenceFormatError(
@@ -81,16 +80,17 @@ def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
                 f"{'ranker' if role == 'ranker' else 'count'} column.",
                 fix="Choose each column for one role only.")
     roles = {r: j for r, j in roles.items() if j not in (item, rank) and r not in ("item", "rank")}
-    roles = _with_lists({**roles, "item": item, "rank": rank}, labels, options)
-    return roles if options.list_columns is not None else _with_event(roles, header)
+    return _ranking_roles({**roles, "item": item, "rank": rank}, header, labels, options)
 
 
-def _with_lists(roles: dict[str, int], labels: Sequence[str],
-                options: ReadOptions) -> dict[str, int]:
-    """``roles`` with the user's ranking columns (``options.list_columns``): the first as
-    ``list``, the others as ``list2``, ``list3`` ..."""
+def _ranking_roles(roles: dict[str, int], header: Sequence[str], labels: Sequence[str],
+                   options: ReadOptions) -> dict[str, int]:
+    """``roles`` with the columns that tell one ranking from another: the user's
+    (``options.list_columns``: the first as ``list``, the others as ``list2``, ``list3``
+    ...), else the one event column where nothing else tells them apart
+    (:func:`_with_event`)."""
     if options.list_columns is None:
-        return roles
+        return _with_event(roles, header)
     roles = {r: j for r, j in roles.items() if r != "list"}
     used = {j: r for r, j in roles.items() if r in _READ_ROLES}
     if len(set(options.list_columns)) < len(options.list_columns):
@@ -260,28 +260,35 @@ def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
     if written.any():
         numbers[written] = parse_durations(values[written])
         written = np.isnan(numbers)
-    if written.any() and _PAR_WORDS & set(lower_is_better_words(title)):
-        codes, unique = factorize(values[written])
-        even = np.array([normalise(str(u)) in _EVEN_PAR for u in unique], dtype=bool)
-        numbers[np.flatnonzero(written)[even[codes]]] = 0.0
+    if written.any():
+        numbers[np.flatnonzero(written)[_even_par(values[written], title)]] = 0.0
     return numbers
+
+
+def _even_par(values: np.ndarray, title: str) -> np.ndarray:
+    """Which cells are golf's even par (``E``, ``Even``), under a title that names par."""
+    if not _PAR_WORDS & set(lower_is_better_words(title)):
+        return np.zeros(len(values), dtype=bool)
+    codes, unique = factorize(values)
+    even = np.array([normalise(str(u)) in _EVEN_PAR for u in unique], dtype=bool)
+    return np.asarray(even[codes], dtype=bool) if len(unique) else np.zeros(0, dtype=bool)
 
 
 def _written_numbers_note(values: np.ndarray, column: str) -> list[str]:
     """What a smaller-is-better column held besides plain numbers, as read: times on a
     clock in seconds, golf's even par as 0 (:func:`smaller_better_numbers`)."""
+    values = np.asarray(values, dtype=object)
     plain = np.isfinite(parse_numbers(values))
     durations = parse_durations(values)
     clocks = np.flatnonzero(~plain & np.isfinite(durations))
-    even = np.flatnonzero(~plain & np.isnan(durations)
-                          & (smaller_better_numbers(values, column) == 0))
+    even = np.flatnonzero(~plain & np.isnan(durations) & _even_par(values, column))
     parts = []
     if clocks.size:
         parts.append(f"times on a clock are read in seconds ('{str(values[clocks[0]]).strip()}'"
                      f" is {durations[clocks[0]]:g} s)")
     if even.size:
         parts.append(f"'{str(values[even[0]]).strip()}' is even par, 0")
-    return [f"In '{column}', {' and '.join(parts)}."] if parts else []
+    return [f"In '{column}', {' and '.join(parts)}"] if parts else []
 
 
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
