@@ -666,3 +666,12 @@ def test_ranking_columns_given_without_the_layout_are_the_results_tables_events(
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "3 preferences over 4 items" in out.stderr + out.stdout
+
+
+def test_event_columns_chosen_together_with_one_row_each_are_refused_naming_no_made_up_column():
+    rows = [(1, 1, "Ann", 1), (1, 2, "Bob", 1), (2, 1, "Ann", 1), (2, 2, "Bob", 1)]
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(_csv("round,heat,athlete,place", rows),
+                  options=ReadOptions(list_columns=("round", "heat")))
+    assert "every 'round / heat' has one row" in caught.value.reason
+    assert caught.value.column is None

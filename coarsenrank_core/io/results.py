@@ -245,17 +245,20 @@ def results_plan(table: Table, file_name: str | None = None,
         return None  # no number column: not a results table
     lines = table.lines
     lists: tuple[str, ...] = ()
-    places = [j for j in measures if kinds[j] == "rank"]
-    if len(events) > 1 and _joined_apart(body[:, events]) and (
-            chosen is not None or _events_split(body, events, [titled[0], *places])):
-        # one ranking per heat of each round: the events as one column, shown 'R1 / H2'
-        lists = tuple(labels[j] for j in events)
-        body = np.column_stack([body, _joined(body[:, events])])
-        labels = [*labels, " / ".join(lists)]
-        events = [body.shape[1] - 1]
+    measure = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
+    if len(events) > 1:
+        joined = _joined(body[:, events])
+        places = [j for j in measures if kinds[j] == "rank"]
+        if _joined_apart(body[:, events], joined) and (
+                chosen is not None
+                or _events_split(body, events[0], joined, [titled[0], *places])):
+            # one ranking per heat of each round: the events as one column, shown 'R1 / H2'
+            lists = tuple(labels[j] for j in events)
+            body = np.column_stack([body, joined])
+            labels = [*labels, " / ".join(lists)]
+            events = [body.shape[1] - 1]
     if len(events) > 1:
         named = tuple(labels[j] for j in events)
-        by = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
         worst = len(measures) == 1 and kinds[measures[0]] == "higher"
         raise PreferenceFormatError(
             f"This looks like a results table (competitors in '{labels[titled[0]]}'), but the "
@@ -263,18 +266,18 @@ def results_plan(table: Table, file_name: str | None = None,
             "whether they split the rankings together or one of them only describes the "
             "competitors.", row=int(lines[0]),
             fix=f"If they together name one event (a heat of a round), "
-                f"{long_choice(file_name, labels[titled[0]], by, worst, lists=named)}. If one "
+                f"{long_choice(file_name, labels[titled[0]], measure, worst, lists=named)}. If "
+                "one "
                 "only describes the competitors, delete it and load the file again.")
     event = events[0]
     if not pd.Series(body[:, event], dtype=object).duplicated().any():
         raise PreferenceFormatError(
             f"This looks like a results table ('{labels[event]}', '{labels[titled[0]]}' and "
             f"numbers), but every '{labels[event]}' has one row, so nothing is ranked within "
-            "one.", row=int(lines[0]), column=labels[event],
+            "one.", row=int(lines[0]), column=None if lists else labels[event],
             fix=f"A results table needs two or more rows per '{labels[event]}', one per "
                 "competitor. If these rows hold each competitor's overall result (a true "
                 "order), load the file as the ground truth instead.")
-    measure = labels[measures[0]] if len(measures) == 1 else "NUMBER-COLUMN"
     item = _competitor_column(body, event, titled, keys, labels, lines, measure)
     no_ranker = "ranker" in roles and roles["ranker"] != item
     count = roles.get("weight")
@@ -356,22 +359,22 @@ def _joined(cells: np.ndarray) -> np.ndarray:
     return joined
 
 
-def _events_split(body: np.ndarray, events: list[int], columns: list[int]) -> bool:
-    """Whether the first event column alone cannot hold one ranking per value while all of
-    ``events`` together can: a competitor, or a place (``columns``: the competitor's, then
-    any places), repeats within a value of the first, and never within one of all. Both
-    heats of a round have a 1st place; an athlete's category repeats nothing."""
-    first = body[:, events[0]].astype(object)
-    joined = _joined(body[:, events])
+def _events_split(body: np.ndarray, first_event: int, joined: np.ndarray,
+                  columns: list[int]) -> bool:
+    """Whether the first event column alone cannot hold one ranking per value while all the
+    event columns together (``joined``) can: a competitor, or a place (``columns``: the
+    competitor's, then any places), repeats within a value of the first, and never within
+    one of all. Both heats of a round have a 1st place; an athlete's category repeats
+    nothing."""
+    first = body[:, first_event].astype(object)
     return any(not pd.Series(first + "\x00" + body[:, j]).is_unique
                and pd.Series(joined + "\x00" + body[:, j]).is_unique for j in columns)
 
 
-def _joined_apart(cells: np.ndarray) -> bool:
-    """Whether :func:`_joined` keeps apart every two rows whose cells differ (a cell holding
-    the separator could make two events look alike)."""
-    rows = pd.DataFrame(cells).drop_duplicates()
-    return bool(pd.Series(_joined(rows.to_numpy(dtype=object))).is_unique)
+def _joined_apart(cells: np.ndarray, joined: np.ndarray) -> bool:
+    """Whether ``joined`` (:func:`_joined` of ``cells``) keeps apart every two rows whose
+    cells differ (a cell holding the separator could make two events look alike)."""
+    return bool(len(pd.DataFrame(cells).drop_duplicates()) == pd.Series(joined).nunique())
 
 
 def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
