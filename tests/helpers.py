@@ -1,5 +1,9 @@
-"""Helpers shared by the gradient methods' test files (test_pl_gradient, test_thurstone,
-test_peergrader, test_solver): finite differences and small Plackett–Luce collections."""
+"""Helpers shared by test files: finite differences and small Plackett–Luce collections
+(the gradient methods' tests), and the command line a read's note gives (the readers')."""
+
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,3 +99,18 @@ def distributed_or_skip():
     return pytest.importorskip(
         "distributed", reason="dask[distributed] is not installed: pip install '.[dask]' "
                               "(.ci/run installs it)")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def note_command(note: str) -> str:
+    """The command a read's note gives for reading the file by hand, after "in the command
+    line: "."""
+    return note.split("(in the command line: ")[1].rstrip(")")
+
+
+def rank_on_the_command_line(path, *args: str) -> subprocess.CompletedProcess:
+    """``coarsenrank rank PATH ARGS --method borda`` in a fresh interpreter, its output kept."""
+    return subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path), *args,
+                           "--method", "borda"], capture_output=True, text=True, cwd=ROOT)

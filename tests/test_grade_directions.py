@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file
 from coarsenrank_core.io.columns import lower_is_better_words, title_words
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import note_command, rank_on_the_command_line
 
 
 def _rows(header: str, rows: list[tuple], sep: str = ",") -> bytes:
@@ -124,14 +119,11 @@ def test_the_flip_reads_a_lower_titled_column_higher_is_better():
 def test_the_command_in_the_note_reads_the_file_the_other_way_up(tmp_path):
     path = tmp_path / "race.csv"
     path.write_bytes(_rows("Judge,Runner,Time (sec)", NUMBERS))
-    note = _notes(read_file(path))
-    command = note.split("(in the command line: ")[1].rstrip(")")
+    command = note_command(_notes(read_file(path)))
     assert command == ("coarsenrank rank race.csv --format long --items Runner 'Time (sec)' "
                        "--one-is-worst")
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
-                          "--format", "long", "--items", "Runner", "Time (sec)",
-                          "--one-is-worst", "--method", "borda"],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = rank_on_the_command_line(path, "--format", "long", "--items", "Runner",
+                                   "Time (sec)", "--one-is-worst")
     assert out.returncode == 0, out.stderr
 
 

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import note_command, rank_on_the_command_line
 
 GRADES = [("r1", "s1", 9), ("r1", "s2", 3), ("r1", "s3", 6), ("r2", "s1", 7), ("r2", "s3", 8),
           ("r3", "s2", 2), ("r3", "s3", 10), ("r3", "s1", 0)]
@@ -60,16 +55,14 @@ def test_one_task_is_still_read_by_task_and_the_semicolon_layout_too():
 def test_the_command_in_the_note_splits_by_the_task_as_the_automatic_read(tmp_path):
     path = tmp_path / "grades.csv"
     path.write_bytes(_rows("assignment,reviewer,group,score", _two_tasks((0, 1, 2, 3))))
-    note = read_file(path).report.notes[0]
-    command = note.split("(in the command line: ")[1].rstrip(")")
+    command = note_command(read_file(path).report.notes[0])
     assert command == "coarsenrank rank grades.csv --format long --items group score"
     # the layout chosen by hand splits by assignment too (grade 0: with --one-is-worst)
     chosen = read_file(path, "long", options=ReadOptions(item_columns=("group", "score"),
                                                          one_is_best=False))
     assert chosen.preferences.to_lists(names=True) == [*BEST_FIRST, ["s2", "s1"]]
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
-                          "--format", "long", "--items", "group", "score", "--one-is-worst",
-                          "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
+    out = rank_on_the_command_line(path, "--format", "long", "--items", "group", "score",
+                                   "--one-is-worst")
     assert out.returncode == 0, out.stderr
 
 

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import io
 import shlex
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file, read_preferences
 from coarsenrank_core.io.columns import is_event_title
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import note_command, rank_on_the_command_line
 
 
 def _csv(header: str, rows: list[tuple]) -> bytes:
@@ -143,8 +139,7 @@ def test_a_player_column_beside_a_team_column_is_the_one_named_once_per_match():
 def test_the_command_in_the_note_reads_the_same_and_the_other_way_up(tmp_path):
     path = tmp_path / "heats.csv"
     path.write_bytes(_csv("heat,athlete,Time (sec)", HEATS))
-    note = _notes(read_file(path))
-    command = note.split("(in the command line: ")[1].rstrip(")")
+    command = note_command(_notes(read_file(path)))
     assert command == ("coarsenrank rank heats.csv --format long --items athlete "
                        "'Time (sec)' --one-is-worst")
     flipped = ReadOptions(item_columns=("athlete", "Time (sec)"), one_is_best=False)
@@ -153,10 +148,7 @@ def test_the_command_in_the_note_reads_the_same_and_the_other_way_up(tmp_path):
     same = ReadOptions(item_columns=("athlete", "Time (sec)"))
     assert read_preferences(path, "long", options=same).to_lists(names=True) == [
         ["Bob", "Ann"], ["Ann", "Bob"]]
-    args = shlex.split(command)[2:]
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
-                          *args[1:], "--method", "borda"],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = rank_on_the_command_line(path, *shlex.split(command)[3:])
     assert out.returncode == 0, out.stderr
 
 
@@ -277,10 +269,8 @@ def test_the_ranking_columns_in_the_note_read_the_file_by_hand_and_on_the_comman
                           one_is_best=False)
     assert read_preferences(path, "long", options=flipped).to_lists(names=True) == [
         ["Bob", "Ann"], ["Dee", "Cy"], ["Ann", "Cy"]]
-    note = read_file(path).report.notes[0]
-    args = shlex.split(note.split("(in the command line: ")[1].rstrip(")"))
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path), *args[3:],
-                          "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
+    args = shlex.split(note_command(read_file(path).report.notes[0]))
+    out = rank_on_the_command_line(path, *args[3:])
     assert out.returncode == 0, out.stderr
     assert "3 preferences over 4 items" in out.stderr + out.stdout
 
@@ -514,11 +504,9 @@ def test_the_ranker_flag_in_a_note_reads_a_file_with_a_per_row_id_through_the_cl
     path = tmp_path / "ids.csv"
     path.write_bytes(_csv("id,heat,athlete,time", [(1, "H1", "Ann", 12.3), (2, "H1", "Bob", 11.9),
                                                    (3, "H2", "Ann", 12.0), (4, "H2", "Bob", 12.4)]))
-    note = read_file(path).report.notes[0]
-    args = shlex.split(note.split("(in the command line: ")[1].rstrip(")"))
+    args = shlex.split(note_command(read_file(path).report.notes[0]))
     assert args[:3] == ["coarsenrank", "rank", "ids.csv"] and "--ranker" in args
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path), *args[3:],
-                          "--method", "borda"], capture_output=True, text=True, cwd=ROOT)
+    out = rank_on_the_command_line(path, *args[3:])
     assert out.returncode == 0, out.stderr
     assert "2 preferences over 2 items" in out.stderr + out.stdout
 
@@ -661,9 +649,7 @@ def test_ranking_columns_given_without_the_layout_are_the_results_tables_events(
                                                      ["Ann", "Cy"]]
     path = tmp_path / "heats.csv"
     path.write_bytes(data)
-    out = subprocess.run([sys.executable, "-m", "coarsenrank_core", "rank", str(path),
-                          "--lists", "round", "heat", "--method", "borda"],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = rank_on_the_command_line(path, "--lists", "round", "heat")
     assert out.returncode == 0, out.stderr
     assert "3 preferences over 4 items" in out.stderr + out.stdout
 
