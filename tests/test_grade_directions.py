@@ -135,3 +135,27 @@ def test_the_report_says_smaller_numbers_are_better_not_that_rank_1_is_best():
     assert "Rank 1 means the best." not in lines
     ranks = read_file(b"ranker,item,rank\nu,a,1\nu,b,2\nv,a,2\nv,b,1\n").report
     assert not ranks.smaller_is_better and "Rank 1 means the best." in ranks.lines()
+
+
+@pytest.mark.parametrize("header, rows", [
+    ("reviewer,essay,grade", [(r, s, g - 2) for r, s, g in NUMBERS]),  # a scale from 0
+    ("Reviewer,Essay,Mark", [(r, s, {3: 0, 9: 9.5}.get(g, g)) for r, s, g in NUMBERS]),
+])
+def test_the_notes_other_way_up_reads_any_numbers_of_a_grade_smaller_first(tmp_path, header,
+                                                                            rows):
+    path = tmp_path / "marks.csv"
+    path.write_bytes(_rows(header, rows))
+    command = note_command(_notes(read_file(path))).split()
+    assert command[3:] == ["--format", "long", "--items", *header.split(",")[1:]]
+    flipped = read_file(path, "long", options=ReadOptions(item_columns=tuple(command[6:8])))
+    assert flipped.preferences.to_lists(names=True) == SMALL_FIRST
+    assert flipped.report.smaller_is_better
+    assert rank_on_the_command_line(path, *command[3:]).returncode == 0
+
+
+@pytest.mark.parametrize("title", ["rank", "Final place", "Pos", "Ranking"])
+def test_a_column_titled_as_ranks_still_refuses_numbers_that_are_no_ranks(title):
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(f"ranker,item,{title}\nu,a,0\nu,b,1.5\n".encode(), "long",
+                  options=ReadOptions(item_columns=("item", title)))
+    assert "whole number, 1 or more" in caught.value.reason

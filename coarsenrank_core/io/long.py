@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -40,11 +41,24 @@ __all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first",
            "smaller_better_numbers", "list_columns"]
 
 
+#: Words of a title that promise whole ranks from 1 (``Rank``, ``Final place``, ``Pos``):
+#: under such a title 0, 1.5 or -2 is a slip, refused, not a number to order by.
+_RANK_TITLE_WORDS = frozenset({"rank", "ranks", "ranked", "ranking", "place", "placing",
+                               "position", "pos", "standing"})
+
+
 def reads_smaller_first(title: str, options: ReadOptions) -> bool:
-    """Whether the rank column titled ``title`` is read smaller-is-better, any numbers: its
-    title says a smaller number is better (a time, strokes, errors:
-    :func:`~coarsenrank_core.io.columns.lower_is_better_words`) and 1 is not the worst."""
-    return bool(lower_is_better_words(title)) and options.one_is_best
+    """Whether the rank column titled ``title`` is read smaller-is-better, any numbers.
+
+    So it is when 1 is not the worst and the title says a smaller number is better (a time,
+    strokes, errors: :func:`~coarsenrank_core.io.columns.lower_is_better_words`) or does not
+    promise ranks: a grade or score chosen as the rank column (by hand, or in the command a
+    grade or results table's note gives to read it the other way up) may hold 0 or 7.5.
+    Under a rank's title (``Rank``, ``Place``) the numbers must be whole ranks from 1.
+    """
+    words = set(re.findall(r"[a-z]+", title.lower()))
+    return options.one_is_best and (bool(lower_is_better_words(title))
+                                    or not words & _RANK_TITLE_WORDS)
 
 
 def long_roles(header: Sequence[str], options: ReadOptions) -> dict[str, int]:
@@ -307,8 +321,8 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
         if bad.size:
             i = int(bad[0])
             found = shown_cell(values[i])
-            reason = ("Its title says a smaller number is better, so the rank column holds "
-                      "numbers (a time, a count)" if smaller else
+            reason = ("The rank column is read as numbers, a smaller one better (a time, a "
+                      "count, a grade)" if smaller else
                       "With 1 the worst (--one-is-worst), the rank column holds numbers "
                       "where larger is better")
             raise PreferenceFormatError(
