@@ -1,12 +1,14 @@
 """Workbooks whose first sheet holds notes or instructions rather than the rankings."""
 
 import io
+import shlex
 
 import openpyxl
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file
+from tests.helpers import note_command, rank_on_the_command_line
 
 FILMS = ["Film A", "Film B", "Film C", "Film D"]
 
@@ -43,3 +45,24 @@ def test_a_first_sheet_that_cannot_be_read_names_the_other_sheets():
         read_file(data)
     assert "first sheet, 'Read me'" in info.value.fix
     assert "'Form responses 1'" in info.value.fix
+
+
+@pytest.mark.parametrize("sheet", ["Grades of May", 1])
+def test_a_notes_command_names_the_sheet_it_read(tmp_path, sheet):
+    book = openpyxl.Workbook()
+    book.active.title = "Read me"
+    book.active.append(["Essays graded in May"])
+    grades = book.create_sheet("Grades of May")
+    grades.append(["reviewer", "essay", "grade"])
+    for reviewer, row in enumerate([[7, 5, 10, 0], [6, 6, 8, 3], [9, 4, 7, 1]]):
+        for essay, grade in enumerate(row):
+            grades.append([f"R{reviewer}", f"E{essay}", grade])
+    path = tmp_path / "grades book.xlsx"
+    book.save(path)
+    result = read_file(path, options=ReadOptions(sheet=sheet))
+    (note,) = [n for n in result.report.notes if "in the command line" in n]
+    command = shlex.split(note_command(note))
+    assert command[:5] == ["coarsenrank", "rank", path.name, "--sheet", "Grades of May"]
+    flipped = rank_on_the_command_line(path, *command[3:])
+    assert flipped.returncode == 0, flipped.stderr
+    assert "E3" in flipped.stdout.splitlines()[1]  # lower grades better: E3 (0, 3, 1) first

@@ -121,12 +121,20 @@ class Source:
     @cached_property
     def grades(self) -> GradesPlan | None:
         """The plan to read the table as one row per grade (rater, item, grade), or None."""
-        return long_grades(self.table, self.name, self.options)
+        return long_grades(self.table, self.name, self._sheet_named())
 
     @cached_property
     def results(self) -> ResultsPlan | None:
         """The plan to read the table as one ranking per event (a results table), or None."""
-        return results_plan(self.table, self.name, self.options)
+        return results_plan(self.table, self.name, self._sheet_named())
+
+    def _sheet_named(self) -> ReadOptions:
+        """The options with a chosen sheet by its name, as the command line's ``--sheet``
+        takes it (the table read first)."""
+        if self.options.sheet is None or not self.workbook:
+            return self.options
+        _ = self.table
+        return replace(self.options, sheet=self.sheet)
 
     @cached_property
     def prepared(self) -> Prepared:

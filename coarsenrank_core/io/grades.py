@@ -154,11 +154,17 @@ class GradesPlan:
                        ranker_column=self.ranker, one_is_best=not self.higher_is_better)
 
 
-def _command(file_name: str | None, item: str, measure: str, worst: bool,
+def command_file(file_name: str | None, sheet: str | int | None = None) -> str:
+    """The file as a command line names it: its name quoted (``FILE`` when unknown), then
+    ``--sheet`` and the workbook sheet read, when one was chosen."""
+    name = shlex.quote(file_name) if file_name else "FILE"
+    return name if sheet is None else f"{name} --sheet {shlex.quote(str(sheet))}"
+
+
+def _command(file: str, item: str, measure: str, worst: bool,
              no_ranker: bool = False, no_count: bool = False,
              lists: tuple[str, ...] = ()) -> str:
-    name = shlex.quote(file_name) if file_name else "FILE"
-    return (f"coarsenrank rank {name} --format long --items {shlex.quote(item)} "
+    return (f"coarsenrank rank {file} --format long --items {shlex.quote(item)} "
             f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
             + (" --count ''" if no_count else "")
             + (" --lists " + " ".join(map(shlex.quote, lists)) if lists else "")
@@ -174,15 +180,15 @@ def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool = False,
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
 
 
-def long_choice(file_name: str | None, item: str, measure: str, worst: bool,
+def long_choice(file: str, item: str, measure: str, worst: bool,
                 no_ranker: bool = False, no_count: bool = False,
                 lists: tuple[str, ...] = ()) -> str:
     """The choice that reads a long file by hand, in the app and on the command line.
 
     Parameters
     ----------
-    file_name : str or None
-        The file's name in the command (``FILE`` when unknown).
+    file : str
+        The file as the command names it (:func:`command_file`).
     item, measure : str
         The item column's and the number column's titles.
     worst : bool
@@ -200,10 +206,10 @@ def long_choice(file_name: str | None, item: str, measure: str, worst: bool,
         ``choose the layout ... (in the command line: coarsenrank rank ...)``.
     """
     return (f"{_ui_choice(item, measure, worst, no_ranker, lists)} (in the command line: "
-            f"{_command(file_name, item, measure, worst, no_ranker, no_count, lists)})")
+            f"{_command(file, item, measure, worst, no_ranker, no_count, lists)})")
 
 
-def _several_columns(table: Table, file_name: str | None, read: str, columns: list[str],
+def _several_columns(table: Table, file: str, read: str, columns: list[str],
                      role: str, item: str, grade: str, worst: bool,
                      after: str) -> PreferenceFormatError:
     """The refusal of a file in which ``columns`` could each be ``role`` (what is graded,
@@ -213,7 +219,7 @@ def _several_columns(table: Table, file_name: str | None, read: str, columns: li
     return PreferenceFormatError(
         f"This looks like one row per grade: {read}, but the columns {quote_list(columns)} "
         f"could each be {role}.", row=int(table.lines[0]),
-        fix=f"If '{first}' is {role}, {long_choice(file_name, item, grade, worst)}; for "
+        fix=f"If '{first}' is {role}, {long_choice(file, item, grade, worst)}; for "
             f"another column, put its title in place of '{first}'{after}")
 
 
@@ -254,6 +260,7 @@ def long_grades(table: Table, file_name: str | None = None,
     options = options or ReadOptions()
     if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
         return None  # the user's own choice of columns is read as they chose
+    file = command_file(file_name, options.sheet)
     header = table.row(0)
     keys = [normalise(c) for c in header]
     width = len(header)
@@ -328,7 +335,7 @@ def long_grades(table: Table, file_name: str | None = None,
         return None
     else:
         raise _several_columns(
-            table, file_name, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
+            table, file, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
             [labels[j] for j in candidates], "what is graded", labels[candidates[0]],
             labels[grade], higher,
             ". The other columns are then left out; a column that splits a rater's grades "
@@ -341,13 +348,13 @@ def long_grades(table: Table, file_name: str | None = None,
     if len(numbers) > 1:
         worst = kinds[grade] not in ("rank", "lower")
         raise _several_columns(
-            table, file_name, f"'{labels[ranker]}' grades '{labels[item]}'",
+            table, file, f"'{labels[ranker]}' grades '{labels[item]}'",
             [labels[j] for j in numbers], "the grade", labels[item], labels[grade], worst,
             ("" if worst else ", and add --one-is-worst if a higher number is better") + ".")
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
-    choice = functools.partial(long_choice, file_name, labels[item], labels[grade])
+    choice = functools.partial(long_choice, file, labels[item], labels[grade])
     if kind == "grade" and not (values <= 0).any() and options.one_is_best:
         low, high = np.nanmin(values), np.nanmax(values)
         raise PreferenceFormatError(

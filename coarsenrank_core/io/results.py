@@ -23,7 +23,7 @@ from .columns import (
     role_base,
     shown_cell,
 )
-from .grades import column_kind, is_judge, long_choice
+from .grades import column_kind, command_file, is_judge, long_choice
 from .long import smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
@@ -195,6 +195,7 @@ def results_plan(table: Table, file_name: str | None = None,
     options = options or ReadOptions()
     if len(table) < 3 or options.item_columns is not None or options.ranker_column is not None:
         return None
+    file = command_file(file_name, options.sheet)
     header = table.row(0)
     width = len(header)
     if width < 3:
@@ -230,7 +231,7 @@ def results_plan(table: Table, file_name: str | None = None,
     titled = [j for j in filled if j not in events
               and (role_base(keys[j], COMPETITOR_WORDS) is not None or j in plain_names)]
     if not titled:
-        _refuse_untitled_competitor(body, header, labels, filled, events, file_name, lines=
+        _refuse_untitled_competitor(body, header, labels, filled, events, file, lines=
                                     table.lines)
         return None
     rest = [j for j in filled if j not in events and j not in titled]
@@ -266,7 +267,7 @@ def results_plan(table: Table, file_name: str | None = None,
             "whether they split the rankings together or one of them only describes the "
             "competitors.", row=int(lines[0]),
             fix=f"If they together name one event (a heat of a round), "
-                f"{long_choice(file_name, labels[titled[0]], measure, worst, lists=named)}. If "
+                f"{long_choice(file, labels[titled[0]], measure, worst, lists=named)}. If "
                 "one "
                 "only describes the competitors, delete it and load the file again.")
     event = events[0]
@@ -293,10 +294,10 @@ def results_plan(table: Table, file_name: str | None = None,
         no_count = count is not None and count not in (item, measures[0])
         gaps = any(not readable[j].all() for j in agreeing)
         return _plan(body[:, measures[0]], labels, event, item, measures[0],
-                     kinds[measures[0]] or "", where, file_name, no_ranker, no_count,
+                     kinds[measures[0]] or "", where, file, no_ranker, no_count,
                      [labels[j] for j in agreeing], gaps, lists)
     no_count = count is not None and count != item and (not measures or count != measures[0])
-    choice = functools.partial(long_choice, file_name, labels[item], no_ranker=no_ranker,
+    choice = functools.partial(long_choice, file, labels[item], no_ranker=no_ranker,
                                no_count=no_count, lists=lists)
     if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
@@ -453,7 +454,7 @@ def _first_disagreement(events: np.ndarray, first: np.ndarray,
 
 
 def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: list[str],
-                                filled: list[int], events: list[int], file_name: str | None,
+                                filled: list[int], events: list[int], file: str,
                                 lines: np.ndarray) -> None:
     """Refuse an event, one column of names under a title not known as competitors
     (``Club``, ``Nom``) and one number column whose title says which way up it goes: a
@@ -481,7 +482,7 @@ def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: lis
         "name who competed (player, athlete, runner, team, competitor ...), so the file was "
         "not read on its titles alone.", row=int(lines[0]), column=name,
         fix=f"If '{name}' names who competed, "
-            f"{long_choice(file_name, name, by, worst, False, False)}; or title it 'competitor'.")
+            f"{long_choice(file, name, by, worst, False, False)}; or title it 'competitor'.")
 
 
 def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
@@ -524,7 +525,7 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
 
 
 def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
-          kind: str, where: str, file_name: str | None, no_ranker: bool,
+          kind: str, where: str, file: str, no_ranker: bool,
           no_count: bool, agreeing: list[str], gaps: bool = False,
           lists: tuple[str, ...] = ()) -> ResultsPlan:
     """The plan and its note for the one ``measure`` column of ``kind`` (the columns
@@ -537,11 +538,11 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
         how += f" (the title says {quote_list(lower_is_better_words(by))})"
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
-                f"{long_choice(file_name, name, by, True, no_ranker, no_count, lists)}")
+                f"{long_choice(file, name, by, True, no_ranker, no_count, lists)}")
     else:
         whole = bool((rank_values(cells) >= 1).all())
         flip = ("If a lower number is better, "
-                + (long_choice(file_name, name, by, False, no_ranker, no_count, lists)
+                + (long_choice(file, name, by, False, no_ranker, no_count, lists)
                    if whole else
                    f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
     agree = (f" {quote_list(agreeing)} order{'s' if len(agreeing) == 1 else ''} every "
