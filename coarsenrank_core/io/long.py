@@ -213,9 +213,10 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                     column=column_label(header, item_col),
                                     fix="Fill in the item's name or delete the row.")
     measured = reads_smaller_first(header[rank_col], options)
+    timed = bool(lower_is_better_words(header[rank_col]))
     rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
-                  whole=options.one_is_best and not measured, smaller=measured)
-    if measured:
+                  whole=options.one_is_best and not measured, smaller=measured, timed=timed)
+    if timed:
         notes += _written_numbers_note(cells[:, rank_col], column_label(header, rank_col))
     if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
         tidied, note = tidy_cells(cells[:, roles["ranker"]], "ranker name")
@@ -306,12 +307,13 @@ def _written_numbers_note(values: np.ndarray, column: str) -> list[str]:
 
 
 def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
-           whole: bool = True, smaller: bool = False) -> np.ndarray:
+           whole: bool = True, smaller: bool = False, timed: bool = False) -> np.ndarray:
     """The rank column's numbers: whole ranks from 1 (1 the best), or with ``whole=False``
     any numbers, as grades and scores are (0 to 10): larger is better (1 is the worst), or
-    with ``smaller`` a smaller number is better (times, strokes, error counts; a time on a
-    clock, ``1:02.35``, is read in seconds)."""
-    numbers = smaller_better_numbers(values, column) if smaller else parse_numbers(values)
+    with ``smaller`` a smaller number is better. Under a title that says a smaller number
+    is better (``timed``: times, strokes, par) a time on a clock, ``1:02.35``, is read in
+    seconds and golf's even par as 0, whichever way up."""
+    numbers = smaller_better_numbers(values, column) if timed else parse_numbers(values)
     written = np.isnan(numbers)
     if written.any():  # places written out: '1st', 'First choice', 'Rank 2', shared 'T2', '=1'
         places = tied_rank_values(values[written])
