@@ -190,7 +190,11 @@ def test_long_grades_with_two_possible_item_columns_are_refused_naming_them():
         read_file(_rows("reviewer,team,assignment,score", rows))
     message = str(caught.value)
     assert "'team'" in message and "'assignment'" in message
-    assert "--format long --items team score --one-is-worst" in message
+    # offered: the column no reviewer grades twice (r0 grades team0 in hw0 and in hw2)
+    assert "--format long --items assignment score --one-is-worst" in message
+    offered = ReadOptions(item_columns=("assignment", "score"), one_is_best=False)
+    assert len(read_file(_rows("reviewer,team,assignment,score", rows), "long",
+                         options=offered).preferences) == 3
 
 
 @pytest.mark.parametrize("text", [

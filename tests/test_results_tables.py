@@ -116,8 +116,12 @@ def test_event_competitor_score_with_decimal_scores_and_ties():
     result = read_file(_csv("Event,Competitor,Score", rows))
     assert result.preferences.to_lists(names=True) == [[frozenset({"Ann", "Bob"}), "Cy"],
                                                        [frozenset({"Bob", "Cy"}), "Ann"]]
-    # decimals cannot be read as whole places: the flip retitles the column
-    assert "'Score (lower is better)'" in _notes(result)
+    # the flip reads the decimals smaller-first: 'Score' promises no whole places
+    flip = read_file(_csv("Event,Competitor,Score", rows), "long",
+                     options=ReadOptions(item_columns=("Competitor", "Score")))
+    assert "--format long --items Competitor Score)" in _notes(result)
+    assert flip.preferences.to_lists(names=True) == [["Cy", frozenset({"Ann", "Bob"})],
+                                                     ["Ann", frozenset({"Bob", "Cy"})]]
 
 
 def test_other_number_columns_and_a_per_row_id_are_left_out():
@@ -227,7 +231,10 @@ def test_two_direction_titled_columns_are_refused_with_the_first_ones_own_direct
 def test_one_number_column_whose_title_says_no_direction_is_refused_with_both_choices():
     error = _refusal(_csv("heat,athlete,result", HEATS))
     assert error.column == "result"
-    assert "'result (lower is better)'" in error.fix and "--one-is-worst" in error.fix
+    assert "--items athlete result);" in error.fix and "--one-is-worst" in error.fix
+    flip = read_file(_csv("heat,athlete,result", HEATS), "long",
+                     options=ReadOptions(item_columns=("athlete", "result")))
+    assert flip.preferences.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
 
 
 def test_the_retitle_the_refusal_suggests_then_reads_lower_first():

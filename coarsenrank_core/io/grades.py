@@ -30,6 +30,7 @@ from .columns import (
     normalise,
     quote_list,
 )
+from .long import long_roles
 from .options import ReadOptions
 from .tables import Table
 
@@ -162,26 +163,28 @@ def command_file(file_name: str | None, sheet: str | int | None = None) -> str:
 
 
 def _command(file: str, item: str, measure: str, worst: bool,
-             no_ranker: bool = False, no_count: bool = False,
+             ranker: str | None = None, no_count: bool = False,
              lists: tuple[str, ...] = ()) -> str:
     return (f"coarsenrank rank {file} --format long --items {shlex.quote(item)} "
-            f"{shlex.quote(measure)}" + (" --ranker ''" if no_ranker else "")
+            f"{shlex.quote(measure)}"
+            + (f" --ranker {shlex.quote(ranker)}" if ranker is not None else "")
             + (" --count ''" if no_count else "")
             + (" --lists " + " ".join(map(shlex.quote, lists)) if lists else "")
             + (" --one-is-worst" if worst else ""))
 
 
-def _ui_choice(item: str, measure: str, worst: bool, no_ranker: bool = False,
+def _ui_choice(item: str, measure: str, worst: bool, ranker: str | None = None,
                lists: tuple[str, ...] = ()) -> str:
     return (f"choose the layout 'long rankings' with the item columns '{item}' then "
-            f"'{measure}'" + (", 'Column naming who ranked': (none)" if no_ranker else "")
+            f"'{measure}'" + ("" if ranker is None else
+                              f", 'Column naming who ranked': {_shown_ranker(ranker)}")
             + (f", 'Columns that together tell one ranking from another': {quote_list(lists)}"
                if lists else "")
             + (" and 'Rank numbers mean: 1 is the worst'" if worst else ""))
 
 
 def long_choice(file: str, item: str, measure: str, worst: bool,
-                no_ranker: bool = False, no_count: bool = False,
+                ranker: str | None = None, no_count: bool = False,
                 lists: tuple[str, ...] = ()) -> str:
     """The choice that reads a long file by hand, in the app and on the command line.
 
@@ -193,9 +196,12 @@ def long_choice(file: str, item: str, measure: str, worst: bool,
         The item column's and the number column's titles.
     worst : bool
         Whether 1 (the smallest number) is the worst (``--one-is-worst``).
-    no_ranker, no_count : bool
-        Whether a column the long reader would take as the ranker, or as the count, is set
-        aside (``--ranker ''``, ``--count ''``).
+    ranker : str, optional
+        The ranker column, when the long reader would not take it as one (``--ranker``);
+        ``""`` sets aside a column it would wrongly take (``--ranker ''``).
+    no_count : bool
+        Whether a column the long reader would take as the count is set aside
+        (``--count ''``).
     lists : tuple of str
         The columns that together tell one ranking from another, when the long reader
         would not find them (``--lists``).
@@ -205,8 +211,12 @@ def long_choice(file: str, item: str, measure: str, worst: bool,
     str
         ``choose the layout ... (in the command line: coarsenrank rank ...)``.
     """
-    return (f"{_ui_choice(item, measure, worst, no_ranker, lists)} (in the command line: "
-            f"{_command(file, item, measure, worst, no_ranker, no_count, lists)})")
+    return (f"{_ui_choice(item, measure, worst, ranker, lists)} (in the command line: "
+            f"{_command(file, item, measure, worst, ranker, no_count, lists)})")
+
+
+def _shown_ranker(ranker: str) -> str:
+    return f"'{ranker}'" if ranker else "(none)"
 
 
 def _several_columns(table: Table, file: str, read: str, columns: list[str],
@@ -333,10 +343,11 @@ def long_grades(table: Table, file_name: str | None = None,
         item = candidates[0]
     elif bare:
         return None
-    else:
+    else:  # the choice offered: the first column that no rater grades twice in one ranking
+        offered = next((j for j in candidates if not grades_twice([*lists, j])), candidates[0])
         raise _several_columns(
             table, file, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
-            [labels[j] for j in candidates], "what is graded", labels[candidates[0]],
+            [labels[j] for j in candidates], "what is graded", labels[offered],
             labels[grade], higher,
             ". The other columns are then left out; a column that splits a rater's grades "
             "into several rankings is used when titled as one: 'task', 'assignment', "
@@ -354,7 +365,10 @@ def long_grades(table: Table, file_name: str | None = None,
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
-    choice = functools.partial(long_choice, file, labels[item], labels[grade])
+    # the long reader, told only the item and grade columns, finds its own ranker
+    found = long_roles(header, ReadOptions(item_columns=(labels[item], labels[grade])))
+    named = None if found.get("ranker") == ranker else labels[ranker]
+    choice = functools.partial(long_choice, file, labels[item], labels[grade], ranker=named)
     if kind == "grade" and not (values <= 0).any() and options.one_is_best:
         low, high = np.nanmin(values), np.nanmax(values)
         raise PreferenceFormatError(

@@ -280,7 +280,7 @@ def results_plan(table: Table, file_name: str | None = None,
                 "competitor. If these rows hold each competitor's overall result (a true "
                 "order), load the file as the ground truth instead.")
     item = _competitor_column(body, event, titled, keys, labels, lines, measure)
-    no_ranker = "ranker" in roles and roles["ranker"] != item
+    ranker = "" if "ranker" in roles and roles["ranker"] != item else None
     count = roles.get("weight")
     where = f"one ranking per '{labels[event]}' of the '{labels[item]}' in it"
     agreeing, conflict = [], ""
@@ -293,11 +293,11 @@ def results_plan(table: Table, file_name: str | None = None,
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
         no_count = count is not None and count not in (item, measures[0])
         gaps = any(not readable[j].all() for j in agreeing)
-        return _plan(body[:, measures[0]], labels, event, item, measures[0],
-                     kinds[measures[0]] or "", where, file, no_ranker, no_count,
+        return _plan(labels, event, item, measures[0],
+                     kinds[measures[0]] or "", where, file, ranker, no_count,
                      [labels[j] for j in agreeing], gaps, lists)
     no_count = count is not None and count != item and (not measures or count != measures[0])
-    choice = functools.partial(long_choice, file, labels[item], no_ranker=no_ranker,
+    choice = functools.partial(long_choice, file, labels[item], ranker=ranker,
                                no_count=no_count, lists=lists)
     if len(directed) > 1 and measures:
         first, kind = labels[measures[0]], kinds[measures[0]]
@@ -312,8 +312,10 @@ def results_plan(table: Table, file_name: str | None = None,
                 "only where a higher number is better); the other columns are then left out.")
     if unsaid and not directed:
         first = labels[unsaid[0]]
-        whole = bool((rank_values(body[:, unsaid[0]]) >= 1).all())
-        smaller = (f"If 1 is the best (places), {choice(first, False)}; " if whole else
+        cells = body[:, unsaid[0]]  # places from 1, or numbers the long reader reads as such
+        plain = bool((rank_values(cells) >= 1).all() or np.isfinite(parse_numbers(cells)).all())
+        smaller = (f"If a smaller number is better, {choice(first, False)}; "
+                   if plain else
                    f"If a smaller number is better, give '{first}' a title that says so "
                    f"('time', 'strokes', 'errors', or '{first} (lower is better)'); ")
         if len(unsaid) > 1:
@@ -482,7 +484,7 @@ def _refuse_untitled_competitor(body: np.ndarray, header: list[str], labels: lis
         "name who competed (player, athlete, runner, team, competitor ...), so the file was "
         "not read on its titles alone.", row=int(lines[0]), column=name,
         fix=f"If '{name}' names who competed, "
-            f"{long_choice(file, name, by, worst, False, False)}; or title it 'competitor'.")
+            f"{long_choice(file, name, by, worst)}; or title it 'competitor'.")
 
 
 def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: list[str],
@@ -524,8 +526,8 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
     return min(once, key=lambda j: (found[j] or ("", 1))[1])
 
 
-def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: int,
-          kind: str, where: str, file: str, no_ranker: bool,
+def _plan(labels: list[str], event: int, item: int, measure: int,
+          kind: str, where: str, file: str, ranker: str | None,
           no_count: bool, agreeing: list[str], gaps: bool = False,
           lists: tuple[str, ...] = ()) -> ResultsPlan:
     """The plan and its note for the one ``measure`` column of ``kind`` (the columns
@@ -538,13 +540,10 @@ def _plan(cells: np.ndarray, labels: list[str], event: int, item: int, measure: 
         how += f" (the title says {quote_list(lower_is_better_words(by))})"
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
-                f"{long_choice(file, name, by, True, no_ranker, no_count, lists)}")
+                f"{long_choice(file, name, by, True, ranker, no_count, lists)}")
     else:
-        whole = bool((rank_values(cells) >= 1).all())
         flip = ("If a lower number is better, "
-                + (long_choice(file, name, by, False, no_ranker, no_count, lists)
-                   if whole else
-                   f"give '{by}' a title that says so, such as '{by} (lower is better)'"))
+                + long_choice(file, name, by, False, ranker, no_count, lists))
     agree = (f" {quote_list(agreeing)} order{'s' if len(agreeing) == 1 else ''} every "
              f"'{labels[event]}' the same way, ties aside"
              + (" (where filled in)" if gaps else "")
