@@ -96,6 +96,16 @@ def test_the_bars_study_knows_the_careless_lists_only_where_the_contamination_wr
     conditions = default_conditions(summarise(rows, "accuracy"))
     # told which raters answered at random, PL-EM gains more than the default can
     assert conditions["informed_gain"] > conditions["careless_gain"] > 0
+    # the accuracy study's fits of the same seeds are kept, not fitted again
+    done = accuracy_study(cells, seeds=1, methods=("consensus", "pl-em"))
+    marked = [dict(r, accuracy=r["accuracy"] + 1.0) for r in done]
+    again = bar_study(cells, seeds=2, done=marked)
+    moved = [(a["seed"], a["method"]) for a, b in zip(again, rows)
+             if a["accuracy"] != b["accuracy"]]
+    assert sorted(moved) == sorted((0, m) for c in ("clean", "40% random rankers")
+                                   for m in ("consensus", "pl-em"))
+    assert [r["accuracy"] for r in rows] == pytest.approx([
+        r["accuracy"] - (1.0 if (r["seed"], r["method"]) in moved else 0.0) for r in again])
 
 
 def test_a_tied_truth_counts_as_covered_when_the_interval_meets_its_block():

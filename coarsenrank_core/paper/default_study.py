@@ -163,25 +163,32 @@ INFORMED = "pl-em, careless lists known"
 
 
 def bar_study(cells: Sequence[StudyCell], seeds: int = BAR_SEEDS,
-              progress: Callable[[int, int], None] | None = None) -> list[dict]:
+              progress: Callable[[int, int], None] | None = None,
+              done: Sequence[dict] = ()) -> list[dict]:
     """The default and PL-EM in every cell and seed, and :data:`INFORMED` where the
     contamination wrote whole lists: the rows of :func:`accuracy_study` for part 1's bars,
-    over more seeds than the tables show."""
+    over more seeds than the tables show. Rows of :func:`accuracy_study` in ``done`` are
+    kept rather than fitted again (the same data, seed for seed)."""
+    known = {(r["exposure"], r["contamination"], r["lists_per_ranker"], r["n_lists"],
+              r["method"], r["seed"]): r["accuracy"] for r in done}
     rows: list[dict] = []
-    for done, cell in enumerate(cells, 1):
+    for finished, cell in enumerate(cells, 1):
+        factors = (cell.exposure, cell.contamination, cell.lists_per_ranker, cell.n_lists)
         for seed in range(seeds):
             prefs, truth, written = study_lists(cell, seed)
-            fits = {m: METHODS[m].run(prefs).scores for m in ("consensus", "pl-em")}
+            accuracy = {m: known.get((*factors, m, seed)) for m in ("consensus", "pl-em")}
+            for method in (m for m, value in accuracy.items() if value is None):
+                accuracy[method] = pairwise_accuracy(METHODS[method].run(prefs).scores, truth)
             if written.any():
                 weights = np.where(written, MIN_WEIGHT, np.asarray(prefs.weights, float))
-                fits[INFORMED] = METHODS["pl-em"].run(prefs._replace(weights=weights)).scores
+                accuracy[INFORMED] = pairwise_accuracy(
+                    METHODS["pl-em"].run(prefs._replace(weights=weights)).scores, truth)
             rows.extend(dict(exposure=cell.exposure, contamination=cell.contamination,
                              lists_per_ranker=cell.lists_per_ranker, n_lists=cell.n_lists,
-                             method=method, seed=seed,
-                             accuracy=pairwise_accuracy(scores, truth))
-                        for method, scores in fits.items())
+                             method=method, seed=seed, accuracy=value)
+                        for method, value in accuracy.items())
         if progress is not None:
-            progress(done, len(cells))
+            progress(finished, len(cells))
     return rows
 
 

@@ -531,10 +531,11 @@ def default_section(datasets: dict, out: Path, seeds: int, quick: bool) -> str:
                    SHORTEST_INTERVAL: shortest_bootstrap_interval}
     rate_params = QUICK_RATE_PARAMS if quick else RATE_PARAMS
     posterior_methods = posterior_interval_methods(rate_params)
-    accuracy = summarise(accuracy_study(cells, seeds), "accuracy")
+    accuracy_rows = accuracy_study(cells, seeds)
+    accuracy = summarise(accuracy_rows, "accuracy")
     write_csv(out / "default_accuracy.csv", accuracy)
     bar_seeds = seeds if quick else max(seeds, BAR_SEEDS)
-    bars = summarise(bar_study(cells, bar_seeds), "accuracy")
+    bars = summarise(bar_study(cells, bar_seeds, done=accuracy_rows), "accuracy")
     write_csv(out / "default_bars.csv", bars)
     interval_seeds = seeds if quick else max(seeds, INTERVAL_SEEDS)
     intervals = interval_study(interval_cells, interval_seeds, methods)
