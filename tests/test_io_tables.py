@@ -83,9 +83,11 @@ def test_the_fast_parse_never_drops_a_cell_the_csv_module_reads(rows, newline):
         assert _filled_cells(table.rows) == _filled_cells(oracle)
 
 
-def test_a_quoted_cell_over_several_lines_is_refused_with_its_line():
-    with pytest.raises(PreferenceFormatError, match="several lines") as info:
-        split_table('a,b\n"c\nd",e\n')
+def test_a_quoted_cell_over_several_lines_is_kept_whole_and_an_unclosed_one_refused():
+    table = split_table('a,b\n"c\nd",e\nf,g\n')  # a comment typed over two lines
+    assert table.row(1) == ["c\nd", "e"] and list(table.lines) == [1, 2, 4]
+    with pytest.raises(PreferenceFormatError, match="never closed") as info:
+        split_table('a,b\n"c,d\ne,f\n')
     assert info.value.row == 2
 
 

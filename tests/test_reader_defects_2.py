@@ -304,6 +304,31 @@ def test_a_quoted_cell_of_several_lines_is_called_a_list_not_a_stray_quote():
     assert "'Rome > Paris > London'" in error.fix
 
 
+@pytest.mark.parametrize("text, row, column", [
+    (b'ranker,first,second\nAnn,"Rome\nParis",London\nBob,Paris,Rome\n', 2, "first"),
+    (b'ranker,item,rank\nu,a,2\nu,"b\nc",1\n', 3, "item"),
+])
+def test_a_list_typed_over_several_lines_in_an_item_cell_is_refused_where_it_is(text, row,
+                                                                              column):
+    error = refusal(text)
+    assert (error.row, error.column) == (row, column) and "holds several lines" in error.reason
+
+
+@pytest.mark.parametrize("text", [
+    # Google Forms and Microsoft Forms: a comment answered over two lines
+    b'Timestamp,Rank [Apple],Rank [Banana],Rank [Cherry],Comments\r\n'
+    b'5/1/2024 10:00:00,1,2,3,"line one\nline two"\r\n5/1/2024 10:01:00,2,3,1,\r\n'
+    b'5/1/2024 10:02:00,3,1,2,ok\r\n',
+    b'ID,Start time,Completion time,Email,Name,Rank these fruits,Any comments?\r\n'
+    b'1,5/1/24 10:00:00,5/1/24 10:03:00,anonymous,,Apple;Cherry;Banana;,\r\n'
+    b'2,5/1/24 10:00:00,5/1/24 10:04:00,anonymous,,Banana;Cherry;Apple;,"very good\r\nreally"\r\n'
+    b'3,5/1/24 10:00:00,5/1/24 10:05:00,anonymous,,Cherry;Apple;Banana;,\r\n',
+])
+def test_a_comment_over_several_lines_beside_the_rankings_is_no_reason_to_refuse(text):
+    lists = read_file(text).preferences.to_lists(names=True)
+    assert len(lists) == 3 and all(sorted(x) == ["Apple", "Banana", "Cherry"] for x in lists)
+
+
 def test_an_unclosed_quote_is_still_called_one():
     error = refusal(b'Name,My ranking\nAnn,"Rome;Paris\nBob,Paris;Rome\n')
     assert error.row == 2 and "never closed" in error.reason

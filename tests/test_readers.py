@@ -411,7 +411,7 @@ def test_delimiter_sniffing():
 
 def test_row_numbers_count_blank_lines_and_multi_line_cells():
     error = fails('ranker,item,rank\n\n"u\nv",a,1\n\nu,b,zero\n')
-    assert error.row == 3  # the quoted cell running over lines 3-4 is reported first
+    assert error.row == 6  # the ranker's name over lines 3-4 is kept, and counted
     error = fails("ranker,item,rank\n\nu,a,1\n\n\nu,b,zero\n")
     assert error.row == 6
 

@@ -16,7 +16,7 @@ from .content import NUMBERED_LIST
 from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared
-from .tables import padded
+from .tables import multiline_error, padded
 from .wide import item_columns
 
 __all__ = ["ranking_column", "read_cell"]
@@ -134,6 +134,9 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     first_of_pref = np.r_[True, pref[1:] != pref[:-1]][:pref.size]  # no entry: none
     group = group_rank - np.repeat(group_rank[first_of_pref],
                                    np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
+    broken = np.flatnonzero(pd.Series(names, dtype=object).str.contains(r"[\r\n]").to_numpy())
+    if broken.size:  # a list typed with line breaks (Alt+Enter) in one cell
+        raise multiline_error(int(line[pref[broken[0]]]), prepared.label(column), True)
     item, item_names = factorize(names)
     refuse_counts_in_names(item_names, line, prepared.label(column))
     pref, group, item, item_names, notes = written_ranks(pref, group, item, item_names, line,

@@ -44,7 +44,7 @@ from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
 from .survey import Prepared, platform_fix, prepare, without_title_rows
-from .tables import Table, padded, split_table
+from .tables import Table, multiline_item_error, padded, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
 __all__ = ["Format", "FORMAT_LIST", "FORMATS", "Source", "read_file", "detect", "extensions"]
@@ -502,6 +502,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_counts_per_place(file.prepared)
             _refuse_tick_grid(file.prepared)
         prefs = fmt.read(file)
+        if fmt.table:
+            _refuse_multiline_items(prefs, file.table)
     except PreferenceFormatError as error:
         if format == "auto" and fmt.id == "wide":
             error = _with_long_hint(error, file.prepared)
@@ -539,6 +541,14 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         except PreferenceFormatError as error:
             raise _with_platform(error, file, fmt) from None
     return ReadResult(prefs, report)
+
+
+def _refuse_multiline_items(prefs: Preferences, table: Table) -> None:
+    """Refuse an item named over several lines: a list typed with line breaks in one cell
+    (a line break in a skipped column, a comment or a question's text, is no item)."""
+    broken = next((n for n in prefs.item_names if "\n" in n or "\r" in n), None)
+    if broken is not None:
+        raise multiline_item_error(table, broken)
 
 
 def _with_long_hint(error: PreferenceFormatError, prepared: Prepared) -> PreferenceFormatError:

@@ -176,7 +176,23 @@ def _mixed_delimiter_error(line: int, found: str, used: str) -> PreferenceFormat
             "spreadsheet program as CSV does this).")
 
 
-def _multiline_error(line: int, column: str, quotes_balanced: bool) -> PreferenceFormatError:
+def multiline_item_error(table: Table, name: str) -> PreferenceFormatError:
+    """The refusal of an item named over several lines (``name``): a list typed with line
+    breaks in one cell, named at the first cell of ``table`` that holds its first line."""
+    first = re.split(r"[\r\n]", name, maxsplit=1)[0]
+    found = []  # (row, column) of the first such cell of each column
+    for j in range(table.cells.shape[1]):
+        column = pd.Series(table.cells[:, j], dtype=object).astype(str)
+        hits = np.flatnonzero((column.str.contains(r"[\r\n]", regex=True)
+                               & column.str.contains(first, regex=False)).to_numpy())
+        if hits.size:
+            found.append((int(hits[0]), j))
+    i, j = min(found, default=(0, 0))
+    title = str(table.cells[0, j]) if i and table.cells[0, j] else str(j + 1)
+    return multiline_error(int(table.lines[i]), title, True)
+
+
+def multiline_error(line: int, column: str, quotes_balanced: bool) -> PreferenceFormatError:
     """A cell over several lines: a list typed with line breaks in one cell when every
     quote mark of the file is closed, else a quote mark opened and never closed."""
     if quotes_balanced:
@@ -439,12 +455,15 @@ def _split_slow(text: str, delimiter: str) -> Table:
     """The csv module's reading, record by record, with the line each record starts on."""
     rows: list[list[str]] = []
     lines = []
+    balanced = text.count('"') % 2 == 0
     for line, record in _nonblank(csv_records(text, delimiter)):
         cells = [c.strip() for c in record]
         for j, cell in enumerate(cells):
-            if "\n" in cell or "\r" in cell:
+            # a quoted cell over several lines (a comment, a question's text) is kept: the
+            # read refuses it only where it would name an item (multiline_item_error)
+            if not balanced and ("\n" in cell or "\r" in cell):
                 title = rows[0][j] if rows and j < len(rows[0]) and rows[0][j] else str(j + 1)
-                raise _multiline_error(line, title, text.count('"') % 2 == 0)
+                raise multiline_error(line, title, False)
         rows.append(cells)
         lines.append(line)
     return Table.from_rows(rows, lines, delimiter)

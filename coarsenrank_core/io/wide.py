@@ -16,7 +16,7 @@ from .content import is_ballot_mark
 from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared, has_rank_header, is_wide_header, looks_like_rank
-from .tables import padded
+from .tables import multiline_error, padded
 
 __all__ = ["read_wide", "has_rank_header", "is_wide_header"]
 
@@ -66,6 +66,11 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         cell_index, item, item_names = split_ties(block.ravel())
     n_cols = max(len(columns), 1)
     pref = cell_index // n_cols
+    broken = [k for k, name in enumerate(item_names) if "\n" in name or "\r" in name]
+    if broken:  # a list typed with line breaks (Alt+Enter) in one cell
+        first = int(cell_index[np.flatnonzero(item == broken[0])[0]])
+        raise multiline_error(int(line[first // n_cols]),
+                              prepared.label(columns[first % n_cols]), True)
     refuse_counts_in_names(item_names, prepared.lines)
     filled = np.zeros(block.size, dtype=bool)
     filled[cell_index] = True
