@@ -237,6 +237,16 @@ def test_rank_titles_and_ballot_marks():
         == [True, True, True, False, False]
 
 
+def test_the_packages_own_export_keeps_an_item_named_like_a_ballot_mark():
+    from coarsenrank_core import Preferences
+
+    prefs = Preferences.from_lists([[0, 1], [1, 0]], item_names=["Blank", "Skipped"])
+    assert read_file(prefs.to_csv().encode()).preferences.to_lists(names=True) == [
+        ["Blank", "Skipped"], ["Skipped", "Blank"]]
+    ballots = b"ranker,item,rank\nu,a,1\nu,undervote,2\nu,b,3\nv,b,1\nv,a,2\n"
+    assert read_file(ballots).preferences.to_lists(names=True) == [["a", "b"], ["b", "a"]]
+
+
 # ---------------------------------------------------------------------------- warnings, messages
 @pytest.mark.parametrize(("text", "words"), [
     (b"a,b,c,d,e\nx,y,z,w,v\n", "more items (10) than rankings (2)"),

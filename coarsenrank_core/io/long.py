@@ -6,9 +6,10 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 from ..errors import PreferenceFormatError
-from ..preferences import Preferences
+from ..preferences import CANONICAL_COLUMNS, Preferences
 from .assembly import (
     assemble,
     factorize,
@@ -196,7 +197,9 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     keys = ranking_keys(header, roles, cells)
     line = np.asarray(lines[1:], dtype=np.intp)
     item_col, rank_col = roles["item"], roles["rank"]
-    marks = is_ballot_mark(cells[:, item_col])
+    # the package's own export names its items as they are, even 'Blank' or 'Skipped'
+    own_export = tuple(c.strip().lower() for c in header) == CANONICAL_COLUMNS
+    marks = is_ballot_mark(cells[:, item_col]) & (not own_export)
     notes = []
     if marks.any():  # undervote, overvote, write-in: no candidate at that rank
         notes.append(skipped_note(line[marks], "row", "holding a ballot mark (undervote, "
@@ -268,9 +271,13 @@ _PAR_WORDS = frozenset({"par", "topar", "overpar"})
 def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
     """The numbers of a column titled ``title`` whose title says a smaller number is better:
     plain numbers, times on a clock in seconds (``1:02.35`` is 62.35), and, where the title
-    names par (``To Par``), golf's even par (``E``) as 0; NaN in any other cell."""
+    names par (``To Par``), golf's even par (``E``) as 0; NaN in any other cell. A number
+    written with a plus sign is a gap behind the leader (``+5.478``), not a time, count or
+    score of its own, unless the title names par (``+2`` over par): NaN there too."""
     values = np.asarray(values, dtype=object)
     numbers = parse_numbers(values)
+    if not _PAR_WORDS & set(lower_is_better_words(title)):
+        numbers[is_gap(values)] = np.nan
     written = np.isnan(numbers)
     if written.any():
         numbers[written] = parse_durations(values[written])
@@ -278,6 +285,12 @@ def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
     if written.any():
         numbers[np.flatnonzero(written)[_even_par(values[written], title)]] = 0.0
     return numbers
+
+
+def is_gap(values: np.ndarray) -> np.ndarray:
+    """Which cells are written with a leading plus sign (``+5.478``, ``+1 lap``)."""
+    return np.asarray(pd.Series(values, dtype=object).astype(str).str.lstrip().str.startswith(
+        "+").to_numpy(), dtype=bool)
 
 
 def _even_par(values: np.ndarray, title: str) -> np.ndarray:
