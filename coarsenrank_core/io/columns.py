@@ -84,7 +84,9 @@ def is_school_task(title: str) -> bool:
 #: results table: ``heat``, ``Race No``, ``game_id``, ``Event Name``), each event one ranking.
 EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg", "contest",
                "competition", "tournament", "tourney", "week", "day", "matchday", "gameweek",
-               "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix")
+               "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix",
+               "year", "season", "games", "edition", "olympics", "championship",
+               "championships")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
 _EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)
 #: Titles of a column naming who or what competed in a results table (with ``id`` or
@@ -133,7 +135,8 @@ LOWER_WORDS = frozenset({
 NOT_LOWER_WORDS = frozenset({
     "higher", "bonus", "saved", "start", "started", "end", "ended", "submit", "submitted",
     "creation", "created", "accept", "accepted", "approval", "approved", "rejection",
-    "modified", "updated", "date", "day", "stamp", "utc", "local", "clock", "zone"})
+    "modified", "updated", "date", "day", "stamp", "utc", "local", "clock", "zone",
+    "survived", "survival", "survive", "alive", "lasted", "uptime", "possession"})
 #: Words that end a title glued onto a word before it (``penaltypoints``, ``errorcount``).
 _GLUED_ENDS = ("points", "point", "score", "scores", "count", "total", "grade", "rating")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

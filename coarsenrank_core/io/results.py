@@ -24,7 +24,7 @@ from .columns import (
     shown_cell,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
-from .long import smaller_better_numbers
+from .long import is_gap, smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -35,9 +35,12 @@ __all__ = ["ResultsPlan", "results_plan"]
 #: (``score``, ``points``, ``rating`` ...): counts of what a competitor won.
 _HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks"})
 #: Titles of a results column of places, besides ``rank``, ``place`` and ``position``.
-_PLACE_TITLES = frozenset({"pos", "placing", "placement", "standing", "finishposition",
-                           "finishingposition", "finalposition", "finishplace", "finalplace",
-                           "finalrank", "overallplace", "overallrank"})
+_PLACE_TITLES = frozenset({"pos", "posn", "rk", "plc", "placing", "placement", "placed",
+                           "standing", "finish", "fin", "finishpos", "finishposition",
+                           "finishingposition", "finishingplace", "finalposition",
+                           "finishplace", "finalplace", "finalrank", "finalstanding",
+                           "overallplace", "overallrank", "overallposition", "overallpos",
+                           "positionorder", "classification", "classified"})
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
 #: Titles that name a person without saying who they are: in a results table (an event and
@@ -61,6 +64,17 @@ def _how(kind: str | None) -> str:
     """Which way up a number column of ``kind`` goes, as the messages say it."""
     return {"rank": "1 the best", "lower": "a lower number better"}.get(
         kind or "", "a higher number better")
+
+
+#: Words of a penalty taken off a result: beside another number column (a skater's total
+#: score and its deductions) such a column is a part of the result, not the result.
+_PENALTY_WORDS = frozenset({"penalty", "penalties", "deduction", "deductions", "deducted"})
+
+
+def _only_penalty(title: str) -> bool:
+    """Whether the only words of ``title`` saying a smaller number is better name a penalty."""
+    words = set(lower_is_better_words(title))
+    return bool(words) and words <= _PENALTY_WORDS
 
 
 def _measure_kind(title: str) -> str | None:
@@ -234,10 +248,13 @@ def results_plan(table: Table, file_name: str | None = None,
         _refuse_untitled_competitor(body, header, labels, filled, events, file, lines=
                                     table.lines)
         return None
+    _refuse_opponents(body, labels, keys, filled, titled[0], table.lines)
     rest = [j for j in filled if j not in events and j not in titled]
     kinds = {j: _measure_kind(header[j]) for j in rest}
     readable = {j: _readable(body[:, j], kinds[j], header[j]) for j in rest}
     numbers = [j for j in rest if readable[j].all()]
+    if any(kinds[j] not in _DIRECTED for j in numbers):  # a total beside its deductions
+        kinds.update({j: None for j in numbers if _only_penalty(header[j])})
     directed = [j for j in rest if kinds[j] in _DIRECTED]  # readable or not
     measures = [j for j in numbers if kinds[j] in _DIRECTED]
     unsaid = [j for j in numbers if kinds[j] not in _DIRECTED]
@@ -252,7 +269,8 @@ def results_plan(table: Table, file_name: str | None = None,
         places = [j for j in measures if kinds[j] == "rank"]
         if _joined_apart(body[:, events], joined) and (
                 chosen is not None
-                or _events_split(body, events[0], joined, [titled[0], *places])):
+                or _events_split(body, events[0], joined, [titled[0], *places])
+                or _events_each_placed(body, events, joined, places)):
             # one ranking per heat of each round: the events as one column, shown 'R1 / H2'
             lists = tuple(labels[j] for j in events)
             body = np.column_stack([body, joined])
@@ -338,6 +356,14 @@ def results_plan(table: Table, file_name: str | None = None,
     clock = ":" in value and bool(np.isfinite(parse_numbers(
         np.asarray(value.replace(":", ""), dtype=object))))
     timed = kinds[j] == "lower"
+    if timed and bool(is_gap(np.asarray([value], dtype=object))[0]):
+        raise PreferenceFormatError(
+            f"This looks like a results table, {where}, ordered by '{labels[j]}', but this "
+            f"row holds {shown_cell(value)}, a gap behind the leader rather than a time of "
+            "its own, so it cannot be ordered against the leader's time.",
+            row=int(lines[1 + bad]), column=labels[j],
+            fix="Write each competitor's own time (the leader's time plus the gap), or "
+                "order the rankings by a column of places, then load the file again.")
     why = (f"{shown_cell(value)}, which is not a time on a clock (minutes:seconds with the "
            "seconds below 60, or hours:minutes:seconds)" if clock and timed else
            f"{shown_cell(value)}, written with a colon, which is not read as a number"
@@ -352,6 +378,29 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+#: Titles of a column naming whom a competitor played in that row's game.
+_OPPONENT_TITLES = frozenset({"opponent", "opponents", "opp", "opponentname", "opponentteam",
+                              "opponentid", "vs", "versus", "against", "opposition", "rival"})
+
+
+def _refuse_opponents(body: np.ndarray, labels: list[str], keys: list[str],
+                      filled: list[int], competitor: int, lines: np.ndarray) -> None:
+    """Refuse a log of games, one row per competitor and game with the opponent named: its
+    numbers say who won each game, not how a round's competitors rank against each other."""
+    for j in filled:
+        if keys[j] in _OPPONENT_TITLES and bool(
+                np.isin(body[:, j], body[:, competitor]).mean() >= 0.5):
+            raise PreferenceFormatError(
+                f"This looks like a log of games: each row names a '{labels[competitor]}' and "
+                f"the '{labels[j]}' they played, so its numbers say who won each game, not how "
+                "the competitors of one round rank against each other.", row=int(lines[0]),
+                column=labels[j],
+                fix="Keep one row per game with its two sides and who won ('winner,loser', "
+                    "or 'left,right' with the outcome: 1, 0 or 0.5 for a draw) and load it as "
+                    "pairwise comparisons; a game written twice, once from each side, is "
+                    "then counted twice.")
 
 
 def _joined(cells: np.ndarray) -> np.ndarray:
@@ -372,6 +421,23 @@ def _events_split(body: np.ndarray, first_event: int, joined: np.ndarray,
     first = body[:, first_event].astype(object)
     return any(not pd.Series(first + "\x00" + body[:, j]).is_unique
                and pd.Series(joined + "\x00" + body[:, j]).is_unique for j in columns)
+
+
+def _events_each_placed(body: np.ndarray, events: list[int], joined: np.ndarray,
+                        places: list[int]) -> bool:
+    """Whether some event column alone repeats a place (``places``: the place columns)
+    that all of them together (``joined``) never repeat, and every joined event has a 1st
+    place: a race held in two years, a round of two seasons. A category of athletes within
+    a race repeats places too, but its athletes' best place is rarely 1st in every race."""
+    for j in places:
+        ranks = rank_values(body[:, j])
+        firsts = pd.Series(ranks == 1).groupby(pd.Series(joined)).any()
+        if not (bool(firsts.all()) and pd.Series(joined + "\x00" + body[:, j]).is_unique):
+            continue
+        if any(not pd.Series(body[:, e].astype(object) + "\x00" + body[:, j]).is_unique
+               for e in events):
+            return True
+    return False
 
 
 def _joined_apart(cells: np.ndarray, joined: np.ndarray) -> bool:

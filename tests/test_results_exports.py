@@ -1,0 +1,103 @@
+"""Results tables as sports sites and data sets export them: seasons, gaps, places by other
+names, deductions and game logs, read right or refused with a reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.io import read_file
+
+
+def _csv(header: str, rows: list[tuple]) -> bytes:
+    return (header + "\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n").encode()
+
+
+def _refusal(data: bytes) -> PreferenceFormatError:
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(data)
+    return caught.value
+
+
+# the same race in two years: each year's 1st, 2nd and 3rd
+TWO_YEARS = [("Monaco", "Prost", 1), ("Monaco", "Berger", 2), ("Monaco", "Alboreto", 3),
+             ("Monaco", "Verstappen", 1), ("Monaco", "Alonso", 2), ("Monaco", "Ocon", 3)]
+
+
+@pytest.mark.parametrize("first, values", [("year", (1988, 2023)), ("season", (1988, 2023)),
+                                           ("Games", ("Seoul 1988", "Tokyo 2020")),
+                                           ("Edition", ("1st", "36th"))])
+def test_a_race_held_in_two_years_is_two_rankings_not_one_of_made_up_ties(first, values):
+    rows = [(values[k // 3], *row) for k, row in enumerate(TWO_YEARS)]
+    result = read_file(_csv(f"{first},race,driver,position", rows))
+    assert result.preferences.to_lists(names=True) == [["Prost", "Berger", "Alboreto"],
+                                                       ["Verstappen", "Alonso", "Ocon"]]
+
+
+def test_a_round_of_two_seasons_is_split_by_the_season():
+    rows = [(1988, 1, "prost", 1, 9), (1988, 1, "berger", 2, 6), (1988, 2, "berger", 1, 9),
+            (1988, 2, "prost", 2, 6), (2023, 1, "max", 1, 25), (2023, 1, "alonso", 2, 18)]
+    lists = read_file(_csv("season,round,driverId,position,points", rows)).preferences
+    assert lists.to_lists(names=True) == [["prost", "berger"], ["berger", "prost"],
+                                          ["max", "alonso"]]
+
+
+def test_a_category_of_athletes_with_no_winner_of_its_own_still_splits_nothing():
+    # within each race the 'event' column repeats places, but a category has no 1st place
+    rows = [(1, "a", 1, "sprint"), (1, "b", 2, "dist"), (1, "c", 3, "sprint"),
+            (2, "a", 2, "sprint"), (2, "b", 1, "dist"), (2, "c", 3, "sprint")]
+    assert "each name an event" in _refusal(_csv("round,athlete,place,event", rows)).reason
+
+
+@pytest.mark.parametrize("time", ["+5.478", "+1:03.512", "+1 Lap"])
+def test_a_gap_behind_the_leader_is_refused_not_read_as_a_time(time):
+    rows = [(18, "Hamilton", "1:34:50.616"), (18, "Heidfeld", time), (18, "Rosberg", "+8.163"),
+            (19, "Hamilton", "1:31:18.555"), (19, "Rosberg", "+5.478")]
+    error = _refusal(_csv("raceId,driver,time", rows))
+    assert (error.row, error.column) == (3, "time") and "a gap behind the leader" in error.reason
+
+
+def test_a_score_over_par_keeps_its_plus_sign():
+    rows = [(1, "Ann", "-2"), (1, "Bob", "+1"), (1, "Cy", "+3"), (2, "Ann", "+1"),
+            (2, "Bob", "-1")]
+    lists = read_file(_csv("Round,Player,To Par", rows)).preferences.to_lists(names=True)
+    assert lists == [["Ann", "Bob", "Cy"], ["Bob", "Ann"]]
+
+
+@pytest.mark.parametrize("title", ["Finish", "Fin", "Posn", "Rk", "positionOrder",
+                                   "Classification"])
+def test_a_place_under_another_name_is_checked_against_the_points(title):
+    rows = [("R1", "A", 1, 25), ("R1", "B", 2, 18), ("R1", "C", 3, 20), ("R2", "A", 2, 18),
+            ("R2", "B", 1, 25), ("R2", "C", 3, 15)]
+    error = _refusal(_csv(f"Race,Driver,{title},Points", rows))
+    assert "they disagree" in error.reason  # C's fastest-lap bonus: points are not the order
+    agreeing = [r[:3] + (max(0, 30 - 10 * r[2]),) for r in rows]
+    result = read_file(_csv(f"Race,Driver,{title},Points", agreeing))
+    assert result.preferences.to_lists(names=True) == [["A", "B", "C"], ["B", "A", "C"]]
+
+
+@pytest.mark.parametrize("title", ["Time Survived", "Survival Time", "Time Alive"])
+def test_a_time_survived_is_not_read_as_smaller_is_better(title):
+    rows = [(1, "Ann", 1520), (1, "Bob", 300), (1, "Cat", 910), (2, "Ann", 200),
+            (2, "Bob", 700)]
+    error = _refusal(_csv(f"Match,Player,{title}", rows))
+    assert "does not say whether a higher or a lower number" in error.reason
+
+
+def test_a_total_beside_its_deductions_is_not_ordered_by_the_deductions():
+    rows = [("SP", "Hanyu", 111.82, 0), ("SP", "Chen", 107.40, 0), ("SP", "Uno", 94.71, 1),
+            ("FS", "Hanyu", 206.67, 0), ("FS", "Chen", 215.08, 1), ("FS", "Uno", 182.26, 2)]
+    error = _refusal(_csv("Event,Skater,TSS,Deductions", rows))
+    assert "'TSS', 'Deductions' all hold numbers" in error.reason
+    alone = read_file(_csv("Event,Gymnast,Deductions", [r[:2] + r[3:] for r in rows]))
+    assert alone.preferences.to_lists(names=True)[1] == ["Hanyu", "Chen", "Uno"]
+
+
+@pytest.mark.parametrize("opponent", ["Opponent", "vs", "Opp"])
+def test_a_log_of_games_with_the_opponent_named_is_refused_as_games(opponent):
+    rows = [(1, "Carlsen", "Nakamura", 1), (1, "Nakamura", "Carlsen", 0),
+            (1, "Caruana", "Ding", 0.5), (1, "Ding", "Caruana", 0.5),
+            (2, "Nakamura", "Caruana", 0), (2, "Caruana", "Nakamura", 1)]
+    error = _refusal(_csv(f"Round,Player,{opponent},Points", rows))
+    assert error.column == opponent and "a log of games" in error.reason
+    assert "pairwise" in error.fix
