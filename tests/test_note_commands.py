@@ -41,6 +41,14 @@ CASES = {
     "decimals": _csv("Event,Competitor,Score", MARKS),
     "no direction": _csv("heat,athlete,result", MARKS),
     "club": _csv("Event,Club,Points", MARKS),
+    # what is graded beside what splits the rankings: the command names the split
+    "dives": _csv("Judge,Diver,Dive,Score",
+                  [(j, d, k, 7 + (ord(d[0]) + 3 * k + ord(j[1])) % 5 / 2) for j in ("J1", "J2")
+                   for k in (1, 2) for d in ("Daley", "Chen", "Xie")]),
+    "criteria": _csv("Assignment,Reviewer,Author,Document,Criterion,Rating",
+                     [("Essay 1", r, a, f"{a}.docx", c, 3 + (len(r + a + c) % 5))
+                      for r in ("alice", "bob", "carol") for a in ("alice", "bob", "carol")
+                      if a != r for c in ("Thesis", "Evidence")]),
     "two readable columns": _csv("reviewer,team,assignment,score",
                                  [(r, f"team{k % 2}", f"hw{k % 3}", g)
                                   for k, (r, _, g) in enumerate(MARKS)]),

@@ -219,17 +219,28 @@ def _shown_ranker(ranker: str) -> str:
     return f"'{ranker}'" if ranker else "(none)"
 
 
+def _aliases(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two columns name the same things (an author and their document): each value
+    of one goes with one value of the other."""
+    pairs = pd.Series(first, dtype=object) + "\x00" + pd.Series(second, dtype=object)
+    return pairs.nunique() == pd.Series(first).nunique() == pd.Series(second).nunique()
+
+
 def _several_columns(table: Table, file: str, read: str, columns: list[str],
                      role: str, item: str, grade: str, worst: bool,
-                     after: str) -> PreferenceFormatError:
+                     after: str, lists: tuple[str, ...] = (),
+                     ranker: str | None = None) -> PreferenceFormatError:
     """The refusal of a file in which ``columns`` could each be ``role`` (what is graded,
     or the grade): it says what was ``read``, and gives the choice that reads the file with
-    ``item`` and ``grade`` (the first of the columns in its role), then ``after``."""
+    ``item`` and ``grade`` (the first of the columns in its role; ``lists``, the columns
+    that then split a rater's grades into rankings; ``ranker``, the rater's column where the
+    long reader would not find it), then ``after``."""
     first = grade if role == "the grade" else item
+    choice = long_choice(file, item, grade, worst, ranker=ranker, lists=lists)
     return PreferenceFormatError(
         f"This looks like one row per grade: {read}, but the columns {quote_list(columns)} "
         f"could each be {role}.", row=int(table.lines[0]),
-        fix=f"If '{first}' is {role}, {long_choice(file, item, grade, worst)}; for "
+        fix=f"If '{first}' is {role}, {choice}; for "
             f"another column, put its title in place of '{first}'{after}")
 
 
@@ -343,15 +354,25 @@ def long_grades(table: Table, file_name: str | None = None,
         item = candidates[0]
     elif bare:
         return None
-    else:  # the choice offered: the first column that no rater grades twice in one ranking
-        offered = next((j for j in candidates if not grades_twice([*lists, j])), candidates[0])
+    else:  # the choice offered: the first column that no rater grades twice in one ranking,
+        # else the first with the other candidates as the columns that split the rankings
+        offered = next((j for j in candidates if not grades_twice([*lists, j])), None)
+        splits: tuple[str, ...] = ()
+        if offered is None:
+            offered = candidates[0]
+            others = [j for j in candidates if j != offered
+                      and not _aliases(body[:, j], body[:, offered])]
+            if not grades_twice([*lists, *others, offered]):
+                splits = tuple(labels[j] for j in (*lists, *others))
+        found = long_roles(header, ReadOptions(item_columns=(labels[offered], labels[grade])))
         raise _several_columns(
             table, file, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
             [labels[j] for j in candidates], "what is graded", labels[offered],
             labels[grade], higher,
             ". The other columns are then left out; a column that splits a rater's grades "
             "into several rankings is used when titled as one: 'task', 'assignment', "
-            "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.")
+            "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.", splits,
+            None if found.get("ranker") == ranker else labels[ranker])
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
     if len(numbers) > 1 and bare:
