@@ -223,7 +223,7 @@ def _aliases(first: np.ndarray, second: np.ndarray) -> bool:
     """Whether two columns name the same things (an author and their document): each value
     of one goes with one value of the other."""
     pairs = pd.Series(first, dtype=object) + "\x00" + pd.Series(second, dtype=object)
-    return pairs.nunique() == pd.Series(first).nunique() == pd.Series(second).nunique()
+    return bool(pairs.nunique() == pd.Series(first).nunique() == pd.Series(second).nunique())
 
 
 def _several_columns(table: Table, file: str, read: str, columns: list[str],
