@@ -43,6 +43,11 @@ def test_ranker_ids():
     assert ranker_ids(np.array(["", ""], dtype=object), np.arange(2), "r") == (None, None)
     with pytest.raises(PreferenceFormatError, match="ranker is blank"):
         ranker_ids(np.array(["a", ""], dtype=object), np.arange(2), "r")
+    notes: list[str] = []  # one ranking a row: a blank name is an anonymous ranker
+    codes, names = ranker_ids(np.array(["a", "", "a", ""], dtype=object), np.arange(2, 6),
+                              "Name", notes, anonymous=True)
+    assert codes.tolist() == [0, 1, 0, 2] and names == ("a", "(row 3)", "(row 5)")
+    assert notes == ["2 rankings name no one in 'Name': each is taken as a ranker of its own"]
     codes, names = ranker_ids(np.array(["'=x", "=x"], dtype=object), np.arange(2), "r")
     assert codes.tolist() == [0, 0] and names == ("=x",)
 

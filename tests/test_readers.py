@@ -138,9 +138,10 @@ def test_wide_duplicate_item_names_both_cells():
     assert "same cell" in same_cell.reason
 
 
-def test_wide_blank_ranker_among_named_ones():
-    error = fails("ranker,1st,2nd\nann,a,b\n,b,a\n")
-    assert (error.row, error.column) == (3, "ranker")
+def test_wide_blank_ranker_among_named_ones_is_a_ranker_of_its_own():
+    prefs = read("ranker,1st,2nd\nann,a,b\n,b,a\nann,a,b\n")
+    assert rankers_of(prefs) == ["ann", "(row 3)", "ann"]
+    assert any("name no one in 'ranker'" in n for n in prefs.notes)
     assert not read("ranker,1st,2nd\n,a,b\n,b,a\n").has_rankers
 
 

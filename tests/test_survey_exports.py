@@ -698,3 +698,15 @@ def test_limesurvey_full_headings_are_named_limesurvey_not_qualtrics():
 
     report = read_file(text).report
     assert report.platform == "LimeSurvey"
+
+
+def test_an_optional_name_left_blank_is_a_respondent_of_their_own():
+    text = (b"Timestamp,Your name (optional),Rank these fruits [Apple],"
+            b"Rank these fruits [Banana],Rank these fruits [Cherry]\n"
+            b"5/1/2024 10:00:00,Ann,1,3,2\n5/1/2024 10:05:12,,2,1,3\n"
+            b"5/2/2024 9:01:44,,3,2,1\n5/2/2024 9:03:44,Ann,1,2,3\n")
+    prefs = read_file(text).preferences
+    assert prefs.ranker_names == ("Ann", "(row 3)", "(row 4)")
+    assert prefs.ranker_index.tolist() == [0, 1, 2, 0]
+    with pytest.raises(PreferenceFormatError, match="ranker is blank"):  # long: whose rows?
+        read_file(b"ranker,item,rank\nu,a,1\nu,b,2\n,a,2\n,b,1\n")

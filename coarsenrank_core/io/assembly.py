@@ -112,19 +112,28 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
 
 
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
-               notes: list[str] | None = None
+               notes: list[str] | None = None, anonymous: bool = False
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
     """Ranker ids in order of first appearance, or (None, None) when all cells are blank.
 
     Names that differ only in Unicode form, invisible characters or spacing (``Ann  Lee``
     and ``Ann Lee``) are one ranker, as look-alike item names are one item
-    (:func:`unify_names`); the note saying so is appended to ``notes``.
+    (:func:`unify_names`); the note saying so is appended to ``notes``. A blank cell among
+    names is refused, unless each value is one whole ranking's (``anonymous``: a row of a
+    survey whose name question was optional), when it is a ranker of its own, named by its
+    row (``(row 3)``), with a note.
     """
     values = np.asarray(values, dtype=object)
     blank = values == ""
     if blank.all():
         return None, None
-    if blank.any():
+    if blank.any() and anonymous:
+        values = values.copy()
+        values[blank] = [f"(row {line})" for line in np.asarray(lines)[blank]]
+        if notes is not None:
+            notes.append(f"{plural(int(blank.sum()), 'ranking')} name no one in '{column}': "
+                         "each is taken as a ranker of its own")
+    elif blank.any():
         i = int(np.flatnonzero(blank)[0])
         raise PreferenceFormatError(
             "The ranker is blank on this row, while other rows name one.",
@@ -212,7 +221,8 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
     ranker_codes, ranker_names = (None, None)
     if rankers is not None:
         ranker_codes, ranker_names = ranker_ids(np.asarray(rankers, dtype=object)[keep],
-                                                pref_lines[keep], ranker_column, notes)
+                                                pref_lines[keep], ranker_column, notes,
+                                                anonymous=unit == "row")
     if keep.all():
         items, groups = item, group
     else:
