@@ -63,9 +63,13 @@ _NOT_RANKED = frozenset({"", "-", "–", "—", "n/a", "na", "nan", "none", "nul
 _MISSING_CODES = frozenset({"-99"})
 _ORDINAL_WORDS = ORDINALS.split("|")[:-1]
 _RANK_CELL = re.compile(
-    r"(?:rank(?:ed)?|choice|place|position|preference|pref|no|nr|number|\#)?[\s_.#:-]*"
+    # Google Forms names a grid's answer columns 'Column 1', 'Column 2' ... unless told
+    r"(?:rank(?:ed)?|choice|place|position|preference|pref|no|nr|number|column|col|\#)?"
+    r"[\s_.#:-]*"
     rf"(?:(?P<number>\d+)(?:st|nd|rd|th|er|re|ère|e|ème|eme|\.?[ºª°]|\.)?|(?P<word>{ORDINALS}))"
-    r"(?:[\s_.()-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|worst|"
+    # a scale's anchor beside its number: '1 (most important)', '5 = least preferred'
+    r"(?:[\s_.()=-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|worst|highest|"
+    r"lowest|top|bottom|(?:least|most)\s+(?:important|preferred|wanted|useful|relevant)|"
     r"(?:least\s+|most\s+)?favou?rite|least\s+liked|most\s+liked|"
     # the same in French, German, Spanish, Italian, Portuguese and Dutch survey forms
     r"choix|place|rang|wahl|platz|opci[oó]n|lugar|puesto|scelta|posto|op[cç][aã]o|keuze|"
