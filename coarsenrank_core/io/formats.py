@@ -43,7 +43,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
-from .survey import Prepared, platform_fix, prepare, without_title_rows
+from .survey import Prepared, is_plain_number, platform_fix, prepare, without_title_rows
 from .tables import Table, multiline_item_error, padded, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
@@ -274,12 +274,23 @@ def _one_ranking_column(source: Source) -> bool:
         return False
     found = ranking_column(prepared, options)
     survey = bool(prepared.skipped) or prepared.ranker is not None
-    if found is None or not (len(filled) == 1 or (survey and found[1] in STRONG)):
+    if found is None:
+        return False
+    # a survey's other answers beside the ranking: numbers (an age) are no list of names
+    numbers = survey and all(is_plain_number(_filled_cells(prepared, j)).all()
+                             for j in filled if j != found[0])
+    if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers):
         return False
     error = _scores_in_cells(source, found)
     if error is not None:
         raise error
     return True
+
+
+def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:
+    """The non-blank cells of ``column`` below the header."""
+    cells = np.asarray(prepared.table.column(column)[prepared.start:], dtype=object)
+    return cells[cells != ""]
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:
@@ -317,7 +328,7 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
 def _long_hint(prepared: Prepared) -> str | None:
     """How to read the table as long rankings, when it looks like them: a ranker column
     whose names repeat beside exactly two other columns, one of names and one of numbers."""
-    from .survey import is_plain_number, rank_values
+    from .survey import rank_values
 
     if prepared.header is None or prepared.ranker is None or prepared.n_rows < 2:
         return None
@@ -895,7 +906,7 @@ def _numbered_series(titles: list[str]) -> bool:
 def _refuse_names_beside_numbers(prepared: Prepared, report: ReadReport) -> None:
     """Refuse a read without titles where one column holds names and every other cell a
     number: a table of ranks or scores whose item titles are numbers (years, rooms)."""
-    from .survey import is_plain_number, rank_values
+    from .survey import rank_values
 
     if report.header_rows:
         return
