@@ -101,3 +101,18 @@ def test_a_log_of_games_with_the_opponent_named_is_refused_as_games(opponent):
     error = _refusal(_csv(f"Round,Player,{opponent},Points", rows))
     assert error.column == opponent and "a log of games" in error.reason
     assert "pairwise" in error.fix
+
+
+def test_a_constructors_results_table_is_one_ranking_per_race():
+    rows = [(1, 18, 1, 14, r"\N"), (2, 18, 2, 8, r"\N"), (3, 18, 3, 9, r"\N"),
+            (4, 19, 1, 4, r"\N"), (5, 19, 2, 10, r"\N"), (6, 19, 3, 0, r"\N")]
+    result = read_file(_csv("constructorResultsId,raceId,constructorId,points,status", rows))
+    assert result.preferences.to_lists(names=True) == [["1", "3", "2"], ["2", "1", "3"]]
+
+
+def test_a_customers_ratings_with_their_dates_are_grades_of_the_movies():
+    rows = [(1488844, 1, 3, "2005-09-06"), (1488844, 8, 5, "2005-09-07"),
+            (822109, 1, 5, "2005-05-13"), (822109, 8, 2, "2005-05-14")]
+    result = read_file(_csv("CustomerID,MovieID,Rating,Date", rows))
+    assert result.preferences.to_lists(names=True) == [["8", "1"], ["1", "8"]]
+    assert "'CustomerID' grades 'MovieID' with 'Rating'" in " ".join(result.report.notes)

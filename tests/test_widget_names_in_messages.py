@@ -32,7 +32,8 @@ def _named_in_messages() -> set[str]:
     """The widget names the engine's messages quote: 'Column …', 'Columns …', 'Rank …'."""
     names = set()
     for path in (ROOT / "coarsenrank_core").rglob("*.py"):
-        joined = re.sub(r'"\s*\n\s*f?"', "", path.read_text())  # literals split over lines
+        code = re.sub(r"(?m)^\s*#.*$", "", path.read_text())  # comments name no widget
+        joined = re.sub(r'"\s*\n\s*f?"', "", code)  # literals split over lines
         names |= set(re.findall(r"'((?:Column|Columns|Rank numbers) [^']*)'", joined))
     return names
 

@@ -17,7 +17,8 @@ def _synonyms(*words: str, suffixes: Sequence[str] = ()) -> frozenset[str]:
 _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker", "annotator",
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
                  "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
-                 "examiner", "taster", "evaluator")
+                 "examiner", "taster", "evaluator", "customer", "client", "viewer", "buyer",
+                 "shopper", "consumer", "subscriber", "listener")
 #: Titles of a column naming what a ranker did several times, each time one ranking: a
 #: school's assignment, exam, quiz, homework, problem or exercise (with an id, name, number
 #: or title: ``Assignment ID``, ``exam_name``), as ``task``, ``question`` and ``round`` are.
@@ -99,7 +100,8 @@ COMPETITOR_WORDS = frozenset({
     "act", "song", "band", "bot", "agent", "engine", "program", "solver", "model", "system",
     "method", "algorithm", "submission", "quizteam", "pair", "squad", "duo", "couple",
     "robot", "chef", "baker", "singer", "artist", "climber", "pilot", "bowler",
-    "batter", "fencer", "dancer", "diver", "rower"}) | PREFERENCE_ROLES["item"]
+    "batter", "fencer", "dancer", "diver", "rower", "constructor", "manufacturer"}) \
+    | PREFERENCE_ROLES["item"]
 
 
 def is_event_title(title: str) -> bool:

@@ -290,7 +290,8 @@ def _one_ranking_column(source: Source) -> bool:
 def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:
     """The non-blank cells of ``column`` below the header."""
     cells = np.asarray(prepared.table.column(column)[prepared.start:], dtype=object)
-    return cells[cells != ""]
+    filled: np.ndarray = cells[cells != ""]
+    return filled
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:

@@ -30,6 +30,7 @@ from .columns import (
     normalise,
     quote_list,
 )
+from .content import metadata_content
 from .long import long_roles
 from .options import ReadOptions
 from .tables import Table
@@ -321,7 +322,8 @@ def long_grades(table: Table, file_name: str | None = None,
     lists = [j for j in filled if j not in (ranker, *numbers)
              and find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0]
     count = roles.get("weight")
-    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count]
+    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count
+            and metadata_content(body[:, j]) is None]  # a date, an e-mail: nothing graded
     candidates = [j for j in rest if j not in per_row]
 
     def grades_twice(splits: list[int]) -> bool:
