@@ -43,7 +43,14 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
-from .survey import Prepared, is_plain_number, platform_fix, prepare, without_title_rows
+from .survey import (
+    Prepared,
+    is_plain_number,
+    platform_fix,
+    prepare,
+    questions_note,
+    without_title_rows,
+)
 from .tables import Table, multiline_item_error, padded, split_table
 from .wide import has_rank_header, headerless, item_columns, read_wide
 
@@ -644,6 +651,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
     skipped = [f"{labels[j]} ({why})" for j, why in sorted(prepared.skipped.items())]
     skipped += [labels[j] for j in item_columns(prepared, ReadOptions())
                 if j not in columns and prepared.header is not None]
+    if (asked := questions_note(prepared, columns)) is not None:
+        base.update(notes=(asked, *prefs.notes))
     return ReadReport(
         **base, platform=prepared.platform,
         header_rows=prepared.start + (file.title_rows if prepared.header is not None else 0),

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
-from .columns import INTEGER, ORDINALS, PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise
+from .columns import (
+    INTEGER,
+    ORDINALS,
+    PREFERENCE_ROLES,
+    RANK_LABEL,
+    find_roles,
+    normalise,
+    plural,
+)
 from .content import (
     SAMPLE_ROWS,
     comment_title,
@@ -27,7 +35,7 @@ from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_values",
            "is_plain_number", "looks_like_rank", "platform_fix",
-           "metadata_name", "without_title_rows"]
+           "metadata_name", "without_title_rows", "questions_note"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
 _METADATA = re.compile(
@@ -239,6 +247,9 @@ class Prepared:
         The ranker and the count column.
     blocks : tuple of tuple of int
         Groups of columns that answer one question (a grid, a rank-order question).
+    questions : dict
+        Column index -> the text of the question its block answers, for the columns of
+        blocks whose question the header names (``Rank the fruits [Apple]``).
     """
 
     table: Table
@@ -250,6 +261,7 @@ class Prepared:
     ranker: int | None = None
     count: int | None = None
     blocks: tuple[tuple[int, ...], ...] = ()
+    questions: dict[int, str] = field(default_factory=dict)
 
     @property
     def width(self) -> int:
@@ -286,19 +298,9 @@ def prepare(table: Table) -> Prepared:
     """Understand the header of a survey export or a plain table."""
     rows = [table.row(i) for i in range(min(len(table), 3))]
     if len(rows) >= 3 and _is_import_id_row(rows[2]):
-        tags, texts = rows[0], rows[1]
-        header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
-        prepared = Prepared(table, header, 3, platform="Qualtrics",
-                            question=_common_prefix(texts, " - "),
-                            blocks=_groups([t.rpartition(" - ")[0] for t in texts]))
-        return _classify(prepared, tags)
+        return _qualtrics(table, rows[0], rows[1], 3)
     if len(rows) >= 3 and _platform(rows[0]) == "Qualtrics" and _names_metadata(rows[1]):
-        tags, texts = rows[0], rows[1]  # the older Qualtrics export: no ImportId row
-        header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
-        prepared = Prepared(table, header, 2, platform="Qualtrics",
-                            question=_common_prefix(texts, " - "),
-                            blocks=_groups([t.rpartition(" - ")[0] for t in texts]))
-        return _classify(prepared, tags)
+        return _qualtrics(table, rows[0], rows[1], 2)  # the older export: no ImportId row
     if len(rows) >= 3 and _is_two_row_header(rows[0], rows[1]):
         top, below = rows[0], rows[1]
         header, question, owners, owner = [], None, [], None
@@ -313,8 +315,11 @@ def prepare(table: Table) -> Prepared:
                 question = question or (above or None)
                 owner = j if above else owner
             owners.append(owner)
+        blocks = _groups(owners)
+        asked = [top[o] if o is not None else None for o in owners]
         prepared = Prepared(table, header, 2, platform=_platform(top) or "SurveyMonkey",
-                            question=question, blocks=_groups(owners))
+                            question=question, blocks=blocks,
+                            questions=_block_questions(blocks, asked))
         return _classify(prepared, top)
     header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
     questions = [m["question"] if (m := _BRACKETED.fullmatch(c)) else None
@@ -322,10 +327,23 @@ def prepare(table: Table) -> Prepared:
     if rows and not _groups(questions):  # Alchemer's ``Question:Item``
         header, question = _unwrap_brackets(rows[0], _COLON)
         questions = [m["question"] if (m := _COLON.fullmatch(c)) else None for c in rows[0]]
-    blocks = _groups(questions) or tuple(rank_title_blocks(header))
+    blocks = _groups(questions)
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
-                        question=question, blocks=blocks)
+                        question=question, blocks=blocks or tuple(rank_title_blocks(header)),
+                        questions=_block_questions(blocks, questions))
     return _classify(prepared, rows[0] if rows else [])
+
+
+def _qualtrics(table: Table, tags: Sequence[str], texts: Sequence[str], start: int
+               ) -> Prepared:
+    """A Qualtrics export: export tags over ``<question> - <choice>`` texts."""
+    header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
+    asked = [t.rpartition(" - ")[0] for t in texts]
+    blocks = _groups(asked)
+    prepared = Prepared(table, header, start, platform="Qualtrics",
+                        question=_common_prefix(texts, " - "), blocks=blocks,
+                        questions=_block_questions(blocks, asked))
+    return _classify(prepared, tags)
 
 
 def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -335,6 +353,12 @@ def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
         if key:
             columns.setdefault(key, []).append(j)
     return tuple(tuple(c) for c in columns.values() if len(c) >= 2)
+
+
+def _block_questions(blocks: Sequence[Sequence[int]], asked: Sequence[object]
+                     ) -> dict[int, str]:
+    """Each column of a block -> the question it answers (``asked`` by column)."""
+    return {j: str(asked[j]) for block in blocks for j in block}
 
 
 def _names_metadata(row: Sequence[str]) -> bool:
@@ -465,13 +489,42 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
         if ranker == 0:
             ranker = None
     focus = _focus_block(prepared, {*skipped, ranker, count})
-    if focus is not None:
-        for j in range(width):
-            if j not in focus and j not in skipped and j not in (ranker, count) and not \
-                    count_title(prepared.label(j)):
-                skipped[j] = "another question"
-    return Prepared(prepared.table, prepared.header, prepared.start, prepared.platform,
-                    prepared.question, skipped, ranker, count, prepared.blocks)
+    if focus is None:
+        return replace(prepared, skipped=skipped, ranker=ranker, count=count)
+    for j in range(width):
+        if j not in focus and j not in skipped and j not in (ranker, count) and not \
+                count_title(prepared.label(j)):
+            skipped[j] = "another question"
+    return replace(prepared, header=_titled_apart(prepared, focus, skipped), skipped=skipped,
+                   ranker=ranker, count=count,
+                   question=prepared.questions.get(focus[0], prepared.question))
+
+
+def questions_note(prepared: Prepared, columns: Sequence[int]) -> str | None:
+    """``Read the question 'Rank ...'; skipped the other question 'Rate ...' (4 columns)``,
+    when the item ``columns`` answer one question of several; None otherwise."""
+    read = dict.fromkeys(prepared.questions[j] for j in columns if j in prepared.questions)
+    others = pd.Series([q for j, q in prepared.questions.items() if q not in read and
+                        j not in columns], dtype=object).value_counts(sort=False)
+    if len(read) != 1 or others.empty:
+        return None
+    skipped = " and ".join(f"'{q}' ({plural(int(n), 'column')})" for q, n in others.items())
+    return f"Read the question '{next(iter(read))}'; skipped the other " \
+           f"{plural(len(others), 'question', number=False)} {skipped}"
+
+
+def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int, str]
+                  ) -> list[str] | None:
+    """The header, where a skipped question's item shares its name with an item of the
+    question read (two grids over the same items) titled ``<question> [<item>]``."""
+    read = {prepared.label(j) for j in focus}
+    apart = [j for j in skipped if j in prepared.questions and prepared.label(j) in read]
+    if prepared.header is None or not apart:
+        return prepared.header
+    header = list(prepared.header)
+    for j in apart:
+        header[j] = f"{prepared.questions[j]} [{header[j]}]"
+    return header
 
 
 def _rank_columns(prepared: Prepared) -> set[int]:
@@ -642,11 +695,27 @@ def _integers(cells: np.ndarray) -> np.ndarray:
     return np.array([bool(INTEGER.fullmatch(str(c))) for c in cells], dtype=bool)
 
 
+#: Words of a question asking for a ranking: rank, order (not "in order to"), arrange,
+#: prioritise, "most ... to least", "from best".
+_RANKING_QUESTION = re.compile(
+    r"\b(?:rank(?:s|ed|ing)?|(?:re)?order(?:ed|ing)?(?!\s+to\b)|arrange|"
+    r"prioriti[sz](?:e|ing)|most\b.*\bto\s+(?:the\s+)?least|from\s+(?:the\s+)?best)\b",
+    re.IGNORECASE)
+#: Words of a question asking for a rating: rate, "how satisfied", "on a scale", "1 = ...".
+_RATING_QUESTION = re.compile(
+    r"\b(?:rat(?:e|ing)|how\s+(?:satisfied|important|likely|much|often|well|good|strongly)|"
+    r"on\s+a\s+scale|scale\s+(?:of|from)|(?:dis)?agree)\b|\d\s*=\s*\w", re.IGNORECASE)
+
+
 def _focus_block(prepared: Prepared, used: set[int | None]) -> tuple[int, ...] | None:
     """The question block holding the ranking, when a survey has several questions.
 
-    A block titled by ranks (``[First choice]``) comes first, then one whose cells are all
-    ranks; otherwise the first block. None when the file has no such blocks.
+    A block titled by ranks (``[First choice]``) comes first. Then a block whose question
+    asks for a ranking (:data:`_RANKING_QUESTION`), one whose cells are all ranks before
+    one whose are not: beside it, a rating (1 to 5 under ``How important ...``) is another
+    question, whatever its cells. Without one, of the blocks whose cells are all ranks (else
+    of all), the first whose question asks for no rating (:data:`_RATING_QUESTION`), else
+    the first. None when the file has no such blocks.
     """
     blocks = [tuple(j for j in block if j not in used) for block in prepared.blocks]
     blocks = [b for b in blocks if len(b) >= 2]
@@ -656,12 +725,23 @@ def _focus_block(prepared: Prepared, used: set[int | None]) -> tuple[int, ...] |
               or rank_title_blocks([prepared.label(j) for j in b]) == [tuple(range(len(b)))]]
     if titled:
         return titled[0]
-    for block in blocks:
-        ranks = rank_values(prepared.table.cells[prepared.start:, [
-            j for j in block if j < prepared.table.width]])
-        if ranks.size and np.isfinite(ranks).all() and (ranks > 0).any():
-            return block
-    return blocks[0]
+    asked = [b for b in blocks if _asks(prepared, b, _RANKING_QUESTION)]
+    if asked:
+        return next((b for b in asked if _all_ranks(prepared, b)), asked[0])
+    readable = [b for b in blocks if _all_ranks(prepared, b)] or blocks
+    return next((b for b in readable if not _asks(prepared, b, _RATING_QUESTION)), readable[0])
+
+
+def _asks(prepared: Prepared, block: tuple[int, ...], words: re.Pattern[str]) -> bool:
+    """Whether the question of ``block`` holds ``words``."""
+    return bool(words.search(prepared.questions.get(block[0], "")))
+
+
+def _all_ranks(prepared: Prepared, block: tuple[int, ...]) -> bool:
+    """Whether every cell of the block's columns is a rank or blank, and one a rank."""
+    ranks = rank_values(prepared.table.cells[prepared.start:, [
+        j for j in block if j < prepared.table.width]])
+    return bool(ranks.size and np.isfinite(ranks).all() and (ranks > 0).any())
 
 
 def _row_numbers(prepared: Prepared) -> bool:
