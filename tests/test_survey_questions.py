@@ -134,3 +134,65 @@ def test_a_rating_question_after_the_ranking_is_still_skipped():
                      [r + a for r, a in zip(RANKS, IMPORTANCE)])
     assert read_file(text).preferences.to_lists(names=True) == BEST_FIRST
 
+
+# item names that, as a column's own title, name survey metadata or who answered
+TITLE_WORDS = ("Time", "Date", "Status", "Language", "Version", "Progress", "Start", "End",
+               "Notes", "Tags", "Teacher", "Student", "Parent", "User", "Email")
+GRID_RANKS = [(1, 2, 3, 4), (2, 1, 4, 3), (3, 4, 1, 2), (4, 3, 2, 1), (1, 3, 2, 4)]
+
+
+def best_first(items: tuple[str, ...]) -> list[list[str]]:
+    return [[items[k] for k in sorted(range(len(items)), key=ranks.__getitem__)]
+            for ranks in GRID_RANKS]
+
+
+@pytest.mark.parametrize("word", TITLE_WORDS)
+def test_a_grid_item_named_like_metadata_or_a_person_is_an_item_in_google_forms(word):
+    items = ("Cost", word, "Quality", "Safety")
+    result = read_file(google([("Rank the project constraints", items)], GRID_RANKS))
+    assert result.preferences.item_names == items
+    assert result.preferences.to_lists(names=True) == best_first(items)
+    assert result.report.ranker_column is None
+
+
+@pytest.mark.parametrize("word", TITLE_WORDS)
+def test_a_choice_named_like_metadata_or_a_person_is_an_item_in_qualtrics(word):
+    items = ("Customer", word, "Developer", "Manager")
+    result = read_file(qualtrics([("Q1", "Rank the stakeholders by priority", items)],
+                                 GRID_RANKS))
+    assert result.preferences.item_names == items
+    assert result.preferences.to_lists(names=True) == best_first(items)
+    assert result.report.ranker_column == "Response ID"
+
+
+@pytest.mark.parametrize("word", TITLE_WORDS)
+def test_an_item_named_like_metadata_or_a_person_is_an_item_in_surveymonkey(word):
+    items = (word, "Cost", "Quality", "Safety")
+    result = read_file(surveymonkey([("Please rank the constraints", items)], GRID_RANKS))
+    assert result.preferences.item_names == items
+    assert result.preferences.to_lists(names=True) == best_first(items)
+    assert result.report.ranker_column == "Respondent ID"
+
+
+def test_top_two_picks_of_a_grid_keep_an_item_called_time():
+    text = (b"Timestamp,Email Address,Pick your top 2 priorities [Cost],"
+            b"Pick your top 2 priorities [Time],Pick your top 2 priorities [Quality],"
+            b"Pick your top 2 priorities [Safety]\n"
+            b"5/1/2024 10:00:00,a@x.org,1st,2nd,,\n5/1/2024 10:05:12,b@x.org,,1st,2nd,\n"
+            b"5/2/2024 9:01:44,c@x.org,2nd,,1st,\n5/2/2024 9:03:44,d@x.org,,,2nd,1st\n")
+    result = read_file(text)
+    assert result.preferences.to_lists(names=True) == [
+        ["Cost", "Time"], ["Time", "Quality"], ["Quality", "Cost"], ["Safety", "Quality"]]
+    assert result.report.ranker_column == "Email Address"
+
+
+def test_stand_alone_titles_are_still_metadata_and_who_answered():
+    text = google([("Rank the constraints", ("Cost", "Time", "Quality", "Safety"))], GRID_RANKS)
+    lines = text.decode().splitlines()
+    lines[0] = lines[0].replace("Timestamp,", "Timestamp,Student,Time,")
+    lines[1:] = [f"{row.split(',', 1)[0]},pupil{i},10:0{i},{row.split(',', 1)[1]}"
+                 for i, row in enumerate(lines[1:])]
+    result = read_file(("\n".join(lines) + "\n").encode())
+    assert result.report.ranker_column == "Student"
+    assert "Time (survey metadata)" in result.report.skipped_columns
+    assert result.preferences.item_names == ("Cost", "Time", "Quality", "Safety")

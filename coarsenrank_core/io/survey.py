@@ -445,14 +445,21 @@ def _common_prefix(texts: Sequence[str], separator: str) -> str | None:
 
 
 def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
-    """Mark metadata and per-row id columns as skipped; find the ranker and the count."""
+    """Mark metadata and per-row id columns as skipped; find the ranker and the count.
+
+    ``names`` are the columns' own titles (Qualtrics' export tags, Google's whole
+    ``Question [Item]``). An item of a question's grid is judged by that title alone, never
+    by its item's name: ``Rank the constraints [Time]`` and ``Rank ... - Student`` are items.
+    """
     skipped: dict[int, str] = {}
     rankers: dict[int, int] = {}
     count = None
     width = prepared.width
     item_ranks = _rank_columns(prepared)
     for j in range(width):
-        keys = {normalise(names[j]) if j < len(names) else "", normalise(prepared.label(j))}
+        own = normalise(names[j]) if j < len(names) else ""
+        grid_item = j in prepared.questions  # ``Rank [Time]``: judged by its own title alone
+        keys = {own} if grid_item else {own, normalise(prepared.label(j))}
         keys.discard("")
         rank = next((p for p, words in enumerate(_RANKER_PRIORITY) if keys & words), None)
         if rank is not None:
@@ -463,6 +470,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
+        elif grid_item:
+            continue  # an item of a question's grid, whatever the item's name
         elif counter_title(prepared.label(j)):
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
         elif j in item_ranks:
