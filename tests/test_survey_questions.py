@@ -196,3 +196,52 @@ def test_stand_alone_titles_are_still_metadata_and_who_answered():
     assert result.report.ranker_column == "Student"
     assert "Time (survey metadata)" in result.report.skipped_columns
     assert result.preferences.item_names == ("Cost", "Time", "Quality", "Safety")
+
+
+@pytest.mark.parametrize("choices", [
+    ("Bus - local", "Bus - express", "Train", "Bike", "Car"),
+    ("Apple - Granny Smith", "Apple - Fuji", "Banana", "Cherry", "Durian"),
+    ("Train", "Bus - local", "Bike", "Bus - express", "Car - shared - electric")])
+@pytest.mark.parametrize("question", ["Rank these commuting options",
+                                      "Travel - rank these options", "Q1 - Rank these options"])
+def test_a_qualtrics_choice_holding_a_dash_keeps_its_whole_name(choices, question):
+    answers = [(1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (2, 4, 1, 3, 5), (3, 1, 5, 4, 2)]
+    result = read_file(qualtrics([("Q1", question, choices)], answers))
+    assert result.preferences.item_names == choices
+    assert result.preferences.to_lists(names=True)[2] == [
+        choices[2], choices[0], choices[3], choices[1], choices[4]]
+    worst = read_file(qualtrics([("Q1", question, choices)], answers),
+                      options=ReadOptions(one_is_best=False))
+    assert worst.preferences.to_lists(names=True)[0] == list(reversed(choices))
+
+
+def test_dashed_choices_of_a_rating_and_a_ranking_are_told_apart_by_their_questions():
+    choices = ("Bus - local", "Bus - express", "Train", "Bike")
+    result = read_file(qualtrics([("Q2", "How often do you use each? (1 = never, 5 = daily)",
+                                   choices), ("Q3", "Rank the options", choices)],
+                                 [(5, 3, 4, 3, *r) for r in RANKS]))
+    assert result.preferences.item_names == choices
+    assert result.preferences.to_lists(names=True)[0] == [
+        "Bus - local", "Train", "Bus - express", "Bike"]
+    assert "Read the question 'Rank the options'; skipped the other question 'How often " \
+           "do you use each? (1 = never, 5 = daily)' (4 columns)" in result.report.lines()[-1]
+
+
+def test_an_other_choice_keeps_its_name_and_its_typed_text_is_skipped():
+    text = qualtrics([("Q1", "Rank the fruits", ("Apple", "Banana", "Other (please specify)"))],
+                     [(1, 2, 3), (3, 1, 2), (2, 3, 1)]).decode().splitlines()
+    typed = [',"Q1_3_TEXT"', ',Rank the fruits - Other (please specify) - Text',
+             ',"{""ImportId"": ""QID1_3_TEXT""}"', ",Mango", ",", ",Kiwi"]
+    text = [row + extra for row, extra in zip(text, typed)]
+    result = read_file(("\n".join(text) + "\n").encode())
+    assert result.preferences.item_names == ("Apple", "Banana", "Other (please specify)")
+    assert any("Other (please specify) - Text" in c for c in result.report.skipped_columns)
+
+
+def test_two_qualtrics_questions_with_one_text_are_told_apart_by_their_tags():
+    later = [tuple(5 - r for r in ranks) for ranks in RANKS]
+    result = read_file(qualtrics([("Q2", "Rank the fruits", FRUITS),
+                                  ("Q3", "Rank the fruits", FRUITS)],
+                                 [a + b for a, b in zip(RANKS, later)]))
+    assert result.preferences.to_lists(names=True) == BEST_FIRST
+    assert result.report.item_columns == FRUITS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -334,16 +335,40 @@ def prepare(table: Table) -> Prepared:
     return _classify(prepared, rows[0] if rows else [])
 
 
+#: Qualtrics' export tag of a choice's column: its question's tag, ``_`` and the choice's
+#: number (``Q3_1``); a choice's typed text (``Q3_5_TEXT``) and display order (``Q3_DO``)
+#: are no choices.
+_CHOICE_TAG = re.compile(r"(?P<question>.+)_\d+")
+
+
 def _qualtrics(table: Table, tags: Sequence[str], texts: Sequence[str], start: int
                ) -> Prepared:
-    """A Qualtrics export: export tags over ``<question> - <choice>`` texts."""
-    header = [_unwrap_dash(texts, j) if j < len(texts) else "" for j in range(len(tags))]
-    asked = [t.rpartition(" - ")[0] for t in texts]
-    blocks = _groups(asked)
-    prepared = Prepared(table, header, start, platform="Qualtrics",
-                        question=_common_prefix(texts, " - "), blocks=blocks,
+    """A Qualtrics export: export tags over ``<question text> - <choice text>``.
+
+    A question's choices are the columns tagged ``<question tag>_<number>``; their
+    question text is the longest start their texts share that ends in `` - ``, so that a
+    choice holding `` - `` itself (``Bus - local``) keeps its whole name.
+    """
+    texts = [texts[j] if j < len(texts) else "" for j in range(len(tags))]
+    stems = [m["question"] if (m := _CHOICE_TAG.fullmatch(t)) else None for t in tags]
+    header, asked = list(texts), [""] * len(texts)
+    blocks = []
+    for block in _groups(stems):
+        prefix = _question_prefix([texts[j] for j in block])
+        if not prefix:
+            continue  # no question text shared: not the choices of one question
+        blocks.append(block)
+        for j in block:
+            header[j], asked[j] = texts[j][len(prefix):].strip(), prefix[:-3].strip()
+    prepared = Prepared(table, header, start, platform="Qualtrics", blocks=tuple(blocks),
                         questions=_block_questions(blocks, asked))
     return _classify(prepared, tags)
+
+
+def _question_prefix(texts: Sequence[str]) -> str:
+    """The longest start of ``texts`` that all share and that ends in `` - ``, else ''."""
+    shared = os.path.commonprefix(list(texts))
+    return shared[:shared.rfind(" - ") + 3] if " - " in shared else ""
 
 
 def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -424,24 +449,6 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
               for j, (c, m) in enumerate(zip(cells, matches))]
     question = next((m["question"] for j, m in enumerate(matches) if m and shared[j]), None)
     return header, question or None
-
-
-def _unwrap_dash(texts: Sequence[str], j: int) -> str:
-    """Qualtrics' ``Q1 - Question - Item`` to ``Item`` when the prefix is shared."""
-    text = texts[j]
-    if " - " not in text:
-        return text
-    prefix, _, item = text.rpartition(" - ")
-    shared = sum(1 for t in texts if t.rpartition(" - ")[0] == prefix) >= 2
-    return item.strip() if shared else text
-
-
-def _common_prefix(texts: Sequence[str], separator: str) -> str | None:
-    prefixes = pd.Series([t.rpartition(separator)[0] for t in texts if separator in t])
-    if prefixes.empty:
-        return None
-    counts = prefixes.value_counts()
-    return str(counts.index[0]) if counts.iloc[0] >= 2 else None
 
 
 def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
