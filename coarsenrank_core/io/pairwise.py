@@ -33,7 +33,7 @@ from .columns import (
     skipped_note,
 )
 from .options import ReadOptions, override_roles
-from .tables import Table, padded
+from .tables import Table, multiline_error, padded
 
 __all__ = ["read_pairwise", "pairwise_columns", "pair_preferences", "label_outcomes"]
 
@@ -158,12 +158,8 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     a_col, b_col = coding["a"], coding["b"]
     a, b = cells[:, a_col], cells[:, b_col]
     for col, values in ((a_col, a), (b_col, b)):
-        blank = np.flatnonzero(values == "")
-        if blank.size:
-            raise PreferenceFormatError(
-                "This cell is blank; every comparison needs two items.",
-                row=int(line[blank[0]]), column=column_label(first, col),
-                fix="Fill in the item or delete the row.")
+        _refuse_blank_or_broken(values, line, column_label(first, col),
+                                "This cell is blank; every comparison needs two items.")
     used = {j for key, j in coding.items() if key != "mode" and j is not None}
     keep = np.ones(len(a), dtype=bool)
     notes: list[str] = []
@@ -329,17 +325,29 @@ def _base(key: str, role: str) -> str:
     return found[0] if found else key
 
 
+def _refuse_blank_or_broken(values: np.ndarray, line: np.ndarray, column: str,
+                            blank_reason: str) -> None:
+    """Refuse the first cell of an item column that is blank (``blank_reason``) or holds a
+    line break (a list typed in one cell), whichever comes first."""
+    blank = values == ""
+    broken = pd.Series(values, dtype=object).str.contains(r"[\r\n]").to_numpy(dtype=bool)
+    bad = np.flatnonzero(blank | broken)
+    if not bad.size:
+        return
+    i = int(bad[0])
+    if broken[i]:
+        raise multiline_error(int(line[i]), column, True)
+    raise PreferenceFormatError(blank_reason, row=int(line[i]), column=column,
+                                fix="Fill in the item or delete the row.")
+
+
 def _pairs_headerless(table: Table) -> Preferences:
     width = 2
     cells = padded(table, ["", ""], 0)
     line = np.asarray(table.lines, dtype=np.intp)
     for col in range(width):
-        blank = np.flatnonzero(cells[:, col] == "")
-        if blank.size:
-            raise PreferenceFormatError(
-                "This cell is blank; every comparison needs two items (winner first).",
-                row=int(line[blank[0]]), column=str(col + 1),
-                fix="Fill in the item or delete the row.")
+        _refuse_blank_or_broken(cells[:, col], line, str(col + 1), "This cell is blank; every "
+                                "comparison needs two items (winner first).")
     no = np.zeros(len(line), dtype=bool)
     return _pairs(cells[:, 0], cells[:, 1], no, no, line, cells, {}, None, [])
 

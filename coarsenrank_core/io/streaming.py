@@ -35,7 +35,7 @@ from .pairwise import (
     pairwise_columns,
 )
 from .report import ReadReport, ReadResult
-from .tables import choose_delimiter, padded, split_with
+from .tables import choose_delimiter, multiline_error, padded, split_with
 
 __all__ = ["stream_pairwise", "CHUNK_BYTES"]
 
@@ -422,13 +422,16 @@ class _Reader:
         codes = both.indices.fill_null(-1).to_numpy(zero_copy_only=False)
         values = both.dictionary.to_pylist()
         blank = [k for k, v in enumerate(values) if not v.strip()]
-        if both.indices.null_count or blank:
+        broken = [k for k, v in enumerate(values) if "\n" in v or "\r" in v]
+        if both.indices.null_count or blank or broken:
             empty = _blank_rows(batch)
             if empty.any():  # lines of bare separators: the table reader skips them too
                 self._count(batch.filter(pa.array(~empty)), line[~empty])
                 return
-            position = int(np.flatnonzero((codes < 0) | np.isin(codes, blank))[0])
+            position = int(np.flatnonzero((codes < 0) | np.isin(codes, blank + broken))[0])
             j = coding.winner if position < n else coding.loser
+            if codes[position] in broken:  # a list typed with line breaks in one cell
+                raise multiline_error(int(line[position % n]), header[j] or str(j + 1), True)
             raise PreferenceFormatError(
                 "This cell is blank; every comparison needs two items.",
                 row=int(line[position % n]), column=header[j] or str(j + 1),
