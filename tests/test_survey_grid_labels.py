@@ -30,3 +30,14 @@ def test_a_grid_answered_in_its_column_labels_reads_the_ranks(label):
 
 def test_anchor_words_without_a_number_are_no_rank():
     assert np.isnan(rank_values(["Column", "most important", "Column A"])).all()
+
+
+def test_a_grid_of_places_holding_numbers_reads_the_numbers_as_the_items():
+    text = (b"Timestamp,Email Address,Rank the albums by year [1st choice],"
+            b"Rank the albums by year [2nd choice],Rank the albums by year [3rd choice]\n"
+            b"5/1/2024 10:00:00,a@x.org,1999,2004,2012\n"
+            b"5/1/2024 10:05:12,b@x.org,2012,1999,2004\n"
+            b"5/2/2024 9:01:44,c@x.org,2004,2012,1999\n")
+    result = read_file(text)
+    assert result.preferences.to_lists(names=True)[1] == ["2012", "1999", "2004"]
+    assert "item names look like numbers" in result.report.warning

@@ -1015,7 +1015,9 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
                          minlength=len(uniques))
     present = np.flatnonzero(counts)  # the distinct cells below, in order of appearance
     present = present[uniques[present] != ""]
-    if not first or not present.size or any(looks_like_rank(c) for c in first):
+    # a grid's columns titled by place ('Rank the albums [1st choice]') hold the items
+    shown = [prepared.label(j) for j, c in enumerate(table.row(0)) if c and j in free]
+    if not first or not present.size or any(looks_like_rank(c) for c in [*first, *shown]):
         return
     whole = rank_values(uniques[present]) >= 1
     number = whole | is_plain_number(uniques[present])
