@@ -27,3 +27,13 @@ def test_two_comma_lists_are_still_not_guessed_between():
     except PreferenceFormatError:
         layout = None
     assert layout != "cell"
+
+
+def test_a_ranking_beside_a_multi_select_answer_is_the_column_whose_question_says_rank():
+    text = (b"ID,Start time,Completion time,Email,Name,Favourite colours,Rank these fruits\n"
+            b"1,5/1/24 10:00,5/1/24 10:03,anonymous,,Red;Blue;,Apple;Cherry;Banana;Durian;\n"
+            b"2,5/1/24 10:00,5/1/24 10:04,anonymous,,Blue;,Durian;Banana;Cherry;Apple;\n"
+            b"3,5/1/24 10:00,5/1/24 10:05,anonymous,,Green;Red;,Banana;Apple;Durian;Cherry;\n")
+    result = read_file(text)
+    assert result.preferences.to_lists(names=True)[1] == ["Durian", "Banana", "Cherry", "Apple"]
+    assert "Favourite colours" in " ".join(result.report.skipped_columns)

@@ -15,7 +15,7 @@ from .condorcet import cell_counts, refuse_counts_in_names
 from .content import NUMBERED_LIST
 from .notation import written_ranks
 from .options import ReadOptions
-from .survey import Prepared
+from .survey import Prepared, asks_for_ranking
 from .tables import multiline_error, padded
 from .wide import item_columns
 
@@ -89,6 +89,9 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
         if separator is not None:
             first_splits = _separator(values.iloc[:1]) == separator
             candidates.append((j, separator, not first_splits))
+    asked = [c for c in candidates if asks_for_ranking(prepared.label(c[0]))]
+    if len(candidates) > 1 and len(asked) == 1:  # beside a multi-select answer ('Red;Blue;')
+        candidates = asked
     if len(candidates) > 1:  # other answers with commas or spaces: trust only ';' and '>'
         candidates = [c for c in candidates if c[1] in STRONG]
     if len(candidates) != 1:

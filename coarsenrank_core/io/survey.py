@@ -723,6 +723,11 @@ _RATING_QUESTION = re.compile(
     r"on\s+a\s+scale|scale\s+(?:of|from)|(?:dis)?agree)\b|\d\s*=\s*\w", re.IGNORECASE)
 
 
+def asks_for_ranking(question: str) -> bool:
+    """Whether a question's text asks for a ranking (:data:`_RANKING_QUESTION`)."""
+    return bool(_RANKING_QUESTION.search(question))
+
+
 def _focus_block(prepared: Prepared, used: set[int | None]) -> tuple[int, ...] | None:
     """The question block holding the ranking, when a survey has several questions.
 
