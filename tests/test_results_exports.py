@@ -116,3 +116,20 @@ def test_a_customers_ratings_with_their_dates_are_grades_of_the_movies():
     result = read_file(_csv("CustomerID,MovieID,Rating,Date", rows))
     assert result.preferences.to_lists(names=True) == [["8", "1"], ["1", "8"]]
     assert "'CustomerID' grades 'MovieID' with 'Rating'" in " ".join(result.report.notes)
+
+
+@pytest.mark.parametrize("header, rows", [
+    ("Round,Golfer,Score", [(1, "Woods", 68), (1, "Els", 72), (2, "Woods", 71), (2, "Els", 69)]),
+    ("Round,Player,Score,To Par", [(1, "Woods", 68, -4), (1, "Els", 72, 0), (2, "Woods", 71, -1),
+                                   (2, "Els", 69, -3)]),
+])
+def test_a_golf_score_counts_strokes_the_fewest_first(header, rows):
+    result = read_file(_csv(header, rows))
+    assert result.preferences.to_lists(names=True) == [["Woods", "Els"], ["Els", "Woods"]]
+    assert "the fewest win" in " ".join(result.report.notes)
+
+
+def test_golfers_stableford_points_stay_higher_is_better():
+    rows = [(1, "Woods", 38), (1, "Els", 31), (2, "Woods", 30), (2, "Els", 36)]
+    lists = read_file(_csv("Round,Golfer,Points", rows)).preferences.to_lists(names=True)
+    assert lists == [["Woods", "Els"], ["Els", "Woods"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -75,6 +76,18 @@ def _only_penalty(title: str) -> bool:
     """Whether the only words of ``title`` saying a smaller number is better name a penalty."""
     words = set(lower_is_better_words(title))
     return bool(words) and words <= _PENALTY_WORDS
+
+
+#: Titles of a golf score that counts strokes (besides ``strokes`` and ``golf_score``).
+_STROKE_TITLES = frozenset({"score", "scores", "total", "totalscore", "finalscore", "gross",
+                            "net"})
+
+
+def _golf(header: Sequence[str], competitor: int) -> bool:
+    """Whether a results table is golf's: its competitors are golfers, or a column counts
+    strokes to par (``To Par``), beside which a plain score is the strokes taken."""
+    return ("golf" in normalise(header[competitor])
+            or any({"par", "topar", "overpar"} & set(lower_is_better_words(c)) for c in header))
 
 
 def _measure_kind(title: str) -> str | None:
@@ -251,6 +264,8 @@ def results_plan(table: Table, file_name: str | None = None,
     _refuse_opponents(body, labels, keys, filled, titled[0], table.lines)
     rest = [j for j in filled if j not in events and j not in titled]
     kinds = {j: _measure_kind(header[j]) for j in rest}
+    if _golf(header, titled[0]):  # a golfer's score or total counts strokes: fewest win
+        kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
     readable = {j: _readable(body[:, j], kinds[j], header[j]) for j in rest}
     numbers = [j for j in rest if readable[j].all()]
     if any(kinds[j] not in _DIRECTED for j in numbers):  # a total beside its deductions
@@ -603,7 +618,9 @@ def _plan(labels: list[str], event: int, item: int, measure: int,
     ties = f"; equal numbers within one '{labels[event]}' are ties"
     how = _how(kind)
     if kind == "lower":  # the long reader's note says how clock times and even par read
-        how += f" (the title says {quote_list(lower_is_better_words(by))})"
+        said = lower_is_better_words(by)
+        how += (f" (the title says {quote_list(said)})" if said else
+                " (golf: a score counts strokes, the fewest win)")
     if kind in ("lower", "rank"):
         flip = (f"If a higher number is better, "
                 f"{long_choice(file, name, by, True, ranker, no_count, lists)}")
