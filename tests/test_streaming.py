@@ -356,3 +356,20 @@ def test_the_default_pool_is_restored_when_a_read_is_refused(tmp_path, monkeypat
         stream_pairwise(path)
     assert pa.default_memory_pool().backend_name == before
     assert set(seen) <= {"system"}
+
+
+@pytest.mark.parametrize("text", [
+    "Round,White,Black,Result\n1,Carlsen,Nakamura,1-0\n1,Caruana,BYE,1-0\n"
+    "2,Nakamura,Caruana,0-1\n2,Carlsen,(bye),1-0\n",
+    "winner,loser,tie\na,b,0\nbye,a,0\nc,a,1\n",
+])
+def test_a_round_with_a_bye_is_skipped_by_both_readers(tmp_path, text):
+    path = tmp_path / "games.csv"
+    path.write_text(text)
+    whole = read_file(path)
+    assert not {"BYE", "bye", "(bye)"} & set(whole.preferences.item_names)
+    assert any("with a bye (no opponent)" in n for n in whole.report.notes)
+    for chunk_bytes in (1 << 6, 1 << 20):
+        streamed = stream_pairwise(path, chunk_bytes=chunk_bytes)
+        assert counted(streamed.preferences) == counted(whole.preferences)
+        assert any("with a bye (no opponent)" in n for n in streamed.report.notes)

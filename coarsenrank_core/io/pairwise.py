@@ -180,6 +180,10 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
         b_won, tied = _resolve_scores(a, b, cells, line, first, coding)
+    byes = _is_bye(a) | _is_bye(b)
+    if byes.any():  # a round without an opponent: nothing was compared
+        keep &= ~byes
+        notes.append(skipped_note(line[byes], "row", "with a bye (no opponent)"))
     for role in ("ranker", "weight"):
         if role in roles:
             used.add(roles[role])
@@ -187,6 +191,19 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if not keep.all():
         a, b, b_won, tied, line, cells = (x[keep] for x in (a, b, b_won, tied, line, cells))
     return _pairs(a, b, b_won, tied, line, cells, roles, first, notes)
+
+
+#: How tournament tables write the missing opponent of a round without a game.
+_BYES = frozenset({"bye", "(bye)", "-bye-", "--bye--", "spielfrei"})
+
+
+def _is_bye(values: np.ndarray) -> np.ndarray:
+    """Whether each cell names no opponent but a bye (``BYE``, ``(bye)``): each distinct
+    cell looked at once."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    bye = np.fromiter((str(u).strip().lower() in _BYES for u in uniques), dtype=bool,
+                      count=len(uniques))
+    return np.asarray(bye[codes], dtype=bool) if len(uniques) else np.zeros(len(codes), bool)
 
 
 def _per_row_id(table: Table, j: int, header: list[str]) -> bool:

@@ -30,6 +30,7 @@ from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
 from .pairwise import (
     _FALSE,
     _TRUE,
+    _is_bye,
     _resolve_flags,
     label_outcomes,
     pairwise_columns,
@@ -345,6 +346,7 @@ class _Reader:
         self.self_pairs = 0
         self.ranked_rows = 0
         self.unfinished = 0
+        self.byes = 0
 
     def _outcome(self, batch: Any, n: int,
                  line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -439,15 +441,21 @@ class _Reader:
         values = [v.strip() for v in values]
         b_won: np.ndarray | None = None
         outcome_tie: np.ndarray | None = None
-        keep_rows: np.ndarray | None = None
+        counted = np.ones(n, dtype=bool)
         if coding.mode != "winner":
-            b_won, outcome_tie, keep_rows = self._outcome(batch, n, line)
-            if keep_rows.all():
-                keep_rows = None
-            else:  # rows without a result: neither counted nor naming items
-                codes = np.concatenate([codes[:n][keep_rows], codes[n:][keep_rows]])
+            b_won, outcome_tie, counted = self._outcome(batch, n, line)
+        byes = np.flatnonzero(_is_bye(np.asarray(values, dtype=object)))
+        if byes.size:  # a round without an opponent, skipped as the table reader skips it
+            bye_rows = np.isin(codes[:n], byes) | np.isin(codes[n:], byes)
+            self.byes += int(np.count_nonzero(bye_rows & counted))
+            counted = counted & ~bye_rows
+        keep_rows: np.ndarray | None = None
+        if not counted.all():  # rows without a result or opponent: not counted, name nothing
+            keep_rows = counted
+            codes = np.concatenate([codes[:n][keep_rows], codes[n:][keep_rows]])
+            if b_won is not None and outcome_tie is not None:
                 b_won, outcome_tie = b_won[keep_rows], outcome_tie[keep_rows]
-                n = int(np.count_nonzero(keep_rows))
+            n = int(np.count_nonzero(keep_rows))
         order = None
         if any(v not in self.items.raw for v in values):
             # new names are numbered in order of first appearance, row by row (winner
@@ -466,6 +474,8 @@ class _Reader:
         else:
             tie = (None if coding.tie is None
                    else _flags(batch.column(coding.tie), line, header, coding.tie))
+            if tie is not None and keep_rows is not None:
+                tie = tie[keep_rows]
         weight = (None if coding.count is None
                   else _weights(batch.column(coding.count), line, header, coding.count))
         ranker = None
@@ -571,6 +581,8 @@ class _Reader:
         notes = []
         if self.unfinished:
             notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
+        if self.byes:
+            notes.append(f"Skipped {plural(self.byes, 'row')} with a bye (no opponent)")
         if self.self_pairs:
             notes.append(f"Skipped {plural(self.self_pairs, 'row')} comparing an item with "
                          "itself")
