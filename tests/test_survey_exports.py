@@ -710,3 +710,39 @@ def test_an_optional_name_left_blank_is_a_respondent_of_their_own():
     assert prefs.ranker_index.tolist() == [0, 1, 2, 0]
     with pytest.raises(PreferenceFormatError, match="ranker is blank"):  # long: whose rows?
         read_file(b"ranker,item,rank\nu,a,1\nu,b,2\n,a,2\n,b,1\n")
+
+
+MAINE = ("Cast Vote Record,Precinct,Ballot Style,Rep. to Congress 1st Choice District 2,"
+         "Rep. to Congress 2nd Choice District 2,Rep. to Congress 3rd Choice District 2\n"
+         '1,Auburn Ward 1,Ballot Style 1,"DEM Golden, Jared (5931)","REP Poliquin, Bruce (5846)",'
+         "undervote\n"
+         '2,Auburn Ward 1,Ballot Style 1,"REP Poliquin, Bruce (5846)",undervote,'
+         '"DEM Golden, Jared (5931)"\n'
+         '3,Auburn Ward 2,Ballot Style 2,"Bond, Tiffany L. (6122)","Bond, Tiffany L. (6122)",'
+         '"DEM Golden, Jared (5931)"\n')
+
+
+def test_a_cast_vote_record_reads_its_choice_columns_and_keeps_a_candidates_highest_rank():
+    result = read_file(MAINE.encode())
+    assert result.preferences.to_lists(names=True) == [
+        ["DEM Golden, Jared (5931)", "REP Poliquin, Bruce (5846)"],
+        ["REP Poliquin, Bruce (5846)", "DEM Golden, Jared (5931)"],
+        ["Bond, Tiffany L. (6122)", "DEM Golden, Jared (5931)"]]
+    assert "Precinct" in " ".join(result.report.skipped_columns)
+    assert any("ranked again lower" in n and "row 4" in n for n in result.report.notes)
+
+
+@pytest.mark.parametrize("titles", [
+    ["1ST CHOICE MAYOR MINNEAPOLIS", "2ND CHOICE MAYOR MINNEAPOLIS"],
+    ["DEM Mayor Choice 1 of 5 Citywide (026916)", "DEM Mayor Choice 2 of 5 Citywide (226916)"],
+])
+def test_election_records_name_the_choice_anywhere_in_the_title(titles):
+    text = ("Precinct," + ",".join(titles) + "\nW-1 P-01,Frey,Hoch\nW-1 P-01,Hoch,Dehn\n"
+            "W-2 P-03,Dehn,Frey\n").encode()
+    assert read_file(text).preferences.to_lists(names=True) == [
+        ["Frey", "Hoch"], ["Hoch", "Dehn"], ["Dehn", "Frey"]]
+
+
+def test_a_survey_answer_repeated_across_its_places_is_still_refused():
+    with pytest.raises(PreferenceFormatError, match="appears twice"):
+        read_file(b"Name,1st,2nd,3rd\nAnn,a,a,b\nBob,b,a,c\n")

@@ -234,11 +234,32 @@ _RANK_TOKEN = re.compile(
     r"[)\]]?(?:\s*of\s*\d+)?\s*", re.IGNORECASE)
 
 
+#: A rank named as one, anywhere in a title: ``1st Choice``, ``Second preference``,
+#: ``Choice 1 of 5``, ``rank_2``; the words around it are the title's stem.
+_NAMED_RANK = re.compile(
+    r"(?<![^\W_])(?:(?:(?P<number>\d{1,3})(?:st|nd|rd|th)|(?P<word>"
+    + "|".join(_ORDINAL_WORDS) + r"))[\s_.-]*(?:choice|pref(?:erence)?|place|rank(?:ed)?)"
+    r"|(?:choice|rank(?:ed|ing)?|pref(?:erence)?)[\s_.#:-]*(?P<after>\d{1,3}))"
+    r"(?:\s*of\s*\d+)?(?![^\W_])", re.IGNORECASE)
+
+
 def rank_title(label: str) -> tuple[str, int] | None:
     """A title that names a rank after a shared stem: ``Mayor 1st Choice`` -> ``("mayor", 1)``.
 
-    Also ``Rank the pizzas (2)``, ``Choice 3``, ``pref_4``, ``Second choice of 5``.
+    Also ``Rank the pizzas (2)``, ``Choice 3``, ``pref_4``, ``Second choice of 5``; and a
+    rank named as one inside the title, the words around it the stem, as election records
+    write them: ``Rep. to Congress 1st Choice District 2``, ``1ST CHOICE MAYOR``,
+    ``DEM Mayor Choice 1 of 5 Citywide (026916)`` (a contest's code in brackets is no
+    part of the stem).
     """
+    named = list(_NAMED_RANK.finditer(label))
+    if len(named) == 1:
+        found = named[0]
+        number = found["number"] or found["after"]
+        rank = (int(number) if number is not None
+                else _ORDINAL_WORDS.index(found["word"].lower()) + 1)
+        stem = re.sub(r"\(\d+\)", " ", label[:found.start()] + " " + label[found.end():])
+        return re.sub(r"[\s_.:#()\[\]-]+", " ", stem.lower()).strip(), rank
     match = _RANK_TOKEN.fullmatch(label.strip())
     if match is None:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,7 +11,7 @@ import pandas as pd
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from .assembly import assemble, factorize, first_repeat, header_only_error, parse_weights
-from .columns import PREFERENCE_ROLES, find_roles, quote_list
+from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list, rows_text
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
 from .notation import written_ranks
@@ -83,7 +84,11 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     if prepared.count is not None:
         weights = parse_weights(cells[:, prepared.count], line, prepared.label(prepared.count))
     if max(columns, default=0) < codes.shape[1]:
-        notes += _mark_note(codes[prepared.start:, columns], uniques)
+        marks = _mark_note(codes[prepared.start:, columns], uniques)
+        if marks or _ballot_titled(prepared):  # a cast vote record: ranked again lower, skipped
+            pref, group, item, repeats = _highest_rankings(pref, group, item)
+            notes += _repeats_note(line[repeats]) if repeats.size else []
+        notes += marks
     try:
         return assemble(pref.astype(np.intp), group.astype(np.intp), item, n_rows,
                         item_names, line, rankers=rankers,
@@ -133,6 +138,39 @@ def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | No
     order = np.argsort(index, kind="stable")
     item, names = factorize(values[order])
     return index[order], item, names
+
+
+def _ballot_titled(prepared: Prepared) -> bool:
+    """Whether a column's title says the rows are ballots (``Cast Vote Record``, ``Ballot ID``)."""
+    titles = [re.sub(r"[^a-z]", "", str(c).lower()) for c in (prepared.header or [])]
+    return any(t.startswith(("castvoterecord", "ballot")) for t in titles)
+
+
+def _highest_rankings(pref: np.ndarray, group: np.ndarray, item: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The entries with each item kept at its highest ranking on a ballot (the rule of
+    ranked-choice counts: a candidate ranked again lower is skipped there), the places
+    renumbered without gaps, and the ballots (indices into ``pref``'s rows) that had some."""
+    key = pref.astype(np.int64) * (int(item.max(initial=0)) + 1) + item
+    first = np.zeros(key.size, dtype=bool)
+    first[np.unique(key, return_index=True)[1]] = True
+    if first.all():
+        return pref, group, item, np.zeros(0, dtype=np.intp)
+    repeats = np.unique(pref[~first])
+    pref, group, item = pref[first], group[first], item[first]
+    place = pref.astype(np.int64) * (int(group.max(initial=0)) + 1) + group
+    _, rank = np.unique(place, return_inverse=True)
+    starts = np.r_[True, pref[1:] != pref[:-1]]
+    group = (rank - np.repeat(rank[starts], np.diff(np.r_[np.flatnonzero(starts),
+                                                          pref.size]))).astype(group.dtype)
+    return pref, group, item, repeats
+
+
+def _repeats_note(lines: np.ndarray) -> list[str]:
+    n = len(lines)
+    return [f"On {plural(n, 'ballot')} a candidate is ranked again lower; its highest "
+            f"ranking is kept, as ranked-choice counts do: {plural(n, 'row', False)} "
+            f"{rows_text(lines)}"]
 
 
 def _mark_note(codes: np.ndarray, uniques: np.ndarray) -> list[str]:
