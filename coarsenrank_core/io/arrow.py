@@ -67,8 +67,9 @@ def _text(value: object) -> str:
         return scalar
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").strip()
-    if isinstance(value, (list, tuple)):
-        return " > ".join(_text(v) for v in value)
+    if isinstance(value, (list, tuple)):  # a list best first; a list inside it, a tie
+        return " > ".join(" = ".join(_text(m) for m in v) if isinstance(v, (list, tuple))
+                          else _text(v) for v in value)
     return str(value).strip()
 
 

@@ -838,18 +838,36 @@ def json_table(text: str) -> Table:
     cells = np.empty((len(frame) + 1, len(keys)), dtype=object)
     cells[0] = [str(k) for k in keys]
     for j, key in enumerate(keys):
-        cells[1:, j] = _column_text(frame[key])
+        cells[1:, j] = _column_text(frame[key], _number_objects(str(key)))
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
 
 
-def _column_text(column: pd.Series) -> np.ndarray:
-    """A column of JSON values as text cells, converting each distinct value once."""
+#: Titles of a JSON field whose objects map items to ranks (1 the best) or to scores (the
+#: highest the best); under any other title (``emojis``, ``detoxify``) such an object is
+#: no ranking and stays JSON text.
+_RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranking|rankings|order|position|positions|"
+                          r"place|places|preference|preferences)(?:$|[^a-z])", re.IGNORECASE)
+_SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|grade|grades|"
+                           r"votes)(?:$|[^a-z])", re.IGNORECASE)
+
+
+def _number_objects(title: str) -> str | None:
+    """How a JSON field titled ``title`` reads an object of item → number: ``"rank"``,
+    ``"score"``, or None (not a ranking)."""
+    if _RANK_FIELDS.search(title):
+        return "rank"
+    return "score" if _SCORE_FIELDS.search(title) else None
+
+
+def _column_text(column: pd.Series, numbers: str | None = "rank") -> np.ndarray:
+    """A column of JSON values as text cells, converting each distinct value once; an
+    object of item → number read as ``numbers`` says (:func:`_number_objects`)."""
     try:
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
     except TypeError:  # lists or objects in the column: convert cell by cell
-        return np.asarray([_json_text(v) for v in column], dtype=object)
-    texts = np.asarray([_json_text(u) for u in uniques] + [""], dtype=object)
+        return np.asarray([_json_text(v, numbers) for v in column], dtype=object)
+    texts = np.asarray([_json_text(u, numbers) for u in uniques] + [""], dtype=object)
     cells: np.ndarray = texts[codes]
     return cells
 
@@ -872,9 +890,11 @@ def _json_lines(text: str, first_error: json.JSONDecodeError
     return records, numbered
 
 
-def _json_ranking(value: object) -> str | None:
+def _json_ranking(value: object, numbers: str | None = "rank") -> str | None:
     """A JSON ranking as ``A > B = C``: a list best first (``null`` places no item, an inner
-    list is a tie), or an object of item → rank (equal ranks tie); None for anything else."""
+    list is a tie), or an object of item → rank (equal ranks tie), or of item → score with
+    ``numbers="score"`` (the highest first); None for anything else, and for such an object
+    with ``numbers=None``."""
     def name(v: object) -> bool:
         return isinstance(v, (str, int)) and not isinstance(v, bool)
 
@@ -885,16 +905,16 @@ def _json_ranking(value: object) -> str | None:
         stages = [" = ".join(str(m) for m in (v if isinstance(v, list) else [v]))
                   for v in value if v is not None]
         return " > ".join(stages)
-    if isinstance(value, dict) and value and all(
+    if numbers is not None and isinstance(value, dict) and value and all(
             isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r)
             for r in value.values()):
-        ranks = sorted(set(value.values()))
+        ranks = sorted(set(value.values()), reverse=numbers == "score")
         return " > ".join(" = ".join(str(k) for k, r in value.items() if r == rank)
                           for rank in ranks)
     return None
 
 
-def _json_text(value: object) -> str:
+def _json_text(value: object, numbers: str | None = "rank") -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, bool):
@@ -903,7 +923,7 @@ def _json_text(value: object) -> str:
         return repr(value)  # Infinity: a cell like any other, refused only where it is read
     if isinstance(value, float) and value == int(value) and abs(value) < 2 ** 53:
         return str(int(value))
-    ranking = _json_ranking(value)
+    ranking = _json_ranking(value, numbers)
     if ranking is not None:
         return ranking
     if isinstance(value, (list, dict)):
