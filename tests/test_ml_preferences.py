@@ -9,7 +9,7 @@ import json
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
-from coarsenrank_core.io import read_file
+from coarsenrank_core.io import ReadOptions, read_file
 
 
 def _jsonl(records: list[dict], **dump) -> bytes:
@@ -36,8 +36,7 @@ def test_an_object_of_numbers_under_another_title_is_no_ranking():
 
 
 @pytest.mark.parametrize("winner, loser", [("winner_model", "loser_model"),
-                                           ("model_winner", "model_loser"),
-                                           ("chosen_model", "rejected_model")])
+                                           ("model_winner", "model_loser")])
 def test_winner_and_loser_models_are_read_whatever_order_their_keys_come_in(winner, loser):
     games = [("claude-2", "mistral-7b"), ("claude-2", "llama"), ("llama", "mistral-7b")]
     records = [{"question_id": k, winner: w, loser: lo, "judge": f"j{k}"}
@@ -56,3 +55,13 @@ def test_a_parquet_list_of_lists_keeps_its_ties():
     pq.write_table(pa.table({"annotator": ["a", "b"], "ranking": rankings}), out)
     lists = read_file(out.getvalue()).preferences.to_lists(names=True)
     assert lists == [[frozenset({"gpt-4", "claude-2"}), "llama"], ["llama", "gpt-4"]]
+
+
+def test_chosen_and_rejected_models_chosen_by_hand_are_read_as_the_user_chose():
+    text = (b"source,prompt,chosen,chosen-rating,chosen-model,rejected,rejected-rating,"
+            b"rejected-model\ns1,p,a,5,gpt-4,b,2,llama\ns2,q,c,4,llama,d,3,falcon\n"
+            b"s3,r,e,5,gpt-4,f,1,falcon\n")
+    chosen = ReadOptions(item_columns=("chosen-model", "rejected-model"))
+    lists = read_file(text, "wide", options=chosen).preferences.to_lists(names=True)
+    assert lists == [["gpt-4", "llama"], ["llama", "falcon"], ["gpt-4", "falcon"]]
+    assert read_file(text, options=chosen).preferences.to_lists(names=True) == lists

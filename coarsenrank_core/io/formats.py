@@ -302,7 +302,10 @@ def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:
 
 
 def _unknown_layout(source: Source) -> PreferenceFormatError | None:
-    """An error when the first row names columns that fit no layout; None if it names none."""
+    """An error when the first row names columns that fit no layout; None if it names none,
+    or if the user chose the item columns (then read as wide rankings)."""
+    if source.options.item_columns is not None:
+        return None
     first = _header(source)
     skipped = source.prepared.skipped
     roles = find_roles([c if j not in skipped else "" for j, c in enumerate(first)],
@@ -553,7 +556,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_implausible_items(prefs, report)
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
-                _refuse_number_column(file.prepared, report)
+                if file.options.item_columns is None:  # columns chosen by hand are read
+                    _refuse_number_column(file.prepared, report)
                 _refuse_names_beside_numbers(file.prepared, report)
                 _refuse_headerless_numbers(file.prepared, report)
                 _refuse_unrelated_columns(file.prepared, report)
