@@ -202,6 +202,9 @@ def start_next_poll(teacher, items, question: str) -> str:
         except PlaywrightTimeout:
             if moved_on.count() or parse_qs(urlsplit(teacher.url).query)["poll"] != [first]:
                 break  # the click went through; the page moved on meanwhile
+            box = teacher.get_by_label("Items to rank, one per line")
+            if box.count() and not box.last.input_value().strip():
+                break  # the click went through (its callback empties the form): no second
             assert not teacher.locator("[data-testid=stAlertContentError]").count(), \
                 teacher.locator("[data-testid=stAlertContentError]").all_inner_texts()
             if attempt == 3:
