@@ -65,3 +65,20 @@ def test_chosen_and_rejected_models_chosen_by_hand_are_read_as_the_user_chose():
     lists = read_file(text, "wide", options=chosen).preferences.to_lists(names=True)
     assert lists == [["gpt-4", "llama"], ["llama", "falcon"], ["gpt-4", "falcon"]]
     assert read_file(text, options=chosen).preferences.to_lists(names=True) == lists
+
+
+def test_a_prompt_column_that_keeps_repeated_items_apart_is_named_in_the_refusal(tmp_path):
+    text = (b"annotator,prompt_id,item,rank\na1,p1,gpt,1\na1,p1,llama,2\na1,p2,gpt,2\n"
+            b"a1,p2,llama,1\na2,p1,gpt,1\na2,p1,llama,2\n")
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(text)
+    assert "--lists prompt_id" in caught.value.fix
+    result = read_file(text, "long", options=ReadOptions(list_columns=("prompt_id",)))
+    assert result.preferences.to_lists(names=True) == [["gpt", "llama"], ["llama", "gpt"],
+                                                       ["gpt", "llama"]]
+
+
+def test_an_arena_judges_hash_names_who_judged():
+    text = (b"model_a,model_b,winner,judge_hash\ngpt,llama,model_a,h1\nllama,claude,model_b,h2\n"
+            b"gpt,claude,tie,h1\n")
+    assert read_file(text).preferences.ranker_names == ("h1", "h2")

@@ -26,7 +26,7 @@ TASK_WORDS = ("assignment", "exam", "examination", "quiz", "homework", "problem"
 TASK_ENDS = ("id", "name", "no", "number", "title")
 _TASK_TITLES = _synonyms(*TASK_WORDS, suffixes=TASK_ENDS)
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
-    "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name")) | frozenset(
+    "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name", "hash")) | frozenset(
         {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
                       "session", suffixes=("id",)) | _TASK_TITLES,

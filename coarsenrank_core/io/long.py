@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 import numpy as np
@@ -232,7 +233,10 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
         joined = joined + "\x00" + cells[:, j]
     key, _ = factorize(joined)
     item, item_names = factorize(items)
-    _long_duplicates(key, item, item_names, line, column_label(header, item_col))
+    splits = [j for j in range(cells.shape[1]) if j not in (item_col, rank_col, *keys)
+              and j != roles.get("weight") and header[j]]
+    _long_duplicates(key, item, item_names, line, column_label(header, item_col),
+                     {column_label(header, j): cells[:, j] for j in splits})
     if not options.one_is_best:
         rank = -rank
     n_lists = int(key.max()) + 1
@@ -363,13 +367,27 @@ def _ranks(values: np.ndarray, lines: np.ndarray, column: str,
 
 
 def _long_duplicates(key: np.ndarray, item: np.ndarray, item_names: Sequence[str],
-                     lines: np.ndarray, column: str) -> None:
-    repeat = first_repeat(key.astype(np.int64) * max(len(item_names), 1) + item)
-    if repeat is not None:
-        first, second = repeat
-        raise PreferenceFormatError(
-            f"The item '{item_names[item[second]]}' appears twice in the same ranking: on rows "
-            f"{lines[first]} and {lines[second]}.", row=int(lines[second]), column=column,
-            fix="Each item may appear only once per ranking; give tied items the same rank.")
+                     lines: np.ndarray, column: str,
+                     others: dict[str, np.ndarray] | None = None) -> None:
+    """Refuse an item twice in one ranking; where another column (``others``, by title)
+    would keep every such pair apart (a prompt, a task), the fix names it (``--lists``)."""
+    n_items = max(len(item_names), 1)
+    repeat = first_repeat(key.astype(np.int64) * n_items + item)
+    if repeat is None:
+        return
+    first, second = repeat
+    fix = "Each item may appear only once per ranking; give tied items the same rank."
+    for title, values in (others or {}).items():
+        codes, uniques = factorize(values)
+        split = (key.astype(np.int64) * len(uniques) + codes) * n_items + item
+        if len(uniques) > 1 and first_repeat(split) is None:
+            fix = (f"If '{title}' tells one ranking from another (a prompt, a task), choose it "
+                   "among the 'Columns that together tell one ranking from another' (in the "
+                   f"command line: --lists {shlex.quote(title)}). Otherwise: {fix[0].lower()}"
+                   f"{fix[1:]}")
+            break
+    raise PreferenceFormatError(
+        f"The item '{item_names[item[second]]}' appears twice in the same ranking: on rows "
+        f"{lines[first]} and {lines[second]}.", row=int(lines[second]), column=column, fix=fix)
 
 
