@@ -21,6 +21,8 @@ def _jsonl(records: list[dict], **dump) -> bytes:
      [["gpt-4", "falcon", "llama"], ["falcon", "gpt-4", "llama"]]),  # the highest first
     ("ranking", ({"gpt-4": 1, "llama": 3, "falcon": 2}, {"gpt-4": 2, "llama": 1, "falcon": 3}),
      [["gpt-4", "falcon", "llama"], ["llama", "gpt-4", "falcon"]]),  # 1 the best
+    ("prefs", ({"gpt-4": 1, "llama": 3, "falcon": 2}, {"gpt-4": 2, "llama": 1, "falcon": 3}),
+     [["gpt-4", "falcon", "llama"], ["llama", "gpt-4", "falcon"]]),
 ])
 def test_an_object_of_numbers_reads_by_what_its_field_names(field, values, first):
     records = [{"prompt_id": f"p{k}", "annotator": f"a{k}", field: v}

@@ -847,7 +847,8 @@ def json_table(text: str) -> Table:
 #: highest the best); under any other title (``emojis``, ``detoxify``) such an object is
 #: no ranking and stays JSON text.
 _RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranking|rankings|order|position|positions|"
-                          r"place|places|preference|preferences)(?:$|[^a-z])", re.IGNORECASE)
+                          r"place|places|pref|prefs|preference|preferences)(?:$|[^a-z])",
+                          re.IGNORECASE)
 _SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|grade|grades|"
                            r"votes)(?:$|[^a-z])", re.IGNORECASE)
 
