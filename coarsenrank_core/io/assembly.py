@@ -427,6 +427,21 @@ def rank_beyond_items_error(cell: str, places: int, row: int,
             "these are ranks, correct the cell.")
 
 
+def dense_places(pref: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """Each entry's place within its preference renumbered 0, 1, 2 ... in the same order,
+    so that a place left empty (a blank stage, an item dropped) leaves no gap; ``pref`` is
+    sorted."""
+    if not pref.size:
+        return np.zeros(0, dtype=np.intp)
+    low = int(place.min())
+    key = pref.astype(np.int64) * (int(place.max()) - low + 1) + (place - low)
+    _, dense = np.unique(key, return_inverse=True)
+    first = np.r_[True, pref[1:] != pref[:-1]]
+    out: np.ndarray = dense - np.repeat(dense[first],
+                                        np.diff(np.r_[np.flatnonzero(first), pref.size]))
+    return out
+
+
 def first_repeat(codes: np.ndarray) -> tuple[int, int] | None:
     """Index of the first value seen before, after the index of its earlier occurrence."""
     repeated = np.flatnonzero(pd.Series(codes).duplicated().to_numpy())

@@ -9,7 +9,14 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from .assembly import assemble, check_weights, factorize, first_repeat, parse_weights
+from .assembly import (
+    assemble,
+    check_weights,
+    dense_places,
+    factorize,
+    first_repeat,
+    parse_weights,
+)
 from .columns import quote_list
 from .condorcet import cell_counts, refuse_counts_in_names
 from .content import NUMBERED_LIST
@@ -131,12 +138,7 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     pref = members.index.to_numpy()[keep]
     group_raw = group_raw[keep]
     names = members.to_numpy(dtype=object)[keep]
-    # renumber groups so that blank stages (';;') leave no gap
-    key = pref.astype(np.int64) * (int(group_raw.max(initial=0)) + 1) + group_raw
-    _, group_rank = np.unique(key, return_inverse=True)
-    first_of_pref = np.r_[True, pref[1:] != pref[:-1]][:pref.size]  # no entry: none
-    group = group_rank - np.repeat(group_rank[first_of_pref],
-                                   np.diff(np.r_[np.flatnonzero(first_of_pref), pref.size]))
+    group = dense_places(pref, group_raw)  # blank stages (';;') leave no gap
     broken = np.flatnonzero(pd.Series(names, dtype=object).str.contains(r"[\r\n]").to_numpy())
     if broken.size:  # a list typed with line breaks (Alt+Enter) in one cell
         raise multiline_error(int(line[pref[broken[0]]]), prepared.label(column), True)

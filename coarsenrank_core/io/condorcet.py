@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_WEIGHT, Preferences
-from .assembly import assemble, factorize, first_repeat
+from .assembly import assemble, dense_places, factorize, first_repeat
 from .columns import skipped_note
 
 __all__ = ["looks_condorcet", "read_condorcet", "CONDORCET_EXTENSIONS", "cell_counts",
@@ -131,12 +131,8 @@ def read_condorcet(text: str) -> Preferences:
             f"The candidate '{item_names[item[repeat[1]]]}' is ranked twice in this vote.",
             row=int(numbers[vote[repeat[1]]]),
             fix="Each candidate may appear once per vote; tie candidates with '='.")
-    # ranks renumbered so that an emptied rank leaves no gap
-    key = vote.astype(np.int64) * (int(group.max(initial=0)) + 2) + group
-    _, dense = np.unique(key, return_inverse=True)
+    group = dense_places(vote, group)  # an emptied rank leaves no gap
     n_votes = len(votes)
-    firsts = np.r_[True, vote[1:] != vote[:-1]] if vote.size else np.zeros(0, bool)
-    group = dense - np.repeat(dense[firsts], np.diff(np.r_[np.flatnonzero(firsts), vote.size]))
     if implicit and candidates:
         before = vote.size
         vote, group, item = _implicit_last(vote, group, item, n_votes, len(candidates))

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
+from .assembly import dense_places
 
 __all__ = ["written_ranks", "strip_markup", "name_without_rank"]
 
@@ -86,11 +87,7 @@ def written_ranks(pref: np.ndarray, group: np.ndarray, item: np.ndarray,
     rank = ranks[item]  # 0 for an item only in one-item rows
     order = np.lexsort((rank, pref))
     pref, rank, new_item = pref[order], rank[order], new_item[order]
-    key = pref.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank
-    _, dense = np.unique(key, return_inverse=True)
-    first = np.r_[True, pref[1:] != pref[:-1]][:pref.size]
-    new_group = dense - np.repeat(dense[first], np.diff(np.r_[np.flatnonzero(first),
-                                                               pref.size]))
+    new_group = dense_places(pref, rank)
     example = int(np.flatnonzero(matched & used)[0]) if (matched & used).any() else \
         int(np.flatnonzero(matched)[0])  # an item read by its written rank, in a ranking
     note = (f"Read the rank written beside each item ('{item_names[example]}' as "

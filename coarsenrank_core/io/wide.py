@@ -10,7 +10,14 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
-from .assembly import assemble, factorize, first_repeat, header_only_error, parse_weights
+from .assembly import (
+    assemble,
+    dense_places,
+    factorize,
+    first_repeat,
+    header_only_error,
+    parse_weights,
+)
 from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list, rows_text
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
@@ -158,12 +165,7 @@ def _highest_rankings(pref: np.ndarray, group: np.ndarray, item: np.ndarray
         return pref, group, item, np.zeros(0, dtype=np.intp)
     repeats = np.unique(pref[~first])
     pref, group, item = pref[first], group[first], item[first]
-    place = pref.astype(np.int64) * (int(group.max(initial=0)) + 1) + group
-    _, rank = np.unique(place, return_inverse=True)
-    starts = np.r_[True, pref[1:] != pref[:-1]]
-    group = (rank - np.repeat(rank[starts], np.diff(np.r_[np.flatnonzero(starts),
-                                                          pref.size]))).astype(group.dtype)
-    return pref, group, item, repeats
+    return pref, dense_places(pref, group).astype(group.dtype), item, repeats
 
 
 def _repeats_note(lines: np.ndarray) -> list[str]:
