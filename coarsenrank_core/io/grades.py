@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -220,6 +221,14 @@ def _shown_ranker(ranker: str) -> str:
     return f"'{ranker}'" if ranker else "(none)"
 
 
+def _unfound_ranker(header: Sequence[str], labels: Sequence[str], item: int, grade: int,
+                    ranker: int) -> str | None:
+    """The rater column's title, for the command to name (``--ranker``), where the long
+    reader told only the item and grade columns would not find it; else None."""
+    found = long_roles(header, ReadOptions(item_columns=(labels[item], labels[grade])))
+    return None if found.get("ranker") == ranker else labels[ranker]
+
+
 def _aliases(first: np.ndarray, second: np.ndarray) -> bool:
     """Whether two columns name the same things (an author and their document): each value
     of one goes with one value of the other."""
@@ -366,7 +375,6 @@ def long_grades(table: Table, file_name: str | None = None,
                       and not _aliases(body[:, j], body[:, offered])]
             if not grades_twice([*lists, *others, offered]):
                 splits = tuple(labels[j] for j in (*lists, *others))
-        found = long_roles(header, ReadOptions(item_columns=(labels[offered], labels[grade])))
         raise _several_columns(
             table, file, f"'{labels[ranker]}' grades something with '{labels[grade]}'",
             [labels[j] for j in candidates], "what is graded", labels[offered],
@@ -374,7 +382,7 @@ def long_grades(table: Table, file_name: str | None = None,
             ". The other columns are then left out; a column that splits a rater's grades "
             "into several rankings is used when titled as one: 'task', 'assignment', "
             "'exam', 'quiz', 'homework', 'problem', 'question' or 'round'.", splits,
-            None if found.get("ranker") == ranker else labels[ranker])
+            _unfound_ranker(header, labels, offered, grade, ranker))
     if not pd.Series(body[:, item], dtype=object).duplicated().any():
         return None  # every row grades another item: no two raters compare anything
     if len(numbers) > 1 and bare:
@@ -388,10 +396,8 @@ def long_grades(table: Table, file_name: str | None = None,
     by = f" and '{labels[lists[0]]}'" if len(lists) == 1 else (
         f" and {quote_list(labels[j] for j in lists)}" if lists else "")
     where = f"one ranking per '{labels[ranker]}'{by}"
-    # the long reader, told only the item and grade columns, finds its own ranker
-    found = long_roles(header, ReadOptions(item_columns=(labels[item], labels[grade])))
-    named = None if found.get("ranker") == ranker else labels[ranker]
-    choice = functools.partial(long_choice, file, labels[item], labels[grade], ranker=named)
+    choice = functools.partial(long_choice, file, labels[item], labels[grade],
+                               ranker=_unfound_ranker(header, labels, item, grade, ranker))
     if kind == "grade" and not (values <= 0).any() and options.one_is_best:
         low, high = np.nanmin(values), np.nanmax(values)
         raise PreferenceFormatError(
