@@ -280,7 +280,7 @@ def smaller_better_numbers(values: np.ndarray, title: str) -> np.ndarray:
     score of its own, unless the title names par (``+2`` over par): NaN there too."""
     values = np.asarray(values, dtype=object)
     numbers = parse_numbers(values)
-    if not _PAR_WORDS & set(lower_is_better_words(title)):
+    if not names_par(title):
         numbers[is_gap(values)] = np.nan
     written = np.isnan(numbers)
     if written.any():
@@ -297,9 +297,14 @@ def is_gap(values: np.ndarray) -> np.ndarray:
         "+").to_numpy(), dtype=bool)
 
 
+def names_par(title: str) -> bool:
+    """Whether a column's title names golf's par (``To Par``, ``overpar``)."""
+    return bool(_PAR_WORDS & set(lower_is_better_words(title)))
+
+
 def _even_par(values: np.ndarray, title: str) -> np.ndarray:
     """Which cells are golf's even par (``E``, ``Even``), under a title that names par."""
-    if not _PAR_WORDS & set(lower_is_better_words(title)):
+    if not names_par(title):
         return np.zeros(len(values), dtype=bool)
     codes, unique = factorize(values)
     even = np.array([normalise(str(u)) in _EVEN_PAR for u in unique], dtype=bool)

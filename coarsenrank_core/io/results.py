@@ -25,7 +25,7 @@ from .columns import (
     shown_cell,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
-from .long import is_gap, smaller_better_numbers
+from .long import is_gap, names_par, smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -86,8 +86,7 @@ _STROKE_TITLES = frozenset({"score", "scores", "total", "totalscore", "finalscor
 def _golf(header: Sequence[str], competitor: int) -> bool:
     """Whether a results table is golf's: its competitors are golfers, or a column counts
     strokes to par (``To Par``), beside which a plain score is the strokes taken."""
-    return ("golf" in normalise(header[competitor])
-            or any({"par", "topar", "overpar"} & set(lower_is_better_words(c)) for c in header))
+    return "golf" in normalise(header[competitor]) or any(map(names_par, header))
 
 
 def _measure_kind(title: str) -> str | None:
