@@ -215,10 +215,12 @@ METHODS: dict[str, Method] = {m.id: m for m in [
         reference="This package's default, chosen by the study in the reproduction report: "
                   "when a likelihood-ratio test finds careless answers, PL-EM with each "
                   "rater (or list) weighted by its chance of being careful under PL-mix per "
-                  "rater or per list, whichever explains the answers better; else PL-EM",
+                  "rater or per list, whichever explains the answers better, and counted "
+                  "turned over by its chance of being upside down where a second test "
+                  "finds such answers; else PL-EM",
         summary="The default answer: plain Plackett–Luce, unless the answers show careless "
                 "raters (or lists); then those count for less, by their chance of being "
-                "careless."),
+                "careless, and answers written upside down count turned over."),
     Method(
         "borda", "Borda", borda, family="classic", in_paper=False,
         ties="Tied items share the mean of their positions.",

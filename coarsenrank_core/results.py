@@ -217,9 +217,17 @@ class ConsensusOutputs(MixtureOutputs):
     likelihood_ratio : float
         ``2 (log-posterior of the mixture − log-posterior of plain PL)``, both with the
         mixture's prior: the statistic that decided whether careless answers are present.
+    reversed_ratio : float
+        ``2 (log-posterior with a third, upside-down component − without it)``: the statistic
+        that decided whether some answers read upside down (NaN when not tested).
+    reversed_kept : bool
+        Whether the mixture holds that upside-down component: its answers then count
+        turned over in the refit.
     """
 
     likelihood_ratio: float = 0.0
+    reversed_ratio: float = float("nan")
+    reversed_kept: bool = False
 
 
 @dataclass(frozen=True, eq=False)

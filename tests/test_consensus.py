@@ -133,6 +133,79 @@ def test_with_repeated_rankers_the_better_explained_structure_is_kept():
         np.testing.assert_array_equal(consensus(prefs, per=per).scores, kept.scores)
 
 
+def upside_down(n_rankers: int, lists_per_ranker: int, random_state: int = 0) -> Preferences:
+    return simulate_rankers(WORTHS, n_rankers, 4, lists_per_ranker=lists_per_ranker,
+                            careless=0.25, careless_order="reversed",
+                            random_state=random_state).preferences
+
+
+@pytest.mark.parametrize("prefs", [upside_down(40, 5), upside_down(240, 1)])
+def test_where_answers_read_upside_down_they_count_turned_over(prefs):
+    fit = consensus(prefs)
+    assert fit.extra.reversed_kept and fit.extra.reversed_ratio > CARELESS_TEST
+    turned = pl_mixture(prefs, per=fit.extra.per, prior=CONSENSUS_PRIOR,
+                        reversed_component=True)
+    two = pl_mixture(prefs, per=fit.extra.per, prior=CONSENSUS_PRIOR)
+    np.testing.assert_allclose(fit.extra.reversed_ratio,
+                               2 * (turned.extra.log_posterior - two.extra.log_posterior),
+                               rtol=1e-9)
+    np.testing.assert_array_equal(fit.extra.reversed_probability,
+                                  turned.extra.reversed_probability)
+    # by hand: every list, then every list written worst first, each with its chance
+    unit = prefs.ranker_index if fit.extra.per == "ranker" else np.arange(len(prefs))
+    careful = 1.0 - turned.extra.noise_probability[unit]
+    flipped = turned.extra.reversed_probability[unit]
+    lists = [prefs.items[prefs.offsets[n]:prefs.offsets[n + 1]] for n in range(len(prefs))]
+    by_hand = Preferences.from_lists([*lists, *(row[::-1] for row in lists)],
+                                     n_items=prefs.n_items,
+                                     weights=np.maximum(np.r_[careful, flipped], 1e-12))
+    np.testing.assert_allclose(fit.scores, run_method("pl-em", by_hand, max_iter=1000).scores,
+                               rtol=1e-8)
+    assert "upside down" in consensus_reason(prefs, fit.extra)
+    # the refits of a bootstrap keep the choice without testing again
+    np.testing.assert_array_equal(
+        consensus(prefs, per=fit.extra.per, reversed_component=True).scores, fit.scores)
+
+
+@pytest.mark.parametrize("prefs", [careless(30, 6), careless(180, 1)])
+def test_where_careless_answers_are_random_no_upside_down_share_is_kept(prefs):
+    fit = consensus(prefs)
+    assert fit.extra.per != "none" and not fit.extra.reversed_kept
+    assert 0 <= fit.extra.reversed_ratio <= CARELESS_TEST
+    assert "upside down" not in consensus_reason(prefs, fit.extra)
+
+
+def test_counting_upside_down_answers_turned_over_places_the_items_better():
+    truth = np.asarray(WORTHS)
+    gains = []
+    for seed in range(6):
+        prefs = upside_down(120, 1, random_state=seed)
+        without = consensus(prefs, per="list", reversed_component=False)
+        gains.append(pairwise_accuracy(consensus(prefs).scores, truth)
+                     - pairwise_accuracy(without.scores, truth))
+    assert np.mean(gains) > 0, gains
+
+
+def test_the_bootstrap_refits_keep_the_upside_down_component(monkeypatch):
+    import dataclasses
+    import functools
+
+    import coarsenrank_core.registry as registry
+    from coarsenrank_core.uncertainty import rank_uncertainty
+
+    seen = []
+
+    @functools.wraps(consensus)
+    def recording(data, **params):
+        seen.append(params.get("reversed_component"))
+        return consensus(data, **params)
+
+    monkeypatch.setitem(registry.METHODS, DEFAULT_METHOD,
+                        dataclasses.replace(METHODS[DEFAULT_METHOD], function=recording))
+    rank_uncertainty(upside_down(40, 5), n_draws=3, random_state=0, heterogeneity=False)
+    assert seen == [None, True, True, True]
+
+
 def test_the_reason_names_the_fit_and_why():
     assert careless_unit_reason(ranked(3), "ranker").startswith(
         "PL-EM with each rater's lists counted by the chance that the rater is careful, from "
@@ -160,9 +233,10 @@ def test_a_row_more_likely_first_than_any_row_above_it_is_out_of_order():
     assert first_place_out_of_order(order, np.array([0.1, 0.3, 0.6, 0.0]))
 
 
-@pytest.mark.parametrize("lists_per_ranker, fits", [(1, 3), (3, 4)])
-def test_the_default_consensus_reports_its_progress_over_its_fits(lists_per_ranker, fits):
-    prefs = ranked(lists_per_ranker)
+@pytest.mark.parametrize("prefs, fits", [
+    (ranked(1), 4), (ranked(3), 5), (careless(30, 6), 5), (careless(180, 1), 4)])
+def test_the_default_consensus_reports_its_progress_over_its_fits(prefs, fits):
+    # the mixture(s), plain PL for the test, the mixture with upside-down answers, PL-EM
     seen = []
     fit = consensus(prefs, progress=lambda d, t: seen.append((d, t)))
     assert np.array_equal(fit.scores, consensus(prefs).scores)

@@ -14,7 +14,7 @@ from ..defaults import EM_SETTINGS
 from ..errors import Progress, ShouldStop
 from ..preferences import MIN_WEIGHT, Preferences
 from ..results import ConsensusOutputs, RankingResult
-from .mixture import mixture_log_posterior, pl_mixture
+from .mixture import mixture_log_posterior, pl_mixture, turned_over
 from .plackett_luce import coarsen_pl, pl_em
 
 __all__ = ["consensus", "careful_refit", "careful_weights", "careless_unit", "careless_unit_reason",
@@ -62,7 +62,13 @@ def careless_unit_reason(prefs: Preferences, per: str | None = None) -> str:
 def consensus_reason(prefs: Preferences, extra: Mapping[str, Any]) -> str:
     """One plain sentence: which fit :func:`consensus` kept (its ``extra``) and why."""
     if extra["per"] != "none":
-        return careless_unit_reason(prefs, extra["per"])
+        reason = careless_unit_reason(prefs, extra["per"])
+        if extra.get("reversed_kept", False):
+            whose = "raters" if extra["per"] == "ranker" else "lists"
+            reason += (f" Some {whose} read upside down (best and worst swapped) more "
+                       "often than chance explains, so each list also counts turned over, "
+                       "by its chance of being upside down.")
+        return reason
     ratio = extra["likelihood_ratio"]
     if not np.isfinite(ratio):
         return "PL-EM, as asked: plain Plackett–Luce with no careless answers."
@@ -86,7 +92,8 @@ CARELESS_TEST = 2.706
 
 def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
               pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
-              init: ArrayLike | None = None, per: str | None = None, *,
+              init: ArrayLike | None = None, per: str | None = None,
+              reversed_component: bool | None = None, *,
               should_stop: ShouldStop | None = None,
               progress: Progress | None = None) -> RankingResult:
     """The package's default consensus: plain PL, or PL plus careless answers per rater or list.
@@ -98,15 +105,18 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     careless lists scattered over raters the second. Otherwise it is fitted per list. The
     mixture is then tested against plain Plackett–Luce with the same prior: when twice the
     gain in log-posterior is at most :data:`CARELESS_TEST` the data show no careless answers
-    and the fit is plain PL-EM (the registry's ``"pl-em"`` with its settings). Otherwise
-    the order is PL-EM refitted with each list weighted by the mixture's chance that its
-    rater (or the list) is careful (:func:`careful_refit`): the mixture finds the careless
-    answers, PL-EM's calibrated prior places the items. The choice is the one the
-    default-answer study of the reproduction report supports: never worse than PL-EM by
-    more than 0.01 in any simulated cell or on the paper's datasets, better where raters
-    answer carelessly, and (unlike CoarsenPL at the knee α) not led by how often items are
-    shown. ``extra.per`` says which mixture was kept (``"ranker"``, ``"list"`` or
-    ``"none"``).
+    and the fit is plain PL-EM (the registry's ``"pl-em"`` with its settings). Otherwise a
+    third component, answers written upside down (best and worst swapped), is tested the
+    same way against the two-component mixture and kept when the data show it. The order is
+    then PL-EM refitted with each list weighted by the mixture's chance that its rater (or
+    the list) is careful, and, where the upside-down component was kept, each list also
+    counted turned over by its chance of being upside down (:func:`careful_refit`): the
+    mixture finds the careless answers, PL-EM's calibrated prior places the items. The
+    choice is the one the default-answer study of the reproduction report supports: never
+    worse than PL-EM by more than 0.01 in any simulated cell or on the paper's datasets,
+    better where raters answer carelessly, and (unlike CoarsenPL at the knee α) not led by
+    how often items are shown. ``extra.per`` says which mixture was kept (``"ranker"``,
+    ``"list"`` or ``"none"``), ``extra.reversed_kept`` whether it holds upside-down answers.
 
     Parameters
     ----------
@@ -117,6 +127,10 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     per : {"ranker", "list", "none"}, optional
         Fit this one only, untested (e.g. the refits of a bootstrap keep the full data's
         choice).
+    reversed_component : bool, optional
+        Whether the mixture holds the upside-down component: by default tested as above;
+        ``True`` or ``False`` fits it, or leaves it out, untested (the refits of a bootstrap
+        keep the full data's choice, :attr:`ConsensusOutputs.reversed_kept`).
     progress : callable, optional
         ``progress(done, total)`` with the fits done (fractional within a mixture's EM) of
         the fits this call may need; ``(total, total)`` at the end.
@@ -133,16 +147,24 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     settings: dict[str, Any] = dict(prior=prior, pi_init=pi_init, max_iter=max_iter, tol=tol,
                                     init=init, should_stop=should_stop)
     by_rankers = per is None and careless_unit(prefs) == "ranker"
-    # the fits this call may need: the mixture(s), plain PL for the test, PL-EM
-    steps = _Steps(progress, 1 if per == "none" else (2 if per is not None else
-                                                    (4 if by_rankers else 3)), start)
+    mixtures = 2 if by_rankers else 1
+    tested = reversed_component is None
+    # the fits this call may need: the mixture(s), plain PL for the test, the mixture with
+    # the upside-down component, PL-EM
+    if per is not None:
+        total = 1 if per == "none" else 2
+    else:
+        total = mixtures + (3 if tested or reversed_component else 2)
+    steps = _Steps(progress, total, start)
     if per == "none":
         return steps.finish(_plain(prefs, None, max_iter, tol, init, should_stop))
+    upside_down = bool(reversed_component)
     if per is not None:
-        mixture = pl_mixture(prefs, per=per, progress=steps.within(0), **settings)
+        mixture = pl_mixture(prefs, per=per, reversed_component=upside_down,
+                             progress=steps.within(0), **settings)
         steps.done(1)
         refit = careful_refit(prefs, mixture, max_iter, tol, init, should_stop)
-        return steps.finish(_kept(refit, mixture, float("nan")))
+        return steps.finish(_kept(refit, mixture, float("nan"), reversed_kept=upside_down))
     if by_rankers:
         by_ranker = pl_mixture(prefs, per="ranker", progress=steps.within(0), **settings)
         by_list = pl_mixture(prefs, per="list", progress=steps.within(1), **settings)
@@ -158,14 +180,27 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     plain = coarsen_pl(prefs, prior=prior, max_iter=max_iter, tol=tol,
                        calibration=(a - 1) * prefs.n_items / b if a > 1 else None,
                        should_stop=should_stop)
-    steps.done(steps.total - 1)
+    steps.done(mixtures + 1)
     at_zero = mixture_log_posterior(prefs, plain.scores, 0.0, per=mixture.extra["per"],
                                     prior=prior)
     ratio = max(0.0, 2.0 * (mixture.extra["log_posterior"] - at_zero))
-    if ratio > CARELESS_TEST:
-        refit = careful_refit(prefs, mixture, max_iter, tol, init, should_stop)
-        return steps.finish(_kept(refit, mixture, ratio))
-    return steps.finish(_plain(prefs, mixture, max_iter, tol, init, should_stop, ratio))
+    if ratio <= CARELESS_TEST:
+        return steps.finish(_plain(prefs, mixture, max_iter, tol, init, should_stop, ratio))
+    reversed_ratio = float("nan")
+    if tested or upside_down:
+        turned = pl_mixture(prefs, per=mixture.extra["per"], reversed_component=True,
+                            progress=steps.within(mixtures + 1), **settings)
+        steps.done(total - 1)
+        if tested:
+            # the upside-down share is tested at its boundary π_R = 0 as the careless share was
+            reversed_ratio = max(0.0, 2.0 * (turned.extra["log_posterior"]
+                                             - mixture.extra["log_posterior"]))
+            upside_down = reversed_ratio > CARELESS_TEST
+        if upside_down:
+            mixture = turned
+    refit = careful_refit(prefs, mixture, max_iter, tol, init, should_stop)
+    return steps.finish(_kept(refit, mixture, ratio, reversed_ratio=reversed_ratio,
+                              reversed_kept=upside_down))
 
 
 class _Steps:
@@ -195,10 +230,12 @@ class _Steps:
 
 
 def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
-          per: str | None = None) -> RankingResult:
-    """``fit`` as the consensus, its extra the mixture's outputs with the test's statistic."""
+          per: str | None = None, reversed_ratio: float = float("nan"),
+          reversed_kept: bool = False) -> RankingResult:
+    """``fit`` as the consensus, its extra the mixture's outputs with the tests' statistics."""
     extra = ConsensusOutputs(**{k: mixture.extra[k] for k in mixture.extra},
-                             likelihood_ratio=ratio)
+                             likelihood_ratio=ratio, reversed_ratio=reversed_ratio,
+                             reversed_kept=reversed_kept)
     if per is not None:
         extra = replace(extra, per=per)
     return replace(fit, method="consensus", extra=extra)
@@ -211,17 +248,26 @@ def careful_refit(prefs: Preferences, mixture: RankingResult, max_iter: int = 10
 
     The chance is ``1 − noise_probability`` of the careless-answer ``mixture``, per rater
     (``per="ranker"``) or per list, so a list that is surely careless keeps a weight of
-    ``MIN_WEIGHT`` only. PL-EM keeps the registry's settings (``"pl-em"``: prior
-    Gamma(1, 2), θ calibrated to sum M/2 at every step, paper §6.1), with ``max_iter`` at
-    least its own.
+    ``MIN_WEIGHT`` only. Where the mixture holds the upside-down component
+    (``pi_reversed > 0``), every list is also counted turned over, weighted by its chance of
+    being upside down (``reversed_probability``): the M-step of that mixture. PL-EM keeps
+    the registry's settings (``"pl-em"``: prior Gamma(1, 2), θ calibrated to sum M/2 at
+    every step, paper §6.1), with ``max_iter`` at least its own.
 
     Returns
     -------
     RankingResult
         The refit, ``method="pl-em"``.
     """
-    return _registry_pl_em(prefs._replace(weights=careful_weights(prefs, mixture)), max_iter,
-                           tol, init, should_stop)
+    weights = careful_weights(prefs, mixture)
+    if mixture.extra and mixture.extra.get("pi_reversed", 0.0) > 0:
+        upside_down = np.clip(np.asarray(prefs.weights, dtype=float)
+                              * np.asarray(mixture.extra["reversed_probability"])[
+                                  _units(prefs, mixture)], MIN_WEIGHT, None)
+        data = turned_over(prefs, weights, upside_down)
+    else:
+        data = prefs._replace(weights=weights)
+    return _registry_pl_em(data, max_iter, tol, init, should_stop)
 
 
 def careful_weights(prefs: Preferences, fit: RankingResult) -> np.ndarray:
@@ -233,8 +279,14 @@ def careful_weights(prefs: Preferences, fit: RankingResult) -> np.ndarray:
     if per not in ("ranker", "list"):
         return weights.copy()
     noise = np.asarray(fit.extra["noise_probability"], dtype=float)
-    unit = prefs.ranker_index if per == "ranker" and prefs.has_rankers else np.arange(len(prefs))
-    return np.clip(weights * (1.0 - noise[unit]), MIN_WEIGHT, None)
+    return np.clip(weights * (1.0 - noise[_units(prefs, fit)]), MIN_WEIGHT, None)
+
+
+def _units(prefs: Preferences, fit: RankingResult) -> np.ndarray:
+    """Per list, the index of its noise label in ``fit``'s mixture: its rater's or its own."""
+    if fit.extra["per"] == "ranker" and prefs.has_rankers:
+        return np.asarray(prefs.ranker_index)
+    return np.arange(len(prefs))
 
 
 def _registry_pl_em(prefs: Preferences, max_iter: int, tol: float, init: ArrayLike | None,

@@ -18,7 +18,7 @@ from ._solver import squarem_step
 from .plackett_luce import STOP_EVERY
 from .stages import StageDesign
 
-__all__ = ["pl_mixture", "pl_mix", "pl_mix_ranker", "mixture_log_posterior"]
+__all__ = ["pl_mixture", "pl_mix", "pl_mix_ranker", "mixture_log_posterior", "turned_over"]
 
 _EDGE = 1e-12
 
@@ -74,12 +74,24 @@ def _reversed(prefs: Preferences) -> Preferences:
     return reverse_preferences(prefs, 1.0, random_state=0).preferences
 
 
-def _stacked(prefs: Preferences, reverse: Preferences) -> Preferences:
-    """The preferences followed by their reverses, as one collection (unit weights)."""
+def _stacked(prefs: Preferences, reverse: Preferences,
+             weights: np.ndarray | None = None) -> Preferences:
+    """The preferences followed by their reverses, as one collection (unit weights unless
+    ``weights``, one per list of the two)."""
     return Preferences.from_arrays(
         np.concatenate([prefs.items, reverse.items]),
         np.concatenate([prefs.lengths, reverse.lengths]),
-        groups=np.concatenate([prefs.groups, reverse.groups]), n_items=prefs.n_items)
+        groups=np.concatenate([prefs.groups, reverse.groups]), n_items=prefs.n_items,
+        weights=weights)
+
+
+def turned_over(prefs: Preferences, weights: ArrayLike,
+                reversed_weights: ArrayLike) -> Preferences:
+    """Every list with weight ``weights``, followed by the same list upside down with weight
+    ``reversed_weights`` (tied groups keep their members): the data of the upside-down
+    mixture's M-step. Ranker ids are dropped."""
+    return _stacked(prefs, _reversed(prefs), np.concatenate(
+        [np.asarray(weights, dtype=float), np.asarray(reversed_weights, dtype=float)]))
 
 
 class _Components:
