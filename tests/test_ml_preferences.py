@@ -84,3 +84,41 @@ def test_an_arena_judges_hash_names_who_judged():
     text = (b"model_a,model_b,winner,judge_hash\ngpt,llama,model_a,h1\nllama,claude,model_b,h2\n"
             b"gpt,claude,tie,h1\n")
     assert read_file(text).preferences.ranker_names == ("h1", "h2")
+
+
+@pytest.mark.parametrize("keys", [
+    ("prompt", "rejected_model", "chosen_model"),  # the loser's column first
+    ("prompt", "chosen_model", "rejected_model"),
+    ("rejected_model", "judge", "chosen_model"),
+])
+def test_chosen_and_rejected_models_are_winner_and_loser_whatever_their_order(keys):
+    pairs = [("gpt-4", "llama"), ("claude", "gpt-4"), ("claude", "llama")]
+    records = [{key: {"prompt": f"q{k}", "judge": f"j{k % 2}", "chosen_model": won,
+                      "rejected_model": lost}[key] for key in keys}
+               for k, (won, lost) in enumerate(pairs)]
+    prefs = read_file(_jsonl(records)).preferences
+    assert prefs.to_lists(names=True) == [list(pair) for pair in pairs]
+
+
+def test_the_models_of_dpo_answers_are_the_items_and_the_answers_and_subset_are_not():
+    # RewardBench: the answers' texts under chosen/rejected, their models beside them
+    records = [{"prompt": f"How do I {k}?", "chosen": f"Like this {k}", "chosen_model": won,
+                "rejected": f"No idea {k}", "rejected_model": lost, "subset": "easy", "id": k}
+               for k, (won, lost) in enumerate([("claude", "gpt-4"), ("gpt-4", "llama")])]
+    result = read_file(_jsonl(records))
+    assert result.preferences.to_lists(names=True) == [["claude", "gpt-4"], ["gpt-4", "llama"]]
+    assert set(result.preferences.item_names) == {"claude", "gpt-4", "llama"}
+
+
+def test_chosen_and_rejected_holding_names_are_winner_and_loser_by_annotator():
+    text = (b"prompt_id,annotator,rejected,chosen\np0,w0,mistral,llama\np1,w1,llama,gpt-4\n"
+            b"p2,w0,llama,gpt-4\n")
+    prefs = read_file(text).preferences
+    assert prefs.to_lists(names=True) == [["llama", "mistral"], ["gpt-4", "llama"],
+                                          ["gpt-4", "llama"]]
+    assert prefs.ranker_names == ("w0", "w1")
+
+
+def test_better_and_worse_columns_are_winner_and_loser():
+    text = b"worse,better,judge\nb,a,j1\nc,b,j2\n"
+    assert read_file(text).preferences.to_lists(names=True) == [["a", "b"], ["b", "c"]]

@@ -36,8 +36,10 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
                        "choice", "option"}),
     "rank": frozenset({"rank", "position", "place"}),
     "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
-                         "selected", "picked", "winnermodel", "modelwinner"}),
-    "loser": frozenset({"loser", "loserid", "loseritem", "losermodel", "modelloser"}),
+                         "selected", "picked", "winnermodel", "modelwinner", "better",
+                         "modelchosen"}),
+    "loser": frozenset({"loser", "loserid", "loseritem", "losermodel", "modelloser",
+                        "rejected", "dispreferred", "worse", "modelrejected"}),
     "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
                        "hometeam", "player1", "playera", "team1", "teama", "competitor1",
                        "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
@@ -182,7 +184,9 @@ def lower_is_better_words(title: str) -> tuple[str, ...]:
 
 
 ID_ENDS = ("id", "code", "no", "number", "num", "key")
-NAME_ENDS = ("name", "text", "label", "title")
+#: ``chosen_model`` names the model whose answer ``chosen`` holds (preference data for
+#: language models): the model is the item, as a name beats the plain column.
+NAME_ENDS = ("name", "text", "label", "title", "model")
 SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
 
 

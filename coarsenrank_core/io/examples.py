@@ -64,8 +64,9 @@ LONG = (
 )
 PAIRWISE_TEXT = (
     "Pairwise comparisons: one row per comparison of two items, as CSV, Excel, JSON or JSON "
-    "lines (arena battles). Either 'winner' and 'loser' columns (with an optional 'tie' or "
-    "'draw' flag column), or the two items ('left'/'right', 'model_a'/'model_b', "
+    "lines (arena battles). Either 'winner' and 'loser' columns (or 'chosen' and 'rejected', "
+    "'better' and 'worse'; 'chosen_model' beside 'chosen' answers names the item), with an "
+    "optional 'tie' or 'draw' flag column, or the two items ('left'/'right', 'model_a'/'model_b', "
     "'white'/'black', 'home'/'away') with the outcome as: a 'winner' naming the item, 'left', "
     "'right', 'model_a', 'model_b', 'white', 'black', 'A', 'B', 'tie' or 'draw'; a 'result' "
     "of 1-0, 0-1 or 1/2-1/2; one 0/1 flag column per outcome ('winner_model_a', "

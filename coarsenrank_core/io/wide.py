@@ -51,7 +51,8 @@ def item_columns(prepared: Prepared, options: ReadOptions) -> list[int]:
 
 def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     """Read rows of items in order, best first; ``a|b`` in one cell are tied."""
-    _refuse_other_layout(prepared)
+    if options.item_columns is None:  # item columns chosen by hand are read as chosen
+        _refuse_other_layout(prepared)
     if not prepared.wide_header and options.item_columns is None:
         prepared = headerless(prepared)
     n_rows = prepared.n_rows
