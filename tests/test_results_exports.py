@@ -133,3 +133,21 @@ def test_golfers_stableford_points_stay_higher_is_better():
     rows = [(1, "Woods", 38), (1, "Els", 31), (2, "Woods", 30), (2, "Els", 36)]
     lists = read_file(_csv("Round,Golfer,Points", rows)).preferences.to_lists(names=True)
     assert lists == [["Woods", "Els"], ["Els", "Woods"]]
+
+
+@pytest.mark.parametrize("laps", ["Laps", "Laps completed"])
+def test_a_race_by_time_where_someone_completed_fewer_laps_is_refused(laps):
+    # Cat retired after 12 laps: the shortest time, but last
+    rows = [("Heat 1", "Ann", 20, "15:02.331"), ("Heat 1", "Bob", 20, "15:05.100"),
+            ("Heat 1", "Cat", 12, "9:10.500"), ("Heat 2", "Ann", 20, "15:00.000"),
+            ("Heat 2", "Cat", 20, "15:01.000")]
+    error = _refusal(_csv(f"Race,Driver,{laps},Total Time", rows))
+    assert (error.row, error.column) == (4, laps) and "fewer laps" in error.reason
+
+
+def test_a_race_by_time_where_everyone_completed_the_laps_is_read_by_time():
+    rows = [("Heat 1", "Ann", 20, "15:02.331"), ("Heat 1", "Bob", 20, "15:05.100"),
+            ("Heat 2", "Bob", 18, "15:00.000"), ("Heat 2", "Ann", 18, "15:01.000")]
+    lists = read_file(_csv("Race,Driver,Laps,Total Time", rows)).preferences.to_lists(
+        names=True)
+    assert lists == [["Ann", "Bob"], ["Bob", "Ann"]]

@@ -48,6 +48,11 @@ _DIRECTED = ("rank", "higher", "lower")
 #: a column of places, times or scores won) the competitor, though a survey's ``Name`` is
 #: its rater.
 _PLAIN_NAMES = frozenset({"name", "names", "fullname", "person"})
+
+#: Titles of a column counting the laps a competitor completed: in a race, more laps finish
+#: ahead of fewer whatever the time.
+_LAP_COUNTS = frozenset({"laps", "lapscompleted", "completedlaps", "lapcount", "nlaps",
+                         "numberoflaps", "lapsdone", "tours", "runden"})
 #: Words of a score column's title that make it a judgment of the thing scored (``rating``,
 #: ``stars``), which a rater gives, not a result a competitor achieves.
 _JUDGMENT_WORDS = ("rating", "ratings", "stars", "star")
@@ -323,6 +328,9 @@ def results_plan(table: Table, file_name: str | None = None,
             agreeing = [j for j in directed if j != best]
             measures = [best]
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
+        if kinds[measures[0]] == "lower":
+            _refuse_fewer_laps(body, event, [j for j in numbers if keys[j] in _LAP_COUNTS],
+                               labels, measures[0], where, lines)
         no_count = count is not None and count not in (item, measures[0])
         gaps = any(not readable[j].all() for j in agreeing)
         return _plan(labels, event, item, measures[0],
@@ -392,6 +400,28 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+def _refuse_fewer_laps(body: np.ndarray, event: int, laps: list[int], labels: list[str],
+                       measure: int, where: str, lines: Sequence[int]) -> None:
+    """Refuse a race ordered by time where some competitor of an event completed fewer laps
+    than its leader: they finish behind whatever their time, so the time cannot order them."""
+    for j in laps:
+        counts = pd.Series(parse_numbers(body[:, j]))
+        most = counts.groupby(pd.Series(body[:, event], dtype=object)).transform("max")
+        short = np.flatnonzero((counts < most).to_numpy())
+        if short.size:
+            row = int(short[0])
+            raise PreferenceFormatError(
+                f"This looks like a results table, {where}, ordered by '{labels[measure]}', "
+                f"but this competitor completed {body[row, j]} '{labels[j]}' where the "
+                f"'{labels[event]}' was run over {most.iloc[row]:g}: fewer laps finish "
+                "behind more whatever the time, so the time alone cannot order them.",
+                row=int(lines[1 + row]), column=labels[j],
+                fix="Add a column of places (1 for the most laps, equal laps by the shorter "
+                    "time) and load the file again, or delete the rows of competitors who "
+                    "did not complete the distance (they are then left out of that "
+                    "ranking).")
 
 
 #: Titles of a column naming whom a competitor played in that row's game.
