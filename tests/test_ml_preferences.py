@@ -122,3 +122,18 @@ def test_chosen_and_rejected_holding_names_are_winner_and_loser_by_annotator():
 def test_better_and_worse_columns_are_winner_and_loser():
     text = b"worse,better,judge\nb,a,j1\nc,b,j2\n"
     assert read_file(text).preferences.to_lists(names=True) == [["a", "b"], ["b", "c"]]
+
+
+def test_two_numbered_responses_with_no_winner_are_refused_not_read_first_as_better():
+    # HelpSteer2's preference file: the winner is in a signed strength, not the order
+    records = [{"prompt": "Hi", "response_1": "Hello!", "response_2": "Hey",
+                "preference_strength": 2},
+               {"prompt": "Bye", "response_1": "Bye!", "response_2": "See you",
+                "preference_strength": -1}]
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(_jsonl(records))
+    assert "two sides of a comparison" in caught.value.reason
+    assert "--format wide --items response_1 response_2" in caught.value.fix
+    chosen = ReadOptions(item_columns=("response_1", "response_2"))
+    assert read_file(_jsonl(records), "wide", options=chosen).preferences.to_lists(
+        names=True) == [["Hello!", "Hey"], ["Bye!", "See you"]]

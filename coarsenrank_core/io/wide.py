@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 import numpy as np
@@ -63,6 +64,8 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     cells = padded(prepared.table, (header + [""] * width)[:width], prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     columns = item_columns(prepared, options)
+    if options.item_columns is None:
+        _refuse_two_sides(prepared, columns)
     if columns == list(range(cells.shape[1])):
         block = cells  # every column holds items: no copy
     else:
@@ -203,6 +206,34 @@ def _refuse_other_layout(prepared: Prepared) -> None:
             f"({quote_list(c for c in first if c)}), not a wide rankings table.",
             row=prepared.table.lines[0],
             fix=f"Choose the '{other}' format, or let it be detected.")
+
+
+#: Words naming what is shown side by side for a judgement (two answers of a language
+#: model, two summaries): ``response_1``/``response_2`` are the two sides, not two places.
+_SIDE_STEMS = frozenset({"response", "output", "completion", "generation", "reply",
+                         "summary", "sample"})
+_SIDE = re.compile(r"(?P<stem>[a-z]+?)(?P<mark>[12ab])")
+
+
+def _refuse_two_sides(prepared: Prepared, columns: list[int]) -> None:
+    """Refuse two item columns that are the two numbered sides of a comparison
+    (``response_1``, ``response_2``): nothing in the row says which side won."""
+    if len(columns) != 2 or prepared.header is None:
+        return
+    labels = [prepared.label(j) for j in columns]
+    found = [_SIDE.fullmatch(re.sub(r"[\s_\-.]+", "", label.lower())) for label in labels]
+    if not all(found) or found[0]["stem"] != found[1]["stem"] or (
+            found[0]["stem"] not in _SIDE_STEMS or found[0]["mark"] == found[1]["mark"]):
+        return
+    raise PreferenceFormatError(
+        f"The columns {quote_list(labels)} look like the two sides of a comparison (one name "
+        "numbered twice), not the first and second places of a ranking, and no column says "
+        "which side was preferred, so reading the first as the better would be a guess.",
+        row=prepared.table.lines[0],
+        fix=f"Add a 'winner' column naming the preferred side ('{labels[0]}' or "
+            f"'{labels[1]}') and choose the 'pairwise' format. If the first of the two "
+            f"always holds the better one, choose them as the item columns by hand "
+            f"(--format wide --items {' '.join(shlex.quote(x) for x in labels)}).")
 
 
 def _duplicates(pref: np.ndarray, item: np.ndarray, column: np.ndarray,
