@@ -557,9 +557,9 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         warm["max_iter"] = REFIT_MAX_ITER
     if "per" in spec.parameters and "per" not in params and "per" in fit.extra:
         warm["per"] = fit.extra["per"]  # the refits keep the structure the data chose
-    if ("reversed_component" in spec.parameters and "reversed_component" not in params
+    if ("upside_down" in spec.parameters and "upside_down" not in params
             and "reversed_kept" in fit.extra):
-        warm["reversed_component"] = bool(fit.extra["reversed_kept"])
+        warm["upside_down"] = bool(fit.extra["reversed_kept"])
     rng = np.random.default_rng(random_state)
     units = prefs.ranker_index
     people = unit_counts(prefs)

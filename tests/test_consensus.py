@@ -164,7 +164,7 @@ def test_where_answers_read_upside_down_they_count_turned_over(prefs):
     assert "upside down" in consensus_reason(prefs, fit.extra)
     # the refits of a bootstrap keep the choice without testing again
     np.testing.assert_array_equal(
-        consensus(prefs, per=fit.extra.per, reversed_component=True).scores, fit.scores)
+        consensus(prefs, per=fit.extra.per, upside_down=True).scores, fit.scores)
 
 
 @pytest.mark.parametrize("prefs", [careless(30, 6), careless(180, 1)])
@@ -180,7 +180,7 @@ def test_counting_upside_down_answers_turned_over_places_the_items_better():
     gains = []
     for seed in range(6):
         prefs = upside_down(120, 1, random_state=seed)
-        without = consensus(prefs, per="list", reversed_component=False)
+        without = consensus(prefs, per="list", upside_down=False)
         gains.append(pairwise_accuracy(consensus(prefs).scores, truth)
                      - pairwise_accuracy(without.scores, truth))
     assert np.mean(gains) > 0, gains
@@ -197,7 +197,7 @@ def test_the_bootstrap_refits_keep_the_upside_down_component(monkeypatch):
 
     @functools.wraps(consensus)
     def recording(data, **params):
-        seen.append(params.get("reversed_component"))
+        seen.append(params.get("upside_down"))
         return consensus(data, **params)
 
     monkeypatch.setitem(registry.METHODS, DEFAULT_METHOD,

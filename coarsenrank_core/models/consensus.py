@@ -64,10 +64,10 @@ def consensus_reason(prefs: Preferences, extra: Mapping[str, Any]) -> str:
     if extra["per"] != "none":
         reason = careless_unit_reason(prefs, extra["per"])
         if extra.get("reversed_kept", False):
-            whose = "raters" if extra["per"] == "ranker" else "lists"
-            reason += (f" Some {whose} read upside down (best and worst swapped) more "
-                       "often than chance explains, so each list also counts turned over, "
-                       "by its chance of being upside down.")
+            whose = "raters'" if extra["per"] == "ranker" else "lists'"
+            reason += (f" Some {whose} answers read upside down (best and worst swapped) "
+                       "more often than chance explains, so each list also counts turned "
+                       "over, by its chance of being upside down.")
         return reason
     ratio = extra["likelihood_ratio"]
     if not np.isfinite(ratio):
@@ -93,7 +93,7 @@ CARELESS_TEST = 2.706
 def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
               pi_init: float = 0.2, max_iter: int = 1000, tol: float = 1e-8,
               init: ArrayLike | None = None, per: str | None = None,
-              reversed_component: bool | None = None, *,
+              upside_down: bool | None = None, *,
               should_stop: ShouldStop | None = None,
               progress: Progress | None = None) -> RankingResult:
     """The package's default consensus: plain PL, or PL plus careless answers per rater or list.
@@ -127,10 +127,11 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     per : {"ranker", "list", "none"}, optional
         Fit this one only, untested (e.g. the refits of a bootstrap keep the full data's
         choice).
-    reversed_component : bool, optional
-        Whether the mixture holds the upside-down component: by default tested as above;
-        ``True`` or ``False`` fits it, or leaves it out, untested (the refits of a bootstrap
-        keep the full data's choice, :attr:`ConsensusOutputs.reversed_kept`).
+    upside_down : bool, optional
+        Whether the mixture holds the upside-down component. By default it is tested as
+        above (left out when ``per`` is given); ``True`` or ``False`` fits it, or leaves it
+        out, untested (the refits of a bootstrap keep the full data's choice,
+        :attr:`~coarsenrank_core.results.ConsensusOutputs.reversed_kept`).
     progress : callable, optional
         ``progress(done, total)`` with the fits done (fractional within a mixture's EM) of
         the fits this call may need; ``(total, total)`` at the end.
@@ -148,17 +149,17 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
                                     init=init, should_stop=should_stop)
     by_rankers = per is None and careless_unit(prefs) == "ranker"
     mixtures = 2 if by_rankers else 1
-    tested = reversed_component is None
+    tested = upside_down is None
     # the fits this call may need: the mixture(s), plain PL for the test, the mixture with
     # the upside-down component, PL-EM
     if per is not None:
         total = 1 if per == "none" else 2
     else:
-        total = mixtures + (3 if tested or reversed_component else 2)
+        total = mixtures + (3 if tested or upside_down else 2)
     steps = _Steps(progress, total, start)
     if per == "none":
         return steps.finish(_plain(prefs, None, max_iter, tol, init, should_stop))
-    upside_down = bool(reversed_component)
+    upside_down = bool(upside_down)
     if per is not None:
         mixture = pl_mixture(prefs, per=per, reversed_component=upside_down,
                              progress=steps.within(0), **settings)
