@@ -137,3 +137,31 @@ def test_two_numbered_responses_with_no_winner_are_refused_not_read_first_as_bet
     chosen = ReadOptions(item_columns=("response_1", "response_2"))
     assert read_file(_jsonl(records), "wide", options=chosen).preferences.to_lists(
         names=True) == [["Hello!", "Hey"], ["Bye!", "See you"]]
+
+
+def test_selected_and_rejected_flags_are_not_items():
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(b"selected,rejected\n1,0\n0,1\n1,0\n")
+    assert "yes/no flags" in caught.value.reason and caught.value.column == "selected"
+
+
+def test_chosen_and_rejected_answers_that_never_come_twice_are_refused():
+    records = [{"prompt": "Capital of France?", "chosen": "Paris.", "rejected": "Lyon."},
+               {"prompt": "2+2?", "chosen": "4", "rejected": "5"}]
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(_jsonl(records))
+    assert "more than one comparison" in caught.value.reason
+    assert "chosen_model" in caught.value.fix
+
+
+def test_a_model_beside_one_answer_only_makes_no_pair():
+    text = b"prompt,chosen,chosen_model,rejected\nq0,good,gpt,bad0\nq1,good1,llama,bad1\n"
+    with pytest.raises(PreferenceFormatError):
+        read_file(text)
+
+
+def test_an_arena_winner_beside_a_winner_model_column_keeps_its_ties():
+    text = (b"model_a,model_b,winner,winner_model\ngpt,llama,model_a,gpt\n"
+            b"gpt,claude,tie,\nllama,claude,model_b,claude\n")
+    lists = read_file(text).preferences.to_lists(names=True)
+    assert lists == [["gpt", "llama"], [frozenset({"gpt", "claude"})], ["claude", "llama"]]

@@ -151,3 +151,23 @@ def test_a_race_by_time_where_everyone_completed_the_laps_is_read_by_time():
     lists = read_file(_csv("Race,Driver,Laps,Total Time", rows)).preferences.to_lists(
         names=True)
     assert lists == [["Ann", "Bob"], ["Bob", "Ann"]]
+
+
+@pytest.mark.parametrize("title, rows, order", [
+    # qualifying: fewer laps, yet the best lap decides
+    ("Best Time", [("Q1", "Bob", 8, "1:03.1"), ("Q1", "Ann", 12, "1:03.5"),
+                   ("Q2", "Bob", 10, "1:02.0"), ("Q2", "Ann", 9, "1:02.9")],
+     [["Bob", "Ann"], ["Bob", "Ann"]]),
+    ("Fastest Lap Time", [("Q1", "Bob", 8, "1:03.1"), ("Q1", "Ann", 12, "1:03.5"),
+                          ("Q2", "Bob", 10, "1:02.0"), ("Q2", "Ann", 9, "1:02.9")],
+     [["Bob", "Ann"], ["Bob", "Ann"]]),
+    # a lapped finisher whose time already puts them last
+    ("Time", [("Q1", "Ann", 20, "15:02.3"), ("Q1", "Bob", 20, "15:05.1"),
+              ("Q1", "Cat", 19, "15:20.5"), ("Q2", "Ann", 20, "15:00.0"),
+              ("Q2", "Cat", 20, "15:01.0")],
+     [["Ann", "Bob", "Cat"], ["Ann", "Cat"]]),
+])
+def test_fewer_laps_are_read_where_the_time_does_not_put_them_ahead(title, rows, order):
+    lists = read_file(_csv(f"Session,Driver,Laps,{title}", rows)).preferences.to_lists(
+        names=True)
+    assert lists == order

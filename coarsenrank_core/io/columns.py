@@ -184,9 +184,12 @@ def lower_is_better_words(title: str) -> tuple[str, ...]:
 
 
 ID_ENDS = ("id", "code", "no", "number", "num", "key")
-#: ``chosen_model`` names the model whose answer ``chosen`` holds (preference data for
-#: language models): the model is the item, as a name beats the plain column.
-NAME_ENDS = ("name", "text", "label", "title", "model")
+NAME_ENDS = ("name", "text", "label", "title")
+#: Words of preference data for language models whose column holds an answer's text while
+#: ``<word>_model`` names the model that wrote it (``chosen`` and ``chosen_model``): the
+#: model is the item, as a name beats the plain column.
+ANSWER_WORDS = frozenset({"chosen", "rejected", "better", "worse", "preferred",
+                           "dispreferred"})
 SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
 
 
@@ -194,12 +197,15 @@ def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
     """A normalised title's role word and kind: 0 a name, 1 plain, 2 an id; None if none.
 
     ``winner_name``/``Winner Text`` are names, ``winner``/``white`` plain, ``winner_id``,
-    ``white_id``/``Winner ID`` ids (of the role words in ``names``).
+    ``white_id``/``Winner ID`` ids (of the role words in ``names``); ``chosen_model`` is a
+    name beside the answer ``chosen`` holds (:data:`ANSWER_WORDS`).
     """
     for kind, ends in ((0, NAME_ENDS), (2, ID_ENDS)):
         for end in ends:
             if key.endswith(end) and key[:-len(end)] in names and key[:-len(end)]:
                 return key[:-len(end)], kind
+    if key.endswith("model") and key[:-5] in names and key[:-5] in ANSWER_WORDS:
+        return key[:-5], 0
     return (key, 1) if key in names else None
 
 

@@ -22,6 +22,7 @@ from .assembly import (
     without_unpaired_names,
 )
 from .columns import (
+    ANSWER_WORDS,
     PREFERENCE_ROLES,
     column_label,
     find_roles,
@@ -62,7 +63,10 @@ def pairwise_columns(header: list[str]) -> Coding | None:
     roles = find_roles(header, PREFERENCE_ROLES)
     keys = [normalise(c) for c in header]
     tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS), None)
-    if "winner" in roles and "loser" in roles:
+    if "winner" in roles and "loser" in roles and "item" not in roles:
+        # a model beside one side's answer and none beside the other's: no pair of items
+        if keys[roles["winner"]].endswith("model") != keys[roles["loser"]].endswith("model"):
+            return None
         return {"mode": "winner", "a": roles["winner"], "b": roles["loser"], "tie": tie}
     if not ("left" in roles and "right" in roles):
         siblings = _numbered_pair(keys)
@@ -184,6 +188,10 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if byes.any():  # a round without an opponent: nothing was compared
         keep &= ~byes
         notes.append(skipped_note(line[byes], "row", "with a bye (no opponent)"))
+    if mode == "winner":
+        _refuse_flag_sides(a, b, line, first, a_col, b_col)
+    if {normalise(first[a_col]), normalise(first[b_col])} <= ANSWER_WORDS:
+        _refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
     for role in ("ranker", "weight"):
         if role in roles:
             used.add(roles[role])
@@ -227,6 +235,40 @@ def _flags(values: np.ndarray, line: np.ndarray, header: Sequence[str] | None, c
             f"'{values[i]}' is not a yes/no flag.", row=int(line[i]),
             column=column_label(header, col), fix="Write 1 or 0 (or true/false, yes/no).")
     return true
+
+
+def _refuse_flag_sides(a: np.ndarray, b: np.ndarray, line: np.ndarray,
+                       header: Sequence[str], a_col: int, b_col: int) -> None:
+    """Refuse winner and loser columns that hold only yes/no flags (``selected``,
+    ``rejected`` as 1 and 0): they say whether a row's item was chosen, they name no items."""
+    words = np.char.lower(np.char.strip(np.concatenate([a, b]).astype(str)))
+    if not np.isin(words, ["0", "1", "0.0", "1.0", "true", "false", "yes", "no"]).all():
+        return
+    names = (column_label(header, a_col), column_label(header, b_col))
+    raise PreferenceFormatError(
+        f"The columns '{names[0]}' and '{names[1]}' hold only yes/no flags (such as "
+        f"{shown_cell(str(a[0]))}), not the items that won and lost.", row=int(line[0]),
+        column=names[0],
+        fix="If each row is one item and these flags say whether it was chosen, this is not "
+            "a file of comparisons: give each comparison one row naming its winner and its "
+            "loser (columns 'winner' and 'loser'), then load the file again.")
+
+
+def _refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
+                          header: Sequence[str], a_col: int, b_col: int) -> None:
+    """Refuse answers under ``chosen`` and ``rejected`` (:data:`~.columns.ANSWER_WORDS`) of
+    which none comes twice: they are one-off texts, each compared once, not items."""
+    if len(a) < 2 or pd.Series(np.concatenate([a, b]), dtype=object).duplicated().any():
+        return
+    names = (column_label(header, a_col), column_label(header, b_col))
+    raise PreferenceFormatError(
+        f"No item in '{names[0]}' or '{names[1]}' comes up in more than one comparison (such "
+        f"as {shown_cell(str(a[0]))}), so there is nothing to rank them by: these look like "
+        "one-off answers, not items compared again and again.", row=int(line[0]),
+        column=names[0],
+        fix="If another column names what wrote each answer (a model, a system, a person), "
+            "make those the winner and loser columns ('chosen_model' and 'rejected_model', "
+            "or 'winner' and 'loser'), then load the file again.")
 
 
 def _resolve_flags(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line: np.ndarray,

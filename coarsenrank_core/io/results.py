@@ -23,6 +23,7 @@ from .columns import (
     quote_list,
     role_base,
     shown_cell,
+    title_words,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
 from .long import is_gap, names_par, smaller_better_numbers
@@ -330,7 +331,7 @@ def results_plan(table: Table, file_name: str | None = None,
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
         if kinds[measures[0]] == "lower":
             _refuse_fewer_laps(body, event, [j for j in numbers if keys[j] in _LAP_COUNTS],
-                               labels, measures[0], where, lines)
+                               labels, measures[0], where, list(lines))
         no_count = count is not None and count not in (item, measures[0])
         gaps = any(not readable[j].all() for j in agreeing)
         return _plan(labels, event, item, measures[0],
@@ -404,24 +405,42 @@ def results_plan(table: Table, file_name: str | None = None,
 
 def _refuse_fewer_laps(body: np.ndarray, event: int, laps: list[int], labels: list[str],
                        measure: int, where: str, lines: Sequence[int]) -> None:
-    """Refuse a race ordered by time where some competitor of an event completed fewer laps
-    than its leader: they finish behind whatever their time, so the time cannot order them."""
+    """Refuse a race ordered by its total time where a competitor who completed fewer laps
+    than another of the same event has the shorter time: fewer laps finish behind more
+    whatever the time, so the time cannot order them. A best or fastest lap (qualifying,
+    practice) is a time per lap, which fewer laps do not make shorter."""
+    if set(title_words(labels[measure])) & _PER_LAP_WORDS:
+        return
+    events = pd.Series(body[:, event], dtype=object)
+    times = pd.Series(-_goodness(body[:, measure], "lower", labels[measure]))
     for j in laps:
         counts = pd.Series(parse_numbers(body[:, j]))
-        most = counts.groupby(pd.Series(body[:, event], dtype=object)).transform("max")
-        short = np.flatnonzero((counts < most).to_numpy())
-        if short.size:
-            row = int(short[0])
+        table = pd.DataFrame({"event": events, "laps": counts, "time": times})
+        levels = (table.groupby(["event", "laps"], sort=True)["time"].max().reset_index()
+                  .sort_values(["event", "laps"], ascending=[True, False]))
+        # the longest time of those who completed more laps in the same event
+        levels["more"] = levels.groupby("event")["time"].cummax().groupby(
+            levels["event"]).shift()
+        beside = table.merge(levels[["event", "laps", "more"]], on=["event", "laps"],
+                             how="left")
+        ahead = np.flatnonzero((beside["time"] < beside["more"]).to_numpy())
+        if ahead.size:
+            row = int(ahead[0])
             raise PreferenceFormatError(
                 f"This looks like a results table, {where}, ordered by '{labels[measure]}', "
-                f"but this competitor completed {body[row, j]} '{labels[j]}' where the "
-                f"'{labels[event]}' was run over {most.iloc[row]:g}: fewer laps finish "
-                "behind more whatever the time, so the time alone cannot order them.",
-                row=int(lines[1 + row]), column=labels[j],
+                f"but this competitor completed fewer '{labels[j]}' ({body[row, j]}) than "
+                f"others in the same '{labels[event]}' and has a shorter time than some of "
+                "them: fewer laps finish behind more whatever the time, so the time alone "
+                "cannot order them.", row=int(lines[1 + row]), column=labels[j],
                 fix="Add a column of places (1 for the most laps, equal laps by the shorter "
                     "time) and load the file again, or delete the rows of competitors who "
                     "did not complete the distance (they are then left out of that "
                     "ranking).")
+
+
+#: Words of a time's title that make it a time per lap, not the time of the whole race.
+_PER_LAP_WORDS = frozenset({"best", "fastest", "lap", "split", "average", "avg", "quali",
+                            "qualifying", "practice"})
 
 
 #: Titles of a column naming whom a competitor played in that row's game.

@@ -211,7 +211,7 @@ def _refuse_other_layout(prepared: Prepared) -> None:
 #: Words naming what is shown side by side for a judgement (two answers of a language
 #: model, two summaries): ``response_1``/``response_2`` are the two sides, not two places.
 _SIDE_STEMS = frozenset({"response", "output", "completion", "generation", "reply",
-                         "summary", "sample"})
+                         "summary"})
 _SIDE = re.compile(r"(?P<stem>[a-z]+?)(?P<mark>[12ab])")
 
 
@@ -221,9 +221,10 @@ def _refuse_two_sides(prepared: Prepared, columns: list[int]) -> None:
     if len(columns) != 2 or prepared.header is None:
         return
     labels = [prepared.label(j) for j in columns]
-    found = [_SIDE.fullmatch(re.sub(r"[\s_\-.]+", "", label.lower())) for label in labels]
-    if not all(found) or found[0]["stem"] != found[1]["stem"] or (
-            found[0]["stem"] not in _SIDE_STEMS or found[0]["mark"] == found[1]["mark"]):
+    first, second = (_SIDE.fullmatch(re.sub(r"[\s_\-.]+", "", label.lower()))
+                     for label in labels)
+    if first is None or second is None or first["stem"] != second["stem"] or (
+            first["stem"] not in _SIDE_STEMS or first["mark"] == second["mark"]):
         return
     raise PreferenceFormatError(
         f"The columns {quote_list(labels)} look like the two sides of a comparison (one name "
@@ -231,9 +232,10 @@ def _refuse_two_sides(prepared: Prepared, columns: list[int]) -> None:
         "which side was preferred, so reading the first as the better would be a guess.",
         row=prepared.table.lines[0],
         fix=f"Add a 'winner' column naming the preferred side ('{labels[0]}' or "
-            f"'{labels[1]}') and choose the 'pairwise' format. If the first of the two "
-            f"always holds the better one, choose them as the item columns by hand "
-            f"(--format wide --items {' '.join(shlex.quote(x) for x in labels)}).")
+            f"'{labels[1]}') and choose the layout 'pairwise comparisons'. If the first of "
+            f"the two always holds the better one, choose the layout 'wide rankings' with "
+            f"the item columns '{labels[0]}' and '{labels[1]}' (in the command line: "
+            f"--format wide --items {' '.join(shlex.quote(x) for x in labels)}).")
 
 
 def _duplicates(pref: np.ndarray, item: np.ndarray, column: np.ndarray,
