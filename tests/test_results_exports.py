@@ -171,3 +171,19 @@ def test_fewer_laps_are_read_where_the_time_does_not_put_them_ahead(title, rows,
     lists = read_file(_csv(f"Session,Driver,Laps,{title}", rows)).preferences.to_lists(
         names=True)
     assert lists == order
+
+
+def test_a_car_number_under_hash_belongs_to_its_driver_and_is_no_rater():
+    rows = [("Daytona 500", 1, 47, "Stenhouse", 212), ("Daytona 500", 2, 45, "Reddick", 212),
+            ("Daytona 500", 3, 11, "Hamlin", 212), ("Atlanta", 1, 4, "Harvick", 260),
+            ("Atlanta", 2, 11, "Hamlin", 260), ("Atlanta", 3, 45, "Reddick", 259)]
+    prefs = read_file(_csv("Race,Pos,#,Driver,Laps", rows)).preferences
+    assert prefs.to_lists(names=True) == [["Stenhouse", "Reddick", "Hamlin"],
+                                          ["Harvick", "Hamlin", "Reddick"]]
+    assert prefs.ranker_names is None or len(set(prefs.ranker_names)) == 2
+
+
+def test_a_judge_who_scores_several_competitors_of_a_round_is_still_a_rater():
+    rows = [(1, "J1", "Ann", 7), (1, "J1", "Bob", 5), (1, "J2", "Ann", 6), (1, "J2", "Bob", 8)]
+    prefs = read_file(_csv("Round,Judge,Diver,Score", rows)).preferences
+    assert prefs.ranker_names == ("J1", "J2")

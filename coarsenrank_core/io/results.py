@@ -252,12 +252,18 @@ def results_plan(table: Table, file_name: str | None = None,
     # a plain "Name" beside an event and a result achieved (a heat's times) is the competitor
     plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES} if any(
         _achieved(header[j]) for j in filled if j not in events) else set()
+    in_event = _joined(body[:, events]) + "\x00"
     for j in filled:
         own = find_roles([header[j]], PREFERENCE_ROLES)
         if j in events or j in plain_names:
             continue
-        if own.get("list") == 0 or (not unique[j] and (is_judge(keys[j])
-                                                       or own.get("ranker") == 0)):
+        # a bare '#' or id is a rater only if it repeats within an event (a rater ranks two
+        # or more of its competitors); never repeated there (a car's '#'), it is the
+        # competitor's own number
+        rater = (not unique[j] and (is_judge(keys[j]) or own.get("ranker") == 0)
+                 and not (keys[j] in ("#", "id")
+                          and pd.Series(in_event + body[:, j], dtype=object).is_unique))
+        if own.get("list") == 0 or rater:
             return None  # a ranking's or a rater's column: the long and grade readers' layouts
     labels = [column_label(header, j) for j in range(width)]
     titled = [j for j in filled if j not in events
