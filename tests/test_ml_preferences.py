@@ -165,3 +165,27 @@ def test_an_arena_winner_beside_a_winner_model_column_keeps_its_ties():
             b"gpt,claude,tie,\nllama,claude,model_b,claude\n")
     lists = read_file(text).preferences.to_lists(names=True)
     assert lists == [["gpt", "llama"], [frozenset({"gpt", "claude"})], ["claude", "llama"]]
+
+
+def test_the_better_response_named_by_its_mark_wins_between_the_responses_sources():
+    # PKU-SafeRLHF: response_0/response_1 texts, their sources, better_response_id 0 or 1
+    records = [{"prompt": f"q{k}", "response_0": f"a{k}", "response_1": f"b{k}",
+                "response_0_source": first, "response_1_source": second,
+                "is_response_0_safe": True, "is_response_1_safe": False,
+                "better_response_id": better, "safer_response_id": 1 - better}
+               for k, (first, second, better) in enumerate(
+                   [("alpaca-7b", "llama-2", 0), ("llama-2", "vicuna", 1),
+                    ("vicuna", "alpaca-7b", 0)])]
+    result = read_file(_jsonl(records))
+    assert result.preferences.to_lists(names=True) == [["alpaca-7b", "llama-2"],
+                                                       ["vicuna", "llama-2"],
+                                                       ["vicuna", "alpaca-7b"]]
+    assert "safer_response_id" in " ".join(result.report.lines())
+
+
+def test_responses_with_no_source_are_refused_as_one_off_answers():
+    records = [{"prompt": f"q{k}", "response_0": f"a{k}", "response_1": f"b{k}",
+                "better_response_id": k % 2} for k in range(3)]
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(_jsonl(records))
+    assert "more than one comparison" in caught.value.reason

@@ -190,6 +190,9 @@ NAME_ENDS = ("name", "text", "label", "title")
 #: model is the item, as a name beats the plain column.
 ANSWER_WORDS = frozenset({"chosen", "rejected", "better", "worse", "preferred",
                            "dispreferred"})
+#: Starts of titles naming what is shown side by side for a judgement (two answers of a
+#: language model, two summaries), not who wrote them: ``response_1``, ``output_a``.
+ANSWER_STEMS = ("response", "output", "completion", "generation", "reply", "summary")
 SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
 
 

@@ -22,6 +22,7 @@ from .assembly import (
     without_unpaired_names,
 )
 from .columns import (
+    ANSWER_STEMS,
     ANSWER_WORDS,
     PREFERENCE_ROLES,
     column_label,
@@ -72,6 +73,9 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         siblings = _numbered_pair(keys)
         answer = next((j for j, k in enumerate(keys) if k in _ANSWERS), None)
         label = roles.get("winner", roles.get("label", answer))
+        if label is None and siblings is not None:  # better_response_id: 0 or 1
+            label = next((j for j, k in enumerate(keys) if k.startswith(_WINNER_STARTS)
+                          and j not in siblings), None)
         if siblings is not None and label is not None and label not in siblings:
             return {"mode": "label", "a": siblings[0], "b": siblings[1], "label": label,
                     "tie": tie}
@@ -95,20 +99,32 @@ def pairwise_columns(header: list[str]) -> Coding | None:
     return None
 
 
-_NUMBERED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>1|2|a|b)")
+_NUMBERED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>0|1|2|a|b)")
+#: A side's mark inside a title, before a word naming what wrote it: ``response_0_source``.
+_MARKED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>[012])(?P<end>source|model|name|"
+                     r"generator|system|author)")
+#: Starts of a title naming the preferred side by its mark (``better_response_id``).
+_WINNER_STARTS = ("better", "preferred", "chosen", "winner")
 
 
 def _numbered_pair(keys: list[str]) -> tuple[int, int] | None:
     """Two columns that name the two sides by a number or letter after one word
-    (``item1``/``item2``, ``model_a``/``model_b``): the first such pair, or None."""
-    sides: dict[str, dict[str, int]] = {}
-    for j, key in enumerate(keys):
-        found = _NUMBERED.fullmatch(key)
-        if found is not None:
-            mark = "1" if found["mark"] in ("1", "a") else "2"
-            sides.setdefault(found["stem"], {}).setdefault(mark, j)
-    pair = next((v for v in sides.values() if len(v) == 2), None)
-    return None if pair is None else (pair["1"], pair["2"])
+    (``item1``/``item2``, ``model_a``/``model_b``), or before a word naming what wrote
+    them (``response_0_source``/``response_1_source``, which win over the sides' own
+    ``response_0``/``response_1``): the first such pair, or None."""
+    for pattern in (_MARKED, _NUMBERED):
+        sides: dict[tuple[str, str], dict[str, int]] = {}
+        for j, key in enumerate(keys):
+            found = pattern.fullmatch(key)
+            if found is not None:
+                mark = "1" if found["mark"] in ("1", "a") else found["mark"]
+                end = found.groupdict().get("end") or ""
+                sides.setdefault((found["stem"], end), {}).setdefault(mark, j)
+        for marks in sides.values():
+            if len(marks) == 2:
+                first, second = sorted(marks)  # 0 before 1, 1 before 2 (b reads as 2)
+                return marks[first], marks[second]
+    return None
 
 
 def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
@@ -190,7 +206,9 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         notes.append(skipped_note(line[byes], "row", "with a bye (no opponent)"))
     if mode == "winner":
         _refuse_flag_sides(a, b, line, first, a_col, b_col)
-    if {normalise(first[a_col]), normalise(first[b_col])} <= ANSWER_WORDS:
+    sides = {normalise(first[a_col]), normalise(first[b_col])}
+    if sides <= ANSWER_WORDS or all(k.startswith(ANSWER_STEMS) and not k.endswith(
+            ("source", "model", "name", "generator", "system", "author")) for k in sides):
         _refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
     for role in ("ranker", "weight"):
         if role in roles:
@@ -340,6 +358,12 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         left_words = left_words | {"1", "10"}
         right_words = right_words | {"2", "20"}
         tie_words = tie_words | {"15"}
+    differ = [k for k in range(len(left_key))
+              if len(left_key) == len(right_key) and left_key[k] != right_key[k]]
+    if len(differ) == 1 and left_key[differ[0]] in "012" and right_key[differ[0]] in "012":
+        # response_0/response_1, response_0_source: the winner named by its mark, 0 or 1
+        left_words = left_words | {left_key[differ[0]]}
+        right_words = right_words | {right_key[differ[0]]}
     if "home" in left_key and "away" in right_key:  # football: H, D, A (or 1, X, 2)
         left_words = {"h", "home", "1", left_key, "10", "1:0"}
         right_words = {"a", "away", "2", right_key, "01", "0:1"}

@@ -19,7 +19,14 @@ from .assembly import (
     header_only_error,
     parse_weights,
 )
-from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list, rows_text
+from .columns import (
+    ANSWER_STEMS,
+    PREFERENCE_ROLES,
+    find_roles,
+    plural,
+    quote_list,
+    rows_text,
+)
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
 from .notation import written_ranks
@@ -210,8 +217,7 @@ def _refuse_other_layout(prepared: Prepared) -> None:
 
 #: Words naming what is shown side by side for a judgement (two answers of a language
 #: model, two summaries): ``response_1``/``response_2`` are the two sides, not two places.
-_SIDE_STEMS = frozenset({"response", "output", "completion", "generation", "reply",
-                         "summary"})
+_SIDE_STEMS = frozenset(ANSWER_STEMS)
 _SIDE = re.compile(r"(?P<stem>[a-z]+?)(?P<mark>[12ab])")
 
 
