@@ -189,3 +189,31 @@ def test_responses_with_no_source_are_refused_as_one_off_answers():
     with pytest.raises(PreferenceFormatError) as caught:
         read_file(_jsonl(records))
     assert "more than one comparison" in caught.value.reason
+
+
+def test_a_weighted_alpacaeval_preference_counts_for_both_outputs_by_its_share():
+    records = [{"generator_1": "gpt-4", "generator_2": "mixtral", "annotator": "w",
+                "preference": p} for p in (1.25, 1.0, 1.9)]
+    prefs = read_file(json.dumps(records).encode()).preferences
+    lists = prefs.to_lists(names=True)
+    weights = dict()
+    for pair, weight in zip(lists, prefs.weights):
+        weights[tuple(pair)] = weights.get(tuple(pair), 0.0) + weight
+    assert weights == pytest.approx({("gpt-4", "mixtral"): 0.75 + 1.0 + 0.1,
+                                     ("mixtral", "gpt-4"): 0.25 + 0.9})
+    # winners and ties only (1, 2, 1.5) still read as winners and ties
+    plain = [{"generator_1": "gpt-4", "generator_2": "mixtral", "preference": p}
+             for p in (1.0, 2.0, 1.5)]
+    assert read_file(json.dumps(plain).encode()).preferences.to_lists(names=True) == [
+        ["gpt-4", "mixtral"], ["mixtral", "gpt-4"], [frozenset({"gpt-4", "mixtral"})]]
+
+
+def test_reading_weighted_preferences_in_chunks_is_refused_with_the_way_to_read_them(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = tmp_path / "alpaca.csv"
+    path.write_text("generator_1,generator_2,preference\ngpt-4,mixtral,1.25\n"
+                    "gpt-4,mixtral,1.9\n")
+    with pytest.raises(PreferenceFormatError) as caught:
+        stream_pairwise(path)
+    assert caught.value.column == "preference" and "without --stream" in caught.value.fix

@@ -188,6 +188,23 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
+    elif mode == "label" and (share := _second_share(cells[:, coding["label"]], first, a_col,
+                                                     b_col)) is not None:
+        # every comparison counted for both sides by its share: two rows, weighted
+        twice = np.repeat(np.arange(len(a)), 2)
+        b_won = np.tile([False, True], len(a))
+        counted = np.where(b_won, share[twice], 1.0 - share[twice])
+        if "weight" in roles:
+            counted = counted * parse_weights(cells[twice, roles["weight"]], line[twice],
+                                              column_label(first, roles["weight"]))
+        a, b, line, keep = a[twice], b[twice], line[twice], keep[twice] & (counted > 0)
+        cells = np.column_stack([cells[twice], counted.astype(str)])
+        first = [*first, "share of the comparison"]
+        roles = {**roles, "weight": cells.shape[1] - 1}
+        tied = np.zeros(len(a), dtype=bool)
+        notes.append(f"Read '{column_label(first, coding['label'])}' as the second side's share "
+                     "of each comparison (1: the first side won, 2: the second, 1.5: even); "
+                     "each comparison counts for both sides by their shares")
     elif mode == "label":
         drawn = (np.zeros(len(a), dtype=bool) if coding.get("tie") is None else
                  _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
@@ -253,6 +270,23 @@ def _flags(values: np.ndarray, line: np.ndarray, header: Sequence[str] | None, c
             f"'{values[i]}' is not a yes/no flag.", row=int(line[i]),
             column=column_label(header, col), fix="Write 1 or 0 (or true/false, yes/no).")
     return true
+
+
+def _second_share(labels: np.ndarray, header: Sequence[str], a_col: int,
+                  b_col: int) -> np.ndarray | None:
+    """The second side's share of each comparison when the sides are numbered 1 and 2
+    (``output_1``/``output_2``) and the preference is a number from 1 to 2 that is not
+    always 1, 1.5 or 2 (AlpacaEval's weighted annotators: ``preference − 1`` is the
+    chance that the second output is the better); None otherwise."""
+    left, right = normalise(header[a_col]), normalise(header[b_col])
+    if not (left.endswith(("1", "a")) and right.endswith(("2", "b"))):
+        return None
+    values = parse_numbers(np.asarray(labels, dtype=object))
+    if not (np.isfinite(values).all() and ((values >= 1) & (values <= 2)).all()):
+        return None
+    if np.isin(values, [1.0, 1.5, 2.0]).all():
+        return None  # plain winners and ties: read as such
+    return np.asarray(values - 1.0, dtype=float)
 
 
 def _refuse_flag_sides(a: np.ndarray, b: np.ndarray, line: np.ndarray,

@@ -26,12 +26,13 @@ from .assembly import (
     unneutralise,
     without_unpaired_names,
 )
-from .columns import PREFERENCE_ROLES, find_roles, plural, quote_list
+from .columns import PREFERENCE_ROLES, column_label, find_roles, plural, quote_list
 from .pairwise import (
     _FALSE,
     _TRUE,
     _is_bye,
     _resolve_flags,
+    _second_share,
     label_outcomes,
     pairwise_columns,
 )
@@ -366,6 +367,14 @@ class _Reader:
                 "flag_a": coding.flag_a, "flag_b": coding.flag_b, "tie": coding.tie})
             return b_won, tie, keep
         assert coding.label is not None
+        if _second_share(text[coding.label], header, coding.winner, coding.loser) is not None:
+            raise PreferenceFormatError(
+                f"'{column_label(header, coding.label)}' holds shares between 1 and 2 (such "
+                "as a weighted annotator's preference), which reading in chunks does not "
+                "split between the two sides.", row=int(line[0]),
+                column=column_label(header, coding.label),
+                fix="Read the file without --stream: each comparison then counts for both "
+                    "sides by their shares.")
         drawn = (np.zeros(n, dtype=bool) if coding.tie is None
                  else _flags(batch.column(coding.tie), line, header, coding.tie))
         b_won, tie, unfinished = label_outcomes(left, right, text[coding.label], drawn, line,
