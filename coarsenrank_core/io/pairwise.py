@@ -100,9 +100,10 @@ def pairwise_columns(header: list[str]) -> Coding | None:
 
 
 _NUMBERED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>0|1|2|a|b)")
+#: Ends of a side's title naming what wrote its answer: ``response_0_source``.
+_WRITER_ENDS = ("source", "model", "name", "generator", "system", "author")
 #: A side's mark inside a title, before a word naming what wrote it: ``response_0_source``.
-_MARKED = re.compile(r"(?P<stem>[^\W\d_]+?)(?P<mark>[012])(?P<end>source|model|name|"
-                     r"generator|system|author)")
+_MARKED = re.compile(rf"(?P<stem>[^\W\d_]+?)(?P<mark>[012])(?P<end>{'|'.join(_WRITER_ENDS)})")
 #: Starts of a title naming the preferred side by its mark (``better_response_id``).
 _WINNER_STARTS = ("better", "preferred", "chosen", "winner")
 
@@ -224,8 +225,8 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         _refuse_flag_sides(a, b, line, first, a_col, b_col)
     sides = {normalise(first[a_col]), normalise(first[b_col])}
-    if sides <= ANSWER_WORDS or all(k.startswith(ANSWER_STEMS) and not k.endswith(
-            ("source", "model", "name", "generator", "system", "author")) for k in sides):
+    if sides <= ANSWER_WORDS or all(k.startswith(ANSWER_STEMS)
+                                    and not k.endswith(_WRITER_ENDS) for k in sides):
         _refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
     for role in ("ranker", "weight"):
         if role in roles:
@@ -278,15 +279,22 @@ def _second_share(labels: np.ndarray, header: Sequence[str], a_col: int,
     (``output_1``/``output_2``) and the preference is a number from 1 to 2 that is not
     always 1, 1.5 or 2 (AlpacaEval's weighted annotators: ``preference − 1`` is the
     chance that the second output is the better); None otherwise."""
-    left, right = normalise(header[a_col]), normalise(header[b_col])
-    if not (left.endswith(("1", "a")) and right.endswith(("2", "b"))):
+    if not _one_and_two(normalise(header[a_col]), normalise(header[b_col])):
         return None
-    values = parse_numbers(np.asarray(labels, dtype=object))
-    if not (np.isfinite(values).all() and ((values >= 1) & (values <= 2)).all()):
+    codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
+    values = parse_numbers(np.asarray(uniques, dtype=object))  # each distinct cell once
+    if not (codes.min(initial=0) >= 0 and np.isfinite(values).all()
+            and ((values >= 1) & (values <= 2)).all()):
         return None
     if np.isin(values, [1.0, 1.5, 2.0]).all():
         return None  # plain winners and ties: read as such
-    return np.asarray(values - 1.0, dtype=float)
+    return np.asarray(values[codes] - 1.0, dtype=float)
+
+
+def _one_and_two(left_key: str, right_key: str) -> bool:
+    """Whether two sides' normalised titles end in 1 and 2 (or a and b): ``output_1``,
+    ``output_2``, whose winner may be written 1 or 2."""
+    return left_key.endswith(("1", "a")) and right_key.endswith(("2", "b"))
 
 
 def _refuse_flag_sides(a: np.ndarray, b: np.ndarray, line: np.ndarray,
@@ -387,7 +395,7 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     left_words = _LEFT_WORDS | {left_key, _base(left_key, "left")}
     right_words = _RIGHT_WORDS | {right_key, _base(right_key, "right")}
     tie_words = _TIE_WORDS
-    if left_key.endswith(("1", "a")) and right_key.endswith(("2", "b")):
+    if _one_and_two(left_key, right_key):
         # output_1/output_2, generator_1/generator_2: a preference of 1, 2 (1.5 a tie)
         left_words = left_words | {"1", "10"}
         right_words = right_words | {"2", "20"}

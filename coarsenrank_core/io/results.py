@@ -415,7 +415,7 @@ def _refuse_fewer_laps(body: np.ndarray, event: int, laps: list[int], labels: li
     than another of the same event has the shorter time: fewer laps finish behind more
     whatever the time, so the time cannot order them. A best or fastest lap (qualifying,
     practice) is a time per lap, which fewer laps do not make shorter."""
-    if set(title_words(labels[measure])) & _PER_LAP_WORDS:
+    if not laps or set(title_words(labels[measure])) & _PER_LAP_WORDS:
         return
     events = pd.Series(body[:, event], dtype=object)
     times = pd.Series(-_goodness(body[:, measure], "lower", labels[measure]))

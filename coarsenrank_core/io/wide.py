@@ -23,6 +23,7 @@ from .columns import (
     ANSWER_STEMS,
     PREFERENCE_ROLES,
     find_roles,
+    normalise,
     plural,
     quote_list,
     rows_text,
@@ -215,9 +216,8 @@ def _refuse_other_layout(prepared: Prepared) -> None:
             fix=f"Choose the '{other}' format, or let it be detected.")
 
 
-#: Words naming what is shown side by side for a judgement (two answers of a language
-#: model, two summaries): ``response_1``/``response_2`` are the two sides, not two places.
-_SIDE_STEMS = frozenset(ANSWER_STEMS)
+#: A title naming one side of a judgement by a number or letter after a word of
+#: :data:`~.columns.ANSWER_STEMS`: ``response_1``/``response_2`` are two sides, not two places.
 _SIDE = re.compile(r"(?P<stem>[a-z]+?)(?P<mark>[12ab])")
 
 
@@ -227,10 +227,9 @@ def _refuse_two_sides(prepared: Prepared, columns: list[int]) -> None:
     if len(columns) != 2 or prepared.header is None:
         return
     labels = [prepared.label(j) for j in columns]
-    first, second = (_SIDE.fullmatch(re.sub(r"[\s_\-.]+", "", label.lower()))
-                     for label in labels)
+    first, second = (_SIDE.fullmatch(normalise(label)) for label in labels)
     if first is None or second is None or first["stem"] != second["stem"] or (
-            first["stem"] not in _SIDE_STEMS or first["mark"] == second["mark"]):
+            first["stem"] not in ANSWER_STEMS or first["mark"] == second["mark"]):
         return
     raise PreferenceFormatError(
         f"The columns {quote_list(labels)} look like the two sides of a comparison (one name "
