@@ -255,17 +255,20 @@ def rank_title(label: str) -> tuple[str, int] | None:
     named = list(_NAMED_RANK.finditer(label))
     if len(named) == 1:
         found = named[0]
-        number = found["number"] or found["after"]
-        rank = (int(number) if number is not None
-                else _ORDINAL_WORDS.index(found["word"].lower()) + 1)
         stem = re.sub(r"\(\d+\)", " ", label[:found.start()] + " " + label[found.end():])
-        return re.sub(r"[\s_.:#()\[\]-]+", " ", stem.lower()).strip(), rank
+        return (re.sub(r"[\s_.:#()\[\]-]+", " ", stem.lower()).strip(),
+                _rank_of(found["number"] or found["after"], found["word"]))
     match = _RANK_TOKEN.fullmatch(label.strip())
     if match is None:
         return None
-    rank = (int(match["number"]) if match["number"] is not None
-            else _ORDINAL_WORDS.index(match["word"].lower()) + 1)
-    return re.sub(r"[\s_.:#(\[-]+", " ", match["stem"].lower()).strip(), rank
+    return (re.sub(r"[\s_.:#(\[-]+", " ", match["stem"].lower()).strip(),
+            _rank_of(match["number"], match["word"]))
+
+
+def _rank_of(number: str | None, word: str | None) -> int:
+    """The rank a title names, by its digits (``2nd``, ``Choice 2``) or its word
+    (``second``)."""
+    return int(number) if number is not None else _ORDINAL_WORDS.index(str(word).lower()) + 1
 
 
 def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:
