@@ -180,9 +180,13 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     _refuse_untitled_items(prepared, columns, ranks)
     labels = [str(n) for n in names]
     _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
+    if options.one_is_best and not any_number:
+        _refuse_zeros_and_ones(cells[:, columns], ranks, line, labels)
+        _refuse_points_scale(ranks, line, labels)
     shared = _shared_place(ranks)
-    if options.one_is_best and not any_number and prepared.platform is not None:
-        _refuse_ratings(ranks, shared, line, labels)
+    if options.one_is_best and not any_number:
+        _refuse_ratings(ranks, shared, line, labels,
+                        None if prepared.platform is not None else ranking_shaped(ranks))
     places = max(len(columns), len(prepared.free))
     if options.one_is_best and not any_number and (ranks > places).any():
         i, k = np.argwhere(ranks > places)[0]
@@ -249,6 +253,55 @@ def _refuse_ranks_from_zero(cells: np.ndarray, ranks: np.ndarray, line: np.ndarr
             "was not ranked, write '-' or leave the cell blank.")
 
 
+def _refuse_zeros_and_ones(cells: np.ndarray, ranks: np.ndarray, line: np.ndarray,
+                           labels: list[str]) -> None:
+    """Refuse a grid of 0 and 1 only, with 0 written somewhere and some row giving 1 to
+    several items: ticks of approval (1 = accepted), which read as ranks tie every accepted
+    item at the top and say nothing of the rest."""
+    filled = np.isfinite(ranks)
+    written_zero = (ranks == 0) & is_plain_number(cells)
+    if (not written_zero.any() or not filled.any()
+            or not np.isin(ranks[filled], (0.0, 1.0)).all()):
+        return
+    several = np.flatnonzero((ranks == 1).sum(axis=1) >= 2)
+    if not several.size:
+        return
+    i = int(several[0])
+    named = [labels[k] for k in np.flatnonzero(ranks[i] == 1)]
+    raise PreferenceFormatError(
+        f"Every cell under the items is 0 or 1, and this row gives 1 to {quote_list(named, 3)}: "
+        "this looks like a grid of approvals (1 = accepted), which says which items each "
+        "person accepts but not in what order.", row=int(line[i]), column=named[0],
+        fix="Ask for rankings instead: each item's rank (1, 2, 3 ...) under its column, or "
+            "the items in order under columns '1st', '2nd', .... If these are ranks, correct "
+            "the row.")
+
+
+def _refuse_points_scale(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> None:
+    """Refuse rows that mostly give out one fixed set of numbers with gaps (12, 10, 8, 7 ...
+    1, never 9 or 11): points awarded on a scale (a song contest's votes, a race's points
+    table), where the largest number is the best, not ranks with the same places skipped by
+    everyone."""
+    if len(ranks) < 2:
+        return
+    given = np.where(np.isfinite(ranks) & (ranks > 0), ranks, 0.0)
+    rows = np.sort(given, axis=1)
+    keys, counts = np.unique(rows, axis=0, return_counts=True)
+    common = keys[np.argmax(counts)]
+    values = common[common > 0]
+    if (counts.max() * 2 <= len(ranks) or values.size < 3
+            or np.unique(values).size < values.size or values[-1] <= values.size):
+        return
+    i = int(np.flatnonzero((rows == common).all(axis=1))[0])
+    k = int(np.argmax(given[i]))
+    raise PreferenceFormatError(
+        f"Most rows give out the same numbers, {', '.join(f'{v:g}' for v in values[::-1])}, "
+        "skipping some in between: these look like points awarded on a scale (the largest "
+        "the best), not ranks.", row=int(line[i]), column=labels[k],
+        fix="If more points are better, choose 'Rank numbers mean: 1 is the worst' "
+            "(--one-is-worst). If they are ranks, correct the rows.")
+
+
 def _shared_place(ranks: np.ndarray) -> np.ndarray:
     """Per row, the best place it gives to several items; NaN where it ties nothing."""
     ordered = np.sort(np.where(ranks > 0, ranks, np.nan), axis=1)
@@ -257,16 +310,50 @@ def _shared_place(ranks: np.ndarray) -> np.ndarray:
     return np.where(twin.any(axis=1), ordered[np.arange(len(ordered)), first], np.nan)
 
 
+def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
+    """Per row, whether its places (above 0) are written as ranks with ties are: each item
+    at 1 + the count of items placed better (1, 1, 3), at 1 + the count of distinct places
+    better (1, 1, 2), or at the mean of the places a tied block shares (1.5, 1.5, 3).
+
+    Ratings seldom are (3, 3, 4, 4 or 2, 4, 4): a row of them can look like ranks only by
+    chance.
+    """
+    values = np.sort(np.where(np.isfinite(ranks) & (ranks > 0), ranks, np.inf), axis=1)
+    width = values.shape[1]
+    column = np.broadcast_to(np.arange(width), values.shape)
+    new = np.ones(values.shape, dtype=bool)
+    new[:, 1:] = values[:, 1:] != values[:, :-1]
+    better = np.maximum.accumulate(np.where(new, column, 0), axis=1)
+    last = np.flip(np.minimum.accumulate(np.flip(np.where(
+        np.c_[new[:, 1:], np.ones((len(values), 1), dtype=bool)], column, width), axis=1),
+        axis=1), axis=1)
+    tied = last - better + 1
+    distinct_better = np.cumsum(new, axis=1) - 1
+    shaped = ((values == 1 + better) | (values == 1 + distinct_better)
+              | (values == better + (tied + 1) / 2))
+    return np.where(np.isfinite(values), shaped, True).all(axis=1)
+
+
 def _refuse_ratings(ranks: np.ndarray, shared: np.ndarray, line: np.ndarray,
-                    labels: list[str]) -> None:
-    """Refuse a survey platform's grid whose rows mostly give one number to several items
-    (``shared``, from :func:`_shared_place`): ratings (1 to 5 stars) rather than ranks,
-    which read with 1 the best would turn the order upside down. (A table of ranks written
-    by hand may tie as often as it likes.)"""
+                    labels: list[str], shaped: np.ndarray | None = None) -> None:
+    """Refuse a grid whose rows mostly give one number to several items (``shared``, from
+    :func:`_shared_place`): ratings (1 to 5 stars) rather than ranks, which read with 1 the
+    best would turn the order upside down.
+
+    A survey platform's grid is refused on that alone. A table written by hand may tie as
+    often as it likes as long as its ties are written as ranks are (``shaped``, from
+    :func:`ranking_shaped`): it is refused only when a quarter or more of its tied rows are
+    not (``3, 3, 4, 4``).
+    """
     repeats = np.isfinite(shared)
     rated = (ranks > 0).sum(axis=1) >= 3
     if rated.sum() < 2 or repeats[rated].mean() <= 0.5:
         return
+    if shaped is not None:
+        tied = repeats & rated
+        if (~shaped[tied]).mean() < 0.25:
+            return
+        repeats = tied & ~shaped
     i = int(np.flatnonzero(repeats & rated)[0])
     value = shared[i]
     named = [labels[k] for k in np.flatnonzero(ranks[i] == value)]

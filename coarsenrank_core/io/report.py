@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..preferences import Preferences
+from .columns import lower_is_better_words
 
 __all__ = ["ReadReport", "ReadResult"]
 
@@ -48,8 +49,9 @@ class ReadReport:
         For ranks written as numbers, whether 1 meant the best; None otherwise.
     smaller_is_better : bool
         Whether a long file's number column, titled as a time, a count or a penalty
-        (:func:`~coarsenrank_core.io.columns.lower_is_better_words`), was read as any
-        numbers with a smaller one better (with ``one_is_best``), not as whole ranks.
+        (:func:`~coarsenrank_core.io.columns.lower_is_better_words`) or chosen by hand under a
+        title that promises no ranks (``points``), was read as any numbers with a smaller one
+        better (with ``one_is_best``), not as whole ranks.
     notes : tuple of str
         Rows skipped or changed while reading.
     automatic : bool
@@ -106,13 +108,22 @@ class ReadReport:
         if self.skipped_columns:
             out.append(f"Skipped columns: {_names(self.skipped_columns)}.")
         if self.one_is_best and self.smaller_is_better:
-            out.append("Smaller numbers are better (the column is titled as a time, a count "
-                       "or a penalty).")
+            out.append(self._smaller_line())
         elif self.one_is_best is not None:
             out.append("Rank 1 means the best." if self.one_is_best
                        else "Rank 1 means the worst (larger numbers are better).")
         out.extend(f"{note}." for note in self.notes)
         return out
+
+    def _smaller_line(self) -> str:
+        """Why a long file's number column was read with a smaller number better."""
+        title = self.item_columns[1] if len(self.item_columns) > 1 else ""
+        if lower_is_better_words(title):
+            return ("Smaller numbers are better (the column is titled as a time, a count or a "
+                    "penalty).")
+        return (f"Smaller numbers are better: '{title}' was chosen as the rank column, where 1 "
+                "is the best. If a larger number is better there (points, a score, a rating), "
+                "add --one-is-worst ('Rank numbers mean: 1 is the worst').")
 
 
 @dataclass(frozen=True)
