@@ -77,3 +77,35 @@ def test_a_score_chosen_as_the_rank_column_says_why_smaller_is_better_and_how_to
                for line in lines)
     assert not any("titled as a time" in line for line in lines)
     assert result.preferences.to_lists(names=True)[0] == ["Yellow Tail", "Margaux"]
+
+
+# ------------------------------------------------------------------ results tables: golf
+GOLF_CUT = (b"Tournament,POS,PLAYER,TO PAR,R1,R2,R3,R4,TOT\n"
+            b"Masters,1,Jon Rahm,-12,65,69,73,69,276\nMasters,2,Brooks Koepka,-8,65,67,73,75,280\n"
+            b"Masters,3,Phil Mickelson,+5,71,69,75,78,293\nMasters,CUT,Tiger Woods,+3,74,73,,,147\n"
+            b"PGA,1,Brooks Koepka,-9,72,66,66,67,271\nPGA,2,Tiger Woods,-7,68,67,71,67,273\n"
+            b"PGA,3,Jon Rahm,+6,76,68,75,67,286\nPGA,WD,Phil Mickelson,-1,69,,,,69\n")
+
+
+def test_a_golfer_marked_out_of_the_event_is_not_ranked_among_finishers_by_score():
+    error = refusal(GOLF_CUT)
+    assert error.row == 5 and error.column == "POS" and "'CUT'" in error.reason
+    # with the marked rows deleted, the rest read by their score to par
+    kept = b"\n".join(line for line in GOLF_CUT.split(b"\n")
+                      if b",CUT," not in line and b",WD," not in line)
+    prefs = read_preferences(kept)
+    assert prefs.to_lists(names=True) == [["Jon Rahm", "Brooks Koepka", "Phil Mickelson"],
+                                          ["Brooks Koepka", "Tiger Woods", "Jon Rahm"]]
+
+
+def test_a_score_written_with_signs_both_ways_is_refused_until_its_title_says_which_way():
+    data = (b"Tournament,PLAYER,SCORE,TOT\nMasters,Jon Rahm,-12,276\nMasters,Brooks Koepka,-8,280\n"
+            b"Masters,Jordan Spieth,+1,289\nPGA,Brooks Koepka,-9,271\nPGA,Jon Rahm,-7,273\n"
+            b"PGA,Jordan Spieth,+2,282\n")
+    error = refusal(data)
+    assert error.column == "SCORE" and "signs both ways" in error.reason and error.row == 4
+    prefs = read_preferences(data.replace(b"SCORE", b"To Par"))
+    assert prefs.to_lists(names=True)[0] == ["Jon Rahm", "Brooks Koepka", "Jordan Spieth"]
+    # points with no plus sign stay a higher-is-better score
+    unsigned = data.replace(b"+1", b"1").replace(b"+2", b"2")
+    assert read_preferences(unsigned).to_lists(names=True)[0][0] == "Jordan Spieth"

@@ -335,6 +335,10 @@ def results_plan(table: Table, file_name: str | None = None,
             agreeing = [j for j in directed if j != best]
             measures = [best]
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
+        _refuse_signed_score(body[:, measures[0]], kinds[measures[0]], labels[measures[0]],
+                             where, list(lines))
+        _refuse_out_rows_among_finishers(body, agreeing, readable, labels, measures[0],
+                                         where, list(lines))
         if kinds[measures[0]] == "lower":
             _refuse_fewer_laps(body, event, [j for j in numbers if keys[j] in _LAP_COUNTS],
                                labels, measures[0], where, list(lines))
@@ -407,6 +411,58 @@ def results_plan(table: Table, file_name: str | None = None,
     raise PreferenceFormatError(
         f"This looks like a results table, {where}, ordered by '{labels[j]}', but this row "
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
+
+
+#: Marks in a place column of a competitor out of the event before its end: missed the
+#: cut, withdrew, disqualified, did not finish or start, retired, not classified.
+_OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "dns", "dnq", "ret",
+                        "nc", "elim", "abd", "dnp"})
+
+
+def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
+                                     readable: dict[int, np.ndarray], labels: list[str],
+                                     measure: int, where: str, lines: list[int]) -> None:
+    """Refuse rows that a place column left out of the ordering marks as out of the event
+    (``CUT``, ``WD``, ``DNF``: :data:`_OUT_MARKS`) while ``measure`` holds a number for
+    them: a golfer who missed the cut has a score to par over fewer rounds, which would
+    rank them among those who finished."""
+    for j in agreeing:
+        marks = pd.Series(body[:, j], dtype=object).str.strip().str.lower().isin(_OUT_MARKS)
+        out = np.flatnonzero(marks.to_numpy(dtype=bool) & ~readable[j]
+                             & (body[:, measure] != ""))
+        if out.size:
+            i = int(out[0])
+            raise PreferenceFormatError(
+                f"This looks like a results table, {where}, ordered by '{labels[measure]}', "
+                f"but '{labels[j]}' marks this row {shown_cell(body[i, j])} (out of the event "
+                f"before its end) and '{labels[measure]}' would still rank it among those "
+                "who finished.", row=int(lines[1 + i]), column=labels[j],
+                fix=f"Delete the rows marked out of the event (they are then left out of its "
+                    f"ranking), or order the rankings by '{labels[j]}' after writing a place "
+                    "below every finisher on those rows, then load the file again.")
+
+
+def _refuse_signed_score(cells: np.ndarray, kind: str | None, title: str, where: str,
+                         lines: list[int]) -> None:
+    """Refuse a score column (higher better by its title alone) written with signs both
+    ways (``+1`` and ``-12``): a difference from a mark, such as golf's score to par, where
+    a lower number is better, or a goal difference, where a higher one is."""
+    if kind != "higher" or lower_is_better_words(title):
+        return
+    text = pd.Series(cells, dtype=object).str.strip()
+    plus = text.str.match(r"^\+\s*\d").to_numpy(dtype=bool)
+    minus = text.str.match(r"^[-−]\s*\d").to_numpy(dtype=bool)
+    if plus.any() and minus.any():
+        i, k = int(np.flatnonzero(plus)[0]), int(np.flatnonzero(minus)[0])
+        raise PreferenceFormatError(
+            f"This looks like a results table, {where}, but '{title}' is written with signs "
+            f"both ways ({shown_cell(cells[i])} and {shown_cell(cells[k])}): "
+            "a difference from a mark, such as a score to par in golf (lower is better) or a "
+            "goal difference (higher is better), whose title does not say which way up.",
+            row=int(lines[1 + i]), column=title,
+            fix=f"Give '{title}' a title that says which way up ('To Par' in golf, or "
+                f"'{title} (lower is better)'; 'goal difference' or '{title} (higher is "
+                "better)' otherwise), then load the file again.")
 
 
 def _refuse_fewer_laps(body: np.ndarray, event: int, laps: list[int], labels: list[str],
