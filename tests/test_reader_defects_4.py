@@ -109,3 +109,53 @@ def test_a_score_written_with_signs_both_ways_is_refused_until_its_title_says_wh
     # points with no plus sign stay a higher-is-better score
     unsigned = data.replace(b"+1", b"1").replace(b"+2", b"2")
     assert read_preferences(unsigned).to_lists(names=True)[0][0] == "Jordan Spieth"
+
+
+# ------------------------------------------------------------------ survey platforms
+FRUITS = ["Apple", "Banana", "Cherry", "Date", "Elderberry"]
+ANSWERS = ["1,2,3,4,5", "1,3,2,4,5", "2,1,3,5,4", "1,2,4,3,5"]
+FIRST_ORDERS = [["Apple", "Banana", "Cherry", "Date", "Elderberry"],
+                ["Apple", "Cherry", "Banana", "Date", "Elderberry"]]
+
+
+def test_qualtrics_display_order_columns_before_the_ranks_are_not_the_question():
+    tags = ",".join([f"Q3_DO_{k}" for k in range(1, 6)] + [f"Q3_{k}" for k in range(1, 6)])
+    texts = ",".join([f"Rank the fruits - Display Order - {f}" for f in FRUITS]
+                     + [f"Rank the fruits - {f}" for f in FRUITS])
+    ids = ",".join('"{""ImportId"":""QID3_DO""}"' for _ in range(5)) + "," + ",".join(
+        f'"{{""ImportId"":""QID3_{k}""}}"' for k in range(1, 6))
+    shown = ["2,1,3,5,4", "5,4,3,2,1", "1,2,3,4,5", "3,1,2,5,4"]
+    rows = [f"R_{i},{shown[i]},{a}" for i, a in enumerate(ANSWERS)]
+    data = (f"ResponseId,{tags}\nResponse ID,{texts}\n\"{{\"\"ImportId\"\":\"\"_recordId\"\"}}\","
+            f"{ids}\n" + "\n".join(rows) + "\n").encode()
+    result = read_file(data)
+    assert result.preferences.item_names == tuple(FRUITS)
+    assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+@pytest.mark.parametrize("title", ["Please rank the fruits-{}", "Q1. Please rank the fruits ({})"])
+def test_an_answer_that_says_completed_is_no_title_row_and_the_question_is_unwrapped(title):
+    head = "Response ID,Status,Start Date,Email," + ",".join(title.format(f) for f in FRUITS)
+    rows = [f"{4000 + i},Completed,2024-03-0{i + 1},,{a}" for i, a in enumerate(ANSWERS)]
+    result = read_file(("\n".join([head, *rows]) + "\n").encode())
+    assert len(result.preferences) == 4 and result.report.header_rows == 1
+    assert result.preferences.item_names == tuple(FRUITS)
+    assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
+    assert result.report.platform != "Qualtrics"
+
+
+def test_redcap_fields_are_metadata_and_an_item_named_like_metadata_stays_an_item():
+    raw = ("record_id,redcap_survey_identifier,fruit_survey_timestamp,"
+           + ",".join(f"rank_{f.lower()}" for f in FRUITS) + ",fruit_survey_complete\n"
+           + "".join(f"{i + 1},,2024-03-0{i + 1}10:10,{a},2\n" for i, a in enumerate(ANSWERS)))
+    prefs = read_preferences(raw.encode())
+    assert prefs.n_items == 5 and prefs.to_lists()[1] == [0, 2, 1, 3, 4]
+    places = ["1st", "2nd", "3rd", "4th", "5th"]
+    labelled = ("Record ID,Survey Identifier,Survey Timestamp," + ",".join(FRUITS)
+                + ",Complete?\n" + "".join(
+                    f"{i + 1},,2024-03-0{i + 1},"
+                    + ",".join(places[int(r) - 1] for r in a.split(",")) + ",Complete\n"
+                    for i, a in enumerate(ANSWERS)))
+    prefs = read_preferences(labelled.encode())
+    assert prefs.item_names == tuple(FRUITS)
+    assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS

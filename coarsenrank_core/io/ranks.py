@@ -278,10 +278,10 @@ def _refuse_zeros_and_ones(cells: np.ndarray, ranks: np.ndarray, line: np.ndarra
 
 
 def _refuse_points_scale(ranks: np.ndarray, line: np.ndarray, labels: list[str]) -> None:
-    """Refuse rows that mostly give out one fixed set of numbers with gaps (12, 10, 8, 7 ...
-    1, never 9 or 11): points awarded on a scale (a song contest's votes, a race's points
-    table), where the largest number is the best, not ranks with the same places skipped by
-    everyone."""
+    """Refuse rows that mostly give out one fixed set of numbers with two or more gaps (12,
+    10, 8, 7 ... 1, never 9 or 11): points awarded on a scale (a song contest's votes, a
+    race's points table), where the largest number is the best, not ranks with the same
+    places skipped by everyone."""
     if len(ranks) < 2:
         return
     given = np.where(np.isfinite(ranks) & (ranks > 0), ranks, 0.0)
@@ -290,7 +290,7 @@ def _refuse_points_scale(ranks: np.ndarray, line: np.ndarray, labels: list[str])
     common = keys[np.argmax(counts)]
     values = common[common > 0]
     if (counts.max() * 2 <= len(ranks) or values.size < 3
-            or np.unique(values).size < values.size or values[-1] <= values.size):
+            or np.unique(values).size < values.size or values[-1] < values.size + 2):
         return
     i = int(np.flatnonzero((rows == common).all(axis=1))[0])
     k = int(np.argmax(given[i]))

@@ -42,15 +42,19 @@ __all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_valu
 _METADATA = re.compile(
     r"(timestamp|starttime|completiontime|lastmodifiedtime|startdate|enddate|recordeddate|"
     r"submitdate|submittedat|datestamp|createdat|updatedat|date|time|ipaddress|ipaddr|ip|"
-    r"progress|duration|duration\(inseconds\)|finished|status|completed|userlanguage|"
+    r"progress|duration|duration\(inseconds\)|finished|(response)?status|completed?\??|"
+    r"userlanguage|surveyidentifier|surveytimestamp|"
     r"startlanguage|language|distributionchannel|collectorid|customdata\d*|lastpage|seed|"
     r"networkid|responsetype|externalreference|externaldatareference|locationlatitude|"
     r"locationlongitude|recipientlastname|recipientfirstname|firstname|lastname|refurl|"
     r"token|tags|endingdisplayed|userid\(optional\)|totalscore|quizfeedback|start|end|"
     r"today|deviceid|subscriberid|simserial|phonenumber|uuid|submissiontime|validationstatus|"
     r"version|submittedby|meta/instanceid|notes|geolocation|lastmodified|modified|"
-    r".*displayorder|q(id)?\d+do)"  # Qualtrics' order the choices were shown in (Q1_DO)
+    r".*displayorder.*|q(id)?\d+do\d*)"  # Qualtrics' order choices were shown (Q1_DO_2)
     r"(\((utc|gmt)\))?")
+# REDCap's own fields: its survey identifier and timestamp, and each form's status
+# (``<form>_complete``: 0 incomplete, 1 unverified, 2 complete)
+_REDCAP_FIELDS = re.compile(r"redcap_\w+|\w+_complete|\w+_timestamp")
 # Per-row ids of games, battles or questions: skipped, never the ranker.
 _ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entry|pair|"
                       r"comparison)(id|no|number|#)?|index|tstamp")
@@ -325,9 +329,12 @@ def prepare(table: Table) -> Prepared:
     header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
     questions = [m["question"] if (m := _BRACKETED.fullmatch(c)) else None
                  for c in (rows[0] if rows else [])]
-    if rows and not _groups(questions):  # Alchemer's ``Question:Item``
-        header, question = _unwrap_brackets(rows[0], _COLON)
-        questions = [m["question"] if (m := _COLON.fullmatch(c)) else None for c in rows[0]]
+    # Alchemer's ``Question:Item``, SoGoSurvey's ``Question (Item)``, Zoho's ``Question-Item``
+    for wrapper in (_COLON, _PARENTHESISED, _DASHED):
+        if not rows or _groups(questions):
+            break
+        header, question = _unwrap_brackets(rows[0], wrapper)
+        questions = [m["question"] if (m := wrapper.fullmatch(c)) else None for c in rows[0]]
     blocks = _groups(questions)
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
                         question=question, blocks=blocks or tuple(rank_title_blocks(header)),
@@ -339,6 +346,8 @@ def prepare(table: Table) -> Prepared:
 #: number (``Q3_1``); a choice's typed text (``Q3_5_TEXT``) and display order (``Q3_DO``)
 #: are no choices.
 _CHOICE_TAG = re.compile(r"(?P<question>.+)_\d+")
+#: The end of the tag of a question's display order columns (``Q3_DO_1`` ...).
+_DISPLAY_ORDER = re.compile(r"_DO$", re.IGNORECASE)
 
 
 def _qualtrics(table: Table, tags: Sequence[str], texts: Sequence[str], start: int
@@ -350,7 +359,8 @@ def _qualtrics(table: Table, tags: Sequence[str], texts: Sequence[str], start: i
     choice holding `` - `` itself (``Bus - local``) keeps its whole name.
     """
     texts = [texts[j] if j < len(texts) else "" for j in range(len(tags))]
-    stems = [m["question"] if (m := _CHOICE_TAG.fullmatch(t)) else None for t in tags]
+    stems = [m["question"] if (m := _CHOICE_TAG.fullmatch(t)) and not _DISPLAY_ORDER.search(
+        m["question"]) else None for t in tags]
     header, asked = list(texts), [""] * len(texts)
     blocks = []
     for block in _groups(stems):
@@ -387,8 +397,10 @@ def _block_questions(blocks: Sequence[Sequence[int]], asked: Sequence[object]
 
 
 def _names_metadata(row: Sequence[str]) -> bool:
-    return any(_METADATA.fullmatch(normalise(c)) or normalise(c) in _RANKER_PRIORITY[1]
-               for c in row if c)
+    """Whether ``row`` titles two or more metadata columns (``Start Date``, ``Response ID``):
+    a row of titles, not an answer holding one word such as ``Completed``."""
+    return sum(bool(_METADATA.fullmatch(normalise(c))) or normalise(c) in _RANKER_PRIORITY[1]
+               for c in row if c) >= 2
 
 
 def _is_import_id_row(row: Sequence[str]) -> bool:
@@ -420,7 +432,10 @@ def _platform(header: Sequence[str]) -> str | None:
     if ({"submitdate", "lastpage"} <= names or {"datesubmitted", "lastpage"} <= names
             or "startlanguage" in names):
         return "LimeSurvey"
-    if {"responseid", "recordeddate", "distributionchannel"} & names:
+    # 'Response ID' alone is written by many platforms (Zoho, SoGoSurvey): Qualtrics' own
+    # titles, or its export tag for it
+    if ({"recordeddate", "distributionchannel"} & names
+            or {"ResponseId", "ResponseID", "_recordId"} & {c.strip() for c in header}):
         return "Qualtrics"
     if {"starttime", "completiontime"} <= names:
         return "Microsoft Forms"
@@ -434,6 +449,9 @@ def _platform(header: Sequence[str]) -> str | None:
 #: ``Question [Item]``; the item may hold brackets of its own: ``Rank [Mrs. Lee [PE]]``.
 _BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>(?:[^\[\]]|\[[^\[\]]*\])+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
+#: A question (a phrase: it holds a space) and an item in brackets or after a dash.
+_PARENTHESISED = re.compile(r"(?P<question>[^()]*\S\s+\S[^()]*?)\s*\((?P<inner>[^()]+)\)\s*")
+_DASHED = re.compile(r"(?P<question>[^-–]*\S\s+\S[^-–]*?)\s*[-–]\s*(?P<inner>[^-–]+?)\s*")
 
 
 def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
@@ -473,7 +491,10 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             rankers.setdefault(j, rank)
         elif count is None and keys & _COUNT:
             count = j
-        elif any(_METADATA.fullmatch(k) for k in keys):
+        elif (any(_METADATA.fullmatch(k) for k in keys) or (
+                j < len(names) and _REDCAP_FIELDS.fullmatch(names[j].strip()))) and not (
+                {j - 1, j + 1} <= item_ranks):
+            # an item named like metadata ('Date', the fruit) holds ranks between two items
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
