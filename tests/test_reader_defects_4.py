@@ -159,3 +159,63 @@ def test_redcap_fields_are_metadata_and_an_item_named_like_metadata_stays_an_ite
     prefs = read_preferences(labelled.encode())
     assert prefs.item_names == tuple(FRUITS)
     assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+@pytest.mark.parametrize("top, bottom", [("4 - Most preferred", "1 - Least preferred"),
+                                         ("4 (most important)", "1 (least important)")])
+def test_a_grid_whose_labels_say_the_largest_is_the_best_is_not_read_upside_down(top, bottom):
+    head = "Timestamp," + ",".join(f"Rank the fruits [{f}]" for f in FRUITS[:4])
+    rows = [f"3/{i + 1}/2024 10:10,{top},3,2,{bottom}" for i in range(2)]
+    rows.append(f"3/3/2024 10:10,3,{top},2,{bottom}")
+    data = ("\n".join([head, *rows]) + "\n").encode()
+    error = refusal(data)
+    assert "1 is the worst here" in error.reason and error.column == "Apple"
+    prefs = read_preferences(data, options=ReadOptions(one_is_best=False))
+    assert prefs.to_lists(names=True)[0] == ["Apple", "Banana", "Cherry", "Date"]
+
+
+def test_labels_saying_one_is_the_best_read_as_they_stand():
+    data = (b"Timestamp,Rank [Apple],Rank [Banana],Rank [Cherry]\n"
+            b"3/1/2024,1 (most important),2,3 (least important)\n"
+            b"3/2/2024,2,1 (most important),3 (least important)\n")
+    assert read_preferences(data).to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]
+
+
+def test_a_comma_list_that_asks_for_a_ranking_is_read_beside_a_text_answer():
+    rows = [f"t{i},Person {i},\"{', '.join(order)}\",Cherry,completed"
+            for i, order in enumerate(FIRST_ORDERS * 2)]
+    data = ("#,What's your name?,Rank these fruits from favourite to least favourite,"
+            "Which fruit did you eat today?,Response Type\n" + "\n".join(rows) + "\n").encode()
+    result = read_file(data)
+    assert result.report.layout == "cell"
+    assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+def test_places_written_before_each_item_of_a_cell_are_not_part_of_its_name():
+    rows = [f"Person {i},\"{', '.join(f'{k + 1}: {f}' for k, f in enumerate(order))}\",Banana"
+            for i, order in enumerate(FIRST_ORDERS * 2)]
+    data = ("Full Name,Rank These Fruits,Which fruit is in season?\n" + "\n".join(rows)
+            + "\n").encode()
+    prefs = read_preferences(data)
+    assert prefs.item_names == tuple(FRUITS)
+    assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+def test_a_blank_e_mail_column_is_no_ranker_and_a_poll_title_no_item():
+    rows = [f"Rank the fruits,Person {i},,\"{', '.join(order)}\",2024-03-01 10:0{i}"
+            for i, order in enumerate(FIRST_ORDERS * 2)]
+    data = ("Poll,Participant name,Participant email,Answer,Submitted at\n" + "\n".join(rows)
+            + "\n").encode()
+    result = read_file(data)
+    assert result.report.ranker_column == "Participant name"
+    assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+def test_two_columns_of_whole_lists_are_refused_and_one_chosen_by_hand_is_read():
+    rows = [f"{i},2024-03-01,{';'.join(a)};,{';'.join(b)};"
+            for i, (a, b) in enumerate(zip(FIRST_ORDERS * 2, FIRST_ORDERS[::-1] * 2))]
+    data = ("ID,Start time,Rank by taste,Rank by price\n" + "\n".join(rows) + "\n").encode()
+    error = refusal(data)
+    assert "each hold whole rankings" in error.reason and "--format cell" in error.fix
+    prefs = read_preferences(data, "cell", options=ReadOptions(item_columns=("Rank by price",)))
+    assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS[::-1]

@@ -52,6 +52,8 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
     return values
 
 
+#: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``.
+_PLACE_MARK = re.compile(r"^\d{1,3}\s*[:.)]\s*(?=\S)")
 _NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.)]\s+")
 
 
@@ -66,7 +68,7 @@ def _numbered_as_arrows(cell: str) -> str:
     return " > ".join(text[m.end():end].strip() for m, end in zip(marks, ends))
 
 
-def _separator(values: pd.Series) -> str | None:
+def list_separator(values: pd.Series) -> str | None:
     """The separator that splits most of the non-blank cells into two or more items."""
     values = _plain_arrows(values[values != ""])
     if values.empty:
@@ -90,11 +92,11 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     candidates = []
     for j in columns:
         values = pd.Series(table.column(j), dtype=object)
-        if len(values) < 2 or _separator(values.iloc[1:SAMPLE]) is None:
+        if len(values) < 2 or list_separator(values.iloc[1:SAMPLE]) is None:
             continue  # the first rows hold no whole ranking in this column
-        separator = _separator(values.iloc[1:])
+        separator = list_separator(values.iloc[1:])
         if separator is not None:
-            first_splits = _separator(values.iloc[:1]) == separator
+            first_splits = list_separator(values.iloc[:1]) == separator
             candidates.append((j, separator, not first_splits))
     asked = [c for c in candidates if asks_for_ranking(prepared.label(c[0]))]
     if len(candidates) > 1 and len(asked) == 1:  # beside a multi-select answer ('Red;Blue;')
@@ -130,6 +132,10 @@ def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:
     tie = _TIE if separator == ">" else None
     members = stages.str.split(tie, regex=True).explode() if tie else stages
     members = members.str.strip()
+    numbered = members.str.match(_PLACE_MARK.pattern).fillna(False).to_numpy(dtype=bool)
+    filled = (members.fillna("") != "").to_numpy()
+    if filled.any() and numbered[filled].all():  # '1: Apple, 2: Cherry': places, not names
+        members = members.str.replace(_PLACE_MARK, "", regex=True)
     stage_index = (stages.reset_index(drop=True).index.to_numpy() if tie is None else
                    np.repeat(np.arange(len(stages)),
                              stages.str.count(_TIE).fillna(0).to_numpy().astype(int) + 1))

@@ -21,7 +21,7 @@ from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
-from .cell import STRONG, ranking_column, read_cell
+from .cell import STRONG, list_separator, ranking_column, read_cell
 from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
@@ -45,6 +45,7 @@ from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
 from .survey import (
     Prepared,
+    asks_for_ranking,
     is_plain_number,
     platform_fix,
     prepare,
@@ -286,12 +287,32 @@ def _one_ranking_column(source: Source) -> bool:
     # a survey's other answers beside the ranking: numbers (an age) are no list of names
     numbers = survey and all(is_plain_number(_filled_cells(prepared, j)).all()
                              for j in filled if j != found[0])
-    if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers):
+    # a column asking for a ranking, or listing one set of items in every row, unless
+    # another column lists things the same way
+    alone = not any(j != found[0] and list_separator(pd.Series(_filled_cells(prepared, j),
+                                                           dtype=object)) == found[1]
+                    for j in filled)
+    if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers
+            or (alone and (asks_for_ranking(prepared.label(found[0])) or _same_items_each_row(
+                _filled_cells(prepared, found[0]), found[1])))):
         return False
     error = _scores_in_cells(source, found)
     if error is not None:
         raise error
     return True
+
+
+def _same_items_each_row(cells: np.ndarray, separator: str) -> bool:
+    """Whether most cells list one set of three or more items, each once, in some order:
+    whole rankings, not a multi-select answer (whose choices vary in number)."""
+    if separator == ">" or cells.size < 2:
+        return False
+    sets = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
+        lambda parts: frozenset(p.strip() for p in parts if p.strip())
+        if len({p.strip() for p in parts if p.strip()}) == len([p for p in parts if p.strip()])
+        else frozenset())
+    common = sets.value_counts()
+    return bool(len(common) and len(common.index[0]) >= 3 and common.iloc[0] * 2 > len(cells))
 
 
 def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:

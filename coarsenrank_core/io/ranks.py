@@ -15,12 +15,13 @@ from .assembly import (
     parse_weights,
     rank_beyond_items_error,
 )
-from .columns import plural, quote_list
+from .columns import plural, quote_list, shown_cell
 from .options import ReadOptions
 from .survey import (
     Prepared,
     is_plain_number,
     looks_like_rank,
+    one_is_worst_by_labels,
     rank_values,
     score_values,
     tied_rank_values,
@@ -163,6 +164,13 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     cells = padded(prepared.table, _titles(prepared), prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     as_scores = any_number or not options.one_is_best
+    if options.one_is_best and (said := one_is_worst_by_labels(cells[:, columns])):
+        i, k = np.argwhere(cells[:, columns] == said)[0]
+        raise PreferenceFormatError(
+            f"The answers label their ends ({shown_cell(said)}): 1 is the worst here, and read "
+            "with 1 the best the order would be upside down.", row=int(line[i]),
+            column=prepared.label(columns[k]),
+            fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst).")
     ranks = score_values(cells[:, columns]) if as_scores else with_averaged_ties(
         cells[:, columns], tied_rank_values(cells[:, columns]))
     bad = np.argwhere(~np.isfinite(ranks))

@@ -43,7 +43,7 @@ _METADATA = re.compile(
     r"(timestamp|starttime|completiontime|lastmodifiedtime|startdate|enddate|recordeddate|"
     r"submitdate|submittedat|datestamp|createdat|updatedat|date|time|ipaddress|ipaddr|ip|"
     r"progress|duration|duration\(inseconds\)|finished|(response)?status|completed?\??|"
-    r"userlanguage|surveyidentifier|surveytimestamp|"
+    r"userlanguage|surveyidentifier|surveytimestamp|poll|"
     r"startlanguage|language|distributionchannel|collectorid|customdata\d*|lastpage|seed|"
     r"networkid|responsetype|externalreference|externaldatareference|locationlatitude|"
     r"locationlongitude|recipientlastname|recipientfirstname|firstname|lastname|refurl|"
@@ -122,6 +122,37 @@ def metadata_name(text: str) -> bool:
 def platform_fix(platform: str | None) -> str | None:
     """What to change in an export of ``platform`` so that it reads."""
     return _PLATFORM_FIX.get(platform) if platform else None
+
+
+#: A number with a scale's anchor saying which end it is: '5 - Most preferred', '1 (least
+#: important)', '1 = worst'.
+_ANCHORED = re.compile(
+    r"\s*(?P<number>\d+)\s*[\s_.()=:-]*\s*(?:(?P<top>most\s+\w+|best|highest|top|"
+    r"(?:most\s+)?favou?rite)|(?P<bottom>least\s+\w+|worst|lowest|bottom))\)?\s*",
+    re.IGNORECASE)
+
+
+def one_is_worst_by_labels(cells: np.ndarray) -> str | None:
+    """The first cell whose scale anchor says that 1 is the worst end: ``1 (least
+    important)``, or a larger number labelled as the best end (``5 - Most preferred``); None
+    when no anchor says so.
+
+    Parameters
+    ----------
+    cells : numpy.ndarray of str
+
+    Returns
+    -------
+    str or None
+    """
+    for cell in pd.unique(np.asarray(cells, dtype=object).ravel()):
+        found = _ANCHORED.fullmatch(str(cell))
+        if found is None:
+            continue
+        first = int(found["number"]) == 1
+        if (first and found["bottom"]) or (not first and found["top"]):
+            return str(cell)
+    return None
 
 
 def rank_values(cells: np.ndarray) -> np.ndarray:
@@ -513,6 +544,9 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
         elif comment_title(prepared.label(j)):
             skipped[j] = "another question"
     _classify_by_content(prepared, skipped, rankers, count)
+    for j in [j for j in rankers if len(rankers) > 1 and _blank_column(prepared, j)]:
+        del rankers[j]  # an e-mail column nobody filled in names nobody
+        skipped[j] = "blank"
     ranker = min(rankers, key=lambda j: (rankers[j], j)) if rankers else None
     for j in rankers:
         if j != ranker:
@@ -562,6 +596,14 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
     for j in apart:
         header[j] = f"{prepared.questions[j]} [{header[j]}]"
     return header
+
+
+def _blank_column(prepared: Prepared, column: int) -> bool:
+    """Whether every cell of ``column`` below the titles is blank."""
+    codes, uniques = prepared.table.factorized
+    if column >= codes.shape[1]:
+        return True
+    return bool((uniques[codes[prepared.start:, column]] == "").all())
 
 
 def _rank_columns(prepared: Prepared) -> set[int]:

@@ -27,6 +27,7 @@ from .columns import (
     plural,
     quote_list,
     rows_text,
+    shown_cell,
 )
 from .condorcet import refuse_counts_in_names
 from .content import is_ballot_mark
@@ -58,6 +59,29 @@ def item_columns(prepared: Prepared, options: ReadOptions) -> list[int]:
     return chosen
 
 
+def _refuse_lists_in_columns(prepared: Prepared, cells: np.ndarray,
+                             columns: list[int]) -> None:
+    """Refuse two or more item columns whose cells mostly hold whole lists joined by ';' or
+    '>' (two ranking questions of a form, each answer in one cell): read as places, each
+    whole list would be one item."""
+    listed = []
+    for j in columns:
+        filled = pd.Series(cells[:, j], dtype=object)
+        filled = filled[filled.str.strip() != ""]
+        if len(filled) and (filled.str.strip(" ;>").str.count(r"[;>]") >= 1).mean() > 0.5:
+            listed.append(j)
+    if len(listed) < 2:
+        return
+    names = [prepared.label(j) for j in listed]
+    raise PreferenceFormatError(
+        f"The columns {quote_list(names, 3)} each hold whole rankings in their cells (such "
+        f"as {shown_cell(cells[0, listed[0]])}): read as places, each whole list would be "
+        "one item.", row=int(prepared.lines[0]) if len(prepared.lines) else None,
+        column=names[0],
+        fix=f"Choose the one column to read and the layout 'one ranking per cell' (in the "
+            f"command line: --format cell --items {shlex.quote(names[0])}).")
+
+
 def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     """Read rows of items in order, best first; ``a|b`` in one cell are tied."""
     if options.item_columns is None:  # item columns chosen by hand are read as chosen
@@ -74,6 +98,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     columns = item_columns(prepared, options)
     if options.item_columns is None:
         _refuse_two_sides(prepared, columns)
+        _refuse_lists_in_columns(prepared, cells, columns)
     if columns == list(range(cells.shape[1])):
         block = cells  # every column holds items: no copy
     else:
