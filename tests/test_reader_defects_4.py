@@ -1,5 +1,7 @@
 """Reader defects found by probing real export layouts (fourth batch)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -219,3 +221,61 @@ def test_two_columns_of_whole_lists_are_refused_and_one_chosen_by_hand_is_read()
     assert "each hold whole rankings" in error.reason and "--format cell" in error.fix
     prefs = read_preferences(data, "cell", options=ReadOptions(item_columns=("Rank by price",)))
     assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS[::-1]
+
+
+# ------------------------------------------------------------------ records, not rankings
+def test_a_search_engines_run_file_and_learning_to_rank_features_are_refused():
+    run = "".join(f"401 Q0 DOC-{k} {k + 1} {12.5 - k / 10:.4f} BM25\n" for k in range(6))
+    error = refusal(run.encode())
+    assert "records" in error.reason and "'12.5000'" in error.reason and error.row == 1
+    features = "".join(f"{k % 2} qid:1 1:0.{k}5 2:0.6{k} #docid = GX-{k}\n" for k in range(6))
+    assert "records" in refusal(features.encode()).reason
+    # a ranking of numbered items split by spaces is still read
+    assert read_preferences(b"3 1 2\n1 2 3\n2 3 1\n").to_lists() == [[0, 1, 2], [1, 2, 0],
+                                                                      [2, 0, 1]]
+
+
+def test_one_sides_list_field_of_a_comparison_is_not_read_as_the_rankings():
+    rows = [json.dumps({"question": {"dataset": "eli5", "id": f"q{i}", "full_text": "Why?"},
+                        "quotes_0": {"title": ["Rayleigh"], "extract": ["..."]},
+                        "answer_0": f"Because of Rayleigh scattering {i}", "tokens_0": [1, 2],
+                        "score_0": s, "quotes_1": {"title": [], "extract": []},
+                        "answer_1": f"Because of oceans {i}", "tokens_1": [3], "score_1": -s})
+            for i, s in enumerate([0.5, -0.5, 1.0, 0.5, 0.0, -1.0])]
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(("\n".join(rows) + "\n").encode())
+
+
+def test_untitled_ratings_with_a_column_of_their_own_are_refused():
+    ratings = "".join(f"{196 + 7 * i}\t{242 + i % 3}\t{1 + i % 5}\t{881250949 + 31 * i}\n"
+                      for i in range(12))
+    error = refusal(ratings.encode())
+    assert "different value on every row" in error.reason and error.column == "1"
+    voters = "".join(f"v{i},{order}\n" for i, order in enumerate(
+        ["A,B,C", "B,A,C", "C,B,A", "A,C,B"] * 3))
+    assert "who answered" in refusal(voters.encode()).reason
+    # places that share their items across rows are read
+    ranks = "".join(f"{order}\n" for order in ["A,B,C", "B,A,C", "C,B,A", "A,C,B"] * 3)
+    assert len(read_preferences(ranks.encode())) == 12
+
+
+def test_letter_grades_under_item_columns_are_refused_but_items_named_by_letters_read():
+    data = b"Student,HW1,HW2\nAlice,A+,A\nBob,B,C-\nCy,F,B+\n"
+    error = refusal(data)
+    assert "letter grades" in error.reason and error.column == "HW1"
+    assert read_preferences(b"voter,1st,2nd,3rd\nv1,A,B,C\nv2,B,A,C\nv3,C,A,B\n").n_items == 3
+
+
+def test_a_truth_file_with_a_row_of_empty_quotes_is_refused_not_crashed():
+    prefs = read_preferences(b"1st,2nd\na,b\nb,a\n")
+    from coarsenrank_core.io import read_truth
+    with pytest.raises(PreferenceFormatError) as info:
+        read_truth(b'1\n""', prefs)
+    assert not info.value.reason.startswith(_UNEXPECTED)
+
+
+def test_two_columns_with_one_hyphenated_title_are_not_unwrapped():
+    data = (b"Your e-mail address,Your e-mail address,Apple,Banana\n"
+            b"a@example.org,a@example.org,1,2\nb@example.org,b@example.org,2,1\n")
+    result = read_file(data)
+    assert result.preferences.item_names == ("Apple", "Banana")

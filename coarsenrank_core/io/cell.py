@@ -85,12 +85,30 @@ def list_separator(values: pd.Series) -> str | None:
     return None
 
 
+_SIDE_TITLE = re.compile(r"(?P<stem>.*?\D)[\s_.-]?(?P<side>[0-9]|[ab])", re.IGNORECASE)
+
+
+def _numbered_side(titles: list[str], column: int) -> bool:
+    """Whether ``titles[column]`` ends in a side's mark (``_0``, ``_1``, ``_a``) that another
+    title shares its stem with (``tokens_0`` and ``tokens_1``)."""
+    found = _SIDE_TITLE.fullmatch(titles[column].strip())
+    if found is None:
+        return False
+    return any(j != column and (other := _SIDE_TITLE.fullmatch(t.strip())) is not None
+               and other["stem"].lower() == found["stem"].lower()
+               and other["side"].lower() != found["side"].lower()
+               for j, t in enumerate(titles))
+
+
 def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, bool] | None:
     """The one column holding whole rankings, its separator and whether row 1 is a title."""
     columns = item_columns(prepared, options)
     table = prepared.table
     candidates = []
+    titles = [prepared.label(j) for j in range(prepared.width)]
     for j in columns:
+        if options.item_columns is None and _numbered_side(titles, j):
+            continue  # 'tokens_0' beside 'tokens_1': one side's field of a comparison
         values = pd.Series(table.column(j), dtype=object)
         if len(values) < 2 or list_separator(values.iloc[1:SAMPLE]) is None:
             continue  # the first rows hold no whole ranking in this column
@@ -106,6 +124,35 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     if len(candidates) != 1:
         return None
     return candidates[0]
+
+
+#: Fields of a record rather than items' names: a number with decimals (a score) and a
+#: ``key:value`` feature (``qid:1``, ``3:0.761``).
+_DECIMAL_FIELD = re.compile(r"(?:^|\s)([-+]?\d+\.\d+)(?=\s|$)")
+_KEY_VALUE_FIELD = re.compile(r"(?:^|\s)(\w+:[-+]?[\w.]+)(?=\s|$)")
+
+
+def refuse_records(text: pd.Series, line: np.ndarray, column: str, spaces: bool) -> None:
+    """Refuse lines whose most rows hold a number with decimals or a ``key:value`` field
+    (two or more of the latter, unless the lines are split by spaces): records (a search
+    engine's run file, learning-to-rank features), whose fields would be read as the items
+    of a ranking."""
+    decimal = text.str.extract(_DECIMAL_FIELD, expand=False)
+    keyed = text.str.extract(_KEY_VALUE_FIELD, expand=False)
+    found = ((decimal.notna() | keyed.notna()) if spaces
+             else text.str.count(_KEY_VALUE_FIELD.pattern) >= 2)
+    if found.mean() <= 0.5:
+        return
+    i = int(np.flatnonzero(found.to_numpy(dtype=bool))[0])
+    field = keyed.iloc[i] if isinstance(keyed.iloc[i], str) else decimal.iloc[i]
+    raise PreferenceFormatError(
+        f"Most lines hold a number with decimals or a 'key:value' field (this one holds "
+        f"'{field}'): these look like records with fields split by spaces (a search "
+        "engine's run, features for learning to rank), not rankings of items.",
+        row=int(line[i]), column=column,
+        fix="Write one ranking per line with its items in order, best first (such as "
+            "'A > B > C'), or one row per ranker, item and rank with a header "
+            "'ranker,item,rank'.")
 
 
 def read_cell(prepared: Prepared, options: ReadOptions) -> Preferences:

@@ -21,7 +21,7 @@ from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
-from .cell import STRONG, list_separator, ranking_column, read_cell
+from .cell import STRONG, list_separator, ranking_column, read_cell, refuse_records
 from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
@@ -299,6 +299,11 @@ def _one_ranking_column(source: Source) -> bool:
     error = _scores_in_cells(source, found)
     if error is not None:
         raise error
+    start = prepared.start if found[2] else 0  # no title row: the first row is a record too
+    refuse_records(pd.Series(prepared.table.column(found[0])[start:], dtype=object),
+                   np.asarray(prepared.table.lines[start:]),
+                   prepared.label(found[0]) if found[2] else str(found[0] + 1),
+                   found[1] == " ")
     return True
 
 

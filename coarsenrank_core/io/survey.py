@@ -365,7 +365,8 @@ def prepare(table: Table) -> Prepared:
         if not rows or _groups(questions):
             break
         header, question = _unwrap_brackets(rows[0], wrapper)
-        questions = [m["question"] if (m := wrapper.fullmatch(c)) else None for c in rows[0]]
+        questions = [m["question"] if question is not None and (m := wrapper.fullmatch(c))
+                     else None for c in rows[0]]
     blocks = _groups(questions)
     prepared = Prepared(table, header, 1, platform=_platform(rows[0]) if rows else None,
                         question=question, blocks=blocks or tuple(rank_title_blocks(header)),
@@ -480,9 +481,10 @@ def _platform(header: Sequence[str]) -> str | None:
 #: ``Question [Item]``; the item may hold brackets of its own: ``Rank [Mrs. Lee [PE]]``.
 _BRACKETED = re.compile(r"(?P<question>.*?)\s*\[(?P<inner>(?:[^\[\]]|\[[^\[\]]*\])+)\]\s*")
 _COLON = re.compile(r"(?P<question>[^:\[\]]{3,}?)\s*:\s*(?P<inner>[^:\[\]]+?)\s*")
-#: A question (a phrase: it holds a space) and an item in brackets or after a dash.
+#: A question (a phrase: it holds a space, after a dash three words) and an item in
+#: brackets or after a dash.
 _PARENTHESISED = re.compile(r"(?P<question>[^()]*\S\s+\S[^()]*?)\s*\((?P<inner>[^()]+)\)\s*")
-_DASHED = re.compile(r"(?P<question>[^-–]*\S\s+\S[^-–]*?)\s*[-–]\s*(?P<inner>[^-–]+?)\s*")
+_DASHED = re.compile(r"(?P<question>[^-–]*\S\s+\S+\s+\S[^-–]*?)\s*[-–]\s*(?P<inner>[^-–]+?)\s*")
 
 
 def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
@@ -494,6 +496,9 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
     matches = [wrapper.fullmatch(c) if c else None for c in cells]
     questions = pd.Series([m["question"] if m else None for m in matches], dtype=object)
     shared = questions.duplicated(keep=False) & questions.notna()
+    if wrapper in (_PARENTHESISED, _DASHED) and pd.Series(
+            [c for c, s in zip(cells, shared) if s], dtype=object).duplicated().any():
+        return list(cells), None  # one title twice ('Your e-mail address'): no grid of items
     header = [m["inner"].strip() if m and shared[j] else c
               for j, (c, m) in enumerate(zip(cells, matches))]
     question = next((m["question"] for j, m in enumerate(matches) if m and shared[j]), None)

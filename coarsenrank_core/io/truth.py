@@ -112,9 +112,10 @@ def _truth_columns(table: Table, index: dict[str, int]
 def _maybe_space_separated(table: Table, index: dict[str, int]) -> Table:
     """Split 'item score' lines on spaces when nothing else separates the values and every
     line's second part is a number."""
-    if table.width != 1 or sum(r[0] in index for r in table.rows) * 2 > len(table.rows):
+    if table.width != 1 or sum(bool(r) and r[0] in index for r in table.rows) * 2 > len(
+            table.rows):
         return table
-    split = [r[0].split() for r in table.rows]
+    split = [r[0].split() if r else [] for r in table.rows]  # a row of '""' holds no cell
     if not all(len(parts) == 2 for parts in split):
         return table
     scores = parse_numbers(np.asarray([parts[1] for parts in split], dtype=object))

@@ -82,6 +82,56 @@ def _refuse_lists_in_columns(prepared: Prepared, cells: np.ndarray,
             f"command line: --format cell --items {shlex.quote(names[0])}).")
 
 
+def _refuse_column_of_its_own(prepared: Prepared, cells: np.ndarray,
+                              columns: list[int]) -> None:
+    """Refuse untitled rows of ten or more where one column holds a different value on every
+    row, none of them found in any other column (``v7``, ``881250949``): who answered, or
+    ids or times of records (a ratings file: user, item, rating, time), not items, which
+    would each stand at one place of one ranking only."""
+    if (len(cells) < 10 or len(columns) < 2
+            or (cells[:, columns] != "").all(axis=1).mean() <= 0.5):
+        return
+    for j in columns:
+        values = pd.Series(cells[:, j], dtype=object)
+        values = values[values.str.strip() != ""]
+        others = np.concatenate([cells[:, k] for k in columns if k != j])
+        if (len(values) >= 10 and values.is_unique
+                and not np.isin(values.to_numpy(dtype=object), others).any()):
+            raise PreferenceFormatError(
+                f"Column {prepared.label(j)} holds a different value on every row, none found "
+                f"in any other column (such as {shown_cell(values.iloc[0])}): who answered, "
+                "or ids or times of records (a ratings file's user, item, rating, time), not "
+                "items placed in rankings.", row=int(prepared.lines[0]),
+                column=prepared.label(j),
+                fix="If it names who answered, add a header row such as 'voter,1st,2nd,3rd'. "
+                    "If each row is one rating, add a header such as 'user,item,rating,time' "
+                    "and choose the layout 'long rankings' with the item columns 'item' then "
+                    "'rating' and 'Rank numbers mean: 1 is the worst' (--format long --items "
+                    "item rating --one-is-worst).")
+
+
+_LETTER_GRADE = re.compile(r"\s*[A-F][+-]?\s*")
+
+
+def _refuse_letter_grades(prepared: Prepared, cells: np.ndarray, columns: list[int]) -> None:
+    """Refuse item columns whose filled cells are all letter grades, three or more of them
+    and some with a sign (``A+``, ``B-``, ``F``): each row grades things, it names no items
+    in order."""
+    block = pd.Series(cells[:, columns].ravel(), dtype=object)
+    filled = block[block.str.strip() != ""]
+    if (filled.nunique() < 3 or not filled.str.fullmatch(_LETTER_GRADE.pattern).all()
+            or not filled.str.contains(r"[+-]").any()):  # items named 'A', 'B', 'C' are common
+        return
+    k = int(np.flatnonzero((cells[:, columns] != "").any(axis=0))[0])
+    raise PreferenceFormatError(
+        f"The columns {quote_list([prepared.label(j) for j in columns], 3)} hold letter "
+        f"grades such as {quote_list(pd.unique(filled.to_numpy())[:3])}, not items in order.",
+        row=int(prepared.lines[0]), column=prepared.label(columns[k]),
+        fix="Write each grade as a number (A+ = 4.3, A = 4, A- = 3.7 ... F = 0) with one "
+            "column per graded piece of work, and choose 'Rank numbers mean: 1 is the worst' "
+            "(--one-is-worst) so that a higher grade is better.")
+
+
 def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     """Read rows of items in order, best first; ``a|b`` in one cell are tied."""
     if options.item_columns is None:  # item columns chosen by hand are read as chosen
@@ -99,6 +149,9 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     if options.item_columns is None:
         _refuse_two_sides(prepared, columns)
         _refuse_lists_in_columns(prepared, cells, columns)
+        _refuse_letter_grades(prepared, cells, columns)
+        if prepared.header is None:
+            _refuse_column_of_its_own(prepared, cells, columns)
     if columns == list(range(cells.shape[1])):
         block = cells  # every column holds items: no copy
     else:
