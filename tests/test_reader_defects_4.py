@@ -279,3 +279,24 @@ def test_two_columns_with_one_hyphenated_title_are_not_unwrapped():
             b"a@example.org,a@example.org,1,2\nb@example.org,b@example.org,2,1\n")
     result = read_file(data)
     assert result.preferences.item_names == ("Apple", "Banana")
+
+
+def test_a_chess_double_forfeit_is_no_draw():
+    data = (b"Round,White,Black,Result\n1,Carlsen,Nepo,1-0\n2,Nepo,Caruana,0-1\n"
+            b"3,Carlsen,Caruana,\xc2\xbd-\xc2\xbd\n3,Ding,Nepo,0-0\n")
+    prefs = read_preferences(data)
+    assert len(prefs) == 3 and "Ding" not in prefs.item_names
+    assert any("row 5" in note for note in prefs.notes)
+    # a football score line keeps 0-0 as a draw
+    football = (b"Date,HomeTeam,AwayTeam,Score\n1,Ajax,PSV,2-1\n2,PSV,Feyenoord,0-0\n"
+                b"3,Feyenoord,Ajax,1-1\n")
+    assert read_preferences(football).to_lists(names=True)[1] == [frozenset({"PSV",
+                                                                             "Feyenoord"})]
+
+
+def test_one_phrase_on_every_row_is_not_a_ranking_split_by_spaces():
+    data = (b"Date,Visitor,PTS,Home,PTS.1,Unnamed: 6\nd1,Lakers,107,Nuggets,119,Box Score\n"
+            b"d2,Celtics,108,Knicks,104,Box Score\nd3,Heat,111,Celtics,119,Box Score\n")
+    with pytest.raises(PreferenceFormatError) as info:
+        read_preferences(data)
+    assert not info.value.reason.startswith(_UNEXPECTED)

@@ -113,6 +113,8 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
         if len(values) < 2 or list_separator(values.iloc[1:SAMPLE]) is None:
             continue  # the first rows hold no whole ranking in this column
         separator = list_separator(values.iloc[1:])
+        if separator == " " and len(values) > 3 and values.iloc[1:].nunique() == 1:
+            continue  # one phrase on every row ('Box Score', a link's text): no ranking
         if separator is not None:
             first_splits = list_separator(values.iloc[:1]) == separator
             candidates.append((j, separator, not first_splits))

@@ -50,6 +50,8 @@ _FALSE = {"0", "false", "no", "n", "f", ""}
 _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
             "selection", "response", "answerpreference", "answerwinner"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
+#: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
+_HALF_POINT_DRAWS = {"1/21/2", "½½", "0505", "½:½", "1/2:1/2"}
 #: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
 _SCORE_TITLES = {"score", "finalscore", "matchscore", "scoreline", "fulltimescore"}
 _SCORE_CELL = re.compile(r"\s*(\d{1,4})\s*[-–—:]\s*(\d{1,4})\s*")
@@ -377,7 +379,11 @@ def label_outcomes(left: np.ndarray, right: np.ndarray, labels: np.ndarray, draw
     """
     labels = np.where(drawn, left, labels)
     codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
-    unfinished = np.array([str(u).lower() in _UNFINISHED for u in uniques] or [False])[codes]
+    words = [normalise(str(u)) for u in uniques]
+    # chess results (1-0, 0-1, ½-½): 0-0 is a double forfeit, no game, not a draw
+    void = _UNFINISHED | ({"00"} if _HALF_POINT_DRAWS & set(words) else set())
+    unfinished = np.array([str(u).lower() in void or w in void
+                           for u, w in zip(uniques, words)] or [False])[codes]
     if unfinished.any():
         labels = np.where(unfinished, left, labels)
     b_won, tied = _resolve_labels(left, right, labels, lines, header, label_col, left_col,
