@@ -69,15 +69,23 @@ def test_chosen_and_rejected_models_chosen_by_hand_are_read_as_the_user_chose():
     assert read_file(text, options=chosen).preferences.to_lists(names=True) == lists
 
 
-def test_a_prompt_column_that_keeps_repeated_items_apart_is_named_in_the_refusal(tmp_path):
+def test_a_prompt_column_keeps_one_annotators_rankings_apart(tmp_path):
+    # 'prompt_id' names the ranking, as a task or question id does: detected, and the same
+    # as choosing it by hand
     text = (b"annotator,prompt_id,item,rank\na1,p1,gpt,1\na1,p1,llama,2\na1,p2,gpt,2\n"
             b"a1,p2,llama,1\na2,p1,gpt,1\na2,p1,llama,2\n")
-    with pytest.raises(PreferenceFormatError) as caught:
-        read_file(text)
-    assert "--lists prompt_id" in caught.value.fix
+    detected = read_file(text)
+    assert detected.report.list_columns == ("prompt_id",)
     result = read_file(text, "long", options=ReadOptions(list_columns=("prompt_id",)))
-    assert result.preferences.to_lists(names=True) == [["gpt", "llama"], ["llama", "gpt"],
-                                                       ["gpt", "llama"]]
+    for read in (detected, result):
+        assert read.preferences.to_lists(names=True) == [["gpt", "llama"], ["llama", "gpt"],
+                                                         ["gpt", "llama"]]
+        assert read.preferences.ranker_names == ("a1", "a2")
+    # a column that only repeats within one ranking still names the refusal's choice
+    other = text.replace(b"prompt_id", b"turn")
+    with pytest.raises(PreferenceFormatError) as caught:
+        read_file(other)
+    assert "--lists turn" in caught.value.fix
 
 
 def test_an_arena_judges_hash_names_who_judged():

@@ -1,5 +1,6 @@
 """Reader defects found by probing real export layouts (fourth batch)."""
 
+import itertools
 import json
 
 import numpy as np
@@ -22,8 +23,9 @@ def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceForm
 # ------------------------------------------------- a table of numbers that are not ranks
 def test_rows_written_as_ranks_with_ties_are_told_from_ratings():
     rows = np.array([[1, 2, 3, 4], [1, 1, 3, 4], [2, 1, 2, 4], [1.5, 1.5, 3, 4],
-                     [1, 1, 2, 3], [np.nan, 1, 1, 2], [3, 3, 4, 4], [0, 1, 3, 3], [2, 4, 4, 0]])
-    assert ranking_shaped(rows).tolist() == [True] * 6 + [False] * 3
+                     [1, 1, 2, 3], [np.nan, 1, 1, 2], [0, 1, 3, 3], [1, 2, 4, 4],
+                     [3, 3, 4, 4], [2, 2, 3, 5], [2, 4, 4, 0]])
+    assert ranking_shaped(rows).tolist() == [True] * 8 + [False] * 3
 
 
 # per-answer attribute scores 0-4 (a HelpSteer file): five attributes are not ranked
@@ -251,12 +253,13 @@ def test_untitled_ratings_with_a_column_of_their_own_are_refused():
                       for i in range(12))
     error = refusal(ratings.encode())
     assert "different value on every row" in error.reason and error.column == "1"
-    voters = "".join(f"v{i},{order}\n" for i, order in enumerate(
-        ["A,B,C", "B,A,C", "C,B,A", "A,C,B"] * 3))
-    assert "who answered" in refusal(voters.encode()).reason
-    # places that share their items across rows are read
-    ranks = "".join(f"{order}\n" for order in ["A,B,C", "B,A,C", "C,B,A", "A,C,B"] * 3)
+    # numbered items that share places across rows are read, and so are named top-3 lists
+    # whose third places never come first or second
+    ranks = "".join(",".join(map(str, order)) + "\n"
+                    for order in list(itertools.permutations([1, 2, 3, 4]))[:12])
     assert len(read_preferences(ranks.encode())) == 12
+    named = "".join(f"A,B,X{i}\n" if i % 2 else f"B,A,X{i}\n" for i in range(12))
+    assert len(read_preferences(named.encode())) == 12
 
 
 def test_letter_grades_under_item_columns_are_refused_but_items_named_by_letters_read():
@@ -300,3 +303,54 @@ def test_one_phrase_on_every_row_is_not_a_ranking_split_by_spaces():
     with pytest.raises(PreferenceFormatError) as info:
         read_preferences(data)
     assert not info.value.reason.startswith(_UNEXPECTED)
+
+
+# ------------------------------------------------ what the new rules must leave as it was
+@pytest.mark.parametrize("data, names", [
+    (b"voter,New York (JFK),New York (LGA),Los Angeles (LAX)\nv1,1,2,3\nv2,2,1,3\n",
+     ("New York (JFK)", "New York (LGA)", "Los Angeles (LAX)")),
+    (b"voter,Star Wars - A New Hope,Star Wars - Empire,Alien - Director's Cut\nv1,1,2,3\n"
+     b"v2,3,1,2\n", ("Star Wars - A New Hope", "Star Wars - Empire", "Alien - Director's Cut")),
+    (b"voter,Poll,Interview,Debate\nv1,1,2,3\nv2,2,1,3\n", ("Poll", "Interview", "Debate")),
+    (b"voter,Complete,Basic,Premium\nv1,1,2,3\nv2,3,1,2\n", ("Complete", "Basic", "Premium")),
+])
+def test_items_named_like_questions_or_metadata_stay_items(data, names):
+    assert read_preferences(data).item_names == names
+
+
+@pytest.mark.parametrize("rows", [["1,2,5,5,5", "2,1,5,5,5", "1,3,2,5,5"],
+                                  ["1,3,3,4", "3,1,3,4", "1,2,4,4", "1,2,3,4"]])
+def test_ties_written_at_the_last_place_they_share_are_ranks(rows):
+    width = len(rows[0].split(","))
+    data = ("voter," + ",".join("ABCDE"[:width]) + "\n"
+            + "".join(f"v{i},{r}\n" for i, r in enumerate(rows))).encode()
+    assert len(read_preferences(data)) == len(rows)
+
+
+@pytest.mark.parametrize("cells, first", [
+    (["Mon 10:30 > Tue 9:00 > Wed 14:00", "Tue 9:00 > Mon 10:30 > Wed 14:00"],
+     ["Mon 10:30", "Tue 9:00", "Wed 14:00"]),
+    (["3.11 > 3.12 > 3.10", "3.12 > 3.11 > 3.10"], ["3.11", "3.12", "3.10"]),
+])
+def test_times_and_versions_in_a_cell_are_items(cells, first):
+    data = ("ranking\n" + "\n".join(cells) + "\n").encode()
+    assert read_preferences(data).to_lists(names=True)[0] == first
+
+
+def test_a_side_mark_needs_a_separator_so_q1_beside_q2_is_a_question_of_its_own():
+    data = b"Respondent,Q1,Q2\nr1,A > B > C,yes\nr2,B > A > C,no\nr3,A > C > B,yes\n"
+    assert read_preferences(data).to_lists(names=True)[0] == ["A", "B", "C"]
+
+
+def test_a_trimmed_qualtrics_export_with_only_its_response_id_keeps_its_title_rows():
+    data = (b"ResponseId,Q1_1,Q1_2,Q1_3\nResponse ID,Rank the fruits - Apple,"
+            b"Rank the fruits - Banana,Rank the fruits - Cherry\nR_1,1,2,3\nR_2,2,1,3\n")
+    assert read_preferences(data).item_names == ("Apple", "Banana", "Cherry")
+
+
+def test_a_driver_out_of_the_race_is_read_by_points_which_leave_him_last():
+    data = (b"race,pos,driver,points\nBahrain,1,Verstappen,25\nBahrain,2,Hamilton,18\n"
+            b"Bahrain,DNF,Norris,0\nJeddah,1,Hamilton,25\nJeddah,2,Norris,18\n"
+            b"Jeddah,3,Verstappen,15\n")
+    assert read_preferences(data).to_lists(names=True)[0] == ["Verstappen", "Hamilton",
+                                                              "Norris"]

@@ -52,8 +52,9 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
     return values
 
 
-#: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``.
-_PLACE_MARK = re.compile(r"^\d{1,3}\s*[:.)]\s*(?=\S)")
+#: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``
+#: (a space after the mark: ``3.11`` is a version, not place 3).
+_PLACE_MARK = re.compile(r"^\d{1,3}\s*[:.)]\s+(?=\S)")
 _NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.)]\s+")
 
 
@@ -85,12 +86,13 @@ def list_separator(values: pd.Series) -> str | None:
     return None
 
 
-_SIDE_TITLE = re.compile(r"(?P<stem>.*?\D)[\s_.-]?(?P<side>[0-9]|[ab])", re.IGNORECASE)
+_SIDE_TITLE = re.compile(r"(?P<stem>.*?\D)[\s_.-](?P<side>[0-9]|[ab])", re.IGNORECASE)
 
 
 def _numbered_side(titles: list[str], column: int) -> bool:
-    """Whether ``titles[column]`` ends in a side's mark (``_0``, ``_1``, ``_a``) that another
-    title shares its stem with (``tokens_0`` and ``tokens_1``)."""
+    """Whether ``titles[column]`` ends in a side's mark after a separator (``_0``, ``_1``,
+    `` a``) that another title shares its stem with (``tokens_0`` and ``tokens_1``; ``Q1``
+    beside ``Q2`` are two questions)."""
     found = _SIDE_TITLE.fullmatch(titles[column].strip())
     if found is None:
         return False
@@ -129,9 +131,10 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
 
 
 #: Fields of a record rather than items' names: a number with decimals (a score) and a
-#: ``key:value`` feature (``qid:1``, ``3:0.761``).
+#: ``key:value`` feature (``qid:1``, ``3:0.761``; not a time or a verse, ``10:30``, ``3:16``).
 _DECIMAL_FIELD = re.compile(r"(?:^|\s)([-+]?\d+\.\d+)(?=\s|$)")
-_KEY_VALUE_FIELD = re.compile(r"(?:^|\s)(\w+:[-+]?[\w.]+)(?=\s|$)")
+_KEY_VALUE_FIELD = re.compile(
+    r"(?:^|\s)([A-Za-z_]\w*:[-+]?[\w.]+|\d+:[-+]?\d*\.\d+)(?=\s|$)")
 
 
 def refuse_records(text: pd.Series, line: np.ndarray, column: str, spaces: bool) -> None:

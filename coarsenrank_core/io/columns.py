@@ -27,13 +27,14 @@ TASK_ENDS = ("id", "name", "no", "number", "title")
 _TASK_TITLES = _synonyms(*TASK_WORDS, suffixes=TASK_ENDS)
 PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "ranker": _synonyms(*_RANKER_WORDS, suffixes=("id", "name", "hash")) | frozenset(
-        {"responseid", "respondentid", "recipientemail", "fullname", "username"}),
+        {"responseid", "respondentid", "recipientemail", "fullname", "username",
+         "prolificpid", "prolificid"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
-                      "session", suffixes=("id",)) | _TASK_TITLES,
+                      "session", "prompt", suffixes=("id",)) | _TASK_TITLES,
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
     "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
-                       "choice", "option"}),
+                       "choice", "option", "model", "modelname"}),
     "rank": frozenset({"rank", "position", "place"}),
     "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
                          "selected", "picked", "winnermodel", "modelwinner", "better",
@@ -194,6 +195,9 @@ ANSWER_WORDS = frozenset({"chosen", "rejected", "better", "worse", "preferred",
 #: language model, two summaries), not who wrote them: ``response_1``, ``output_a``.
 ANSWER_STEMS = ("response", "output", "completion", "generation", "reply", "summary")
 SIBLING_ROLES = frozenset({"winner", "loser", "left", "right", "item"})
+#: Sides of a comparison whose ``<side>_model`` names the model shown there (``left_model``
+#: beside the answer ``left_response``).
+_SIDE_WORDS = frozenset({"left", "right"})
 
 
 def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
@@ -201,13 +205,14 @@ def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
 
     ``winner_name``/``Winner Text`` are names, ``winner``/``white`` plain, ``winner_id``,
     ``white_id``/``Winner ID`` ids (of the role words in ``names``); ``chosen_model`` is a
-    name beside the answer ``chosen`` holds (:data:`ANSWER_WORDS`).
+    name beside the answer ``chosen`` holds (:data:`ANSWER_WORDS`), and so is
+    ``left_model`` beside the side's answer.
     """
     for kind, ends in ((0, NAME_ENDS), (2, ID_ENDS)):
         for end in ends:
             if key.endswith(end) and key[:-len(end)] in names and key[:-len(end)]:
                 return key[:-len(end)], kind
-    if key.endswith("model") and key[:-5] in names and key[:-5] in ANSWER_WORDS:
+    if key.endswith("model") and key[:-5] in names and key[:-5] in ANSWER_WORDS | _SIDE_WORDS:
         return key[:-5], 0
     return (key, 1) if key in names else None
 

@@ -321,7 +321,8 @@ def _shared_place(ranks: np.ndarray) -> np.ndarray:
 def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
     """Per row, whether its places (above 0) are written as ranks with ties are: each item
     at 1 + the count of items placed better (1, 1, 3), at 1 + the count of distinct places
-    better (1, 1, 2), or at the mean of the places a tied block shares (1.5, 1.5, 3).
+    better (1, 1, 2), at the mean of the places a tied block shares (1.5, 1.5, 3), or at
+    the last of them (1, 3, 3; the unranked all last: 1, 2, 5, 5, 5).
 
     Ratings seldom are (3, 3, 4, 4 or 2, 4, 4): a row of them can look like ranks only by
     chance.
@@ -338,8 +339,8 @@ def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
     tied = last - better + 1
     distinct_better = np.cumsum(new, axis=1) - 1
     shaped = ((values == 1 + better) | (values == 1 + distinct_better)
-              | (values == better + (tied + 1) / 2))
-    return np.where(np.isfinite(values), shaped, True).all(axis=1)
+              | (values == better + (tied + 1) / 2) | (values == better + tied))
+    return np.asarray(np.where(np.isfinite(values), shaped, True).all(axis=1), dtype=bool)
 
 
 def _refuse_ratings(ranks: np.ndarray, shared: np.ndarray, line: np.ndarray,

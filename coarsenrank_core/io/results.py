@@ -337,8 +337,9 @@ def results_plan(table: Table, file_name: str | None = None,
     if len(measures) == 1 and (len(directed) == 1 or agreeing):
         _refuse_signed_score(body[:, measures[0]], kinds[measures[0]], labels[measures[0]],
                              where, list(lines))
-        _refuse_out_rows_among_finishers(body, agreeing, readable, labels, measures[0],
-                                         where, list(lines))
+        if kinds[measures[0]] == "lower":
+            _refuse_out_rows_among_finishers(body, agreeing, readable, labels, measures[0],
+                                             where, list(lines))
         if kinds[measures[0]] == "lower":
             _refuse_fewer_laps(body, event, [j for j in numbers if keys[j] in _LAP_COUNTS],
                                labels, measures[0], where, list(lines))
@@ -423,9 +424,10 @@ def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
                                      readable: dict[int, np.ndarray], labels: list[str],
                                      measure: int, where: str, lines: list[int]) -> None:
     """Refuse rows that a place column left out of the ordering marks as out of the event
-    (``CUT``, ``WD``, ``DNF``: :data:`_OUT_MARKS`) while ``measure`` holds a number for
-    them: a golfer who missed the cut has a score to par over fewer rounds, which would
-    rank them among those who finished."""
+    (``CUT``, ``WD``, ``DNF``: :data:`_OUT_MARKS`) while ``measure``, a smaller number
+    better, holds a number for them: a golfer who missed the cut has a score to par over
+    fewer rounds, which would rank them among those who finished. (Points leave such a row
+    last on their own.)"""
     for j in agreeing:
         marks = pd.Series(body[:, j], dtype=object).str.strip().str.lower().isin(_OUT_MARKS)
         out = np.flatnonzero(marks.to_numpy(dtype=bool) & ~readable[j]

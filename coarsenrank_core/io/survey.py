@@ -429,10 +429,15 @@ def _block_questions(blocks: Sequence[Sequence[int]], asked: Sequence[object]
 
 
 def _names_metadata(row: Sequence[str]) -> bool:
-    """Whether ``row`` titles two or more metadata columns (``Start Date``, ``Response ID``):
-    a row of titles, not an answer holding one word such as ``Completed``."""
-    return sum(bool(_METADATA.fullmatch(normalise(c))) or normalise(c) in _RANKER_PRIORITY[1]
-               for c in row if c) >= 2
+    """Whether ``row`` titles a metadata column (``Start Date``, ``Response ID``) and holds
+    no number or date: a row of titles, not an answer that holds ``Completed``."""
+    filled = [c for c in row if c]
+    return (any(_METADATA.fullmatch(normalise(c)) or normalise(c) in _RANKER_PRIORITY[1]
+                for c in filled)
+            and not any(_NUMBER_OR_DATE.fullmatch(c.strip()) for c in filled))
+
+
+_NUMBER_OR_DATE = re.compile(r"[-+]?[\d.,:/ -]*\d[\d.,:/ -]*")
 
 
 def _is_import_id_row(row: Sequence[str]) -> bool:
@@ -487,6 +492,16 @@ _PARENTHESISED = re.compile(r"(?P<question>[^()]*\S\s+\S[^()]*?)\s*\((?P<inner>[
 _DASHED = re.compile(r"(?P<question>[^-–]*\S\s+\S+\s+\S[^-–]*?)\s*[-–]\s*(?P<inner>[^-–]+?)\s*")
 
 
+_NUMBERED_QUESTION = re.compile(r"\s*Q\d+\b", re.IGNORECASE)
+
+
+def _is_question(text: str) -> bool:
+    """Whether a title's start reads as a question: it asks for a ranking, ends in '?', or
+    is numbered (``Q1. ...``)."""
+    return (asks_for_ranking(text) or text.rstrip().endswith("?")
+            or bool(_NUMBERED_QUESTION.match(text)))
+
+
 def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
                      ) -> tuple[list[str], str | None]:
     """Google's ``Question [Item]`` and LimeSurvey's ``Question [Ranking 1]`` to the inner name.
@@ -496,9 +511,12 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
     matches = [wrapper.fullmatch(c) if c else None for c in cells]
     questions = pd.Series([m["question"] if m else None for m in matches], dtype=object)
     shared = questions.duplicated(keep=False) & questions.notna()
-    if wrapper in (_PARENTHESISED, _DASHED) and pd.Series(
-            [c for c, s in zip(cells, shared) if s], dtype=object).duplicated().any():
-        return list(cells), None  # one title twice ('Your e-mail address'): no grid of items
+    if wrapper in (_PARENTHESISED, _DASHED) and (pd.Series(
+            [c for c, s in zip(cells, shared) if s], dtype=object).duplicated().any()
+            or not all(_is_question(q) for q in questions[shared])):
+        # one title twice ('Your e-mail address'), or names sharing a start ('New York
+        # (JFK)', 'Star Wars - A New Hope'): no question over a grid of items
+        return list(cells), None
     header = [m["inner"].strip() if m and shared[j] else c
               for j, (c, m) in enumerate(zip(cells, matches))]
     question = next((m["question"] for j, m in enumerate(matches) if m and shared[j]), None)
@@ -529,8 +547,10 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             count = j
         elif (any(_METADATA.fullmatch(k) for k in keys) or (
                 j < len(names) and _REDCAP_FIELDS.fullmatch(names[j].strip()))) and not (
-                {j - 1, j + 1} <= item_ranks):
-            # an item named like metadata ('Date', the fruit) holds ranks between two items
+                j in item_ranks and {j - 1, j + 1} & item_ranks
+                and not _constant_column(prepared, j)):
+            # an item named like metadata ('Date', the fruit) holds ranks beside an item's
+            # column, and not one number on every row (Qualtrics' 'Finished')
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"
@@ -601,6 +621,14 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
     for j in apart:
         header[j] = f"{prepared.questions[j]} [{header[j]}]"
     return header
+
+
+def _constant_column(prepared: Prepared, column: int) -> bool:
+    """Whether ``column`` holds one value on every row below the titles."""
+    codes, _ = prepared.table.factorized
+    if column >= codes.shape[1]:
+        return True
+    return len(np.unique(codes[prepared.start:, column])) <= 1
 
 
 def _blank_column(prepared: Prepared, column: int) -> bool:

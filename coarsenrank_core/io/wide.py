@@ -84,13 +84,15 @@ def _refuse_lists_in_columns(prepared: Prepared, cells: np.ndarray,
 
 def _refuse_column_of_its_own(prepared: Prepared, cells: np.ndarray,
                               columns: list[int]) -> None:
-    """Refuse untitled rows of ten or more where one column holds a different value on every
-    row, none of them found in any other column (``v7``, ``881250949``): who answered, or
-    ids or times of records (a ratings file: user, item, rating, time), not items, which
+    """Refuse untitled rows of ten or more whole numbers where one column holds a different
+    value on every row, none of them found in any other column (``881250949``): ids or
+    times of records (a ratings file: user, item, rating, time), not numbered items, which
     would each stand at one place of one ranking only."""
     if (len(cells) < 10 or len(columns) < 2
-            or (cells[:, columns] != "").all(axis=1).mean() <= 0.5):
-        return
+            or (cells[:, columns] != "").all(axis=1).mean() <= 0.5
+            or not pd.Series(cells[:, columns].ravel(), dtype=object).str.fullmatch(
+                r"\s*\d*\s*").all()):
+        return  # only where every cell is a whole number: numbered items, or records
     for j in columns:
         values = pd.Series(cells[:, j], dtype=object)
         values = values[values.str.strip() != ""]
@@ -101,7 +103,7 @@ def _refuse_column_of_its_own(prepared: Prepared, cells: np.ndarray,
                 f"Column {prepared.label(j)} holds a different value on every row, none found "
                 f"in any other column (such as {shown_cell(values.iloc[0])}): who answered, "
                 "or ids or times of records (a ratings file's user, item, rating, time), not "
-                "items placed in rankings.", row=int(prepared.lines[0]),
+                "numbered items placed in rankings.", row=int(prepared.lines[0]),
                 column=prepared.label(j),
                 fix="If it names who answered, add a header row such as 'voter,1st,2nd,3rd'. "
                     "If each row is one rating, add a header such as 'user,item,rating,time' "
