@@ -354,3 +354,24 @@ def test_a_driver_out_of_the_race_is_read_by_points_which_leave_him_last():
             b"Jeddah,3,Verstappen,15\n")
     assert read_preferences(data).to_lists(names=True)[0] == ["Verstappen", "Hamilton",
                                                               "Norris"]
+
+
+def test_models_shown_left_and_right_with_a_choice_of_side_are_read_as_comparisons():
+    data = (b"PROLIFIC_PID,SESSION_ID,prompt,left_model,right_model,left_response,"
+            b"right_response,choice\n"
+            b"p1,s1,Explain X,gpt-4,claude,resp A,resp B,right\n"
+            b"p1,s2,Explain Y,vicuna,gpt-4,resp A,resp B,right\n"
+            b"p2,s3,Explain X,claude,vicuna,resp A,resp B,equal\n")
+    result = read_file(data)
+    assert result.report.layout == "pairwise" and result.report.ranker_column == "PROLIFIC_PID"
+    assert result.preferences.to_lists(names=True) == [["claude", "gpt-4"], ["gpt-4", "vicuna"],
+                                                       [frozenset({"claude", "vicuna"})]]
+
+
+def test_models_ranked_per_prompt_are_long_rankings():
+    data = (b"prompt_id,prompt,model,answer,rank\n0,p0,llama,a,3\n0,p0,claude,b,2\n"
+            b"0,p0,gpt-4,c,1\n1,p1,llama,d,1\n1,p1,claude,e,3\n1,p1,gpt-4,f,2\n")
+    result = read_file(data)
+    assert result.report.layout == "long" and result.report.list_columns == ("prompt_id",)
+    assert result.preferences.to_lists(names=True) == [["gpt-4", "claude", "llama"],
+                                                       ["llama", "gpt-4", "claude"]]
