@@ -298,8 +298,12 @@ def test_a_chess_double_forfeit_is_no_draw():
 
 
 def test_one_phrase_on_every_row_is_not_a_ranking_split_by_spaces():
-    data = (b"Date,Visitor,PTS,Home,PTS.1,Unnamed: 6\nd1,Lakers,107,Nuggets,119,Box Score\n"
-            b"d2,Celtics,108,Knicks,104,Box Score\nd3,Heat,111,Celtics,119,Box Score\n")
+    data = (b"Date,Start (ET),Visitor/Neutral,PTS,Home/Neutral,PTS.1,Unnamed: 6,Unnamed: 7,"
+            b"Attend.,Arena,Notes\n"
+            b'"Tue, Oct 24, 2023",7:30p,Lakers,107,Nuggets,119,Box Score,,19842,Ball Arena,\n'
+            b'"Wed, Oct 25, 2023",7:30p,Celtics,108,Knicks,104,Box Score,,19812,MSG,\n'
+            b'"Fri, Oct 27, 2023",7:30p,Heat,111,Celtics,119,Box Score,,19156,TD Garden,\n'
+            b'"Sat, Oct 28, 2023",8:00p,Knicks,99,Heat,101,Box Score,,19600,Kaseya Center,\n')
     with pytest.raises(PreferenceFormatError) as info:
         read_preferences(data)
     assert not info.value.reason.startswith(_UNEXPECTED)
