@@ -195,22 +195,23 @@ def test_a_comma_list_that_asks_for_a_ranking_is_read_beside_a_text_answer():
     assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
 
 
+def form(header: str, rows: list[str]) -> bytes:
+    """A form's export: its title row, then one row per answer."""
+    return ("\n".join([header, *rows]) + "\n").encode()
+
+
 def test_places_written_before_each_item_of_a_cell_are_not_part_of_its_name():
-    rows = [f"Person {i},\"{', '.join(f'{k + 1}: {f}' for k, f in enumerate(order))}\",Banana"
-            for i, order in enumerate(FIRST_ORDERS * 2)]
-    data = ("Full Name,Rank These Fruits,Which fruit is in season?\n" + "\n".join(rows)
-            + "\n").encode()
-    prefs = read_preferences(data)
+    prefs = read_preferences(form("Full Name,Rank These Fruits,Which fruit is in season?", [
+        f"Person {i},\"{', '.join(f'{k + 1}: {f}' for k, f in enumerate(order))}\",Banana"
+        for i, order in enumerate(FIRST_ORDERS * 2)]))
     assert prefs.item_names == tuple(FRUITS)
     assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS
 
 
 def test_a_blank_e_mail_column_is_no_ranker_and_a_poll_title_no_item():
-    rows = [f"Rank the fruits,Person {i},,\"{', '.join(order)}\",2024-03-01 10:0{i}"
-            for i, order in enumerate(FIRST_ORDERS * 2)]
-    data = ("Poll,Participant name,Participant email,Answer,Submitted at\n" + "\n".join(rows)
-            + "\n").encode()
-    result = read_file(data)
+    result = read_file(form("Poll,Participant name,Participant email,Answer,Submitted at", [
+        f"Rank the fruits,Person {i},,\"{', '.join(order)}\",2024-03-01 10:0{i}"
+        for i, order in enumerate(FIRST_ORDERS * 2)]))
     assert result.report.ranker_column == "Participant name"
     assert result.preferences.to_lists(names=True)[:2] == FIRST_ORDERS
 
