@@ -218,6 +218,14 @@ def _read(path: str, fmt: str | None, args=None):
             if fmt not in (None, "auto", "pairwise"):
                 raise _UsageError("--stream reads pairwise files only (winner,loser, or "
                                   "left,right with an outcome)")
+            chosen = [flag for flag, name in (("--items", "items"), ("--ranker", "ranker"),
+                                              ("--count", "count"), ("--lists", "lists"))
+                      if getattr(args, name, None) is not None]
+            if chosen:
+                raise _UsageError(f"--stream finds its columns by their titles and does not "
+                                  f"take {', '.join(chosen)}: read the file without --stream, "
+                                  "or title its columns winner,loser (or left,right,winner), "
+                                  "ranker and count")
             result = stream_pairwise(several or file)
         else:
             result = read_file(several or file, format=fmt or "auto", options=options,

@@ -380,3 +380,50 @@ def test_models_ranked_per_prompt_are_long_rankings():
     assert result.report.layout == "long" and result.report.list_columns == ("prompt_id",)
     assert result.preferences.to_lists(names=True) == [["gpt-4", "claude", "llama"],
                                                        ["llama", "gpt-4", "claude"]]
+
+
+# ------------------------------------------------ choices by hand, lists, results with DNF
+def test_item_columns_chosen_by_hand_are_the_pairwise_coding():
+    data = (b"info.id,summary_0_policy,summary_1_policy,choice,worker\n"
+            b"t1,sup,ppo,1,w1\nt2,ppo,pre,0,w2\nt3,pre,sup,1,w1\n")
+    options = ReadOptions(item_columns=("summary_0_policy", "summary_1_policy", "choice"),
+                          ranker_column="worker")
+    result = read_file(data, "pairwise", options=options)
+    assert result.preferences.to_lists(names=True) == [["ppo", "sup"], ["ppo", "pre"],
+                                                       ["sup", "pre"]]
+    assert result.report.item_columns == ("summary_0_policy", "summary_1_policy", "choice")
+    winner_loser = read_preferences(data, "pairwise", options=ReadOptions(
+        item_columns=("summary_1_policy", "summary_0_policy")))
+    assert winner_loser.to_lists(names=True)[0] == ["ppo", "sup"]
+    with pytest.raises(PreferenceFormatError, match="no column called 'nope'"):
+        read_preferences(data, "pairwise", options=ReadOptions(item_columns=("nope", "choice")))
+
+
+def test_streaming_refuses_column_choices_it_cannot_honour(tmp_path, capsys):
+    from coarsenrank_core.cli import main
+    path = tmp_path / "pairs.csv"
+    path.write_text("a,b,c\nx,y,1\ny,x,0\n")
+    assert main(["rank", str(path), "--stream", "--items", "a", "b"]) == 2
+    assert "does not take --items" in capsys.readouterr().err
+
+
+def test_numbered_lines_with_colons_in_one_cell_are_a_ranking():
+    rows = [f"Person {i},\"{chr(10).join(f'{k + 1}: {f}' for k, f in enumerate(order))}\",x"
+            for i, order in enumerate(FIRST_ORDERS * 2)]
+    prefs = read_preferences(form("Full Name,Rank These Fruits,Other", rows))
+    assert prefs.to_lists(names=True)[:2] == FIRST_ORDERS
+
+
+def test_a_competitor_out_of_the_event_is_placed_below_every_finisher_and_a_non_starter_left_out():
+    data = (b"Event,Heat,Place,Name,Time\n100 Free,1,1,Kyle,47.1\n100 Free,1,2,Max,47.5\n"
+            b"100 Free,1,DSQ,Pan,DSQ\n100 Free,1,DNS,Ryan,DNS\n200 Free,1,1,Pan,1:44.1\n"
+            b"200 Free,1,2,Kyle,1:45.0\n200 Free,1,DNF,Max,DNF\n")
+    prefs = read_preferences(data)
+    assert prefs.to_lists(names=True) == [["Kyle", "Max", "Pan"], ["Pan", "Kyle", "Max"]]
+    assert any("DNS" in note for note in prefs.notes)
+    assert any("below every finisher" in note for note in prefs.notes)
+    f1 = (b"raceId,driver,position,points\n1,Max,1,25\n1,Lewis,2,18\n1,Lando,R,0\n"
+          b"2,Lewis,1,25\n2,Lando,2,18\n2,Max,R,0\n")
+    assert read_preferences(f1, "long", options=ReadOptions(
+        item_columns=("driver", "position"))).to_lists(names=True) == [
+        ["Max", "Lewis", "Lando"], ["Lewis", "Lando", "Max"]]

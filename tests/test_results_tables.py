@@ -201,10 +201,16 @@ def test_clock_times_read_the_same_through_the_long_layout_chosen_by_hand():
         in by_hand.report.lines()
 
 
-def test_a_did_not_finish_cell_is_refused_naming_its_row():
-    rows = [("R1", "Ann", 12.3), ("R1", "Bob", "DNF"), ("R2", "Ann", 12.0), ("R2", "Bob", 12.4)]
+def test_a_did_not_finish_cell_places_its_row_below_every_finisher():
+    rows = [("R1", "Ann", 12.3), ("R1", "Bob", "DNF"), ("R1", "Cy", 12.5), ("R2", "Ann", 12.0),
+            ("R2", "Bob", 12.4)]
+    prefs = read_preferences(_csv("race,runner,time", rows))
+    assert prefs.to_lists(names=True) == [["Ann", "Cy", "Bob"], ["Ann", "Bob"]]
+    assert any("1 row marked out of the event ('DNF')" in note for note in prefs.notes)
+    # a cell that is neither a time nor such a mark is still refused, naming its row
+    rows[1] = ("R1", "Bob", "fell")
     error = _refusal(_csv("race,runner,time", rows))
-    assert error.row == 3 and error.column == "time" and "'DNF'" in error.reason
+    assert error.row == 3 and error.column == "time" and "'fell'" in error.reason
     assert "delete the rows" in error.fix
 
 
@@ -451,11 +457,11 @@ def test_a_golf_leaderboard_reads_pos_with_shared_places_written_t2():
     assert "ordered by 'Pos', 1 the best" in _notes(result)
 
 
-def test_a_missed_cut_in_the_place_column_is_refused_naming_its_row():
+def test_a_missed_cut_in_the_place_column_is_placed_below_every_finisher():
     rows = [("Open", "Ann", "1"), ("Open", "Bob", "2"), ("Open", "Cy", "CUT"),
             ("Masters", "Ann", "2"), ("Masters", "Bob", "1")]
-    error = _refusal(_csv("Tournament,Player,Pos", rows))
-    assert error.row == 4 and error.column == "Pos" and "'CUT'" in error.reason
+    prefs = read_preferences(_csv("Tournament,Player,Pos", rows))
+    assert prefs.to_lists(names=True) == [["Ann", "Bob", "Cy"], ["Bob", "Ann"]]
 
 
 def test_a_place_column_with_gaps_that_tells_more_apart_than_the_points_is_refused():

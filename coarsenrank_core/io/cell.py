@@ -55,7 +55,7 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
 #: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``
 #: (a space after the mark: ``3.11`` is a version, not place 3).
 _PLACE_MARK = re.compile(r"^\d{1,3}\s*[:.)]\s+(?=\S)")
-_NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.)]\s+")
+_NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.):]\s+")
 
 
 def _numbered_as_arrows(cell: str) -> str:
@@ -66,7 +66,9 @@ def _numbered_as_arrows(cell: str) -> str:
         return cell
     text = cell.strip()
     ends = [m.start() for m in marks[1:]] + [len(text)]
-    return " > ".join(text[m.end():end].strip() for m, end in zip(marks, ends))
+    # a separator typed after an item as well ('1: Apple, 2: Cherry') is not part of it
+    return " > ".join(text[m.end():end].strip().rstrip(",;").strip()
+                      for m, end in zip(marks, ends))
 
 
 def list_separator(values: pd.Series) -> str | None:

@@ -208,8 +208,9 @@ def recurring_share(cells: pd.Series) -> float:
     return float((rows >= 2).mean())
 
 
-#: A ranking written as a numbered list in one cell: ``1. Rome 2. Paris 3. London``.
-NUMBERED_LIST = re.compile(r"\s*1[.)]\s+\S.*?\s2[.)]\s+\S.*", re.S)
+#: A ranking written as a numbered list in one cell: ``1. Rome 2. Paris 3. London``, or
+#: ``1: Apple`` lines.
+NUMBERED_LIST = re.compile(r"\s*1[.):]\s+\S.*?\s2[.):]\s+\S.*", re.S)
 
 
 def prose(series: pd.Series) -> pd.Series:

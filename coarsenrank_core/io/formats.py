@@ -37,7 +37,7 @@ from .content import count_title, counter_title, is_ballot_mark
 from .grades import GradesPlan, long_grades
 from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
-from .pairwise import pairwise_columns, read_pairwise
+from .pairwise import chosen_coding, pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import looks_like_ranks, read_ranks, with_text_ranker
@@ -653,7 +653,8 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
                         if "ranker" in roles else splits)
                 lists = tuple(labels[j] for j in keys if j in splits)
         else:
-            coding = pairwise_columns(header) or {}
+            coding = (chosen_coding(header, file.options) if file.options.item_columns
+                      else pairwise_columns(header) or {})
             items = tuple(labels[j] for k, j in coding.items() if k != "mode" and j is not None)
         if ranker in _row_ids(file).values() or not prefs.has_rankers:
             ranker = None

@@ -30,6 +30,7 @@ from .columns import (
     is_school_task,
     lower_is_better_words,
     normalise,
+    plural,
     quote_list,
     shown_cell,
     skipped_note,
@@ -210,6 +211,11 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
+    absent = is_absent_mark(cells[:, roles["rank"]])
+    if absent.any() and not absent.all():  # did not start: not in that event's ranking
+        notes.append(skipped_note(line[absent], "row", "marked as not starting (DNS), "
+                                  "left out of that ranking"))
+        cells, line = cells[~absent], line[~absent]
     items = cells[:, item_col]
     blank = np.flatnonzero(items == "")
     if blank.size:
@@ -218,8 +224,17 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                     fix="Fill in the item's name or delete the row.")
     measured = reads_smaller_first(header[rank_col], options)
     timed = bool(lower_is_better_words(header[rank_col]))
-    rank = _ranks(cells[:, rank_col], line, column_label(header, rank_col),
-                  whole=options.one_is_best and not measured, smaller=measured, timed=timed)
+    out = is_out_mark(cells[:, rank_col])
+    if out.all():
+        out[:] = False  # nobody finished: nothing to place them below, refused as written
+    rank = np.full(len(line), np.inf if options.one_is_best else -np.inf)
+    rank[~out] = _ranks(cells[~out, rank_col], line[~out], column_label(header, rank_col),
+                        whole=options.one_is_best and not measured, smaller=measured,
+                        timed=timed)
+    if out.any():  # did not finish, disqualified ...: below every finisher, tied
+        written = quote_list(pd.unique(cells[out, rank_col]), 3)
+        notes.append(f"{plural(int(out.sum()), 'row')} marked out of the event ({written}) "
+                     "placed below every finisher of their ranking, tied")
     if timed:
         notes += _written_numbers_note(cells[:, rank_col], column_label(header, rank_col))
     if "ranker" in roles:  # look-alike spellings of one ranker name one ranking
@@ -265,6 +280,29 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     return assemble(key_s, group, item[order], n_lists, item_names, line[first_row],
                      rankers=rankers, ranker_column=column_label(header, roles.get("ranker", 0)),
                      weights=weights, notes=notes, unit="ranking")
+
+
+#: Marks of a competitor out of an event before its end, in a place or time column: missed
+#: the cut, withdrew, disqualified, did not finish or start, retired, not classified.
+OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "ret", "r", "nc",
+                       "elim", "abd", "retired", "disqualified", "didnotfinish"})
+#: Marks of a competitor who never took part: not placed at all.
+ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart"})
+
+
+def _mark_keys(values: np.ndarray) -> pd.Series:
+    return pd.Series(values, dtype=object).astype(str).str.strip().str.lower().str.replace(
+        r"[\s.]+", "", regex=True)
+
+
+def is_out_mark(values: np.ndarray) -> np.ndarray:
+    """Which cells mark a competitor out of the event (:data:`OUT_MARKS`, any case)."""
+    return np.asarray(_mark_keys(values).isin(OUT_MARKS).to_numpy(), dtype=bool)
+
+
+def is_absent_mark(values: np.ndarray) -> np.ndarray:
+    """Which cells mark a competitor who did not start (:data:`ABSENT_MARKS`, any case)."""
+    return np.asarray(_mark_keys(values).isin(ABSENT_MARKS).to_numpy(), dtype=bool)
 
 
 #: Golf's even par, written in a column of scores to par: 0.

@@ -37,7 +37,8 @@ from .columns import (
 from .options import ReadOptions, override_roles
 from .tables import Table, multiline_error, padded
 
-__all__ = ["read_pairwise", "pairwise_columns", "pair_preferences", "label_outcomes"]
+__all__ = ["read_pairwise", "pairwise_columns", "chosen_coding", "pair_preferences",
+           "label_outcomes"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0"}
 _RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1"}
@@ -153,12 +154,35 @@ def _score_columns(keys: list[str], left: str, right: str) -> dict[str, int] | N
     return None if a is None or b is None else {"score_a": a, "score_b": b}
 
 
+def chosen_coding(header: list[str], options: ReadOptions) -> Coding:
+    """The coding of the item columns chosen by hand: the winner then the loser, or the
+    left item, the right item and the column naming the winner."""
+    chosen = tuple(options.item_columns or ())
+    labels = [column_label(header, j) for j in range(len(header))]
+    if len(chosen) not in (2, 3):
+        raise PreferenceFormatError(
+            f"A pairwise file reads two item columns (the winner, then the loser) or three "
+            f"(the left item, the right item, then the column naming the winner); "
+            f"{len(chosen)} were chosen ({quote_list(chosen)}).",
+            fix="Choose two or three item columns.")
+    missing = [c for c in chosen if c not in labels]
+    if missing:
+        raise PreferenceFormatError(f"There is no column called '{missing[0]}'.",
+                                    fix=f"Choose columns of the file: {quote_list(labels, 8)}.")
+    columns = [labels.index(c) for c in chosen]
+    keys = [normalise(c) for c in header]
+    tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS and j not in columns), None)
+    if len(columns) == 2:
+        return {"mode": "winner", "a": columns[0], "b": columns[1], "tie": tie}
+    return {"mode": "label", "a": columns[0], "b": columns[1], "label": columns[2], "tie": tie}
+
+
 def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                   skipped: dict[int, str] | None = None) -> Preferences:
     """Read one comparison per row; ``skipped`` columns (per-row ids) are never the ranker."""
     lines = table.lines
     first = table.row(0)
-    coding = pairwise_columns(first)
+    coding = chosen_coding(first, options) if options.item_columns else pairwise_columns(first)
     roles = override_roles(find_roles(first, PREFERENCE_ROLES), first, options)
     for j in skipped or {}:
         if roles.get("ranker") == j:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,7 +26,7 @@ from .columns import (
     title_words,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
-from .long import is_gap, names_par, smaller_better_numbers
+from .long import is_absent_mark, is_gap, is_out_mark, names_par, smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -157,10 +157,13 @@ class ResultsPlan:
 def _readable(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     """Whether each cell is a number the long reader takes (a place written out, ``1st``,
     too, under a rank title; a time on a clock, or even par under a par title, under a
-    title saying smaller is better)."""
+    title saying smaller is better), or a mark of a competitor out of the event (``DNF``),
+    which it places below every finisher."""
+    out = ((is_out_mark(cells) | is_absent_mark(cells)) if kind in _DIRECTED
+           else np.zeros(len(cells), dtype=bool))
     if kind == "lower":
-        return np.asarray(np.isfinite(smaller_better_numbers(cells, title)), dtype=bool)
-    ok = np.isfinite(parse_numbers(cells))
+        return np.asarray(np.isfinite(smaller_better_numbers(cells, title)) | out, dtype=bool)
+    ok = np.isfinite(parse_numbers(cells)) | out
     if kind == "rank":
         ok |= tied_rank_values(cells) >= 1
     return np.asarray(ok, dtype=bool)
@@ -338,9 +341,10 @@ def results_plan(table: Table, file_name: str | None = None,
         _refuse_signed_score(body[:, measures[0]], kinds[measures[0]], labels[measures[0]],
                              where, list(lines))
         if kinds[measures[0]] == "lower":
-            _refuse_out_rows_among_finishers(body, agreeing, readable, labels, measures[0],
-                                             where, list(lines))
-        if kinds[measures[0]] == "lower":
+            _refuse_out_rows_among_finishers(
+                body, agreeing, labels, measures[0], where, list(lines),
+                functools.partial(long_choice, file, labels[item], worst=False, ranker=ranker,
+                                  lists=lists))
             _refuse_fewer_laps(body, event, [j for j in numbers if keys[j] in _LAP_COUNTS],
                                labels, measures[0], where, list(lines))
         no_count = count is not None and count not in (item, measures[0])
@@ -414,24 +418,18 @@ def results_plan(table: Table, file_name: str | None = None,
         f"holds {why}.", row=int(lines[1 + bad]), column=labels[j], fix=fix)
 
 
-#: Marks in a place column of a competitor out of the event before its end: missed the
-#: cut, withdrew, disqualified, did not finish or start, retired, not classified.
-_OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "dns", "dnq", "ret",
-                        "nc", "elim", "abd", "dnp"})
-
-
 def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
-                                     readable: dict[int, np.ndarray], labels: list[str],
-                                     measure: int, where: str, lines: list[int]) -> None:
+                                     labels: list[str], measure: int, where: str,
+                                     lines: list[int], choice: Callable[[str], str]
+                                     ) -> None:
     """Refuse rows that a place column left out of the ordering marks as out of the event
-    (``CUT``, ``WD``, ``DNF``: :data:`_OUT_MARKS`) while ``measure``, a smaller number
-    better, holds a number for them: a golfer who missed the cut has a score to par over
-    fewer rounds, which would rank them among those who finished. (Points leave such a row
-    last on their own.)"""
+    (``CUT``, ``WD``, ``DNF``: :data:`~coarsenrank_core.io.long.OUT_MARKS`) while
+    ``measure``, a smaller number better, holds a number for them: a golfer who missed the
+    cut has a score to par over fewer rounds, which would rank them among those who
+    finished. (Points leave such a row last on their own.)"""
     for j in agreeing:
-        marks = pd.Series(body[:, j], dtype=object).str.strip().str.lower().isin(_OUT_MARKS)
-        out = np.flatnonzero(marks.to_numpy(dtype=bool) & ~readable[j]
-                             & (body[:, measure] != ""))
+        out = np.flatnonzero(is_out_mark(body[:, j]) & (body[:, measure] != "")
+                             & ~is_out_mark(body[:, measure]) & ~is_absent_mark(body[:, measure]))
         if out.size:
             i = int(out[0])
             raise PreferenceFormatError(
@@ -439,9 +437,10 @@ def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
                 f"but '{labels[j]}' marks this row {shown_cell(body[i, j])} (out of the event "
                 f"before its end) and '{labels[measure]}' would still rank it among those "
                 "who finished.", row=int(lines[1 + i]), column=labels[j],
-                fix=f"Delete the rows marked out of the event (they are then left out of its "
-                    f"ranking), or order the rankings by '{labels[j]}' after writing a place "
-                    "below every finisher on those rows, then load the file again.")
+                fix=f"To order the rankings by '{labels[j]}', which places those rows below "
+                    f"every finisher, {choice(labels[j])}. Or delete the rows marked out of "
+                    "the event (they are then left out of its ranking) and load the file "
+                    "again.")
 
 
 def _refuse_signed_score(cells: np.ndarray, kind: str | None, title: str, where: str,
