@@ -427,3 +427,14 @@ def test_a_competitor_out_of_the_event_is_placed_below_every_finisher_and_a_non_
     assert read_preferences(f1, "long", options=ReadOptions(
         item_columns=("driver", "position"))).to_lists(names=True) == [
         ["Max", "Lewis", "Lando"], ["Lewis", "Lando", "Max"]]
+
+
+def test_a_legacy_qualtrics_export_reads_its_tags_over_its_texts():
+    head = ("V1,V2,V3,V4,V5,Q1_1,Q1_2,Q1_3\nResponseID,ResponseSet,Name,StartDate,Finished,"
+            "Please rank these fruits-Apple,Please rank these fruits-Banana,"
+            "Please rank these fruits-Cherry")
+    rows = [f"R_{i},Default Response Set,Anonymous,2014-03-0{i + 1} 10:00:00,1,{r}"
+            for i, r in enumerate(["1,2,3", "2,1,3", "1,3,2"])]
+    result = read_file(form(head, rows))
+    assert result.report.header_rows == 2 and result.report.ranker_column == "ResponseID"
+    assert result.preferences.to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]

@@ -335,7 +335,8 @@ def prepare(table: Table) -> Prepared:
     rows = [table.row(i) for i in range(min(len(table), 3))]
     if len(rows) >= 3 and _is_import_id_row(rows[2]):
         return _qualtrics(table, rows[0], rows[1], 3)
-    if len(rows) >= 3 and _platform(rows[0]) == "Qualtrics" and _names_metadata(rows[1]):
+    if len(rows) >= 3 and (_platform(rows[0]) == "Qualtrics" and _names_metadata(rows[1])
+                           or _legacy_qualtrics(rows[0], rows[1])):
         return _qualtrics(table, rows[0], rows[1], 2)  # the older export: no ImportId row
     if len(rows) >= 3 and _is_two_row_header(rows[0], rows[1]):
         top, below = rows[0], rows[1]
@@ -408,9 +409,21 @@ def _qualtrics(table: Table, tags: Sequence[str], texts: Sequence[str], start: i
 
 
 def _question_prefix(texts: Sequence[str]) -> str:
-    """The longest start of ``texts`` that all share and that ends in `` - ``, else ''."""
+    """The longest start of ``texts`` that all share and that ends in `` - `` (or ``-``, as
+    the legacy export writes it), else ''."""
     shared = os.path.commonprefix(list(texts))
-    return shared[:shared.rfind(" - ") + 3] if " - " in shared else ""
+    if " - " in shared:
+        return shared[:shared.rfind(" - ") + 3]
+    return shared[:shared.rfind("-") + 1] if "-" in shared else ""
+
+
+
+def _legacy_qualtrics(tags: Sequence[str], texts: Sequence[str]) -> bool:
+    """Qualtrics' legacy export: ``V1, V2, V3 ...`` over ``ResponseID, ResponseSet ...``,
+    then the questions' tags over their texts."""
+    run = [c.strip() for c in tags[:3]]
+    return (len(run) == 3 and run == ["V1", "V2", "V3"]
+            and "ResponseID" in [c.strip() for c in texts])
 
 
 def _groups(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
