@@ -438,3 +438,55 @@ def test_a_legacy_qualtrics_export_reads_its_tags_over_its_texts():
     result = read_file(form(head, rows))
     assert result.report.header_rows == 2 and result.report.ranker_column == "ResponseID"
     assert result.preferences.to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]
+
+
+# ------------------------------------------------ second review: what must stay as it was
+def test_marks_out_of_an_event_need_an_event_and_never_crash():
+    # a ballot's 'R' means nothing of a race: refused as before, naming the row
+    error = refusal(b"voter,candidate,rank\nv1,A,1\nv1,B,2\nv1,C,R\n")
+    assert error.row == 4 and "'R'" in error.reason
+    # nobody finished: refused as written, not a crash
+    error = refusal(b"race,runner,time\nR1,Ann,DNF\nR1,Bob,DNF\n")
+    assert "'DNF'" in error.reason
+
+
+def test_a_non_starter_in_the_place_column_is_left_out_or_refused_beside_a_time():
+    data = (b"Event,Place,Name,Time\n100 Free,1,Kyle,47.1\n100 Free,2,Max,47.5\n"
+            b"100 Free,DNS,Pan,99.0\n200 Free,1,Pan,104.1\n200 Free,2,Kyle,105.0\n")
+    prefs = read_preferences(data)  # read by its places: the non-starter is left out
+    assert prefs.to_lists(names=True) == [["Kyle", "Max"], ["Pan", "Kyle"]]
+    assert any("row 4" in note and "DNS" in note for note in prefs.notes)
+    # where the time tells more apart than the places, it would rank the non-starter
+    tied = (b"Event,Place,Name,Time\n100 Free,1,Kyle,47.1\n100 Free,2,Max,47.5\n"
+            b"100 Free,2,Ryan,47.6\n100 Free,DNS,Pan,99.0\n200 Free,1,Pan,104.1\n"
+            b"200 Free,2,Kyle,105.0\n200 Free,3,Max,106\n200 Free,3,Ryan,107\n")
+    error = refusal(tied)
+    assert error.row == 5 and error.column == "Place" and "'DNS'" in error.reason
+
+
+def test_a_colon_inside_an_item_of_a_list_numbered_with_dots_stays_in_the_item():
+    rows = [f"Person {i},\"{' '.join(f'{k + 1}. {g}' for k, g in enumerate(order))}\""
+            for i, order in enumerate([["Portal", "Half-Life 2: Episode Two", "Warcraft 3: Reign"],
+                                       ["Half-Life 2: Episode Two", "Portal", "Warcraft 3: Reign"]]
+                                      * 2)]
+    prefs = read_preferences(form("Name,Rank these games", rows))
+    assert prefs.to_lists(names=True)[0] == ["Portal", "Half-Life 2: Episode Two",
+                                             "Warcraft 3: Reign"]
+
+
+ARENA = (b"question_id,model_a,model_b,winner\nq1,gpt4,llama,model_a\nq2,gpt4,claude,model_b\n"
+         b"q5,claude,gpt4,tie\n")
+
+
+def test_two_chosen_items_of_a_file_that_names_its_winner_are_refused():
+    error = refusal(ARENA, "pairwise", item_columns=("model_a", "model_b"))
+    assert "'winner'" in error.reason and "would win every comparison" in error.reason
+
+
+def test_three_chosen_columns_in_either_order_read_the_same_winners():
+    detected = read_preferences(ARENA).to_lists(names=True)
+    for chosen in (("model_a", "model_b", "winner"), ("model_b", "model_a", "winner")):
+        prefs = read_preferences(ARENA, "pairwise", options=ReadOptions(item_columns=chosen))
+        assert [sorted(map(str, p)) for p in prefs.to_lists(names=True)] == [
+            sorted(map(str, p)) for p in detected]
+        assert prefs.to_lists(names=True)[0] == ["gpt4", "llama"]

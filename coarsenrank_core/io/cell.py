@@ -55,13 +55,15 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
 #: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``
 #: (a space after the mark: ``3.11`` is a version, not place 3).
 _PLACE_MARK = re.compile(r"^\d{1,3}\s*[:.)]\s+(?=\S)")
-_NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})[.):]\s+")
+_NUMBER_MARK = re.compile(r"(?:^|(?<=\s))(\d{1,3})([.):])\s+")
 
 
 def _numbered_as_arrows(cell: str) -> str:
     """``1. Rome 2. Paris 3. London`` as ``Rome > Paris > London``; a cell whose numbers do
     not run 1, 2, 3 ... is left as it is."""
     marks = list(_NUMBER_MARK.finditer(cell.strip()))
+    if marks:  # one kind of mark: '2:' inside 'Half-Life 2: Episode Two' of a '1.' list
+        marks = [m for m in marks if m[2] == marks[0][2]]
     if [int(m[1]) for m in marks] != list(range(1, len(marks) + 1)):
         return cell
     text = cell.strip()

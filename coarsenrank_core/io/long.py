@@ -211,7 +211,9 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
-    absent = is_absent_mark(cells[:, roles["rank"]])
+    absent = is_absent_mark(cells[:, roles["rank"]]) & (
+        bool(lower_is_better_words(header[roles["rank"]]))
+        or any(is_event_title(header[j]) for j in keys))
     if absent.any() and not absent.all():  # did not start: not in that event's ranking
         notes.append(skipped_note(line[absent], "row", "marked as not starting (DNS), "
                                   "left out of that ranking"))
@@ -224,9 +226,11 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                     fix="Fill in the item's name or delete the row.")
     measured = reads_smaller_first(header[rank_col], options)
     timed = bool(lower_is_better_words(header[rank_col]))
-    out = is_out_mark(cells[:, rank_col])
+    # in an event's results (an event column, or a time), DNF marks one out of the event
+    results = timed or any(is_event_title(header[j]) for j in keys)
+    out = is_out_mark(cells[:, rank_col]) if results else np.zeros(len(line), dtype=bool)
     if out.all():
-        out[:] = False  # nobody finished: nothing to place them below, refused as written
+        out = np.zeros(len(line), dtype=bool)  # nobody finished: refused as written
     rank = np.full(len(line), np.inf if options.one_is_best else -np.inf)
     rank[~out] = _ranks(cells[~out, rank_col], line[~out], column_label(header, rank_col),
                         whole=options.one_is_best and not measured, smaller=measured,

@@ -170,6 +170,15 @@ def chosen_coding(header: list[str], options: ReadOptions) -> Coding:
         raise PreferenceFormatError(f"There is no column called '{missing[0]}'.",
                                     fix=f"Choose columns of the file: {quote_list(labels, 8)}.")
     columns = [labels.index(c) for c in chosen]
+    found = pairwise_columns(header)
+    if len(columns) == 2 and found is not None and found["mode"] != "winner" and set(
+            columns) == {found["a"], found["b"]}:
+        outcome = f"'{labels[found['label']]}'" if "label" in found else "other columns"
+        raise PreferenceFormatError(
+            f"Two item columns are read as the winner then the loser, but this file names the "
+            f"winner of each row in {outcome}: '{chosen[0]}' would win every comparison.",
+            fix="Choose the two items and then the column naming the winner, or let the "
+                "layout be detected.")
     keys = [normalise(c) for c in header]
     tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS and j not in columns), None)
     if len(columns) == 2:
@@ -422,8 +431,11 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     codes, uniques = pd.factorize(np.asarray(label, dtype=object))
     words = np.asarray([normalise(x) for x in uniques] or [""], dtype=object)[codes]
     left_key, right_key = normalise(header[left_col]), normalise(header[right_col])
-    left_words = _LEFT_WORDS | {left_key, _base(left_key, "left")}
-    right_words = _RIGHT_WORDS | {right_key, _base(right_key, "right")}
+    left_own = {left_key, _base(left_key, "left")}
+    right_own = {right_key, _base(right_key, "right")}
+    # a side's own title beats the generic words: 'model_a' names that column wherever it is
+    left_words = (_LEFT_WORDS - right_own) | left_own
+    right_words = (_RIGHT_WORDS - left_own) | right_own
     tie_words = _TIE_WORDS
     if _one_and_two(left_key, right_key):
         # output_1/output_2, generator_1/generator_2: a preference of 1, 2 (1.5 a tie)

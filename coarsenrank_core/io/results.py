@@ -428,19 +428,20 @@ def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
     cut has a score to par over fewer rounds, which would rank them among those who
     finished. (Points leave such a row last on their own.)"""
     for j in agreeing:
-        out = np.flatnonzero(is_out_mark(body[:, j]) & (body[:, measure] != "")
-                             & ~is_out_mark(body[:, measure]) & ~is_absent_mark(body[:, measure]))
+        out = np.flatnonzero((is_out_mark(body[:, j]) | is_absent_mark(body[:, j]))
+                             & (body[:, measure] != "") & ~is_out_mark(body[:, measure])
+                             & ~is_absent_mark(body[:, measure]))
         if out.size:
             i = int(out[0])
             raise PreferenceFormatError(
                 f"This looks like a results table, {where}, ordered by '{labels[measure]}', "
-                f"but '{labels[j]}' marks this row {shown_cell(body[i, j])} (out of the event "
-                f"before its end) and '{labels[measure]}' would still rank it among those "
-                "who finished.", row=int(lines[1 + i]), column=labels[j],
-                fix=f"To order the rankings by '{labels[j]}', which places those rows below "
-                    f"every finisher, {choice(labels[j])}. Or delete the rows marked out of "
-                    "the event (they are then left out of its ranking) and load the file "
-                    "again.")
+                f"but '{labels[j]}' marks this row {shown_cell(body[i, j])} (not started, or "
+                f"out of the event before its end) and '{labels[measure]}' would still rank it "
+                "among those who finished.", row=int(lines[1 + i]), column=labels[j],
+                fix=f"To order the rankings by '{labels[j]}', which places those out of the "
+                    f"event below every finisher and leaves non-starters out, "
+                    f"{choice(labels[j])}. Or delete the rows marked out of the event (they "
+                    "are then left out of its ranking) and load the file again.")
 
 
 def _refuse_signed_score(cells: np.ndarray, kind: str | None, title: str, where: str,
