@@ -175,6 +175,11 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     whose title says a smaller number is better (a time, strokes, errors: the rule of
     :func:`~coarsenrank_core.io.columns.lower_is_better_words`) holds any numbers, not
     whole ranks, a smaller one better unless ``options.one_is_best`` is False.
+
+    In an event's results (a ranking column titled as an event, or a time), a row whose
+    rank column marks it out of the event (``DNF``, ``DSQ``, ``CUT``: :data:`OUT_MARKS`) is
+    placed below every finisher of its ranking, tied, and one marked as not starting
+    (``DNS``: :data:`ABSENT_MARKS`) is left out; the notes say so.
     """
     lines = table.lines
     header = table.row(0)
