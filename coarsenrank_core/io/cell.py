@@ -156,8 +156,8 @@ def refuse_records(text: pd.Series, line: np.ndarray, column: str, spaces: bool)
     field = keyed.iloc[i] if isinstance(keyed.iloc[i], str) else decimal.iloc[i]
     raise PreferenceFormatError(
         f"Most lines hold a number with decimals or a 'key:value' field (this one holds "
-        f"'{field}'): these look like records with fields split by spaces (a search "
-        "engine's run, features for learning to rank), not rankings of items.",
+        f"'{field}'): these look like records of fields (a search engine's run, features "
+        "for learning to rank), not rankings of items.",
         row=int(line[i]), column=column,
         fix="Write one ranking per line with its items in order, best first (such as "
             "'A > B > C'), or one row per ranker, item and rank with a header "

@@ -312,12 +312,15 @@ def _same_items_each_row(cells: np.ndarray, separator: str) -> bool:
     whole rankings, not a multi-select answer (whose choices vary in number)."""
     if separator == ">" or cells.size < 2:
         return False
-    sets = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
-        lambda parts: frozenset(p.strip() for p in parts if p.strip())
-        if len({p.strip() for p in parts if p.strip()}) == len([p for p in parts if p.strip()])
-        else frozenset())
-    common = sets.value_counts()
+    common = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
+        _items_once).value_counts()
     return bool(len(common) and len(common.index[0]) >= 3 and common.iloc[0] * 2 > len(cells))
+
+
+def _items_once(parts: list[str]) -> frozenset[str]:
+    """The items a cell lists, or none when one of them comes twice (no ranking)."""
+    names = [p.strip() for p in parts if p.strip()]
+    return frozenset(names) if len(set(names)) == len(names) else frozenset()
 
 
 def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:
