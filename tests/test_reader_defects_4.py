@@ -490,3 +490,17 @@ def test_three_chosen_columns_in_either_order_read_the_same_winners():
         assert [sorted(map(str, p)) for p in prefs.to_lists(names=True)] == [
             sorted(map(str, p)) for p in detected]
         assert prefs.to_lists(names=True)[0] == ["gpt4", "llama"]
+
+
+def test_a_judges_winner_of_the_first_game_names_the_winner_of_two_numbered_models():
+    rows = [{"question_id": 81, "model_1": "gpt-3.5", "model_2": "gpt-4", "g1_winner": "model_1",
+             "g2_winner": "model_1", "judge": "gpt-4"},
+            {"question_id": 82, "model_1": "gpt-4", "model_2": "claude", "g1_winner": "model_2",
+             "g2_winner": "model_1", "judge": "gpt-4"},
+            {"question_id": 83, "model_1": "claude", "model_2": "gpt-3.5", "g1_winner": "tie",
+             "g2_winner": "tie", "judge": "gpt-4"}]
+    result = read_file(("\n".join(json.dumps(r) for r in rows) + "\n").encode())
+    assert result.report.item_columns == ("model_1", "model_2", "g1_winner")
+    assert "g2_winner" in result.report.skipped_columns
+    assert result.preferences.to_lists(names=True) == [
+        ["gpt-3.5", "gpt-4"], ["claude", "gpt-4"], [frozenset({"claude", "gpt-3.5"})]]

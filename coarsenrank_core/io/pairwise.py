@@ -79,6 +79,9 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         if label is None and siblings is not None:  # better_response_id: 0 or 1
             label = next((j for j, k in enumerate(keys) if k.startswith(_WINNER_STARTS)
                           and j not in siblings), None)
+        if label is None and siblings is not None:  # MT-Bench's g1_winner (of two games)
+            label = next((j for j, k in enumerate(keys) if k.endswith("winner")
+                          and j not in siblings), None)
         if siblings is not None and label is not None and label not in siblings:
             return {"mode": "label", "a": siblings[0], "b": siblings[1], "label": label,
                     "tie": tie}
