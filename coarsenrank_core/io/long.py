@@ -216,9 +216,11 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
-    absent = is_absent_mark(cells[:, roles["rank"]]) & (
-        bool(lower_is_better_words(header[roles["rank"]]))
-        or any(is_event_title(header[j]) for j in keys))
+    timed = bool(lower_is_better_words(header[rank_col]))
+    # in an event's results (an event column, or a time), DNS and DNF are marks of the event
+    results = timed or any(is_event_title(header[j]) for j in keys)
+    absent = (is_absent_mark(cells[:, rank_col]) if results
+              else np.zeros(len(line), dtype=bool))
     if absent.any() and not absent.all():  # did not start: not in that event's ranking
         notes.append(skipped_note(line[absent], "row", "marked as not starting (DNS), "
                                   "left out of that ranking"))
@@ -230,9 +232,6 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                     column=column_label(header, item_col),
                                     fix="Fill in the item's name or delete the row.")
     measured = reads_smaller_first(header[rank_col], options)
-    timed = bool(lower_is_better_words(header[rank_col]))
-    # in an event's results (an event column, or a time), DNF marks one out of the event
-    results = timed or any(is_event_title(header[j]) for j in keys)
     out = is_out_mark(cells[:, rank_col]) if results else np.zeros(len(line), dtype=bool)
     if out.all():
         out = np.zeros(len(line), dtype=bool)  # nobody finished: refused as written
@@ -312,6 +311,12 @@ def is_out_mark(values: np.ndarray) -> np.ndarray:
 def is_absent_mark(values: np.ndarray) -> np.ndarray:
     """Which cells mark a competitor who did not start (:data:`ABSENT_MARKS`, any case)."""
     return np.asarray(_mark_keys(values).isin(ABSENT_MARKS).to_numpy(), dtype=bool)
+
+
+def is_event_mark(values: np.ndarray) -> np.ndarray:
+    """Which cells mark a competitor out of the event or not starting (either set)."""
+    return np.asarray(_mark_keys(values).isin(OUT_MARKS | ABSENT_MARKS).to_numpy(),
+                      dtype=bool)
 
 
 #: Golf's even par, written in a column of scores to par: 0.

@@ -26,7 +26,7 @@ from .columns import (
     title_words,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
-from .long import is_absent_mark, is_gap, is_out_mark, names_par, smaller_better_numbers
+from .long import is_event_mark, is_gap, names_par, smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -159,8 +159,7 @@ def _readable(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     too, under a rank title; a time on a clock, or even par under a par title, under a
     title saying smaller is better), or a mark of a competitor out of the event (``DNF``),
     which it places below every finisher."""
-    out = ((is_out_mark(cells) | is_absent_mark(cells)) if kind in _DIRECTED
-           else np.zeros(len(cells), dtype=bool))
+    out = is_event_mark(cells) if kind in _DIRECTED else np.zeros(len(cells), dtype=bool)
     if kind == "lower":
         return np.asarray(np.isfinite(smaller_better_numbers(cells, title)) | out, dtype=bool)
     ok = np.isfinite(parse_numbers(cells)) | out
@@ -427,10 +426,9 @@ def _refuse_out_rows_among_finishers(body: np.ndarray, agreeing: list[int],
     ``measure``, a smaller number better, holds a number for them: a golfer who missed the
     cut has a score to par over fewer rounds, which would rank them among those who
     finished. (Points leave such a row last on their own.)"""
+    timed = (body[:, measure] != "") & ~is_event_mark(body[:, measure])
     for j in agreeing:
-        out = np.flatnonzero((is_out_mark(body[:, j]) | is_absent_mark(body[:, j]))
-                             & (body[:, measure] != "") & ~is_out_mark(body[:, measure])
-                             & ~is_absent_mark(body[:, measure]))
+        out = np.flatnonzero(is_event_mark(body[:, j]) & timed)
         if out.size:
             i = int(out[0])
             raise PreferenceFormatError(
