@@ -188,11 +188,10 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     _refuse_untitled_items(prepared, columns, ranks)
     labels = [str(n) for n in names]
     _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
+    shared = _shared_place(ranks)
     if options.one_is_best and not any_number:
         _refuse_zeros_and_ones(cells[:, columns], ranks, line, labels)
         _refuse_points_scale(ranks, line, labels)
-    shared = _shared_place(ranks)
-    if options.one_is_best and not any_number:
         _refuse_ratings(ranks, shared, line, labels,
                         None if prepared.platform is not None else ranking_shaped(ranks))
     places = max(len(columns), len(prepared.free))
@@ -333,11 +332,9 @@ def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
     new = np.ones(values.shape, dtype=bool)
     new[:, 1:] = values[:, 1:] != values[:, :-1]
     better = np.maximum.accumulate(np.where(new, column, 0), axis=1)
-    last = np.flip(np.minimum.accumulate(np.flip(np.where(
-        np.c_[new[:, 1:], np.ones((len(values), 1), dtype=bool)], column, width), axis=1),
-        axis=1), axis=1)
-    tied = last - better + 1
-    distinct_better = np.cumsum(new, axis=1) - 1
+    distinct_better = np.cumsum(new, axis=1) - 1  # also each entry's tied block in its row
+    block = np.arange(len(values))[:, None] * width + distinct_better
+    tied = np.bincount(block.ravel(), minlength=values.size)[block]
     shaped = ((values == 1 + better) | (values == 1 + distinct_better)
               | (values == better + (tied + 1) / 2) | (values == better + tied))
     return np.asarray(np.where(np.isfinite(values), shaped, True).all(axis=1), dtype=bool)
