@@ -18,6 +18,8 @@ from coarsenrank_core.paper.default_study import (
     bootstrap_interval,
     chosen_learning_rate,
     default_conditions,
+    held_out_rankers,
+    heterogeneous_rankers,
     interval_study,
     learning_rate_interval,
     shortest_bootstrap_interval,
@@ -224,6 +226,27 @@ def test_a_rule_chooses_tau_once_for_the_interval_and_the_report_table():
     assert true_rank_covered(low, high, truth).mean() >= 0.8
     with pytest.raises(ValueError, match="rule must be one of"):
         chosen_learning_rate(prefs, 0, "safebayes")
+
+
+def test_left_out_raters_are_further_from_the_rest_than_the_raters_mean_order():
+    # raters who differ item by item (σ² = 1), each giving enough lists to measure their order
+    prefs, mean, _ = heterogeneous_rankers(1.0, 8, 0, n_items=10, lists_per_ranker=60,
+                                           length=3)
+    found = held_out_rankers(prefs, mean, n_draws=10, max_rankers=3)
+    assert found["rankers"] == 3
+    assert found["agreement_low"] <= found["agreement"] <= found["agreement_high"]
+    assert found["truth_agreement"] > found["agreement_high"]
+    assert 0.5 <= found["covered"] <= 1 and found["truth_covered"] == 1.0
+    assert 1 <= found["width"] <= 10
+
+
+def test_raters_with_too_few_lists_or_no_rater_ids_are_not_held_out():
+    prefs, mean, _ = heterogeneous_rankers(1.0, 8, 0, n_items=10, lists_per_ranker=20,
+                                           length=3)
+    assert held_out_rankers(prefs, mean, n_draws=10) == {}
+    assert held_out_rankers(prefs, mean, n_draws=10, min_lists=20, max_rankers=1)["rankers"] == 1
+    anonymous = prefs._replace(rankers=None)
+    assert held_out_rankers(anonymous, mean, n_draws=10, min_lists=1) == {}
 
 
 def test_the_split_half_scale_leaves_out_an_item_a_half_puts_at_zero():

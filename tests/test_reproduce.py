@@ -171,6 +171,12 @@ def test_quick_run_writes_the_default_answers_report_and_csvs(data_dir, tmp_path
     assert all(by[n, seed, "likely ranks (default)"] == by[n, seed, "plain posterior (α = ∞)"]
                for n, seed, _ in by)
     assert "| 10 items, 3 lists of 4 |" in default and "default_small_samples.csv" in default
+    with open(out / "default_held_out.csv") as handle:
+        held_out = {r["data"]: r for r in csv.DictReader(handle)}
+    # of the paper's datasets only BabyFace's raters give enough lists to measure their order
+    assert set(held_out) == {"BabyFace", "simulated: BabyFace's shape, σ² = 0.3"}
+    assert all(r["rankers"] == "2" and 0 <= float(r["covered"]) <= 1 for r in held_out.values())
+    assert "| BabyFace | 2 |" in default
 
 
 def assert_widening_by_one_is_the_default(real: list[dict], widening: list[dict]) -> None:

@@ -36,7 +36,8 @@ __all__ = ["StudyCell", "CONTAMINATIONS", "CARELESS_RANKERS", "EXPOSURES", "STUD
            "CALIBRATED_INTERVAL", "SAFE_BAYES_INTERVAL", "chosen_learning_rate",
            "learning_rate_interval", "SMALL_SAMPLES", "small_sample_study",
            "CONSENSUS_INTERVAL", "consensus_bootstrap_interval", "SHIPPED_INTERVAL",
-           "shipped_interval", "heterogeneous_rankers", "ranker_spread_study", "default_bootstrap"]
+           "shipped_interval", "heterogeneous_rankers", "held_out_rankers",
+           "HELD_OUT_MIN_LISTS", "ranker_spread_study", "default_bootstrap"]
 
 #: Items offered with probability ∝ exp(e · log-worth): e = 0 is uniform exposure, +1 shows
 #: the better items more often (as on the paper's datasets), −1 the weaker ones.
@@ -446,6 +447,65 @@ def split_half_scale(prefs: Preferences, splits: int = 3, n_draws: int = 40,
     z2 = np.concatenate(squares)
     return dict(scale=float(np.sqrt(np.median(z2) / _MEDIAN_CHI2_1)),
                 rms=float(np.sqrt(np.mean(z2))), splits=splits)
+
+
+#: A ranker's own order is measured only from this many lists of theirs or more.
+HELD_OUT_MIN_LISTS = 50
+
+
+def held_out_rankers(prefs: Preferences, truth, n_draws: int = BOOTSTRAP_DRAWS,
+                     random_state=0, min_lists: int = HELD_OUT_MIN_LISTS,
+                     max_rankers: int | None = None) -> dict:
+    """How often the default's likely ranks hold a left-out ranker's own order.
+
+    The default's likely ranks promise where a further ranker like these would place each
+    item. Where rankers give enough lists to measure their own order (``min_lists`` or more,
+    holding every item), each in turn is left out, the
+    likely ranks are computed from the others (:func:`rank_uncertainty`) and read against
+    the left-out ranker's order (their lists alone, fitted by PL-EM) and against ``truth``.
+    The ranker's own order carries the noise of their finite lists, so the first share
+    slightly understates the coverage of their exact order. ``max_rankers`` leaves out only
+    the first that many of them (a quick run).
+
+    Returns
+    -------
+    dict
+        ``rankers`` left out; the mean, lowest and highest share of a left-out order's items
+        covered (``covered``, ``covered_low``, ``covered_high``); the truth's mean share
+        (``truth_covered``); the mean width; and the pairwise agreement with the others'
+        consensus of the left-out orders (``agreement``, ``agreement_low``,
+        ``agreement_high``) and of the truth (``truth_agreement``). Empty when no ranker
+        gives enough lists.
+    """
+    truth = np.asarray(truth, dtype=float)
+    rng = np.random.default_rng(random_state)
+    if not prefs.has_rankers:
+        return {}
+    ranker = np.asarray(prefs.ranker_index)
+    counts = np.bincount(ranker, minlength=prefs.n_rankers)
+    listed = np.zeros((prefs.n_rankers, prefs.n_items), dtype=bool)
+    listed[ranker[prefs.owner], prefs.items] = True
+    measured = np.flatnonzero((counts >= min_lists) & listed.all(axis=1))
+    if len(measured) < 2:
+        return {}
+    rows = []
+    for r in measured[:max_rankers]:
+        others = prefs.subset(np.flatnonzero(ranker != r))
+        own = METHODS["pl-em"].run(prefs.subset(np.flatnonzero(ranker == r))).scores
+        result = rank_uncertainty(others, n_draws=n_draws, random_state=rng, fallback=False)
+        low, high = result.rank_low, result.rank_high
+        rows.append((true_rank_covered(low, high, own).mean(),
+                     true_rank_covered(low, high, truth).mean(),
+                     np.mean(high - low + 1),
+                     pairwise_accuracy(result.scores, own),
+                     pairwise_accuracy(result.scores, truth)))
+    table = np.array(rows)
+    return dict(rankers=len(rows), covered=float(table[:, 0].mean()),
+                covered_low=float(table[:, 0].min()), covered_high=float(table[:, 0].max()),
+                truth_covered=float(table[:, 1].mean()), width=float(table[:, 2].mean()),
+                agreement=float(table[:, 3].mean()), agreement_low=float(table[:, 3].min()),
+                agreement_high=float(table[:, 3].max()),
+                truth_agreement=float(table[:, 4].mean()))
 
 
 def _won_and_lost(prefs: Preferences, kept_rankers: np.ndarray) -> np.ndarray:
