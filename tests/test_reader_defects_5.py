@@ -80,3 +80,20 @@ def test_a_game_log_with_each_teams_points_is_one_ranking_per_game():
     prefs = read_preferences(data)
     assert sorted(pairs(prefs)) == [("Jazz", "Spurs"), ("Jazz", "Wizards"),
                                     ("Pelicans", "Spurs")]
+
+
+# --------------------------------------------------------------- ids that are not moments
+def test_isbns_are_items_not_unix_times():
+    data = (b"User-ID,ISBN,Book-Rating\n276729,052165615X,3\n276729,0521795028,6\n"
+            b"276747,0060517794,9\n276747,0451192001,2\n276747,0671537458,9\n"
+            b"276748,0060517794,5\n276748,0671537458,7\n")
+    prefs = read_preferences(data)
+    assert prefs.to_lists(names=True)[1] == [frozenset({"0060517794", "0671537458"}),
+                                             "0451192001"]
+
+
+def test_unix_seconds_and_milliseconds_are_still_moments():
+    from coarsenrank_core.io.content import metadata_content
+    assert metadata_content(["1700000000", "1712345678", "1699999999.5"]) == "dates or times"
+    assert metadata_content(["1700000000123", "1712345678000"]) == "dates or times"
+    assert metadata_content(["0521795028", "0060517794", "0451192001"]) is None
