@@ -5,7 +5,6 @@ import pytest
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
 from coarsenrank_core.io import ReadOptions, read_preferences
-from coarsenrank_core.io.streaming import stream_pairwise
 
 
 def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceFormatError:
@@ -39,20 +38,33 @@ NBA_GAMES = (
 NBA_PAIRS = [("NOP", "SAS"), ("UTA", "WAS"), ("UTA", "SAS"), ("NOP", "WAS")]
 
 
-def test_one_flag_saying_whether_the_home_side_won_is_read():
-    prefs = read_preferences(NBA_GAMES)
+def test_each_sides_points_beside_its_side_word_are_the_scores():
+    assert pairs(read_preferences(NBA_GAMES)) == NBA_PAIRS
+
+
+def test_games_without_a_score_are_skipped_not_read_as_a_result():
+    data = NBA_GAMES + b"2023-01-05,22200550,7:00 pm ET,NOP,UTA,2022,,,,,,,\n"
+    prefs = read_preferences(data)
     assert pairs(prefs) == NBA_PAIRS
+    assert any("not played" in note for note in prefs.notes)
 
 
-def test_one_side_flag_is_read_the_same_in_chunks(tmp_path):
-    path = tmp_path / "games.csv"
-    path.write_bytes(NBA_GAMES)
-    assert sorted(pairs(stream_pairwise(path).preferences)) == sorted(NBA_PAIRS)
+def test_a_home_win_flag_does_not_turn_draws_into_away_wins():
+    data = (b"date,home,away,home_goals,away_goals,home_win\n"
+            b"2023-08-12,Bournemouth,West Ham,1,1,0\n2023-08-13,Brentford,Tottenham,2,2,0\n"
+            b"2023-08-14,Man United,Wolves,1,0,1\n")
+    assert pairs(read_preferences(data)) == [("Bournemouth", "West Ham", "="),
+                                             ("Brentford", "Tottenham", "="),
+                                             ("Man United", "Wolves")]
 
 
-def test_each_sides_points_are_read_without_the_flag():
-    data = b"\n".join(line.rsplit(b",", 1)[0] for line in NBA_GAMES.splitlines()) + b"\n"
-    assert pairs(read_preferences(data)) == NBA_PAIRS
+def test_a_visitor_column_of_a_survey_is_its_respondent_not_a_side():
+    data = (b"Timestamp,Visitor,1st choice,2nd choice,3rd choice\n"
+            b"2024-05-01 10:02,Anna,Dinosaur Hall,Ocean Life,Space Gallery\n"
+            b"2024-05-01 10:05,Ben,Ocean Life,Dinosaur Hall,Space Gallery\n"
+            b"2024-05-01 10:09,Cleo,Dinosaur Hall,Space Gallery,Ocean Life\n")
+    prefs = read_preferences(data)
+    assert prefs.to_lists(names=True)[0] == ["Dinosaur Hall", "Ocean Life", "Space Gallery"]
 
 
 def test_a_visiting_team_and_its_score_are_the_second_side():
@@ -63,23 +75,11 @@ def test_a_visiting_team_and_its_score_are_the_second_side():
                                              ("Bears", "Packers", "=")]
 
 
-def test_a_side_flag_that_is_not_zero_or_one_is_refused_with_its_row():
-    data = NBA_GAMES.replace(b"23,1\n", b"23,2\n")
+def test_points_of_a_game_log_do_not_say_which_way_up():
+    # sailing and cross-country score points where fewer win: the file must say which way
+    data = b"Race,Boat,Pts\n1,Smith,1\n1,Jones,2\n1,Lee,3\n2,Smith,2\n2,Jones,1\n2,Lee,3\n"
     error = refusal(data)
-    assert error.row == 2 and error.column == "HOME_TEAM_WINS"
-
-
-def test_a_game_log_with_each_teams_points_is_one_ranking_per_game():
-    data = (b"SEASON_ID,TEAM_ID,TEAM_NAME,GAME_ID,GAME_DATE,MATCHUP,WL,MIN,PTS,FGM,PLUS_MINUS\n"
-            b"22022,1,Pelicans,0022200477,2022-12-22,NOP vs. SAS,W,240,126,44,9\n"
-            b"22022,2,Spurs,0022200477,2022-12-22,SAS @ NOP,L,240,117,43,-9\n"
-            b"22022,3,Jazz,0022200478,2022-12-22,UTA vs. WAS,W,240,120,41,8\n"
-            b"22022,4,Wizards,0022200478,2022-12-22,WAS @ UTA,L,240,112,46,-8\n"
-            b"22022,2,Spurs,0022200468,2022-12-21,SAS vs. UTA,L,240,99,40,-11\n"
-            b"22022,3,Jazz,0022200468,2022-12-21,UTA @ SAS,W,240,110,45,11\n")
-    prefs = read_preferences(data)
-    assert sorted(pairs(prefs)) == [("Jazz", "Spurs"), ("Jazz", "Wizards"),
-                                    ("Pelicans", "Spurs")]
+    assert "'Pts'" in error.reason or error.column == "Pts"
 
 
 # --------------------------------------------------------------- ids that are not moments
@@ -97,3 +97,27 @@ def test_unix_seconds_and_milliseconds_are_still_moments():
     assert metadata_content(["1700000000", "1712345678", "1699999999.5"]) == "dates or times"
     assert metadata_content(["1700000000123", "1712345678000"]) == "dates or times"
     assert metadata_content(["0521795028", "0060517794", "0451192001"]) is None
+
+
+# ------------------------------------------------------- an item then its rank, in a cell
+@pytest.mark.parametrize("cells", [
+    ['"Apple = 1, Banana = 2, Cherry = 3"', '"Apple = 2, Banana = 1, Cherry = 3"',
+     '"Cherry = 3, Apple = 1, Banana = 2"'],
+    ['"Apple:1, Banana:2, Cherry:3"', '"Apple:2, Banana:1, Cherry:3"',
+     '"Cherry:3, Apple:1, Banana:2"'],
+    ['"Apple = 1\nBanana = 2\nCherry = 3"', '"Apple = 2\nBanana = 1\nCherry = 3"',
+     '"Cherry = 3\nApple = 1\nBanana = 2"']])
+def test_each_item_followed_by_its_rank_is_read_in_rank_order(cells):
+    data = ("Submission Id,Name,Rank these fruit\n" + "".join(
+        f"{1000 + i},{name},{cell}\n" for i, (name, cell) in enumerate(
+            zip(["Ana", "Ben", "Cleo"], cells)))).encode()
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Banana", "Cherry"]]
+
+
+def test_equal_ranks_after_items_are_ties_and_other_numbers_are_left_alone():
+    from coarsenrank_core.io.cell import _ranked_as_arrows
+    assert _ranked_as_arrows("Apple = 1, Banana = 1, Cherry = 3") == "Apple = Banana > Cherry"
+    assert _ranked_as_arrows("Q1: 3, Q2: 4") == "Q1: 3, Q2: 4"  # not ranks from 1
+    assert _ranked_as_arrows("Apple = 1, Banana") == "Apple = 1, Banana"

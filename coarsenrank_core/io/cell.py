@@ -49,7 +49,34 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
     if numbered.any():
         values = values.copy()
         values[numbered] = values[numbered].map(_numbered_as_arrows)
+    ranked = values.str.contains(_RANK_AFTER, regex=True).fillna(False) & ~numbered
+    if ranked.any():
+        values = values.copy()
+        values[ranked] = values[ranked].map(_ranked_as_arrows)
     return values
+
+
+#: An item followed by its rank (Formstack's ``Apple = 1``, Zoho's ``Apple:1``).
+_RANK_AFTER = re.compile(r"\S\s*[=:]\s*\d{1,3}\s*(?:[,;\n]|$)")
+_ITEM_RANK = re.compile(r"(?P<item>.*?\S)\s*[=:]\s*(?P<rank>\d{1,3})")
+
+
+def _ranked_as_arrows(cell: str) -> str:
+    """``Apple = 1, Cherry = 2, Banana = 2`` (each item then its rank, split by commas,
+    semicolons or lines) as ``Apple > Cherry = Banana``; a cell whose every part is not an
+    item and a rank from 1 to the number of parts is left as it is."""
+    parts = [part.strip() for part in re.split(r"[,;\n]", cell) if part.strip()]
+    found = [_ITEM_RANK.fullmatch(part) for part in parts]
+    if len(parts) < 2 or not all(found):
+        return cell
+    ranks = [int(m["rank"]) for m in found if m is not None]
+    if min(ranks) != 1 or max(ranks) > len(ranks):
+        return cell
+    by_rank: dict[int, list[str]] = {}
+    for m in found:
+        if m is not None:
+            by_rank.setdefault(int(m["rank"]), []).append(m["item"])
+    return " > ".join(" = ".join(by_rank[r]) for r in sorted(by_rank))
 
 
 #: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``

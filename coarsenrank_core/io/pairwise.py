@@ -134,37 +134,21 @@ def _numbered_pair(keys: list[str]) -> tuple[int, int] | None:
     return None
 
 
-#: Words of a flag saying one side won: ``{side}wins`` (``home_team_wins``, ``team1_won``).
-_WIN_ENDS = ("wins", "win", "won", "winner", "victory")
 #: A side's count in a title beside its side word (``PTS_home``, ``home_pts``).
 _STAT_WORDS = ("pts", "points", "score", "goals", "runs")
 _HOME_WORDS = ("home",)
 _AWAY_WORDS = ("away", "visitor", "visitors", "road", "guest")
 
 
-def _side_bases(key: str, role: str) -> set[str]:
-    """The side word of a side's title (``home_team_id``: ``hometeam``) and its title."""
-    base = role_base(key, PREFERENCE_ROLES[role])
-    return {key} | ({base[0]} if base is not None else set())
-
-
-def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int | None] | None:
-    """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style), or one 0/1 column
-    saying whether one side won (Kaggle's NBA ``HOME_TEAM_WINS``): the other won otherwise."""
+def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
+    """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
     def find(names: set[str]) -> int | None:
         return next((j for j, k in enumerate(keys) if k in names), None)
     a = find({f"winner{left}", "winnera", "winnermodela", "awins", "leftwins", "winnerleft",
               f"{left}wins"})
     b = find({f"winner{right}", "winnerb", "winnermodelb", "bwins", "rightwins", "winnerright",
               f"{right}wins"})
-    if a is not None and b is not None:
-        return {"flag_a": a, "flag_b": b}
-    if a is None and b is None:
-        a = find({f"{side}{end}" for side in _side_bases(left, "left") for end in _WIN_ENDS})
-        b = find({f"{side}{end}" for side in _side_bases(right, "right") for end in _WIN_ENDS})
-        if (a is None) != (b is None):
-            return {"flag_a": a, "flag_b": b}
-    return None
+    return None if a is None or b is None else {"flag_a": a, "flag_b": b}
 
 
 def _score_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
@@ -285,6 +269,13 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     elif mode == "flags":
         b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
+        scores = [coding["score_a"], coding["score_b"]]
+        unplayed = (np.char.strip(cells[:, scores].astype(str)) == "").all(axis=1)
+        if unplayed.any():  # a fixture list's games not yet played
+            keep &= ~unplayed
+            notes.append(skipped_note(line[unplayed], "row", "with no score (not played)"))
+            cells = cells.copy()
+            cells[np.ix_(unplayed, scores)] = "0"
         b_won, tied = _resolve_scores(a, b, cells, line, first, coding)
     byes = _is_bye(a) | _is_bye(b)
     if byes.any():  # a round without an opponent: nothing was compared
@@ -401,26 +392,18 @@ def _refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
 
 def _resolve_flags(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line: np.ndarray,
                    header: Sequence[str] | None, coding: Coding) -> tuple[np.ndarray, np.ndarray]:
-    """One 0/1 flag column per outcome: exactly one flag is set on each row. Where only one
-    side has a flag, the other side won wherever it and the tie flag are 0."""
+    """One 0/1 flag column per outcome: exactly one flag is set on each row."""
+    a_won = _flags(cells[:, coding["flag_a"]], line, header, coding["flag_a"])
+    b_won = _flags(cells[:, coding["flag_b"]], line, header, coding["flag_b"])
     tie = (np.zeros(len(left), dtype=bool) if coding["tie"] is None else
            _flags(cells[:, coding["tie"]], line, header, coding["tie"]))
-    a_won, b_won = (None if coding[key] is None else
-                    _flags(cells[:, coding[key]], line, header, coding[key])
-                    for key in ("flag_a", "flag_b"))
-    if a_won is None:
-        assert b_won is not None
-        a_won = ~b_won & ~tie
-    elif b_won is None:
-        b_won = ~a_won & ~tie
     bad = np.flatnonzero(a_won.astype(int) + b_won + tie != 1)
     if bad.size:
         i = int(bad[0])
         raise PreferenceFormatError(
             "Exactly one of the outcome flags must be set on each row, but this row sets "
             f"{int(a_won[i]) + int(b_won[i]) + int(tie[i])}.", row=int(line[i]),
-            column=column_label(header, coding["flag_a" if coding["flag_a"] is not None
-                                              else "flag_b"]),
+            column=column_label(header, coding["flag_a"]),
             fix="Put 1 in the column of the winner (or of the tie) and 0 in the others.")
     return b_won, tie
 

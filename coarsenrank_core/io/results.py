@@ -35,7 +35,7 @@ __all__ = ["ResultsPlan", "results_plan"]
 
 #: Titles of a results column where a higher number is better, besides those of a grade
 #: (``score``, ``points``, ``rating`` ...): counts of what a competitor won.
-_HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks", "pts"})
+_HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks"})
 #: Titles of a results column of places, besides ``rank``, ``place`` and ``position``.
 _PLACE_TITLES = frozenset({"pos", "posn", "rk", "plc", "placing", "placement", "placed",
                            "standing", "finish", "fin", "finishpos", "finishposition",

@@ -783,8 +783,7 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES,
     optional tie flag); ``left``/``right`` items (``model_a``/``model_b``, ``home``/``away``
     ...) with a column naming the winner by name, by side (``model_a``, ``left``, ``H``)
     or as a tie word, where rows marked unfinished (``*``, ``void``) are skipped; or the
-    arena's 0/1 columns ``winner_model_a``/``winner_model_b``/``winner_tie``, or one side's
-    0/1 column (``HOME_TEAM_WINS``, the other side won where it is 0). Each may have
+    arena's 0/1 columns ``winner_model_a``/``winner_model_b``/``winner_tie``. Each may have
     a ranker and a count column. The outcome words are resolved by the table reader's own
     rules, so a file reads the same both ways.
 
