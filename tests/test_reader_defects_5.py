@@ -4,7 +4,7 @@ import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
-from coarsenrank_core.io import ReadOptions, read_preferences
+from coarsenrank_core.io import ReadOptions, read_file, read_preferences
 
 
 def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceFormatError:
@@ -121,3 +121,106 @@ def test_equal_ranks_after_items_are_ties_and_other_numbers_are_left_alone():
     assert _ranked_as_arrows("Apple = 1, Banana = 1, Cherry = 3") == "Apple = Banana > Cherry"
     assert _ranked_as_arrows("Q1: 3, Q2: 4") == "Q1: 3, Q2: 4"  # not ranks from 1
     assert _ranked_as_arrows("Apple = 1, Banana") == "Apple = 1, Banana"
+
+
+# ------------------------------------------------------------- survey grids and metadata
+def test_a_constant_referrer_name_is_not_the_respondent_and_month_names_are_dates():
+    data = (b"Added Time,Referrer Name,Task Owner,Rank the fruit\n"
+            + b"".join(f"0{i}-Mar-2024 10:0{i}:00,https://forms.zohopublic.com/acme/form/x,,"
+                       f"\"{order}\"\n".encode() for i, order in enumerate(
+                           ["Apple, Banana, Cherry", "Apple, Cherry, Banana",
+                            "Banana, Apple, Cherry"], 1)))
+    result = read_file(data)
+    assert result.preferences.to_lists(names=True)[2] == ["Banana", "Apple", "Cherry"]
+    assert not result.preferences.has_rankers
+    assert result.report.ranker_column is None
+
+
+@pytest.mark.parametrize("titles", [
+    ["3rd choice", "2nd choice", "1st choice"],
+    ["Least preferred", "Second", "Most preferred"],
+    ["Bottom", "Second", "Top choice"]])
+def test_columns_titled_by_place_are_read_in_the_order_of_those_places(titles):
+    header = ",".join(["Timestamp"] + [f"Rank the fruit [{t}]" for t in titles])
+    data = (header + "\n3/1/2024 10:00:00,Cherry,Banana,Apple\n"
+            "3/2/2024 10:00:00,Cherry,Apple,Banana\n3/3/2024 10:00:00,Banana,Cherry,Apple\n"
+            ).encode()
+    result = read_file(data)
+    assert result.preferences.to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Cherry", "Banana"]]
+    assert any("order of the places" in note for note in result.report.notes)
+
+
+def test_a_grid_answered_with_labels_of_no_stated_order_is_refused():
+    data = (b"Timestamp,How important is each? [Apple],How important is each? [Banana],"
+            b"How important is each? [Cherry]\n"
+            b"3/1/2024 10:00:00,Most important,Somewhat important,Least important\n"
+            b"3/2/2024 10:00:00,Most important,Least important,Somewhat important\n"
+            b"3/3/2024 10:00:00,Somewhat important,Most important,Least important\n")
+    error = refusal(data)
+    assert "labels" in error.reason and "'Most important'" in error.reason
+    assert error.row == 1 and "1, 2, 3" in error.fix
+
+
+def test_ordinal_answers_labelled_best_at_the_top_are_refused_with_one_is_worst():
+    header = b"Timestamp,Rank [Apple],Rank [Banana],Rank [Cherry]\n"
+    data = header + (b"3/1/2024 10:00:00,3rd (best),2nd,1st (worst)\n"
+                     b"3/2/2024 10:00:00,3rd (best),1st (worst),2nd\n"
+                     b"3/3/2024 10:00:00,2nd,3rd (best),1st (worst)\n")
+    error = refusal(data)
+    assert "--one-is-worst" in error.fix and error.column == "Apple"
+    prefs = read_preferences(data, options=ReadOptions(one_is_best=False))
+    assert prefs.to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]
+
+
+def test_a_rank_with_a_bare_most_or_least_anchor_is_a_rank():
+    data = (b"Timestamp,Rank [Apple],Rank [Banana],Rank [Cherry]\n"
+            b"3/1/2024 10:00:00,1 (most),2,3 (least)\n3/2/2024 10:00:00,2,1 (most),3 (least)\n"
+            b"3/3/2024 10:00:00,1 (most),3 (least),2\n")
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Cherry", "Banana"]]
+
+
+def test_a_qualtrics_timing_question_beside_the_ranks_is_not_an_item():
+    names = ("StartDate,EndDate,Status,Progress,Finished,RecordedDate,ResponseId,"
+             "DistributionChannel,Q2_First Click,Q2_Last Click,Q2_Page Submit,Q2_Click Count,"
+             "Q1_1,Q1_2,Q1_3")
+    labels = ("Start Date,End Date,Response Type,Progress,Finished,Recorded Date,Response ID,"
+              "Distribution Channel,Timing - First Click,Timing - Last Click,"
+              "Timing - Page Submit,Timing - Click Count,Rank - Apple,Rank - Banana,"
+              "Rank - Cherry")
+    rows = ["2024-03-01 10:00:00,2024-03-01 10:03:00,IP Address,100,True,"
+            f"2024-03-01 10:03:01,R_{i},anonymous,1.2,3.4,5.6,{clicks},{ranks}"
+            for i, (clicks, ranks) in enumerate([(2, "1,2,3"), (3, "2,1,3"), (1, "1,3,2")])]
+    data = "\n".join([names, labels, *rows]).encode() + b"\n"
+    prefs = read_preferences(data)
+    assert prefs.to_lists(names=True) == [["Apple", "Banana", "Cherry"],
+                                          ["Banana", "Apple", "Cherry"],
+                                          ["Apple", "Cherry", "Banana"]]
+
+
+@pytest.mark.parametrize("data", [
+    b"Participant,Screen name,Received at,Via,Apple,Banana,Cherry\n"
+    b"ana@x.org,Ana,2024-03-01 10:00:00,Web,1,2,3\nben@x.org,Ben,2024-03-01 10:01:00,SMS,2,1,3\n"
+    b"cy@x.org,Cy,2024-03-01 10:02:00,Web,1,3,2\n",
+    b"Apple,Banana,Cherry,Entry_Number,Entry_Status,Entry_DateSubmitted\n"
+    b"1,2,3,1,Submitted,2024-03-01\n2,1,3,2,Submitted,2024-03-01\n"
+    b"1,3,2,3,Incomplete,2024-03-02\n"])
+def test_poll_and_form_tools_own_fields_are_not_items(data):
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Cherry", "Banana"]]
+
+
+def test_limesurvey_titles_of_code_and_text_are_judged_by_their_code():
+    data = (b"id. Response ID,submitdate. Date submitted,lastpage. Last page,"
+            b"startlanguage. Start language,Q1[1]. Rank the fruit [Ranking 1],"
+            b"Q1[2]. Rank the fruit [Ranking 2],Q1[3]. Rank the fruit [Ranking 3]\n"
+            b"1,2024-03-01 10:00:00,1,en,Apple,Banana,Cherry\n"
+            b"2,2024-03-01 10:05:00,1,en,Banana,Apple,Cherry\n"
+            b"3,2024-03-01 10:09:00,1,en,Apple,Cherry,Banana\n")
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Cherry", "Banana"]]

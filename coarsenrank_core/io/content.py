@@ -11,7 +11,7 @@ import pandas as pd
 __all__ = ["person_title", "metadata_title", "metadata_content", "BALLOT_MARKS",
            "is_ballot_mark", "title_words", "DATE", "EMAIL", "IP", "counter_title",
            "SAMPLE_ROWS", "comment_title", "count_title", "id_title", "recurring_share",
-           "prose", "rank_title", "rank_title_blocks"]
+           "prose", "rank_title", "rank_title_blocks", "position_ranks"]
 
 SAMPLE_ROWS = 2000
 """Data rows looked at to judge a column by its content."""
@@ -35,7 +35,9 @@ _THING_WORDS = frozenset({"item", "items", "candidate", "option", "choice", "pro
                           "company", "brand", "dish", "movie", "film", "book", "song",
                           "course", "city", "country", "school", "event", "tournament",
                           "tourney", "venue", "opening", "league", "survey", "form",
-                          "question", "collector", "campaign", "referee", "program"})
+                          "question", "collector", "campaign", "referee", "program",
+                          "referrer", "referer", "url", "page", "site", "website", "domain",
+                          "host", "link", "browser", "device"})
 _ID_SUFFIXES = ("id", "code", "no", "number", "num", "key", "uuid", "#")
 
 # survey, web and device metadata named by their title words
@@ -134,10 +136,16 @@ def counter_title(text: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- content
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T_]\d{1,2}[:h]\d{2}.*)?|"
                   r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}([ T,]+\d{1,2}:\d{2}.*)?|"
                   r"\d{1,2}:\d{2}(:\d{2})?(\s*[AaPp][Mm])?|1(\d{9}|\d{12})(\.\d+)?|"
-                  r"\d+(\.\d+)?[eE]\+\d+")
+                  r"\d+(\.\d+)?[eE]\+\d+|"
+                  # a month by its name: 01-Mar-2024 10:00:00, 1 March 2024, Mar 1, 2024
+                  rf"\d{{1,2}}[-/ ]{_MONTH}[-/ ,]+\d{{2,4}}([ T,]+\d{{1,2}}:\d{{2}}.*)?|"
+                  rf"{_MONTH}[ -]\d{{1,2}},?[ -]\d{{4}}([ T,]+\d{{1,2}}:\d{{2}}.*)?",
+                  re.IGNORECASE)
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}")
 _USER_AGENT = re.compile(r"(Mozilla|Opera|Dalvik|curl|python-requests|okhttp)/\d|"
@@ -270,6 +278,37 @@ def _rank_of(number: str | None, word: str | None) -> int:
     """The rank a title names, by its digits (``2nd``, ``Choice 2``) or its word
     (``second``)."""
     return int(number) if number is not None else _ORDINAL_WORDS.index(str(word).lower()) + 1
+
+
+#: First words of a title naming the best place or the worst (``Most preferred``,
+#: ``Least important``, ``Top choice``, ``Bottom``).
+_TOP_WORDS = frozenset({"most", "top", "best", "highest", "favourite", "favorite"})
+_BOTTOM_WORDS = frozenset({"least", "bottom", "worst", "lowest", "last"})
+
+
+def position_ranks(labels: Sequence[str]) -> list[int] | None:
+    """The place each title names, when together they name the places 1 to k once each.
+
+    A title names a place by a rank after one stem the titles share (:func:`rank_title`:
+    ``1st choice``, ``Second``, ``Rank 3``), or by a first word naming the best place
+    (``Most preferred``: 1) or the worst (``Least preferred``, ``Bottom``: k). None when
+    some title names no place, two name one, or the stems differ.
+    """
+    k = len(labels)
+    ranks, stems = [], set()
+    for label in labels:
+        found = rank_title(label)
+        words = title_words(label)
+        if found is not None:
+            stems.add(found[0])
+            ranks.append(found[1])
+        elif words and words[0] in _TOP_WORDS:
+            ranks.append(1)
+        elif words and words[0] in _BOTTOM_WORDS:
+            ranks.append(k)
+        else:
+            return None
+    return ranks if len(stems) <= 1 and sorted(ranks) == list(range(1, k + 1)) else None
 
 
 def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:

@@ -586,6 +586,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
                 if file.options.item_columns is None:  # columns chosen by hand are read
+                    _refuse_answer_labels(file.prepared, report)
                     _refuse_number_column(file.prepared, report)
                 _refuse_names_beside_numbers(file.prepared, report)
                 _refuse_headerless_numbers(file.prepared, report)
@@ -1036,6 +1037,40 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
+    """Refuse a grid whose titles name its items (``How important is each? [Apple]``) read
+    as rows of items: its cells are then the grid's answer labels (``Most important``,
+    ``Very important``), which the rows would rank in place of the items. A grid whose
+    titles name places (``[1st choice]``, ``[Most preferred]``) holds items and is read."""
+    from .content import position_ranks
+
+    columns = [j for j in prepared.free if j < prepared.table.width]
+    if len(columns) < 2 or not all(j in prepared.questions for j in columns):
+        return
+    labels = [prepared.label(j) for j in columns]
+    if position_ranks(labels) is not None:
+        return
+    codes, uniques = prepared.table.factorized
+    body = codes[prepared.start:, columns]
+    answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+    # the same few answers under every item: labels of the grid, not names of things
+    per_column = [set(uniques[body[:, i]]) - {""} for i in range(len(columns))]
+    if not answers or len(answers) > len(columns) or any(
+            len(found) * 2 < len(answers) for found in per_column):
+        return
+    question = prepared.questions[columns[0]]
+    raise PreferenceFormatError(
+        f"This file was not loaded: the grid '{question}' names its items in the titles "
+        f"({quote_list(labels, 3)}) and its answers are labels ({quote_list(answers, 3)}); "
+        f"read as {report.layout_title}, the labels would be ranked in place of the items, "
+        "and the file does not say which label is a better place.",
+        row=prepared.table.lines[0],
+        fix="Give each item its place as a number: in the form, label the grid's columns "
+            "1, 2, 3 ... (1 the best) or 1st, 2nd, 3rd ..., or replace every label by its "
+            "place in a spreadsheet; then load the file with the layout 'item columns "
+            "holding ranks'.")
 
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:

@@ -50,8 +50,18 @@ _METADATA = re.compile(
     r"token|tags|endingdisplayed|userid\(optional\)|totalscore|quizfeedback|start|end|"
     r"today|deviceid|subscriberid|simserial|phonenumber|uuid|submissiontime|validationstatus|"
     r"version|submittedby|meta/instanceid|notes|geolocation|lastmodified|modified|"
+    r"via|receivedat|"  # Poll Everywhere: how and when an answer came in
     r".*displayorder.*|q(id)?\d+do\d*)"  # Qualtrics' order choices were shown (Q1_DO_2)
     r"(\((utc|gmt)\))?")
+#: LimeSurvey's "question code and text" titles: ``lastpage. Last page``, ``Q1[2]. Rank …``.
+_CODE_AND_TEXT = re.compile(r"(?P<code>[A-Za-z][\w\[\]]*)\.\s+(?P<text>\S.*)")
+#: Fields a survey tool writes of its own, never an item even beside items' ranks.
+_TOOL_FIELDS = re.compile(
+    # Qualtrics' timing question: 'Q2_First Click', 'Timing - Click Count'
+    r"(q(id)?\d+|timing)?(firstclick|lastclick|pagesubmit|clickcount)|"
+    # Cognito Forms' fields of an entry: 'Entry_Status', 'Entry_DateSubmitted'
+    r"entry(number|status|date[a-z]*|publicid|internallink|adminlink|version|origin[a-z]*|"
+    r"user[a-z]*|action|role)")
 # REDCap's own fields: its survey identifier and timestamp, and each form's status
 # (``<form>_complete``: 0 incomplete, 1 unverified, 2 complete)
 _REDCAP_FIELDS = re.compile(r"redcap_\w+|\w+_complete|\w+_timestamp")
@@ -82,7 +92,7 @@ _RANK_CELL = re.compile(
     rf"(?:(?P<number>\d+)(?:st|nd|rd|th|er|re|ère|e|ème|eme|\.?[ºª°]|\.)?|(?P<word>{ORDINALS}))"
     # a scale's anchor beside its number: '1 (most important)', '5 = least preferred'
     r"(?:[\s_.()=-]*(?:choice|place|rank(?:ed)?|preference|pref|pick|best|worst|highest|"
-    r"lowest|top|bottom|(?:least|most)\s+(?:important|preferred|wanted|useful|relevant)|"
+    r"lowest|top|bottom|(?:least|most)(?:\s+(?:important|preferred|wanted|useful|relevant))?|"
     r"(?:least\s+|most\s+)?favou?rite|least\s+liked|most\s+liked|"
     # the same in French, German, Spanish, Italian, Portuguese and Dutch survey forms
     r"choix|place|rang|wahl|platz|opci[oó]n|lugar|puesto|scelta|posto|op[cç][aã]o|keuze|"
@@ -127,8 +137,9 @@ def platform_fix(platform: str | None) -> str | None:
 #: A number with a scale's anchor saying which end it is: '5 - Most preferred', '1 (least
 #: important)', '1 = worst'.
 _ANCHORED = re.compile(
-    r"\s*(?P<number>\d+)\s*[\s_.()=:-]*\s*(?:(?P<top>most\s+\w+|best|highest|top|"
-    r"(?:most\s+)?favou?rite)|(?P<bottom>least\s+\w+|worst|lowest|bottom))\)?\s*",
+    r"\s*(?P<number>\d+)(?:st|nd|rd|th)?\s*[\s_.()=:-]*\s*(?:(?P<top>most(?:\s+\w+)?|best|"
+    r"highest|top|(?:most\s+)?favou?rite)|(?P<bottom>least(?:\s+\w+)?|worst|lowest|bottom))"
+    r"\)?\s*",
     re.IGNORECASE)
 
 
@@ -552,12 +563,16 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
         own = normalise(names[j]) if j < len(names) else ""
         grid_item = j in prepared.questions  # ``Rank [Time]``: judged by its own title alone
         keys = {own} if grid_item else {own, normalise(prepared.label(j))}
+        if (coded := _CODE_AND_TEXT.fullmatch(prepared.label(j))) is not None:
+            keys.add(normalise(coded["code"]))  # LimeSurvey's 'lastpage. Last page'
         keys.discard("")
         rank = next((p for p, words in enumerate(_RANKER_PRIORITY) if keys & words), None)
         if rank is not None:
             rankers.setdefault(j, rank)
         elif count is None and keys & _COUNT:
             count = j
+        elif any(_TOOL_FIELDS.fullmatch(k) for k in keys):
+            skipped[j] = "survey metadata"
         elif (any(_METADATA.fullmatch(k) for k in keys) or (
                 j < len(names) and _REDCAP_FIELDS.fullmatch(names[j].strip()))) and not (
                 j in item_ranks and {j - 1, j + 1} & item_ranks

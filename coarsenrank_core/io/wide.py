@@ -30,7 +30,7 @@ from .columns import (
     shown_cell,
 )
 from .condorcet import refuse_counts_in_names
-from .content import is_ballot_mark
+from .content import is_ballot_mark, position_ranks
 from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared, has_rank_header, is_wide_header, looks_like_rank
@@ -148,6 +148,9 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
     cells = padded(prepared.table, (header + [""] * width)[:width], prepared.start)
     line = np.asarray(prepared.lines, dtype=np.intp)
     columns = item_columns(prepared, options)
+    reordered: list[str] = []
+    if options.item_columns is None and prepared.header is not None:
+        columns, reordered = _in_named_order(prepared, columns)
     if options.item_columns is None:
         _refuse_two_sides(prepared, columns)
         _refuse_lists_in_columns(prepared, cells, columns)
@@ -178,6 +181,7 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         cell_index]
     del filled
     pref, group, item, item_names, notes = written_ranks(pref, group, item, item_names, line)
+    notes = reordered + notes
     rankers = cells[:, prepared.ranker] if prepared.ranker is not None else None
     weights = None
     if prepared.count is not None:
@@ -198,6 +202,22 @@ def read_wide(prepared: Prepared, options: ReadOptions) -> Preferences:
         column = np.asarray(columns, dtype=np.intp)[cell_index % n_cols]
         _duplicates(pref, item, column, item_names, line, prepared)
         raise
+
+
+def _in_named_order(prepared: Prepared, columns: list[int]) -> tuple[list[int], list[str]]:
+    """The item columns in the order of the places their titles name (``3rd choice``,
+    ``2nd choice``, ``1st choice``; ``Least preferred`` ... ``Most preferred``: read best
+    first), with the note saying so; as they stand when they already are, or when their
+    titles do not name each place once (:func:`~coarsenrank_core.io.content.position_ranks`)."""
+    labels = [prepared.label(j) for j in columns]
+    ranks = position_ranks(labels) if len(columns) >= 2 else None
+    if ranks is None or ranks == sorted(ranks):
+        return columns, []
+    order = np.argsort(ranks, kind="stable")
+    shown = quote_list([labels[i] for i in order], 3)
+    return [columns[i] for i in order], [
+        f"Read the columns in the order of the places their titles name ({shown}), "
+        "not in the order they stand in the file"]
 
 
 def split_ties(cells: np.ndarray, factorized: tuple[np.ndarray, np.ndarray] | None = None
