@@ -224,3 +224,13 @@ def test_limesurvey_titles_of_code_and_text_are_judged_by_their_code():
     assert read_preferences(data).to_lists(names=True) == [
         ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
         ["Apple", "Cherry", "Banana"]]
+
+
+def test_numbered_lines_joined_by_html_line_breaks_are_one_ranking():
+    data = (b"Submission Date,Full Name,Rank the fruit,Submission ID\n"
+            b'"Mar 1, 2024",Ana,1: Apple<br>2: Banana<br>3: Cherry,5800000000000\n'
+            b'"Mar 1, 2024",Ben,1: Banana<br />2: Apple<br />3: Cherry,5800000000001\n'
+            b'"Mar 2, 2024",Cy,1: Apple<BR>2: Cherry<BR>3: Banana,5800000000002\n')
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+        ["Apple", "Cherry", "Banana"]]

@@ -33,6 +33,7 @@ SEPARATORS = (">", ";", ",", " ")
 STRONG = (">", ";")  # separators that free-text answers rarely use
 SAMPLE = 200  # rows looked at before a whole column is checked
 _TAG = r"</?[A-Za-z][A-Za-z0-9]*\s*/?>"
+_LINE_BREAK_TAG = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 #: Arrows people type between items, read as '>': ``->``, ``-->``, ``=>``, ``>>``, ``→``, ``»``.
 _ARROW = re.compile(r"\s*(?:-+>|=+>|>>+|[→⟶➔➜➝⇒»])\s*")
 #: Ties in a '>' list: ``A = B`` or ``A | B``.
@@ -43,6 +44,8 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
     """Cells with every arrow between items written as ``>``, and numbered lists
     (``1. Rome 2. Paris``) as ``Rome > Paris``."""
     values = values.fillna("").astype(str)
+    if values.str.contains(_LINE_BREAK_TAG).any():  # Jotform's '1: Apple<br>2: Cherry'
+        values = values.str.replace(_LINE_BREAK_TAG, "\n", regex=True)
     if values.str.contains(_ARROW).any():
         values = values.str.replace(_ARROW, " > ", regex=True)
     numbered = values.str.fullmatch(NUMBERED_LIST.pattern, flags=re.S).fillna(False)
