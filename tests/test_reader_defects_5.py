@@ -116,11 +116,24 @@ def test_each_item_followed_by_its_rank_is_read_in_rank_order(cells):
         ["Apple", "Banana", "Cherry"]]
 
 
-def test_equal_ranks_after_items_are_ties_and_other_numbers_are_left_alone():
+def test_only_named_items_holding_each_place_once_are_read_as_ranked():
     from coarsenrank_core.io.cell import _ranked_as_arrows
-    assert _ranked_as_arrows("Apple = 1, Banana = 1, Cherry = 3") == "Apple = Banana > Cherry"
-    assert _ranked_as_arrows("Q1: 3, Q2: 4") == "Q1: 3, Q2: 4"  # not ranks from 1
-    assert _ranked_as_arrows("Apple = 1, Banana") == "Apple = 1, Banana"
+    assert _ranked_as_arrows("Pear: 2; Apple: 1; Fig: 3") == "Apple > Pear > Fig"
+    for cell in ["Apple = 1, Banana = 1, Cherry = 3",  # two items in one place
+                 "Q1: 3, Q2: 4, Q3: 1",  # not the places 1 to 3
+                 "2:1, 3:2, 4:3",  # aspect ratios
+                 "Psalm 23:1, John 1:1, Mark 2:3",  # verses
+                 "Adults: 2, Children: 1",  # two fields of a booking
+                 "Apple = 1, Banana"]:
+        assert _ranked_as_arrows(cell) == cell
+
+
+def test_a_column_of_booking_fields_beside_the_ranking_stays_a_field():
+    data = (b"Name,Party,Preferred rooms\n"
+            b'ann,"Adults: 2, Children: 1",Suite > Double > Single\n'
+            b'bob,"Adults: 1, Children: 1",Double > Suite > Single\n'
+            b'cat,"Adults: 2, Children: 2",Single > Double > Suite\n')
+    assert read_preferences(data).to_lists(names=True)[1] == ["Double", "Suite", "Single"]
 
 
 # ------------------------------------------------------------- survey grids and metadata
@@ -139,7 +152,7 @@ def test_a_constant_referrer_name_is_not_the_respondent_and_month_names_are_date
 @pytest.mark.parametrize("titles", [
     ["3rd choice", "2nd choice", "1st choice"],
     ["Least preferred", "Second", "Most preferred"],
-    ["Bottom", "Second", "Top choice"]])
+    ["Bottom", "Second", "Top choice"], ["Least preferred", "2", "Most preferred"]])
 def test_columns_titled_by_place_are_read_in_the_order_of_those_places(titles):
     header = ",".join(["Timestamp"] + [f"Rank the fruit [{t}]" for t in titles])
     data = (header + "\n3/1/2024 10:00:00,Cherry,Banana,Apple\n"
@@ -234,3 +247,85 @@ def test_numbered_lines_joined_by_html_line_breaks_are_one_ranking():
     assert read_preferences(data).to_lists(names=True) == [
         ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
         ["Apple", "Cherry", "Banana"]]
+
+
+@pytest.mark.parametrize("titles", [["Voted off 1st", "Voted off 2nd", "Voted off 3rd"],
+                                    ["Points 1", "Points 2", "Points 3"],
+                                    ["Option 1", "Option 3", "Option 2"]])
+def test_numbered_titles_that_name_no_place_keep_the_columns_order(titles):
+    data = (",".join(["Show", *titles]) + "\nS1,Apple,Banana,Cherry\nS2,Banana,Apple,Cherry\n"
+            "S3,Apple,Cherry,Banana\n").encode()
+    assert read_preferences(data).to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]
+
+
+def test_a_grid_of_places_named_in_words_holding_items_is_read():
+    data = (b"Timestamp,Rank the fruits [Gold],Rank the fruits [Silver],Rank the fruits [Bronze]\n"
+            b"2024/03/01 10:00:00,Apple,Banana,Cherry\n2024/03/01 10:01:00,Banana,Apple,Cherry\n"
+            b"2024/03/01 10:02:00,Apple,Cherry,Banana\n")
+    assert read_preferences(data).to_lists(names=True)[1] == ["Banana", "Apple", "Cherry"]
+
+
+def test_an_item_named_with_an_initial_is_an_item_not_a_code():
+    data = (b"Respondent,N. Jokic,J. Embiid,G. Antetokounmpo,L. Doncic\n"
+            b"ann,1,2,3,4\nbob,2,1,4,3\ncat,1,3,2,4\n")
+    prefs = read_preferences(data)
+    assert prefs.n_items == 4 and prefs.to_lists(names=True)[0][0] == "N. Jokic"
+
+
+def test_days_named_by_month_are_items_to_choose():
+    data = (b"Voter,Pick A,Pick B,Pick C\nann,4 March 2024,11 March 2024,18 March 2024\n"
+            b"bob,11 March 2024,4 March 2024,18 March 2024\n"
+            b"cy,4 March 2024,18 March 2024,11 March 2024\n")
+    assert read_preferences(data).to_lists(names=True)[0] == [
+        "4 March 2024", "11 March 2024", "18 March 2024"]
+
+
+# --------------------------------------------------------- peer assessment and gradebooks
+RUBRIC = (b"Reviewer,Author,Q1 (out of 10),Q2 (out of 10),Q3 (out of 10),Total\n"
+          b"Ann Lee,Cara Singh,7,7,8,22\nAnn Lee,Ben Ortiz,8,8,9,25\n"
+          b"Ann Lee,Dev Patel,5,6,6,17\nBen Ortiz,Ann Lee,9,9,9,27\n"
+          b"Ben Ortiz,Cara Singh,6,7,7,20\nBen Ortiz,Dev Patel,6,5,6,17\n"
+          b"Cara Singh,Ann Lee,9,8,9,26\nCara Singh,Ben Ortiz,7,8,8,23\n"
+          b"Cara Singh,Dev Patel,4,5,5,14\n")
+
+
+def test_a_rubrics_total_orders_each_reviewers_authors():
+    result = read_file(RUBRIC)
+    prefs = result.preferences
+    assert prefs.n_rankers == 3 and prefs.to_lists(names=True)[0] == [
+        "Ben Ortiz", "Cara Singh", "Dev Patel"]
+    assert "Q1 (out of 10)" in " ".join(result.report.notes)
+
+
+def test_names_of_two_words_are_not_read_as_rankings_of_the_words():
+    # criteria without a total: refused, never 'Cara > Singh' rankings of name words
+    data = (b"Reviewer,Essay,Content (40),Style (30),Mechanics (30)\n"
+            b"Ann,Broken Clocks,32,24,24\nAnn,Paper Moons,20,16,18\nBen,Broken Clocks,30,22,25\n"
+            b"Ben,Silent Sea,38,28,27\nCy,Paper Moons,22,18,17\nCy,Silent Sea,36,27,28\n")
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(data)
+    choices = (b"Choice,Group,Surname,First name,Email address\n"
+               b"Field trip,,Lee,Ann,ann@x.org\nMovie day,,Ortiz,Ben,ben@x.org\n"
+               b"Field trip,,Singh,Cara,cara@x.org\nPizza party,,Patel,Dev,dev@x.org\n")
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(choices)
+
+
+def test_who_rated_names_the_ranker_of_a_peer_assessment():
+    data = (b"Student,Rated by,Score\nBen Ortiz,Ann Lee,4\nCara Singh,Ann Lee,3\n"
+            b"Ann Lee,Ben Ortiz,5\nCara Singh,Ben Ortiz,2\nAnn Lee,Cara Singh,5\n"
+            b"Ben Ortiz,Cara Singh,4\n")
+    result = read_file(data)
+    assert result.report.ranker_column == "Rated by"
+    assert result.preferences.to_lists(names=True)[0] == ["Ben Ortiz", "Cara Singh"]
+
+
+def test_anonymous_respondents_are_each_their_own_ranker():
+    data = (b"Poll,Participant,1st choice,2nd choice,3rd choice\n"
+            b"Reward,Student 0,Field trip,Movie day,Pizza party\n"
+            b"Reward,Anonymous,Field trip,Pizza party,Movie day\n"
+            b"Reward,Anonymous,Movie day,Field trip,Pizza party\n"
+            b"Reward,Student 3,Field trip,Movie day,Pizza party\n")
+    result = read_file(data)
+    assert result.preferences.n_rankers == 4
+    assert any("'Anonymous'" in note for note in result.report.notes)

@@ -111,6 +111,13 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
                 f"{MAX_WEIGHT:g}.")
 
 
+#: Names a form writes for a respondent it does not know: each is a ranker of its own.
+ANONYMOUS_NAMES = frozenset({"anonymous", "anon", "anonymous user", "anonymous participant",
+                             "guest", "unknown", "(anonymous)", "n/a"})
+#: The reason given when no ranking holds two items: a sheet of notes, or of single items.
+NOTHING_COMPARED = "No ranking in the file has two or more items, so there is nothing to compare."
+
+
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
                notes: list[str] | None = None, anonymous: bool = False
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
@@ -127,6 +134,17 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
     blank = values == ""
     if blank.all():
         return None, None
+    placeholder = pd.Series(values, dtype=object).astype(str).str.strip().str.lower().isin(
+        ANONYMOUS_NAMES).to_numpy(dtype=bool)
+    if placeholder.all():
+        return None, None
+    if placeholder.any():  # 'Anonymous' names no one person: a ranker of its own
+        shown = str(values[placeholder][0]).strip()
+        values = values.copy()
+        values[placeholder] = [f"(row {line})" for line in np.asarray(lines)[placeholder]]
+        if notes is not None:
+            notes.append(f"{plural(int(placeholder.sum()), 'ranking')} name no one in "
+                         f"'{column}' ('{shown}'): each is taken as a ranker of its own")
     if blank.any() and anonymous:
         values = values.copy()
         values[blank] = [f"(row {line})" for line in np.asarray(lines)[blank]]
@@ -215,7 +233,7 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
         notes.append(skipped_note(pref_lines[single], unit, "with fewer than 2 items"))
     if not keep.any():
         raise PreferenceFormatError(
-            "No ranking in the file has two or more items, so there is nothing to compare.",
+            NOTHING_COMPARED,
             fix="Put at least two items in each ranking. If the values on a row are separated "
                 "by spaces or another character, save the file with commas between them.")
     ranker_codes, ranker_names = (None, None)

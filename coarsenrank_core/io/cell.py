@@ -62,24 +62,22 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
 #: An item followed by its rank (Formstack's ``Apple = 1``, Zoho's ``Apple:1``).
 _RANK_AFTER = re.compile(r"\S\s*[=:]\s*\d{1,3}\s*(?:[,;\n]|$)")
 _ITEM_RANK = re.compile(r"(?P<item>.*?\S)\s*[=:]\s*(?P<rank>\d{1,3})")
+#: An item's name beside its rank: with a letter, and not ending in a number (``Psalm 23``).
+_NAMED = re.compile(r".*[^\W\d_].*(?<!\d)")
 
 
 def _ranked_as_arrows(cell: str) -> str:
-    """``Apple = 1, Cherry = 2, Banana = 2`` (each item then its rank, split by commas,
-    semicolons or lines) as ``Apple > Cherry = Banana``; a cell whose every part is not an
-    item and a rank from 1 to the number of parts is left as it is."""
+    """``Apple = 1, Cherry = 2, Banana = 3`` (three or more items, each then its rank, split by
+    commas, semicolons or lines) as ``Apple > Cherry > Banana``; a cell is left as it is
+    unless its parts are named items holding each place from 1 once."""
     parts = [part.strip() for part in re.split(r"[,;\n]", cell) if part.strip()]
     found = [_ITEM_RANK.fullmatch(part) for part in parts]
-    if len(parts) < 2 or not all(found):
+    if len(parts) < 3 or not all(m is not None and _NAMED.fullmatch(m["item"]) for m in found):
         return cell
     ranks = [int(m["rank"]) for m in found if m is not None]
-    if min(ranks) != 1 or max(ranks) > len(ranks):
-        return cell
-    by_rank: dict[int, list[str]] = {}
-    for m in found:
-        if m is not None:
-            by_rank.setdefault(int(m["rank"]), []).append(m["item"])
-    return " > ".join(" = ".join(by_rank[r]) for r in sorted(by_rank))
+    if sorted(ranks) != list(range(1, len(ranks) + 1)):
+        return cell  # not each place once: points, a ratio (2:1), a verse (John 1:1)
+    return " > ".join(m["item"] for _, m in sorted(zip(ranks, found)) if m is not None)
 
 
 #: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``
@@ -153,6 +151,13 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
             continue  # one phrase on every row ('Box Score', a link's text): no ranking
         if separator is not None:
             first_splits = list_separator(values.iloc[:1]) == separator
+            # beside other columns or under a title: names ('Cara Singh', 'Lee, Ann') or a
+            # multi-select answer keep one order; lines of rankings alone are read as they are
+            if (separator in (" ", ",") and options.item_columns is None
+                    and (not first_splits or prepared.width > 1)
+                    and not asks_for_ranking(prepared.label(j))
+                    and _one_order(values.iloc[int(not first_splits):SAMPLE], separator)):
+                continue
             candidates.append((j, separator, not first_splits))
     asked = [c for c in candidates if asks_for_ranking(prepared.label(c[0]))]
     if len(candidates) > 1 and len(asked) == 1:  # beside a multi-select answer ('Red;Blue;')
@@ -162,6 +167,24 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     if len(candidates) != 1:
         return None
     return candidates[0]
+
+
+def _one_order(values: pd.Series, separator: str) -> bool:
+    """Whether no two pieces of the cells (split at ``separator``) stand in both orders.
+
+    Rankings put their items in different orders from row to row; the words of names
+    (``Cara Singh``, ``Lee, Ann``) and the options of a multi-select answer always stand in
+    one order.
+    """
+    seen: set[tuple[str, str]] = set()
+    for cell in values.fillna("").astype(str):
+        pieces = [p for p in (x.strip() for x in cell.split(separator)) if p]
+        for i, first in enumerate(pieces):
+            for second in pieces[i + 1:]:
+                if (second, first) in seen:
+                    return False
+                seen.add((first, second))
+    return True
 
 
 #: Fields of a record rather than items' names: a number with decimals (a score) and a

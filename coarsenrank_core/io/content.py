@@ -142,9 +142,10 @@ DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T_]\d{1,2}[:h]\d{2}.*)?|"
                   r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}([ T,]+\d{1,2}:\d{2}.*)?|"
                   r"\d{1,2}:\d{2}(:\d{2})?(\s*[AaPp][Mm])?|1(\d{9}|\d{12})(\.\d+)?|"
                   r"\d+(\.\d+)?[eE]\+\d+|"
-                  # a month by its name: 01-Mar-2024 10:00:00, 1 March 2024, Mar 1, 2024
-                  rf"\d{{1,2}}[-/ ]{_MONTH}[-/ ,]+\d{{2,4}}([ T,]+\d{{1,2}}:\d{{2}}.*)?|"
-                  rf"{_MONTH}[ -]\d{{1,2}},?[ -]\d{{4}}([ T,]+\d{{1,2}}:\d{{2}}.*)?",
+                  # a moment with its month by name: 01-Mar-2024 10:00:00, Mar 1, 2024 9:30
+                  # (a day alone, '4 March 2024', may be an item: a date to choose)
+                  rf"\d{{1,2}}[-/ ]{_MONTH}[-/ ,]+\d{{2,4}}[ T,]+\d{{1,2}}:\d{{2}}.*|"
+                  rf"{_MONTH}[ -]\d{{1,2}},?[ -]\d{{4}}[ T,]+\d{{1,2}}:\d{{2}}.*",
                   re.IGNORECASE)
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}")
@@ -287,28 +288,42 @@ _BOTTOM_WORDS = frozenset({"least", "bottom", "worst", "lowest", "last"})
 
 
 def position_ranks(labels: Sequence[str]) -> list[int] | None:
-    """The place each title names, when together they name the places 1 to k once each.
+    """The place each title names, when together they name the places 1 to k in order,
+    from the left or from the right.
 
-    A title names a place by a rank after one stem the titles share (:func:`rank_title`:
-    ``1st choice``, ``Second``, ``Rank 3``), or by a first word naming the best place
-    (``Most preferred``: 1) or the worst (``Least preferred``, ``Bottom``: k). None when
-    some title names no place, two name one, or the stems differ.
+    A title names a place by a rank word (:func:`rank_title`: ``1st choice``, ``Choice 3``,
+    ``Mayor 2nd Choice``) or by a bare rank (``Second``, ``3``), or by a first word naming
+    the best place (``Most preferred``: 1) or the worst (``Least preferred``, ``Bottom``:
+    k). Beside a worst end on the left, bare numbers count from that end
+    (``Least preferred, 2, 3, Most preferred``). None when some title names no place (``Week
+    3``, ``Voted off 3rd``), the stems differ, or the places do not run 1 to k one way.
     """
     k = len(labels)
-    ranks, stems = [], set()
+    ranks: list[int] = []
+    stems: set[str] = set()
+    counted: list[bool] = []  # whether the place is counted by a number, not an end word
     for label in labels:
         found = rank_title(label)
         words = title_words(label)
-        if found is not None:
+        if found is not None and (not found[0] or _NAMED_RANK.search(label)):
             stems.add(found[0])
             ranks.append(found[1])
+            counted.append(True)
         elif words and words[0] in _TOP_WORDS:
             ranks.append(1)
+            counted.append(False)
         elif words and words[0] in _BOTTOM_WORDS:
             ranks.append(k)
+            counted.append(False)
         else:
             return None
-    return ranks if len(stems) <= 1 and sorted(ranks) == list(range(1, k + 1)) else None
+    if len(stems) > 1:
+        return None
+    places = list(range(1, k + 1))
+    for read in (ranks, [k + 1 - r if c else r for r, c in zip(ranks, counted)]):
+        if read in (places, places[::-1]):
+            return read
+    return None
 
 
 def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:

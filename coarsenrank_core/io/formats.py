@@ -19,7 +19,7 @@ from . import examples
 from ._memory import release_freed_memory
 from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
-from .assembly import empty_error
+from .assembly import NOTHING_COMPARED, empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, list_separator, ranking_column, read_cell, refuse_records
 from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
@@ -467,7 +467,12 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
     try:
         result = _read_sheet(loaded, format, encoding, options)
     except PreferenceFormatError as error:
-        raise _naming_other_sheets(error, loaded, options) from None
+        # a first sheet of notes holds no ranking of two items: a later sheet may
+        other = (_later_sheet(loaded, format, encoding, options, "it holds no ranking of two "
+                              "items") if error.reason == NOTHING_COMPARED else None)
+        if other is None:
+            raise _naming_other_sheets(error, loaded, options) from None
+        result = other
     if options.sheet is None and len(result.preferences) < 2:
         other = _later_sheet(loaded, format, encoding, options,
                              f"it holds {len(result.preferences)} ranking")
@@ -1039,12 +1044,19 @@ def _is_number(text: str) -> bool:
     return True
 
 
+#: Words of a grid's answer labels on a scale (``Very important``, ``Least preferred``).
+_SCALE_WORDS = frozenset({
+    "most", "least", "very", "somewhat", "not", "extremely", "slightly", "moderately",
+    "fairly", "quite", "highly", "important", "preferred", "likely", "unlikely", "satisfied",
+    "dissatisfied", "agree", "disagree", "neutral", "useful", "relevant", "interested"})
+
+
 def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     """Refuse a grid whose titles name its items (``How important is each? [Apple]``) read
     as rows of items: its cells are then the grid's answer labels (``Most important``,
     ``Very important``), which the rows would rank in place of the items. A grid whose
     titles name places (``[1st choice]``, ``[Most preferred]``) holds items and is read."""
-    from .content import position_ranks
+    from .content import position_ranks, title_words
 
     columns = [j for j in prepared.free if j < prepared.table.width]
     if len(columns) < 2 or not all(j in prepared.questions for j in columns):
@@ -1055,10 +1067,12 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     codes, uniques = prepared.table.factorized
     body = codes[prepared.start:, columns]
     answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
-    # the same few answers under every item: labels of the grid, not names of things
+    # the same few answers under every item, worded as a scale: labels, not names of things
     per_column = [set(uniques[body[:, i]]) - {""} for i in range(len(columns))]
     if not answers or len(answers) > len(columns) or any(
             len(found) * 2 < len(answers) for found in per_column):
+        return
+    if sum(bool(_SCALE_WORDS.intersection(title_words(a))) for a in answers) * 2 < len(answers):
         return
     question = prepared.questions[columns[0]]
     raise PreferenceFormatError(

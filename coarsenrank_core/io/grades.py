@@ -41,6 +41,9 @@ __all__ = ["GradesPlan", "long_grades", "column_kind", "is_judge", "long_choice"
 #: Titles of a number column where a higher number is better, whatever the scale.
 _HIGHER_WORDS = ("score", "scores", "points", "point", "rating", "ratings", "stars", "percent",
                  "percentage")
+#: Titles of a rubric's total beside its criteria (``Total``, ``Total (100)``, ``Overall``).
+_TOTAL_TITLES = frozenset({"total", "grandtotal", "overall", "sum", "totalmarks",
+                           "totalpoints"})
 #: Titles of a grade whose direction depends on the school: some scales give 1 to the best
 #: work (German, Czech), others to the worst (Swiss, Danish); a scale from 0 is a points scale.
 _GRADE_WORDS = ("grade", "grades", "mark", "marks", "note")
@@ -52,6 +55,10 @@ _JUDGES = ("grader", "marker", "reviewer", "rater", "judge", "assessor", "evalua
            "referee", "corrector")
 _ENDS = ("", "id", "name", "email")
 _JUDGE_TITLES = frozenset(w + end for w in _JUDGES for end in _ENDS)
+#: Titles naming who graded by the act (``Rated by``, ``Marked by``: WebPA, gradebooks).
+_DONE_BY = frozenset(f"{act}by" for act in ("rated", "reviewed", "graded", "assessed",
+                                             "marked", "scored", "judged", "evaluated",
+                                             "ranked"))
 
 
 def _number_kind(key: str) -> str | None:
@@ -128,7 +135,7 @@ def is_judge(key: str) -> bool:
     -------
     bool
     """
-    return key in _JUDGE_TITLES
+    return key in _JUDGE_TITLES or key in _DONE_BY
 
 
 @dataclass(frozen=True)
@@ -311,6 +318,16 @@ def long_grades(table: Table, file_name: str | None = None,
     # a column titled as a grade, score or rank is the grade before a bare time or count,
     # and a bare time of Unix seconds (10^9 and more) is a moment, not a duration
     titled_numbers = [j for j in numbers if _number_kind(titles[j][0]) is not None]
+    criteria: list[int] = []
+    if not titled_numbers:  # a rubric's criteria and their total: the total is the grade
+        totals = {j: v for j in filled if titles[j][0] in _TOTAL_TITLES
+                  and (v := _numeric(body[:, j])) is not None and not np.isnan(v).all()}
+        if len(totals) == 1:
+            numeric = totals
+            total = next(iter(totals))
+            criteria = [j for j in filled if j != total and _numeric(body[:, j]) is not None]
+            kinds[total] = "higher"
+            numbers = titled_numbers = [total]
     numbers = titled_numbers or [j for j in numbers if np.nanmin(numeric[j]) < 1e9]
     bare = not titled_numbers  # weaker evidence: never refused for, only read when plain
     if not numbers:
@@ -331,8 +348,8 @@ def long_grades(table: Table, file_name: str | None = None,
     lists = [j for j in filled if j not in (ranker, *numbers)
              and find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0]
     count = roles.get("weight")
-    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges) and j != count
-            and metadata_content(body[:, j]) is None]  # a date, an e-mail: nothing graded
+    rest = [j for j in filled if j not in (ranker, *numbers, *lists, *judges, *criteria)
+            and j != count and metadata_content(body[:, j]) is None]  # a date: nothing graded
     candidates = [j for j in rest if j not in per_row]
 
     def grades_twice(splits: list[int]) -> bool:

@@ -54,7 +54,7 @@ _METADATA = re.compile(
     r".*displayorder.*|q(id)?\d+do\d*)"  # Qualtrics' order choices were shown (Q1_DO_2)
     r"(\((utc|gmt)\))?")
 #: LimeSurvey's "question code and text" titles: ``lastpage. Last page``, ``Q1[2]. Rank …``.
-_CODE_AND_TEXT = re.compile(r"(?P<code>[A-Za-z][\w\[\]]*)\.\s+(?P<text>\S.*)")
+_CODE_AND_TEXT = re.compile(r"(?P<code>[A-Za-z][\w\[\]]+)\.\s+(?P<text>\S.*)")
 #: Fields a survey tool writes of its own, never an item even beside items' ranks.
 _TOOL_FIELDS = re.compile(
     # Qualtrics' timing question: 'Q2_First Click', 'Timing - Click Count'
@@ -559,11 +559,14 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     count = None
     width = prepared.width
     item_ranks = _rank_columns(prepared)
+    # LimeSurvey writes every title as 'code. text'; one 'N. Jokic' among names does not
+    coded_titles = sum(_CODE_AND_TEXT.fullmatch(prepared.label(j)) is not None
+                       for j in range(width)) * 2 > width >= 4
     for j in range(width):
         own = normalise(names[j]) if j < len(names) else ""
         grid_item = j in prepared.questions  # ``Rank [Time]``: judged by its own title alone
         keys = {own} if grid_item else {own, normalise(prepared.label(j))}
-        if (coded := _CODE_AND_TEXT.fullmatch(prepared.label(j))) is not None:
+        if coded_titles and (coded := _CODE_AND_TEXT.fullmatch(prepared.label(j))):
             keys.add(normalise(coded["code"]))  # LimeSurvey's 'lastpage. Last page'
         keys.discard("")
         rank = next((p for p, words in enumerate(_RANKER_PRIORITY) if keys & words), None)
