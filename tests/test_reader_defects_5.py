@@ -116,16 +116,27 @@ def test_each_item_followed_by_its_rank_is_read_in_rank_order(cells):
         ["Apple", "Banana", "Cherry"]]
 
 
-def test_only_named_items_holding_each_place_once_are_read_as_ranked():
-    from coarsenrank_core.io.cell import _ranked_as_arrows
-    assert _ranked_as_arrows("Pear: 2; Apple: 1; Fig: 3") == "Apple > Pear > Fig"
-    for cell in ["Apple = 1, Banana = 1, Cherry = 3",  # two items in one place
-                 "Q1: 3, Q2: 4, Q3: 1",  # not the places 1 to 3
+def test_only_named_items_at_places_from_one_are_read_as_placed():
+    from coarsenrank_core.io.cell import _item_places, _places_as_arrows
+    assert _places_as_arrows(_item_places("Pear: 2; Apple: 1; Fig: 2")) == "Apple > Pear = Fig"
+    assert _places_as_arrows(_item_places("iPhone 15 = 1, Pixel 8 = 2")) == "iPhone 15 > Pixel 8"
+    for cell in ["Q1: 3, Q2: 4, Q3: 1",  # not places from 1
                  "2:1, 3:2, 4:3",  # aspect ratios
-                 "Psalm 23:1, John 1:1, Mark 2:3",  # verses
-                 "Adults: 2, Children: 1",  # two fields of a booking
+                 "Psalm 23:1, John 1:1",  # verses
+                 "Adults: 2, Children: 2",  # counts
                  "Apple = 1, Banana"]:
-        assert _ranked_as_arrows(cell) == cell
+        assert _item_places(cell) is None
+
+
+@pytest.mark.parametrize("cells", [
+    ['"iPhone 15 = 1, Pixel 8 = 2, Galaxy S24 = 3"', '"iPhone 15 = 2, Pixel 8 = 1"',
+     '"Galaxy S24 = 1, iPhone 15 = 2, Pixel 8 = 2"']])
+def test_partial_and_tied_places_after_items_are_read(cells):
+    data = ("Name,Rank these phones\n" + "".join(
+        f"{name},{cell}\n" for name, cell in zip(["Ana", "Ben", "Cleo"], cells))).encode()
+    assert read_preferences(data).to_lists(names=True) == [
+        ["iPhone 15", "Pixel 8", "Galaxy S24"], ["Pixel 8", "iPhone 15"],
+        ["Galaxy S24", frozenset({"iPhone 15", "Pixel 8"})]]
 
 
 def test_a_column_of_booking_fields_beside_the_ranking_stays_a_field():
@@ -329,3 +340,62 @@ def test_anonymous_respondents_are_each_their_own_ranker():
     result = read_file(data)
     assert result.preferences.n_rankers == 4
     assert any("'Anonymous'" in note for note in result.report.notes)
+
+
+def test_a_total_titled_as_strokes_stays_lower_better_and_a_bare_total_needs_marked_criteria():
+    golf = (b"Marker,Player,Front 9,Back 9,Total (strokes)\nAnn,Bob,38,40,78\nAnn,Cal,42,44,86\n"
+            b"Ann,Dan,36,37,73\nEve,Bob,39,41,80\nEve,Cal,40,43,83\nEve,Dan,37,36,73\n")
+    assert read_preferences(golf).to_lists(names=True)[0] == ["Dan", "Bob", "Cal"]
+    bare = golf.replace(b"Total (strokes)", b"Total")
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(bare)
+
+
+def test_ballots_in_one_cell_that_never_reverse_a_pair_are_still_rankings():
+    data = b'Ballot,Count\n"A,B,C",3\n"B,C,D",2\n"A,C,D",1\n'
+    assert read_preferences(data).to_lists(names=True)[0] == ["A", "B", "C"]
+    spaced = b"Name,Preferences\nAnn,Red Green Blue\nBen,Green Blue\nCal,Red Blue\n"
+    assert read_preferences(spaced).to_lists(names=True)[0] == ["Red", "Green", "Blue"]
+
+
+def test_rank_columns_sorted_as_text_are_read_by_their_numbers():
+    titles = ["Rank 1", "Rank 10", "Rank 11", *(f"Rank {i}" for i in range(2, 10))]
+    order = [f"Item{c}" for c in "ABCDEFGHIJK"]
+    by_title = {f"Rank {i + 1}": item for i, item in enumerate(order)}
+    rows = [",".join(["v1", *(by_title[t] for t in titles)]),
+            ",".join(["v2", *(by_title[t] for t in titles)])]
+    data = (",".join(["Voter", *titles]) + "\n" + "\n".join(rows) + "\n").encode()
+    assert read_preferences(data).to_lists(names=True)[0] == order
+
+
+def test_a_judge_called_guest_keeps_their_name():
+    data = (b"judge,winner,loser\nGuest,Soup,Stew\nGuest,Stew,Pie\nAnn,Soup,Pie\n"
+            b"Ann,Pie,Cake\nGuest,Pie,Cake\n")
+    assert read_preferences(data).n_rankers == 2
+
+
+def test_a_workbooks_overview_sheet_of_labels_is_refused_naming_the_other_sheets():
+    import io
+
+    import openpyxl
+    book = openpyxl.Workbook()
+    overview = book.active
+    overview.title = "Overview"
+    for row in [["Kahoot! Report: Photosynthesis"], [], ["Played on", "12 Mar 2024"],
+                ["Hosted by", "mrs_teacher"], ["Played with", "8 players"]]:
+        overview.append(row)
+    raw = book.create_sheet("RawReportData Data")
+    raw.append(["Question Number", "Answer 1", "Answer 2", "Answer 3", "Answer 4", "Player",
+                "Answer"])
+    for player in ["cat", "dog", "owl"]:
+        raw.append([1, "Sunlight", "Sugar", "Salt", "Sand", player, "Sunlight"])
+    out = io.BytesIO()
+    book.save(out)
+    error = refusal(out.getvalue())
+    assert "No item is in two" in error.reason and "'RawReportData Data'" in error.fix
+
+
+def test_numbered_answer_options_are_not_the_two_sides_of_a_comparison():
+    from coarsenrank_core.io.pairwise import pairwise_columns
+    assert pairwise_columns(["Answer 1", "Answer 2", "Answer 3", "Answer 4", "Answer"]) is None
+    assert pairwise_columns(["model_a", "model_b", "winner"]) is not None

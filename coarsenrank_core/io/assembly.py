@@ -113,11 +113,7 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
 
 #: Names a form writes for a respondent it does not know: each is a ranker of its own.
 ANONYMOUS_NAMES = frozenset({"anonymous", "anon", "anonymous user", "anonymous participant",
-                             "guest", "unknown", "(anonymous)", "n/a"})
-#: The reason given when no ranking holds two items: a sheet of notes, or of single items.
-NOTHING_COMPARED = "No ranking in the file has two or more items, so there is nothing to compare."
-
-
+                             "(anonymous)", "n/a"})
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
                notes: list[str] | None = None, anonymous: bool = False
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
@@ -233,7 +229,7 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
         notes.append(skipped_note(pref_lines[single], unit, "with fewer than 2 items"))
     if not keep.any():
         raise PreferenceFormatError(
-            NOTHING_COMPARED,
+            "No ranking in the file has two or more items, so there is nothing to compare.",
             fix="Put at least two items in each ranking. If the values on a row are separated "
                 "by spaces or another character, save the file with commas between them.")
     ranker_codes, ranker_names = (None, None)

@@ -52,32 +52,49 @@ def _plain_arrows(values: pd.Series) -> pd.Series:
     if numbered.any():
         values = values.copy()
         values[numbered] = values[numbered].map(_numbered_as_arrows)
-    ranked = values.str.contains(_RANK_AFTER, regex=True).fillna(False) & ~numbered
-    if ranked.any():
-        values = values.copy()
-        values[ranked] = values[ranked].map(_ranked_as_arrows)
+    filled = (values.str.strip() != "") & ~numbered
+    if filled.any() and values[filled].str.contains(_RANK_AFTER, regex=True).all():
+        ranked = values[filled].map(_item_places)
+        if ranked.notna().all():  # every answer names its items' places: read them in order
+            values = values.copy()
+            values[filled] = ranked.map(_places_as_arrows)
     return values
 
 
 #: An item followed by its rank (Formstack's ``Apple = 1``, Zoho's ``Apple:1``).
 _RANK_AFTER = re.compile(r"\S\s*[=:]\s*\d{1,3}\s*(?:[,;\n]|$)")
-_ITEM_RANK = re.compile(r"(?P<item>.*?\S)\s*[=:]\s*(?P<rank>\d{1,3})")
-#: An item's name beside its rank: with a letter, and not ending in a number (``Psalm 23``).
-_NAMED = re.compile(r".*[^\W\d_].*(?<!\d)")
+_ITEM_RANK = re.compile(r"(?P<item>.*?\S)\s*(?P<mark>[=:])\s*(?P<rank>\d{1,3})")
+#: An item's name beside its rank: with a letter; after a colon not ending in a number
+#: (``John 1:1`` is a verse, ``10:30`` a time).
+_NAMED = re.compile(r".*[^\W\d_].*")
+_COLON_NAMED = re.compile(r".*[^\W\d_].*(?<!\d)")
 
 
-def _ranked_as_arrows(cell: str) -> str:
-    """``Apple = 1, Cherry = 2, Banana = 3`` (three or more items, each then its rank, split by
-    commas, semicolons or lines) as ``Apple > Cherry > Banana``; a cell is left as it is
-    unless its parts are named items holding each place from 1 once."""
+def _item_places(cell: str) -> list[tuple[int, str]] | None:
+    """The (place, item) pairs of a cell of items each followed by its place, split by
+    commas, semicolons or lines (``Apple = 1, Cherry = 2``, ``Apple:1; Cherry:2``); None
+    unless every part is a named item and the places run from 1 as ranks do (ties and
+    partial rankings allowed: ``1, 2, 2``; not ``2, 2``, which counts something)."""
     parts = [part.strip() for part in re.split(r"[,;\n]", cell) if part.strip()]
     found = [_ITEM_RANK.fullmatch(part) for part in parts]
-    if len(parts) < 3 or not all(m is not None and _NAMED.fullmatch(m["item"]) for m in found):
-        return cell
-    ranks = [int(m["rank"]) for m in found if m is not None]
-    if sorted(ranks) != list(range(1, len(ranks) + 1)):
-        return cell  # not each place once: points, a ratio (2:1), a verse (John 1:1)
-    return " > ".join(m["item"] for _, m in sorted(zip(ranks, found)) if m is not None)
+    if len(parts) < 2 or not all(
+            m is not None and (_COLON_NAMED if m["mark"] == ":" else _NAMED).fullmatch(m["item"])
+            for m in found):
+        return None
+    places = sorted(((int(m["rank"]), m["item"]) for m in found if m is not None),
+                    key=lambda pair: pair[0])  # equal places keep the order written
+    if any(place > i + 1 or place < 1 for i, (place, _) in enumerate(places)) \
+            or places[0][0] != 1:
+        return None
+    return places
+
+
+def _places_as_arrows(places: list[tuple[int, str]]) -> str:
+    """``[(1, 'Apple'), (2, 'Cherry'), (2, 'Banana')]`` as ``Apple > Cherry = Banana``."""
+    groups: dict[int, list[str]] = {}
+    for place, item in places:
+        groups.setdefault(place, []).append(item)
+    return " > ".join(" = ".join(items) for _, items in sorted(groups.items()))
 
 
 #: A place written before each item of a list: ``1: Apple``, ``2. Cherry``, ``3) Banana``
@@ -151,11 +168,11 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
             continue  # one phrase on every row ('Box Score', a link's text): no ranking
         if separator is not None:
             first_splits = list_separator(values.iloc[:1]) == separator
-            # beside other columns or under a title: names ('Cara Singh', 'Lee, Ann') or a
-            # multi-select answer keep one order; lines of rankings alone are read as they are
-            if (separator in (" ", ",") and options.item_columns is None
-                    and (not first_splits or prepared.width > 1)
+            # beside other columns, names ('Cara Singh', 'ENG 101 A') keep one order; lines
+            # of rankings alone, or under a title naming a list, are read as they are
+            if (separator == " " and options.item_columns is None and prepared.width > 1
                     and not asks_for_ranking(prepared.label(j))
+                    and not _LIST_TITLE.search(prepared.label(j))
                     and _one_order(values.iloc[int(not first_splits):SAMPLE], separator)):
                 continue
             candidates.append((j, separator, not first_splits))
@@ -169,12 +186,16 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     return candidates[0]
 
 
+#: Titles naming a column of lists (``Ballot``, ``Preferences``, ``Votes``, ``Order``).
+_LIST_TITLE = re.compile(r"\b(?:ballots?|preferences|votes|choices|order(?:ing)?|picks|"
+                         r"rankings?|list)\b", re.IGNORECASE)
+
+
 def _one_order(values: pd.Series, separator: str) -> bool:
     """Whether no two pieces of the cells (split at ``separator``) stand in both orders.
 
     Rankings put their items in different orders from row to row; the words of names
-    (``Cara Singh``, ``Lee, Ann``) and the options of a multi-select answer always stand in
-    one order.
+    (``Cara Singh``, ``ENG 101 A``) always stand in one order.
     """
     seen: set[tuple[str, str]] = set()
     for cell in values.fillna("").astype(str):

@@ -288,8 +288,8 @@ _BOTTOM_WORDS = frozenset({"least", "bottom", "worst", "lowest", "last"})
 
 
 def position_ranks(labels: Sequence[str]) -> list[int] | None:
-    """The place each title names, when together they name the places 1 to k in order,
-    from the left or from the right.
+    """The place each title names, when together they name the places 1 to k once each
+    (in order, from the left or the right, where an end is named by a word).
 
     A title names a place by a rank word (:func:`rank_title`: ``1st choice``, ``Choice 3``,
     ``Mayor 2nd Choice``) or by a bare rank (``Second``, ``3``), or by a first word naming
@@ -320,8 +320,10 @@ def position_ranks(labels: Sequence[str]) -> list[int] | None:
     if len(stems) > 1:
         return None
     places = list(range(1, k + 1))
+    if all(counted):  # every place by its number: any order ('Rank 1, Rank 10, Rank 2')
+        return ranks if sorted(ranks) == places else None
     for read in (ranks, [k + 1 - r if c else r for r, c in zip(ranks, counted)]):
-        if read in (places, places[::-1]):
+        if read in (places, places[::-1]):  # an end word beside numbers: one way or the other
             return read
     return None
 

@@ -19,7 +19,7 @@ from . import examples
 from ._memory import release_freed_memory
 from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
-from .assembly import NOTHING_COMPARED, empty_error
+from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, list_separator, ranking_column, read_cell, refuse_records
 from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
@@ -467,17 +467,24 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
     try:
         result = _read_sheet(loaded, format, encoding, options)
     except PreferenceFormatError as error:
-        # a first sheet of notes holds no ranking of two items: a later sheet may
-        other = (_later_sheet(loaded, format, encoding, options, "it holds no ranking of two "
-                              "items") if error.reason == NOTHING_COMPARED else None)
-        if other is None:
-            raise _naming_other_sheets(error, loaded, options) from None
-        result = other
-    if options.sheet is None and len(result.preferences) < 2:
-        other = _later_sheet(loaded, format, encoding, options,
-                             f"it holds {len(result.preferences)} ranking")
+        raise _naming_other_sheets(error, loaded, options) from None
+    if options.sheet is None and (len(result.preferences) < 2
+                                  or result.preferences.appearances().max(initial=0) < 2):
+        why = (f"it holds {len(result.preferences)} ranking" if len(result.preferences) < 2
+               else "no item in it is in two rankings, so nothing is compared")
+        other = _later_sheet(loaded, format, encoding, options, why)
         if other is not None:
             result = other
+    if format == "auto" and options.sheet is None and len(result.preferences) >= 2 and \
+            result.preferences.appearances().max() < 2 and _several_sheets(loaded, options):
+        # a workbook's overview sheet (Kahoot, Quizizz) read as rankings of its labels
+        raise _naming_other_sheets(PreferenceFormatError(
+            f"No item is in two of the {len(result.preferences)} rankings read as "
+            f"{result.report.layout_title}, so they share nothing to compare: these rows are "
+            "not rankings of the same items.",
+            fix="Check the layout and the columns read as items (the layout can be chosen "
+                "by hand), or load a file where the same items are ranked again and again."),
+            loaded, options) from None
     if not options.one_is_best and result.report.one_is_best is None:
         note = (f"'Rank numbers mean: 1 is the worst' (--one-is-worst) was not used: "
                 f"{result.report.layout_title} hold no rank numbers (the items are listed "
@@ -487,9 +494,20 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
     return result
 
 
+def _several_sheets(loaded: _Loaded, options: ReadOptions) -> bool:
+    """Whether the source is a workbook of two or more sheets."""
+    try:
+        file = Source(loaded, options)
+    except PreferenceFormatError:
+        return False
+    return bool(file.workbook) and len(file.sheets) >= 2
+
+
 def _later_sheet(loaded: _Loaded, format: str, encoding: str | None, options: ReadOptions,
                  why: str) -> ReadResult | None:
-    """The first sheet after the first that reads as two or more rankings, with a note."""
+    """The first sheet after the first that reads as two or more rankings that disagree
+    somewhere (a list of the options shown, in one order every time, ranks nothing), with a
+    note."""
     file = Source(loaded, options, encoding)
     if options.sheet is not None or not file.workbook or len(file.sheets) < 2:
         return None
@@ -498,7 +516,8 @@ def _later_sheet(loaded: _Loaded, format: str, encoding: str | None, options: Re
             result = _read_sheet(loaded, format, encoding, replace(options, sheet=sheet))
         except PreferenceFormatError:
             continue
-        if len(result.preferences) >= 2:
+        if len(result.preferences) >= 2 and result.preferences.appearances().max() >= 2 \
+                and any(len(c) > 1 for c in result.preferences.components(strong=True)):
             note = (f"The first sheet, '{file.sheets[0]}', was not read ({why}): this is "
                     f"the sheet '{sheet}'")
             return replace(result, report=replace(result.report,

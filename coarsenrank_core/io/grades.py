@@ -41,9 +41,11 @@ __all__ = ["GradesPlan", "long_grades", "column_kind", "is_judge", "long_choice"
 #: Titles of a number column where a higher number is better, whatever the scale.
 _HIGHER_WORDS = ("score", "scores", "points", "point", "rating", "ratings", "stars", "percent",
                  "percentage")
-#: Titles of a rubric's total beside its criteria (``Total``, ``Total (100)``, ``Overall``).
-_TOTAL_TITLES = frozenset({"total", "grandtotal", "overall", "sum", "totalmarks",
-                           "totalpoints"})
+#: Titles of a rubric's total beside its criteria (``Total``, ``Total (100)``).
+_TOTAL_TITLES = frozenset({"total", "grandtotal", "totalmarks", "totalpoints"})
+#: A criterion's maximum in its title: ``(out of 10)``, ``(30)``, ``/20``, ``[max 5]``.
+_MAXIMUM = re.compile(r"[(\[]\s*(?:out\s*of\s*|max\.?\s*|/\s*)?\d+(?:\s*(?:pts|points|marks))?"
+                      r"\s*[)\]]|/\s*\d+\s*$|out\s*of\s*\d+", re.IGNORECASE)
 #: Titles of a grade whose direction depends on the school: some scales give 1 to the best
 #: work (German, Czech), others to the worst (Swiss, Danish); a scale from 0 is a points scale.
 _GRADE_WORDS = ("grade", "grades", "mark", "marks", "note")
@@ -320,9 +322,12 @@ def long_grades(table: Table, file_name: str | None = None,
     titled_numbers = [j for j in numbers if _number_kind(titles[j][0]) is not None]
     criteria: list[int] = []
     if not titled_numbers:  # a rubric's criteria and their total: the total is the grade
-        totals = {j: v for j in filled if titles[j][0] in _TOTAL_TITLES
+        totals = {j: v for j in filled if titles[j][0] in _TOTAL_TITLES and kinds[j] is None
                   and (v := _numeric(body[:, j])) is not None and not np.isnan(v).all()}
-        if len(totals) == 1:
+        # criteria out of a maximum ('Q1 (out of 10)', 'Creativity (30)'): a rubric's marks
+        marked = [j for j in filled if j not in totals and _MAXIMUM.search(header[j])
+                  and _numeric(body[:, j]) is not None]
+        if len(totals) == 1 and marked:
             numeric = totals
             total = next(iter(totals))
             criteria = [j for j in filled if j != total and _numeric(body[:, j]) is not None]

@@ -127,8 +127,10 @@ def _numbered_pair(keys: list[str]) -> tuple[int, int] | None:
                 mark = "1" if found["mark"] in ("1", "a") else found["mark"]
                 end = found.groupdict().get("end") or ""
                 sides.setdefault((found["stem"], end), {}).setdefault(mark, j)
-        for marks in sides.values():
-            if len(marks) == 2:
+        for (stem, end), marks in sides.items():
+            # a third option of the same stem ('Answer 3', 'option_c'): choices, not two sides
+            more = re.compile(rf"{re.escape(stem)}(?:[3-9]|c|d){re.escape(end)}")
+            if len(marks) == 2 and not any(more.fullmatch(k) for k in keys):
                 first, second = sorted(marks)  # 0 before 1, 1 before 2 (b reads as 2)
                 return marks[first], marks[second]
     return None
