@@ -15,6 +15,16 @@ def refusal(data: bytes, fmt: str = "auto", **options: object) -> PreferenceForm
     return info.value
 
 
+#: The three rankings most tests below write: Apple first twice, Banana once.
+THREE_ORDERS = [["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
+                ["Apple", "Cherry", "Banana"]]
+
+
+def assert_three_orders(data: bytes) -> None:
+    """``data`` reads, detected, as :data:`THREE_ORDERS`."""
+    assert read_preferences(data).to_lists(names=True) == THREE_ORDERS
+
+
 def pairs(prefs) -> list[tuple[str, str]]:
     """Every comparison as (winner, loser), ties as a sorted pair marked '='."""
     out = []
@@ -170,9 +180,7 @@ def test_columns_titled_by_place_are_read_in_the_order_of_those_places(titles):
             "3/2/2024 10:00:00,Cherry,Apple,Banana\n3/3/2024 10:00:00,Banana,Cherry,Apple\n"
             ).encode()
     result = read_file(data)
-    assert result.preferences.to_lists(names=True) == [
-        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
-        ["Apple", "Cherry", "Banana"]]
+    assert result.preferences.to_lists(names=True) == THREE_ORDERS
     assert any("order of the places" in note for note in result.report.notes)
 
 
@@ -202,9 +210,7 @@ def test_a_rank_with_a_bare_most_or_least_anchor_is_a_rank():
     data = (b"Timestamp,Rank [Apple],Rank [Banana],Rank [Cherry]\n"
             b"3/1/2024 10:00:00,1 (most),2,3 (least)\n3/2/2024 10:00:00,2,1 (most),3 (least)\n"
             b"3/3/2024 10:00:00,1 (most),3 (least),2\n")
-    assert read_preferences(data).to_lists(names=True) == [
-        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
-        ["Apple", "Cherry", "Banana"]]
+    assert_three_orders(data)
 
 
 def test_a_qualtrics_timing_question_beside_the_ranks_is_not_an_item():
@@ -219,10 +225,7 @@ def test_a_qualtrics_timing_question_beside_the_ranks_is_not_an_item():
             f"2024-03-01 10:03:01,R_{i},anonymous,1.2,3.4,5.6,{clicks},{ranks}"
             for i, (clicks, ranks) in enumerate([(2, "1,2,3"), (3, "2,1,3"), (1, "1,3,2")])]
     data = "\n".join([names, labels, *rows]).encode() + b"\n"
-    prefs = read_preferences(data)
-    assert prefs.to_lists(names=True) == [["Apple", "Banana", "Cherry"],
-                                          ["Banana", "Apple", "Cherry"],
-                                          ["Apple", "Cherry", "Banana"]]
+    assert_three_orders(data)
 
 
 @pytest.mark.parametrize("data", [
@@ -233,9 +236,7 @@ def test_a_qualtrics_timing_question_beside_the_ranks_is_not_an_item():
     b"1,2,3,1,Submitted,2024-03-01\n2,1,3,2,Submitted,2024-03-01\n"
     b"1,3,2,3,Incomplete,2024-03-02\n"])
 def test_poll_and_form_tools_own_fields_are_not_items(data):
-    assert read_preferences(data).to_lists(names=True) == [
-        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
-        ["Apple", "Cherry", "Banana"]]
+    assert_three_orders(data)
 
 
 def test_limesurvey_titles_of_code_and_text_are_judged_by_their_code():
@@ -245,9 +246,7 @@ def test_limesurvey_titles_of_code_and_text_are_judged_by_their_code():
             b"1,2024-03-01 10:00:00,1,en,Apple,Banana,Cherry\n"
             b"2,2024-03-01 10:05:00,1,en,Banana,Apple,Cherry\n"
             b"3,2024-03-01 10:09:00,1,en,Apple,Cherry,Banana\n")
-    assert read_preferences(data).to_lists(names=True) == [
-        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
-        ["Apple", "Cherry", "Banana"]]
+    assert_three_orders(data)
 
 
 def test_numbered_lines_joined_by_html_line_breaks_are_one_ranking():
@@ -255,25 +254,22 @@ def test_numbered_lines_joined_by_html_line_breaks_are_one_ranking():
             b'"Mar 1, 2024",Ana,1: Apple<br>2: Banana<br>3: Cherry,5800000000000\n'
             b'"Mar 1, 2024",Ben,1: Banana<br />2: Apple<br />3: Cherry,5800000000001\n'
             b'"Mar 2, 2024",Cy,1: Apple<BR>2: Cherry<BR>3: Banana,5800000000002\n')
-    assert read_preferences(data).to_lists(names=True) == [
-        ["Apple", "Banana", "Cherry"], ["Banana", "Apple", "Cherry"],
-        ["Apple", "Cherry", "Banana"]]
+    assert_three_orders(data)
 
 
 @pytest.mark.parametrize("titles", [["Voted off 1st", "Voted off 2nd", "Voted off 3rd"],
                                     ["Points 1", "Points 2", "Points 3"],
                                     ["Option 1", "Option 3", "Option 2"]])
 def test_numbered_titles_that_name_no_place_keep_the_columns_order(titles):
-    data = (",".join(["Show", *titles]) + "\nS1,Apple,Banana,Cherry\nS2,Banana,Apple,Cherry\n"
-            "S3,Apple,Cherry,Banana\n").encode()
-    assert read_preferences(data).to_lists(names=True)[0] == ["Apple", "Banana", "Cherry"]
+    rows = "".join(f"S{i},{','.join(order)}\n" for i, order in enumerate(THREE_ORDERS))
+    assert_three_orders((",".join(["Show", *titles]) + "\n" + rows).encode())
 
 
 def test_a_grid_of_places_named_in_words_holding_items_is_read():
-    data = (b"Timestamp,Rank the fruits [Gold],Rank the fruits [Silver],Rank the fruits [Bronze]\n"
-            b"2024/03/01 10:00:00,Apple,Banana,Cherry\n2024/03/01 10:01:00,Banana,Apple,Cherry\n"
-            b"2024/03/01 10:02:00,Apple,Cherry,Banana\n")
-    assert read_preferences(data).to_lists(names=True)[1] == ["Banana", "Apple", "Cherry"]
+    titles = [f"Rank the fruits [{place}]" for place in ("Gold", "Silver", "Bronze")]
+    rows = "".join(f"2024/03/01 10:0{i}:00,{','.join(order)}\n"
+                   for i, order in enumerate(THREE_ORDERS))
+    assert_three_orders((",".join(["Timestamp", *titles]) + "\n" + rows).encode())
 
 
 def test_an_item_named_with_an_initial_is_an_item_not_a_code():

@@ -114,6 +114,8 @@ def check_weights(numbers: np.ndarray, values: Sequence[Any] | np.ndarray, lines
 #: Names a form writes for a respondent it does not know: each is a ranker of its own.
 ANONYMOUS_NAMES = frozenset({"anonymous", "anon", "anonymous user", "anonymous participant",
                              "(anonymous)", "n/a"})
+
+
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
                notes: list[str] | None = None, anonymous: bool = False
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:

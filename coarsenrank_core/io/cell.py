@@ -83,8 +83,7 @@ def _item_places(cell: str) -> list[tuple[int, str]] | None:
         return None
     places = sorted(((int(m["rank"]), m["item"]) for m in found if m is not None),
                     key=lambda pair: pair[0])  # equal places keep the order written
-    if any(place > i + 1 or place < 1 for i, (place, _) in enumerate(places)) \
-            or places[0][0] != 1:
+    if places[0][0] != 1 or any(place > i + 1 for i, (place, _) in enumerate(places)):
         return None
     return places
 
