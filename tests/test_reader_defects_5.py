@@ -395,3 +395,15 @@ def test_numbered_answer_options_are_not_the_two_sides_of_a_comparison():
     from coarsenrank_core.io.pairwise import pairwise_columns
     assert pairwise_columns(["Answer 1", "Answer 2", "Answer 3", "Answer 4", "Answer"]) is None
     assert pairwise_columns(["model_a", "model_b", "winner"]) is not None
+
+
+def test_a_debate_tab_names_the_winning_side_of_each_round():
+    data = (b"Round,Room,Judge,Aff Team,Neg Team,Decision,Aff Speaker Points,Neg Speaker Points\n"
+            b"Round 1,Room 100,Ms Brown,Lincoln HS,Kennedy Prep,Aff,29.0,28.0\n"
+            b"Round 1,Room 101,Mr Chen,Jefferson HS,Hamilton HS,Neg,26.5,27.0\n"
+            b"Round 2,Room 100,Mr Chen,Hamilton HS,Lincoln HS,Neg,27.0,29.0\n")
+    result = read_file(data)
+    assert pairs(result.preferences) == [("Lincoln HS", "Kennedy Prep"),
+                                         ("Hamilton HS", "Jefferson HS"),
+                                         ("Lincoln HS", "Hamilton HS")]
+    assert result.report.ranker_column == "Judge"

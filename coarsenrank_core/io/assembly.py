@@ -413,10 +413,6 @@ def unique_names(names: Sequence[str], kind: str) -> tuple[list[str], list[str]]
     return out, notes
 
 
-
-
-
-
 def empty_error() -> PreferenceFormatError:
     return PreferenceFormatError("The file is empty.",
                                  fix="Choose the file that holds the data; the example files "
