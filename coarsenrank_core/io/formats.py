@@ -468,23 +468,22 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         result = _read_sheet(loaded, format, encoding, options)
     except PreferenceFormatError as error:
         raise _naming_other_sheets(error, loaded, options) from None
-    if options.sheet is None and (len(result.preferences) < 2
-                                  or result.preferences.appearances().max(initial=0) < 2):
-        why = (f"it holds {len(result.preferences)} ranking" if len(result.preferences) < 2
+    prefs = result.preferences
+    if options.sheet is None and (len(prefs) < 2 or not _shares_items(prefs)):
+        why = (f"it holds {len(prefs)} ranking" if len(prefs) < 2
                else "no item in it is in two rankings, so nothing is compared")
         other = _later_sheet(loaded, format, encoding, options, why)
         if other is not None:
             result = other
-    if format == "auto" and options.sheet is None and len(result.preferences) >= 2 and \
-            result.preferences.appearances().max() < 2 and _several_sheets(loaded, options):
-        # a workbook's overview sheet (Kahoot, Quizizz) read as rankings of its labels
-        raise _naming_other_sheets(PreferenceFormatError(
-            f"No item is in two of the {len(result.preferences)} rankings read as "
-            f"{result.report.layout_title}, so they share nothing to compare: these rows are "
-            "not rankings of the same items.",
-            fix="Check the layout and the columns read as items (the layout can be chosen "
-                "by hand), or load a file where the same items are ranked again and again."),
-            loaded, options) from None
+        elif format == "auto" and len(prefs) >= 2 and _several_sheets(loaded, options):
+            # a workbook's overview sheet (Kahoot, Quizizz) read as rankings of its labels
+            raise _naming_other_sheets(PreferenceFormatError(
+                f"No item is in two of the {len(prefs)} rankings read as "
+                f"{result.report.layout_title}, so they share nothing to compare: these rows "
+                "are not rankings of the same items.",
+                fix="Check the layout and the columns read as items (the layout can be "
+                    "chosen by hand), or load a file where the same items are ranked again "
+                    "and again."), loaded, options) from None
     if not options.one_is_best and result.report.one_is_best is None:
         note = (f"'Rank numbers mean: 1 is the worst' (--one-is-worst) was not used: "
                 f"{result.report.layout_title} hold no rank numbers (the items are listed "
@@ -492,6 +491,11 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         result = replace(result, report=replace(result.report,
                                                 notes=(*result.report.notes, note)))
     return result
+
+
+def _shares_items(prefs: Preferences) -> bool:
+    """Whether some item is in two or more of the rankings: else nothing is compared."""
+    return bool(prefs.appearances().max(initial=0) >= 2)
 
 
 def _several_sheets(loaded: _Loaded, options: ReadOptions) -> bool:
@@ -516,7 +520,7 @@ def _later_sheet(loaded: _Loaded, format: str, encoding: str | None, options: Re
             result = _read_sheet(loaded, format, encoding, replace(options, sheet=sheet))
         except PreferenceFormatError:
             continue
-        if len(result.preferences) >= 2 and result.preferences.appearances().max() >= 2 \
+        if len(result.preferences) >= 2 and _shares_items(result.preferences) \
                 and any(len(c) > 1 for c in result.preferences.components(strong=True)):
             note = (f"The first sheet, '{file.sheets[0]}', was not read ({why}): this is "
                     f"the sheet '{sheet}'")

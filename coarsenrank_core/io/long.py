@@ -298,25 +298,26 @@ OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "ret", "r",
 ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart"})
 
 
-def _mark_keys(values: np.ndarray) -> pd.Series:
-    return pd.Series(values, dtype=object).astype(str).str.strip().str.lower().str.replace(
+def _marked(values: np.ndarray, marks: frozenset[str]) -> np.ndarray:
+    """Which cells hold one of ``marks``, in any case, spaces and dots left out."""
+    keys = pd.Series(values, dtype=object).astype(str).str.strip().str.lower().str.replace(
         r"[\s.]+", "", regex=True)
+    return np.asarray(keys.isin(marks).to_numpy(), dtype=bool)
 
 
 def is_out_mark(values: np.ndarray) -> np.ndarray:
     """Which cells mark a competitor out of the event (:data:`OUT_MARKS`, any case)."""
-    return np.asarray(_mark_keys(values).isin(OUT_MARKS).to_numpy(), dtype=bool)
+    return _marked(values, OUT_MARKS)
 
 
 def is_absent_mark(values: np.ndarray) -> np.ndarray:
     """Which cells mark a competitor who did not start (:data:`ABSENT_MARKS`, any case)."""
-    return np.asarray(_mark_keys(values).isin(ABSENT_MARKS).to_numpy(), dtype=bool)
+    return _marked(values, ABSENT_MARKS)
 
 
 def is_event_mark(values: np.ndarray) -> np.ndarray:
     """Which cells mark a competitor out of the event or not starting (either set)."""
-    return np.asarray(_mark_keys(values).isin(OUT_MARKS | ABSENT_MARKS).to_numpy(),
-                      dtype=bool)
+    return _marked(values, OUT_MARKS | ABSENT_MARKS)
 
 
 #: Golf's even par, written in a column of scores to par: 0.

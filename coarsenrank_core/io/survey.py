@@ -428,7 +428,6 @@ def _question_prefix(texts: Sequence[str]) -> str:
     return shared[:shared.rfind("-") + 1] if "-" in shared else ""
 
 
-
 def _legacy_qualtrics(tags: Sequence[str], texts: Sequence[str]) -> bool:
     """Qualtrics' legacy export: ``V1, V2, V3 ...`` over ``ResponseID, ResponseSet ...``,
     then the questions' tags over their texts."""
@@ -574,14 +573,14 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             rankers.setdefault(j, rank)
         elif count is None and keys & _COUNT:
             count = j
-        elif any(_TOOL_FIELDS.fullmatch(k) for k in keys):
-            skipped[j] = "survey metadata"
-        elif (any(_METADATA.fullmatch(k) for k in keys) or (
-                j < len(names) and _REDCAP_FIELDS.fullmatch(names[j].strip()))) and not (
-                j in item_ranks and {j - 1, j + 1} & item_ranks
-                and not _constant_column(prepared, j)):
+        elif any(_TOOL_FIELDS.fullmatch(k) for k in keys) or (
+                (any(_METADATA.fullmatch(k) for k in keys)
+                 or (j < len(names) and _REDCAP_FIELDS.fullmatch(names[j].strip())))
+                and not (j in item_ranks and {j - 1, j + 1} & item_ranks
+                         and not _constant_column(prepared, j))):
             # an item named like metadata ('Date', the fruit) holds ranks beside an item's
-            # column, and not one number on every row (Qualtrics' 'Finished')
+            # column, and not one number on every row (Qualtrics' 'Finished'); a tool's own
+            # field (a click count) never is one
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys):
             skipped[j] = "a per-row id, not a ranker"

@@ -460,9 +460,9 @@ def held_out_rankers(prefs: Preferences, truth, n_draws: int = BOOTSTRAP_DRAWS,
 
     The default's likely ranks promise where a further ranker like these would place each
     item. Where rankers give enough lists to measure their own order (``min_lists`` or more,
-    holding every item), each in turn is left out, the
-    likely ranks are computed from the others (:func:`rank_uncertainty`) and read against
-    the left-out ranker's order (their lists alone, fitted by PL-EM) and against ``truth``.
+    holding every item), each in turn is left out, the likely ranks are computed from the
+    others (:func:`rank_uncertainty`) and read against the left-out ranker's order (their
+    lists alone, fitted by PL-EM) and against ``truth``.
     The ranker's own order carries the noise of their finite lists, so the first share
     slightly understates the coverage of their exact order. ``max_rankers`` leaves out only
     the first that many of them (a quick run).
@@ -474,8 +474,8 @@ def held_out_rankers(prefs: Preferences, truth, n_draws: int = BOOTSTRAP_DRAWS,
         covered (``covered``, ``covered_low``, ``covered_high``); the truth's mean share
         (``truth_covered``); the mean width; and the pairwise agreement with the others'
         consensus of the left-out orders (``agreement``, ``agreement_low``,
-        ``agreement_high``) and of the truth (``truth_agreement``). Empty when no ranker
-        gives enough lists.
+        ``agreement_high``) and of the truth (``truth_agreement``). Empty when fewer than
+        two rankers give enough lists.
     """
     truth = np.asarray(truth, dtype=float)
     rng = np.random.default_rng(random_state)
@@ -499,13 +499,13 @@ def held_out_rankers(prefs: Preferences, truth, n_draws: int = BOOTSTRAP_DRAWS,
                      np.mean(high - low + 1),
                      pairwise_accuracy(result.scores, own),
                      pairwise_accuracy(result.scores, truth)))
-    table = np.array(rows)
-    return dict(rankers=len(rows), covered=float(table[:, 0].mean()),
-                covered_low=float(table[:, 0].min()), covered_high=float(table[:, 0].max()),
-                truth_covered=float(table[:, 1].mean()), width=float(table[:, 2].mean()),
-                agreement=float(table[:, 3].mean()), agreement_low=float(table[:, 3].min()),
-                agreement_high=float(table[:, 3].max()),
-                truth_agreement=float(table[:, 4].mean()))
+    covered, truth_covered, width, agreement, truth_agreement = np.array(rows).T
+    return dict(rankers=len(rows), covered=float(covered.mean()),
+                covered_low=float(covered.min()), covered_high=float(covered.max()),
+                truth_covered=float(truth_covered.mean()), width=float(width.mean()),
+                agreement=float(agreement.mean()), agreement_low=float(agreement.min()),
+                agreement_high=float(agreement.max()),
+                truth_agreement=float(truth_agreement.mean()))
 
 
 def _won_and_lost(prefs: Preferences, kept_rankers: np.ndarray) -> np.ndarray:
