@@ -22,7 +22,7 @@ from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import STRONG, list_separator, ranking_column, read_cell, refuse_records
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, quote_list
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -40,7 +40,7 @@ from .options import ReadOptions
 from .pairwise import chosen_coding, pairwise_columns, read_pairwise
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
-from .ranks import looks_like_ranks, read_ranks, with_text_ranker
+from .ranks import END_CELL, looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
 from .survey import (
@@ -1082,7 +1082,8 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     from .content import position_ranks, title_words
 
     columns = [j for j in prepared.free if j < prepared.table.width]
-    if len(columns) < 2 or not all(j in prepared.questions for j in columns):
+    grid = all(j in prepared.questions for j in columns)
+    if len(columns) < 2 or not (grid or prepared.header is not None):
         return
     labels = [prepared.label(j) for j in columns]
     if position_ranks(labels) is not None:
@@ -1090,6 +1091,11 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     codes, uniques = prepared.table.factorized
     body = codes[prepared.start:, columns]
     answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+    # without a grid's titles, a scale reused under more columns than it has labels, none of
+    # them a title: a row of places would hold as many items as columns
+    if not grid and (len(answers) >= len(columns) or
+                     {normalise(a) for a in answers} & {normalise(t) for t in labels}):
+        return
     # the same few answers under every item, worded as a scale: labels, not names of things
     per_column = [set(uniques[body[:, i]]) - {""} for i in range(len(columns))]
     if not answers or len(answers) > len(columns) or any(
@@ -1097,9 +1103,20 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
         return
     if sum(bool(_SCALE_WORDS.intersection(title_words(a))) for a in answers) * 2 < len(answers):
         return
-    question = prepared.questions[columns[0]]
+    asked = f"the grid '{prepared.questions[columns[0]]}'" if grid else "the first row"
+    if all(END_CELL.fullmatch(a) for a in answers):
+        raise PreferenceFormatError(
+            f"This file was not loaded: {asked} names its items in the titles "
+            f"({quote_list(labels, 3)}) and each row marks only its ends "
+            f"({quote_list(answers, 3)}), a best-worst choice; read as {report.layout_title}, "
+            "the marks would be ranked in place of the items.",
+            row=prepared.table.lines[0],
+            fix="In a spreadsheet, write each row's places under the items: 1 for the best, "
+                "2 for every other item that was shown, 3 for the worst (equal numbers are "
+                "ties), leave items not shown blank, and load the file with the layout 'item "
+                "columns holding ranks'.")
     raise PreferenceFormatError(
-        f"This file was not loaded: the grid '{question}' names its items in the titles "
+        f"This file was not loaded: {asked} names its items in the titles "
         f"({quote_list(labels, 3)}) and its answers are labels ({quote_list(answers, 3)}); "
         f"read as {report.layout_title}, the labels would be ranked in place of the items, "
         "and the file does not say which label is a better place.",
@@ -1140,6 +1157,7 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
                  "rank (1, 2, 3 ...) or blank, or '-' when the item was not ranked.")
         raise PreferenceFormatError(
             f"This file was not loaded: read as {report.layout_title}, its items would be "
-            f"bare numbers such as {quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "
+            f"{'bare numbers' if is_plain_number(numeric).all() else 'places'} such as "
+            f"{quote_list(dict.fromkeys(numeric[:50]), 3)} under a first row "
             f"of names ({quote_list(first, 3)}). It probably holds {holds} "
             f"{'score' if scores else 'rank'}.", row=prepared.table.lines[0], fix=fix)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
@@ -30,7 +32,7 @@ from .tables import padded
 from .wide import has_rank_header, item_columns
 
 __all__ = ["looks_like_ranks", "read_ranks", "with_text_ranker", "with_averaged_ties",
-           "STRAY_ROWS"]
+           "item_ranks", "with_end_words", "END_CELL", "STRAY_ROWS"]
 
 #: A table of ranks may hold a cell that is no rank in one row, or in this share of its
 #: rows: detection then keeps the layout, and the reader names the first such cell.
@@ -79,7 +81,7 @@ def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     if not numbered and sum(t.strip().lstrip("+-").isdigit() for t in named) * 2 >= len(named):
         return False  # a first row of numbers is data, not item names
     cells = padded(prepared.table, _titles(prepared), prepared.start)[:, free]
-    ranks = with_averaged_ties(cells, tied_rank_values(cells))
+    ranks = item_ranks(cells)
     astray = (~np.isfinite(ranks)).any(axis=1).sum()
     if astray > max(1, round(STRAY_ROWS * len(ranks))):
         return False
@@ -98,6 +100,55 @@ def _refuse_untitled_items(prepared: Prepared, columns: list[int], ranks: np.nda
                 "has no name.", row=int(prepared.table.lines[0]), column=str(j + 1),
                 fix="Type the item's name in the first row of this column, or delete the "
                     "column if it holds no item.")
+
+
+def item_ranks(cells: np.ndarray) -> np.ndarray:
+    """The ranks written under item columns (one row per ranking), as float; 0 where an item
+    is not ranked and NaN where a cell is no rank.
+
+    Cells are read by :func:`~coarsenrank_core.io.survey.tied_rank_values`, then by
+    :func:`with_averaged_ties` and :func:`with_end_words`.
+    """
+    return with_end_words(cells, with_averaged_ties(cells, tied_rank_values(cells)))
+
+
+#: A cell naming an end of the order in place of its number: ``Most preferred``, ``Best``,
+#: ``Least favourite``, ``Last choice``.
+END_CELL = re.compile(
+    r"\s*(?:(?P<top>most\s+(?:preferred|important|liked|wanted|useful|favou?rite)|best|top|"
+    r"favou?rite)|(?P<bottom>least\s+(?:preferred|important|liked|wanted|useful|favou?rite)|"
+    r"worst|bottom|last))(?:\s+(?:choice|pick|place|option))?\s*", re.IGNORECASE)
+#: :data:`END_CELL` over a whole cell, as ``fullmatch`` reads it (for ``str.extract``).
+_END_CELL_WHOLE = re.compile(rf"^(?:{END_CELL.pattern})\Z", re.IGNORECASE)
+
+
+def with_end_words(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The ranks, with cells that name an end of the order read as places where the rest of
+    their row is numbered (``Most preferred, Second, Third, Least preferred``).
+
+    A top word (``Most preferred``, ``Best``) is place 1 and a bottom word (``Least
+    preferred``, ``Last``) the place after every other in its row. A row is read so only
+    when it numbers some other place, names each end at most once and, beside a top word,
+    holds no place 1; elsewhere the cells stay NaN. A best-worst choice, which marks only its
+    two ends, is not a ranking of the items between them.
+    """
+    unread = ~np.isfinite(ranks)
+    if not unread.any():
+        return ranks
+    found = pd.Series(cells[unread], dtype=object).astype(str).str.extract(_END_CELL_WHOLE)
+    top = np.zeros(ranks.shape, dtype=bool)
+    bottom = np.zeros(ranks.shape, dtype=bool)
+    top[unread] = found["top"].notna().to_numpy()
+    bottom[unread] = found["bottom"].notna().to_numpy()
+    numbered = np.where(np.isfinite(ranks), ranks, 0)
+    readable = (top.sum(axis=1) <= 1) & (bottom.sum(axis=1) <= 1) & \
+        (numbered >= 2).any(axis=1) & ~(top.any(axis=1) & (numbered == 1).any(axis=1))
+    ranks = ranks.copy()
+    ranks[top & readable[:, None]] = 1.0
+    after = np.maximum(numbered.max(axis=1), top.any(axis=1)) + 1
+    rows, columns = np.nonzero(bottom & readable[:, None])
+    ranks[rows, columns] = after[rows]
+    return ranks
 
 
 def with_averaged_ties(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
@@ -171,8 +222,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             "with 1 the best the order would be upside down.", row=int(line[i]),
             column=prepared.label(columns[k]),
             fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst).")
-    ranks = score_values(cells[:, columns]) if as_scores else with_averaged_ties(
-        cells[:, columns], tied_rank_values(cells[:, columns]))
+    ranks = score_values(cells[:, columns]) if as_scores else item_ranks(cells[:, columns])
     bad = np.argwhere(~np.isfinite(ranks))
     if bad.size:
         i, k = bad[0]
