@@ -449,6 +449,6 @@ def test_title_rows_of_one_or_two_cells_above_a_wide_header_are_skipped():
     result = read_file(text)
     assert result.report.header_rows == 3
     assert result.preferences.to_lists(names=True)[-1] == ["B", "A"]
-    assert "Ballot ID (an id, not items)" in result.report.skipped_columns
+    assert "Ballot ID (a per-row id, not a ranker)" in result.report.skipped_columns
     headerless = read_file(b"a,b\nc,d,e\nx,y,z\nz,x,y\n").preferences
     assert headerless.to_lists(names=True)[0] == ["a", "b"]

@@ -58,3 +58,83 @@ def test_items_worded_like_a_scale_under_place_titles_stay_wide_rankings():
     data = (b"Voter,Most,Middle,Least\nv1,Very hot,Mild,Not spicy\n"
             b"v2,Mild,Very hot,Not spicy\nv3,Very hot,Not spicy,Mild\n")
     assert read_preferences(data).to_lists(names=True)[1] == ["Mild", "Very hot", "Not spicy"]
+
+
+# ------------------------------------------------------------- what people add to a sheet
+RANKS_OF_FIVE = (b"Respondent;Paris;Berlin;Rome;Madrid\nAnna;1;3;2;4\nBen;2;1;4;3\n"
+                 b"Cem;1;2;3;4\nDora;3;1;2;4\nEmil;1;4;2;3\n")
+
+
+def test_summary_rows_under_the_table_are_skipped_with_a_note():
+    for summary in (b";;;;\nMedian;1;2;2;4\n", b"Average;1,8;2,2;2,6;3,6\n",
+                    b"No. of 1st places;3;2;0;0\n", b"Grand Total;7;11;13;18\n"):
+        result = read_file(RANKS_OF_FIVE + summary)
+        assert len(result.preferences.to_lists()) == 5, summary
+        assert result.preferences.ranker_names[-1] == "Emil"
+        assert any("summary of the rows above" in n for n in result.report.notes)
+
+
+def test_a_last_ranking_whose_first_item_is_named_like_a_summary_is_kept():
+    data = (b"Voter,1st,2nd,3rd\nA,Sum 41,Blur,Oasis\nB,Blur,Sum 41,Oasis\n"
+            b"C,Oasis,Blur,Sum 41\nD,Sum 41,Oasis,Blur\n")
+    assert read_preferences(data).to_lists(names=True)[-1] == ["Sum 41", "Oasis", "Blur"]
+    plain = b"1st,2nd,3rd\nBlur,Total,Oasis\nOasis,Blur,Total\nBlur,Oasis,Total\nTotal,Oasis,Blur\n"
+    assert read_preferences(plain).to_lists(names=True)[-1] == ["Total", "Oasis", "Blur"]
+
+
+def test_trailing_separators_add_no_items():
+    data = b"Respondent,Paris,Berlin,Rome\nAnna,1,3,2,\nBen,2,1,3,\nCem,1,2,3,\n"
+    assert read_preferences(data).item_names == ("Paris", "Berlin", "Rome")
+    semicolons = RANKS_OF_FIVE.replace(b"\n", b";;;;\n")
+    assert read_preferences(semicolons).item_names == ("Paris", "Berlin", "Rome", "Madrid")
+
+
+def test_names_that_differ_only_in_curly_quotes_are_one_item():
+    data = ("Voter,1st,2nd,3rd\nAna,Joe's Diner,Luigi's,The Grill\n"
+            "Ben,Luigi's,Joe's Diner,The Grill\nCal,Joe\u2019s Diner,The Grill,Luigi\u2019s\n")
+    result = read_file(data.encode())
+    assert result.preferences.item_names == ("Joe's Diner", "Luigi's", "The Grill")
+    assert any("curly quote marks" in n for n in result.preferences.notes)
+
+
+def test_the_chunked_reader_merges_curly_quotes_as_the_table_reader_does(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = tmp_path / "battles.csv"
+    path.write_text("model_a,model_b,winner\nJoe\u2019s,Al's,model_a\n"
+                    "Joe's,Al's,model_b\nAl\u2019s,Joe's,tie\n", encoding="utf-8")
+    assert stream_pairwise(path).preferences.item_names == ("Joe\u2019s", "Al's")
+
+
+# ------------------------------------------------------------- ballots and cast vote records
+def test_a_ballot_number_column_is_no_candidate():
+    for title in (b"Ballot", b"Ballot ID", b"Ballot #", b"No.", b"CVR"):
+        prefs = read_preferences(title + b",Alice,Bob,Carla\n1,1,2,3\n2,2,1,3\n3,3,1,2\n")
+        assert prefs.item_names == ("Alice", "Bob", "Carla"), title
+
+
+def test_a_cast_vote_records_number_tells_its_rankings_apart():
+    data = b"CvrNumber,Rank,CandidateId\n1,1,Cy\n1,2,Al\n1,3,Bo\n2,1,Bo\n2,2,Cy\n3,1,Al\n3,2,Bo\n"
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Cy", "Al", "Bo"], ["Bo", "Cy"], ["Al", "Bo"]]
+
+
+def test_a_cast_vote_record_of_two_contests_is_refused_not_mixed():
+    error = refusal(b"CVR Number,Contest,Candidate,Rank\n1,Mayor,Alice,1\n1,Mayor,Bob,2\n"
+                    b"1,Council,Dan,1\n1,Council,Eve,2\n2,Mayor,Bob,1\n2,Council,Eve,1\n")
+    assert "2 contests in 'Contest'" in error.reason and error.column == "Contest"
+
+
+# ------------------------------------------------------------- who ranked, who competed
+def test_a_marker_or_teacher_column_is_the_ranker():
+    for title in (b"Marker", b"Teacher", b"Moderator"):
+        data = title + (b",1st,2nd,3rd\nMs Patel,Essay C,Essay A,Essay B\n"
+                        b"Mr Jones,Essay A,Essay C,Essay B\nMs Patel,Essay B,Essay A,Essay C\n")
+        assert read_preferences(data).ranker_names == ("Ms Patel", "Mr Jones"), title
+
+
+def test_a_student_named_once_per_heat_is_the_competitor_not_a_rater():
+    data = (b"Heat,Student,Place\nHeat A,Liam,1\nHeat A,Olivia,2\nHeat A,Noah,3\n"
+            b"Heat B,Noah,1\nHeat B,Liam,2\nHeat B,Olivia,3\n")
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Liam", "Olivia", "Noah"], ["Noah", "Liam", "Olivia"]]

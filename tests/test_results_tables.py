@@ -353,9 +353,16 @@ def test_a_player_twice_in_one_day_splits_the_day_by_its_session():
 def test_two_columns_that_could_each_be_the_competitor_are_refused():
     rows = [("R1", "Ann", "Red", 12.3), ("R1", "Bob", "Blue", 11.9), ("R2", "Ann", "Red", 12.0),
             ("R2", "Bob", "Blue", 12.4)]
-    error = _refusal(_csv("race,athlete,team,time", rows))
-    assert "'athlete', 'team' could each name what is ranked" in error.reason
-    assert "--items athlete time" in error.fix
+    error = _refusal(_csv("race,rider,horse,time", rows))
+    assert "'rider', 'horse' could each name what is ranked" in error.reason
+    assert "--items rider time" in error.fix
+
+
+def test_the_competitor_beside_the_team_they_race_for_is_ranked():
+    rows = [("R1", "Ann", "Red", 12.3), ("R1", "Bob", "Blue", 11.9), ("R2", "Ann", "Red", 12.0),
+            ("R2", "Bob", "Blue", 12.4)]
+    prefs = read_preferences(_csv("race,athlete,team,time", rows))
+    assert prefs.to_lists(names=True) == [["Bob", "Ann"], ["Ann", "Bob"]]
 
 
 # -- the silent misread without titles ---------------------------------------------------------

@@ -304,6 +304,17 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), Non
 _SPACES = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 
 
+#: Curly and typographic quote marks, read as the straight ones when names are compared
+#: (``Joe’s Diner`` and ``Joe's Diner`` are one restaurant).
+_QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u02bc\u2032\u201c\u201d\u201e\u201f\u2033",
+                        "\'\'\'\'\'\'\"\"\"\"\"")
+
+
+def name_key(name: str) -> str:
+    """A tidied name as names are compared: curly quote marks read as straight ones."""
+    return name.translate(_QUOTES)
+
+
 def tidy_text(text: str) -> str:
     """The text in Unicode NFC form, without invisible characters or surrounding spaces, and
     with each run of spaces (non-breaking ones too) written as one plain space; empty when
@@ -319,7 +330,8 @@ def tidy_name(name: str) -> str:
 
 def unify_names(codes: np.ndarray, names: Sequence[str], what: str = "item name"
                 ) -> tuple[np.ndarray, tuple[str, ...], str | None]:
-    """Merge names that differ only in Unicode form, invisible characters or spacing.
+    """Merge names that differ only in Unicode form, invisible characters, spacing or the
+    shape of their quote marks.
 
     Returns the new codes and names, and a note for the user when anything changed
     (``what`` is the kind of name: ``"item name"`` or ``"ranker name"``); a merge note
@@ -327,9 +339,12 @@ def unify_names(codes: np.ndarray, names: Sequence[str], what: str = "item name"
     """
     plain = [unneutralise(n) for n in names]  # our own spreadsheet-safe export, undone
     tidy = [tidy_name(n) for n in plain]
-    if tidy == list(names):
+    keys = [name_key(t) for t in tidy]
+    if tidy == list(names) and len(set(keys)) == len(keys):
         return codes, tuple(names), None
-    new_of_old, unique = pd.factorize(np.asarray(tidy, dtype=object))
+    # names that differ only in their quote marks become the spelling seen first
+    new_of_old, _ = pd.factorize(np.asarray(keys, dtype=object))
+    unique = pd.Series(tidy, dtype=object).groupby(new_of_old).first().to_numpy()
     merged = len(names) - len(unique)
     changed = sum(a != b for a, b in zip(plain, tidy))
     if not merged and not changed:
@@ -361,7 +376,8 @@ def names_note(what: str, merged: int, changed: int,
                              for old, new in shown[:3])
         examples += ", ..." if len(shown) > 3 else ""
         return (f"Merged {plural(merged, what)} that looked the same as another "
-                "(Unicode form, invisible characters, or non-breaking or repeated spaces)"
+                "(Unicode form, invisible characters, non-breaking or repeated spaces, or "
+                "curly quote marks)"
                 + (f": {examples}" if examples else ""))
     if changed:
         return (f"Tidied {plural(changed, what)} (Unicode form, invisible characters "

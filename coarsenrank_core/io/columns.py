@@ -18,7 +18,8 @@ _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker"
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
                  "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
                  "examiner", "taster", "evaluator", "customer", "client", "viewer", "buyer",
-                 "shopper", "consumer", "subscriber", "listener")
+                 "shopper", "consumer", "subscriber", "listener", "marker", "teacher",
+                 "moderator", "tutor", "instructor", "adjudicator")
 #: Titles of a column naming what a ranker did several times, each time one ranking: a
 #: school's assignment, exam, quiz, homework, problem or exercise (with an id, name, number
 #: or title: ``Assignment ID``, ``exam_name``), as ``task``, ``question`` and ``round`` are.
@@ -30,12 +31,14 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
         {"responseid", "respondentid", "recipientemail", "fullname", "username",
          "prolificpid", "prolificid"}),
     "list": _synonyms("preference", "list", "ballot", "query", "task", "question", "round",
-                      "session", "prompt", suffixes=("id",)) | _TASK_TITLES,
+                      "session", "prompt", suffixes=("id",)) | _TASK_TITLES
+    # a cast vote record's number: one ballot, its rankings one per contest
+    | _synonyms("cvr", "castvoterecord", "ballot", suffixes=("id", "number", "no", "#")),
     "weight": frozenset({"weight", "weights", "count", "counts", "votes", "n", "freq",
                          "frequency", "numberofvoters", "multiplicity"}),
     "item": frozenset({"item", "items", "itemid", "itemname", "alternative", "candidate",
                        "choice", "option", "model", "modelname"}),
-    "rank": frozenset({"rank", "position", "place"}),
+    "rank": frozenset({"rank", "rnk", "position", "place"}),
     "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
                          "selected", "picked", "winnermodel", "modelwinner", "better",
                          "modelchosen"}),
@@ -61,7 +64,7 @@ TRUTH_ROLES: dict[str, frozenset[str]] = {
     "item": frozenset({"item", "items", "itemid", "itemname", "name", "id", "alternative",
                        "candidate", "object", "doc", "document", "option"}),
     "score": PREFERENCE_ROLES["score"] | frozenset({"scores", "groundtruth", "truescore"}),
-    "rank": frozenset({"rank", "position", "place"}),
+    "rank": frozenset({"rank", "rnk", "position", "place"}),
     "order": frozenset({"order", "ranking", "trueorder", "truthorder", "bestfirst"}),
 }
 ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"

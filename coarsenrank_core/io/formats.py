@@ -50,6 +50,7 @@ from .survey import (
     platform_fix,
     prepare,
     questions_note,
+    without_summary_rows,
     without_title_rows,
 )
 from .tables import Table, multiline_item_error, padded, split_table
@@ -71,6 +72,7 @@ class Source:
         self.layout_chosen = False  # the user named the layout (not detected)
         self.sheet: str | None = None
         self.title_rows = 0
+        self.summary_note: str | None = None
 
     @property
     def extension(self) -> str:
@@ -123,6 +125,7 @@ class Source:
         if not len(table):
             raise empty_error()
         table, self.title_rows = without_title_rows(table)
+        table, self.summary_note = without_summary_rows(table)
         _refuse_repeated_header(table)
         return table
 
@@ -605,6 +608,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         report = replace(report, notes=(grades.note, *report.notes))
     if results is not None:
         report = replace(report, notes=(results.note, *report.notes))
+    if file.summary_note is not None:
+        report = replace(report, notes=(file.summary_note, *report.notes))
     warning = unusual_read(prefs)
     if warning:
         report = replace(report, warning=warning)

@@ -167,6 +167,27 @@ def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray
     return keys
 
 
+#: Titles of a cast vote record's column naming the contest (office) each mark is for.
+_CONTEST_TITLES = frozenset({"contest", "contestname", "contestid", "office", "officename"})
+
+
+def _refuse_several_contests(header: Sequence[str], cells: np.ndarray, keys: Sequence[int],
+                             line: np.ndarray) -> None:
+    """Refuse a cast vote record of several contests (``Contest``: ``Mayor``, ``Council``)
+    read one ranking per ballot: each ranking would mix the candidates of every contest."""
+    for j, title in enumerate(header):
+        if j in keys or normalise(title) not in _CONTEST_TITLES:
+            continue
+        contests = pd.unique(cells[:, j][cells[:, j] != ""])
+        if len(contests) >= 2:
+            raise PreferenceFormatError(
+                f"This file holds {len(contests)} contests in '{title}' "
+                f"({quote_list(contests, 3)}): their candidates are different items, and one "
+                "ranking per ballot would mix them.", row=int(line[0]), column=title,
+                fix=f"Keep one contest's rows (filter '{title}' in a spreadsheet and save "
+                    "them as a file of their own), and load that file.")
+
+
 def read_long(table: Table, options: ReadOptions) -> Preferences:
     """Read rows of (ranker or list, item, rank); equal ranks within a ranking are ties.
 
@@ -203,6 +224,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     cells = padded(table, header, 1)
     keys = ranking_keys(header, roles, cells)
     line = np.asarray(lines[1:], dtype=np.intp)
+    _refuse_several_contests(header, cells, keys, line)
     item_col, rank_col = roles["item"], roles["rank"]
     # the package's own export names its items as they are, even 'Blank' or 'Skipped'
     own_export = tuple(c.strip().lower() for c in header) == CANONICAL_COLUMNS

@@ -37,18 +37,26 @@ __all__ = ["ResultsPlan", "results_plan"]
 #: (``score``, ``points``, ``rating`` ...): counts of what a competitor won.
 _HIGHER_TITLES = frozenset({"votes", "goals", "wins", "medals", "kills", "tricks"})
 #: Titles of a results column of places, besides ``rank``, ``place`` and ``position``.
-_PLACE_TITLES = frozenset({"pos", "posn", "rk", "plc", "placing", "placement", "placed",
+_PLACE_TITLES = frozenset({"pos", "posn", "rk", "rnk", "plc", "placing", "placement", "placed",
                            "standing", "finish", "fin", "finishpos", "finishposition",
                            "finishingposition", "finishingplace", "finalposition",
                            "finishplace", "finalplace", "finalrank", "finalstanding",
                            "overallplace", "overallrank", "overallposition", "overallpos",
                            "positionorder", "classification", "classified"})
+#: Competitor titles naming what a competitor rides or races for (``Team``, ``Car``): beside
+#: one naming the competitor (``Rider``, ``Driver``), that one is ranked.
+_SIDE_OF_COMPETITOR = frozenset({"team", "constructor", "manufacturer", "car", "boat", "crew",
+                                 "squad"})
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
 #: Titles that name a person without saying who they are: in a results table (an event and
 #: a column of places, times or scores won) the competitor, though a survey's ``Name`` is
 #: its rater.
 _PLAIN_NAMES = frozenset({"name", "names", "fullname", "person"})
+#: Titles naming who took part: a rater in a survey, but in a results table, named once per
+#: event beside a place, time or points, the competitor.
+_PEOPLE = frozenset({"student", "studentname", "participant", "participantname", "user",
+                     "username", "pupil", "member", "membername"})
 
 #: Titles of a column counting the laps a competitor completed: in a race, more laps finish
 #: ahead of fewer whatever the time.
@@ -252,9 +260,11 @@ def results_plan(table: Table, file_name: str | None = None,
         return None
     unique = {j: bool(pd.Series(body[:, j], dtype=object).is_unique) for j in filled}
     # a plain "Name" beside an event and a result achieved (a heat's times) is the competitor
-    plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES} if any(
-        _achieved(header[j]) for j in filled if j not in events) else set()
     in_event = _joined(body[:, events]) + "\x00"
+    # and so is a 'Student' or 'Participant' named once per event: a rater ranks several
+    plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES or (
+        keys[j] in _PEOPLE and pd.Series(in_event + body[:, j], dtype=object).is_unique)} \
+        if any(_achieved(header[j]) for j in filled if j not in events) else set()
     for j in filled:
         own = find_roles([header[j]], PREFERENCE_ROLES)
         if j in events or j in plain_names:
@@ -704,6 +714,9 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
                 "--lists EVENT COLUMN), or title it as an event ('heat').")
     found = {j: role_base(keys[j], COMPETITOR_WORDS) for j in once}
     bases = {b[0] for b in found.values() if b is not None}
+    if len(bases - _SIDE_OF_COMPETITOR) == 1:  # a rider beside the team they ride for
+        once = [j for j in once if (found[j] or ("",))[0] not in _SIDE_OF_COMPETITOR]
+        bases -= _SIDE_OF_COMPETITOR
     if len(bases) > 1:
         raise PreferenceFormatError(
             f"This looks like a results table, one ranking per '{labels[event]}', but the "

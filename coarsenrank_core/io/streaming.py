@@ -20,6 +20,7 @@ from .arrow import ARROW_EXTENSIONS
 from .assembly import (
     check_items,
     guard,
+    name_key,
     names_note,
     parse_weights,
     tidy_name,
@@ -120,9 +121,11 @@ def _allocating_from(pool: Any) -> Iterator[None]:
 @dataclass
 class _Names:
     """Names seen so far, each with its id in order of first appearance (tidied as the
-    table readers tidy them: a spreadsheet-safe apostrophe undone, Unicode form, spaces)."""
+    table readers tidy them: a spreadsheet-safe apostrophe undone, Unicode form, spaces;
+    curly quote marks compared as straight ones)."""
 
-    ids: dict[str, int] = field(default_factory=dict)
+    ids: dict[str, int] = field(default_factory=dict)  # by name_key: the first spelling's
+    spellings: list[str] = field(default_factory=list)
     raw: dict[str, int] = field(default_factory=dict)
     tidied: int = 0
     merged: list[tuple[str, int]] = field(default_factory=list)
@@ -137,16 +140,19 @@ class _Names:
                 plain = unneutralise(value)
                 name = tidy_name(plain)
                 self.tidied += name != plain
-                if name in self.ids:  # a look-alike of a name already seen
-                    self.merged.append((value, self.ids[name]))
-                known = self.ids.setdefault(name, len(self.ids))
+                key = name_key(name)
+                if key in self.ids:  # a look-alike of a name already seen
+                    self.merged.append((value, self.ids[key]))
+                else:
+                    self.spellings.append(name)
+                known = self.ids.setdefault(key, len(self.ids))
                 self.raw[value] = known
             out[k] = known
         return out
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(self.ids)
+        return tuple(self.spellings)
 
     def note(self, what: str) -> str | None:
         """The note on names merged or tidied, as the table readers write it."""

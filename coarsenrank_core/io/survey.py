@@ -36,7 +36,7 @@ from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_values",
            "is_plain_number", "looks_like_rank", "platform_fix",
-           "metadata_name", "without_title_rows", "questions_note"]
+           "metadata_name", "without_title_rows", "without_summary_rows", "questions_note"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
 _METADATA = re.compile(
@@ -65,16 +65,21 @@ _TOOL_FIELDS = re.compile(
 # REDCap's own fields: its survey identifier and timestamp, and each form's status
 # (``<form>_complete``: 0 incomplete, 1 unverified, 2 complete)
 _REDCAP_FIELDS = re.compile(r"redcap_\w+|\w+_complete|\w+_timestamp")
-# Per-row ids of games, battles or questions: skipped, never the ranker.
+# Per-row ids of games, battles, questions or ballots (a cast vote record's): skipped, never
+# the ranker; and a bare row number ('No.', 'S.No.').
 _ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entry|pair|"
-                      r"comparison)(id|no|number|#)?|index|tstamp")
+                      r"comparison|cvr|castvoterecord)(id|no|number|#)?|ballot(id|no|number|#)|"
+                      r"index|tstamp|no|nr|number|serial(no|number)?|sno|slno")
+# A bare 'Ballot' column is a per-row id when it numbers the rows; else it holds the ballots.
+_BALLOT = "ballot"
 # Ranker columns by priority: explicit ranker words, respondent ids, e-mails, names.
 _RANKER_PRIORITY = (
     frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
                "annotatorid", "worker", "workerid", "judge", "grader", "student", "studentid",
                "user", "userid", "participant", "participantid", "respondent", "who",
                "pupil", "reviewer", "juror", "panelist", "panellist", "assessor", "examiner",
-               "taster", "evaluator"}),
+               "taster", "evaluator", "marker", "teacher", "moderator", "tutor", "instructor",
+               "adjudicator"}),
     frozenset({"respondentid", "responseid", "id", "#", "responsenumber"}),
     frozenset({"email", "emailaddress", "recipientemail", "e-mail"}),
     frozenset({"name", "fullname", "username", "rankername", "votername", "ratername"}),
@@ -334,10 +339,19 @@ class Prepared:
             return self.header[j]
         return str(j + 1)
 
+    @cached_property
+    def empty(self) -> frozenset[int]:
+        """Columns with no title and no cell (those of trailing separators: ``a,b,``)."""
+        blank = np.ones(self.width, dtype=bool)
+        blank[:self.table.width] = (self.table.cells == "").all(axis=0)
+        return frozenset(j for j in np.flatnonzero(blank).tolist()
+                         if not (self.header is not None and j < len(self.header)
+                                 and self.header[j]))
+
     @property
     def free(self) -> list[int]:
-        """Columns that are not skipped, not the ranker and not the count."""
-        used = {self.ranker, self.count, *self.skipped}
+        """Columns that are not skipped, not the ranker, not the count and not empty."""
+        used = {self.ranker, self.count, *self.skipped, *self.empty}
         return [j for j in range(self.width) if j not in used]
 
 
@@ -582,7 +596,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             # column, and not one number on every row (Qualtrics' 'Finished'); a tool's own
             # field (a click count) never is one
             skipped[j] = "survey metadata"
-        elif any(_ROW_IDS.fullmatch(k) for k in keys):
+        elif any(_ROW_IDS.fullmatch(k) for k in keys) or (
+                _BALLOT in keys and _numbers_rows(prepared, j)):
             skipped[j] = "a per-row id, not a ranker"
         elif grid_item:
             continue  # an item of a question's grid, whatever the item's name
@@ -651,6 +666,13 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
     for j in apart:
         header[j] = f"{prepared.questions[j]} [{header[j]}]"
     return header
+
+
+def _numbers_rows(prepared: Prepared, column: int) -> bool:
+    """Whether ``column`` holds a different whole number on every row below the titles."""
+    cells = pd.Series(prepared.table.cells[prepared.start:, column], dtype=object) \
+        if column < prepared.table.width else pd.Series([], dtype=object)
+    return bool(len(cells)) and bool(cells.str.fullmatch(r"\d+").all()) and cells.is_unique
 
 
 def _constant_column(prepared: Prepared, column: int) -> bool:
@@ -758,6 +780,46 @@ def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: d
 
 def _whole(text: str) -> bool:
     return bool(re.fullmatch(r"[#]?\d+", str(text).strip()))
+
+
+#: The label of a row that sums up the rows above it (``Total``, ``Average``, ``Median``,
+#: ``No. of 1st places``, ``Overall``); given names (``Max``, ``Min``) are not among them.
+_SUMMARY_LABEL = re.compile(
+    r"(?:grand\s+|sub)?totals?\b|sum\b|sum\s+of\b|averages?\b|avg\b|mean\b|median\b|"
+    r"count\b|n\s*[:=]?\s*\d*|answered\b|skipped\b|(?:total\s+)?responses\b|"
+    r"(?:no\.?|number|\#)\s*of\b|%|percent|std\b|stdev\b|sd\b|standard\s+deviation\b|"
+    r"variance\b|overall\b|consensus\b", re.IGNORECASE)
+
+
+def without_summary_rows(table: Table) -> tuple[Table, str | None]:
+    """The table without the rows at its end that sum up the rows above (``Total``,
+    ``Average``, ``Median`` in the first filled column), and a note naming them.
+
+    Such rows are cut only at the end, below at least two rows, and only when their column
+    holds no such label above them.
+    """
+    if len(table) < 4:
+        return table, None
+    filled = table.cells != ""
+    first = np.where(filled.any(axis=1), filled.argmax(axis=1), -1)
+    end = len(table)
+    while end > 3 and first[end - 1] >= 0 and \
+            _SUMMARY_LABEL.match(table.cells[end - 1, first[end - 1]]):
+        end -= 1
+    if end == len(table) or len(set(first[end:].tolist())) > 1:
+        return table, None
+    # an item's name recurs in the rows above ('Sum 41' ranked by others); a label does not
+    found = table.cells[np.arange(end, len(table)), first[end:]]
+    column = table.cells[:end, first[end]]
+    if any(_SUMMARY_LABEL.match(c) for c in pd.unique(column) if c) or \
+            np.isin(found, table.cells[:end]).any():
+        return table, None
+    labels = [f"'{label}' (row {line})" for label, line in zip(found, table.lines[end:])]
+    note = (f"Skipped {plural(len(labels), 'row')} at the end of the table as a summary of "
+            f"the rows above, not a ranking: {', '.join(labels[:5])}"
+            f"{' ...' if len(labels) > 5 else ''}.")
+    return Table(table.cells[:end], table.lines[:end], table.delimiter,
+                 table.head_widths[:end]), note
 
 
 def without_title_rows(table: Table) -> tuple[Table, int]:
