@@ -138,3 +138,43 @@ def test_a_student_named_once_per_heat_is_the_competitor_not_a_rater():
             b"Heat B,Noah,1\nHeat B,Liam,2\nHeat B,Olivia,3\n")
     assert read_preferences(data).to_lists(names=True) == [
         ["Liam", "Olivia", "Noah"], ["Noah", "Liam", "Olivia"]]
+
+
+# ------------------------------------------------------------- comparisons and standings
+def test_a_verdict_naming_both_sides_says_who_won():
+    data = (b"rater,question_id,model_a,model_b,verdict\n"
+            b"r1,q1,gpt-4o,llama-3,A>>B\nr1,q2,llama-3,claude,B>A\n"
+            b"r2,q1,claude,gpt-4o,B>>A\nr2,q3,gpt-4o,claude,A=B\nr3,q4,llama-3,gpt-4o,A<B\n")
+    prefs = read_preferences(data)
+    assert prefs.to_lists(names=True) == [
+        ["gpt-4o", "llama-3"], ["claude", "llama-3"], ["gpt-4o", "claude"],
+        [frozenset({"gpt-4o", "claude"})], ["gpt-4o", "llama-3"]]
+
+
+def test_a_signed_preference_scale_is_refused_not_read_as_side_numbers():
+    # '-2' lost its sign and read as 'the second side won'
+    error = refusal(b"annotator,model_a,model_b,preference\nann1,gpt-4o,llama-3,-2\n"
+                    b"ann1,llama-3,claude,1\nann2,claude,gpt-4o,2\n")
+    assert "a number with a sign" in error.reason and error.row == 2
+
+
+def test_a_left_or_right_candidate_and_the_side_that_won():
+    data = (b"judge_id,left_candidate,right_candidate,won,time_taken_ms\n"
+            b"J01,QX7P,MB2K,left,34120\nJ01,TR9A,QX7P,right,41003\n"
+            b"J02,MB2K,TR9A,left,28771\n")
+    assert read_preferences(data).to_lists(names=True) == [
+        ["QX7P", "MB2K"], ["QX7P", "TR9A"], ["MB2K", "TR9A"]]
+
+
+def test_a_single_results_list_is_refused_as_one_ranking():
+    for data in (b"Place,Name,Time\n1,Anna Berg,15:42.3\n2,Julia Moss,15:58.9\n"
+                 b"3,Kim Lee,16:01.0\n4,Eva Lund,16:20.7\n",
+                 b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
+                 b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n",
+                 b"Rank,Name,Title,Country,Rating,Games,B-Year\n1,Carlsen,g,NOR,2832,0,1990\n"
+                 b"2,Caruana,g,USA,2805,9,1992\n3,Nakamura,g,USA,2802,9,1987\n"):
+        error = refusal(data)
+        assert "holds one ranking" in error.reason and "ground truth" in error.fix
+    assert "'TeamName' ordered by 'Rank'" in refusal(
+        b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
+        b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n").reason

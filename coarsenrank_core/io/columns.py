@@ -14,6 +14,13 @@ def _synonyms(*words: str, suffixes: Sequence[str] = ()) -> frozenset[str]:
     return frozenset(w + s for w in words for s in ("", *suffixes))
 
 
+def _sides(side: str, letter: str) -> frozenset[str]:
+    """A comparative judgement's side titles: ``left_candidate``, ``Script A``, ``essay_left``."""
+    things = ("candidate", "script", "essay", "item", "option", "image", "object", "work",
+              "submission")  # not a 'response' or 'text': a one-off answer beside its model
+    return frozenset(t for thing in things for t in (side + thing, thing + side, thing + letter))
+
+
 _RANKER_WORDS = ("ranker", "voter", "user", "id", "name", "respondent", "worker", "annotator",
                  "student", "rater", "judge", "grader", "participant", "email", "emailaddress",
                  "#", "who", "pupil", "reviewer", "juror", "panelist", "panellist", "assessor",
@@ -48,15 +55,16 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
                        "hometeam", "player1", "playera", "team1", "teama", "competitor1",
                        "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
                        "generator1", "systema", "aff", "affteam", "affirmative",
-                       "affirmativeteam", "gov", "government", "proposition"}),
+                       "affirmativeteam", "gov", "government", "proposition",
+                       *_sides("left", "a")}),
     "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",
                         "awayteam", "player2", "playerb", "team2", "teamb", "competitor2",
                         "stimright", "rightstim", "rightoption", "optionright", "optionb",
                         "generator2", "systemb", "visitorteam", "visitingteam", "guestteam",
                         "roadteam", "neg", "negteam", "negative", "negativeteam",
-                        "opposition"}),
+                        "opposition", *_sides("right", "b")}),
     "label": frozenset({"label", "result", "outcome", "ftr", "res", "fulltimeresult",
-                        "decision"}),
+                        "decision", "verdict", "won"}),
     "score": frozenset({"score", "value", "level", "grade", "truth", "worth", "quality",
                         "rating"}),
 }

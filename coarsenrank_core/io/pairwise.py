@@ -457,7 +457,9 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Turn left/right/winner rows into winner, loser and tie flags."""
     codes, uniques = pd.factorize(np.asarray(label, dtype=object))
-    words = np.asarray([normalise(x) for x in uniques] or [""], dtype=object)[codes]
+    # a signed number ('-2' on a scale from A's side to B's) is no side's number 2
+    words = np.asarray([x.strip() if _SIGNED.match(x) else normalise(x) for x in uniques]
+                       or [""], dtype=object)[codes]
     left_key, right_key = normalise(header[left_col]), normalise(header[right_col])
     left_own = {left_key, _base(left_key, "left")}
     right_own = {right_key, _base(right_key, "right")}
@@ -486,7 +488,11 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     word_left = rest & np.isin(words, list(left_words))
     word_right = rest & ~word_left & np.isin(words, list(right_words))
     tie = rest & ~word_left & ~word_right & np.isin(words, list(tie_words))
-    scored = rest & ~word_left & ~word_right & ~tie
+    verdict = _verdicts(label, rest & ~word_left & ~word_right & ~tie, left_words, right_words)
+    word_left |= verdict == -1
+    word_right |= verdict == 1
+    tie |= verdict == 0
+    scored = rest & ~word_left & ~word_right & ~tie & (verdict == 2)
     score_left, score_right = _match_scores(label[scored])
     known = np.isfinite(score_left)
     word_right[np.flatnonzero(scored)[known]] = score_right[known] > score_left[known]
@@ -495,6 +501,13 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     if bad.size:
         i = int(bad[0])
         found = shown_cell(label[i])
+        if _SIGNED.match(str(label[i])):
+            raise PreferenceFormatError(
+                f"The result is {found}, a number with a sign: a scale from one side to the "
+                "other, and the file does not say which sign favours the left item "
+                f"('{left[i]}').", row=int(lines[i]), column=column_label(header, label_col),
+                fix=f"Replace each number by the winner: '{column_label(header, left_col)}', "
+                    f"'{column_label(header, right_col)}' or 'tie' (0).")
         raise PreferenceFormatError(
             f"The winner is {found}, which is neither the left item ('{left[i]}') nor the right "
             f"item ('{right[i]}').", row=int(lines[i]),
@@ -502,6 +515,38 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
             fix="Write the winning item's name, the word 'left' or 'right', 'tie' for a draw, "
                 "or the score with the left item's first, such as '2-1'.")
     return is_right | word_right, tie
+
+
+#: A cell that starts with a sign and a digit: a number on a scale with a direction.
+_SIGNED = re.compile(r"\s*[+-]\s*\d")
+#: A verdict naming both sides and how they compare: ``A>>B``, ``B>A``, ``A=B`` (Arena-Hard).
+_VERDICT = re.compile(r"\s*(?P<first>[^\W_]+)\s*(?P<op>>>|>|=|<<|<|≫|≪)\s*(?P<second>[^\W_]+)\s*")
+
+
+def _verdicts(label: np.ndarray, open_: np.ndarray, left_words: set[str],
+              right_words: set[str]) -> np.ndarray:
+    """For each row, -1 where a verdict naming both sides (``A>>B``) says the left won, 1
+    the right, 0 a tie, and 2 where the cell (among ``open_``) is no such verdict."""
+    out = np.full(len(label), 2, dtype=np.int8)
+    rows = np.flatnonzero(open_)
+    if not rows.size:
+        return out
+    codes, uniques = pd.factorize(np.asarray(label[rows], dtype=object))
+    read = np.full(len(uniques), 2, dtype=np.int8)
+    for k, cell in enumerate(uniques):
+        found = _VERDICT.fullmatch(str(cell))
+        if found is None:
+            continue
+        first, second = normalise(found["first"]), normalise(found["second"])
+        sides = ((first in left_words) - (first in right_words),
+                 (second in left_words) - (second in right_words))
+        if sides not in ((1, -1), (-1, 1)):
+            continue  # not one side against the other
+        op = found["op"]
+        better_first = op in (">", ">>", "≫")
+        read[k] = 0 if op == "=" else (-1 if better_first == (sides[0] == 1) else 1)
+    out[rows] = read[codes]
+    return out
 
 
 def _match_scores(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

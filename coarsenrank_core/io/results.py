@@ -67,6 +67,36 @@ _LAP_COUNTS = frozenset({"laps", "lapscompleted", "completedlaps", "lapcount", "
 _JUDGMENT_WORDS = ("rating", "ratings", "stars", "star")
 
 
+def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequence[str],
+                          lines: np.ndarray) -> None:
+    """Refuse a single results list or standings table (``Place, Name, Time``; ``Rank,
+    TeamName, Score``): a column of places from 1 beside one naming each competitor once,
+    and no event column, hold one ranking, and there is nothing to aggregate."""
+    if len(body) < 2:
+        return
+    places = [j for j, k in enumerate(keys)
+              if k in PREFERENCE_ROLES["rank"] | _PLACE_TITLES and j < body.shape[1]]
+    names = [j for j, k in enumerate(keys) if j < body.shape[1] and j not in places and (
+        k in _PLAIN_NAMES | _PEOPLE or role_base(k, COMPETITOR_WORDS) is not None)
+        and (body[:, j] != "").all() and pd.Series(body[:, j], dtype=object).is_unique]
+    raters = [j for j, k in enumerate(keys) if j < body.shape[1] and (
+        is_judge(k) or find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0)]
+    if not places or not names or raters:
+        return
+    names.sort(key=lambda j: (role_base(keys[j], COMPETITOR_WORDS) or ("", 1))[1])
+    ranks = tied_rank_values(body[:, places[0]])
+    if (ranks >= 1).mean() < 0.5 or np.nanmin(np.where(ranks >= 1, ranks, np.nan)) != 1:
+        return
+    raise PreferenceFormatError(
+        f"This file holds one ranking: a single results list or standings table "
+        f"('{header[names[0]]}' ordered by '{header[places[0]]}'), with no column naming the "
+        "event (race, round, game) each row belongs to, so there is nothing to aggregate.",
+        row=int(lines[0]),
+        fix="Load it as the ground truth (the optional true-order upload, or --truth) to "
+            "score the methods against it, or put several events' results in one file with "
+            "a column naming the event ('race', 'round').")
+
+
 def _achieved(title: str) -> bool:
     """Whether a number column's title names a result a competitor achieved: a place, a
     time or count where smaller is better, or a score or points that are not a rating."""
@@ -246,15 +276,20 @@ def results_plan(table: Table, file_name: str | None = None,
     titles = [column_label(header, j) for j in range(width)]
     if chosen is not None and (not chosen or any(c not in titles for c in chosen)):
         return None  # the long reader names what is wrong with the choice
-    if chosen is None and not any(is_event_title(c) for c in header):
-        return None
     body = table.cells[1:, :width]
     keys = [normalise(c) for c in header]
+    # 'Games' names the Olympic Games, but a column of whole numbers under it counts games
+    counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games"
+               and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d*").all()}
+    if chosen is None and not any(is_event_title(c) and j not in counted
+                                  for j, c in enumerate(header)):
+        _refuse_one_standings(body, header, keys, table.lines)
+        return None
     filled = [j for j in range(body.shape[1]) if (body[:, j] != "").any()]
     if any(not keys[j] for j in filled) or len({keys[j] for j in filled}) < len(filled):
         return None
     events = ([titles.index(c) for c in chosen] if chosen is not None else
-              [j for j in filled if is_event_title(header[j])])
+              [j for j in filled if is_event_title(header[j]) and j not in counted])
     roles = find_roles(header, PREFERENCE_ROLES)
     if not events or {"winner", "loser", "left", "right"} & roles.keys():
         return None
