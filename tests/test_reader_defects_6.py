@@ -1,6 +1,6 @@
 """Reader defects found by probing real export layouts (sixth batch)."""
 
-from coarsenrank_core.io import read_file, read_preferences
+from coarsenrank_core.io import ReadOptions, read_file, read_preferences
 from tests.test_reader_defects_5 import refusal
 
 # ------------------------------------------------------------- places named by their ends
@@ -178,3 +178,27 @@ def test_a_single_results_list_is_refused_as_one_ranking():
     assert "'TeamName' ordered by 'Rank'" in refusal(
         b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
         b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n").reason
+
+
+# ------------------------------------------------------------- which end is best
+def test_a_question_saying_the_highest_number_is_best_is_refused_with_one_is_worst():
+    question = b"Rank the cities (4 = favourite, 1 = least favourite)"
+    data = (b"Timestamp," + b",".join(b'"%s [%s]"' % (question, c) for c in
+                                      (b"Paris", b"Berlin", b"Rome", b"Madrid"))
+            + b"\n2024/03/03 10:15:22,4,2,3,1\n2024/03/03 10:17:02,3,4,1,2\n")
+    error = refusal(data)
+    assert "'4 = favourite'" in error.reason and "--one-is-worst" in error.fix
+    assert read_preferences(data, options=ReadOptions(one_is_best=False)).to_lists(
+        names=True)[0] == ["Paris", "Rome", "Berlin", "Madrid"]
+
+
+def test_a_title_row_giving_the_favourite_most_points_is_refused_with_one_is_worst():
+    data = (b"Give 4 points to your favourite city and 1 point to your least favourite;;;;\n"
+            b"Respondent;Paris;Berlin;Rome;Madrid\nAnna;4;2;3;1\nBen;3;4;1;2\nCem;4;3;2;1\n")
+    assert "'4 points to your favourite'" in refusal(data).reason
+
+
+def test_a_question_saying_one_is_best_reads_as_it_stands():
+    data = (b"Rank the cities (1 = best, 4 = worst);;;;\n"
+            b"Respondent;Paris;Berlin;Rome;Madrid\nAnna;1;3;2;4\nBen;2;1;4;3\n")
+    assert read_preferences(data).to_lists(names=True)[0] == ["Paris", "Rome", "Berlin", "Madrid"]

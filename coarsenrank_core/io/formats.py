@@ -47,6 +47,7 @@ from .survey import (
     Prepared,
     asks_for_ranking,
     is_plain_number,
+    one_is_worst_by_words,
     platform_fix,
     prepare,
     questions_note,
@@ -73,6 +74,7 @@ class Source:
         self.sheet: str | None = None
         self.title_rows = 0
         self.summary_note: str | None = None
+        self.title_text: tuple[str, ...] = ()  # the title rows above the header
 
     @property
     def extension(self) -> str:
@@ -124,7 +126,9 @@ class Source:
             table = split_table(self.text)
         if not len(table):
             raise empty_error()
+        whole = table
         table, self.title_rows = without_title_rows(table)
+        self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
         table, self.summary_note = without_summary_rows(table)
         _refuse_repeated_header(table)
         return table
@@ -548,6 +552,19 @@ def _naming_other_sheets(error: PreferenceFormatError, loaded: _Loaded, options:
                                  fix=" ".join(p for p in (error.fix, hint) if p))
 
 
+def _refuse_direction_said(file: Source) -> None:
+    """Refuse ranks read with 1 the best where the question or a title row says 1 is the
+    worst (``Rank the cities (4 = favourite, 1 = least favourite)``)."""
+    prepared = file.ranks_prepared
+    texts = [*file.title_text, prepared.question or "", *prepared.questions.values()]
+    said = one_is_worst_by_words(texts)
+    if said is not None:
+        raise PreferenceFormatError(
+            f"The question says which end is best ('{said}'): 1 is the worst here, and read "
+            "with 1 the best the order would be upside down.", row=int(file.table.lines[0]),
+            fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst).")
+
+
 def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: ReadOptions
                 ) -> ReadResult:
     """:func:`read_file` of one sheet (the chosen one, or the first)."""
@@ -559,6 +576,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     file.layout_chosen = format != "auto"
+    if fmt.id == "ranks" and file.options.one_is_best:
+        _refuse_direction_said(file)
     # a results table is asked first: only its plain "Name" of a competitor (beside an
     # event and the times or places achieved) could also be read as a grader's
     results = (file.results if format == "auto" and fmt.id == "long" and not _named_long(file)

@@ -36,7 +36,8 @@ from .tables import Table
 
 __all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_values",
            "is_plain_number", "looks_like_rank", "platform_fix",
-           "metadata_name", "without_title_rows", "without_summary_rows", "questions_note"]
+           "metadata_name", "without_title_rows", "without_summary_rows", "questions_note",
+           "one_is_worst_by_words"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
 _METADATA = re.compile(
@@ -146,6 +147,28 @@ _ANCHORED = re.compile(
     r"highest|top|(?:most\s+)?favou?rite)|(?P<bottom>least(?:\s+\w+)?|worst|lowest|bottom))"
     r"\)?\s*",
     re.IGNORECASE)
+
+
+#: A question's words on which end is best: ``4 = favourite``, ``1 = least favourite``,
+#: ``Give 4 points to your favourite``, ``5 is the best``.
+_DIRECTION_SAID = re.compile(
+    r"(?P<number>\d+)\s*(?:points?\s+)?(?:=|:|-|–|is|means|to|for)\s*(?:the|your|my)?\s*"
+    r"(?:(?P<top>most|best|favou?rite|top|highest)|(?P<bottom>least|worst|lowest|bottom))",
+    re.IGNORECASE)
+
+
+def one_is_worst_by_words(texts: Sequence[str]) -> str | None:
+    """The words of a question or title that say 1 is the worst end (``4 = favourite``,
+    ``1 = least favourite``), when none says it is the best; None otherwise."""
+    worst, best = None, False
+    for text in texts:
+        for found in _DIRECTION_SAID.finditer(text):
+            first = int(found["number"]) == 1
+            if (first and found["bottom"]) or (not first and found["top"]):
+                worst = worst or found.group(0)
+            else:
+                best = True
+    return None if best else worst
 
 
 def one_is_worst_by_labels(cells: np.ndarray) -> str | None:
