@@ -1,5 +1,8 @@
 """Reader defects found by probing real export layouts (sixth batch)."""
 
+import pytest
+
+from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file, read_preferences
 from tests.test_reader_defects_5 import refusal
 
@@ -202,3 +205,62 @@ def test_a_question_saying_one_is_best_reads_as_it_stands():
     data = (b"Rank the cities (1 = best, 4 = worst);;;;\n"
             b"Respondent;Paris;Berlin;Rome;Madrid\nAnna;1;3;2;4\nBen;2;1;4;3\n")
     assert read_preferences(data).to_lists(names=True)[0] == ["Paris", "Rome", "Berlin", "Madrid"]
+
+
+# ------------------------------------------------------------- the review's misfires, guarded
+def test_last_rankers_whose_names_start_like_a_summary_word_are_kept():
+    for last in (b"Nancy", b"Count Basie", b"Mean Girls", b"Nadia"):
+        data = b"Voter,Alice,Bob,Carol\nPaul,1,2,3\nRita,2,1,3\nSam,3,1,2\n" + last + b",1,3,2\n"
+        assert len(read_preferences(data).to_lists()) == 4, last
+    lines = b"ranking\nApple>Banana>Nectarine\nBanana>Apple>Nectarine\nNectarine>Apple>Banana\n"
+    assert len(read_preferences(lines).to_lists()) == 3
+
+
+def test_a_summary_row_is_cut_under_a_name_column_too():
+    data = b"Name,Alice,Bob,Carol\nPaul,1,2,3\nRita,2,1,3\nSam,3,1,2\nMedian,2,1,3\n"
+    assert read_preferences(data).ranker_names == ("Paul", "Rita", "Sam")
+
+
+def test_items_named_like_judges_or_row_numbers_stay_items():
+    assert read_preferences(b"Voter,Doctor,Teacher,Nurse,Police\nann,1,2,,\nbob,,1,2,\n"
+                            b"cid,2,3,1,\ndan,,1,,2\n").item_names == (
+        "Doctor", "Teacher", "Nurse", "Police")
+    votes = b"Voter,Yes,No,Maybe,Abstain\nPaul,1,2,,\nRita,,1,2,\nSam,2,,,1\nTom,,,1,2\n"
+    assert read_preferences(votes).item_names == ("Yes", "No", "Maybe", "Abstain")
+    assert read_preferences(b"Voter,en,de,fr,no\nPaul,1,2,3,4\nRita,2,1,4,3\n"
+                            b"Sam,3,4,1,2\n").item_names == ("en", "de", "fr", "no")
+
+
+def test_a_team_beside_a_player_is_still_refused_as_either_competitor():
+    error = refusal(b"Match,Rank,Team,Player\nM1,1,Lions,Smith\nM1,2,Tigers,Jones\n"
+                    b"M1,3,Bears,Brown\nM2,1,Tigers,Jones\nM2,2,Bears,Lee\nM2,3,Lions,Smith\n")
+    assert "'Team', 'Player' could each name what is ranked" in error.reason
+
+
+def test_a_user_beside_a_model_is_not_ranked_as_a_competitor():
+    data = (b"Round,User,Model,Score\n1,ann,gpt,7\n1,bob,llama,5\n1,cid,claude,8\n"
+            b"2,ann,llama,4\n2,bob,claude,9\n2,cid,gpt,6\n")
+    try:
+        prefs = read_preferences(data)
+    except PreferenceFormatError:
+        return
+    assert "ann" not in prefs.item_names
+
+
+def test_an_office_that_never_changes_within_a_ranking_is_no_contest():
+    data = (b"Respondent,Office,Option,Rank\nann,London,Remote,1\nann,London,Hybrid,2\n"
+            b"ann,London,Onsite,3\nbob,Paris,Hybrid,1\nbob,Paris,Remote,2\nbob,Paris,Onsite,3\n")
+    assert read_preferences(data).to_lists(names=True)[1] == ["Hybrid", "Remote", "Onsite"]
+
+
+def test_ends_named_beside_bare_numbers_are_not_guessed():
+    # 'Worst, 4, 2, Best': the numbers may count from either end
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(b"Respondent,Apple,Banana,Cherry,Fig,Elder\n"
+                         b"ann,Worst,4,2,Best,3\nbob,Best,2,3,4,Worst\n")
+
+
+def test_a_best_worst_choice_marked_best_and_worst_is_refused():
+    error = refusal(b"Respondent,Apple,Banana,Cherry,Fig\nann,Best,,,Worst\n"
+                    b"bob,,Best,Worst,\ncid,Worst,,,Best\n")
+    assert "best-worst" in error.reason

@@ -1095,7 +1095,8 @@ def _is_number(text: str) -> bool:
 _SCALE_WORDS = frozenset({
     "most", "least", "very", "somewhat", "not", "extremely", "slightly", "moderately",
     "fairly", "quite", "highly", "important", "preferred", "likely", "unlikely", "satisfied",
-    "dissatisfied", "agree", "disagree", "neutral", "useful", "relevant", "interested"})
+    "dissatisfied", "agree", "disagree", "neutral", "useful", "relevant", "interested",
+    "best", "worst"})
 
 
 def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:

@@ -174,12 +174,17 @@ _CONTEST_TITLES = frozenset({"contest", "contestname", "contestid", "office", "o
 def _refuse_several_contests(header: Sequence[str], cells: np.ndarray, keys: Sequence[int],
                              line: np.ndarray) -> None:
     """Refuse a cast vote record of several contests (``Contest``: ``Mayor``, ``Council``)
-    read one ranking per ballot: each ranking would mix the candidates of every contest."""
+    read one ranking per ballot: each ranking would mix the candidates of every contest. A
+    column that never changes within one ballot (a respondent's ``Office``) mixes nothing."""
+    joined = cells[:, keys[0]]
+    for k in keys[1:]:
+        joined = joined + "\x00" + cells[:, k]
     for j, title in enumerate(header):
         if j in keys or normalise(title) not in _CONTEST_TITLES:
             continue
         contests = pd.unique(cells[:, j][cells[:, j] != ""])
-        if len(contests) >= 2:
+        within = pd.DataFrame({"ballot": joined, "contest": cells[:, j]})
+        if len(contests) >= 2 and (within.groupby("ballot")["contest"].nunique() > 1).any():
             raise PreferenceFormatError(
                 f"This file holds {len(contests)} contests in '{title}' "
                 f"({quote_list(contests, 3)}): their candidates are different items, and one "

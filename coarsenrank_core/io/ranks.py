@@ -124,12 +124,13 @@ _END_CELL_WHOLE = re.compile(rf"^(?:{END_CELL.pattern})\Z", re.IGNORECASE)
 
 def with_end_words(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     """The ranks, with cells that name an end of the order read as places where the rest of
-    their row is numbered (``Most preferred, Second, Third, Least preferred``).
+    their row is numbered by ordinals (``Most preferred, Second, Third, Least preferred``).
 
     A top word (``Most preferred``, ``Best``) is place 1 and a bottom word (``Least
     preferred``, ``Last``) the place after every other in its row. A row is read so only
-    when it numbers some other place, names each end at most once and, beside a top word,
-    holds no place 1; elsewhere the cells stay NaN. A best-worst choice, which marks only its
+    when it numbers some other place by an ordinal (``2nd``, ``Second``: a bare ``2`` might
+    count from either end), names each end at most once and, beside a top word, holds no
+    place 1; elsewhere the cells stay NaN. A best-worst choice, which marks only its
     two ends, is not a ranking of the items between them.
     """
     unread = ~np.isfinite(ranks)
@@ -141,7 +142,10 @@ def with_end_words(cells: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     top[unread] = found["top"].notna().to_numpy()
     bottom[unread] = found["bottom"].notna().to_numpy()
     numbered = np.where(np.isfinite(ranks), ranks, 0)
-    readable = (top.sum(axis=1) <= 1) & (bottom.sum(axis=1) <= 1) & \
+    # a bare number beside the ends may count from either ('Worst, 4, 2, Best'); '2nd' or
+    # 'Second' counts from the best
+    bare = np.asarray(is_plain_number(cells), dtype=bool) & (numbered > 0)
+    readable = (top.sum(axis=1) <= 1) & (bottom.sum(axis=1) <= 1) & ~bare.any(axis=1) & \
         (numbered >= 2).any(axis=1) & ~(top.any(axis=1) & (numbered == 1).any(axis=1))
     ranks = ranks.copy()
     ranks[top & readable[:, None]] = 1.0

@@ -47,6 +47,10 @@ _PLACE_TITLES = frozenset({"pos", "posn", "rk", "rnk", "plc", "placing", "placem
 #: one naming the competitor (``Rider``, ``Driver``), that one is ranked.
 _SIDE_OF_COMPETITOR = frozenset({"team", "constructor", "manufacturer", "car", "boat", "crew",
                                  "squad"})
+#: Competitors who race for a team or in a vehicle: beside it, the one ranked. (A player's
+#: team may be what a match ranks.)
+_RACERS = frozenset({"rider", "driver", "cyclist", "jockey", "pilot", "racer", "sailor",
+                     "rower", "skier", "skater", "swimmer", "runner", "athlete"})
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
 #: Titles that name a person without saying who they are: in a results table (an event and
@@ -296,9 +300,13 @@ def results_plan(table: Table, file_name: str | None = None,
     unique = {j: bool(pd.Series(body[:, j], dtype=object).is_unique) for j in filled}
     # a plain "Name" beside an event and a result achieved (a heat's times) is the competitor
     in_event = _joined(body[:, events]) + "\x00"
-    # and so is a 'Student' or 'Participant' named once per event: a rater ranks several
+    # and so is a 'Student' or 'Participant' named once per event, where no column names a
+    # competitor or an item ('Model'): a rater ranks several
+    named = any(role_base(keys[j], COMPETITOR_WORDS) is not None for j in filled
+                if j not in events)
     plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES or (
-        keys[j] in _PEOPLE and pd.Series(in_event + body[:, j], dtype=object).is_unique)} \
+        keys[j] in _PEOPLE and not named
+        and pd.Series(in_event + body[:, j], dtype=object).is_unique)} \
         if any(_achieved(header[j]) for j in filled if j not in events) else set()
     for j in filled:
         own = find_roles([header[j]], PREFERENCE_ROLES)
@@ -749,7 +757,8 @@ def _competitor_column(body: np.ndarray, event: int, titled: list[int], keys: li
                 "--lists EVENT COLUMN), or title it as an event ('heat').")
     found = {j: role_base(keys[j], COMPETITOR_WORDS) for j in once}
     bases = {b[0] for b in found.values() if b is not None}
-    if len(bases - _SIDE_OF_COMPETITOR) == 1:  # a rider beside the team they ride for
+    if len(bases - _SIDE_OF_COMPETITOR) == 1 and bases - _SIDE_OF_COMPETITOR <= _RACERS:
+        # a rider beside the team they ride for
         once = [j for j in once if (found[j] or ("",))[0] not in _SIDE_OF_COMPETITOR]
         bases -= _SIDE_OF_COMPETITOR
     if len(bases) > 1:

@@ -70,17 +70,22 @@ _REDCAP_FIELDS = re.compile(r"redcap_\w+|\w+_complete|\w+_timestamp")
 # the ranker; and a bare row number ('No.', 'S.No.').
 _ROW_IDS = re.compile(r"(battle|game|match|question|conversation|row|record|entry|pair|"
                       r"comparison|cvr|castvoterecord)(id|no|number|#)?|ballot(id|no|number|#)|"
-                      r"index|tstamp|no|nr|number|serial(no|number)?|sno|slno")
-# A bare 'Ballot' column is a per-row id when it numbers the rows; else it holds the ballots.
-_BALLOT = "ballot"
+                      r"index|tstamp")
+# Titles of a column that is a per-row id when it numbers the rows ('No.', a bare 'Ballot');
+# else it holds ballots, or is an item ('No' beside 'Yes').
+_ROW_NUMBERS = frozenset({"ballot", "no", "nr", "number", "serial", "serialno",
+                          "serialnumber", "sno", "slno"})
+# Who judged, in words that also name things ranked (a career, a pen): the ranker only where
+# the column does not hold ranks beside the items' columns.
+_RANKER_UNLESS_RANKS = frozenset({"marker", "teacher", "moderator", "tutor", "instructor",
+                                  "adjudicator"})
 # Ranker columns by priority: explicit ranker words, respondent ids, e-mails, names.
 _RANKER_PRIORITY = (
     frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
                "annotatorid", "worker", "workerid", "judge", "grader", "student", "studentid",
                "user", "userid", "participant", "participantid", "respondent", "who",
                "pupil", "reviewer", "juror", "panelist", "panellist", "assessor", "examiner",
-               "taster", "evaluator", "marker", "teacher", "moderator", "tutor", "instructor",
-               "adjudicator"}),
+               "taster", "evaluator"}),
     frozenset({"respondentid", "responseid", "id", "#", "responsenumber"}),
     frozenset({"email", "emailaddress", "recipientemail", "e-mail"}),
     frozenset({"name", "fullname", "username", "rankername", "votername", "ratername"}),
@@ -620,7 +625,7 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             # field (a click count) never is one
             skipped[j] = "survey metadata"
         elif any(_ROW_IDS.fullmatch(k) for k in keys) or (
-                _BALLOT in keys and _numbers_rows(prepared, j)):
+                keys & _ROW_NUMBERS and _numbers_rows(prepared, j)):
             skipped[j] = "a per-row id, not a ranker"
         elif grid_item:
             continue  # an item of a question's grid, whatever the item's name
@@ -628,6 +633,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
         elif j in item_ranks:
             continue  # holds ranks like the item columns beside it: an item, whatever its title
+        elif keys & _RANKER_UNLESS_RANKS:
+            rankers[j] = 0
         elif (person := person_title(prepared.label(j))) is not None:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
@@ -692,10 +699,13 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
 
 
 def _numbers_rows(prepared: Prepared, column: int) -> bool:
-    """Whether ``column`` holds a different whole number on every row below the titles."""
+    """Whether ``column`` numbers the rows below the titles: a whole number on each, rising
+    from row to row (an item's ranks go up and down)."""
     cells = pd.Series(prepared.table.cells[prepared.start:, column], dtype=object) \
         if column < prepared.table.width else pd.Series([], dtype=object)
-    return bool(len(cells)) and bool(cells.str.fullmatch(r"\d+").all()) and cells.is_unique
+    if len(cells) < 2 or not cells.str.fullmatch(r"\d{1,15}").all():
+        return False
+    return bool((np.diff(cells.astype(np.int64).to_numpy()) > 0).all())
 
 
 def _constant_column(prepared: Prepared, column: int) -> bool:
@@ -808,10 +818,13 @@ def _whole(text: str) -> bool:
 #: The label of a row that sums up the rows above it (``Total``, ``Average``, ``Median``,
 #: ``No. of 1st places``, ``Overall``); given names (``Max``, ``Min``) are not among them.
 _SUMMARY_LABEL = re.compile(
-    r"(?:grand\s+|sub)?totals?\b|sum\b|sum\s+of\b|averages?\b|avg\b|mean\b|median\b|"
-    r"count\b|n\s*[:=]?\s*\d*|answered\b|skipped\b|(?:total\s+)?responses\b|"
-    r"(?:no\.?|number|\#)\s*of\b|%|percent|std\b|stdev\b|sd\b|standard\s+deviation\b|"
-    r"variance\b|overall\b|consensus\b", re.IGNORECASE)
+    r"\s*(?:(?:(?:grand\s+|sub)?totals?|sum|averages?|avg|mean|median|count|n|answered|skipped|"
+    r"std|stdev|sd|standard\s+deviation|variance|overall|consensus)"
+    # what is summed up, and the figure: 'Average rank', 'Total responses: 4', 'Mean (all)'
+    r"(?:\s+(?:of\s+)?(?:ranks?|scores?|points|responses|respondents|votes|places|all))?"
+    r"(?:\s*\([^)]*\))?\s*[:=]?\s*[\d.,%]*"
+    r"|(?:no\.?|number|\#|count|share|%)\s*of\s+\S.*|%.*|percent(?:age)?\b.*)\s*",
+    re.IGNORECASE)
 
 
 def without_summary_rows(table: Table) -> tuple[Table, str | None]:
@@ -827,14 +840,14 @@ def without_summary_rows(table: Table) -> tuple[Table, str | None]:
     first = np.where(filled.any(axis=1), filled.argmax(axis=1), -1)
     end = len(table)
     while end > 3 and first[end - 1] >= 0 and \
-            _SUMMARY_LABEL.match(table.cells[end - 1, first[end - 1]]):
+            _SUMMARY_LABEL.fullmatch(table.cells[end - 1, first[end - 1]]):
         end -= 1
     if end == len(table) or len(set(first[end:].tolist())) > 1:
         return table, None
     # an item's name recurs in the rows above ('Sum 41' ranked by others); a label does not
     found = table.cells[np.arange(end, len(table)), first[end:]]
-    column = table.cells[:end, first[end]]
-    if any(_SUMMARY_LABEL.match(c) for c in pd.unique(column) if c) or \
+    column = table.cells[1:end, first[end]]  # below the header ('Name', 'No.')
+    if any(_SUMMARY_LABEL.fullmatch(c) for c in pd.unique(column) if c) or \
             np.isin(found, table.cells[:end]).any():
         return table, None
     labels = [f"'{label}' (row {line})" for label, line in zip(found, table.lines[end:])]
