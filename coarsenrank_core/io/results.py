@@ -302,10 +302,10 @@ def results_plan(table: Table, file_name: str | None = None,
     in_event = _joined(body[:, events]) + "\x00"
     # and so is a 'Student' or 'Participant' named once per event, where no column names a
     # competitor or an item ('Model'): a rater ranks several
-    named = any(role_base(keys[j], COMPETITOR_WORDS) is not None for j in filled
-                if j not in events)
+    competitor_titled = any(role_base(keys[j], COMPETITOR_WORDS) is not None
+                            for j in filled if j not in events)
     plain_names = {j for j in filled if keys[j] in _PLAIN_NAMES or (
-        keys[j] in _PEOPLE and not named
+        keys[j] in _PEOPLE and not competitor_titled
         and pd.Series(in_event + body[:, j], dtype=object).is_unique)} \
         if any(_achieved(header[j]) for j in filled if j not in events) else set()
     for j in filled:
