@@ -264,3 +264,39 @@ def test_a_best_worst_choice_marked_best_and_worst_is_refused():
     error = refusal(b"Respondent,Apple,Banana,Cherry,Fig\nann,Best,,,Worst\n"
                     b"bob,,Best,Worst,\ncid,Worst,,,Best\n")
     assert "best-worst" in error.reason
+
+
+# ------------------------------------------------------------- model evaluations
+def test_alpacaevals_generator_and_generator_2_are_the_sides():
+    import json
+
+    rows = [{"instruction": "Q1", "output_1": "text a", "generator": "gpt4", "output_2": "x",
+             "generator_2": "mine", "annotator": "weighted", "preference": 1.0},
+            {"instruction": "Q2", "output_1": "text b", "generator": "gpt4", "output_2": "y",
+             "generator_2": "mine", "annotator": "weighted", "preference": 2.0},
+            {"instruction": "Q3", "output_1": "text c", "generator": "gpt4", "output_2": "z",
+             "generator_2": "mine", "annotator": "weighted", "preference": 1.25}]
+    prefs = read_preferences(json.dumps(rows).encode())
+    assert prefs.item_names == ("gpt4", "mine")
+    assert sorted(prefs.weights.tolist()) == [0.25, 0.75, 1.0, 1.0]
+
+
+def test_mt_benchs_two_games_of_a_pair_are_read_together():
+    import json
+
+    rows = [{"question_id": 81, "model_1": "gpt-4", "model_2": "vicuna", "g1_winner": "model_1",
+             "g2_winner": "model_1", "judge": "gpt-4-pair"},
+            {"question_id": 81, "model_1": "gpt-3.5", "model_2": "vicuna", "g1_winner": "tie",
+             "g2_winner": "model_1", "judge": "gpt-4-pair"},
+            {"question_id": 82, "model_1": "vicuna", "model_2": "gpt-3.5", "g1_winner": "model_2",
+             "g2_winner": "model_2", "judge": "gpt-4-pair"}]
+    result = read_file("\n".join(json.dumps(r) for r in rows).encode())
+    assert result.preferences.to_lists(names=True) == [
+        ["gpt-4", "vicuna"], [frozenset({"gpt-3.5", "vicuna"})], ["gpt-3.5", "vicuna"]]
+    assert any("a tie where they disagree (1 of 3 rows)" in n for n in result.report.notes)
+
+
+def test_judges_as_columns_are_refused_with_the_transpose_fix():
+    error = refusal(b"Finalist,Judge Adams,Judge Baker,Judge Chen\nEssay A,1,2,1\n"
+                    b"Essay B,2,1,3\nEssay C,3,3,2\n")
+    assert "titled as judges" in error.reason and "Transpose" in error.fix

@@ -54,7 +54,7 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
     "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
                        "hometeam", "player1", "playera", "team1", "teama", "competitor1",
                        "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
-                       "generator1", "systema", "aff", "affteam", "affirmative",
+                       "generator1", "generator", "systema", "aff", "affteam", "affirmative",
                        "affirmativeteam", "gov", "government", "proposition",
                        *_sides("left", "a")}),
     "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",

@@ -576,6 +576,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     file.layout_chosen = format != "auto"
+    if fmt.id == "ranks" and format == "auto":
+        _refuse_judges_as_items(file.ranks_prepared, file.options)
     if fmt.id == "ranks" and file.options.one_is_best:
         _refuse_direction_said(file)
     # a results table is asked first: only its plain "Name" of a competitor (beside an
@@ -1150,6 +1152,29 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
             "1, 2, 3 ... (1 the best) or 1st, 2nd, 3rd ..., or replace every label by its "
             "place in a spreadsheet; then load the file with the layout 'item columns "
             "holding ranks'.")
+
+
+#: Words of a column title naming who judged: columns so titled are judges, not items.
+_JUDGE_WORDS = frozenset({"judge", "rater", "marker", "reviewer", "examiner", "assessor",
+                          "grader", "annotator", "juror", "panelist", "panellist", "evaluator",
+                          "critic", "voter"})
+
+
+def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
+    """Refuse a table of ranks whose item columns are all titled as judges (``Judge Adams``,
+    ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
+    would be ranked."""
+    from .content import title_words
+
+    labels = [prepared.label(j) for j in item_columns(prepared, options)]
+    if len(labels) < 2 or not all(_JUDGE_WORDS & set(title_words(t)) for t in labels):
+        return
+    raise PreferenceFormatError(
+        f"The item columns are titled as judges ({quote_list(labels, 3)}): each column is "
+        "probably one judge's ranking of the rows, and read row by row the judges would be "
+        "ranked in place of what they judged.", row=int(prepared.table.lines[0]),
+        fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
+            "so that each judge is a row and each item a column, and load it again.")
 
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:

@@ -85,8 +85,11 @@ def pairwise_columns(header: list[str]) -> Coding | None:
             label = next((j for j, k in enumerate(keys) if k.endswith("winner")
                           and j not in siblings), None)
         if siblings is not None and label is not None and label not in siblings:
+            # MT-Bench's second game of a pair, the answers' order swapped: 'g2_winner'
+            again = (keys.index("g2" + keys[label][2:]) if keys[label].startswith("g1")
+                     and "g2" + keys[label][2:] in keys else None)
             return {"mode": "label", "a": siblings[0], "b": siblings[1], "label": label,
-                    "tie": tie}
+                    "tie": tie, **({"label2": again} if again is not None else {})}
     if "left" in roles and "right" in roles:
         a, b = roles["left"], roles["right"]
         for role in ("winner", "label"):
@@ -265,6 +268,9 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     elif mode == "label":
         drawn = (np.zeros(len(a), dtype=bool) if coding.get("tie") is None else
                  _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
+        if coding.get("label2") is not None:
+            cells, note = _both_games(cells, coding["label"], coding["label2"], first)
+            notes.append(note)
         b_won, tied, unfinished = label_outcomes(a, b, cells[:, coding["label"]], drawn, line,
                                                  first, coding["label"], a_col, b_col)
         if unfinished.any():
@@ -354,10 +360,28 @@ def _second_share(labels: np.ndarray, header: Sequence[str], a_col: int,
     return np.asarray(values[codes] - 1.0, dtype=float)
 
 
+def _both_games(cells: np.ndarray, label: int, again: int, header: Sequence[str]
+                ) -> tuple[np.ndarray, str]:
+    """The cells with the winner of the pair's two games (MT-Bench's ``g1_winner`` and
+    ``g2_winner``, the answers' order swapped in the second) in the first's column: the
+    winner both name, else a tie, as FastChat counts a judge who changes its mind."""
+    first, second = cells[:, label], cells[:, again]
+    agree = np.array([normalise(str(x)) == normalise(str(y)) for x, y in zip(first, second)],
+                     dtype=bool)
+    cells = cells.copy()
+    cells[:, label] = np.where(agree, first, "tie")
+    names = (column_label(header, label), column_label(header, again))
+    return cells, (f"Read '{names[0]}' and '{names[1]}' (the pair judged twice, the answers' "
+                   f"order swapped) together: a tie where they disagree "
+                   f"({int((~agree).sum())} of {len(agree)} rows)")
+
+
 def _one_and_two(left_key: str, right_key: str) -> bool:
     """Whether two sides' normalised titles end in 1 and 2 (or a and b): ``output_1``,
-    ``output_2``, whose winner may be written 1 or 2."""
-    return left_key.endswith(("1", "a")) and right_key.endswith(("2", "b"))
+    ``output_2``, whose winner may be written 1 or 2; or the first side's title is the
+    second's without its 2 (AlpacaEval's ``generator`` and ``generator_2``)."""
+    return (left_key.endswith(("1", "a")) and right_key.endswith(("2", "b"))
+            or right_key == left_key + "2")
 
 
 def _refuse_flag_sides(a: np.ndarray, b: np.ndarray, line: np.ndarray,

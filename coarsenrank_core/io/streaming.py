@@ -189,7 +189,8 @@ class _Coding:
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
         coding = pairwise_columns(header)
-        if coding is None or coding["mode"] not in ("winner", "label", "flags"):
+        if coding is None or coding["mode"] not in ("winner", "label", "flags") or \
+                coding.get("label2") is not None:  # two games' winners: the table reader's
             found = quote_list(c for c in header if c)
             raise PreferenceFormatError(
                 "Reading in chunks needs a pairwise file with a 'winner' and a 'loser' column, "
