@@ -300,3 +300,30 @@ def test_judges_as_columns_are_refused_with_the_transpose_fix():
     error = refusal(b"Finalist,Judge Adams,Judge Baker,Judge Chen\nEssay A,1,2,1\n"
                     b"Essay B,2,1,3\nEssay C,3,3,2\n")
     assert "titled as judges" in error.reason and "Transpose" in error.fix
+
+
+# ------------------------------------------------------------- columns beside the ranks
+def test_a_total_or_age_column_beside_the_ranks_is_skipped():
+    for title, cells in ((b"Total", (b"10", b"10", b"10")), (b"Age", (b"34", b"27", b"51"))):
+        rows = (b"Anna,1,3,2,4,", b"Ben,2,1,4,3,", b"Cem,1,2,3,4,")
+        data = b"Respondent,Paris,Berlin,Rome,Madrid," + title + b"\n" + b"".join(
+            r + c + b"\n" for r, c in zip(rows, cells))
+        result = read_file(data)
+        assert result.preferences.item_names == ("Paris", "Berlin", "Rome", "Madrid"), title
+        assert result.preferences.to_lists(names=True)[0] == ["Paris", "Rome", "Berlin", "Madrid"]
+
+
+def test_notes_beside_the_ranks_are_skipped_untitled_or_titled_in_german():
+    for title in (b"", b"Anmerkung"):
+        data = (b"Respondent,Paris,Berlin,Rome,Madrid," + title + b"\n"
+                b"Anna,1,3,2,4,called back later\nBen,2,1,4,3,\nCem,1,2,3,4,was everywhere\n")
+        assert read_preferences(data).item_names == ("Paris", "Berlin", "Rome", "Madrid")
+
+
+def test_item_names_holding_a_semicolon_stay_whole_in_a_wide_table():
+    data = (b"Name,Top pick,Runner-up,Third\nAnna,\"Salt; vinegar\",Cheese & onion,Paprika\n"
+            b"Ben,\"Salt; vinegar\",Paprika,Cheese & onion\n"
+            b"Cem,Paprika,\"Salt; vinegar\",Cheese & onion\n")
+    prefs = read_preferences(data)
+    assert prefs.item_names == ("Salt; vinegar", "Cheese & onion", "Paprika")
+    assert len(prefs.to_lists()) == 3

@@ -23,7 +23,7 @@ from .content import NUMBERED_LIST
 from .notation import written_ranks
 from .options import ReadOptions
 from .survey import Prepared, asks_for_ranking
-from .tables import multiline_error, padded
+from .tables import Table, multiline_error, padded
 from .wide import item_columns
 
 __all__ = ["ranking_column", "read_cell"]
@@ -165,6 +165,9 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
         separator = list_separator(values.iloc[1:])
         if separator == " " and len(values) > 3 and values.iloc[1:].nunique() == 1:
             continue  # one phrase on every row ('Box Score', a link's text): no ranking
+        if separator is not None and options.item_columns is None and \
+                _whole_cells_elsewhere(table, j, columns, values, separator):
+            continue  # 'Salt; vinegar' also a whole place of another column: an item's name
         if separator is not None:
             first_splits = list_separator(values.iloc[:1]) == separator
             # beside other columns, names ('Cara Singh', 'ENG 101 A') keep one order; lines
@@ -183,6 +186,16 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     if len(candidates) != 1:
         return None
     return candidates[0]
+
+
+def _whole_cells_elsewhere(table: Table, column: int, columns: list[int], values: pd.Series,
+                          separator: str) -> bool:
+    """Whether a cell of ``column`` holding ``separator`` is also a whole cell of another of
+    the ``columns`` (places of a wide table whose item names hold the separator)."""
+    split = values.iloc[1:]
+    split = split[split.str.contains(re.escape(separator), regex=True)].unique()
+    others = [k for k in columns if k != column and k < table.width]
+    return bool(len(split) and others) and bool(np.isin(split, table.cells[:, others]).any())
 
 
 #: Titles naming a column of lists (``Ballot``, ``Preferences``, ``Votes``, ``Order``).

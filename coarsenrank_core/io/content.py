@@ -57,7 +57,13 @@ _METADATA_PHRASES = (
 # free-text questions asked beside the ranking: their answers are never items
 _COMMENT_WORDS = frozenset({"comment", "comments", "remark", "remarks", "feedback", "notes",
                             "note", "suggestion", "suggestions", "anything", "explain", "why",
-                            "reason", "commentaires", "kommentar", "comentarios"})
+                            "reason", "commentaires", "kommentar", "comentarios",
+                            # the same in French, German, Spanish, Italian, Portuguese, Dutch
+                            "commentaire", "remarque", "remarques", "kommentare", "anmerkung",
+                            "anmerkungen", "bemerkung", "bemerkungen", "notiz", "notizen",
+                            "comentario", "observaciones", "observacion", "nota", "notas",
+                            "commento", "commenti", "osservazioni", "observacoes",
+                            "opmerking", "opmerkingen"})
 _METADATA_TITLES = frozenset(re.sub(r"\s+", "", p) for p in _METADATA_PHRASES)
 # PsychoPy, jsPsych and similar experiment logs: loop counters, key presses, response times
 _COUNTER = re.compile(

@@ -79,6 +79,12 @@ _ROW_NUMBERS = frozenset({"ballot", "no", "nr", "number", "serial", "serialno",
 # the column does not hold ranks beside the items' columns.
 _RANKER_UNLESS_RANKS = frozenset({"marker", "teacher", "moderator", "tutor", "instructor",
                                   "adjudicator"})
+# Titles of what a survey asks about who answered (not ranks: such a column holding ranks
+# beside the items' is an item).
+_ABOUT_RESPONDENT = frozenset({"age", "agegroup", "gender", "sex", "city", "country", "region",
+                               "state", "zip", "zipcode", "postcode", "postalcode",
+                               "occupation", "income", "education", "yearofbirth",
+                               "birthyear", "nationality"})
 # Ranker columns by priority: explicit ranker words, respondent ids, e-mails, names.
 _RANKER_PRIORITY = (
     frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
@@ -635,6 +641,10 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif keys & _RANKER_UNLESS_RANKS:
             rankers[j] = 0
+        elif _SUMMARY_LABEL.fullmatch(prepared.label(j)):
+            skipped[j] = "a summary of the other columns, not an item"
+        elif keys & _ABOUT_RESPONDENT:
+            skipped[j] = "about who answered, not an item"
         elif (person := person_title(prepared.label(j))) is not None:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
@@ -643,6 +653,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "an id, not items"
         elif comment_title(prepared.label(j)):
             skipped[j] = "another question"
+        elif not own and prepared.header is not None and _free_text(prepared, j):
+            skipped[j] = "untitled notes, not an item"
     _classify_by_content(prepared, skipped, rankers, count)
     for j in [j for j in rankers if len(rankers) > 1 and _blank_column(prepared, j)]:
         del rankers[j]  # an e-mail column nobody filled in names nobody
@@ -696,6 +708,21 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
     for j in apart:
         header[j] = f"{prepared.questions[j]} [{header[j]}]"
     return header
+
+
+def _free_text(prepared: Prepared, column: int) -> bool:
+    """Whether the filled cells of ``column`` are notes: words with spaces, never a rank or
+    a name with its rank (``Apple 2nd``) and never found in another column (as an item
+    placed there would be)."""
+    if column >= prepared.table.width:
+        return False
+    body = prepared.table.cells[prepared.start:]
+    cells = pd.Series(body[:, column], dtype=object)
+    filled = cells[cells != ""]
+    others = np.delete(body, column, axis=1)
+    return bool(len(filled)) and bool(filled.str.contains(r"\w\s+\w").all()) and \
+        not any(looks_like_rank(c) or name_without_rank(c) is not None for c in filled) and \
+        not np.isin(filled.to_numpy(), others).any()
 
 
 def _numbers_rows(prepared: Prepared, column: int) -> bool:
