@@ -327,3 +327,11 @@ def test_item_names_holding_a_semicolon_stay_whole_in_a_wide_table():
     prefs = read_preferences(data)
     assert prefs.item_names == ("Salt; vinegar", "Cheese & onion", "Paprika")
     assert len(prefs.to_lists()) == 3
+
+
+def test_rows_saved_in_two_encodings_are_each_read_in_their_own():
+    utf8 = "Voter,1st,2nd,3rd\nAna,Café,Crème brûlée,Tiramisù\nBen,Crème brûlée,Café,Tiramisù\n"
+    cp1252 = "Cal,Tiramisù,Café,Crème brûlée\nDan,Café,Tiramisù,Crème brûlée\n"
+    prefs = read_preferences(utf8.encode("utf-8") + cp1252.encode("cp1252"))
+    assert prefs.item_names == ("Café", "Crème brûlée", "Tiramisù")
+    assert len(prefs.to_lists()) == 4

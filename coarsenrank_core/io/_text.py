@@ -103,6 +103,9 @@ def decode(data: bytes, encoding: str | None = None) -> str:
                 text = data.decode(enc)
                 break
             except UnicodeDecodeError as exc:
+                if enc == "utf-8" and not data[:exc.start].isascii():
+                    text = _decoded_by_line(data)  # UTF-8 before the bad byte: rows joined
+                    break
                 if bom:
                     shown = bom.upper().removesuffix("-SIG")
                     raise PreferenceFormatError(
@@ -120,6 +123,22 @@ def decode(data: bytes, encoding: str | None = None) -> str:
             "do not have.", row=line, fix=BINARY_FIX + " Use the 'CSV UTF-8' option if "
             "offered.")
     return text
+
+
+def _decoded_by_line(data: bytes) -> str:
+    """Text whose lines were saved in two encodings (exports appended to one another): each
+    line as UTF-8 when it is valid UTF-8, else as Windows-1252 (Latin-1 for its five
+    undefined bytes)."""
+    lines = []
+    for line in data.split(b"\n"):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            try:
+                lines.append(line.decode("cp1252"))
+            except UnicodeDecodeError:
+                lines.append(line.decode("latin-1"))
+    return "\n".join(lines)
 
 
 _ASCII_CONTROLS = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
