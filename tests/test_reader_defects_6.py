@@ -335,3 +335,13 @@ def test_rows_saved_in_two_encodings_are_each_read_in_their_own():
     prefs = read_preferences(utf8.encode("utf-8") + cp1252.encode("cp1252"))
     assert prefs.item_names == ("Café", "Crème brûlée", "Tiramisù")
     assert len(prefs.to_lists()) == 4
+
+
+def test_a_table_of_scores_per_model_is_refused_with_the_transpose_fix():
+    for data in (b"Model/adapter,Mean win rate,MMLU - EM,BoolQ - EM\n"
+                 b"Llama 2 (70B),0.944,0.582,0.886\nLLaMA (65B),0.908,0.584,0.871\n"
+                 b"Falcon (40B),0.729,0.509,0.819\n",
+                 b"T,Model,Average,ARC,HellaSwag\nA,upstage/SOLAR,74.2,71.08,88.16\n"
+                 b"B,mistralai/Mixtral,72.7,70.14,87.55\nB,01-ai/Yi-34B,70.1,64.59,85.69\n"):
+        error = refusal(data)
+        assert "the rows are the items" in error.reason and "Transpose" in error.fix

@@ -351,6 +351,9 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
     if not named:
         return None
     found = quote_list(c for c in first if c)
+    if "item" in roles and "rank" not in roles and (
+            scores := _scores_per_item(source.prepared, source.table.lines[0])) is not None:
+        return scores
     if "score" in roles and "rank" not in roles and "winner" not in roles:
         reason = ("it looks like a ground truth (items with scores), not rankings. Load it as "
                   "the ground truth instead")
@@ -370,6 +373,37 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
         fix=_long_hint(source.prepared) or
         "Use one of the layouts described on this page (the example files show each). If "
         "these are item names rather than column titles, choose the wide format.")
+
+
+def _scores_per_item(prepared: Prepared, line: int) -> PreferenceFormatError | None:
+    """The error for a table of scores per item (a leaderboard, a results grid: ``Model,
+    MMLU, BoolQ`` with one row per model): a column titled as what competes, naming each row
+    once, beside two or more columns of numbers. Each number column ranks the rows; read
+    row by row, the measures would be ranked."""
+    from .columns import COMPETITOR_WORDS
+    from .content import title_words
+
+    if prepared.header is None or prepared.n_rows < 2:
+        return None
+    body = prepared.table.cells[prepared.start:]
+    names = [j for j in range(min(prepared.width, body.shape[1]))
+             if COMPETITOR_WORDS & set(title_words(prepared.label(j)))
+             and pd.Series(body[:, j], dtype=object).is_unique
+             and not is_plain_number(body[:, j]).any()]
+    numbers = [j for j in range(body.shape[1]) if j not in names
+               and is_plain_number(body[:, j]).mean() >= 0.9]
+    if not names or len(numbers) < 2:
+        return None
+    name = prepared.label(names[0])
+    return PreferenceFormatError(
+        f"Each row names a '{name}' and the columns hold its numbers on several measures "
+        f"({quote_list([prepared.label(j) for j in numbers], 3)}): the rows are the items, and "
+        "each column would be one ranking of them.", row=line,
+        fix=f"To rank the '{name}' entries by every measure, turn the table round in a "
+            "spreadsheet (copy it, then Paste Special > Transpose) so that each measure is a "
+            "row, and load it with the layout 'item columns holding ranks' (--format ranks), "
+            "with 'Rank numbers mean: 1 is the worst' (--one-is-worst) where a higher number is "
+            "better. A single measure is one ranking: load it as the ground truth.")
 
 
 def _long_hint(prepared: Prepared) -> str | None:
@@ -1197,6 +1231,8 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     numeric = uniques[present[number]]
     if counts[present[number]].sum() * 2 >= counts[present].sum():
         scores = not whole[number].all()
+        if scores and (per_item := _scores_per_item(prepared, prepared.table.lines[0])):
+            raise per_item
         long_hint = _long_hint(prepared)
         holds = ("one row per ranker and item, with that item's" if long_hint else
                  "one column per item with that item's")
