@@ -345,3 +345,13 @@ def test_a_table_of_scores_per_model_is_refused_with_the_transpose_fix():
                  b"B,mistralai/Mixtral,72.7,70.14,87.55\nB,01-ai/Yi-34B,70.1,64.59,85.69\n"):
         error = refusal(data)
         assert "the rows are the items" in error.reason and "Transpose" in error.fix
+
+
+def test_comparative_judgements_left_won_flag_says_which_script_won():
+    data = (b"Judge,Left Script,Right Script,Left Won\nMr Smith,Script 014,Script 022,1\n"
+            b"Mr Smith,Script 031,Script 014,0\nMs Ahmed,Script 022,Script 031,1\n")
+    assert read_preferences(data).to_lists(names=True) == [
+        ["Script 014", "Script 022"], ["Script 014", "Script 031"], ["Script 022", "Script 031"]]
+    # a home side's one win flag stays refused: a draw would read as an away win
+    with pytest.raises(PreferenceFormatError):
+        read_preferences(b"home_team,away_team,home_won\nA,B,1\nB,C,0\nC,A,0\n")

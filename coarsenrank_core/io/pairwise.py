@@ -155,7 +155,16 @@ def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | No
               f"{left}wins"})
     b = find({f"winner{right}", "winnerb", "winnermodelb", "bwins", "rightwins", "winnerright",
               f"{right}wins"})
+    if a is None and b is None and "left" in left and "right" in right:
+        # comparative judgement's one flag, 'Left Won': 1 the left script, 0 the right (a
+        # judge must choose; a home win flag is not this, a draw would read as an away win)
+        a = find({f"{side}{verb}" for side in ("left", left) for verb in _CHOSE})
+        return None if a is None else {"flag_a": a, "flag_b": None}
     return None if a is None or b is None else {"flag_a": a, "flag_b": b}
+
+
+#: Verbs of a side's one flag saying it was chosen (``Left Won``, ``left_chosen``).
+_CHOSE = ("won", "wins", "chosen", "selected", "preferred", "better", "picked")
 
 
 def _score_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
@@ -422,9 +431,11 @@ def _resolve_flags(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line:
                    header: Sequence[str] | None, coding: Coding) -> tuple[np.ndarray, np.ndarray]:
     """One 0/1 flag column per outcome: exactly one flag is set on each row."""
     a_won = _flags(cells[:, coding["flag_a"]], line, header, coding["flag_a"])
-    b_won = _flags(cells[:, coding["flag_b"]], line, header, coding["flag_b"])
     tie = (np.zeros(len(left), dtype=bool) if coding["tie"] is None else
            _flags(cells[:, coding["tie"]], line, header, coding["tie"]))
+    if coding["flag_b"] is None:  # the left side's one flag: else the right won
+        return ~a_won & ~tie, tie
+    b_won = _flags(cells[:, coding["flag_b"]], line, header, coding["flag_b"])
     bad = np.flatnonzero(a_won.astype(int) + b_won + tie != 1)
     if bad.size:
         i = int(bad[0])

@@ -189,8 +189,10 @@ class _Coding:
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
         coding = pairwise_columns(header)
-        if coding is None or coding["mode"] not in ("winner", "label", "flags") or \
-                coding.get("label2") is not None:  # two games' winners: the table reader's
+        # two games' winners (MT-Bench) or one side's flag ('Left Won'): the table reader's
+        table_only = coding is not None and (coding.get("label2") is not None or (
+            coding["mode"] == "flags" and coding["flag_b"] is None))
+        if coding is None or coding["mode"] not in ("winner", "label", "flags") or table_only:
             found = quote_list(c for c in header if c)
             raise PreferenceFormatError(
                 "Reading in chunks needs a pairwise file with a 'winner' and a 'loser' column, "
