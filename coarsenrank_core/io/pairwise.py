@@ -147,7 +147,7 @@ _HOME_WORDS = ("home",)
 _AWAY_WORDS = ("away", "visitor", "visitors", "road", "guest")
 
 
-def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int] | None:
+def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int | None] | None:
     """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
     def find(names: set[str]) -> int | None:
         return next((j for j, k in enumerate(keys) if k in names), None)
