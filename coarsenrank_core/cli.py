@@ -211,6 +211,17 @@ def _read(path: str, fmt: str | None, args=None):
         count_column=getattr(args, "count", None),
         one_is_best=not getattr(args, "one_is_worst", False),
         list_columns=tuple(args.lists) if getattr(args, "lists", None) else None)
+    if engine == "dask":
+        chosen = [flag for flag, name in (("--items", "items"), ("--ranker", "ranker"),
+                                          ("--count", "count"), ("--lists", "lists"),
+                                          ("--sheet", "sheet"))
+                  if getattr(args, name, None) is not None]
+        chosen += ["--one-is-worst"] if getattr(args, "one_is_worst", False) else []
+        if chosen:
+            raise _UsageError(f"--engine dask finds a pairwise file's columns by their titles "
+                              f"and does not take {', '.join(chosen)}: read the file without "
+                              "--engine dask, or title its columns winner,loser (or "
+                              "left,right,winner), ranker and count")
     try:
         if getattr(args, "stream", False):
             from .io import stream_pairwise

@@ -355,3 +355,58 @@ def test_comparative_judgements_left_won_flag_says_which_script_won():
     # a home side's one win flag stays refused: a draw would read as an away win
     with pytest.raises(PreferenceFormatError):
         read_preferences(b"home_team,away_team,home_won\nA,B,1\nB,C,0\nC,A,0\n")
+
+
+# ------------------------------------------------------------- files of any size
+def test_a_header_pasted_again_is_refused_in_chunks_and_behind_a_byte_order_mark(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    rows = "".join(f"m{k % 5},m{(k + 1) % 5}\n" for k in range(20))
+    plain = tmp_path / "again.csv"
+    plain.write_text("winner,loser\n" + rows + "winner,loser\n" + rows, encoding="utf-8")
+    with pytest.raises(PreferenceFormatError, match="repeats the first row") as info:
+        stream_pairwise(plain)
+    assert info.value.row == 22
+    marked = tmp_path / "bom.csv"
+    marked.write_bytes(("\ufeffwinner,loser\r\n" + rows + "\ufeffwinner,loser\r\n"
+                        + rows).encode("utf-8"))
+    for read in (read_file, stream_pairwise):
+        with pytest.raises(PreferenceFormatError, match="repeats the first row"):
+            read(marked)
+
+
+def test_quoted_prompts_over_several_lines_are_never_cut_between_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+    from coarsenrank_core.io.streaming import record_starts
+
+    lines = ["question_id,model_a,model_b,winner,prompt"]
+    for k in range(300):
+        prompt = f'"line one of {k}\nline two, with a comma\n""quoted"" line three"'
+        lines.append(f"q{k},m{k % 4},m{(k + 1) % 4},{'model_a' if k % 3 else 'tie'},{prompt}")
+    path = tmp_path / "prompts.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    whole = read_file(path).preferences
+    for chunk in (300, 777, 5000):
+        counted = stream_pairwise(path, chunk_bytes=chunk).preferences
+        assert float(counted.weights.sum()) == len(whole.to_lists()) == 300, chunk
+    data = path.read_bytes()
+    for start in record_starts(path, range(100, len(data), 997), block_bytes=1000):
+        assert data[start - 1:start] == b"\n" and data[:start].count(b'"') % 2 == 0
+
+
+def test_a_per_row_id_is_no_ranker_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = tmp_path / "train.csv"
+    path.write_text("id,model_a,model_b,winner_model_a,winner_model_b,winner_tie\n" + "".join(
+        f"{1000 + k},m{k % 3},m{(k + 1) % 3},1,0,0\n" for k in range(30)), encoding="utf-8")
+    result = stream_pairwise(path)
+    assert not result.preferences.has_rankers and result.report.ranker_column is None
+    assert read_file(path).preferences.has_rankers is False
+
+
+def test_the_dask_engine_refuses_corrections_it_would_ignore(tmp_path):
+    path = tmp_path / "battles.csv"
+    path.write_text("winner,loser,count\na,b,3\nb,c,1\n", encoding="utf-8")
+    with pytest.raises(PreferenceFormatError, match="count_column"):
+        read_file(path, engine="dask", options=ReadOptions(count_column=""))

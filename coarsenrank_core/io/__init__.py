@@ -5,6 +5,8 @@ This package is the only part of the engine that imports pandas.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
 from ._text import SourceLike
@@ -106,6 +108,16 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         if format not in ("auto", "pairwise"):
             raise PreferenceFormatError(f"The Dask engine reads pairwise files, not {format}.",
                                         fix="Choose the local engine for other layouts.")
+        given, default = options or ReadOptions(), ReadOptions()
+        chosen = [f.name for f in fields(ReadOptions)
+                  if getattr(given, f.name) != getattr(default, f.name)]
+        chosen += ["encoding"] if encoding else []
+        if chosen:  # never read past in silence: the counts would ignore the correction
+            raise PreferenceFormatError(
+                f"The Dask engine finds its columns by their titles and does not take the "
+                f"corrections {', '.join(chosen)}.",
+                fix="Read the file with the local engine, or title its columns winner,loser "
+                    "(or left,right,winner), ranker and count, in UTF-8.")
         return dask_pairwise(source, scheduler)
     if engine != "local":
         raise PreferenceFormatError(f"'{engine}' is not a reading engine.",

@@ -987,8 +987,12 @@ def _refuse_repeated_header(table: Table) -> None:
     if len(titles) < 2 or not (find_roles(titles, PREFERENCE_ROLES)
                                 or any(RANK_LABEL.fullmatch(c.strip()) for c in titles)):
         return
-    codes, _ = table.factorized  # one integer per distinct cell: rows compare fast
+    codes, uniques = table.factorized  # one integer per distinct cell: rows compare fast
     again = np.flatnonzero((codes[1:] == codes[0]).all(axis=1))
+    if not again.size and any(str(u).startswith("\ufeff") for u in uniques):
+        # each export began with a byte-order mark: the header again, behind one
+        plain = np.char.lstrip(table.cells.astype(str), "\ufeff")
+        again = np.flatnonzero((plain[1:] == plain[0]).all(axis=1))
     if again.size:
         raise PreferenceFormatError(
             f"This row repeats the first row's column titles ({quote_list(titles, 3)}): it "

@@ -15,7 +15,15 @@ from ._text import SourceLike
 from .arrow import ARROW_EXTENSIONS
 from .assembly import guard
 from .report import ReadResult
-from .streaming import _Coding, _csv_layout, _csv_range, _files, _is_arrow_file, _Reader
+from .streaming import (
+    _Coding,
+    _csv_layout,
+    _csv_range,
+    _files,
+    _is_arrow_file,
+    _Reader,
+    record_starts,
+)
 
 __all__ = ["dask_pairwise", "dask_client", "DASK_MISSING"]
 
@@ -86,8 +94,10 @@ def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[Piece]]:
     header, delimiter, start = _csv_layout(path)
     size = path.stat().st_size
     step = max(int(block_bytes), 1 << 10)
-    return header, [("csv", str(path), delimiter, len(header), lo, min(lo + step, size))
-                    for lo in range(start, max(size, start + 1), step)]
+    # each range starts a record: never inside a quoted cell over several lines
+    bounds = [start, *record_starts(path, range(start + step, size, step)), size]
+    return header, [("csv", str(path), delimiter, len(header), lo, hi)
+                    for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo or lo == start]
 
 
 def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
@@ -121,7 +131,8 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "key": empty if counts is None else counts.column("key").to_numpy(),
             "side": empty if counts is None else counts.column("side").to_numpy(),
             "weight": np.zeros(0) if counts is None else counts.column("weight").to_numpy(),
-            "rows": reader.rows, "self_pairs": reader.self_pairs,
+            "rows": reader.rows, "ranked_rows": reader.ranked_rows,
+            "self_pairs": reader.self_pairs, "byes": reader.byes,
             "item_spellings": list(reader.items.raw),
             "ranker_spellings": list(reader.rankers.raw),
             "unfinished": reader.unfinished}
@@ -151,6 +162,8 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         rankers = (global_ids(reader.rankers, part["rankers"], part["ranker_spellings"])
                    if part["rankers"] else None)
         reader.rows += part["rows"]
+        reader.ranked_rows += part.get("ranked_rows", 0)
+        reader.byes += part.get("byes", 0)
         reader.self_pairs += part["self_pairs"]
         reader.unfinished += part.get("unfinished", 0)
         if not len(part["key"]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from .assembly import (
     unneutralise,
     without_unpaired_names,
 )
-from .columns import PREFERENCE_ROLES, column_label, find_roles, plural, quote_list
+from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, plural, quote_list
 from .pairwise import (
     _FALSE,
     _TRUE,
@@ -116,6 +116,11 @@ def _allocating_from(pool: Any) -> Iterator[None]:
             if _POOL_STATE["depth"] == 0:
                 pa.set_memory_pool(_POOL_STATE["previous"])
                 _POOL_STATE["previous"] = None
+
+
+#: Titles of a column that is a per-row id when it differs on every row (as the table
+#: reader's pairwise rule reads it).
+_ROW_ID_TITLES = ("id", "#", "gameid", "key")
 
 
 @dataclass
@@ -358,6 +363,28 @@ class _Reader:
         self.unfinished = 0
         self.byes = 0
 
+    def _refuse_header_again(self, values: list[str], codes: np.ndarray, n: int,
+                             line: np.ndarray) -> None:
+        """Refuse a row whose two items are the two item columns' titles: the header again,
+        of a second export pasted below the first (as the table reader refuses it)."""
+        coding = self.coding
+        assert coding is not None
+        titles = [coding.header[j].lstrip("\ufeff").strip() for j in (coding.winner,
+                                                                       coding.loser)]
+        plain = [v.lstrip("\ufeff").strip() for v in values]
+        found = [[k for k, v in enumerate(plain) if v == t] for t in titles]
+        if not found[0] or not found[1]:
+            return
+        again = np.flatnonzero(np.isin(codes[:n], found[0]) & np.isin(codes[n:], found[1]))
+        if again.size:
+            shown = quote_list([c for c in coding.header if c], 3)
+            raise PreferenceFormatError(
+                f"This row repeats the first row's column titles ({shown}): it looks like a "
+                "second export pasted below the first, and would be read as an answer.",
+                row=int(line[again[0]]),
+                fix="Delete this row (and any other repeated title row), then load the file "
+                    "again.")
+
     def _outcome(self, batch: Any, n: int,
                  line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For left/right files: whether the right item won and whether the row is a tie,
@@ -427,6 +454,7 @@ class _Reader:
         n, header = batch.num_rows, coding.header
         if not n:
             return
+        self.ranked_rows += n
         sides: list[Any] = []  # pyarrow string arrays
         for j in (coding.winner, coding.loser):
             column = batch.column(j)
@@ -457,6 +485,7 @@ class _Reader:
                 row=int(line[position % n]), column=header[j] or str(j + 1),
                 fix="Fill in the item or delete the row.")
         values = [v.strip() for v in values]
+        self._refuse_header_again(values, codes, n, line)
         b_won: np.ndarray | None = None
         outcome_tie: np.ndarray | None = None
         counted = np.ones(n, dtype=bool)
@@ -613,6 +642,12 @@ class _Reader:
         if left_out:
             notes.append(left_out)
         has_rankers = coding.ranker is not None
+        if has_rankers and normalise(coding.header[coding.ranker]) in _ROW_ID_TITLES and \
+                len(self.rankers.names) == self.ranked_rows:
+            # an 'id' that differs on every row names the game, not who judged it
+            has_rankers = False
+            notes.append(f"Ignored the column '{coding.header[coding.ranker]}': a different "
+                         "value on every row, a per-row id, not a ranker")
         prefs = Preferences.from_pairs(
             winner, loser, n_items=len(item_names), tied=(side & 1) == 1,
             weights=weight, rankers=(side >> 1) if has_rankers else None,
@@ -621,7 +656,7 @@ class _Reader:
         header = coding.header
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
         items = tuple(labels[j] for j in coding.item_columns)
-        ranker = labels[coding.ranker] if coding.ranker is not None else None
+        ranker = labels[coding.ranker] if coding.ranker is not None and has_rankers else None
         count = labels[coding.count] if coding.count is not None else None
         used = {*items, ranker, count}
         report = ReadReport(
@@ -733,13 +768,66 @@ def _csv_range(path: Path, delimiter: str, width: int, start: int, end: int,
             if last and not block.endswith(b"\n"):
                 block += handle.readline()  # the line that starts before end, to its end
             block = rest + block
-            cut = len(block) if last else block.rfind(b"\n") + 1
+            cut = len(block) if last else record_end(block, chunk_bytes)
             rest, block = block[cut:], block[:cut]
             for piece in parse(block, before):
                 before += piece[2]
                 yield piece
         if rest:
             yield from parse(rest, before)
+
+
+def quote_parity(block: bytes, before: int = 0) -> np.ndarray:
+    """For each byte of ``block``, 1 where it stands inside a quoted cell (an odd count of
+    quote marks up to it, counting ``before`` from earlier bytes), else 0."""
+    marks = (np.frombuffer(block, dtype=np.uint8) == 34).view(np.uint8)
+    if before & 1 and marks.size:
+        marks = marks.copy()
+        marks[0] ^= 1
+    parity: np.ndarray = np.bitwise_xor.accumulate(marks)
+    return parity
+
+
+def record_end(block: bytes, chunk_bytes: int) -> int:
+    """One past the last line break of ``block`` (which starts a record) that ends a record:
+    outside quotes, so a quoted cell over several lines (a prompt) is never cut; 0 when no
+    record ends in it. Past four chunks without one (stray quote marks: ``27" monitor``),
+    the last line break."""
+    last = block.rfind(b"\n")
+    if last < 0 or b'"' not in block:
+        return last + 1
+    breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+    outside = breaks[quote_parity(block)[breaks] == 0]
+    if outside.size:
+        return int(outside[-1]) + 1
+    return last + 1 if len(block) > 4 * chunk_bytes else 0
+
+
+def record_starts(path: Path, bounds: Sequence[int], block_bytes: int = 16 << 20) -> list[int]:
+    """Each of ``bounds`` (sorted byte offsets of a CSV file, after its header) moved on to
+    the first record that starts at or after it: a line break outside quotes just before,
+    so a partition never starts inside a quoted cell over several lines. The file is read
+    once, a block at a time, when it holds a quote mark in its first block; else each bound
+    stays (the range reader then starts at the next line)."""
+    with open(path, "rb") as handle:
+        if b'"' not in handle.read(block_bytes):
+            return list(bounds)
+        handle.seek(0)
+        moved: list[int] = []
+        pending = list(bounds)
+        offset, quotes = 0, 0
+        while pending:
+            block = handle.read(block_bytes)
+            if not block:
+                break
+            breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+            outside = offset + breaks[quote_parity(block, quotes)[breaks] == 0] + 1
+            while pending and (k := np.searchsorted(outside, pending[0])) < outside.size:
+                moved.append(int(outside[k]))
+                pending.pop(0)
+            quotes += block.count(b'"')
+            offset += len(block)
+    return moved + [offset] * len(pending)  # bounds past the last record: empty ranges
 
 
 def _filled_lines(block: bytes, n_lines: int) -> np.ndarray:
