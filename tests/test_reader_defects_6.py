@@ -198,7 +198,7 @@ def test_a_question_saying_the_highest_number_is_best_is_refused_with_one_is_wor
 def test_a_title_row_giving_the_favourite_most_points_is_refused_with_one_is_worst():
     data = (b"Give 4 points to your favourite city and 1 point to your least favourite;;;;\n"
             b"Respondent;Paris;Berlin;Rome;Madrid\nAnna;4;2;3;1\nBen;3;4;1;2\nCem;4;3;2;1\n")
-    assert "'4 points to your favourite'" in refusal(data).reason
+    assert "4 points to your favourite'" in refusal(data).reason
 
 
 def test_a_question_saying_one_is_best_reads_as_it_stands():
@@ -410,3 +410,76 @@ def test_the_dask_engine_refuses_corrections_it_would_ignore(tmp_path):
     path.write_text("winner,loser,count\na,b,3\nb,c,1\n", encoding="utf-8")
     with pytest.raises(PreferenceFormatError, match="count_column"):
         read_file(path, engine="dask", options=ReadOptions(count_column=""))
+
+
+# ------------------------------------------------------------- the second review, guarded
+def test_questions_that_only_mention_a_number_near_most_are_read_as_they_stand():
+    for question in (b"Rank your top 3 - most important first", b"Rank 1-3: most important first",
+                     b"Rank these 3 for the most recent purchase"):
+        data = (b"Timestamp," + b",".join(b'"%s [%s]"' % (question, c) for c in
+                                          (b"Price", b"Quality", b"Service"))
+                + b"\n2024/03/03 10:15:22,1,2,3\n2024/03/03 10:17:02,2,1,3\n")
+        assert read_preferences(data).to_lists(names=True)[0] == ["Price", "Quality", "Service"]
+    said = (b"Rank from 1 to 3 with 3 being most important;;;\nRespondent;Price;Quality;Service\n"
+            b"Ann;3;2;1\nBob;2;3;1\n")
+    assert "'3 being most'" in refusal(said).reason
+    assert read_preferences(said, "ranks").to_lists(names=True)[0] == [
+        "Service", "Quality", "Price"]  # chosen by hand, 1 is the best as asked
+
+
+def test_items_named_like_judges_in_a_survey_are_not_refused():
+    for data in (b"Respondent,Judge Judy,Judge Dredd,Judge Rinder\nr1,1,2,3\nr2,2,1,3\n",
+                 b"Respondent,Voter ID laws,Voter registration,Voter turnout\nr1,1,2,3\n"
+                 b"r2,3,1,2\n"):
+        assert len(read_preferences(data).item_names) == 3
+
+
+def test_a_multi_select_answer_beside_the_ranking_does_not_hide_it():
+    data = (b"ID,Start time,Completion time,Email,Name,Which fruits have you tried?,"
+            b"Rank these fruits\n1,x,y,a@b.c,Ann,Apple;Banana;Cherry;,Apple;Banana;Cherry;\n"
+            b"2,x,y,b@b.c,Bob,Apple;Cherry;,Cherry;Apple;Banana;\n"
+            b"3,x,y,c@b.c,Cy,Banana;,Banana;Cherry;Apple;\n")
+    assert read_preferences(data).to_lists(names=True)[1] == ["Cherry", "Apple", "Banana"]
+
+
+def test_a_generator_or_won_column_of_a_graded_file_keeps_the_grade_reader():
+    data = (b"prompt_id,generator,annotator,rating\n1,gpt4,ann1,5\n1,llama,ann1,3\n"
+            b"2,gpt4,ann1,4\n2,llama,ann1,4\n1,gpt4,ann2,2\n1,llama,ann2,5\n")
+    assert read_preferences(data).to_lists(names=True)[0] == ["gpt4", "llama"]
+
+
+def test_games_named_by_year_or_number_stay_events():
+    data = (b"Games,Team,Rank,Gold\n2012,USA,1,46\n2012,CHN,2,38\n"
+            b"2016,USA,1,46\n2016,GBR,2,27\n")
+    assert read_preferences(data).to_lists(names=True) == [["USA", "CHN"], ["USA", "GBR"]]
+
+
+def test_a_cp1252_file_whose_bytes_happen_to_be_utf8_stays_cp1252():
+    data = (b"Name,1st,2nd,3rd\nann,NESCAF\xc9\xae,Lavazza,Illy\n"
+            b"bob,Illy,Lavazza,NESCAF\xc9\xae\ndan,Illy,NESCAF\xc9\xae,Lavazza \x96 Oro\n")
+    assert read_preferences(data).item_names[0] == "NESCAF\u00c9\u00ae"
+    appended = (b"\xef\xbb\xbf" + "Voter,1st,2nd,3rd\nAna,Café,Crème,Thé\n".encode()
+                + "Ben,Thé,Café,Crème\n".encode("cp1252"))
+    assert read_preferences(appended).item_names == ("Café", "Crème", "Thé")
+
+
+def test_an_untitled_first_column_of_names_is_the_ranker_not_notes():
+    data = b",Apple,Banana,Cherry\nAnn Lee,1,2,3\nBob Smith,2,1,3\nCy Young,3,1,2\n"
+    assert read_preferences(data).ranker_names == ("Ann Lee", "Bob Smith", "Cy Young")
+
+
+def test_a_standings_table_refused_as_one_ranking_loads_as_the_ground_truth():
+    from coarsenrank_core.io import read_truth
+
+    prefs = read_preferences(b"winner,loser\nLions,Tigers\nTigers,Bears\nLions,Bears\n")
+    for data in (b"Pos,Team,P,W,D,L,Pts\n1,Lions,2,2,0,0,6\n2,Tigers,2,1,0,1,3\n"
+                 b"3,Bears,2,0,0,2,0\n",
+                 b"Rank,TeamId,TeamName,Score\n1,11,Lions,0.3\n2,12,Tigers,0.2\n3,13,Bears,0.1\n"):
+        assert "ground truth" in refusal(data).fix
+        assert read_truth(data, prefs).tolist() == [-1.0, -2.0, -3.0]
+
+
+def test_mt_benchs_inconsistent_tie_is_a_tie():
+    data = (b"question_id,model_a,model_b,winner,judge,turn\n"
+            b"82,gpt-4,llama,tie (inconsistent),gpt4_pair,1\n83,gpt-4,llama,model_a,gpt4_pair,1\n")
+    assert read_preferences(data).to_lists(names=True)[0] == [frozenset({"gpt-4", "llama"})]

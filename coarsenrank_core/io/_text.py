@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from pathlib import Path
@@ -103,9 +104,10 @@ def decode(data: bytes, encoding: str | None = None) -> str:
                 text = data.decode(enc)
                 break
             except UnicodeDecodeError as exc:
-                if enc == "utf-8" and not data[:exc.start].isascii():
-                    text = _decoded_by_line(data)  # UTF-8 before the bad byte: rows joined
-                    break
+                if enc in ("utf-8", "utf-8-sig") and (bom or not data[:exc.start].isascii()):
+                    text = _utf8_with_cp1252_bytes(data)  # UTF-8 before the bad byte
+                    if text is not None:
+                        break
                 if bom:
                     shown = bom.upper().removesuffix("-SIG")
                     raise PreferenceFormatError(
@@ -125,20 +127,30 @@ def decode(data: bytes, encoding: str | None = None) -> str:
     return text
 
 
-def _decoded_by_line(data: bytes) -> str:
-    """Text whose lines were saved in two encodings (exports appended to one another): each
-    line as UTF-8 when it is valid UTF-8, else as Windows-1252 (Latin-1 for its five
-    undefined bytes)."""
-    lines = []
-    for line in data.split(b"\n"):
-        try:
-            lines.append(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            try:
-                lines.append(line.decode("cp1252"))
-            except UnicodeDecodeError:
-                lines.append(line.decode("latin-1"))
-    return "\n".join(lines)
+def _as_cp1252(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: the bytes that are no UTF-8, read as Windows-1252 (Latin-1
+    for its five undefined bytes)."""
+    assert isinstance(error, UnicodeDecodeError)
+    bad = error.object[error.start:error.end]
+    return bad.decode("cp1252", errors="ignore") or bad.decode("latin-1"), error.end
+
+
+codecs.register_error("coarsenrank-cp1252", _as_cp1252)
+
+#: Characters that UTF-8 text beside Windows-1252 rows plausibly holds: Latin letters with
+#: accents, and typographic punctuation and currency signs.
+_PLAUSIBLE = re.compile(r"[\x00-\x7f\u00a0-\u024f\u2010-\u20bf\u2122]*")
+
+
+def _utf8_with_cp1252_bytes(data: bytes) -> str | None:
+    """Text of UTF-8 rows with Windows-1252 rows (or bytes) among them, exports appended to
+    one another: each byte that is no UTF-8 read as Windows-1252. None when the UTF-8 part
+    holds characters no such file would (``NESCAFÉ®`` in Windows-1252 is the UTF-8 of
+    ``NESCAFɮ``): the file is then Windows-1252 throughout."""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    text = data[start:].decode("utf-8", errors="coarsenrank-cp1252")
+    as_utf8 = data[start:].decode("utf-8", errors="ignore")
+    return text if _PLAUSIBLE.fullmatch(as_utf8) else None
 
 
 _ASCII_CONTROLS = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])

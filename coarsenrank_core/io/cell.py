@@ -191,11 +191,14 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
 def _whole_cells_elsewhere(table: Table, column: int, columns: list[int], values: pd.Series,
                           separator: str) -> bool:
     """Whether a cell of ``column`` holding ``separator`` is also a whole cell of another of
-    the ``columns`` (places of a wide table whose item names hold the separator)."""
+    the ``columns`` that holds one item a cell (places of a wide table whose item names hold
+    the separator; a multi-select answer beside the ranking holds lists too)."""
     split = values.iloc[1:]
     split = split[split.str.contains(re.escape(separator), regex=True)].unique()
-    others = [k for k in columns if k != column and k < table.width]
-    return bool(len(split) and others) and bool(np.isin(split, table.cells[:, others]).any())
+    places = [k for k in columns if k != column and k < table.width
+              and (pd.Series(table.cells[1:, k], dtype=object)
+                   .str.contains(re.escape(separator), regex=True).mean() < 0.5)]
+    return bool(len(split) and places) and bool(np.isin(split, table.cells[:, places]).any())
 
 
 #: Titles naming a column of lists (``Ballot``, ``Preferences``, ``Votes``, ``Order``).

@@ -122,6 +122,13 @@ COMPETITOR_WORDS = frozenset({
     | PREFERENCE_ROLES["item"]
 
 
+# a results list or a leaderboard is a ground truth too: its competitor and its place
+TRUTH_ROLES["item"] = TRUTH_ROLES["item"] | COMPETITOR_WORDS
+TRUTH_ROLES["rank"] = TRUTH_ROLES["rank"] | frozenset(
+    {"pos", "posn", "rk", "rnk", "plc", "placing", "placement", "standing", "finish",
+     "finishposition", "finalposition", "finalrank", "overallrank", "overallplace"})
+
+
 def is_event_title(title: str) -> bool:
     """Whether a column title names an event in which items were ranked (:data:`EVENT_WORDS`,
     also with an id, number or name ending: ``heat``, ``Race No.``, ``game_id``, ``Round #``).

@@ -596,7 +596,9 @@ def _refuse_direction_said(file: Source) -> None:
         raise PreferenceFormatError(
             f"The question says which end is best ('{said}'): 1 is the worst here, and read "
             "with 1 the best the order would be upside down.", row=int(file.table.lines[0]),
-            fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst).")
+            fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst). If 1 is the "
+                "best after all, choose the layout 'item columns holding ranks' by hand "
+                "(--format ranks).")
 
 
 def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: ReadOptions
@@ -612,8 +614,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     file.layout_chosen = format != "auto"
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
-    if fmt.id == "ranks" and file.options.one_is_best:
-        _refuse_direction_said(file)
+    if fmt.id == "ranks" and file.options.one_is_best and format == "auto":
+        _refuse_direction_said(file)  # a layout chosen by hand reads 1 as the best
     # a results table is asked first: only its plain "Name" of a competitor (beside an
     # event and the times or places achieved) could also be read as a grader's
     results = (file.results if format == "auto" and fmt.id == "long" and not _named_long(file)
@@ -1198,14 +1200,28 @@ _JUDGE_WORDS = frozenset({"judge", "rater", "marker", "reviewer", "examiner", "a
                           "critic", "voter"})
 
 
+#: Words of a row-label column naming what judges judge, besides competitors' words.
+_JUDGED_WORDS = frozenset({"essay", "essays", "finalist", "finalists", "script", "scripts",
+                           "poem", "poster", "project", "projects", "paper", "papers",
+                           "student", "students", "candidate", "candidates", "dish", "wine",
+                           "photo", "piece", "work", "works", "team", "teams", "couple"})
+
+
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose item columns are all titled as judges (``Judge Adams``,
     ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
     would be ranked."""
+    from .columns import COMPETITOR_WORDS
     from .content import title_words
 
     labels = [prepared.label(j) for j in item_columns(prepared, options)]
     if len(labels) < 2 or not all(_JUDGE_WORDS & set(title_words(t)) for t in labels):
+        return
+    # the rows must be what was judged ('Finalist', 'Essay', 'Entry'), not who answered a
+    # survey about judges ('Respondent'; a grid 'Rank the candidates [Judge Smith]')
+    rows = prepared.label(prepared.ranker) if prepared.ranker is not None else ""
+    if prepared.questions or prepared.platform is not None or not (
+            COMPETITOR_WORDS | _JUDGED_WORDS) & set(title_words(rows)):
         return
     raise PreferenceFormatError(
         f"The item columns are titled as judges ({quote_list(labels, 3)}): each column is "

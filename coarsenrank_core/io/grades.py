@@ -125,6 +125,12 @@ def _numeric(cells: np.ndarray) -> np.ndarray | None:
     return values
 
 
+#: Titles that name a side or an outcome of a comparison only beside the other side
+#: (AlpacaEval's ``generator`` beside ``generator_2``; ``won`` and ``verdict`` beside the
+#: sides): alone, a model's name and a flag of a graded file.
+_PAIR_ONLY = frozenset({"generator", "won", "verdict"})
+
+
 def is_judge(key: str) -> bool:
     """Whether a column title names a judge (a grader, marker, reviewer ...).
 
@@ -307,7 +313,9 @@ def long_grades(table: Table, file_name: str | None = None,
     if width < 3 or len(set(keys)) < width or not all(keys):
         return None
     labels = [column_label(header, j) for j in range(width)]
-    roles = find_roles(header, PREFERENCE_ROLES)
+    # a comparison's columns; 'generator', 'won' and 'verdict' only beside their pair
+    roles = find_roles([c if normalise(c) not in _PAIR_ONLY else "" for c in header],
+                       PREFERENCE_ROLES)
     if {"winner", "loser", "left", "right", "label"} & set(roles):
         return None
     body = table.cells[1:, :width]

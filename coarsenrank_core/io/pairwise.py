@@ -45,6 +45,7 @@ _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0", "aff", "affirmative"
 _RIGHT_WORDS = {"right", "b", "modelb", "itemb", "01", "0:1", "neg", "negative", "opp",
                 "opposition"}
 _TIE_WORDS = {"tie", "draw", "equal", "tied", "both", "bothbad", "bothgood", "tie(bothbad)",
+              "tie(inconsistent)",
               "same", "1/21/2", "½½", "0505", "=", "½:½", "1/2:1/2", "drawn"}
 _TIE_FLAGS = {"tie", "draw", "tied", "istie", "isdraw", "drawn", "winnertie", "winnerdraw",
               "winnertie(bothbad)"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -71,6 +72,12 @@ _LAP_COUNTS = frozenset({"laps", "lapscompleted", "completedlaps", "lapcount", "
 _JUDGMENT_WORDS = ("rating", "ratings", "stars", "star")
 
 
+#: A normalised title naming one of several numbered events or judges: ``Race 1``, ``R2``,
+#: ``Judge 3``, ``J4``, ``Round 5``.
+_NUMBERED_EVENT = re.compile(r"(?:race|round|r|game|g|match|heat|stage|leg|event|week|"
+                             r"judge|j|rater|marker)#?\d{1,3}")
+
+
 def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequence[str],
                           lines: np.ndarray) -> None:
     """Refuse a single results list or standings table (``Place, Name, Time``; ``Rank,
@@ -85,7 +92,8 @@ def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequenc
         and (body[:, j] != "").all() and pd.Series(body[:, j], dtype=object).is_unique]
     raters = [j for j, k in enumerate(keys) if j < body.shape[1] and (
         is_judge(k) or find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0)]
-    if not places or not names or raters:
+    # numbered events or judges ('Race 1', 'R2', 'Judge 3') beside the places: many rankings
+    if not places or not names or raters or any(_NUMBERED_EVENT.fullmatch(k) for k in keys):
         return
     names.sort(key=lambda j: (role_base(keys[j], COMPETITOR_WORDS) or ("", 1))[1])
     ranks = tied_rank_values(body[:, places[0]])
@@ -282,8 +290,11 @@ def results_plan(table: Table, file_name: str | None = None,
         return None  # the long reader names what is wrong with the choice
     body = table.cells[1:, :width]
     keys = [normalise(c) for c in header]
-    # 'Games' names the Olympic Games, but a column of whole numbers under it counts games
-    counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games"
+    # 'Games' names the Olympic Games, but beside places that never repeat (one standings
+    # list) a column of whole numbers under it counts the games each played
+    single = any(k in PREFERENCE_ROLES["rank"] | _PLACE_TITLES and j < body.shape[1]
+                 and pd.Series(body[:, j], dtype=object).is_unique for j, k in enumerate(keys))
+    counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games" and single
                and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d*").all()}
     if chosen is None and not any(is_event_title(c) and j not in counted
                                   for j, c in enumerate(header)):

@@ -642,12 +642,13 @@ class _Reader:
         if left_out:
             notes.append(left_out)
         has_rankers = coding.ranker is not None
-        if has_rankers and normalise(coding.header[coding.ranker]) in _ROW_ID_TITLES and \
+        title = coding.header[coding.ranker] if coding.ranker is not None else ""
+        if has_rankers and normalise(title) in _ROW_ID_TITLES and \
                 len(self.rankers.names) == self.ranked_rows:
             # an 'id' that differs on every row names the game, not who judged it
             has_rankers = False
-            notes.append(f"Ignored the column '{coding.header[coding.ranker]}': a different "
-                         "value on every row, a per-row id, not a ranker")
+            notes.append(f"Ignored the column '{title}': a different value on every row, a "
+                         "per-row id, not a ranker")
         prefs = Preferences.from_pairs(
             winner, loser, n_items=len(item_names), tied=(side & 1) == 1,
             weights=weight, rankers=(side >> 1) if has_rankers else None,

@@ -163,9 +163,11 @@ _ANCHORED = re.compile(
 #: A question's words on which end is best: ``4 = favourite``, ``1 = least favourite``,
 #: ``Give 4 points to your favourite``, ``5 is the best``.
 _DIRECTION_SAID = re.compile(
-    r"(?P<number>\d+)\s*(?:points?\s+)?(?:=|:|-|–|is|means|to|for)\s*(?:the|your|my)?\s*"
-    r"(?:(?P<top>most|best|favou?rite|top|highest)|(?P<bottom>least|worst|lowest|bottom))",
-    re.IGNORECASE)
+    r"(?:\bgive\s+)?(?P<number>\d+)\s*(?:=|\bis\b|\bmeans\b|\bbeing\b|\bequals\b|"
+    r"\bpoints?\s+(?:to|for)\b)\s*(?:the|your|my|a)?\s*"
+    r"(?:(?P<top>most|best|favou?rite|top|highest)|(?P<bottom>least|worst|lowest|bottom))"
+    # 'most important first' says the order of answering, not which number is best
+    r"(?!\w*(?:\s+\w+)?\s+first\b)", re.IGNORECASE)
 
 
 def one_is_worst_by_words(texts: Sequence[str]) -> str | None:
@@ -711,11 +713,11 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
 
 
 def _free_text(prepared: Prepared, column: int) -> bool:
-    """Whether the filled cells of ``column`` are notes: words with spaces, never a rank or
-    a name with its rank (``Apple 2nd``) and never found in another column (as an item
-    placed there would be)."""
-    if column >= prepared.table.width:
-        return False
+    """Whether the filled cells of ``column`` (not the first) are notes: words with spaces,
+    never a rank or a name with its rank (``Apple 2nd``) and never found in another column
+    (as an item placed there would be)."""
+    if column == 0 or column >= prepared.table.width:
+        return False  # an untitled first column names the rows ('Ann Lee')
     body = prepared.table.cells[prepared.start:]
     cells = pd.Series(body[:, column], dtype=object)
     filled = cells[cells != ""]

@@ -101,7 +101,8 @@ def _truth_columns(table: Table, index: dict[str, int]
     if not _truth_header(first, roles, index, table.rows[1:]):
         item_col = _item_column(table.rows, index) if two else 0
         return None, item_col, 1 - item_col, "score" if two else "order"
-    role: str | None = next((r for r in ("score", "rank") if r in roles), None)
+    # places say which way up they go; a score beside them may count errors (RMSE)
+    role: str | None = next((r for r in ("rank", "score") if r in roles), None)
     value_col = roles[role] if role else None
     item_col = roles.get("item", roles.get("order", 1 if value_col == 0 else 0))
     if value_col is None:
