@@ -483,3 +483,10 @@ def test_mt_benchs_inconsistent_tie_is_a_tie():
     data = (b"question_id,model_a,model_b,winner,judge,turn\n"
             b"82,gpt-4,llama,tie (inconsistent),gpt4_pair,1\n83,gpt-4,llama,model_a,gpt4_pair,1\n")
     assert read_preferences(data).to_lists(names=True)[0] == [frozenset({"gpt-4", "llama"})]
+
+
+def test_a_mean_rank_column_inside_the_rank_range_is_a_summary_not_an_item():
+    data = b"Voter,Alice,Bob,Carol,Mean rank\nv1,1,2,3,2\nv2,2,1,3,2\nv3,3,1,2,2\n"
+    assert read_preferences(data).item_names == ("Alice", "Bob", "Carol")
+    kept = b"Voter,Alice,Bob,Carol,Average\nv1,1,2,3,4\nv2,2,1,3,4\nv3,3,1,2,4\n"
+    assert "Average" in read_preferences(kept).item_names  # ranks that sum nothing up

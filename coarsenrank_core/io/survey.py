@@ -11,6 +11,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from .assembly import parse_numbers
 from .columns import (
     INTEGER,
     ORDINALS,
@@ -637,6 +638,11 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "a per-row id, not a ranker"
         elif grid_item:
             continue  # an item of a question's grid, whatever the item's name
+        elif keys & _ABOUT_RESPONDENT and prepared.blocks and \
+                not any(j in block for block in prepared.blocks):
+            skipped[j] = "about who answered, not an item"  # Qualtrics' coded 'Gender' (1, 2)
+        elif _SUMMARY_LABEL.fullmatch(prepared.label(j)) and _sums_up(prepared, j, item_ranks):
+            skipped[j] = "a summary of the other columns, not an item"
         elif counter_title(prepared.label(j)):
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
         elif j in item_ranks:
@@ -725,6 +731,22 @@ def _free_text(prepared: Prepared, column: int) -> bool:
     return bool(len(filled)) and bool(filled.str.contains(r"\w\s+\w").all()) and \
         not any(looks_like_rank(c) or name_without_rank(c) is not None for c in filled) and \
         not np.isin(filled.to_numpy(), others).any()
+
+
+def _sums_up(prepared: Prepared, column: int, items: set[int] | frozenset[int]) -> bool:
+    """Whether ``column`` holds, on every row, the sum or the mean of the other columns of
+    ranks (a 'Mean rank' beside the ranks: a valid rank itself when the items are odd)."""
+    others = [k for k in items if k != column and k < prepared.table.width]
+    if len(others) < 2 or column >= prepared.table.width:
+        return False
+    values = parse_numbers(prepared.table.cells[prepared.start:, column])
+    ranks = np.stack([parse_numbers(prepared.table.cells[prepared.start:, k]) for k in others],
+                     axis=1)
+    if not (np.isfinite(values).all() and np.isfinite(ranks).all()):
+        return False
+    total = ranks.sum(axis=1)
+    return bool(np.allclose(values, total) or np.allclose(values, total / len(others),
+                                                          atol=0.051))
 
 
 def _numbers_rows(prepared: Prepared, column: int) -> bool:
