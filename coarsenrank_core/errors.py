@@ -42,6 +42,11 @@ class PreferenceFormatError(ValueError):
         return PreferenceFormatError(self.reason, row=None if self.row is None
                                      else self.row + lines, column=self.column, fix=self.fix)
 
+    def in_file(self, name: str) -> PreferenceFormatError:
+        """The same error said of the file ``name``, one of several read together."""
+        return PreferenceFormatError(f"In '{name}': {self.reason}", row=self.row,
+                                     column=self.column, fix=self.fix)
+
     def _compose(self) -> str:
         where = []
         if self.row is not None:

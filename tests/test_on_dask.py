@@ -146,3 +146,18 @@ def test_look_alike_rater_and_item_names_merge_across_partitions_as_locally(tmp_
     assert on_dask.preferences.ranker_names == local.preferences.ranker_names
     assert on_dask.preferences.notes == local.preferences.notes
     assert any("Merged 2 ranker names" in n for n in local.preferences.notes)
+
+
+def test_quoted_prompts_and_a_bad_row_in_a_second_file_read_as_the_chunked_reader(
+        tmp_path, scheduler):
+    lines = ["model_a,model_b,winner,prompt"]
+    for k in range(400):
+        lines.append(f'm{k % 4},m{(k + 1) % 4},model_a,"a prompt {k}\nover two lines, quoted"')
+    (tmp_path / "a.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    on_dask = dask_pairwise(tmp_path / "a.csv", scheduler, block_bytes=1 << 10).preferences
+    assert float(on_dask.weights.sum()) == 400
+    (tmp_path / "b.csv").write_text("model_a,model_b,winner,prompt\nm1,m2,banana,x\n",
+                                    encoding="utf-8")
+    with pytest.raises(PreferenceFormatError, match="In 'b.csv'") as info:
+        dask_pairwise([tmp_path / "a.csv", tmp_path / "b.csv"], scheduler, block_bytes=1 << 10)
+    assert info.value.row == 2

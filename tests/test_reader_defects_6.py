@@ -490,3 +490,21 @@ def test_a_mean_rank_column_inside_the_rank_range_is_a_summary_not_an_item():
     assert read_preferences(data).item_names == ("Alice", "Bob", "Carol")
     kept = b"Voter,Alice,Bob,Carol,Average\nv1,1,2,3,4\nv2,2,1,3,4\nv3,3,1,2,4\n"
     assert "Average" in read_preferences(kept).item_names  # ranks that sum nothing up
+
+
+def test_anonymous_rankers_of_two_files_are_not_one_person(tmp_path):
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text("judge,winner,loser\nAnonymous,x,y\nann,y,z\n"
+                                     "Anonymous,x,z\n", encoding="utf-8")
+    prefs = read_preferences(tmp_path)
+    assert len(prefs.ranker_names) == 5  # ann, and four rows that name no one
+
+
+def test_a_bad_row_of_the_second_file_is_named_with_its_file_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    (tmp_path / "a.csv").write_text("winner,loser\nx,y\ny,z\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("winner,loser\nx,y\n,z\n", encoding="utf-8")
+    with pytest.raises(PreferenceFormatError, match="In 'b.csv'") as info:
+        stream_pairwise(tmp_path)
+    assert info.value.row == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -66,6 +67,10 @@ def source_paths(source: SourceLike, suffixes: tuple[str, ...]) -> list[Path] | 
     return None
 
 
+#: The name given to a ranker who names no one (``Anonymous``): the row's own.
+_ROW_NAMED = re.compile(r"\(row \d+\)")
+
+
 def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult]) -> ReadResult:
     """Read every file with ``read_one`` and join them into one collection.
 
@@ -78,8 +83,7 @@ def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult]) -
         try:
             results.append(read_one(path))
         except PreferenceFormatError as error:
-            raise PreferenceFormatError(f"In '{path.name}': {error.reason}", row=error.row,
-                                        column=error.column, fix=error.fix) from None
+            raise error.in_file(path.name) from None
     if len(results) == 1:
         return results[0]
     layouts = {r.report.layout for r in results}
@@ -108,6 +112,8 @@ def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult]) -
         weights.append(np.asarray(prefs.weights))
         if prefs.rankers is not None:
             names = prefs.ranker_names or tuple(str(i) for i in range(prefs.n_rankers))
+            # a ranker named by its row ('Anonymous' there) is that file's row, no one else's
+            names = tuple(f"{path.name} {n}" if _ROW_NAMED.fullmatch(n) else n for n in names)
             to_global = np.asarray([ranker_ids.setdefault(n, len(ranker_ids)) for n in names],
                                    dtype=ID_DTYPE)
             rankers.append(to_global[prefs.rankers])

@@ -124,7 +124,7 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
                                                         end, 16 << 20):
                 reader.chunk(batch, 2, row_lines, n_lines)
     except PreferenceFormatError as error:
-        return {"error": error, "rows": reader.rows}
+        return {"error": error, "rows": reader.rows, "file": Path(piece[1]).name}
     counts = reader.counts.compact()
     empty = np.zeros(0, dtype=np.int64)
     return {"items": list(reader.items.ids), "rankers": list(reader.rankers.ids),
@@ -135,7 +135,7 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "self_pairs": reader.self_pairs, "byes": reader.byes,
             "item_spellings": list(reader.items.raw),
             "ranker_spellings": list(reader.rankers.raw),
-            "unfinished": reader.unfinished}
+            "unfinished": reader.unfinished, "file": Path(piece[1]).name}
 
 
 def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]) -> ReadResult:
@@ -146,10 +146,13 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
 
     reader = _Reader()
     reader.coding = coding
-    before = 0
+    before, file = 0, None
     for part in parts:
-        if "error" in part:  # rows of the partitions before it, then its own row
-            raise part["error"].moved_down(before)
+        if part.get("file") != file:  # rows count from each file's own start
+            before, file = 0, part.get("file")
+        if "error" in part:  # rows of the file's partitions before it, then its own row
+            error = part["error"].moved_down(before)
+            raise error.in_file(file) if len(names) > 1 and file else error
         before += part["rows"]
     def global_ids(names: Any, part_names: list[str], spellings: list[str]) -> np.ndarray:
         # every spelling, in the partition's order of first appearance: the global names

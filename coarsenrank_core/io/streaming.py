@@ -929,21 +929,29 @@ def stream_pairwise(paths: SourceLike, *, chunk_bytes: int = CHUNK_BYTES,
             if not path.is_file():
                 raise PreferenceFormatError(f"Cannot read '{path}': there is no such file.",
                                             fix="Check the file name and folder.")
-            start = reader.rows
-            if path.suffix.lower() in ARROW_EXTENSIONS or _is_arrow_file(path):
-                header, batches, first_line = _table_batches(path, max(chunk_bytes // 64, 1024))
-                reader.start(header, path.name)
-                for batch in batches:
-                    reader.chunk(batch, first_line - start)
-            else:
-                header, pieces, first_line = _csv_batches(path, chunk_bytes)
-                reader.start(header, path.name)
-                for batch, row_lines, n_lines in pieces:
-                    reader.chunk(batch, first_line - start, row_lines, n_lines)
+            try:
+                _count_file(reader, path, chunk_bytes)
+            except PreferenceFormatError as error:
+                raise error.in_file(path.name) if len(files) > 1 else error from None
         return reader.result([p.name for p in files])
 
     with _allocating_from(reading_pool(memory_pool)):
         return guard(task)
+
+
+def _count_file(reader: _Reader, path: Path, chunk_bytes: int) -> None:
+    """Count one file of a collection into ``reader``, its errors naming its own rows."""
+    start = reader.rows
+    if path.suffix.lower() in ARROW_EXTENSIONS or _is_arrow_file(path):
+        header, batches, first_line = _table_batches(path, max(chunk_bytes // 64, 1024))
+        reader.start(header, path.name)
+        for batch in batches:
+            reader.chunk(batch, first_line - start)
+    else:
+        header, pieces, first_line = _csv_batches(path, chunk_bytes)
+        reader.start(header, path.name)
+        for batch, row_lines, n_lines in pieces:
+            reader.chunk(batch, first_line - start, row_lines, n_lines)
 
 
 def _files(paths: SourceLike) -> list[Path]:
