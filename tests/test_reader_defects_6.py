@@ -170,17 +170,15 @@ def test_a_left_or_right_candidate_and_the_side_that_won():
 
 
 def test_a_single_results_list_is_refused_as_one_ranking():
+    leaderboard = (b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
+                   b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n")
     for data in (b"Place,Name,Time\n1,Anna Berg,15:42.3\n2,Julia Moss,15:58.9\n"
-                 b"3,Kim Lee,16:01.0\n4,Eva Lund,16:20.7\n",
-                 b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
-                 b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n",
+                 b"3,Kim Lee,16:01.0\n4,Eva Lund,16:20.7\n", leaderboard,
                  b"Rank,Name,Title,Country,Rating,Games,B-Year\n1,Carlsen,g,NOR,2832,0,1990\n"
                  b"2,Caruana,g,USA,2805,9,1992\n3,Nakamura,g,USA,2802,9,1987\n"):
         error = refusal(data)
         assert "holds one ranking" in error.reason and "ground truth" in error.fix
-    assert "'TeamName' ordered by 'Rank'" in refusal(
-        b"Rank,TeamId,TeamName,Score\n1,101,Gradient Descenders,0.91\n"
-        b"2,102,NaN Hunters,0.90\n3,103,Overfitters,0.88\n").reason
+    assert "'TeamName' ordered by 'Rank'" in refusal(leaderboard).reason
 
 
 # ------------------------------------------------------------- which end is best
