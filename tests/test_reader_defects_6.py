@@ -506,3 +506,13 @@ def test_a_bad_row_of_the_second_file_is_named_with_its_file_in_chunks(tmp_path)
     with pytest.raises(PreferenceFormatError, match="In 'b.csv'") as info:
         stream_pairwise(tmp_path)
     assert info.value.row == 3
+
+
+def test_candidate_ids_under_choice_titles_are_the_items_with_a_warning():
+    data = (b"Cast Vote Record,Precinct,DEM Mayor Choice 1 of 3 Kings (026916),"
+            b"DEM Mayor Choice 2 of 3 Kings (026916),DEM Mayor Choice 3 of 3 Kings (026916)\n"
+            b"000052,AD: 41,217208,218035,undervote\n000053,AD: 41,217997,217208,218035\n"
+            b"000054,AD: 42,218035,217997,217208\n")
+    result = read_file(data)
+    assert result.preferences.to_lists(names=True)[0] == ["217208", "218035"]
+    assert "look like ids" in result.report.warning

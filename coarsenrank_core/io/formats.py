@@ -1246,6 +1246,10 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     shown = [prepared.label(j) for j, c in enumerate(table.row(0)) if c and j in free]
     if not first or not present.size or any(looks_like_rank(c) for c in [*first, *shown]):
         return
+    from .content import position_ranks
+
+    if position_ranks(shown) is not None:  # 'Mayor Choice 1 of 5' ...: the cells name items
+        return
     whole = rank_values(uniques[present]) >= 1
     number = whole | is_plain_number(uniques[present])
     numeric = uniques[present[number]]

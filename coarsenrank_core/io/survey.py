@@ -30,6 +30,7 @@ from .content import (
     metadata_content,
     metadata_title,
     person_title,
+    position_ranks,
     rank_title_blocks,
 )
 from .notation import name_without_rank
@@ -1059,10 +1060,12 @@ def _trailing_count(prepared: Prepared) -> int | None:
 
 
 def has_rank_header(prepared: Prepared) -> bool:
-    """Whether the free columns are titled by rank (1st, Choice 1, [Ranking 1] ...)."""
+    """Whether the free columns are titled by rank (1st, Choice 1, [Ranking 1], a cast vote
+    record's ``Mayor Choice 1 of 5`` ...)."""
     labels = [prepared.label(j) for j in prepared.free if prepared.header
               and j < len(prepared.header) and prepared.header[j]]
-    return bool(labels) and all(RANK_LABEL.fullmatch(c) for c in labels) and not all(
+    return bool(labels) and (all(RANK_LABEL.fullmatch(c) for c in labels)
+                             or position_ranks(labels) is not None) and not all(
         INTEGER.fullmatch(c) for c in labels)
 
 
