@@ -466,3 +466,19 @@ def test_two_answers_get_the_posteriors_likely_ranks_and_the_caption_says_why(st
     captions = " ".join(c.value for c in at.caption)
     assert "draws of the model's posterior: too few students" in captions
     assert "resampled at random" not in captions
+
+
+def test_a_store_that_stops_answering_mid_poll_gives_its_plain_message(store, monkeypatch):
+    from ui.poll_store import PollStore, PollUnavailable
+
+    poll, key = store.create_poll(ITEMS[:3])
+
+    def stopped(*args, **kwargs):
+        raise PollUnavailable()
+
+    monkeypatch.setattr(PollStore, "answer_of", stopped)
+    monkeypatch.setattr(PollStore, "answers", stopped)
+    for params in ({"poll": poll.poll_id}, {"poll": poll.poll_id, "key": key}):
+        at = poll_app(**params)
+        no_failure(at)
+        assert any("not answering" in w.value for w in at.warning), params

@@ -457,3 +457,55 @@ def test_a_database_that_does_not_answer_is_a_plain_message_and_nothing_changes(
     monkeypatch.setattr(store.backend, "connect", real_connect)
     stored = store.answer_of(poll.poll_id, token)
     assert stored.ranking[0] == (0,) and stored.changes == 0  # the stored answer stands
+
+
+def test_a_clock_set_back_does_not_lock_a_student_out(store, clock):
+    poll, _ = store.create_poll(ITEMS)
+    token = new_token()
+    store.submit(poll.poll_id, token, [[0], [1], [2], [3]])
+    clock.tick(-3600)
+    assert store.submit(poll.poll_id, token, [[3], [2], [1], [0]]).changes == 1
+
+
+def test_a_submit_reads_its_answer_back_on_its_own_connection(store, monkeypatch):
+    poll, _ = store.create_poll(ITEMS)
+    opened = []
+    real_connect = store.backend.connect
+    monkeypatch.setattr(store.backend, "connect", lambda: opened.append(1) or real_connect())
+    answer = store.submit(poll.poll_id, new_token(), [[1], [0], [2], [3]])
+    assert answer.ranking[0] == (1,) and len(opened) == 1
+
+
+def test_postgresql_waits_for_a_free_connection_when_the_class_submits_at_once(monkeypatch):
+    class Refused(Exception):
+        pass
+
+    tries = []
+
+    class Driver:
+        OperationalError = Refused
+
+        @staticmethod
+        def connect(url, autocommit):
+            tries.append(url)
+            if len(tries) < 3:
+                raise Refused("FATAL: sorry, too many clients already")
+            return "a connection"
+
+    backend = object.__new__(poll_store._Postgres)
+    backend._psycopg, backend.url = Driver, "postgresql://x"
+    monkeypatch.setattr(poll_store.time, "sleep", lambda seconds: None)
+    assert backend.connect() == "a connection" and len(tries) == 3
+    tries.clear()
+    Driver.connect = staticmethod(lambda url, autocommit: (_ for _ in ()).throw(
+        Refused("password authentication failed")))
+    with pytest.raises(Refused):
+        backend.connect()  # any other refusal is not waited for
+
+
+def test_app_processes_starting_together_on_a_fresh_database_all_open_it(location):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(8) as pool:
+        stores = list(pool.map(lambda _: PollStore(location), range(8)))
+    assert {s.version for s in stores} == {poll_store.SCHEMA_VERSION}

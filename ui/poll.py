@@ -182,16 +182,19 @@ def show() -> None:
             poll = poll_store.teacher_poll(code, key)
         else:
             poll = poll_store.poll(code)
-    except PollNotFound as error:
+    except (PollNotFound, PollUnavailable) as error:
         st.title("Live poll")
         st.warning(str(error))
         _join_box("poll_join_again")
         return
-    if key is not None:
-        st.session_state[_TEACHER_POLL] = (poll.poll_id, key)
-        teacher_view(poll_store, poll, key)
-    else:
-        student_view(poll_store, poll)
+    try:
+        if key is not None:
+            st.session_state[_TEACHER_POLL] = (poll.poll_id, key)
+            teacher_view(poll_store, poll, key)
+        else:
+            student_view(poll_store, poll)
+    except PollUnavailable as error:  # the store stopped answering while the page was drawn
+        st.warning(str(error))
 
 
 #: Session key: the poll this browser session last showed the teacher's results of, so
@@ -503,7 +506,7 @@ _ENOUGH_KEY = "poll_enough_answers_{}"
 def _results(poll_store: PollStore, poll_id: str, key: str) -> None:
     try:
         poll, answers = poll_store.answers(poll_id, key)
-    except PollNotFound as error:
+    except (PollNotFound, PollUnavailable) as error:
         st.warning(str(error))
         return
     status = "open" if poll.is_open() else "closed"
@@ -596,7 +599,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
     st.subheader("Manage")
     try:
         poll, answers = poll_store.answers(poll.poll_id, key)
-    except PollNotFound as error:
+    except (PollNotFound, PollUnavailable) as error:
         st.warning(str(error))
         return
     st.session_state[_ENOUGH_KEY.format(poll.poll_id)] = len(answers) >= 2

@@ -300,6 +300,14 @@ class _SQLite(_Backend):
         connection.execute("BEGIN")
 
 
+#: Words of a PostgreSQL refusal that passes once connections free up.
+_SERVER_BUSY = ("too many clients", "remaining connection slots", "the database system is "
+                "starting up")
+_CONNECT_TRIES = 14
+#: The advisory lock under which one process creates the store's first table.
+_SCHEMA_LOCK = 0x0C0A75E2
+
+
 class _Postgres(_Backend):
     placeholder = "%s"
 
@@ -315,7 +323,28 @@ class _Postgres(_Backend):
         self.errors = (psycopg.Error,)
 
     def connect(self):
-        return self._psycopg.connect(self.url, autocommit=False)
+        """A connection; while the server has no free one ('too many clients': a class
+        submitting at once), tried again with growing waits for up to about 20 s."""
+        delay = 0.05
+        for attempt in range(_CONNECT_TRIES):
+            try:
+                return self._psycopg.connect(self.url, autocommit=False)
+            except self._psycopg.OperationalError as error:
+                busy = any(w in str(error).lower() for w in _SERVER_BUSY)
+                if not busy or attempt == _CONNECT_TRIES - 1:
+                    raise
+                time.sleep(delay * (0.5 + secrets.randbelow(1000) / 1000))
+                delay = min(delay * 2, 2.0)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def create_schema_table(self, cursor) -> None:
+        """``poll_schema``, created under an advisory lock by one app process when it is
+        missing (several starting on a fresh database race on ``CREATE TABLE IF NOT
+        EXISTS``), never created where it exists (a role without CREATE may run the app)."""
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        cursor.execute("SELECT to_regclass('poll_schema')")
+        if cursor.fetchone()[0] is None:
+            cursor.execute("CREATE TABLE poll_schema (version INTEGER NOT NULL)")
 
     def begin_write(self, connection) -> None:
         pass  # psycopg opens a transaction with the first statement
@@ -439,7 +468,11 @@ class PollStore:
         transaction."""
         target = SCHEMA_VERSION if target is None else target
         with self._transaction() as cursor:
-            cursor.execute("CREATE TABLE IF NOT EXISTS poll_schema (version INTEGER NOT NULL)")
+            if isinstance(self.backend, _Postgres):
+                self.backend.create_schema_table(cursor)
+            else:
+                cursor.execute("CREATE TABLE IF NOT EXISTS poll_schema "
+                               "(version INTEGER NOT NULL)")
         for version, statements in MIGRATIONS:
             if version > target:
                 break
@@ -674,16 +707,18 @@ class PollStore:
                 self._run(cursor, "INSERT INTO answers (poll_id, token, ranking, "
                           "first_submitted, submitted, changes) VALUES (?, ?, ?, ?, ?, 0)",
                           (poll.poll_id, token, json.dumps(groups), now, now))
-            else:
-                if now - float(previous[0]) < RATE_SECONDS:
+            else:  # a clock set back since (a negative gap) is no reason to wait
+                if 0 <= now - float(previous[0]) < RATE_SECONDS:
                     raise PollError("You have just submitted; wait a second and submit "
                                     "again.")
                 self._run(cursor, "UPDATE answers SET ranking = ?, submitted = ?, "
                           "changes = changes + 1 WHERE poll_id = ? AND token = ?",
                           (json.dumps(groups), now, poll.poll_id, token))
-        answer = self.answer_of(poll.poll_id, token)
-        assert answer is not None
-        return answer
+            # read back in the same transaction: a stored answer is never reported unsaved
+            row = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
+                            "changes FROM answers WHERE poll_id = ? AND token = ?",
+                            (poll.poll_id, token)).fetchone()
+        return self._answer_of(row)
 
     @staticmethod
     def _answer_of(row) -> Answer:
