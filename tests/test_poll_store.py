@@ -509,3 +509,13 @@ def test_app_processes_starting_together_on_a_fresh_database_all_open_it(locatio
     with ThreadPoolExecutor(8) as pool:
         stores = list(pool.map(lambda _: PollStore(location), range(8)))
     assert {s.version for s in stores} == {poll_store.SCHEMA_VERSION}
+
+
+def test_huge_items_and_answers_are_refused_before_they_are_read(store):
+    with pytest.raises(PollError, match="Line 2 is 1,000,000 characters"):
+        store.create_poll(["Pizza", "x" * 1_000_000, "Soup"])
+    with pytest.raises(PollError, match="question is 100,000 characters"):
+        store.create_poll(ITEMS, question="?" * 100_000)
+    poll, _ = store.create_poll(ITEMS)
+    with pytest.raises(PollError, match="more items than the poll has"):
+        store.submit(poll.poll_id, new_token(), [list(range(10 ** 7))])

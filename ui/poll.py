@@ -15,7 +15,9 @@ from coarsenrank_core.models.consensus import consensus_reason
 
 from . import compute, state
 from .poll_store import (
+    MAX_ITEM_CHARS,
     MAX_ITEMS,
+    MAX_QUESTION_CHARS,
     Poll,
     PollError,
     PollNotFound,
@@ -28,6 +30,9 @@ from .poll_store import (
     normalise_code,
 )
 from .text import count, plain
+
+#: The items box holds at most this many characters: every item at its longest, a line each.
+_ITEMS_CHARS = MAX_ITEMS * (MAX_ITEM_CHARS + 1)
 
 _LOG = logging.getLogger("coarsenrank.dashboard")
 #: the query parameters of the poll links: the join code, the teacher key, the browser token
@@ -222,9 +227,10 @@ def create_view() -> None:
                "how sure each place is and which answers look careless. Students never see "
                "each other's answers.")
     items = st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})", key="poll_items",
-                         height=180, placeholder="Pizza\nPasta\nSalad")
+                         height=180, placeholder="Pizza\nPasta\nSalad", max_chars=_ITEMS_CHARS)
     question = st.text_input("Question (optional)", key="poll_question",
-                             placeholder="Which lunch do you prefer?")
+                             placeholder="Which lunch do you prefer?",
+                             max_chars=MAX_QUESTION_CHARS)
     closing = st.selectbox("Close automatically", list(CLOSING_CHOICES), key="poll_closing")
     if st.button("Create poll", type="primary", key="poll_create"):
         minutes = CLOSING_CHOICES[closing]
@@ -447,8 +453,9 @@ def _next_poll_form(poll_store: PollStore, poll: Poll, key: str) -> None:
                    "student's (by the browser, never by name), so careless students can be "
                    "told from careless answers.")
         st.text_area(f"Items to rank, one per line (2 to {MAX_ITEMS})",
-                     key="poll_next_items", height=140)
-        st.text_input("Question (optional)", key="poll_next_question")
+                     key="poll_next_items", height=140, max_chars=_ITEMS_CHARS)
+        st.text_input("Question (optional)", key="poll_next_question",
+                      max_chars=MAX_QUESTION_CHARS)
         st.button("Start the next poll", type="primary", key="poll_next",
                   on_click=_start_next_poll, args=(poll_store, poll.poll_id, key))
         error = st.session_state.pop("_poll_next_error", None)  # shown once, after the click

@@ -48,6 +48,9 @@ MAX_ANSWERS = 500
 MAX_OPEN_POLLS = 100
 MAX_ITEM_CHARS = 200
 MAX_QUESTION_CHARS = 300
+#: A text longer than this many times its limit is refused before it is tidied (tidying
+#: only trims and joins spaces, so it cannot shorten it below the limit).
+_RAW_CHARS = 10
 RATE_SECONDS = 1.0
 #: join codes: easy to read aloud and type on a phone (no 0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -201,6 +204,10 @@ def clean_items(items: Sequence[str]) -> tuple[str, ...]:
     if len(lines) > 10 * MAX_ITEMS:  # checked before any line is read
         raise PollError(f"A poll can have at most {MAX_ITEMS} items; this one has "
                         f"{len(lines):,} lines. Remove some lines.")
+    for line, text in enumerate(lines, start=1):  # before any line is tidied
+        if len(text) > _RAW_CHARS * MAX_ITEM_CHARS:
+            raise PollError(f"Line {line} is {len(text):,} characters long; an item can "
+                            f"have at most {MAX_ITEM_CHARS}. Shorten it.")
     names = tuple(name for line, text in enumerate(lines, start=1)
                   if (name := _tidy(text, f"Line {line}")))
     if len(names) < MIN_ITEMS:
@@ -235,6 +242,10 @@ def check_ranking(ranking, n_items: int) -> tuple[tuple[int, ...], ...]:
     if len(ranking) > n_items:
         raise PollError(f"The answer has {len(ranking):,} places; this poll has "
                         f"{n_items} items.")
+    if any(isinstance(g, (list, tuple, set, frozenset)) and len(g) > n_items
+           for g in ranking):  # before any group is copied
+        raise PollError("The answer names more items than the poll has; each item can be "
+                        "ranked once.")
     groups = tuple(tuple(g) if isinstance(g, (list, tuple, set, frozenset)) else (g,)
                    for g in ranking)
     if sum(map(len, groups)) > n_items:
@@ -507,6 +518,9 @@ class PollStore:
         across the session are known to be one student's (never by name).
         """
         names = clean_items(items)
+        if len(str(question)) > _RAW_CHARS * MAX_QUESTION_CHARS:  # before it is tidied
+            raise PollError(f"The question is {len(str(question)):,} characters long; it can "
+                            f"have at most {MAX_QUESTION_CHARS}.")
         question = _tidy(question, "The question")
         if len(question) > MAX_QUESTION_CHARS:
             raise PollError(f"The question is {len(question)} characters long; it can have at "
