@@ -519,3 +519,12 @@ def test_huge_items_and_answers_are_refused_before_they_are_read(store):
     poll, _ = store.create_poll(ITEMS)
     with pytest.raises(PollError, match="more items than the poll has"):
         store.submit(poll.poll_id, new_token(), [list(range(10 ** 7))])
+
+
+def test_a_far_closing_time_and_a_broken_character_are_plain_refusals(store):
+    with pytest.raises(PollError, match="closing time must be a time"):
+        store.create_poll(ITEMS, closes_at=10 ** 400)
+    with pytest.raises(PollError, match="broken character"):
+        store.create_poll(["Pizza", "Pa\ud800sta", "Soup"])
+    with pytest.raises(PollError, match="broken character"):
+        store.create_poll(ITEMS, question="Which\udfff?")

@@ -48,6 +48,8 @@ MAX_ANSWERS = 500
 MAX_OPEN_POLLS = 100
 MAX_ITEM_CHARS = 200
 MAX_QUESTION_CHARS = 300
+#: Beyond this many seconds from 1970 (about 3 million years) no time is meant.
+_FAR = 1e14
 #: A text longer than this many times its limit is refused before it is tidied (tidying
 #: only trims and joins spaces, so it cannot shorten it below the limit).
 _RAW_CHARS = 10
@@ -184,6 +186,11 @@ def _tidy(text, what: str) -> str:
     naming ``what`` when it holds a control character (around it, line ends and other
     spaces are only trimmed)."""
     text = str(text).strip()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no database or CSV can hold it
+        raise PollError(f"{what} holds a broken character (half of a pair); type it "
+                        "again.") from None
     bad = _CONTROL.search(text)
     if bad:
         raise PollError(f"{what} holds the control character U+{ord(bad.group()):04X}, "
@@ -528,7 +535,7 @@ class PollStore:
         now = self.clock()
         if closes_at is not None:
             if isinstance(closes_at, bool) or not isinstance(closes_at, (int, float)) \
-                    or not math.isfinite(closes_at):
+                    or not -_FAR < closes_at < _FAR or not math.isfinite(closes_at):
                 raise PollError("The closing time must be a time (seconds since 1970).")
             if not closes_at > now:
                 raise PollError("The closing time has already passed; choose a later one.")
