@@ -528,3 +528,10 @@ def test_a_far_closing_time_and_a_broken_character_are_plain_refusals(store):
         store.create_poll(["Pizza", "Pa\ud800sta", "Soup"])
     with pytest.raises(PollError, match="broken character"):
         store.create_poll(ITEMS, question="Which\udfff?")
+
+
+def test_an_emoji_sequence_keeps_its_joiner_and_a_direction_mark_repeats_an_item(store):
+    poll, _ = store.create_poll(["\U0001f469\u200d\U0001f4bb coding", "Pizza", "Soup"])
+    assert poll.items[0] == "\U0001f469\u200d\U0001f4bb coding"
+    with pytest.raises(PollError, match="repeats item 1"):
+        store.create_poll(["Pizza", "Pizza\u200e", "Soup"])

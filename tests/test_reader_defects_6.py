@@ -516,3 +516,10 @@ def test_candidate_ids_under_choice_titles_are_the_items_with_a_warning():
     result = read_file(data)
     assert result.preferences.to_lists(names=True)[0] == ["217208", "218035"]
     assert "look like ids" in result.report.warning
+
+
+def test_joiners_inside_a_name_shape_it_and_invisible_marks_are_dropped():
+    data = ("Voter,1st,2nd,3rd\nann,\U0001f469\u200d\U0001f4bb coding,Pizza,Soup\n"
+            "bob,Pizza\u200e,\U0001f469\u200d\U0001f4bb coding,Soup\u200d\n").encode()
+    assert read_preferences(data).item_names == (
+        "\U0001f469\u200d\U0001f4bb coding", "Pizza", "Soup")

@@ -296,7 +296,12 @@ def without_unpaired_names(ids: Sequence[np.ndarray], item_names: tuple[str, ...
     return [new_id[array] for array in ids], kept, note
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+#: Characters that never show: zero-width spaces, soft hyphens, byte-order marks and the
+#: invisible direction marks (left-to-right, right-to-left, Arabic letter mark).
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad\u200e\u200f\u061c"), None)
+#: Zero-width joiners and non-joiners at a name's ends or beside a space, where they join
+#: nothing; inside a name they shape it (an emoji sequence ``👩‍💻``, Persian and Indic words).
+_LOOSE_JOINERS = re.compile(r"(?:^|(?<=\s))[\u200c\u200d]+|[\u200c\u200d]+(?=\s|$)")
 
 
 #: Spaces that look alike on screen: runs of spaces, tabs, non-breaking and other
@@ -319,7 +324,8 @@ def tidy_text(text: str) -> str:
     """The text in Unicode NFC form, without invisible characters or surrounding spaces, and
     with each run of spaces (non-breaking ones too) written as one plain space; empty when
     nothing in it shows."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text).translate(_INVISIBLE)).strip()
+    shown = _LOOSE_JOINERS.sub("", unicodedata.normalize("NFC", text).translate(_INVISIBLE))
+    return _SPACES.sub(" ", shown).strip()
 
 
 def tidy_name(name: str) -> str:
