@@ -216,7 +216,6 @@ def _read(path: str, fmt: str | None, args=None):
                                           ("--count", "count"), ("--lists", "lists"),
                                           ("--sheet", "sheet"))
                   if getattr(args, name, None) is not None]
-        chosen += ["--one-is-worst"] if getattr(args, "one_is_worst", False) else []
         if chosen:
             raise _UsageError(f"--engine dask finds a pairwise file's columns by their titles "
                               f"and does not take {', '.join(chosen)}: read the file without "

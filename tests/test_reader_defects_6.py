@@ -523,3 +523,54 @@ def test_joiners_inside_a_name_shape_it_and_invisible_marks_are_dropped():
             "bob,Pizza\u200e,\U0001f469\u200d\U0001f4bb coding,Soup\u200d\n").encode()
     assert read_preferences(data).item_names == (
         "\U0001f469\u200d\U0001f4bb coding", "Pizza", "Soup")
+
+
+# ------------------------------------------------------------- the third review, guarded
+def test_lines_of_two_encodings_are_each_read_in_their_own_whatever_their_script():
+    cases = {
+        "Voter,1st,2nd,3rd\nAna,東京,Москва,Zoë\nBen,Москва,東京,Zoë\n".encode()
+        + "Cal,Zoë,Café,Tokyo\n".encode("cp1252"): ("東京", "Москва", "Zoë", "Café", "Tokyo"),
+        "Voter,1st,2nd,3rd\nAna,Café,Crème,Thé\n".encode()
+        + b"Cal,Cr\xc3\xa8me,Caf\xc3\xa9,Th\xc3\xa9 \x96 vert\n": (
+            "Café", "Crème", "Thé", "Thé – vert"),
+        b"Voter,1st,2nd,3rd\nAna,PERCH\xc8\xa0NO,Caf\xe9,Illy\nBen,Illy,Caf\xe9,PERCH\xc8\xa0NO\n":
+            ("PERCHÈ NO", "Café", "Illy"),  # the no-break space read as a space
+    }
+    for data, names in cases.items():
+        assert read_preferences(data).item_names == names
+
+
+def test_a_cell_starting_with_a_byte_order_mark_is_no_repeated_header():
+    rows = "".join(f"m{k % 3},m{(k + 1) % 3},model_a,prompt {k}\n" for k in range(50))
+    data = ("model_a,model_b,winner,prompt\n" + rows + "m1,m2,model_b,\ufeffpasted\n").encode()
+    assert float(read_preferences(data).weights.sum()) == 51
+
+
+def test_a_first_row_naming_two_players_like_the_titles_is_read_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = tmp_path / "games.csv"
+    path.write_text("Player 1,Player 2,Winner\nPlayer 1,Player 2,Player 2\nAnn,Bob,Ann\n",
+                    encoding="utf-8")
+    assert stream_pairwise(path).preferences.item_names == read_file(
+        path).preferences.item_names
+
+
+def test_one_stray_quote_mark_keeps_the_dask_partitions(tmp_path):
+    from coarsenrank_core.io.streaming import record_starts
+
+    path = tmp_path / "stray.csv"
+    path.write_text("x,y,winner\n" + 'a,27" monitor,model_a\n'
+                    + "".join(f"a{k},b{k},model_a\n" for k in range(5000)), encoding="utf-8")
+    bounds = list(range(1000, path.stat().st_size, 4096))
+    assert record_starts(path, bounds, block_bytes=4096) == bounds
+
+
+def test_a_per_row_id_beside_trailing_separator_rows_is_no_ranker_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = tmp_path / "train.csv"
+    path.write_text("id,winner,loser\n" + "".join(f"{k},m{k % 3},m{(k + 1) % 3}\n"
+                                                  for k in range(30)) + ",,\n,,\n",
+                    encoding="utf-8")
+    assert not stream_pairwise(path).preferences.has_rankers

@@ -109,9 +109,10 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
             raise PreferenceFormatError(f"The Dask engine reads pairwise files, not {format}.",
                                         fix="Choose the local engine for other layouts.")
         given, default = options or ReadOptions(), ReadOptions()
-        chosen = [f.name for f in fields(ReadOptions)
-                  if getattr(given, f.name) != getattr(default, f.name)]
-        chosen += ["encoding"] if encoding else []
+        chosen = [f.name for f in fields(ReadOptions) if f.name != "one_is_best"
+                  and getattr(given, f.name) != getattr(default, f.name)]  # no ranks here
+        chosen += ["encoding"] if encoding and encoding.lower().replace("_", "-") not in (
+            "utf-8", "utf8", "utf-8-sig") else []
         if chosen:  # never read past in silence: the counts would ignore the correction
             raise PreferenceFormatError(
                 f"The Dask engine finds its columns by their titles and does not take the "

@@ -106,8 +106,7 @@ def decode(data: bytes, encoding: str | None = None) -> str:
             except UnicodeDecodeError as exc:
                 if enc in ("utf-8", "utf-8-sig") and (bom or not data[:exc.start].isascii()):
                     text = _utf8_with_cp1252_bytes(data)  # UTF-8 before the bad byte
-                    if text is not None:
-                        break
+                    break
                 if bom:
                     shown = bom.upper().removesuffix("-SIG")
                     raise PreferenceFormatError(
@@ -132,25 +131,48 @@ def _as_cp1252(error: UnicodeError) -> tuple[str, int]:
     for its five undefined bytes)."""
     assert isinstance(error, UnicodeDecodeError)
     bad = error.object[error.start:error.end]
-    return bad.decode("cp1252", errors="ignore") or bad.decode("latin-1"), error.end
+    return bad.decode("cp1252", errors="coarsenrank-latin1"), error.end
 
 
 codecs.register_error("coarsenrank-cp1252", _as_cp1252)
 
-#: Characters that UTF-8 text beside Windows-1252 rows plausibly holds: Latin letters with
-#: accents, and typographic punctuation and currency signs.
-_PLAUSIBLE = re.compile(r"[\x00-\x7f\u00a0-\u024f\u2010-\u20bf\u2122]*")
+#: Two-byte UTF-8 characters that Windows-1252 text spells by accident (``É®`` is the UTF-8
+#: of ``ɮ``, ``È\xa0`` of ``Ƞ``) and names seldom hold: Latin Extended-B, IPA, spacing
+#: modifiers.
+_ACCIDENTAL = re.compile("[\u0180-\u02ff]")
 
 
-def _utf8_with_cp1252_bytes(data: bytes) -> str | None:
+#: A UTF-8 character of two or three bytes.
+_UTF8_PAIR = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}")
+
+
+def _utf8_with_cp1252_bytes(data: bytes) -> str:
     """Text of UTF-8 rows with Windows-1252 rows (or bytes) among them, exports appended to
-    one another: each byte that is no UTF-8 read as Windows-1252. None when the UTF-8 part
-    holds characters no such file would (``NESCAFÉ®`` in Windows-1252 is the UTF-8 of
-    ``NESCAFɮ``): the file is then Windows-1252 throughout."""
-    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-    text = data[start:].decode("utf-8", errors="coarsenrank-cp1252")
-    as_utf8 = data[start:].decode("utf-8", errors="ignore")
-    return text if _PLAUSIBLE.fullmatch(as_utf8) else None
+    one another, line by line: each line as UTF-8, a byte that is no UTF-8 read as
+    Windows-1252, unless the line then holds a character Windows-1252 spells by accident
+    (:data:`_ACCIDENTAL`): that line is Windows-1252 throughout."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = []
+    for line in data.split(b"\n"):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:  # no UTF-8 in it at all: Windows-1252 at C speed
+            text = (line.decode("utf-8", errors="coarsenrank-cp1252")
+                    if _UTF8_PAIR.search(line) else "")
+        if not text or _ACCIDENTAL.search(text):
+            text = line.decode("cp1252", errors="coarsenrank-latin1")
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def _as_latin1(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: Windows-1252's five undefined bytes, read as Latin-1."""
+    assert isinstance(error, UnicodeDecodeError)
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("coarsenrank-latin1", _as_latin1)
 
 
 _ASCII_CONTROLS = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])

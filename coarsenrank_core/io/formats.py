@@ -992,9 +992,12 @@ def _refuse_repeated_header(table: Table) -> None:
     codes, uniques = table.factorized  # one integer per distinct cell: rows compare fast
     again = np.flatnonzero((codes[1:] == codes[0]).all(axis=1))
     if not again.size and any(str(u).startswith("\ufeff") for u in uniques):
-        # each export began with a byte-order mark: the header again, behind one
-        plain = np.char.lstrip(table.cells.astype(str), "\ufeff")
-        again = np.flatnonzero((plain[1:] == plain[0]).all(axis=1))
+        # each export began with a byte-order mark: the header again, behind one (the
+        # distinct cells compared without it, never the whole table copied)
+        plain, _ = pd.factorize(np.asarray([str(u).lstrip("\ufeff") for u in uniques],
+                                           dtype=object))
+        marked = plain[codes]
+        again = np.flatnonzero((marked[1:] == marked[0]).all(axis=1))
     if again.size:
         raise PreferenceFormatError(
             f"This row repeats the first row's column titles ({quote_list(titles, 3)}): it "

@@ -95,7 +95,8 @@ def _pieces(path: Path, block_bytes: int) -> tuple[list[str], list[Piece]]:
     size = path.stat().st_size
     step = max(int(block_bytes), 1 << 10)
     # each range starts a record: never inside a quoted cell over several lines
-    bounds = [start, *record_starts(path, range(start + step, size, step)), size]
+    bounds = [start, *record_starts(path, range(start + step, size, step),
+                                    longest=4 * step), size]
     return header, [("csv", str(path), delimiter, len(header), lo, hi)
                     for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo or lo == start]
 
@@ -124,7 +125,7 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
                                                         end, 16 << 20):
                 reader.chunk(batch, 2, row_lines, n_lines)
     except PreferenceFormatError as error:
-        return {"error": error, "rows": reader.rows, "file": Path(piece[1]).name}
+        return {"error": error, "rows": reader.rows, "file": str(piece[1])}
     counts = reader.counts.compact()
     empty = np.zeros(0, dtype=np.int64)
     return {"items": list(reader.items.ids), "rankers": list(reader.rankers.ids),
@@ -135,7 +136,7 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "self_pairs": reader.self_pairs, "byes": reader.byes,
             "item_spellings": list(reader.items.raw),
             "ranker_spellings": list(reader.rankers.raw),
-            "unfinished": reader.unfinished, "file": Path(piece[1]).name}
+            "unfinished": reader.unfinished, "file": str(piece[1])}
 
 
 def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]) -> ReadResult:
@@ -152,7 +153,7 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
             before, file = 0, part.get("file")
         if "error" in part:  # rows of the file's partitions before it, then its own row
             error = part["error"].moved_down(before)
-            raise error.in_file(file) if len(names) > 1 and file else error
+            raise error.in_file(Path(file).name) if len(names) > 1 and file else error
         before += part["rows"]
     def global_ids(names: Any, part_names: list[str], spellings: list[str]) -> np.ndarray:
         # every spelling, in the partition's order of first appearance: the global names

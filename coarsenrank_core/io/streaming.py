@@ -363,10 +363,10 @@ class _Reader:
         self.unfinished = 0
         self.byes = 0
 
-    def _refuse_header_again(self, values: list[str], codes: np.ndarray, n: int,
+    def _refuse_header_again(self, batch: Any, values: list[str], codes: np.ndarray, n: int,
                              line: np.ndarray) -> None:
-        """Refuse a row whose two items are the two item columns' titles: the header again,
-        of a second export pasted below the first (as the table reader refuses it)."""
+        """Refuse a row that repeats the header, every cell its column's title: a second
+        export pasted below the first (as the table reader refuses it)."""
         coding = self.coding
         assert coding is not None
         titles = [coding.header[j].lstrip("\ufeff").strip() for j in (coding.winner,
@@ -375,8 +375,12 @@ class _Reader:
         found = [[k for k, v in enumerate(plain) if v == t] for t in titles]
         if not found[0] or not found[1]:
             return
-        again = np.flatnonzero(np.isin(codes[:n], found[0]) & np.isin(codes[n:], found[1]))
-        if again.size:
+        again = [int(i) for i in np.flatnonzero(np.isin(codes[:n], found[0])
+                                                & np.isin(codes[n:], found[1]))
+                 if all(str(batch.column(j)[int(i)].as_py() or "").lstrip("\ufeff").strip()
+                        == title.lstrip("\ufeff").strip()
+                        for j, title in enumerate(coding.header) if j < batch.num_columns)]
+        if again:
             shown = quote_list([c for c in coding.header if c], 3)
             raise PreferenceFormatError(
                 f"This row repeats the first row's column titles ({shown}): it looks like a "
@@ -454,7 +458,6 @@ class _Reader:
         n, header = batch.num_rows, coding.header
         if not n:
             return
-        self.ranked_rows += n
         sides: list[Any] = []  # pyarrow string arrays
         for j in (coding.winner, coding.loser):
             column = batch.column(j)
@@ -484,8 +487,9 @@ class _Reader:
                 "This cell is blank; every comparison needs two items.",
                 row=int(line[position % n]), column=header[j] or str(j + 1),
                 fix="Fill in the item or delete the row.")
+        self.ranked_rows += n  # rows of a ranking (bare separators were left out above)
         values = [v.strip() for v in values]
-        self._refuse_header_again(values, codes, n, line)
+        self._refuse_header_again(batch, values, codes, n, line)
         b_won: np.ndarray | None = None
         outcome_tie: np.ndarray | None = None
         counted = np.ones(n, dtype=bool)
@@ -804,25 +808,32 @@ def record_end(block: bytes, chunk_bytes: int) -> int:
     return last + 1 if len(block) > 4 * chunk_bytes else 0
 
 
-def record_starts(path: Path, bounds: Sequence[int], block_bytes: int = 16 << 20) -> list[int]:
+def record_starts(path: Path, bounds: Sequence[int], block_bytes: int = 16 << 20,
+                  longest: int | None = None) -> list[int]:
     """Each of ``bounds`` (sorted byte offsets of a CSV file, after its header) moved on to
     the first record that starts at or after it: a line break outside quotes just before,
     so a partition never starts inside a quoted cell over several lines. The file is read
     once, a block at a time, when it holds a quote mark in its first block; else each bound
-    stays (the range reader then starts at the next line)."""
+    stays (the range reader then starts at the next line). A stretch of more than
+    ``longest`` bytes (default four blocks) inside quotes is a stray quote mark (``27"
+    monitor``), not a cell: the bounds then stay as given, as they did before."""
+    longest = 4 * block_bytes if longest is None else longest
     with open(path, "rb") as handle:
         if b'"' not in handle.read(block_bytes):
             return list(bounds)
         handle.seek(0)
         moved: list[int] = []
         pending = list(bounds)
-        offset, quotes = 0, 0
+        offset, quotes, last_outside = 0, 0, 0
         while pending:
             block = handle.read(block_bytes)
             if not block:
                 break
             breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
             outside = offset + breaks[quote_parity(block, quotes)[breaks] == 0] + 1
+            last_outside = int(outside[-1]) if outside.size else last_outside
+            if offset + len(block) - last_outside > longest:
+                return list(bounds)
             while pending and (k := np.searchsorted(outside, pending[0])) < outside.size:
                 moved.append(int(outside[k]))
                 pending.pop(0)
