@@ -145,6 +145,18 @@ def _is_pairwise_table(path: Path) -> bool:
     return True
 
 
+def _refuse_corrections(args, option: str, with_sheet: bool = False) -> None:
+    """Refuse the column corrections that ``option`` (``--stream``, ``--engine dask``) would
+    ignore: it finds a pairwise file's columns by their titles."""
+    flags = [("--items", "items"), ("--ranker", "ranker"), ("--count", "count"),
+             ("--lists", "lists"), *([("--sheet", "sheet")] if with_sheet else [])]
+    chosen = [flag for flag, name in flags if getattr(args, name, None) is not None]
+    if chosen:
+        raise _UsageError(f"{option} finds its columns by their titles and does not take "
+                          f"{', '.join(chosen)}: read the file without {option}, or title its "
+                          "columns winner,loser (or left,right,winner), ranker and count")
+
+
 @contextlib.contextmanager
 def _engine(args):
     """With ``--engine dask``: a client of ``--scheduler`` or of a local cluster started for
@@ -212,15 +224,7 @@ def _read(path: str, fmt: str | None, args=None):
         one_is_best=not getattr(args, "one_is_worst", False),
         list_columns=tuple(args.lists) if getattr(args, "lists", None) else None)
     if engine == "dask":
-        chosen = [flag for flag, name in (("--items", "items"), ("--ranker", "ranker"),
-                                          ("--count", "count"), ("--lists", "lists"),
-                                          ("--sheet", "sheet"))
-                  if getattr(args, name, None) is not None]
-        if chosen:
-            raise _UsageError(f"--engine dask finds a pairwise file's columns by their titles "
-                              f"and does not take {', '.join(chosen)}: read the file without "
-                              "--engine dask, or title its columns winner,loser (or "
-                              "left,right,winner), ranker and count")
+        _refuse_corrections(args, "--engine dask", with_sheet=True)
     try:
         if getattr(args, "stream", False):
             from .io import stream_pairwise
@@ -228,14 +232,7 @@ def _read(path: str, fmt: str | None, args=None):
             if fmt not in (None, "auto", "pairwise"):
                 raise _UsageError("--stream reads pairwise files only (winner,loser, or "
                                   "left,right with an outcome)")
-            chosen = [flag for flag, name in (("--items", "items"), ("--ranker", "ranker"),
-                                              ("--count", "count"), ("--lists", "lists"))
-                      if getattr(args, name, None) is not None]
-            if chosen:
-                raise _UsageError(f"--stream finds its columns by their titles and does not "
-                                  f"take {', '.join(chosen)}: read the file without --stream, "
-                                  "or title its columns winner,loser (or left,right,winner), "
-                                  "ranker and count")
+            _refuse_corrections(args, "--stream")
             result = stream_pairwise(several or file)
         else:
             result = read_file(several or file, format=fmt or "auto", options=options,
