@@ -574,3 +574,23 @@ def test_a_per_row_id_beside_trailing_separator_rows_is_no_ranker_in_chunks(tmp_
                                                   for k in range(30)) + ",,\n,,\n",
                     encoding="utf-8")
     assert not stream_pairwise(path).preferences.has_rankers
+
+
+def test_the_chunked_reader_reads_float_ids_and_control_characters_as_the_table_reader(
+        tmp_path):
+    import pandas as pd
+
+    from coarsenrank_core.io import stream_pairwise
+
+    ids = tmp_path / "ids.parquet"
+    pd.DataFrame({"winner": [1.0, 2.0, 1e19, 3.0], "loser": [2.0, 3.0, 2e19, 1e19]}).to_parquet(ids)
+    assert stream_pairwise(ids).preferences.item_names == read_file(ids).preferences.item_names
+    gap = tmp_path / "gap.parquet"
+    pd.DataFrame({"winner": [1.0, float("nan")], "loser": [2.0, 1.0]}).to_parquet(gap)
+    with pytest.raises(PreferenceFormatError, match="blank"):
+        stream_pairwise(gap)
+    bell = tmp_path / "bell.csv"
+    bell.write_text("winner,loser\na,b\nb\x07,c\n", encoding="utf-8")
+    with pytest.raises(PreferenceFormatError, match="control character U\\+0007") as info:
+        stream_pairwise(bell)
+    assert info.value.row == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -118,6 +119,8 @@ def _allocating_from(pool: Any) -> Iterator[None]:
                 _POOL_STATE["previous"] = None
 
 
+#: A control character (not a tab or a line end), which no name in a text file holds.
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Titles of a column that is a per-row id when it differs on every row (as the table
 #: reader's pairwise rule reads it).
 _ROW_ID_TITLES = ("id", "#", "gameid", "key")
@@ -292,7 +295,10 @@ def _text_column(column: Any) -> Any:
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     if pa.types.is_floating(column.type):
-        integral = pc.equal(column, pc.floor(column))
+        column = pc.if_else(pc.is_nan(column), pa.scalar(None, column.type), column)  # blank
+        # whole numbers that a float holds exactly, as integers; others (1e+16) as written
+        integral = pc.and_(pc.equal(column, pc.floor(column)),
+                           pc.less(pc.abs(column), 2.0 ** 53))
         column = pc.if_else(integral, pc.cast(pc.cast(column, pa.int64(), safe=False),
                                               pa.string()), pc.cast(column, pa.string()))
     elif not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
@@ -474,6 +480,18 @@ class _Reader:
         values = both.dictionary.to_pylist()
         blank = [k for k, v in enumerate(values) if not v.strip()]
         broken = [k for k, v in enumerate(values) if "\n" in v or "\r" in v]
+        control = next((v for v in values if _CONTROL_CHARACTER.search(v)), None)
+        if control is not None:  # as the table reader refuses a file holding one
+            found = _CONTROL_CHARACTER.search(control)
+            assert found is not None
+            position = values.index(control)
+            at = int(np.flatnonzero(codes == position)[0])
+            raise PreferenceFormatError(
+                f"This item's name holds the control character U+{ord(found.group()):04X}, "
+                "which text files do not have.", row=int(line[at % n]),
+                column=header[coding.winner if at < n else coding.loser] or None,
+                fix="Delete the character from the name (a binary file, or text pasted from "
+                    "a terminal, can hold one), then load the file again.")
         if both.indices.null_count or blank or broken:
             empty = _blank_rows(batch)
             if empty.any():  # lines of bare separators: the table reader skips them too
