@@ -594,3 +594,10 @@ def test_the_chunked_reader_reads_float_ids_and_control_characters_as_the_table_
     with pytest.raises(PreferenceFormatError, match="control character U\\+0007") as info:
         stream_pairwise(bell)
     assert info.value.row == 3
+
+
+def test_judges_titled_j1_to_j5_over_numbered_couples_are_refused_with_the_transpose_fix():
+    error = refusal(b"Couple,J1,J2,J3,J4,J5\n101,1,2,1,1,3\n102,2,1,3,2,1\n103,3,3,2,3,2\n")
+    assert "titled as judges" in error.reason and "Transpose" in error.fix
+    assert read_preferences(b"Respondent,J1,J2,J3\nr1,1,2,3\nr2,2,1,3\n").item_names == (
+        "J1", "J2", "J3")  # a survey about J1 ... J3 stays a survey

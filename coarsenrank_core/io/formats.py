@@ -1210,6 +1210,10 @@ _JUDGED_WORDS = frozenset({"essay", "essays", "finalist", "finalists", "script",
                            "photo", "piece", "work", "works", "team", "teams", "couple"})
 
 
+#: A judge's column titled by a letter and a number, as skating and dance sheets write it.
+_NUMBERED_JUDGE = re.compile(r"J\s*\d{1,2}", re.IGNORECASE)
+
+
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose item columns are all titled as judges (``Judge Adams``,
     ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
@@ -1218,11 +1222,15 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     from .content import title_words
 
     labels = [prepared.label(j) for j in item_columns(prepared, options)]
-    if len(labels) < 2 or not all(_JUDGE_WORDS & set(title_words(t)) for t in labels):
+    if len(labels) < 2 or not all(_JUDGE_WORDS & set(title_words(t))
+                                  or _NUMBERED_JUDGE.fullmatch(t.strip()) for t in labels):
         return
     # the rows must be what was judged ('Finalist', 'Essay', 'Entry'), not who answered a
     # survey about judges ('Respondent'; a grid 'Rank the candidates [Judge Smith]')
-    rows = prepared.label(prepared.ranker) if prepared.ranker is not None else ""
+    columns = item_columns(prepared, options)
+    first = prepared.ranker if prepared.ranker is not None else (
+        0 if 0 not in columns and prepared.header else None)  # ids of the rows ('Couple')
+    rows = prepared.label(first) if first is not None else ""
     if prepared.questions or prepared.platform is not None or not (
             COMPETITOR_WORDS | _JUDGED_WORDS) & set(title_words(rows)):
         return
