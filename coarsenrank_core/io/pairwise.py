@@ -329,9 +329,13 @@ def _is_bye(values: np.ndarray) -> np.ndarray:
     return np.asarray(bye[codes], dtype=bool) if len(uniques) else np.zeros(len(codes), bool)
 
 
+#: Titles of a column that is a game's id, not the ranker, when it differs on every row.
+ROW_ID_TITLES = ("id", "#", "gameid", "key")
+
+
 def _per_row_id(table: Table, j: int, header: list[str]) -> bool:
     """A column titled only 'id' (or '#') whose value differs on every row: the game's id."""
-    if j >= len(header) or normalise(header[j]) not in ("id", "#", "gameid", "key"):
+    if j >= len(header) or normalise(header[j]) not in ROW_ID_TITLES:
         return False
     values = table.column(j, 1)
     return len(values) >= 1 and bool(pd.Series(values, dtype=object).is_unique)

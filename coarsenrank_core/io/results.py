@@ -52,6 +52,8 @@ _SIDE_OF_COMPETITOR = frozenset({"team", "constructor", "manufacturer", "car", "
 #: team may be what a match ranks.)
 _RACERS = frozenset({"rider", "driver", "cyclist", "jockey", "pilot", "racer", "sailor",
                      "rower", "skier", "skater", "swimmer", "runner", "athlete"})
+#: Every title of a column of places: the long files' ``rank`` words and :data:`_PLACE_TITLES`.
+_PLACES = PREFERENCE_ROLES["rank"] | _PLACE_TITLES
 #: The kinds of number column whose title says which way up the numbers go.
 _DIRECTED = ("rank", "higher", "lower")
 #: Titles that name a person without saying who they are: in a results table (an event and
@@ -86,7 +88,7 @@ def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequenc
     if len(body) < 2:
         return
     places = [j for j, k in enumerate(keys)
-              if k in PREFERENCE_ROLES["rank"] | _PLACE_TITLES and j < body.shape[1]]
+              if k in _PLACES and j < body.shape[1]]
     names = [j for j, k in enumerate(keys) if j < body.shape[1] and j not in places and (
         k in _PLAIN_NAMES | _PEOPLE or role_base(k, COMPETITOR_WORDS) is not None)
         and (body[:, j] != "").all() and pd.Series(body[:, j], dtype=object).is_unique]
@@ -292,7 +294,7 @@ def results_plan(table: Table, file_name: str | None = None,
     keys = [normalise(c) for c in header]
     # 'Games' names the Olympic Games, but beside places that never repeat (one standings
     # list) a column of whole numbers under it counts the games each played
-    single = any(k in PREFERENCE_ROLES["rank"] | _PLACE_TITLES and j < body.shape[1]
+    single = any(k in _PLACES and j < body.shape[1]
                  and pd.Series(body[:, j], dtype=object).is_unique for j, k in enumerate(keys))
     counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games" and single
                and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d*").all()}

@@ -32,6 +32,7 @@ from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, plur
 from .pairwise import (
     _FALSE,
     _TRUE,
+    ROW_ID_TITLES,
     _is_bye,
     _resolve_flags,
     _second_share,
@@ -121,9 +122,6 @@ def _allocating_from(pool: Any) -> Iterator[None]:
 
 #: A control character (not a tab or a line end), which no name in a text file holds.
 _CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-#: Titles of a column that is a per-row id when it differs on every row (as the table
-#: reader's pairwise rule reads it).
-_ROW_ID_TITLES = ("id", "#", "gameid", "key")
 
 
 @dataclass
@@ -665,7 +663,7 @@ class _Reader:
             notes.append(left_out)
         has_rankers = coding.ranker is not None
         title = coding.header[coding.ranker] if coding.ranker is not None else ""
-        if has_rankers and normalise(title) in _ROW_ID_TITLES and \
+        if has_rankers and normalise(title) in ROW_ID_TITLES and \
                 len(self.rankers.names) == self.ranked_rows:
             # an 'id' that differs on every row names the game, not who judged it
             has_rankers = False

@@ -639,10 +639,12 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "a per-row id, not a ranker"
         elif grid_item:
             continue  # an item of a question's grid, whatever the item's name
-        elif keys & _ABOUT_RESPONDENT and prepared.blocks and \
-                not any(j in block for block in prepared.blocks):
-            skipped[j] = "about who answered, not an item"  # Qualtrics' coded 'Gender' (1, 2)
-        elif _SUMMARY_LABEL.fullmatch(prepared.label(j)) and _sums_up(prepared, j, item_ranks):
+        elif keys & _ABOUT_RESPONDENT and (j not in item_ranks or prepared.blocks and not any(
+                j in block for block in prepared.blocks)):
+            # holding ranks, only outside the question's block (Qualtrics' coded 'Gender')
+            skipped[j] = "about who answered, not an item"
+        elif _SUMMARY_LABEL.fullmatch(prepared.label(j)) and (
+                j not in item_ranks or _sums_up(prepared, j, item_ranks)):
             skipped[j] = "a summary of the other columns, not an item"
         elif counter_title(prepared.label(j)):
             skipped[j] = "a counter or timing of the experiment's trial loop, not an item"
@@ -650,10 +652,6 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif keys & _RANKER_UNLESS_RANKS:
             rankers[j] = 0
-        elif _SUMMARY_LABEL.fullmatch(prepared.label(j)):
-            skipped[j] = "a summary of the other columns, not an item"
-        elif keys & _ABOUT_RESPONDENT:
-            skipped[j] = "about who answered, not an item"
         elif (person := person_title(prepared.label(j))) is not None:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
