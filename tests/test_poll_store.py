@@ -535,3 +535,111 @@ def test_an_emoji_sequence_keeps_its_joiner_and_a_direction_mark_repeats_an_item
     assert poll.items[0] == "\U0001f469\u200d\U0001f4bb coding"
     with pytest.raises(PollError, match="repeats item 1"):
         store.create_poll(["Pizza", "Pizza\u200e", "Soup"])
+
+
+def test_an_idle_open_poll_stops_counting_but_still_takes_answers(store, clock, monkeypatch):
+    monkeypatch.setattr(poll_store, "MAX_OPEN_POLLS", 2)
+    (idle, _), (busy, _) = store.create_poll(ITEMS), store.create_poll(ITEMS)
+    with pytest.raises(PollError, match="2 open polls"):
+        store.create_poll(ITEMS)
+    clock.tick(3600 * poll_store.IDLE_HOURS - 60)
+    store.submit(busy.poll_id, new_token(), [[0], [1]])  # busy is answered: it stays counted
+    clock.tick(120)
+    third, third_key = store.create_poll(ITEMS)  # idle, left open a day, frees its place
+    with pytest.raises(PollError, match="2 open polls"):
+        store.create_poll(ITEMS)
+    assert store.submit(idle.poll_id, new_token(), [[1], [0]])  # and still takes answers
+    assert store.poll(idle.poll_id).is_open(clock())
+    assert poll_store.IDLE_HOURS == 24
+
+
+def test_a_poll_idle_longer_than_it_is_kept_is_deleted_with_its_answers(store, clock):
+    assert store.keep_days == poll_store.KEEP_DAYS == 180
+    old, old_key = store.create_poll(ITEMS)
+    store.submit(old.poll_id, new_token(), [[0], [1]])
+    answered, answered_key = store.create_poll(ITEMS)
+    clock.tick(86400 * 179)
+    store.submit(answered.poll_id, new_token(), [[1], [0]])  # its last answer keeps it
+    clock.tick(86400 * 2)
+    assert store.count(old.poll_id, old_key) == 1  # only a new poll sweeps
+    store.create_poll(ITEMS)
+    with pytest.raises(PollNotFound):
+        store.answers(old.poll_id, old_key)
+    assert store.count(answered.poll_id, answered_key) == 1
+    with store._transaction(write=False) as cursor:
+        orphans = store._run(cursor, "SELECT COUNT(*) FROM answers WHERE poll_id = ?",
+                             (old.poll_id,)).fetchone()[0]
+    assert orphans == 0
+
+
+@pytest.mark.parametrize("said, days", [("30", 30.0), (" 0.5 ", 0.5), ("forever", None),
+                                        ("FOREVER", None), ("", 180.0)])
+def test_the_keeping_time_is_read_from_the_environment(monkeypatch, said, days):
+    monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", said)
+    assert poll_store.keep_days() == days
+
+
+@pytest.mark.parametrize("said", ["0", "-3", "ten", "nan", "inf", "1e9"])
+def test_a_keeping_time_that_is_not_days_is_refused_by_name(monkeypatch, tmp_path, said):
+    monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", said)
+    with pytest.raises(PollError, match="COARSENRANK_POLL_KEEP_DAYS .* number of days"):
+        PollStore(tmp_path / "polls.sqlite3")
+
+
+def test_polls_kept_forever_are_never_swept(tmp_path, clock, monkeypatch):
+    monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", "forever")
+    store = PollStore(tmp_path / "polls.sqlite3", clock=clock)
+    poll, key = store.create_poll(ITEMS)
+    clock.tick(86400 * 10_000)
+    store.create_poll(ITEMS)
+    assert store.teacher_poll(poll.poll_id, key).poll_id == poll.poll_id
+
+
+def test_version_3_store_takes_its_last_activity_from_its_answers(location, clock,
+                                                                   monkeypatch):
+    monkeypatch.setattr(poll_store, "SCHEMA_VERSION", 3)
+    old = PollStore(location, clock=clock)
+    assert old.schema_version() == 3
+    poll, key = old.create_poll(ITEMS)
+    clock.tick(86400 * 100)
+    old.submit(poll.poll_id, new_token(), [[0], [1]])
+    quiet, quiet_key = old.create_poll(ITEMS)
+    monkeypatch.setattr(poll_store, "SCHEMA_VERSION", 4)
+    clock.tick(86400 * 100)  # 200 days after the first poll was made, 100 after its answer
+    new = PollStore(location, clock=clock)
+    assert new.schema_version() == 4
+    new.create_poll(ITEMS)
+    assert new.count(poll.poll_id, key) == 1
+    assert new.count(quiet.poll_id, quiet_key) == 0
+    clock.tick(86400 * 81)
+    new.create_poll(ITEMS)
+    with pytest.raises(PollNotFound):
+        new.count(poll.poll_id, key)
+
+
+def test_a_deleted_sqlite_file_starts_a_new_store_instead_of_failing(tmp_path, clock):
+    location = tmp_path / "data" / "polls.sqlite3"
+    store = PollStore(location, clock=clock)
+    poll, key = store.create_poll(ITEMS)
+    for path in location.parent.iterdir():
+        path.unlink()
+    location.parent.rmdir()
+    with pytest.raises(PollNotFound):  # gone, as if deleted: not "try again in a moment"
+        store.poll(poll.poll_id)
+    fresh, fresh_key = store.create_poll(ITEMS)
+    store.submit(fresh.poll_id, new_token(), [[0], [1]])
+    assert store.count(fresh.poll_id, fresh_key) == 1
+    with sqlite3.connect(location) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_read_only_store_says_so_instead_of_try_again(tmp_path, clock, monkeypatch):
+    location = tmp_path / "polls.sqlite3"
+    store = PollStore(location, clock=clock)
+    poll, _ = store.create_poll(ITEMS)
+    monkeypatch.setattr(store.backend, "connect", lambda: sqlite3.connect(
+        f"file:{location}?mode=ro", uri=True, isolation_level=None))
+    with pytest.raises(PollUnavailable, match="read-only.*nothing was saved") as raised:
+        store.submit(poll.poll_id, new_token(), [[0], [1]])
+    assert "Try again" not in str(raised.value)
+    assert store.poll(poll.poll_id).poll_id == poll.poll_id  # reading still works

@@ -26,6 +26,7 @@ from .poll_store import (
     default_location,
     describe_location,
     is_token,
+    keep_days,
     new_token,
     normalise_code,
 )
@@ -243,7 +244,20 @@ def create_view() -> None:
             return
         st.query_params.from_dict({"poll": poll.poll_id, "key": key})
         st.rerun()
-    st.caption(f"Answers are kept in the {describe_location(default_location())}.")
+    st.caption(f"Answers are kept in the {describe_location(default_location())}. "
+               + keeping_said())
+
+
+def keeping_said() -> str:
+    """How long the server keeps a poll, in one sentence for the teacher."""
+    try:
+        days = keep_days()
+    except PollError as error:
+        return str(error)
+    if days is None:
+        return "Polls are kept until you delete them."
+    return (f"A poll and its answers are deleted {days:g} days after its last answer; "
+            "download the answers to keep them longer.")
 
 
 def _back_to_results() -> None:
@@ -621,7 +635,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
             st.success(f"Loaded {count(len(answers), 'answer')} as the session's data.")
         st.download_button("Download the answers (.csv)", poll_csv(prefs),
                            file_name=f"poll_{poll.poll_id}.csv", mime="text/csv",
-                           key="poll_download", on_click="ignore")
+                           key="poll_download", on_click="ignore", help=keeping_said())
     _next_poll_form(poll_store, poll, key)
     columns = st.columns(2)
     try:

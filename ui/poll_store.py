@@ -11,7 +11,9 @@ Safety rules kept here, whatever page calls it:
   and only its SHA-256 digest is stored; a wrong key gets the same :class:`PollNotFound` as
   a missing poll;
 * limits (:data:`MAX_ITEMS` items, :data:`MAX_ANSWERS` answers a poll, :data:`MAX_OPEN_POLLS`
-  open polls, :data:`MAX_ITEM_CHARS` characters an item);
+  open polls, :data:`MAX_ITEM_CHARS` characters an item); an open poll idle for
+  :data:`IDLE_HOURS` stops counting towards the open polls, and a poll idle for
+  :func:`keep_days` days is deleted with its answers, so nobody can fill the store for good;
 * an answer is validated (known items, none repeated) and refused after closing; one token
   submits at most once every :data:`RATE_SECONDS` seconds;
 * an answer is committed before :meth:`PollStore.submit` returns.
@@ -32,6 +34,7 @@ import os
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -46,6 +49,11 @@ MAX_ITEMS = 30
 MIN_ITEMS = 2
 MAX_ANSWERS = 500
 MAX_OPEN_POLLS = 100
+#: An open poll with no new answer for this long no longer counts towards MAX_OPEN_POLLS (it
+#: still takes answers): polls left open cannot lock a server's teachers out.
+IDLE_HOURS = 24
+#: Days a poll and its answers are kept after its last activity (COARSENRANK_POLL_KEEP_DAYS).
+KEEP_DAYS = 180
 MAX_ITEM_CHARS = 200
 MAX_QUESTION_CHARS = 300
 #: Beyond this many seconds from 1970 (about 3 million years) no time is meant.
@@ -63,7 +71,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: exactly what :func:`new_token` makes: 16 bytes in unpadded URL-safe base64, 22 characters
 TOKEN_FORMAT = re.compile(rf"[A-Za-z0-9_-]{{{-(-TOKEN_BYTES * 4 // 3)}}}")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``(version, statements)``: each brings the schema from ``version - 1`` to ``version``.
 #: Written in the SQL that SQLite and PostgreSQL share.
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
@@ -82,6 +90,11 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # id (NULL: the poll is its own session, as every poll written before) and the place
     (3, ("ALTER TABLE polls ADD COLUMN session_id VARCHAR(16)",
          "ALTER TABLE polls ADD COLUMN position INTEGER NOT NULL DEFAULT 1")),
+    # version 4: when a poll was last active (created, answered or reopened), which decides
+    # whether it counts as open and how long it is kept
+    (4, ("ALTER TABLE polls ADD COLUMN last_active DOUBLE PRECISION",
+         "UPDATE polls SET last_active = COALESCE((SELECT MAX(submitted) FROM answers "
+         "WHERE answers.poll_id = polls.id), created)")),
 )
 
 
@@ -286,6 +299,9 @@ class _Backend:
     def begin_write(self, connection) -> None:
         """Start a transaction that serialises writers (called right after connecting)."""
 
+    def begin_read(self, connection) -> None:
+        """Start a transaction that reads one snapshot (called right after connecting)."""
+
     def lock_poll(self, cursor, poll_id: str) -> None:
         """Hold the poll's row until commit, so its submissions are counted one at a time."""
 
@@ -296,6 +312,10 @@ class _Backend:
 class _SQLite(_Backend):
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.prepare()
+
+    def prepare(self) -> None:
+        """The folder, and the file in WAL mode (readers never wait for a writer)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=60)
         try:
@@ -387,6 +407,44 @@ def default_location() -> str:
     return str(Path(folder).expanduser() / "polls.sqlite3")
 
 
+#: What a driver's message says, and what the user is told instead of "try again"
+_LASTING_FAILURES = (
+    (("readonly", "read-only", "permission denied"),
+     "The poll store cannot be written on the server (it is read-only); nothing was saved. "
+     "Ask whoever runs this app to make COARSENRANK_DATA_DIR writable."),
+    (("disk is full", "no space left", "disk full"),
+     "The server's disk is full, so the poll store cannot save; nothing was saved. Ask "
+     "whoever runs this app to free some space."),
+)
+
+
+def _unavailable(error: BaseException) -> PollUnavailable:
+    """The plain message for a driver's error: one that waiting will not mend says so."""
+    said = str(error).lower()
+    for words, message in _LASTING_FAILURES:
+        if any(word in said for word in words):
+            return PollUnavailable(message)
+    return PollUnavailable()
+
+
+def keep_days() -> float | None:
+    """Days a poll is kept after its last activity: ``COARSENRANK_POLL_KEEP_DAYS`` (a
+    positive number, or ``forever``), else :data:`KEEP_DAYS`."""
+    text = os.environ.get("COARSENRANK_POLL_KEEP_DAYS", "").strip()
+    if not text:
+        return float(KEEP_DAYS)
+    if text.lower() == "forever":
+        return None
+    try:
+        days = float(text)
+    except ValueError:
+        days = math.nan
+    if not 0 < days < 1e6:
+        raise PollError(f"COARSENRANK_POLL_KEEP_DAYS is {text[:40]!r}; it must be a number of "
+                        "days (for example 180) or 'forever'.")
+    return days
+
+
 def describe_location(location: str) -> str:
     """The store's location for people, without a password."""
     if location.startswith(("postgresql://", "postgres://")):
@@ -417,6 +475,8 @@ class PollStore:
                                   if location.startswith(("postgresql://", "postgres://"))
                                   else _SQLite(Path(location)))
         self.clock = clock
+        self.keep_days = keep_days()
+        self._migrating = threading.local()
         self._migrate()
         self.version = self.schema_version()
 
@@ -438,12 +498,25 @@ class PollStore:
         success, rolled back on error, and the connection closed either way (so a store
         shared by threads, or by a server's sessions, holds no connection between calls).
         The driver's own errors become :class:`PollUnavailable`, a plain message."""
+        if isinstance(self.backend, _SQLite) and not getattr(self._migrating, "on", False) \
+                and not self.backend.path.exists():
+            self._start_again(self.backend)
         try:
             with self._connected_transaction(write) as cursor:
                 yield cursor
         except self.backend.errors as error:
             _LOG.warning("the poll store did not answer: %s", error)
-            raise PollUnavailable() from error
+            raise _unavailable(error) from error
+
+    def _start_again(self, backend: _SQLite) -> None:
+        """The SQLite file was deleted (or moved) while the app ran: a new, empty store, so
+        polls made from now on are kept (the old ones are gone, as if deleted)."""
+        _LOG.warning("the poll store %s is missing; starting a new, empty one", backend.path)
+        try:
+            backend.prepare()
+        except (OSError, sqlite3.Error) as error:
+            raise _unavailable(error) from error
+        self._migrate()
 
     @contextmanager
     def _connected_transaction(self, write: bool):
@@ -485,6 +558,13 @@ class PollStore:
         """Bring the schema up to ``target`` (:data:`SCHEMA_VERSION`), one migration per
         transaction."""
         target = SCHEMA_VERSION if target is None else target
+        self._migrating.on = True
+        try:
+            self._migrate_to(target)
+        finally:
+            self._migrating.on = False
+
+    def _migrate_to(self, target: int) -> None:
         with self._transaction() as cursor:
             if isinstance(self.backend, _Postgres):
                 self.backend.create_schema_table(cursor)
@@ -556,10 +636,8 @@ class PollStore:
                 # the session moves on: every poll of it closes, not only the one named
                 self._run(cursor, "UPDATE polls SET closed = 1 WHERE id = ? OR session_id = ?",
                           (session, session))
-            open_polls = self._run(
-                cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
-                "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
-            if open_polls >= MAX_OPEN_POLLS:
+            self._forget_idle_polls(cursor, now)
+            if self._open_polls(cursor, now) >= MAX_OPEN_POLLS:
                 raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; close "
                                 "or delete one first.")
             for _ in range(20):
@@ -574,7 +652,35 @@ class PollStore:
                       "VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)",
                       (poll_id, _digest(key), question, json.dumps(names), now, closes_at,
                        session, position))
+            self._touch(cursor, poll_id, now)
         return self.poll(poll_id), key
+
+    @property
+    def _tracks_activity(self) -> bool:
+        # a store held at an older schema (its tests) has no last_active column
+        return getattr(self, "version", SCHEMA_VERSION) >= 4
+
+    def _touch(self, cursor, poll_id: str, now: float) -> None:
+        if self._tracks_activity:
+            self._run(cursor, "UPDATE polls SET last_active = ? WHERE id = ?", (now, poll_id))
+
+    def _open_polls(self, cursor, now: float) -> int:
+        """Open polls active within :data:`IDLE_HOURS`: those that count towards the limit."""
+        statement = ("SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
+                     "(closes_at IS NULL OR closes_at > ?)")
+        if not self._tracks_activity:
+            return int(self._run(cursor, statement, (now,)).fetchone()[0])
+        return int(self._run(cursor, statement + " AND last_active > ?",
+                             (now, now - 3600 * IDLE_HOURS)).fetchone()[0])
+
+    def _forget_idle_polls(self, cursor, now: float) -> None:
+        """Delete the polls, and their answers, idle for longer than the store keeps them."""
+        if self.keep_days is None or not self._tracks_activity:
+            return
+        before = now - 86400 * self.keep_days
+        self._run(cursor, "DELETE FROM answers WHERE poll_id IN "
+                  "(SELECT id FROM polls WHERE last_active < ?)", (before,))
+        self._run(cursor, "DELETE FROM polls WHERE last_active < ?", (before,))
 
     @property
     def _poll_columns(self) -> str:
@@ -669,16 +775,13 @@ class PollStore:
             self.backend.lock_polls(cursor)
             row = self._checked(cursor, poll_id, key)
             was_open = not row[5] and (row[4] is None or float(row[4]) > now)
-            if not was_open:
-                open_polls = self._run(
-                    cursor, "SELECT COUNT(*) FROM polls WHERE closed = 0 AND "
-                    "(closes_at IS NULL OR closes_at > ?)", (now,)).fetchone()[0]
-                if open_polls >= MAX_OPEN_POLLS:
-                    raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; "
-                                    "close or delete one first.")
+            if not was_open and self._open_polls(cursor, now) >= MAX_OPEN_POLLS:
+                raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; "
+                                "close or delete one first.")
             closes_at = row[4] if row[4] is not None and float(row[4]) > now else None
             self._run(cursor, "UPDATE polls SET closed = 0, closes_at = ? WHERE id = ?",
                       (closes_at, row[0]))
+            self._touch(cursor, row[0], now)
         return self.teacher_poll(poll_id, key)
 
     def show_results(self, poll_id: str, key: str, show: bool) -> Poll:
@@ -735,6 +838,7 @@ class PollStore:
                 self._run(cursor, "UPDATE answers SET ranking = ?, submitted = ?, "
                           "changes = changes + 1 WHERE poll_id = ? AND token = ?",
                           (json.dumps(groups), now, poll.poll_id, token))
+            self._touch(cursor, poll.poll_id, now)
             # read back in the same transaction: a stored answer is never reported unsaved
             row = self._run(cursor, "SELECT token, ranking, first_submitted, submitted, "
                             "changes FROM answers WHERE poll_id = ? AND token = ?",
