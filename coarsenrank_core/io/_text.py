@@ -20,7 +20,8 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _MATLAB_MAGIC = b"MATLAB 5.0 MAT-file"  # the text header of MATLAB's v5 to v7.3 files
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
          (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: A control character (C0 but tab and line ends, DEL, C1): no name in a text file holds one.
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _PREFLIB_EXTENSIONS = {".soc", ".soi", ".toc", ".toi"}
 BINARY_FIX = ("Open the file in Excel (or another spreadsheet program), choose File > Save As, "
                "pick 'CSV (comma delimited)' and upload the .csv file.")
@@ -115,7 +116,7 @@ def decode(data: bytes, encoding: str | None = None) -> str:
                         fix="Save the file again as 'CSV UTF-8'.") from None
     assert text is not None  # Latin-1 decodes any bytes
     text = text.removeprefix("\ufeff").rstrip("\x1a")
-    bad = _CONTROL.search(text) if _may_hold_controls(text) else None
+    bad = CONTROL_CHARACTER.search(text) if _may_hold_controls(text) else None
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         raise PreferenceFormatError(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import os
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -16,7 +15,7 @@ import numpy as np
 
 from ..errors import PreferenceFormatError
 from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
-from ._text import SourceLike
+from ._text import CONTROL_CHARACTER, SourceLike
 from .arrow import ARROW_EXTENSIONS
 from .assembly import (
     check_items,
@@ -120,8 +119,6 @@ def _allocating_from(pool: Any) -> Iterator[None]:
                 _POOL_STATE["previous"] = None
 
 
-#: A control character (not a tab or a line end), which no name in a text file holds.
-_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -478,9 +475,9 @@ class _Reader:
         values = both.dictionary.to_pylist()
         blank = [k for k, v in enumerate(values) if not v.strip()]
         broken = [k for k, v in enumerate(values) if "\n" in v or "\r" in v]
-        control = next((v for v in values if _CONTROL_CHARACTER.search(v)), None)
+        control = next((v for v in values if CONTROL_CHARACTER.search(v)), None)
         if control is not None:  # as the table reader refuses a file holding one
-            found = _CONTROL_CHARACTER.search(control)
+            found = CONTROL_CHARACTER.search(control)
             assert found is not None
             position = values.index(control)
             at = int(np.flatnonzero(codes == position)[0])
