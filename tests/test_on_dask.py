@@ -161,3 +161,15 @@ def test_quoted_prompts_and_a_bad_row_in_a_second_file_read_as_the_chunked_reade
     with pytest.raises(PreferenceFormatError, match="In 'b.csv'") as info:
         dask_pairwise([tmp_path / "a.csv", tmp_path / "b.csv"], scheduler, block_bytes=1 << 10)
     assert info.value.row == 2
+
+
+def test_a_second_file_of_another_layout_is_named_and_a_bad_scheduler_is_said_plainly(
+        tmp_path):
+    (tmp_path / "one.csv").write_text("winner,loser\na,b\nb,c\n")
+    (tmp_path / "two.csv").write_text("first,second\na,b\n")
+    with pytest.raises(PreferenceFormatError, match="In 'two.csv': Reading in chunks needs"):
+        dask_pairwise([tmp_path / "one.csv", tmp_path / "two.csv"])
+    with pytest.raises(PreferenceFormatError, match="scheduler 'localhost' could not be "
+                       "reached") as info:
+        dask_pairwise([tmp_path / "one.csv"], scheduler="localhost")
+    assert "tcp://host:8786" in info.value.fix and "Unexpected" not in str(info.value)

@@ -61,7 +61,16 @@ def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> I
     """
     _, distributed = _dask()
     if scheduler is not None:
-        with distributed.Client(scheduler) as client:
+        try:
+            client = distributed.Client(scheduler)
+        except (OSError, ValueError, TypeError) as error:  # no address, or no one answers
+            raise PreferenceFormatError(
+                f"The Dask scheduler {str(scheduler)[:200]!r} could not be reached "
+                f"({str(error)[:200]}).",
+                fix="Give the address of a running scheduler (tcp://host:8786, as "
+                    "`dask scheduler` prints it), or leave the scheduler out to start a "
+                    "local cluster.") from None
+        with client:
             yield client
         return
     workers = n_workers or max(1, min(4, os.cpu_count() or 1))
@@ -229,8 +238,11 @@ def dask_pairwise(paths: SourceLike, scheduler: str | None = None, *, block_byte
         pieces: list[Piece] = []
         header: list[str] | None = None
         for path in files:
-            head, ranges = _pieces(path, block_bytes)
-            _Coding.of(head)  # a file that is not a winner/loser table is refused here
+            try:
+                head, ranges = _pieces(path, block_bytes)
+                _Coding.of(head)  # a file that is not a winner/loser table is refused here
+            except PreferenceFormatError as error:
+                raise error.in_file(path.name) if len(files) > 1 else error from None
             if header is not None and head != header:
                 raise PreferenceFormatError(
                     f"'{path.name}' names other columns than '{files[0].name}'.",
