@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from coarsenrank_core.io.assembly import tidy_text
+from coarsenrank_core.io.assembly import same_name_key, tidy_text
 
 _LOG = logging.getLogger(__name__)
 
@@ -215,8 +215,8 @@ def clean_items(items: Sequence[str]) -> tuple[str, ...]:
     """The items of a new poll, checked: 2–30 distinct names of 1–200 characters.
 
     Names are tidied (:func:`_tidy`): a line with nothing visible is a blank line, and two
-    names that differ only in case, Unicode form, invisible characters or spacing repeat
-    each other.
+    names that differ only in case, Unicode form, invisible characters, spacing, quote marks
+    or a spreadsheet's leading apostrophe repeat each other.
     """
     if isinstance(items, (str, bytes)):
         raise PollError("The items must be a list of names, one per line.")
@@ -241,10 +241,13 @@ def clean_items(items: Sequence[str]) -> tuple[str, ...]:
                             f"at most {MAX_ITEM_CHARS}. Shorten it.")
     seen: dict[str, int] = {}
     for line, name in enumerate(names, start=1):
-        if name.casefold() in seen:
-            raise PollError(f"Item {line} repeats item {seen[name.casefold()]}; each item "
-                            "must appear once.")
-        seen[name.casefold()] = line
+        # as the readers compare names (quote marks, a spreadsheet's apostrophe), and case:
+        # the answers' download must read back as the same items
+        key = same_name_key(name).casefold()
+        if key in seen:
+            raise PollError(f"Item {line} repeats item {seen[key]}; each item must appear "
+                            "once.")
+        seen[key] = line
     return names
 
 

@@ -14,6 +14,7 @@ and the choices as one JSON document that :func:`read_session_file` reads back.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
@@ -24,7 +25,7 @@ import streamlit as st
 from coarsenrank_core import Preferences
 from coarsenrank_core.alpha import MAX_ALPHA, MIN_ALPHA, alpha_in_range
 from coarsenrank_core.io import DECLARED_FACTOR, DECLARED_SLACK, declared_within_present
-from coarsenrank_core.io.assembly import tidy_name, tidy_text
+from coarsenrank_core.io.assembly import same_name_key, tidy_text
 from coarsenrank_core.noise import NOISE_TYPES
 from coarsenrank_core.registry import METHODS
 
@@ -234,6 +235,12 @@ MAX_NAME_CHARS, MAX_DESCRIPTION_CHARS = 500, 20_000
 #: one box of the Data page; the readers write a few).
 MAX_NOTES = 100
 NOISE_SEEDS = (0, 100_000)
+#: Brackets a session file may hold before it is parsed: a saved session has a few dozen
+#: lists and objects, and a million empty ones would take a hundred megabytes to build.
+MAX_BRACKETS = 1_000_000
+#: Half of a surrogate pair (JSON's ``\udc80``): no text file, table or database holds one.
+_BROKEN = re.compile("[\ud800-\udfff]")
+_BROKEN_SAID = "holds a broken character (half of a pair), which no text can hold"
 
 
 def _damaged(field: str, what: str) -> SessionFileError:
@@ -282,6 +289,8 @@ def _texts(value, field: str, limit: int | None = None, most: int | None = None
         raise _damaged(field, "must be a list of texts")
     if limit is not None and any(len(v) > limit for v in value):
         raise _damaged(field, f"holds a text longer than {limit:,} characters")
+    if any(_BROKEN.search(v) for v in value):
+        raise _damaged(field, _BROKEN_SAID)
     return tuple(value)
 
 
@@ -293,6 +302,8 @@ def _text(document: dict, field: str, default: str, limit: int) -> str:
         raise _damaged(field, "must be a text")
     if len(value) > limit:
         raise _damaged(field, f"is longer than {limit:,} characters")
+    if _BROKEN.search(value):
+        raise _damaged(field, _BROKEN_SAID)
     return value
 
 
@@ -300,14 +311,15 @@ def _distinct_names(names: tuple[str, ...], field: str = "preferences.item_names
                     what: str = "item", visible: bool = True) -> None:
     """Refuse names (of items, or of raters) that cannot be told apart on screen: a name
     with nothing visible, or two names the readers would merge
-    (:func:`~coarsenrank_core.io.assembly.tidy_name`: the same but for Unicode form,
-    invisible characters or spacing); ``visible`` also refuses a name with nothing visible
-    (items: the readers never name one so; a rater's id may be any text)."""
+    (:func:`~coarsenrank_core.io.assembly.same_name_key`: the same but for Unicode form,
+    invisible characters, spacing, quote marks or a spreadsheet's leading apostrophe);
+    ``visible`` also refuses a name with nothing visible (items: the readers never name one
+    so; a rater's id may be any text)."""
     for position, name in enumerate(names if visible else (), start=1):
         if not tidy_text(name):
             raise _damaged(field, f"gives {what} {position:,} a name with nothing visible in it")
     first: dict[str, int] = {}
-    for position, name in enumerate(map(tidy_name, names), start=1):
+    for position, name in enumerate(map(same_name_key, names), start=1):
         if first.setdefault(name, position) != position:
             raise _damaged(field, f"gives {what}s {first[name]:,} and {position:,} the same "
                                   "name")
@@ -344,6 +356,9 @@ def _preferences(raw) -> Preferences:
             f"uses plus {DECLARED_SLACK:,}. Save the session again from the app, or upload "
             "the data file itself.")
     n = offsets.size - 1
+    if n < 1 or items.size == 0:
+        raise SessionFileError("This session file holds no rankings. Save the session again "
+                               "from the app, or upload the data file itself.")
     weights = raw.get("weights")
     weights = None if weights is None else _numbers(weights, "preferences.weights", max(n, 0))
     rankers, ranker_names = raw.get("rankers"), raw.get("ranker_names")
@@ -448,7 +463,8 @@ def known_methods(names) -> list[str]:
 
 
 def _noise(raw) -> dict | None:
-    if not isinstance(raw, dict) or raw.get("kind") not in NOISE_TYPES:
+    if not isinstance(raw, dict) or not isinstance(raw.get("kind"), str) \
+            or raw["kind"] not in NOISE_TYPES:
         return None
     level, seed = raw.get("level"), raw.get("seed")
     if isinstance(level, bool) or not isinstance(level, (int, float)):
@@ -469,8 +485,12 @@ def read_session(data: bytes) -> tuple[state.Dataset, dict, list[str]]:
     used (an α out of range, unknown methods, a recipe that does not rebuild these data)
     are dropped and said in the notes.
     """
+    brackets = data.count(b"[") + data.count(b"{")
+    if brackets > MAX_BRACKETS:
+        raise SessionFileError(f"This is not a session file: it holds {brackets:,} lists or "
+                               "objects, where a saved session holds a few dozen.")
     try:
-        document = json.loads(data.decode("utf-8"))
+        document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise SessionFileError("This is not a session file: it is not text (UTF-8).") from None
     except json.JSONDecodeError as error:

@@ -320,6 +320,13 @@ def name_key(name: str) -> str:
     return name.translate(_QUOTES)
 
 
+def same_name_key(name: str) -> str:
+    """What two names share when the readers take them as one: the name read back from a
+    spreadsheet-safe export (:func:`unneutralise`), tidied (:func:`tidy_name`), its quote
+    marks straight (:func:`name_key`)."""
+    return name_key(tidy_name(unneutralise(name)))
+
+
 def tidy_text(text: str) -> str:
     """The text in Unicode NFC form, without invisible characters or surrounding spaces, and
     with each run of spaces (non-breaking ones too) written as one plain space; empty when
@@ -345,7 +352,7 @@ def unify_names(codes: np.ndarray, names: Sequence[str], what: str = "item name"
     """
     plain = [unneutralise(n) for n in names]  # our own spreadsheet-safe export, undone
     tidy = [tidy_name(n) for n in plain]
-    keys = [name_key(t) for t in tidy]
+    keys = [name_key(t) for t in tidy]  # same_name_key of each name
     if tidy == list(names) and len(set(keys)) == len(keys):
         return codes, tuple(names), None
     # names that differ only in their quote marks become the spelling seen first
