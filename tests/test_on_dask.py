@@ -169,7 +169,7 @@ def test_a_second_file_of_another_layout_is_named_and_a_bad_scheduler_is_said_pl
     (tmp_path / "two.csv").write_text("first,second\na,b\n")
     with pytest.raises(PreferenceFormatError, match="In 'two.csv': Reading in chunks needs"):
         dask_pairwise([tmp_path / "one.csv", tmp_path / "two.csv"])
-    with pytest.raises(PreferenceFormatError, match="scheduler 'localhost' could not be "
-                       "reached") as info:
+    with pytest.raises(PreferenceFormatError, match="cannot reach the Dask scheduler at "
+                       "localhost") as info:
         dask_pairwise([tmp_path / "one.csv"], scheduler="localhost")
     assert "tcp://host:8786" in info.value.fix and "Unexpected" not in str(info.value)

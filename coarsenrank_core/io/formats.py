@@ -645,6 +645,11 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_multiline_items(prefs, file.table)
     except PreferenceFormatError as error:
         if format == "auto" and fmt.id == "wide":
+            if file.options.item_columns is None:  # a label twice in a row: still labels
+                try:
+                    _refuse_answer_labels(file.prepared, fmt.title)
+                except PreferenceFormatError as labels:
+                    raise _with_platform(labels, file, fmt) from None
             error = _with_long_hint(error, file.prepared)
         if grades is not None:  # say what was read, and how, before what went wrong
             error = PreferenceFormatError(
@@ -676,7 +681,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
                 if file.options.item_columns is None:  # columns chosen by hand are read
-                    _refuse_answer_labels(file.prepared, report)
+                    _refuse_answer_labels(file.prepared, report.layout_title)
                     _refuse_number_column(file.prepared, report)
                 _refuse_names_beside_numbers(file.prepared, report)
                 _refuse_headerless_numbers(file.prepared, report)
@@ -1142,9 +1147,30 @@ _SCALE_WORDS = frozenset({
     "fairly", "quite", "highly", "important", "preferred", "likely", "unlikely", "satisfied",
     "dissatisfied", "agree", "disagree", "neutral", "useful", "relevant", "interested",
     "best", "worst"})
+#: The words a rating scale's labels are made of, and nothing else (``Strongly agree``,
+#: ``Neither satisfied nor dissatisfied``, ``Very good``): answers all so worded are labels
+#: however many there are, where names of things hold other words.
+_SCALE_ONLY_WORDS = _SCALE_WORDS | frozenset({
+    "strongly", "neither", "nor", "or", "a", "little", "bit", "at", "all", "so", "much",
+    "more", "less", "completely", "totally", "mostly", "rather", "don't", "dont", "know",
+    "unsure", "undecided", "unimportant", "poor", "fair", "good", "excellent", "average",
+    "bad", "great", "never", "rarely", "sometimes", "often", "always", "usually", "n", "a",
+    "applicable", "probably", "definitely", "might", "would", "wouldn't", "satisfactory",
+    "unsatisfactory", "acceptable", "unacceptable", "interesting", "uninteresting", "easy",
+    "difficult", "hard", "helpful", "unhelpful", "low", "high", "medium", "moderate"})
 
 
-def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
+def _scale_labels_only(answers: Sequence[str]) -> bool:
+    """Whether three or more answers are all made only of a scale's words (with at least
+    one of the scale's own words, not only ``good`` or ``never``)."""
+    from .content import title_words
+
+    words = [set(title_words(a)) for a in answers]
+    return len(answers) >= 3 and all(w and w <= _SCALE_ONLY_WORDS for w in words) and any(
+        w & _SCALE_WORDS for w in words)
+
+
+def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
     """Refuse a grid whose titles name its items (``How important is each? [Apple]``) read
     as rows of items: its cells are then the grid's answer labels (``Most important``,
     ``Very important``), which the rows would rank in place of the items. A grid whose
@@ -1161,24 +1187,28 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     codes, uniques = prepared.table.factorized
     body = codes[prepared.start:, columns]
     answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+    # answers made only of a scale's words are its labels, however many there are
+    scale_only = _scale_labels_only(answers)
     # without a grid's titles, a scale reused under more columns than it has labels, none of
     # them a title: a row of places would hold as many items as columns
-    if not grid and (len(answers) >= len(columns) or
-                     {normalise(a) for a in answers} & {normalise(t) for t in labels}):
+    if not grid and not scale_only and (
+            len(answers) >= len(columns)
+            or {normalise(a) for a in answers} & {normalise(t) for t in labels}):
         return
     # the same few answers under every item, worded as a scale: labels, not names of things
     per_column = [set(uniques[body[:, i]]) - {""} for i in range(len(columns))]
-    if not answers or len(answers) > len(columns) or any(
-            len(found) * 2 < len(answers) for found in per_column):
+    if not answers or not scale_only and (len(answers) > len(columns) or any(
+            len(found) * 2 < len(answers) for found in per_column)):
         return
-    if sum(bool(_SCALE_WORDS.intersection(title_words(a))) for a in answers) * 2 < len(answers):
+    if not scale_only and sum(
+            bool(_SCALE_WORDS.intersection(title_words(a))) for a in answers) * 2 < len(answers):
         return
     asked = f"the grid '{prepared.questions[columns[0]]}'" if grid else "the first row"
     if all(END_CELL.fullmatch(a) for a in answers):
         raise PreferenceFormatError(
             f"This file was not loaded: {asked} names its items in the titles "
             f"({quote_list(labels, 3)}) and each row marks only its ends "
-            f"({quote_list(answers, 3)}), a best-worst choice; read as {report.layout_title}, "
+            f"({quote_list(answers, 3)}), a best-worst choice; read as {layout_title}, "
             "the marks would be ranked in place of the items.",
             row=prepared.table.lines[0],
             fix="In a spreadsheet, write each row's places under the items: 1 for the best, "
@@ -1188,7 +1218,7 @@ def _refuse_answer_labels(prepared: Prepared, report: ReadReport) -> None:
     raise PreferenceFormatError(
         f"This file was not loaded: {asked} names its items in the titles "
         f"({quote_list(labels, 3)}) and its answers are labels ({quote_list(answers, 3)}); "
-        f"read as {report.layout_title}, the labels would be ranked in place of the items, "
+        f"read as {layout_title}, the labels would be ranked in place of the items, "
         "and the file does not say which label is a better place.",
         row=prepared.table.lines[0],
         fix="Give each item its place as a number: in the form, label the grid's columns "

@@ -65,7 +65,7 @@ def dask_client(scheduler: str | None = None, n_workers: int | None = None) -> I
             client = distributed.Client(scheduler)
         except (OSError, ValueError, TypeError) as error:  # no address, or no one answers
             raise PreferenceFormatError(
-                f"The Dask scheduler {str(scheduler)[:200]!r} could not be reached "
+                f"The reader cannot reach the Dask scheduler at {str(scheduler)[:200]} "
                 f"({str(error)[:200]}).",
                 fix="Give the address of a running scheduler (tcp://host:8786, as "
                     "`dask scheduler` prints it), or leave the scheduler out to start a "
