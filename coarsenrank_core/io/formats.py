@@ -1154,7 +1154,8 @@ _SCALE_ONLY_WORDS = _SCALE_WORDS | frozenset({
     "strongly", "neither", "nor", "or", "a", "little", "bit", "at", "all", "so", "much",
     "more", "less", "completely", "totally", "mostly", "rather", "don't", "dont", "know",
     "unsure", "undecided", "unimportant", "poor", "fair", "good", "excellent", "average",
-    "bad", "great", "never", "rarely", "sometimes", "often", "always", "usually", "n", "applicable", "probably", "definitely", "might", "would", "wouldn't", "satisfactory",
+    "bad", "great", "never", "rarely", "sometimes", "often", "always", "usually", "n",
+    "applicable", "probably", "definitely", "might", "would", "wouldn't", "satisfactory",
     "unsatisfactory", "acceptable", "unacceptable", "interesting", "uninteresting", "easy",
     "difficult", "hard", "helpful", "unhelpful", "low", "high", "medium", "moderate"})
 
