@@ -295,7 +295,6 @@ def _rank(args) -> None:
 
 
 def _rank_with(args, client) -> None:
-    from .connectivity import one_way_items_text, separate_groups_text
     from .models.consensus import consensus_reason
     from .registry import DEFAULT_METHOD, get_method
     from .uncertainty import (
@@ -354,12 +353,7 @@ def _rank_with(args, client) -> None:
     tau = f"; tau = {fit.tau:.4g}" if fit.tau is not None else ""
     print(f"{len(prefs)} preferences over {prefs.n_items} items{tau}; "
           f"{fit.iterations} iterations, {status}", file=sys.stderr)
-    groups = separate_groups_text(prefs)
-    if groups is not None:
-        print(f"warning: {groups}", file=sys.stderr)
-    one_way = one_way_items_text(prefs)
-    if one_way is not None:
-        print(f"warning: {one_way}", file=sys.stderr)
+    _warn_about_the_data(prefs)
     if args.posterior and not spread.measurable:
         print(f"rank_low..rank_high span every rank and score_low, score_high and p_first "
               f"are nan: with one {unit_noun(spread.unit)} there is "
@@ -405,6 +399,22 @@ def _dic(args) -> None:
         _dic_with(args, client)
 
 
+def _warn_about_the_data(prefs, measured: bool = False) -> None:
+    """The warnings every command gives on data it cannot order fully: groups of items no
+    answer connects, and items that only ever won or lost (``measured``: said of a
+    comparison with the truth)."""
+    from .connectivity import one_way_items_text, separate_groups_text
+
+    groups = separate_groups_text(prefs)
+    if groups is not None:
+        also = (" The accuracy against the truth counts the pairs across these groups too, "
+                "which no answer decides." if measured else "")
+        print(f"warning: {groups}{also}", file=sys.stderr)
+    one_way = one_way_items_text(prefs)
+    if one_way is not None:
+        print(f"warning: {one_way}", file=sys.stderr)
+
+
 def _dic_with(args, client) -> None:
     from .dic import dic_sweep
 
@@ -424,6 +434,7 @@ def _dic_with(args, client) -> None:
               f"DIC still falling at the largest alpha tried ({sweep.best_alpha:g})")
     print(f"{lowest}; levels off at alpha = {sweep.knee_alpha:g} ({sweep.seconds:.1f} s)",
           file=sys.stderr)
+    _warn_about_the_data(prefs)
 
 
 def _compare(args) -> None:
@@ -458,6 +469,7 @@ def _compare_with(args, client) -> None:
     result = compare(prefs, methods, truth=truth, repeats=args.repeats,
                      overrides={"alpha": alpha})
     _emit(result.to_csv(), args.out)
+    _warn_about_the_data(prefs, measured=truth is not None)
     partial = None if truth is None else partial_truth_note(truth, prefs.item_names)
     if partial is not None:
         print(partial, file=sys.stderr)

@@ -57,9 +57,9 @@ def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
     Plackett-Luce likelihood grows without bound as the gaps between the groups go to
     infinity. That holds for the top groups (never beaten by the rest), the bottom ones
     (never beat the rest) and every group between them in a chain (beaten only by groups
-    above it, beating only groups below it). Their order follows the answers, but their
-    scores, and so the gaps between them, come from the prior alone. Groups that nothing
-    links are :func:`separate_groups_text`'s warning.
+    above it, beating only groups below it). Their scores, and so the gaps between them, come
+    from the prior alone, which can place an item that met few rivals below one it beat.
+    Groups that nothing links are :func:`separate_groups_text`'s warning.
 
     Parameters
     ----------
@@ -109,10 +109,11 @@ def one_way_items_text(prefs: Preferences, escape: Callable[[str], str] = str,
     return ("Some groups of items only ever met the items outside their own group one way "
             "round (each such item was always ranked above them, or always below them), so "
             "the plain likelihood would put the gaps between these groups at infinity: "
-            "their order follows the answers, but the gaps between the groups, and so their "
-            "scores, come from the prior. "
+            "the gaps between the groups, and so their scores, come from the prior, and an "
+            "item that met few rivals can be placed below one it beat (the prior holds it "
+            "near the middle until more answers place it). "
             "To measure those gaps, collect answers where these items meet closer "
-            "rivals; meanwhile read their ranks, not their scores. "
+            "rivals; meanwhile read their places with care. "
             f"Never beaten by the rest: {listed(never_beaten)}. "
             f"Never beat the rest: {listed(never_won)}." + middle)
 

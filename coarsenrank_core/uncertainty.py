@@ -473,6 +473,17 @@ def _posterior_spread(prefs: Preferences, fit: RankingResult, n_draws: int, leve
     return draws, np.minimum(lower, fit.scores), np.maximum(upper, fit.scores)
 
 
+def _any_turned_over(scores: np.ndarray, refits: np.ndarray) -> bool:
+    """Whether some refit orders the items against the fit (a negative rank correlation)."""
+    from scipy.stats import spearmanr
+
+    for refit in refits:
+        rho = spearmanr(scores, refit).statistic
+        if np.isfinite(rho) and rho < 0:
+            return True
+    return False
+
+
 def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
                      n_draws: int = BOOTSTRAP_DRAWS, level: float = INTERVAL_LEVEL,
                      fit: RankingResult | None = None, random_state=0,
@@ -549,8 +560,13 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     if fit is None:
         fit = spec.run(prefs, should_stop=should_stop, **params)
     warm: dict = {}
-    if "init" in spec.parameters and np.all(fit.scores > 0):
-        warm["init"] = fit.scores  # start every refit from the full-data fit
+    if "init" in spec.parameters and np.all(fit.scores > 0) and not (
+            fit.extra and fit.extra.get("reversed_kept")):
+        # start every refit from the full-data fit, unless that holds answers upside down:
+        # which way up the consensus is then comes from each refit's own answers (started
+        # from the full fit, 12 raters against 10 reversed ones stayed one way up in every
+        # refit, and the order was reported as certain)
+        warm["init"] = fit.scores
     if "tol" in spec.parameters and "tol" not in params:
         warm["tol"] = REFIT_TOL
     if "max_iter" in spec.parameters and "max_iter" not in params:
@@ -588,9 +604,17 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
             refits[b] = spec.run(prefs._replace(weights=weights), **params, **warm).scores
             if progress is not None:
                 progress(b + 1, n_draws)
-        draws, pull = shrink_refits(fit.scores, refits) if shrink else (refits, None)
+        # refits that turned the consensus over (a near split between answers and the same
+        # answers upside down) cannot be pulled towards one mean: the two ways up are read
+        # as they are, so the chances and intervals hold both
+        turned = bool(fit.extra and fit.extra.get("reversed_kept")) and _any_turned_over(
+            fit.scores, refits)
+        draws, pull = (shrink_refits(fit.scores, refits) if shrink and not turned
+                       else (refits, None))
         tail = (1 - level) / 2
         lower, upper = np.quantile(refits, [tail, 1 - tail], axis=0)
+        # each range holds the item's own score, as each run of likely ranks holds its rank
+        lower, upper = np.minimum(lower, fit.scores), np.maximum(upper, fit.scores)
         if n_units < MIN_UNITS:  # see BootstrapResult.measurable
             lower, upper = np.full_like(lower, np.nan), np.full_like(upper, np.nan)
     if heterogeneity and method == DEFAULT_METHOD and n_units >= MIN_UNITS:

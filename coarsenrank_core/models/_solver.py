@@ -60,6 +60,10 @@ def log_sigmoid(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return log_p, 1.0 - p
 
 
+#: How far above gtol a stalled line search's gradient may be and still count as converged.
+_STALLED_GTOL = 10.0
+
+
 def run_lbfgs(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: ArrayLike,
               max_iter: int, tol: float, trace: bool, sign: float = -1.0, bounds: Any = None,
               should_stop: ShouldStop | None = None, name: str = "L-BFGS") -> dict[str, Any]:
@@ -92,7 +96,12 @@ def run_lbfgs(fun: Callable[[np.ndarray], tuple[float, np.ndarray]], x0: ArrayLi
                       options={"maxiter": int(max_iter), "gtol": float(tol), "ftol": _FTOL})
     grad = np.asarray(result.jac, dtype=float)
     change = 0.0 if result.nit == 0 else history["change"]
-    return {"x": result.x, "nit": int(result.nit), "success": bool(result.success),
+    # a line search that can no longer improve a point whose gradient is within a few
+    # times gtol has met the limits of floating point, not failed: it has converged
+    stalled = "ABNORMAL" in str(result.message).upper() and grad.size and bool(
+        np.max(np.abs(grad)) <= _STALLED_GTOL * float(tol))
+    return {"x": result.x, "nit": int(result.nit),
+            "success": bool(result.success) or bool(stalled),
             "change": change, "fun": float(result.fun), "grad": grad,
             "message": str(result.message), "values": np.array(history["values"])}
 

@@ -163,11 +163,17 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     if per is not None:
         mixture = pl_mixture(prefs, per=per, reversed_component=upside_down,
                              progress=steps.within(0), **settings)
+        if per == "ranker" and init is None:
+            mixture = _best_start(prefs, mixture, _one_vote_start(prefs, max_iter, tol),
+                                  should_stop)
         steps.done(1)
         refit = careful_refit(prefs, mixture, max_iter, tol, init, should_stop)
         return steps.finish(_kept(refit, mixture, float("nan"), reversed_kept=upside_down))
+    one_vote = _one_vote_start(prefs, max_iter, tol) if by_rankers and init is None else None
     if by_rankers:
-        by_ranker = pl_mixture(prefs, per="ranker", progress=steps.within(0), **settings)
+        by_ranker = _best_start(prefs, pl_mixture(prefs, per="ranker",
+                                                  progress=steps.within(0), **settings),
+                                one_vote, should_stop)
         by_list = pl_mixture(prefs, per="list", progress=steps.within(1), **settings)
         mixture = (by_ranker if by_ranker.extra["log_posterior"]
                    >= by_list.extra["log_posterior"] else by_list)
@@ -191,6 +197,8 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     if tested or upside_down:
         turned = pl_mixture(prefs, per=mixture.extra["per"], reversed_component=True,
                             progress=steps.within(mixtures + 1), **settings)
+        if mixture.extra["per"] == "ranker":
+            turned = _best_start(prefs, turned, one_vote, should_stop)
         steps.done(total - 1)
         if tested:
             # the upside-down share is tested at its boundary π_R = 0 as the careless share was
@@ -202,6 +210,37 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     refit = careful_refit(prefs, mixture, max_iter, tol, init, should_stop)
     return steps.finish(_kept(refit, mixture, ratio, reversed_ratio=reversed_ratio,
                               reversed_kept=upside_down))
+
+
+#: Raters' list counts (summed weights) further apart than this get a second EM start.
+UNEVEN_RATERS = 2.0
+
+
+def _one_vote_start(prefs: Preferences, max_iter: int, tol: float) -> np.ndarray | None:
+    """A second start for the per-rater mixtures when raters give very different numbers of
+    lists: PL-EM with every rater's lists weighted to one vote each, or None when the
+    raters' totals are within :data:`UNEVEN_RATERS` of each other. EM from the usual start
+    follows the raters with the most lists, and one rater's twenty copies of a list could
+    then be held careful and sixteen raters who answered once careless or upside down."""
+    weights = np.asarray(prefs.weights, dtype=float)
+    rater = np.asarray(prefs.ranker_index)
+    totals = np.bincount(rater, weights=weights)
+    given = totals[totals > 0]
+    if given.max() <= UNEVEN_RATERS * given.min():
+        return None
+    votes = weights / totals[rater] * (weights.sum() / given.size)
+    start = _registry_pl_em(prefs._replace(weights=np.clip(votes, MIN_WEIGHT, None)),
+                            max_iter, tol, None, None).scores
+    return start if np.all(start > 0) and np.all(np.isfinite(start)) else None
+
+
+def _best_start(prefs: Preferences, fit: RankingResult, start: np.ndarray | None,
+                should_stop: ShouldStop | None) -> RankingResult:
+    """``fit``, or the same mixture run from ``start`` when that reaches a higher posterior."""
+    if start is None:
+        return fit
+    again = pl_mixture(prefs, should_stop=should_stop, **{**fit.params, "init": start})
+    return again if again.extra["log_posterior"] > fit.extra["log_posterior"] else fit
 
 
 class _Steps:
@@ -239,7 +278,10 @@ def _kept(fit: RankingResult, mixture: RankingResult, ratio: float,
                              reversed_kept=reversed_kept)
     if per is not None:
         extra = replace(extra, per=per)
-    return replace(fit, method="consensus", extra=extra)
+    # a mixture stopped at its iteration limit (a small max_iter) leaves the careless test
+    # and the weights unsettled: the consensus has not converged either
+    converged = False if mixture.converged is False else fit.converged
+    return replace(fit, method="consensus", extra=extra, converged=converged)
 
 
 def careful_refit(prefs: Preferences, mixture: RankingResult, max_iter: int = 1000,

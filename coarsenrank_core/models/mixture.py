@@ -175,8 +175,10 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior: Sequence[float] = (
     with probability ``π_PL = 1 − π``, or is a uniformly random order (every item equally
     likely at every choice stage, ties by Breslow's rule as in PL) with probability ``π``.
     With ``reversed_component=True`` a third component is a PL(θ) order written upside down
-    (as the noise menu's reversed answers), with probability ``π_R ≤ π_PL`` (the constraint
-    keeps "careful" the larger of the two, which makes the model identifiable).
+    (as the noise menu's reversed answers), with probability ``π_R``. The careful share is
+    held at ``π_PL ≥ ½`` (so also ``π_R ≤ π_PL``): careful answers are the majority, which
+    makes the model identifiable (otherwise the noise could take PL's place, one rater's
+    many copies held careful and every other rater careless or upside down).
 
     E-step: the posterior probability of each component for each unit, e.g.
     ``r_u = π U_u / Σ_k π_k P_k(R_u)`` for noise. M-step: ``π_k = Σ w_u r_uk / Σ w_u`` and one
@@ -262,11 +264,13 @@ def pl_mixture(prefs: Preferences, per: str = "list", prior: Sequence[float] = (
         responsibility = np.exp(terms - np.logaddexp.reduce(terms, axis=1)[:, None])
         new_pis = np.clip(parts.unit_weight @ responsibility / total, _EDGE, 1.0)
         new_pis /= new_pis.sum()
-        if reversed_component and new_pis[2] > new_pis[0]:
-            # identifiability: careful answers are at least as common as upside-down ones
-            # (otherwise "reversed PL(θ)" could take the place of "PL"); the constrained
-            # maximiser of Σ r log π sets the two shares equal
-            new_pis[0] = new_pis[2] = (new_pis[0] + new_pis[2]) / 2
+        if new_pis[0] < 0.5:
+            # identifiability: careful answers are the majority (otherwise the noise could
+            # take the place of PL: one rater's twenty copies held careful and sixteen
+            # raters careless, or upside down); the maximiser of Σ r log π with π_PL ≥ ½
+            # sets π_PL = ½ and shares the rest in proportion
+            new_pis[1:] *= 0.5 / new_pis[1:].sum()
+            new_pis[0] = 0.5
         new = parts.theta_step(theta, responsibility, a, b)
         if a > 1:  # the exact best common scale (every likelihood term is scale-free)
             new *= (a - 1) * new.size / (b * new.sum())
