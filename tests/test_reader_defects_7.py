@@ -63,3 +63,156 @@ def test_a_grid_of_scale_labels_over_fewer_items_is_refused_as_labels(data):
 ])
 def test_rankings_of_items_named_with_scale_words_are_still_read(data, items):
     assert set(read_file(data).preferences.item_names) == set(items)
+
+
+# ------------------------------------------------------------ results and summary tables
+@pytest.mark.parametrize("dash", ["\u2013", "-"])
+def test_a_crosstable_of_match_scores_is_refused_as_results(dash):
+    rows = [["Home \\ Away", "Arsenal", "Chelsea", "Liverpool", "Spurs"],
+            ["Arsenal", "", "2-1", "1-1", "3-0"], ["Chelsea", "0-2", "", "2-2", "1-0"],
+            ["Liverpool", "1-3", "0-0", "", "2-1"], ["Spurs", "1-1", "2-3", "0-1", ""]]
+    data = "\n".join(",".join(r) for r in rows).replace("-", dash).replace(
+        "Home \\ Away", "Home \\ Away").encode()
+    error = refused(data)
+    assert "match scores" in error.reason and "pairwise" in error.fix
+
+
+def test_a_ranking_summary_of_percentages_is_refused_as_a_summary():
+    data = (b",1,2,3,Total,Score\nMargherita,50.00%,30.00%,20.00%,,\n,10,6,4,20,2.30\n"
+            b"Funghi,30.00%,40.00%,30.00%,,\n,6,8,6,20,2.00\n"
+            b"Hawaii,20.00%,30.00%,50.00%,,\n,4,6,10,20,1.70\n")
+    error = refused(data)
+    assert "percentages" in error.reason and "summary" in error.reason
+
+
+def test_items_with_a_score_or_a_percent_among_names_are_still_read():
+    data = (b"Voter,First,Second,Third,Fourth\nv1,Plan 2-1,Plan A,Plan B,Plan C\n"
+            b"v2,Plan A,Plan 2-1,Plan C,Plan B\nv3,Plan B,Plan C,Plan A,Plan 2-1\n")
+    assert "Plan 2-1" in read_file(data).preferences.item_names
+
+
+# ------------------------------------------------------------ groups inside a ranking
+FENCING = (b"Round,Pool,Fencer,Place\n1,1,ROSSI Marco,1\n1,1,DUPONT Jean,2\n1,1,SMITH John,3\n"
+           b"1,2,MULLER Hans,1\n1,2,GARCIA Luis,2\n1,2,TANAKA Ken,3\n"
+           b"2,1,MULLER Hans,1\n2,1,ROSSI Marco,2\n2,1,TANAKA Ken,3\n"
+           b"2,2,SMITH John,1\n2,2,DUPONT Jean,2\n2,2,GARCIA Luis,3\n")
+DEBATE = (b"Round,Room,Team,Side,Points\nRound 1,Room A,Oxford A,OG,3\n"
+          b"Round 1,Room A,Cambridge B,OO,1\nRound 1,Room A,LSE A,CG,2\n"
+          b"Round 1,Room A,Durham A,CO,0\nRound 1,Room B,UCL A,OG,2\n"
+          b"Round 1,Room B,KCL A,OO,3\nRound 1,Room B,York A,CG,0\nRound 1,Room B,Bath A,CO,1\n")
+
+
+@pytest.mark.parametrize("data, group", [(FENCING, "Pool"), (DEBATE, "Room")])
+def test_places_repeated_once_per_pool_are_refused_with_the_columns_to_choose(data, group):
+    error = refused(data)
+    assert error.column == group and "ranking of its own" in error.reason
+    assert f"--lists Round {group}" in error.fix
+
+
+def test_choosing_the_round_and_the_pool_reads_one_ranking_per_pool():
+    from coarsenrank_core.io import ReadOptions
+
+    prefs = read_file(FENCING, options=ReadOptions(list_columns=("Round", "Pool"))).preferences
+    assert prefs.to_lists(names=True) == [
+        ["ROSSI Marco", "DUPONT Jean", "SMITH John"], ["MULLER Hans", "GARCIA Luis",
+                                                       "TANAKA Ken"],
+        ["MULLER Hans", "ROSSI Marco", "TANAKA Ken"], ["SMITH John", "DUPONT Jean",
+                                                       "GARCIA Luis"]]
+
+
+def test_true_ties_beside_an_unrelated_column_are_still_read():
+    from coarsenrank_core.io import ReadOptions
+
+    data = (b"Judge,Gender,Dish,Rank\nj1,F,Soup,1\nj1,M,Stew,1\nj1,F,Pie,3\n"
+            b"j2,M,Soup,2\nj2,F,Stew,1\nj2,M,Pie,3\n")
+    prefs = read_file(data, format="long",
+                      options=ReadOptions(item_columns=("Dish", "Rank"))).preferences
+    assert prefs.to_lists(names=True) == [[frozenset({"Soup", "Stew"}), "Pie"],
+                                         ["Stew", "Soup", "Pie"]]
+
+
+# ------------------------------------------------------------ tasters as columns
+@pytest.mark.parametrize("data", [
+    b"Wine,Anna,Ben,Chloe,David\nRiesling Kabinett 2019,1,2,4,3\n"
+    b"Gruner Veltliner 2020,2,1,3,4\nSauvignon Blanc 2021,3,4,1,2\nChardonnay 2018,4,3,2,1\n",
+    b"Wine,Anna,Ben,Chloe,David,Emma\nChateau Montelena 1973,1,2,1,3,1\n"
+    b"Meursault Charmes 1973,2,1,3,1,2\nChalone Vineyard 1974,3,3,2,2,4\n"
+    b"Spring Mountain 1973,4,5,4,4,3\nBeaune Clos des Mouches 1973,5,4,5,5,5\n",
+])
+def test_a_sheet_whose_columns_each_rank_the_wines_is_refused_with_the_transpose_fix(data):
+    error = refused(data)
+    assert "holds the ranks 1 to" in error.reason and "Transpose" in error.fix
+
+
+def test_respondents_rows_whose_columns_happen_to_hold_every_rank_are_still_read():
+    data = (b"Respondent,Pizza,Pasta,Salad\nr1,1,2,3\nr2,2,3,1\nr3,3,1,2\n")
+    assert read_file(data).preferences.item_names == ("Pizza", "Pasta", "Salad")
+
+
+# ------------------------------------------------------------ a form's rank widget
+KOBO = (b"start;end;today;deviceid;priorities/rank_priorities;_id;_uuid;_submission_time;"
+        b"_validation_status;_status;_submitted_by;__version__;_index\n"
+        b"2024-03-01T10:00:01.000+01:00;2024-03-01T10:09:01.000+01:00;2024-03-01;collect:dev0;"
+        b"road_maintenance health_clinic market_stalls clean_water school_repairs;200;uuid-0;"
+        b"2024-03-01T09:00:00;;submitted_via_web;enumerator1;vXYZ;1\n"
+        b"2024-03-02T10:00:01.000+01:00;2024-03-02T10:09:01.000+01:00;2024-03-02;collect:dev1;"
+        b"clean_water road_maintenance school_repairs market_stalls health_clinic;201;uuid-1;"
+        b"2024-03-01T09:00:00;;submitted_via_web;enumerator1;vXYZ;2\n"
+        b"2024-03-03T10:00:01.000+01:00;2024-03-03T10:09:01.000+01:00;2024-03-03;collect:dev2;"
+        b"health_clinic clean_water road_maintenance market_stalls school_repairs;202;uuid-2;"
+        b"2024-03-01T09:00:00;;submitted_via_web;enumerator2;vXYZ;3\n")
+
+
+def test_a_kobotoolbox_rank_widget_of_five_snake_case_choices_is_read_one_ranking_a_cell():
+    prefs = read_file(KOBO).preferences
+    assert prefs.to_lists(names=True)[0] == ["road_maintenance", "health_clinic",
+                                             "market_stalls", "clean_water", "school_repairs"]
+    assert len(prefs.item_names) == 5
+
+
+def test_a_comment_column_of_lowercase_words_is_still_skipped_as_comments():
+    data = (b"Respondent,Rank 1,Rank 2,Rank 3,Comments\n"
+            b"r1,Tea,Coffee,Cocoa,i really like my tea in the morning\n"
+            b"r2,Coffee,Tea,Cocoa,coffee keeps me awake during long lectures\n"
+            b"r3,Cocoa,Tea,Coffee,hot cocoa reminds me of winter holidays at home\n")
+    result = read_file(data)
+    assert set(result.preferences.item_names) == {"Tea", "Coffee", "Cocoa"}
+
+
+# ------------------------------------------------------------ numbered slots and their ranks
+WMT = (b"srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,"
+       b"system2Number,system2Id,system3Number,system3Id,system1rank,system2rank,system3rank\n"
+       b"Czech,English,1093,newstest2013,1093,judge1,1,cs-en.uedin.3236,2,cs-en.online-B.0,3,"
+       b"cs-en.CU-Zeman.2724,1,2,3\n"
+       b"Czech,English,1094,newstest2013,1094,judge2,1,cs-en.online-B.0,2,cs-en.uedin.3236,3,"
+       b"cs-en.CU-Zeman.2724,2,1,1\n"
+       b"Czech,English,1095,newstest2013,1095,judge1,1,cs-en.CU-Zeman.2724,2,cs-en.online-B.0,3,"
+       b"cs-en.uedin.3236,3,1,2\n")
+
+
+def test_ranks_of_numbered_slots_named_in_other_columns_are_refused_with_the_reshape():
+    error = refused(WMT)
+    assert "system1Id" in error.reason and "system1rank" in error.reason
+    assert "long rankings" in error.fix
+
+
+def test_items_titled_with_a_number_and_rank_but_no_names_beside_are_still_read():
+    data = b"Judge,Team 1 rank,Team 2 rank,Team 3 rank\nj1,1,2,3\nj2,2,1,3\nj3,3,1,2\n"
+    assert len(read_file(data).preferences.item_names) == 3
+
+
+# ------------------------------------------------------------ a winner's time, then gaps
+def test_a_winners_whole_time_followed_by_gaps_is_refused():
+    data = (b"Stage,Rider,Team,Time\nStage 1,Jasper Philipsen,Alpecin,4:32:10\n"
+            b"Stage 1,Wout van Aert,Visma,0:00\nStage 1,Biniam Girmay,Intermarche,0:00\n"
+            b"Stage 1,Tadej Pogacar,UAE,0:12\nStage 2,Tadej Pogacar,UAE,5:01:44\n"
+            b"Stage 2,Wout van Aert,Visma,0:08\nStage 2,Jasper Philipsen,Alpecin,1:35\n")
+    error = refused(data)
+    assert error.column == "Time" and "gaps behind the winner" in error.reason
+
+
+def test_whole_times_in_any_row_order_are_still_read():
+    data = (b"Stage,Rider,Time\nStage 1,Ann,4:32:30\nStage 1,Bea,4:32:10\nStage 1,Cy,4:33:00\n"
+            b"Stage 2,Bea,5:01:50\nStage 2,Cy,5:01:44\nStage 2,Ann,5:03:00\n")
+    prefs = read_file(data).preferences
+    assert prefs.to_lists(names=True) == [["Bea", "Ann", "Cy"], ["Cy", "Bea", "Ann"]]

@@ -206,6 +206,10 @@ def metadata_content(values: Sequence[str] | np.ndarray) -> str | None:
     return None
 
 
+#: A cell of form choice names one space apart (lower-case names, digits, ``_``, ``.``, ``-``).
+_CHOICE_NAMES = r"[a-z0-9_.-]+(?:\s[a-z0-9_.-]+)+"
+
+
 def recurring_share(cells: pd.Series) -> float:
     """The share of the parts of cells (split at ``; , > = |``) that recur in another cell.
 
@@ -214,7 +218,10 @@ def recurring_share(cells: pd.Series) -> float:
     """
     text = cells.astype(str).str.replace(r"\s*[*^]\s*\d+\s*$", "", regex=True)  # counts
     text = text.str.replace(r"(?:^|\s)\d{1,3}[.)]\s+", ";", regex=True)  # numbered lists
-    parts = text.str.split(r"[;,>=|]", regex=True).explode().str.strip()
+    # choice names of a form's rank or select-multiple question (KoboToolbox, ODK), one
+    # space apart: 'clean_water road_maintenance market_stalls'
+    spaced = bool(text.str.strip().str.fullmatch(_CHOICE_NAMES).all())
+    parts = text.str.split(r"\s+" if spaced else r"[;,>=|]", regex=True).explode().str.strip()
     parts = parts[parts != ""].str.lower()
     if parts.empty:
         return 0.0

@@ -614,6 +614,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     file.layout_chosen = format != "auto"
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
+        _refuse_ranks_down_columns(file.ranks_prepared, file.options)
+        _refuse_rank_slots(file.ranks_prepared, file.options)
     if fmt.id == "ranks" and file.options.one_is_best and format == "auto":
         _refuse_direction_said(file)  # a layout chosen by hand reads 1 as the best
     # a results table is asked first: only its plain "Name" of a competitor (beside an
@@ -648,6 +650,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             if file.options.item_columns is None:  # a label twice in a row: still labels
                 try:
                     _refuse_answer_labels(file.prepared, fmt.title)
+                    _refuse_figures(_free_cells(file.prepared), fmt.title)
                 except PreferenceFormatError as labels:
                     raise _with_platform(labels, file, fmt) from None
             error = _with_long_hint(error, file.prepared)
@@ -848,6 +851,27 @@ _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}.*)?|"
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 _IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7}")
 _KINDS = (("dates or times", _DATE), ("e-mail addresses", _EMAIL), ("IP addresses", _IP))
+#: Cells that are figures of a results or summary table, not names: match scores (``2–1``)
+#: and percentages (``50.00%``); a read whose items are many of them is refused.
+_FIGURES = (("match scores", re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}")),
+            ("percentages", re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%")))
+
+
+def _refuse_figures(names: Sequence[str] | np.ndarray, layout_title: str) -> None:
+    """Refuse a read whose items would be many match scores or percentages
+    (:data:`_FIGURES`): a results crosstable or a summary, not rankings."""
+    names = [str(n) for n in names]
+    for kind, pattern in _FIGURES:
+        hits = [n for n in names if pattern.fullmatch(n.strip())]
+        if len(hits) >= 2 and 4 * len(hits) >= len(names):
+            raise PreferenceFormatError(
+                f"This file was not loaded: read as {layout_title}, its items would "
+                f"include {kind} such as {quote_list(hits, 3)}: this looks like a table of "
+                "results or of a summary (a crosstable of games, a report of how often each "
+                "place was chosen), not rankings people gave.",
+                fix="Load the answers themselves (one row per person or per game), or, for "
+                    "games, a list of matches with the two sides and the winner (pairwise "
+                    "layout). If these really are the items, choose the layout explicitly.")
 
 
 def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
@@ -864,6 +888,7 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
                 "not things people ranked.",
                 fix="Choose the layout and the item columns by hand, or remove these columns. "
                     "If these really are the items, choose the layout explicitly.")
+    _refuse_figures(names, report.layout_title)
     titles = [n for n in names if metadata_name(n)]
     if titles:
         raise PreferenceFormatError(
@@ -1170,6 +1195,14 @@ def _scale_labels_only(answers: Sequence[str]) -> bool:
         w & _SCALE_WORDS for w in words)
 
 
+def _free_cells(prepared: Prepared) -> list[str]:
+    """The distinct filled cells of the columns a wide read would take as places."""
+    codes, uniques = prepared.table.factorized
+    columns = [j for j in prepared.free if j < prepared.table.width]
+    body = codes[prepared.start:, columns]
+    return [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+
+
 def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
     """Refuse a grid whose titles name its items (``How important is each? [Apple]``) read
     as rows of items: its cells are then the grid's answer labels (``Most important``,
@@ -1270,6 +1303,75 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
         "ranked in place of what they judged.", row=int(prepared.table.lines[0]),
         fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
             "so that each judge is a row and each item a column, and load it again.")
+
+
+#: A column of one slot's rank (``system1rank``, ``Model 2 rank``) and the title of the
+#: column naming that slot's item (``system1Id``, ``Model 2 name``).
+_SLOT_RANK = re.compile(r"(.*?)(\d+)[\s_.-]*(?:rank|ranking|place|position)", re.IGNORECASE)
+_SLOT_NAME = re.compile(r"(.*?)(\d+)[\s_.-]*(?:id|name|system|item|model|label)",
+                        re.IGNORECASE)
+
+
+def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
+    """Refuse item columns that are the ranks of numbered slots whose items another column
+    names (WMT's ``system1Id`` … ``system5Id`` beside ``system1rank`` … ``system5rank``):
+    read as items, the slots' titles would be ranked in place of what fills them."""
+    columns = item_columns(prepared, options)
+    labels = [prepared.label(j) for j in columns]
+    slots = [_SLOT_RANK.fullmatch(t.strip()) for t in labels]
+    if len(labels) < 2 or not all(slots):
+        return
+    names = {}
+    for j in range(prepared.table.width):
+        named = _SLOT_NAME.fullmatch(prepared.label(j).strip())
+        if named:
+            names[(named.group(1).lower(), named.group(2))] = prepared.label(j)
+    pairs = [names.get((m.group(1).lower(), m.group(2))) for m in slots if m]
+    if not all(pairs):
+        return
+    raise PreferenceFormatError(
+        f"The item columns {quote_list(labels, 3)} hold the ranks of numbered places whose "
+        f"items are named in {quote_list(pairs, 3)}: read as items, the places' titles would "
+        "be ranked in place of what fills them.", row=int(prepared.table.lines[0]),
+        column=labels[0],
+        fix=f"Reshape the table to one row per ranked item: a column for the judgement (its "
+            f"row), one for the item (from {quote_list(pairs, 2)}) and one for its rank (from "
+            f"{quote_list(labels, 2)}), with pandas' wide_to_long or a spreadsheet, and load it "
+            "as long rankings.")
+
+
+def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
+    """Refuse a table of ranks whose rows are what was ranked (a first column titled
+    ``Wine``, ``Dish``, ``Team`` ...) and whose every item column holds the ranks 1 to the
+    number of rows once each: each column is one taster's ranking of the rows, and read row
+    by row the tasters would be ranked."""
+    from .columns import COMPETITOR_WORDS
+    from .content import title_words
+
+    columns = item_columns(prepared, options)
+    first = prepared.ranker if prepared.ranker is not None else (
+        0 if 0 not in columns and prepared.header else None)
+    if first is None or len(columns) < 2 or prepared.questions or prepared.platform:
+        return
+    if not (COMPETITOR_WORDS | _JUDGED_WORDS) & set(title_words(prepared.label(first))):
+        return
+    n_rows = len(prepared.table) - prepared.start
+    if n_rows < 3:
+        return
+    places = [str(k) for k in range(1, n_rows + 1)]
+    for j in columns:
+        cells = sorted((str(c).strip() for c in prepared.table.column(j, prepared.start)),
+                       key=lambda c: (len(c), c))
+        if cells != places:
+            return
+    labels = [prepared.label(j) for j in columns]
+    raise PreferenceFormatError(
+        f"Each item column ({quote_list(labels, 3)}) holds the ranks 1 to {n_rows} once each, "
+        f"down the rows of '{prepared.label(first)}': each column is probably one person's "
+        "ranking of the rows, and read row by row the people would be ranked in place of "
+        "what they ranked.", row=int(prepared.table.lines[0]),
+        fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
+            "so that each person is a row and each item a column, and load it again.")
 
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:

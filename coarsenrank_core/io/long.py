@@ -287,6 +287,10 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
               and j != roles.get("weight") and header[j]]
     _long_duplicates(key, item, item_names, line, column_label(header, item_col),
                      {column_label(header, j): cells[:, j] for j in splits})
+    if options.list_columns is None:  # the ranking columns were found, not chosen
+        _refuse_hidden_groups(header, cells, key, rank, splits, line, keys)
+    if timed and options.one_is_best:
+        _refuse_gaps_after_the_winner(key, rank, line, column_label(header, rank_col))
     if not options.one_is_best:
         rank = -rank
     n_lists = int(key.max()) + 1
@@ -315,6 +319,67 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     return assemble(key_s, group, item[order], n_lists, item_names, line[first_row],
                      rankers=rankers, ranker_column=column_label(header, roles.get("ranker", 0)),
                      weights=weights, notes=notes, unit="ranking")
+
+
+def _refuse_gaps_after_the_winner(key: np.ndarray, time: np.ndarray, line: np.ndarray,
+                                  column: str) -> None:
+    """Refuse times where each ranking's first row holds the winner's whole time and the
+    rows below only the gaps behind it (``4:32:10``, then ``0:00``, ``+0:12``), as cycling
+    results write them: read as times, the winners would come last."""
+    frame = pd.DataFrame({"key": key, "time": time}).replace([np.inf, -np.inf], np.nan)
+    firsts = frame.groupby("key", sort=False)["time"].first()
+    rest = frame[frame.duplicated("key")].groupby("key")["time"].max()
+    both = pd.concat([firsts, rest], axis=1, keys=["first", "rest"]).dropna()
+    if both.empty:
+        return
+    gaps = (both["first"] > 10 * both["rest"].clip(lower=1e-9)) & (both["first"] > 60)
+    if gaps.mean() < 0.5:
+        return
+    example = int(line[int(np.flatnonzero(key == both.index[gaps.to_numpy()][0])[0])])
+    raise PreferenceFormatError(
+        f"In '{column}', the first row of each ranking holds a much longer time than every "
+        "row below it: the first looks like the winner's whole time and the others like gaps "
+        "behind the winner, and read as times the winners would come last.", row=example,
+        column=column,
+        fix=f"Write every rider's whole time in '{column}' (the winner's time plus the gap), "
+            "or their places in a 'Place' column, and load the file again.")
+
+
+def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndarray,
+                          rank: np.ndarray, columns: Sequence[int], line: np.ndarray,
+                          keys: Sequence[int]) -> None:
+    """Refuse rankings whose places repeat once per value of a column left out of the
+    ranking's key (``Round, Pool, Fencer, Place``: each pool of a round has its own 1st,
+    2nd and 3rd): read one ranking per round, the pools' winners would be tied although
+    they never met. The column is named with the fix of choosing it too."""
+    places = pd.Series(rank).where(np.isfinite(rank))
+    for j in columns:
+        frame = pd.DataFrame({"key": key, "group": cells[:, j], "place": places})
+        frame = frame[frame["place"].notna() & (frame["group"] != "")]
+        if frame.empty or frame.duplicated(["key", "group", "place"]).any():
+            continue  # a place twice within one group: ties, not groups of their own
+        if not frame.duplicated(["key", "place"]).any():
+            continue  # no place repeats within a ranking: nothing is hidden
+        groups = frame.groupby("key")["group"].nunique()
+        split = groups.index[groups >= 2]
+        if split.empty:
+            continue
+        inside = frame[frame["key"].isin(split)]
+        sets = inside.groupby(["key", "group"])["place"].agg(lambda v: tuple(sorted(v)))
+        if sets.map(len).min() < 2 or sets.groupby(level=0).nunique().max() > 1:
+            continue  # the groups do not each hold the same places
+        title = column_label(header, j)
+        chosen = [column_label(header, k) for k in keys]
+        first = int(line[int(np.flatnonzero(key == split[0])[0])])
+        raise PreferenceFormatError(
+            f"In each ranking told apart by {quote_list(chosen)}, the places repeat once per "
+            f"'{title}' (each holds {quote_list([f'{abs(v):g}' for v in sets.iloc[0]], 4)}): "
+            f"each '{title}' looks like "
+            "a ranking of its own, and read together its winners would be tied although "
+            "they may never have met.", row=first, column=title,
+            fix=f"Choose {quote_list([*chosen, title])} together as the columns that tell "
+                f"rankings apart (--lists {' '.join(shlex.quote(c) for c in [*chosen, title])}"
+                " on the command line).")
 
 
 #: Marks of a competitor out of an event before its end, in a place or time column: missed
