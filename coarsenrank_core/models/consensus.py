@@ -102,7 +102,10 @@ def consensus(prefs: Preferences, prior: Sequence[float] = CONSENSUS_PRIOR,
     mixture is fitted both per rater and per list
     (:func:`~coarsenrank_core.models.mixture.pl_mixture`) and the fit with the higher
     log-posterior is kept: careless raters who are careless in every list favour the first,
-    careless lists scattered over raters the second. Otherwise it is fitted per list. The
+    careless lists scattered over raters the second. Otherwise it is fitted per list. Where
+    raters' numbers of lists differ more than :data:`UNEVEN_RATERS`-fold, each per-rater
+    mixture is also run from one vote per rater (:func:`_one_vote_start`) and the start
+    with the higher posterior kept; every mixture keeps its careful share at ½ or more. The
     mixture is then tested against plain Plackett–Luce with the same prior: when twice the
     gain in log-posterior is at most :data:`CARELESS_TEST` the data show no careless answers
     and the fit is plain PL-EM (the registry's ``"pl-em"`` with its settings). Otherwise a
