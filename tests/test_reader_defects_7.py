@@ -78,9 +78,9 @@ def test_a_crosstable_of_match_scores_is_refused_as_results(dash):
 
 
 def test_a_ranking_summary_of_percentages_is_refused_as_a_summary():
-    data = (b",1,2,3,Total,Score\nMargherita,50.00%,30.00%,20.00%,,\n,10,6,4,20,2.30\n"
+    data = (b",1,2,3,Total,Score\nMargherita,45.00%,35.00%,20.00%,,\n,9,7,4,20,2.25\n"
             b"Funghi,30.00%,40.00%,30.00%,,\n,6,8,6,20,2.00\n"
-            b"Hawaii,20.00%,30.00%,50.00%,,\n,4,6,10,20,1.70\n")
+            b"Hawaii,25.00%,25.00%,50.00%,,\n,5,5,10,20,1.75\n")
     error = refused(data)
     assert "percentages" in error.reason and "summary" in error.reason
 
@@ -216,3 +216,48 @@ def test_whole_times_in_any_row_order_are_still_read():
             b"Stage 2,Bea,5:01:50\nStage 2,Cy,5:01:44\nStage 2,Ann,5:03:00\n")
     prefs = read_file(data).preferences
     assert prefs.to_lists(names=True) == [["Bea", "Ann", "Cy"], ["Cy", "Bea", "Ann"]]
+
+
+# ------------------------------------------------------------ the review's guards
+@pytest.mark.parametrize("data, items", [
+    # time slots and number ranges are no match scores
+    (b"Name,1st choice,2nd choice,3rd choice,4th choice\nAnn,9-11,11-13,14-16,16-18\n"
+     b"Bob,11-13,9-11,16-18,14-16\nCy,14-16,16-18,9-11,11-13\n", 4),
+    # a few percentages are options, not a summary
+    (b"Voter,First,Second,Third,Fourth\nv1,Whole,2%,1%,Skim\nv2,2%,Whole,Skim,1%\n"
+     b"v3,Skim,1%,2%,Whole\n", 4),
+    (b"Voter,First,Second,Third\nv1,10%,15%,20%\nv2,20%,15%,10%\nv3,15%,10%,20%\n", 3),
+    # scale words under titles naming places: a ranking of the labels themselves
+    (b"Respondent,Top pick,Runner-up,Third pick\nr1,Very good,Good,Excellent\n"
+     b"r2,Excellent,Very good,Fair\nr3,Good,Excellent,Poor\nr4,Fair,Good,Very good\n"
+     b"r5,Poor,Fair,Good\n", 5),
+    # students ranking subjects: every row and every column holds each rank once
+    (b"Student,Math,Science,Art\nAlice,1,2,3\nBen,2,3,1\nCara,3,1,2\n", 3),
+    # a comment column of lower-case words without punctuation beside rankings in cells
+    (b'Respondent,Q3,Q4\nr1,"Pizza, Pasta, Salad",great service and friendly staff\n'
+     b'r2,"Pasta, Salad, Pizza",the staff were friendly and helpful\n'
+     b'r3,"Salad, Pizza, Pasta",service was slow and the food cold\n'
+     b'r4,"Pizza, Salad, Pasta",friendly staff but slow service\n', 3),
+])
+def test_the_reviews_legitimate_files_are_still_read(data, items):
+    assert len(read_file(data).preferences.item_names) == items
+
+
+def test_partners_sharing_a_place_beside_their_role_are_still_read():
+    data = (b"Competition,Couple,Role,Dancer,Place\nOpen,1,Leader,Ann,1\nOpen,1,Follower,Bo,1\n"
+            b"Open,2,Leader,Cy,2\nOpen,2,Follower,Di,2\nOpen,3,Leader,Ed,3\n"
+            b"Open,3,Follower,Flo,3\n")
+    prefs = read_file(data).preferences
+    assert len(prefs.item_names) == 6 and len(prefs.to_lists()) == 1
+
+
+def test_pools_of_unequal_size_are_refused_too():
+    data = (b"Round,Pool,Fencer,Place\n1,1,A,1\n1,1,B,2\n1,1,C,3\n1,1,D,4\n"
+            b"1,2,E,1\n1,2,F,2\n1,2,G,3\n")
+    assert refused(data).column == "Pool"
+
+
+def test_a_winners_whole_time_among_gaps_in_name_order_is_refused():
+    data = (b"Stage,Rider,Time\nStage 1,Ann,0:05\nStage 1,Bea,4:32:10\nStage 1,Cy,0:00\n"
+            b"Stage 2,Ann,5:01:44\nStage 2,Bea,0:08\nStage 2,Cy,1:35\n")
+    assert "gaps behind the winner" in refused(data).reason

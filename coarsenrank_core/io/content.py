@@ -210,6 +210,22 @@ def metadata_content(values: Sequence[str] | np.ndarray) -> str | None:
 _CHOICE_NAMES = r"[a-z0-9_.-]+(?:\s[a-z0-9_.-]+)+"
 
 
+def _choice_names(text: pd.Series) -> bool:
+    """Whether every cell is a form's choice names one space apart (:data:`_CHOICE_NAMES`),
+    none twice in a cell, each in two cells or more, from a set of at most twice as many as
+    the longest cell holds: one question's choices, where the words of comments keep
+    growing from row to row."""
+    cells = text.str.strip()
+    if len(cells) < 3 or not bool(cells.str.fullmatch(_CHOICE_NAMES).all()):
+        return False
+    tokens = cells.str.split()
+    longest = int(tokens.map(len).max())
+    if any(len(set(t)) < len(t) for t in tokens):
+        return False
+    counts = tokens.explode().value_counts()
+    return len(counts) <= 2 * longest and bool((counts >= 2).all())
+
+
 def recurring_share(cells: pd.Series) -> float:
     """The share of the parts of cells (split at ``; , > = |``) that recur in another cell.
 
@@ -220,7 +236,7 @@ def recurring_share(cells: pd.Series) -> float:
     text = text.str.replace(r"(?:^|\s)\d{1,3}[.)]\s+", ";", regex=True)  # numbered lists
     # choice names of a form's rank or select-multiple question (KoboToolbox, ODK), one
     # space apart: 'clean_water road_maintenance market_stalls'
-    spaced = bool(text.str.strip().str.fullmatch(_CHOICE_NAMES).all())
+    spaced = _choice_names(text)
     parts = text.str.split(r"\s+" if spaced else r"[;,>=|]", regex=True).explode().str.strip()
     parts = parts[parts != ""].str.lower()
     if parts.empty:

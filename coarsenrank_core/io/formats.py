@@ -853,7 +853,7 @@ _IP = re.compile(r"\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F]{0,4}(:[0-9a-fA-F]{0,4}){2,7
 _KINDS = (("dates or times", _DATE), ("e-mail addresses", _EMAIL), ("IP addresses", _IP))
 #: Cells that are figures of a results or summary table, not names: match scores (``2–1``)
 #: and percentages (``50.00%``); a read whose items are many of them is refused.
-_FIGURES = (("match scores", re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}")),
+_FIGURES = (("match scores", re.compile(r"\d{1,3}\s*[-–—:]\s*\d{1,3}")),
             ("percentages", re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%")))
 
 
@@ -863,7 +863,14 @@ def _refuse_figures(names: Sequence[str] | np.ndarray, layout_title: str) -> Non
     names = [str(n) for n in names]
     for kind, pattern in _FIGURES:
         hits = [n for n in names if pattern.fullmatch(n.strip())]
-        if len(hits) >= 2 and 4 * len(hits) >= len(names):
+        if kind == "match scores":
+            # a season's crosstable holds draws (1-1); time slots and ranges (9-11, 50-59)
+            # never name one number twice
+            sides = [re.findall(r"\d+", h) for h in hits]
+            enough = len(set(hits)) >= 3 and any(a == b for a, b in sides)
+        else:  # a summary's many shares, not a few options such as 1%, 2% or a 15% tip
+            enough = len(set(hits)) >= 5
+        if enough and 4 * len(hits) >= len(names):
             raise PreferenceFormatError(
                 f"This file was not loaded: read as {layout_title}, its items would "
                 f"include {kind} such as {quote_list(hits, 3)}: this looks like a table of "
@@ -1185,6 +1192,23 @@ _SCALE_ONLY_WORDS = _SCALE_WORDS | frozenset({
     "difficult", "hard", "helpful", "unhelpful", "low", "high", "medium", "moderate"})
 
 
+#: Words of a column title naming a place in a ranking rather than an item.
+_PLACE_WORDS = frozenset({
+    "pick", "choice", "place", "rank", "ranked", "preference", "preferred", "top", "runner",
+    "first", "second", "third", "fourth", "fifth", "last", "favourite", "favorite", "winner",
+    "middle", "1st", "2nd", "3rd", "4th", "5th"})
+
+
+def _repeats_in_a_row(body: np.ndarray, uniques: np.ndarray) -> bool:
+    """Whether some row of cell codes (``uniques[body]``) gives one filled answer twice."""
+    rows = np.sort(body, axis=1)
+    blank = np.flatnonzero(uniques == "")
+    same = rows[:, 1:] == rows[:, :-1]
+    if blank.size:
+        same &= rows[:, 1:] != blank[0]
+    return bool(same.any())
+
+
 def _scale_labels_only(answers: Sequence[str]) -> bool:
     """Whether three or more answers are all made only of a scale's words (with at least
     one of the scale's own words, not only ``good`` or ``never``)."""
@@ -1220,8 +1244,12 @@ def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
     codes, uniques = prepared.table.factorized
     body = codes[prepared.start:, columns]
     answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
-    # answers made only of a scale's words are its labels, however many there are
-    scale_only = _scale_labels_only(answers)
+    # answers made only of a scale's words are its labels, however many there are; without
+    # a grid's titles, unless the titles read as places ('Top pick', 'Runner-up') and no row
+    # gives one answer twice: a ranking of the labels themselves
+    scale_only = _scale_labels_only(answers) and (
+        grid or _repeats_in_a_row(body, uniques) or not any(
+            _PLACE_WORDS & set(title_words(t)) for t in labels))
     # without a grid's titles, a scale reused under more columns than it has labels, none of
     # them a title: a row of places would hold as many items as columns
     if not grid and not scale_only and (
@@ -1340,6 +1368,15 @@ def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
             "as long rankings.")
 
 
+#: Words of a row-label column naming things that are ranked, never people who rank.
+_THINGS = frozenset({
+    "essay", "essays", "script", "scripts", "poem", "poems", "poster", "posters", "paper",
+    "papers", "dish", "dishes", "wine", "wines", "photo", "photos", "piece", "pieces", "entry",
+    "entries", "sample", "samples", "product", "products", "beer", "beers", "item", "items",
+    "option", "options", "design", "designs", "logo", "logos", "recipe", "recipes", "song",
+    "songs", "film", "films", "movie", "movies", "book", "books", "coffee", "cheese", "tea"})
+
+
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose rows are what was ranked (a first column titled
     ``Wine``, ``Dish``, ``Team`` ...) and whose every item column holds the ranks 1 to the
@@ -1353,7 +1390,8 @@ def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None
         0 if 0 not in columns and prepared.header else None)
     if first is None or len(columns) < 2 or prepared.questions or prepared.platform:
         return
-    if not (COMPETITOR_WORDS | _JUDGED_WORDS) & set(title_words(prepared.label(first))):
+    said = set(title_words(prepared.label(first)))
+    if not (COMPETITOR_WORDS | _JUDGED_WORDS | _THINGS) & said:
         return
     n_rows = len(prepared.table) - prepared.start
     if n_rows < 3:
@@ -1364,6 +1402,12 @@ def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None
                        key=lambda c: (len(c), c))
         if cells != places:
             return
+    rows_rank_too = n_rows == len(columns) and all(
+        sorted((str(prepared.table.cells[i, j]).strip() for j in columns),
+               key=lambda c: (len(c), c)) == places
+        for i in range(prepared.start, len(prepared.table)))
+    if rows_rank_too and not _THINGS & said:
+        return  # a square either way round, its rows titled as people ('Student', 'Team')
     labels = [prepared.label(j) for j in columns]
     raise PreferenceFormatError(
         f"Each item column ({quote_list(labels, 3)}) holds the ranks 1 to {n_rows} once each, "
@@ -1371,7 +1415,9 @@ def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None
         "ranking of the rows, and read row by row the people would be ranked in place of "
         "what they ranked.", row=int(prepared.table.lines[0]),
         fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
-            "so that each person is a row and each item a column, and load it again.")
+            "so that each person is a row and each item a column, and load it again. If each "
+            "row is one person's ranking after all, choose the layout 'item columns holding "
+            "ranks' by hand (--format ranks).")
 
 
 def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:

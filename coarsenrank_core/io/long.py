@@ -321,25 +321,32 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                      weights=weights, notes=notes, unit="ranking")
 
 
+#: Words of a column title naming a group that is ranked on its own within an event.
+_GROUP_WORDS = frozenset({"pool", "pools", "room", "group", "flight", "division", "bracket",
+                          "court", "section", "panel", "poule", "chamber", "table"})
+
+
 def _refuse_gaps_after_the_winner(key: np.ndarray, time: np.ndarray, line: np.ndarray,
                                   column: str) -> None:
     """Refuse times where each ranking's first row holds the winner's whole time and the
     rows below only the gaps behind it (``4:32:10``, then ``0:00``, ``+0:12``), as cycling
     results write them: read as times, the winners would come last."""
-    frame = pd.DataFrame({"key": key, "time": time}).replace([np.inf, -np.inf], np.nan)
-    firsts = frame.groupby("key", sort=False)["time"].first()
-    rest = frame[frame.duplicated("key")].groupby("key")["time"].max()
-    both = pd.concat([firsts, rest], axis=1, keys=["first", "rest"]).dropna()
+    frame = pd.DataFrame({"key": key, "time": time, "row": np.arange(key.size)}).replace(
+        [np.inf, -np.inf], np.nan).dropna(subset=["time"])
+    frame = frame.sort_values(["key", "time"], ascending=[True, False], kind="stable")
+    top = frame.groupby("key", sort=False).nth(0).set_index("key")
+    second = frame.groupby("key", sort=False).nth(1).set_index("key")["time"]
+    both = top.join(second.rename("next"), how="inner")
     if both.empty:
         return
-    gaps = (both["first"] > 10 * both["rest"].clip(lower=1e-9)) & (both["first"] > 60)
+    gaps = (both["time"] > 10 * both["next"].clip(lower=1e-9)) & (both["time"] > 60)
     if gaps.mean() < 0.5:
         return
-    example = int(line[int(np.flatnonzero(key == both.index[gaps.to_numpy()][0])[0])])
+    example = int(line[int(both["row"][gaps].iloc[0])])
     raise PreferenceFormatError(
-        f"In '{column}', the first row of each ranking holds a much longer time than every "
-        "row below it: the first looks like the winner's whole time and the others like gaps "
-        "behind the winner, and read as times the winners would come last.", row=example,
+        f"In '{column}', one row of each ranking holds a much longer time than every other "
+        "row: it looks like the winner's whole time and the others like gaps behind the "
+        "winner, and read as times the winners would come last.", row=example,
         column=column,
         fix=f"Write every rider's whole time in '{column}' (the winner's time plus the gap), "
             "or their places in a 'Place' column, and load the file again.")
@@ -352,8 +359,13 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
     ranking's key (``Round, Pool, Fencer, Place``: each pool of a round has its own 1st,
     2nd and 3rd): read one ranking per round, the pools' winners would be tied although
     they never met. The column is named with the fix of choosing it too."""
+    from .content import title_words
+
     places = pd.Series(rank).where(np.isfinite(rank))
     for j in columns:
+        # a pool, a room, a heat: a role or a side (partners sharing a place) splits nothing
+        if not (is_event_title(header[j]) or _GROUP_WORDS & set(title_words(header[j]))):
+            continue
         frame = pd.DataFrame({"key": key, "group": cells[:, j], "place": places})
         frame = frame[frame["place"].notna() & (frame["group"] != "")]
         if frame.empty or frame.duplicated(["key", "group", "place"]).any():
@@ -366,8 +378,9 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
             continue
         inside = frame[frame["key"].isin(split)]
         sets = inside.groupby(["key", "group"])["place"].agg(lambda v: tuple(sorted(v)))
-        if sets.map(len).min() < 2 or sets.groupby(level=0).nunique().max() > 1:
-            continue  # the groups do not each hold the same places
+        firsts = sets.map(lambda v: v[0]).groupby(level=0).nunique()
+        if sets.map(len).min() < 2 or firsts.max() > 1:
+            continue  # the groups do not each start from the same first place
         title = column_label(header, j)
         chosen = [column_label(header, k) for k in keys]
         first = int(line[int(np.flatnonzero(key == split[0])[0])])
