@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -473,6 +473,20 @@ def _posterior_spread(prefs: Preferences, fit: RankingResult, n_draws: int, leve
     return draws, np.minimum(lower, fit.scores), np.maximum(upper, fit.scores)
 
 
+#: Upside-down answers at least this share of the careful ones make a near split: the
+#: bootstrap's refits then start afresh (a 20 % reversed minority, about 0.25, does not).
+NEAR_SPLIT = 0.6
+
+
+def _near_split(fit: RankingResult) -> bool:
+    """Whether ``fit`` counts answers upside down nearly as often as the right way up."""
+    extra: Mapping[str, Any] = fit.extra or {}
+    if not extra.get("reversed_kept"):
+        return False
+    careful = 1.0 - float(extra.get("pi", 0.0))
+    return float(extra.get("pi_reversed", 0.0)) >= NEAR_SPLIT * careful
+
+
 def _any_turned_over(scores: np.ndarray, refits: np.ndarray) -> bool:
     """Whether some refit orders the items against the fit (a negative rank correlation)."""
     from scipy.stats import spearmanr
@@ -560,12 +574,11 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     if fit is None:
         fit = spec.run(prefs, should_stop=should_stop, **params)
     warm: dict = {}
-    if "init" in spec.parameters and np.all(fit.scores > 0) and not (
-            fit.extra and fit.extra.get("reversed_kept")):
-        # start every refit from the full-data fit, unless that holds answers upside down:
-        # which way up the consensus is then comes from each refit's own answers (started
-        # from the full fit, 12 raters against 10 reversed ones stayed one way up in every
-        # refit, and the order was reported as certain)
+    if "init" in spec.parameters and np.all(fit.scores > 0) and not _near_split(fit):
+        # start every refit from the full-data fit, unless nearly as many answers read
+        # upside down as the right way up: which way up the consensus is then comes from
+        # each refit's own answers (started from the full fit, 12 raters against 10
+        # reversed ones stayed one way up in every refit, and the order read as certain)
         warm["init"] = fit.scores
     if "tol" in spec.parameters and "tol" not in params:
         warm["tol"] = REFIT_TOL
@@ -607,8 +620,7 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         # refits that turned the consensus over (a near split between answers and the same
         # answers upside down) cannot be pulled towards one mean: the two ways up are read
         # as they are, so the chances and intervals hold both
-        turned = bool(fit.extra and fit.extra.get("reversed_kept")) and _any_turned_over(
-            fit.scores, refits)
+        turned = _near_split(fit) and _any_turned_over(fit.scores, refits)
         draws, pull = (shrink_refits(fit.scores, refits) if shrink and not turned
                        else (refits, None))
         tail = (1 - level) / 2

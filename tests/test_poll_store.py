@@ -572,14 +572,14 @@ def test_a_poll_idle_longer_than_it_is_kept_is_deleted_with_its_answers(store, c
     assert orphans == 0
 
 
-@pytest.mark.parametrize("said, days", [("30", 30.0), (" 0.5 ", 0.5), ("forever", None),
+@pytest.mark.parametrize("said, days", [("30", 30.0), (" 1.5 ", 1.5), ("forever", None),
                                         ("FOREVER", None), ("", 180.0)])
 def test_the_keeping_time_is_read_from_the_environment(monkeypatch, said, days):
     monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", said)
     assert poll_store.keep_days() == days
 
 
-@pytest.mark.parametrize("said", ["0", "-3", "ten", "nan", "inf", "1e9"])
+@pytest.mark.parametrize("said", ["0", "0.5", "-3", "ten", "nan", "inf", "1e9"])
 def test_a_keeping_time_that_is_not_days_is_refused_by_name(monkeypatch, tmp_path, said):
     monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", said)
     with pytest.raises(PollError, match="COARSENRANK_POLL_KEEP_DAYS .* number of days"):
@@ -643,3 +643,43 @@ def test_a_read_only_store_says_so_instead_of_try_again(tmp_path, clock, monkeyp
         store.submit(poll.poll_id, new_token(), [[0], [1]])
     assert "Try again" not in str(raised.value)
     assert store.poll(poll.poll_id).poll_id == poll.poll_id  # reading still works
+
+
+def test_a_session_is_kept_while_any_of_its_polls_is_recent(store, clock):
+    first, key = store.create_poll(ITEMS)
+    store.submit(first.poll_id, new_token(), [[0], [1]])
+    clock.tick(86400 * 181)  # the teacher comes back to the session after half a year
+    second, _ = store.create_poll(["A", "B"], after=(first.poll_id, key))
+    assert [len(a) for _, a in store.session_answers(second.poll_id, key)] == [1, 0]
+    clock.tick(86400 * 100)
+    store.create_poll(ITEMS)  # the session's latest poll is 100 days old: all of it is kept
+    assert len(store.session_answers(first.poll_id, key)) == 2
+    clock.tick(86400 * 81)
+    store.create_poll(ITEMS)
+    with pytest.raises(PollNotFound):
+        store.session_answers(first.poll_id, key)
+
+
+def test_a_poll_scheduled_to_close_later_than_it_would_be_kept_is_kept_until_then(store,
+                                                                                  clock):
+    poll, key = store.create_poll(ITEMS, closes_at=clock() + 86400 * 200)
+    clock.tick(86400 * 190)
+    store.create_poll(ITEMS)
+    assert store.teacher_poll(poll.poll_id, key).is_open(clock())
+    clock.tick(86400 * 11)
+    store.create_poll(ITEMS)
+    with pytest.raises(PollNotFound):
+        store.teacher_poll(poll.poll_id, key)
+
+
+def test_a_store_emptied_between_the_check_and_the_connection_mends_itself(tmp_path, clock):
+    location = tmp_path / "polls.sqlite3"
+    store = PollStore(location, clock=clock)
+    store.create_poll(ITEMS)
+    for path in tmp_path.iterdir():
+        path.unlink()
+    location.touch()  # the file is back, empty: as sqlite3.connect leaves it after a race
+    with pytest.raises(PollUnavailable, match="nothing was changed"):
+        store.create_poll(ITEMS)
+    poll, key = store.create_poll(ITEMS)  # the next call finds the tables again
+    assert store.teacher_poll(poll.poll_id, key).poll_id == poll.poll_id

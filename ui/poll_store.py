@@ -113,8 +113,8 @@ class PollNotFound(PollError):
 class PollUnavailable(PollError):
     """The database did not answer (locked for too long, a server that is down)."""
 
-    def __init__(self, message: str = "The poll store is not answering just now; your "
-                                      "answer was not changed. Try again in a moment."):
+    def __init__(self, message: str = "The poll store is not answering just now; nothing "
+                                      "was changed. Try again in a moment."):
         super().__init__(message)
 
 
@@ -431,8 +431,8 @@ def _unavailable(error: BaseException) -> PollUnavailable:
 
 
 def keep_days() -> float | None:
-    """Days a poll is kept after its last activity: ``COARSENRANK_POLL_KEEP_DAYS`` (a
-    positive number, or ``forever``), else :data:`KEEP_DAYS`."""
+    """Days a poll is kept after its session's last activity: ``COARSENRANK_POLL_KEEP_DAYS``
+    (a number of at least 1, or ``forever``), else :data:`KEEP_DAYS`."""
     text = os.environ.get("COARSENRANK_POLL_KEEP_DAYS", "").strip()
     if not text:
         return float(KEEP_DAYS)
@@ -442,9 +442,9 @@ def keep_days() -> float | None:
         days = float(text)
     except ValueError:
         days = math.nan
-    if not 0 < days < 1e6:
+    if not 1 <= days < 1e6:
         raise PollError(f"COARSENRANK_POLL_KEEP_DAYS is {text[:40]!r}; it must be a number of "
-                        "days (for example 180) or 'forever'.")
+                        "days, at least 1 (for example 180), or 'forever'.")
     return days
 
 
@@ -509,6 +509,11 @@ class PollStore:
                 yield cursor
         except self.backend.errors as error:
             _LOG.warning("the poll store did not answer: %s", error)
+            if isinstance(self.backend, _SQLite) and "no such table" in str(error) \
+                    and not getattr(self._migrating, "on", False):
+                # emptied under us (deleted between the check and the connection, or a
+                # migration cut short): made again, so the next call finds its tables
+                self._start_again(self.backend)
             raise _unavailable(error) from error
 
     def _start_again(self, backend: _SQLite) -> None:
@@ -630,6 +635,7 @@ class PollStore:
             session, position = None, 1
             if after is not None:
                 previous = self._checked(cursor, after[0], key)
+                self._touch(cursor, previous[0], now)  # the teacher is using its session
                 session = self._poll_of(previous).session_id
                 position = int(self._run(
                     cursor, "SELECT MAX(position) FROM polls WHERE id = ? OR session_id = ?",
@@ -677,13 +683,17 @@ class PollStore:
                              (now, now - 3600 * IDLE_HOURS)).fetchone()[0])
 
     def _forget_idle_polls(self, cursor, now: float) -> None:
-        """Delete the polls, and their answers, idle for longer than the store keeps them."""
+        """Delete the polls, and their answers, of sessions idle for longer than the store
+        keeps them (a session is as recent as its latest poll; a poll whose closing time is
+        still ahead is kept)."""
         if self.keep_days is None or not self._tracks_activity:
             return
         before = now - 86400 * self.keep_days
-        self._run(cursor, "DELETE FROM answers WHERE poll_id IN "
-                  "(SELECT id FROM polls WHERE last_active < ?)", (before,))
-        self._run(cursor, "DELETE FROM polls WHERE last_active < ?", (before,))
+        idle = ("SELECT p.id FROM polls p WHERE (p.closes_at IS NULL OR p.closes_at <= ?) AND "
+                "(SELECT MAX(q.last_active) FROM polls q WHERE COALESCE(q.session_id, q.id) = "
+                "COALESCE(p.session_id, p.id)) < ?")
+        self._run(cursor, f"DELETE FROM answers WHERE poll_id IN ({idle})", (now, before))
+        self._run(cursor, f"DELETE FROM polls WHERE id IN ({idle})", (now, before))
 
     @property
     def _poll_columns(self) -> str:
