@@ -328,8 +328,8 @@ _GROUP_WORDS = frozenset({"pool", "pools", "room", "group", "flight", "division"
 
 def _refuse_gaps_after_the_winner(key: np.ndarray, time: np.ndarray, line: np.ndarray,
                                   column: str) -> None:
-    """Refuse times where each ranking's first row holds the winner's whole time and the
-    rows below only the gaps behind it (``4:32:10``, then ``0:00``, ``+0:12``), as cycling
+    """Refuse times where one row of each ranking holds the winner's whole time and the
+    other rows only the gaps behind it (``4:32:10``, then ``0:00``, ``+0:12``), as cycling
     results write them: read as times, the winners would come last."""
     frame = pd.DataFrame({"key": key, "time": time, "row": np.arange(key.size)}).replace(
         [np.inf, -np.inf], np.nan).dropna(subset=["time"])
@@ -386,7 +386,7 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
         first = int(line[int(np.flatnonzero(key == split[0])[0])])
         raise PreferenceFormatError(
             f"In each ranking told apart by {quote_list(chosen)}, the places repeat once per "
-            f"'{title}' (each holds {quote_list([f'{abs(v):g}' for v in sets.iloc[0]], 4)}): "
+            f"'{title}' (the first holds {quote_list([f'{abs(v):g}' for v in sets.iloc[0]], 4)}): "
             f"each '{title}' looks like "
             "a ranking of its own, and read together its winners would be tied although "
             "they may never have met.", row=first, column=title,
