@@ -261,3 +261,10 @@ def test_a_winners_whole_time_among_gaps_in_name_order_is_refused():
     data = (b"Stage,Rider,Time\nStage 1,Ann,0:05\nStage 1,Bea,4:32:10\nStage 1,Cy,0:00\n"
             b"Stage 2,Ann,5:01:44\nStage 2,Bea,0:08\nStage 2,Cy,1:35\n")
     assert "gaps behind the winner" in refused(data).reason
+
+
+def test_a_rank_widget_of_upper_case_choice_names_is_read_too():
+    data = (b"_id,rank_priorities\n1,ROAD HEALTH MARKET WATER SCHOOL\n"
+            b"2,WATER ROAD SCHOOL MARKET HEALTH\n3,HEALTH WATER ROAD MARKET SCHOOL\n")
+    prefs = read_file(data).preferences
+    assert prefs.to_lists(names=True)[1] == ["WATER", "ROAD", "SCHOOL", "MARKET", "HEALTH"]

@@ -206,8 +206,8 @@ def metadata_content(values: Sequence[str] | np.ndarray) -> str | None:
     return None
 
 
-#: A cell of form choice names one space apart (lower-case names, digits, ``_``, ``.``, ``-``).
-_CHOICE_NAMES = r"[a-z0-9_.-]+(?:\s[a-z0-9_.-]+)+"
+#: A cell of form choice names one space apart (letters, digits, ``_``, ``.``, ``-``).
+_CHOICE_NAMES = r"[A-Za-z0-9_.-]+(?:\s[A-Za-z0-9_.-]+)+"
 
 
 def _choice_names(text: pd.Series) -> bool:
