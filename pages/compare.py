@@ -19,6 +19,7 @@ from ui.widgets import (
     explain,
     restartable,
     show_chart,
+    warn_separate_groups,
 )
 
 ensure_shell()
@@ -29,6 +30,8 @@ st.markdown("Run several rank-aggregation methods on the loaded data and compare
 
 dataset = state.current()
 prefs = dataset.preferences
+warn_separate_groups(prefs, "The accuracy against the true order counts the pairs across "
+                     "these groups too, which no answer decides.")
 
 # the chosen methods live in the session (and the link), so they survive leaving the page
 state.show_in_widget("compare_methods", state.methods())

@@ -237,12 +237,19 @@ else:
     careless = compute.careless(prefs, dataset.key, judge)
     show_chart(charts.careless_chart(careless, limit, dataset.careless), key="careless_chart")
     flagged = int(np.sum(careless.outlier))
-    explain(f"The mixture model estimates that {careless.pi:.0%} of the "
-            f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} were answered at random. Each "
+    # the share the raters' own chances add up to (the model's π is held at ½ or less)
+    share = (float(np.mean(careless.probability)) if judge == "pl-mix-ranker"
+             else careless.pi)
+    turned = (" The default fit above reads some answers upside down (best and worst "
+              "swapped) and counts them turned over; this mixture has no such kind, so it "
+              "counts them as careless." if fit_kind == "default"
+              and fit.extra.get("reversed_kept") else "")
+    explain(f"The mixture model estimates that {share:.0%} of the "
+            f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} answered at random. Each "
             "dot is a rater's posterior chance of being careless"
             + ("." if few is not None and not flagged else
                f"; {flagged} {'rater is' if flagged == 1 else 'raters are'} more likely "
-               "careless than careful."))
+               "careless than careful.") + turned)
     table = {"rater": careless.names, "lists": careless.n_preferences,
              "chance of answering at random": careless.probability,
              "stands out": careless.outlier}

@@ -17,6 +17,7 @@ from ui.widgets import (
     explain,
     restartable,
     show_chart,
+    warn_separate_groups,
 )
 
 ensure_shell()
@@ -26,6 +27,7 @@ MAX_ALPHAS, MAX_DRAWS, MAX_BURN_IN = 30, 1000, 1000
 st.title("Choose α: how much should we trust the data?")
 dataset = state.current()
 prefs = dataset.preferences
+warn_separate_groups(prefs)
 n_lists = prefs.total_weight
 st.markdown(
     "CoarsenRank looks for the ranking that fits a *neighbourhood* of the data rather than "

@@ -19,6 +19,7 @@ from ui.widgets import (
     explain,
     restartable,
     show_chart,
+    warn_separate_groups,
 )
 
 ensure_shell()
@@ -30,6 +31,8 @@ st.markdown("Make a noisy copy of the loaded data to see how each method copes. 
 dataset = state.current()
 original = dataset.original
 copy = state.noisy_copy()
+warn_separate_groups(dataset.preferences, "Pairs across these groups that flip in a noisy "
+                     "copy are placed by the prior, not by the answers.")
 if dataset.parent is not None:
     setting = alpha_widget("shown", label=f"You are looking at a noisy copy of "
                            f"“{plain(original.name)}”. It keeps the original's {{alpha}} "

@@ -120,3 +120,17 @@ def test_every_score_range_holds_the_items_own_score():
     fit = run_method("consensus", prefs)
     spread = rank_uncertainty(prefs, fit=fit, random_state=0, n_draws=30)
     assert np.all(spread.lower <= fit.scores) and np.all(fit.scores <= spread.upper)
+
+
+@pytest.mark.parametrize("page", ["pages/compare.py", "pages/dic.py", "pages/noise.py"])
+def test_compare_dic_and_noise_pages_warn_of_groups_never_compared(page):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../app.py", default_timeout=240).switch_page("pages/data.py").run()
+    at.radio(key="data_source").set_value("My own file").run()
+    at.file_uploader(key="upload_file").set_value(("groups.csv", DISCONNECTED, "text/csv"))
+    at.run()
+    at.button(key="confirm_upload").click().run()
+    at = at.switch_page(page).run()
+    assert not at.exception
+    assert any("2 groups that are never compared" in w.value for w in at.warning)

@@ -482,3 +482,16 @@ def test_a_store_that_stops_answering_mid_poll_gives_its_plain_message(store, mo
         at = poll_app(**params)
         no_failure(at)
         assert any("not answering" in w.value for w in at.warning), params
+
+
+@pytest.mark.parametrize("keep, said", [("", "no new poll or answer for 180 days"),
+                                        ("30", "for 30 days"),
+                                        ("forever", "kept until you delete them")])
+def test_the_teachers_results_say_how_long_the_poll_is_kept(store, monkeypatch, keep, said):
+    monkeypatch.setenv("COARSENRANK_POLL_KEEP_DAYS", keep)
+    at = poll_app()
+    at.text_area(key="poll_items").input("\n".join(ITEMS))
+    at = press(at, "Create poll")
+    no_failure(at)
+    assert [t.value for t in at.title] == ["Live poll: results"]
+    assert said in texts(at)  # before any answer, not only beside the download

@@ -256,8 +256,9 @@ def keeping_said() -> str:
         return str(error)
     if days is None:
         return "Polls are kept until you delete them."
-    return (f"A poll and its answers are deleted {days:g} days after its last answer; "
-            "download the answers to keep them longer.")
+    return (f"A poll and its answers are deleted once its session has had no new poll or "
+            f"answer for {days:g} days (and its closing time has passed); download the "
+            "answers to keep them longer.")
 
 
 def _back_to_results() -> None:
@@ -636,6 +637,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
         st.download_button("Download the answers (.csv)", poll_csv(prefs),
                            file_name=f"poll_{poll.poll_id}.csv", mime="text/csv",
                            key="poll_download", on_click="ignore", help=keeping_said())
+    st.caption(keeping_said())
     _next_poll_form(poll_store, poll, key)
     columns = st.columns(2)
     try:

@@ -389,7 +389,11 @@ def _preferences(raw) -> Preferences:
                            weights=weights, rankers=rankers, item_names=names,
                            ranker_names=ranker_names, notes=notes)
     except (ValueError, TypeError, IndexError) as error:
-        raise SessionFileError(f"This session file is damaged: {error}.") from None
+        said = str(error).rstrip(".")
+        raise SessionFileError(
+            "This session file is damaged: its lists (“preferences.items”, “offsets”, "
+            f"“groups”, “weights”) do not fit together ({said}). Save the session again from "
+            "the app, or upload the data file itself.") from None
 
 
 def _rebuilt(recipe: str):

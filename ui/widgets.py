@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.connectivity import separate_groups_text
 from coarsenrank_core.export import table_to_csv
 
 from . import state
@@ -208,3 +209,11 @@ def restartable(task: str, message: str, *, key=None, restart: str | None = None
         state.set_widget(flag, None)
         st.rerun()
     return Restartable(task, False)
+
+
+def warn_separate_groups(prefs, also: str = "") -> None:
+    """The Data page's warning that groups of items were never compared, with what it means
+    on this page (``also``)."""
+    groups = separate_groups_text(prefs, escape=plain)
+    if groups is not None:
+        st.warning(groups + (" " + also if also else ""))

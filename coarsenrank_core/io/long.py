@@ -288,7 +288,8 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
     _long_duplicates(key, item, item_names, line, column_label(header, item_col),
                      {column_label(header, j): cells[:, j] for j in splits})
     if options.list_columns is None:  # the ranking columns were found, not chosen
-        _refuse_hidden_groups(header, cells, key, rank, splits, line, keys)
+        _refuse_hidden_groups(header, cells, key, rank, splits, line, keys,
+                              column_label(header, item_col), column_label(header, rank_col))
     if timed and options.one_is_best:
         _refuse_gaps_after_the_winner(key, rank, line, column_label(header, rank_col))
     if not options.one_is_best:
@@ -354,7 +355,7 @@ def _refuse_gaps_after_the_winner(key: np.ndarray, time: np.ndarray, line: np.nd
 
 def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndarray,
                           rank: np.ndarray, columns: Sequence[int], line: np.ndarray,
-                          keys: Sequence[int]) -> None:
+                          keys: Sequence[int], item_title: str, rank_title: str) -> None:
     """Refuse rankings whose places repeat once per value of a column left out of the
     ranking's key (``Round, Pool, Fencer, Place``: each pool of a round has its own 1st,
     2nd and 3rd): read one ranking per round, the pools' winners would be tied although
@@ -390,9 +391,11 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
             f"each '{title}' looks like "
             "a ranking of its own, and read together its winners would be tied although "
             "they may never have met.", row=first, column=title,
-            fix=f"Choose {quote_list([*chosen, title])} together as the columns that tell "
-                f"rankings apart (--lists {' '.join(shlex.quote(c) for c in [*chosen, title])}"
-                " on the command line).")
+            fix=f"Choose the layout 'long rankings', the item columns '{item_title}' then "
+                f"'{rank_title}', and {quote_list([*chosen, title])} together as the columns "
+                "that tell rankings apart (on the command line: --format long --items "
+                f"{shlex.quote(item_title)} {shlex.quote(rank_title)} --lists "
+                f"{' '.join(shlex.quote(c) for c in [*chosen, title])}).")
 
 
 #: Marks of a competitor out of an event before its end, in a place or time column: missed
