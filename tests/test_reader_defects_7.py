@@ -268,3 +268,43 @@ def test_a_rank_widget_of_upper_case_choice_names_is_read_too():
             b"2,WATER ROAD SCHOOL MARKET HEALTH\n3,HEALTH WATER ROAD MARKET SCHOOL\n")
     prefs = read_file(data).preferences
     assert prefs.to_lists(names=True)[1] == ["WATER", "ROAD", "SCHOOL", "MARKET", "HEALTH"]
+
+
+# ------------------------------------------------------------ JSON records of platforms
+def test_an_mturk_assignments_record_is_refused_rather_than_read_from_its_ids_or_xml():
+    answer = ('<?xml version="1.0" encoding="ASCII"?><QuestionFormAnswers xmlns="http://x">'
+              '<Answer><QuestionIdentifier>taskAnswers</QuestionIdentifier><FreeText>'
+              '[{"first": "Red", "second": "Blue"}]</FreeText></Answer></QuestionFormAnswers>')
+    records = [{"AssignmentId": f"3AA{k}", "WorkerId": f"A{k}", "HITId": "HIT1",
+                "AssignmentStatus": "Submitted", "SubmitTime": "2024-03-01T00:05:00Z",
+                "Answer": answer} for k in range(3)]
+    import json
+
+    with pytest.raises(PreferenceFormatError):
+        read_file(json.dumps({"Assignments": records}).encode())
+
+
+def test_qualtrics_displayed_fields_are_not_a_ranking():
+    import json
+
+    responses = [{"responseId": f"R_{k}", "values": {"QID1_1": a, "QID1_2": b, "QID1_3": c},
+                  "displayedFields": ["QID1_1", "QID1_2", "QID1_3"]}
+                 for k, (a, b, c) in enumerate([(1, 2, 3), (2, 1, 3), (3, 1, 2)])]
+    with pytest.raises(PreferenceFormatError):
+        read_file(json.dumps({"responses": responses}).encode())
+
+
+def test_a_games_count_is_not_the_event_of_a_rating_list():
+    data = (b"date,player,rating,games\n2024-01-01,Carlsen,2830,5\n2024-01-01,Caruana,2804,7\n"
+            b"2024-01-01,Nakamura,2789,4\n2024-02-01,Carlsen,2834,6\n2024-02-01,Caruana,2795,5\n"
+            b"2024-02-01,Nakamura,2794,8\n")
+    error = refused(data)
+    assert error.column == "games" and "how many games" in error.reason
+
+
+def test_a_null_score_leaves_that_item_out_of_the_ranking():
+    data = (b'{"rater": "r1", "scores": {"a": 3, "b": null, "c": 1}}\n'
+            b'{"rater": "r2", "scores": {"a": 2, "b": 2, "c": 1}}\n'
+            b'{"rater": "r3", "scores": {"a": 1, "b": 3, "c": 2}}\n')
+    prefs = read_file(data).preferences
+    assert prefs.to_lists(names=True)[0] == ["a", "c"]

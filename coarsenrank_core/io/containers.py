@@ -893,9 +893,9 @@ def _json_lines(text: str, first_error: json.JSONDecodeError
 
 def _json_ranking(value: object, numbers: str | None = "rank") -> str | None:
     """A JSON ranking as ``A > B = C``: a list best first (``null`` places no item, an inner
-    list is a tie), or an object of item → rank (equal ranks tie), or of item → score with
-    ``numbers="score"`` (the highest first); None for anything else, and for such an object
-    with ``numbers=None``."""
+    list is a tie), or an object of item → rank (equal ranks tie; a ``null`` rank leaves the
+    item out), or of item → score with ``numbers="score"`` (the highest first); None for
+    anything else, and for such an object with ``numbers=None``."""
     def name(v: object) -> bool:
         return isinstance(v, (str, int)) and not isinstance(v, bool)
 
@@ -906,11 +906,14 @@ def _json_ranking(value: object, numbers: str | None = "rank") -> str | None:
         stages = [" = ".join(str(m) for m in (v if isinstance(v, list) else [v]))
                   for v in value if v is not None]
         return " > ".join(stages)
-    if numbers is not None and isinstance(value, dict) and value and all(
+    # an item whose rank or score is null was not ranked: it is left out, as a blank cell
+    given = {k: r for k, r in value.items() if r is not None} if isinstance(value, dict) \
+        else {}
+    if numbers is not None and given and all(
             isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r)
-            for r in value.values()):
-        ranks = sorted(set(value.values()), reverse=numbers == "score")
-        return " > ".join(" = ".join(str(k) for k, r in value.items() if r == rank)
+            for r in given.values()):
+        ranks = sorted(set(given.values()), reverse=numbers == "score")
+        return " > ".join(" = ".join(str(k) for k, r in given.items() if r == rank)
                           for rank in ranks)
     return None
 

@@ -53,7 +53,11 @@ _METADATA_PHRASES = (
     "created at", "updated at", "submitted at", "submission date", "submission time",
     "date submitted", "time started", "date", "time", "timestamp", "start", "end",
     "started", "finished", "completed", "tags", "consent", "valid", "flagged", "hash",
-    "checksum", "version", "attention check", "user id", "contact id", "external reference")
+    "checksum", "version", "attention check", "user id", "contact id", "external reference",
+    # crowdsourcing and annotation platforms' API records (MTurk, Label Studio, Qualtrics)
+    "assignment id", "assignmentid", "hit id", "hitid", "hit type id", "hittypeid",
+    "assignment status", "assignmentstatus", "inner id", "innerid", "displayed fields",
+    "displayedfields", "displayed values", "displayedvalues")
 # free-text questions asked beside the ranking: their answers are never items
 _COMMENT_WORDS = frozenset({"comment", "comments", "remark", "remarks", "feedback", "notes",
                             "note", "suggestion", "suggestions", "anything", "explain", "why",
@@ -160,9 +164,13 @@ _USER_AGENT = re.compile(r"(Mozilla|Opera|Dalvik|curl|python-requests|okhttp)/\d
                          re.IGNORECASE)
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+|www\.\S+", re.IGNORECASE)
 _JSON = re.compile(r"\s*(\{.*\}|\[.*\])\s*", re.S)
+#: XML or HTML markup in a cell (MTurk's ``Answer``: ``<?xml ...><QuestionFormAnswers>``).
+_MARKUP = re.compile(r"\s*<(?:\?xml|!DOCTYPE|[A-Za-z][\w:.-]*(?:\s[^<>]*)?>).*</?[A-Za-z][^<>]*>"
+                     r"\s*", re.DOTALL)
 _CONTENT_KINDS = (("browser user agents", _USER_AGENT, "search"),
                   ("web addresses", _URL, "fullmatch"),
                   ("JSON data", _JSON, "fullmatch"),
+                  ("XML or HTML markup", _MARKUP, "fullmatch"),
                   ("e-mail addresses", EMAIL, "fullmatch"),
                   ("dates or times", DATE, "fullmatch"),
                   ("IP addresses", IP, "fullmatch"))

@@ -227,6 +227,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
             fix="Add a 'ranker' column saying who gave each ranking. If the file holds the true "
                 "order of the items, load it as the ground truth instead.")
     cells = padded(table, header, 1)
+    _refuse_counted_games(header, roles, cells, options, lines)
     keys = ranking_keys(header, roles, cells)
     line = np.asarray(lines[1:], dtype=np.intp)
     _refuse_several_contests(header, cells, keys, line)
@@ -325,6 +326,28 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
 #: Words of a column title naming a group that is ranked on its own within an event.
 _GROUP_WORDS = frozenset({"pool", "pools", "room", "group", "flight", "division", "bracket",
                           "court", "section", "panel", "poule", "chamber", "table"})
+
+
+def _refuse_counted_games(header: Sequence[str], roles: dict[str, int], cells: np.ndarray,
+                          options: ReadOptions, lines: Sequence[int] | np.ndarray) -> None:
+    """Refuse a ``Games`` column of whole numbers, most of them different, taken as the event
+    that tells rankings apart: it counts each player's games (a rating list), it names no
+    event (the years of Olympic Games, each shared by its competitors, are events)."""
+    j = roles.get("list")
+    if options.list_columns is not None or j is None or normalise(header[j]) != "games":
+        return
+    values = cells[:, j].astype(str)
+    # an event's number or year is shared by its competitors' rows; counts differ row by row
+    if values.size and bool(np.char.isdigit(values).all()) \
+            and 2 * len(set(values.tolist())) > values.size \
+            and not all(len(v) == 4 and 1800 <= int(v) <= 2100 for v in values):
+        raise PreferenceFormatError(
+            f"The column '{column_label(header, j)}' would tell one ranking from another, but "
+            "it holds whole numbers: how many games each player played, not which event.",
+            row=int(lines[0]), column=column_label(header, j),
+            fix="Choose the column that tells rankings apart (a date, a round, a tournament) "
+                "as the ranking column (--lists COLUMN), or load a rating list as the ground "
+                "truth.")
 
 
 def _refuse_gaps_after_the_winner(key: np.ndarray, time: np.ndarray, line: np.ndarray,
