@@ -85,10 +85,15 @@ if report is not None:
     if report.unchanged:
         st.warning(f"This noise changed nothing on these data. {report.unchanged}")
     first, second, third = st.columns(3)
-    first.metric("Lists altered", f"{report.fraction_altered:.0%}")
-    second.metric("How far an altered list moved", f"{report.mean_distance:.0%}",
-                  help="Mean share of item pairs whose order changed in an altered list "
-                       "(normalised Kendall distance to its source).")
+    if report.lists_after < report.lists_before:  # answers left out, none altered
+        first.metric("Lists kept", f"{report.lists_after:,} of {report.lists_before:,}")
+        second.metric("Lists left out", f"{report.lists_before - report.lists_after:,}",
+                      help="The noise left these lists out; the lists kept are unchanged.")
+    else:
+        first.metric("Lists altered", f"{report.fraction_altered:.0%}")
+        second.metric("How far an altered list moved", f"{report.mean_distance:.0%}",
+                      help="Mean share of item pairs whose order changed in an altered list "
+                           "(normalised Kendall distance to its source).")
     third.metric("Consensus pairs that flipped", f"{report.consensus_distance}",
                  help=f"Kendall distance between the CoarsenPL consensus orders before and "
                       f"after, out of {count(report.consensus_pairs, 'item pair')}.")

@@ -300,6 +300,22 @@ def test_noise_makes_a_copy_and_one_click_goes_back():
     assert "Pizza survey" in sidebar_text(at)
 
 
+def test_fewer_answers_per_rater_says_how_many_lists_it_left_out():
+    at = open_page("pages/noise.py")
+    [button] = [b for b in at.button if b.key == "load_campaign"]  # 8 lists a rater
+    at = button.click().run()
+    at.selectbox(key="noise_kind").set_value("subsample").run()
+    at.slider(key="noise_level_subsample").set_value(0.5)
+    at = click(at, "Make the noisy copy")
+    no_failure(at)
+    metrics = {m.label: m.value for m in at.metric}
+    kept, _, before = metrics["Lists kept"].partition(" of ")
+    assert int(kept.replace(",", "")) < int(before.replace(",", ""))
+    assert int(metrics["Lists left out"].replace(",", "")) == (
+        int(before.replace(",", "")) - int(kept.replace(",", "")))
+    assert "Lists altered" not in metrics
+
+
 def test_consensus_page_shows_ranking_intervals_heatmap_and_raters():
     at = open_page("pages/consensus.py")
     no_failure(at)

@@ -308,3 +308,17 @@ def test_a_null_score_leaves_that_item_out_of_the_ranking():
             b'{"rater": "r3", "scores": {"a": 1, "b": 3, "c": 2}}\n')
     prefs = read_file(data).preferences
     assert prefs.to_lists(names=True)[0] == ["a", "c"]
+
+
+@pytest.mark.parametrize("data", [
+    b"Item,1st choice,2nd choice,3rd choice\nApple,6,3,1\nBanana,3,5,2\nCherry,1,2,7\n",
+    b"Fruit,1st choice,2nd choice,3rd choice\nApple,6,3,1\nBanana,3,5,2\nCherry,1,2,7\n",
+])
+def test_a_pivot_of_counts_per_place_is_refused_even_when_no_row_repeats_a_count(data):
+    assert "how many people put each option" in refused(data).reason
+
+
+@pytest.mark.parametrize("data", [b"Voter,1st,2nd,3rd\nAnn,2,1,3\nBob,1,3,2\nCy,3,2,1\n",
+                                  b"Voter,1st,2nd,3rd\nAnn,12,4,7\nBob,4,12,9\nCy,7,9,4\n"])
+def test_ballots_of_numbered_candidates_are_still_read(data):
+    assert len(read_file(data).preferences.to_lists()) == 3

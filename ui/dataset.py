@@ -28,6 +28,9 @@ class NoiseReport:
     made_noisy: tuple[int, ...] = ()
     #: why the noise changed nothing on these data ("" when it changed something)
     unchanged: str = ""
+    #: lists before and after (the noise may leave some out: fewer answers per rater)
+    lists_before: int = 0
+    lists_after: int = 0
 
 
 @dataclass(frozen=True)

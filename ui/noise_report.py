@@ -69,7 +69,8 @@ def describe_noise(original: Dataset, result, label: str, level: float, seed: in
                        consensus_distance=kendall_distance(before.order, after.order),
                        consensus_pairs=n * (n - 1) // 2, kind=kind,
                        made_noisy=made_noisy(original, result),
-                       unchanged=unchanged_reason(kind, level, original, result))
+                       unchanged=unchanged_reason(kind, level, original, result),
+                       lists_before=len(original.preferences), lists_after=len(noisy))
 
 
 def make_noisy_copy(kind: str, level: float, seed: int) -> Dataset:

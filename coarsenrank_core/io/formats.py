@@ -949,6 +949,12 @@ _PLACE_TITLE = re.compile(r"\s*(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|f
                           re.IGNORECASE)
 
 
+#: First-column titles saying that the rows are the options ranked, not who ranked them.
+_OPTION_TITLES = frozenset({"item", "items", "option", "options", "answer", "answers",
+                            "answerchoice", "answerchoices", "choice", "choices", "candidate",
+                            "candidates", "product", "products"})
+
+
 def _refuse_counts_per_place(prepared: Prepared) -> None:
     """Refuse a summary table: one row per option with how many put it 1st, 2nd, ...
     (columns titled by places over whole numbers beside a column of names)."""
@@ -967,7 +973,13 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
     if (names == "").any() or np.isfinite(rank_values(names)).any() or not whole.all():
         return
     ordered = np.sort(counts.astype(str), axis=1)
-    if not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != "")).any():
+    numbers = np.where(counts == "", "0", counts).astype(np.int64)
+    sums = numbers.sum(axis=0)
+    # the rows are options (the first column says so), or every place was given by as many
+    # people as there are, with counts above the number of places
+    summary = normalise(prepared.header[0] or "") in _OPTION_TITLES or (
+        bool((sums == sums[0]).all()) and int(numbers.max()) > len(columns))
+    if not summary and not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != "")).any():
         return  # no row repeats a number: these may be numbered items in order
     raise PreferenceFormatError(
         f"The columns are titled by places ({quote_list(prepared.header[j] for j in columns)})"
