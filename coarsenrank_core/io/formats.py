@@ -973,12 +973,12 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
     if (names == "").any() or np.isfinite(rank_values(names)).any() or not whole.all():
         return
     ordered = np.sort(counts.astype(str), axis=1)
-    numbers = np.where(counts == "", "0", counts).astype(np.int64)
+    numbers = np.where(counts == "", "0", counts).astype(float)
     sums = numbers.sum(axis=0)
     # the rows are options (the first column says so), or every place was given by as many
     # people as there are, with counts above the number of places
     summary = normalise(prepared.header[0] or "") in _OPTION_TITLES or (
-        bool((sums == sums[0]).all()) and int(numbers.max()) > len(columns))
+        bool((sums == sums[0]).all()) and float(numbers.max()) > len(columns))
     if not summary and not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != "")).any():
         return  # no row repeats a number: these may be numbered items in order
     raise PreferenceFormatError(
