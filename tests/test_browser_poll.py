@@ -204,7 +204,20 @@ def start_next_poll(teacher, items, question: str) -> str:
                 break  # the click went through; the page moved on meanwhile
             box = teacher.get_by_label("Items to rank, one per line")
             if box.count() and not box.last.input_value().strip():
-                break  # the click went through (its callback empties the form): no second
+                # emptied: by the click's callback (the page then moves on), or by a redraw
+                # that met the typing (then the form is filled again and clicked again)
+                try:
+                    teacher.wait_for_function(
+                        "(first) => !location.search.includes('poll=' + first)", arg=first,
+                        timeout=10_000)
+                    break
+                except PlaywrightTimeout:
+                    if teacher.get_by_label("Items to rank, one per line").count():
+                        teacher.get_by_label("Items to rank, one per line").last.fill(
+                            "\n".join(items))
+                        teacher.get_by_label("Question (optional)").last.fill(question)
+                        teacher.get_by_label("Question (optional)").last.press("Enter")
+                        wait_idle(teacher)
             assert not teacher.locator("[data-testid=stAlertContentError]").count(), \
                 teacher.locator("[data-testid=stAlertContentError]").all_inner_texts()
             if attempt == 3:
