@@ -972,14 +972,13 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
     whole = np.char.isdigit(counts.astype(str)) | (counts == "")
     if (names == "").any() or np.isfinite(rank_values(names)).any() or not whole.all():
         return
-    ordered = np.sort(counts.astype(str), axis=1)
     numbers = np.where(counts == "", "0", counts).astype(float)
     sums = numbers.sum(axis=0)
     # the rows are options (the first column says so), or every place was given by as many
     # people as there are, with counts above the number of places
     summary = normalise(prepared.header[0] or "") in _OPTION_TITLES or (
         bool((sums == sums[0]).all()) and float(numbers.max()) > len(columns))
-    if not summary and not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != "")).any():
+    if not summary and not _repeats_in_a_row(counts):
         return  # no row repeats a number: these may be numbered items in order
     raise PreferenceFormatError(
         f"The columns are titled by places ({quote_list(prepared.header[j] for j in columns)})"
@@ -1211,14 +1210,10 @@ _PLACE_WORDS = frozenset({
     "middle", "1st", "2nd", "3rd", "4th", "5th"})
 
 
-def _repeats_in_a_row(body: np.ndarray, uniques: np.ndarray) -> bool:
-    """Whether some row of cell codes (``uniques[body]``) gives one filled answer twice."""
-    rows = np.sort(body, axis=1)
-    blank = np.flatnonzero(uniques == "")
-    same = rows[:, 1:] == rows[:, :-1]
-    if blank.size:
-        same &= rows[:, 1:] != blank[0]
-    return bool(same.any())
+def _repeats_in_a_row(cells: np.ndarray) -> bool:
+    """Whether some row of a table's cells gives one filled cell twice."""
+    rows = np.sort(cells.astype(str), axis=1)
+    return bool(((rows[:, 1:] == rows[:, :-1]) & (rows[:, 1:] != "")).any())
 
 
 def _scale_labels_only(answers: Sequence[str]) -> bool:
@@ -1231,12 +1226,23 @@ def _scale_labels_only(answers: Sequence[str]) -> bool:
         w & _SCALE_WORDS for w in words)
 
 
-def _free_cells(prepared: Prepared) -> list[str]:
-    """The distinct filled cells of the columns a wide read would take as places."""
+def _free_body(prepared: Prepared) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The columns a wide read would take as places, the codes of their cells below the
+    header, and the distinct cells the codes index."""
     codes, uniques = prepared.table.factorized
     columns = [j for j in prepared.free if j < prepared.table.width]
-    body = codes[prepared.start:, columns]
+    return columns, codes[prepared.start:, columns], uniques
+
+
+def _filled(body: np.ndarray, uniques: np.ndarray) -> list[str]:
+    """The distinct filled cells of ``uniques[body]``, in order of appearance."""
     return [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+
+
+def _free_cells(prepared: Prepared) -> list[str]:
+    """The distinct filled cells of the columns a wide read would take as places."""
+    _, body, uniques = _free_body(prepared)
+    return _filled(body, uniques)
 
 
 def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
@@ -1246,21 +1252,19 @@ def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
     titles name places (``[1st choice]``, ``[Most preferred]``) holds items and is read."""
     from .content import position_ranks, title_words
 
-    columns = [j for j in prepared.free if j < prepared.table.width]
+    columns, body, uniques = _free_body(prepared)
     grid = all(j in prepared.questions for j in columns)
     if len(columns) < 2 or not (grid or prepared.header is not None):
         return
     labels = [prepared.label(j) for j in columns]
     if position_ranks(labels) is not None:
         return
-    codes, uniques = prepared.table.factorized
-    body = codes[prepared.start:, columns]
-    answers = [u for u in pd.unique(uniques[body.ravel()]) if u != ""]
+    answers = _filled(body, uniques)
     # answers made only of a scale's words are its labels, however many there are; without
     # a grid's titles, unless the titles read as places ('Top pick', 'Runner-up') and no row
     # gives one answer twice: a ranking of the labels themselves
     scale_only = _scale_labels_only(answers) and (
-        grid or _repeats_in_a_row(body, uniques) or not any(
+        grid or _repeats_in_a_row(uniques[body]) or not any(
             _PLACE_WORDS & set(title_words(t)) for t in labels))
     # without a grid's titles, a scale reused under more columns than it has labels, none of
     # them a title: a row of places would hold as many items as columns
