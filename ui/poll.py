@@ -625,6 +625,7 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
         st.warning(str(error))
         return
     st.session_state[_ENOUGH_KEY.format(poll.poll_id)] = len(answers) >= 2
+    keeping = keeping_said()
     if len(answers) >= 2:
         prefs = poll_preferences(poll, answers)
         if st.button("Use these answers as the session's data", key="poll_use",
@@ -636,8 +637,8 @@ def _controls(poll_store: PollStore, poll: Poll, key: str) -> None:
             st.success(f"Loaded {count(len(answers), 'answer')} as the session's data.")
         st.download_button("Download the answers (.csv)", poll_csv(prefs),
                            file_name=f"poll_{poll.poll_id}.csv", mime="text/csv",
-                           key="poll_download", on_click="ignore", help=keeping_said())
-    st.caption(keeping_said())
+                           key="poll_download", on_click="ignore", help=keeping)
+    st.caption(keeping)
     _next_poll_form(poll_store, poll, key)
     columns = st.columns(2)
     try:

@@ -646,9 +646,7 @@ class PollStore:
                 self._run(cursor, "UPDATE polls SET closed = 1 WHERE id = ? OR session_id = ?",
                           (session, session))
             self._forget_idle_polls(cursor, now)
-            if self._open_polls(cursor, now) >= MAX_OPEN_POLLS:
-                raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; close "
-                                "or delete one first.")
+            self._check_room(cursor, now)
             for _ in range(20):
                 poll_id = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if self._run(cursor, "SELECT 1 FROM polls WHERE id = ?",
@@ -681,6 +679,12 @@ class PollStore:
             return int(self._run(cursor, statement, (now,)).fetchone()[0])
         return int(self._run(cursor, statement + " AND last_active > ?",
                              (now, now - 3600 * IDLE_HOURS)).fetchone()[0])
+
+    def _check_room(self, cursor, now: float) -> None:
+        """Refuse one more open poll when :data:`MAX_OPEN_POLLS` are open and active."""
+        if self._open_polls(cursor, now) >= MAX_OPEN_POLLS:
+            raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; close or "
+                            "delete one first.")
 
     def _forget_idle_polls(self, cursor, now: float) -> None:
         """Delete the polls, and their answers, of sessions idle for longer than the store
@@ -788,9 +792,8 @@ class PollStore:
             self.backend.lock_polls(cursor)
             row = self._checked(cursor, poll_id, key)
             was_open = not row[5] and (row[4] is None or float(row[4]) > now)
-            if not was_open and self._open_polls(cursor, now) >= MAX_OPEN_POLLS:
-                raise PollError(f"This server already has {MAX_OPEN_POLLS} open polls; "
-                                "close or delete one first.")
+            if not was_open:
+                self._check_room(cursor, now)
             closes_at = row[4] if row[4] is not None and float(row[4]) > now else None
             self._run(cursor, "UPDATE polls SET closed = 0, closes_at = ? WHERE id = ?",
                       (closes_at, row[0]))
