@@ -574,7 +574,8 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
     if fit is None:
         fit = spec.run(prefs, should_stop=should_stop, **params)
     warm: dict = {}
-    if "init" in spec.parameters and np.all(fit.scores > 0) and not _near_split(fit):
+    near_split = _near_split(fit)
+    if "init" in spec.parameters and np.all(fit.scores > 0) and not near_split:
         # start every refit from the full-data fit, unless nearly as many answers read
         # upside down as the right way up: which way up the consensus is then comes from
         # each refit's own answers (started from the full fit, 12 raters against 10
@@ -620,7 +621,7 @@ def rank_uncertainty(prefs: Preferences, method: str = DEFAULT_METHOD, *,
         # refits that turned the consensus over (a near split between answers and the same
         # answers upside down) cannot be pulled towards one mean: the two ways up are read
         # as they are, so the chances and intervals hold both
-        turned = _near_split(fit) and _any_turned_over(fit.scores, refits)
+        turned = near_split and _any_turned_over(fit.scores, refits)
         draws, pull = (shrink_refits(fit.scores, refits) if shrink and not turned
                        else (refits, None))
         tail = (1 - level) / 2
