@@ -833,32 +833,134 @@ def json_table(text: str) -> Table:
             row=numbered[bad] if numbered else bad + 1,
             fix="Write every record as an object such as "
                 '{"model_a": "x", "model_b": "y", "winner": "model_a"}.')
+    if all(isinstance(r.get("annotations"), list) and isinstance(r.get("data"), dict)
+           for r in records):
+        records, numbered = _label_studio_answers(records), None
     keys = list(dict.fromkeys(k for r in records for k in r))
     frame = pd.DataFrame.from_records(records, columns=keys)
-    cells = np.empty((len(frame) + 1, len(keys)), dtype=object)
-    cells[0] = [str(k) for k in keys]
+    nested = {title: texts for key in keys
+              for title, texts in _nested_rankings(str(key), frame[key]).items()
+              if title not in keys}
+    cells = np.empty((len(frame) + 1, len(keys) + len(nested)), dtype=object)
+    cells[0] = [str(k) for k in keys] + list(nested)
     for j, key in enumerate(keys):
         cells[1:, j] = _column_text(frame[key], _number_objects(str(key)))
+    for j, texts in enumerate(nested.values(), len(keys)):
+        cells[1:, j] = texts
+    keys += list(nested)
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
+
+
+def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Label Studio export (tasks, each with its ``annotations``) as one record per
+    annotation: ``task``, ``annotator`` and each Ranker's order under the Ranker's name.
+
+    Raises
+    ------
+    PreferenceFormatError
+        Where no annotation holds a Ranker's order (choices, ratings, boxes), or a Ranker
+        sorted items into buckets, which is a grouping rather than an order.
+    """
+    answers: list[dict[str, Any]] = []
+    kinds: set[str] = set()
+    for number, task in enumerate(tasks, 1):
+        for annotation in task["annotations"]:
+            if not isinstance(annotation, dict) or annotation.get("was_cancelled") is True:
+                continue
+            annotator = annotation.get("completed_by")
+            if isinstance(annotator, dict):
+                annotator = annotator.get("email", annotator.get("id"))
+            answer: dict[str, Any] = {"task": task.get("id", number), "annotator": annotator}
+            for result in annotation.get("result") or []:
+                if not isinstance(result, dict):
+                    continue
+                kinds.add(str(result.get("type")))
+                value = result.get("value")
+                order = value.get("ranker") if isinstance(value, dict) else None
+                if result.get("type") != "ranker" or not isinstance(order, dict):
+                    continue
+                if len(order) != 1:
+                    buckets = ", ".join(repr(str(b)) for b in order)
+                    raise PreferenceFormatError(
+                        f"This Label Studio export sorts items into the buckets {buckets}: "
+                        "a grouping, not an order.", row=number, column="annotations",
+                        fix="Use a Ranker without buckets, so that each annotator orders "
+                            "the whole list, or export one ranking per annotator with the "
+                            "best bucket first.")
+                answer[str(result.get("from_name") or "ranker")] = next(iter(order.values()))
+            if len(answer) > 2:
+                answers.append(answer)
+    if not answers:
+        held = ", ".join(sorted(kinds - {"None"})) or "no results"
+        raise PreferenceFormatError(
+            f"This Label Studio export holds no Ranker's order (its annotations hold: "
+            f"{held}).", column="annotations",
+            fix="Label the tasks with a List and a Ranker tag, or export the rankings as one "
+                "row per annotator with the items in order.")
+    return answers
 
 
 #: Titles of a JSON field whose objects map items to ranks (1 the best) or to scores (the
 #: highest the best); under any other title (``emojis``, ``detoxify``) such an object is
 #: no ranking and stays JSON text.
-_RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranking|rankings|order|position|positions|"
-                          r"place|places|pref|prefs|preference|preferences)(?:$|[^a-z])",
+_RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranker|ranking|rankings|order|position|"
+                          r"positions|place|places|pref|prefs|preference|preferences)"
+                          r"(?:$|[^a-z])",
                           re.IGNORECASE)
 _SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|grade|grades|"
                            r"votes)(?:$|[^a-z])", re.IGNORECASE)
 
 
+#: Titles of a JSON list of names that is the set shown, not an order (UltraFeedback's
+#: ``models``, a poll's ``options``, a dataset's ``correct_answers``).
+_SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|options|choices|candidates|items|systems|"
+                           r"alternatives|shown|displayed|presented|tags|labels|categories|"
+                           r"keywords|answers)(?:$|[^a-z])", re.IGNORECASE)
+#: Titles of the field naming the item in each object of a JSON list (UltraFeedback's
+#: ``completions[].model``).
+_NAME_FIELDS = re.compile(r"(?:model|model_name|name|item|item_name|system|candidate|option|"
+                          r"player|team|entry|choice|title|label)", re.IGNORECASE)
+
+
 def _number_objects(title: str) -> str | None:
     """How a JSON field titled ``title`` reads an object of item → number: ``"rank"``,
-    ``"score"``, or None (not a ranking)."""
+    ``"score"``, or None (not a ranking); ``"shown"`` where even a list of names under it
+    is the set shown rather than an order."""
     if _RANK_FIELDS.search(title):
         return "rank"
-    return "score" if _SCORE_FIELDS.search(title) else None
+    if _SCORE_FIELDS.search(title):
+        return "score"
+    return "shown" if _SHOWN_FIELDS.search(title) else None
+
+
+def _nested_rankings(title: str, column: pd.Series) -> dict[str, np.ndarray]:
+    """The rankings in a JSON column whose cells are lists of objects, each object naming
+    its item and giving it a score or a rank (UltraFeedback's ``completions``: ``model`` and
+    ``overall_score``): one column of ranking texts per such number, titled
+    ``title.field``. Empty where the objects name no item by one field, or give no number
+    under a rank or score title."""
+    lists = [v for v in column if isinstance(v, list) and v]
+    if not lists or not all(isinstance(o, dict) for v in lists for o in v):
+        return {}
+    common = set.intersection(*(set(o) for v in lists for o in v))
+    names = [k for k in common if _NAME_FIELDS.fullmatch(str(k)) and all(
+        all(isinstance(o[k], str) and o[k].strip() for o in v)
+        and len({o[k] for o in v}) == len(v) for v in lists)]
+    if len(names) != 1:
+        return {}
+    name = names[0]
+    found: dict[str, np.ndarray] = {}
+    for field in sorted(common - {name}, key=str):
+        numbers = _number_objects(str(field))
+        if numbers not in ("rank", "score") or not all(
+                o[field] is None or isinstance(o[field], (int, float))
+                and not isinstance(o[field], bool) for v in lists for o in v):
+            continue
+        found[f"{title}.{field}"] = np.asarray(
+            [_json_ranking({o[name].strip(): o[field] for o in v}, numbers) or ""
+             if isinstance(v, list) and v else "" for v in column], dtype=object)
+    return found
 
 
 def _column_text(column: pd.Series, numbers: str | None = "rank") -> np.ndarray:
@@ -900,12 +1002,17 @@ def _json_ranking(value: object, numbers: str | None = "rank") -> str | None:
         return isinstance(v, (str, int)) and not isinstance(v, bool)
 
     if isinstance(value, list):
-        if not all(v is None or name(v) or isinstance(v, list) and v and all(map(name, v))
-                   for v in value):
+        if numbers == "shown" or not all(
+                v is None or name(v) or isinstance(v, list) and v and all(map(name, v))
+                for v in value):
             return None
         stages = [" = ".join(str(m) for m in (v if isinstance(v, list) else [v]))
                   for v in value if v is not None]
         return " > ".join(stages)
+    if numbers == "rank" and isinstance(value, dict) and len(value) == 1 \
+            and isinstance(next(iter(value.values())), list):
+        # Label Studio's JSON-MIN export keeps a Ranker's order under its List's name
+        return _json_ranking(next(iter(value.values())), numbers)
     # an item whose rank or score is null was not ranked: it is left out, as a blank cell
     given = {k: r for k, r in value.items() if r is not None} if isinstance(value, dict) \
         else {}

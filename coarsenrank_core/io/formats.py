@@ -221,8 +221,14 @@ def _header(source: Source) -> list[str]:
 
 
 def _named_long(source: Source) -> bool:
-    """Long rankings by their titles: an 'item' and a 'rank' column."""
-    return {"item", "rank"} <= set(find_roles(_header(source), PREFERENCE_ROLES))
+    """Long rankings by their titles: an 'item' and a 'rank' column, unless the 'rank'
+    column holds whole rankings (``b > a > c``, as Label Studio's JSON-MIN export writes a
+    Ranker's order under its name)."""
+    roles = find_roles(_header(source), PREFERENCE_ROLES)
+    if not {"item", "rank"} <= set(roles):
+        return False
+    ranks = pd.Series(source.table.column(roles["rank"])[1:], dtype=object).astype(str)
+    return not (len(ranks) and ranks.str.contains(" > ", regex=False).mean() >= 0.5)
 
 
 FORMAT_LIST: tuple[Format, ...] = (

@@ -1,0 +1,148 @@
+"""Reader defects found by probing real export layouts (eighth batch): JSON datasets and
+annotation platforms."""
+
+import json
+
+import pytest
+
+from coarsenrank_core import PreferenceFormatError
+from coarsenrank_core.io import ReadOptions, read_file
+
+
+def refused(data: bytes, **options) -> PreferenceFormatError:
+    with pytest.raises(PreferenceFormatError) as info:
+        read_file(data, **options)
+    return info.value
+
+
+def orders(data: bytes, **options) -> list[list[str]]:
+    prefs = read_file(data, **options).preferences
+    return [[prefs.item_names[i] for i in ranking] for ranking in prefs.to_lists()]
+
+
+# ------------------------------------------------------------ UltraFeedback-style records
+def ultrafeedback(scores: list[dict[str, float]], shown: list[list[str]]) -> bytes:
+    records = []
+    for k, (given, models) in enumerate(zip(scores, shown)):
+        completions = [{"annotations": {"helpfulness": {"Rating": "4"}}, "model": model,
+                        "response": f"text {k} {model}", "overall_score": given[model],
+                        "fine-grained_score": given[model] / 2 + (model == models[0])}
+                       for model in models]
+        records.append({"source": "evol_instruct", "instruction": f"question {k}",
+                        "models": models, "completions": completions,
+                        "correct_answers": ["None"], "incorrect_answers": ["None"]})
+    return json.dumps(records).encode()
+
+
+UF_SCORES = [{"gpt-4": 8.5, "llama": 5.0, "falcon": 6.0, "wizard": 9.0},
+             {"gpt-4": 9.5, "llama": 4.0, "falcon": 3.0, "wizard": 7.0},
+             {"gpt-4": 9.0, "llama": 2.0, "falcon": 5.0, "wizard": 6.5}]
+UF_SHOWN = [["gpt-4", "llama", "falcon", "wizard"], ["llama", "gpt-4", "wizard", "falcon"],
+            ["falcon", "wizard", "gpt-4", "llama"]]
+
+
+def test_the_models_shown_are_not_read_as_a_ranking_and_both_verdicts_are_offered():
+    error = refused(ultrafeedback(UF_SCORES, UF_SHOWN))
+    assert "'completions.fine-grained_score', 'completions.overall_score'" in error.reason
+    assert "--format cell --items completions." in error.fix
+
+
+def test_a_chosen_verdict_is_read_by_its_scores_highest_first():
+    data = ultrafeedback(UF_SCORES, UF_SHOWN)
+    read = orders(data, format="cell",
+                  options=ReadOptions(item_columns=("completions.overall_score",)))
+    assert read == [["wizard", "gpt-4", "falcon", "llama"], ["gpt-4", "wizard", "llama", "falcon"],
+                    ["gpt-4", "wizard", "falcon", "llama"]]
+
+
+def test_with_one_verdict_the_nested_scores_are_read_without_asking():
+    records = [{"prompt": f"p{k}", "models": list(given),
+                "completions": [{"model": m, "response": "x", "overall_score": s}
+                                for m, s in given.items()]}
+               for k, given in enumerate(UF_SCORES)]
+    assert orders(json.dumps(records).encode())[0] == ["wizard", "gpt-4", "falcon", "llama"]
+
+
+def test_a_list_of_models_beside_a_ranking_is_not_a_second_ranking():
+    records = [{"prompt": "p1", "models": ["a", "b", "c"], "ranking": ["c", "a", "b"]},
+               {"prompt": "p2", "models": ["b", "c", "a"], "ranking": ["a", "c", "b"]},
+               {"prompt": "p3", "models": ["c", "a", "b"], "ranking": ["c", "b", "a"]}]
+    assert orders(json.dumps(records).encode()) == [["c", "a", "b"], ["a", "c", "b"],
+                                                    ["c", "b", "a"]]
+
+
+@pytest.mark.parametrize("title", ["ballot", "order", "preferences", "vote"])
+def test_a_list_of_names_under_a_ballot_title_is_still_a_ranking(title):
+    records = [{"voter": "v1", title: ["a", "b", "c"]}, {"voter": "v2", title: ["b", "a", "c"]},
+               {"voter": "v3", title: ["c", "b", "a"]}]
+    assert orders(json.dumps(records).encode()) == [["a", "b", "c"], ["b", "a", "c"],
+                                                    ["c", "b", "a"]]
+
+
+def test_objects_that_name_their_item_by_two_fields_are_left_as_data():
+    records = [{"q": f"q{k}", "completions": [
+        {"model": m, "name": m.upper(), "score": s} for m, s in given.items()]}
+        for k, given in enumerate(UF_SCORES)]
+    error = refused(json.dumps(records).encode())
+    assert "completions.score" not in str(error)
+
+
+# ------------------------------------------------------------ Label Studio
+def label_studio_task(task: int, annotations: list[dict]) -> dict:
+    return {"id": task, "annotations": annotations, "file_upload": "tasks.json", "drafts": [],
+            "predictions": [], "data": {"prompt": f"p{task}", "items": [
+                {"id": i, "title": i.upper()} for i in "abc"]},
+            "meta": {}, "created_at": "2024-01-01T00:00:00Z", "inner_id": task,
+            "total_annotations": len(annotations), "cancelled_annotations": 0,
+            "total_predictions": 0, "project": 3, "updated_by": 1}
+
+
+def ranker(annotation: int, annotator, value: dict, cancelled: bool = False,
+           kind: str = "ranker") -> dict:
+    return {"id": annotation, "completed_by": annotator, "was_cancelled": cancelled,
+            "ground_truth": False, "lead_time": 3.2, "task": annotation // 10,
+            "result": [{"value": value, "id": f"r{annotation}", "from_name": "rank",
+                        "to_name": "results", "type": kind, "origin": "manual"}]}
+
+
+def test_a_label_studio_export_is_read_one_ranking_per_annotation():
+    tasks = [label_studio_task(1, [ranker(11, 1, {"ranker": {"results": ["b", "a", "c"]}}),
+                                   ranker(12, {"id": 2, "email": "x@y.z"},
+                                          {"ranker": {"results": ["c", "a", "b"]}}),
+                                   ranker(13, 3, {"ranker": {"results": ["a", "b", "c"]}},
+                                          cancelled=True)]),
+             label_studio_task(2, [ranker(21, 1, {"ranker": {"results": ["a", "c", "b"]}})])]
+    read = read_file(json.dumps(tasks).encode())
+    prefs = read.preferences
+    assert [[prefs.item_names[i] for i in r] for r in prefs.to_lists()] == [
+        ["b", "a", "c"], ["c", "a", "b"], ["a", "c", "b"]]
+    assert sorted(prefs.ranker_names) == ["1", "x@y.z"]
+
+
+def test_a_label_studio_export_without_a_ranker_is_refused_for_that_reason():
+    tasks = [label_studio_task(k, [ranker(10 * k, 1, {"choices": ["Good"]}, kind="choices")])
+             for k in (1, 2, 3)]
+    error = refused(json.dumps(tasks).encode())
+    assert "holds no Ranker's order" in error.reason and "choices" in error.reason
+    assert error.column == "annotations"
+
+
+def test_label_studio_buckets_are_refused_as_a_grouping():
+    value = {"ranker": {"relevant": ["a", "b"], "not_relevant": ["c"]}}
+    tasks = [label_studio_task(k, [ranker(10 * k, 1, value)]) for k in (1, 2)]
+    error = refused(json.dumps(tasks).encode())
+    assert "a grouping, not an order" in error.reason and error.row == 1
+
+
+def test_label_studio_json_min_keeps_the_order_under_the_list_name():
+    records = [{"id": k, "items": [{"id": i, "title": i.upper()} for i in "abc"],
+                "rank": {"results": order}, "annotator": k, "annotation_id": 10 + k,
+                "created_at": "2024-01-01T00:00:00Z", "lead_time": 3.2}
+               for k, order in enumerate([["b", "a", "c"], ["c", "a", "b"], ["a", "b", "c"]], 1)]
+    assert orders(json.dumps(records).encode()) == [["b", "a", "c"], ["c", "a", "b"],
+                                                    ["a", "b", "c"]]
+
+
+def test_a_long_file_whose_rank_column_holds_numbers_is_still_long():
+    data = b"judge,item,rank\nj1,a,1\nj1,b,2\nj1,c,3\nj2,a,2\nj2,b,1\nj2,c,3\n"
+    assert orders(data) == [["a", "b", "c"], ["b", "a", "c"]]
