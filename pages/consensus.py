@@ -244,14 +244,15 @@ else:
               "swapped) and counts them turned over; this mixture has no such kind, so it "
               "counts them as careless." if fit_kind == "default"
               and fit.extra.get("reversed_kept") else "")
+    how = "at random or upside down" if turned else "at random"
     explain(f"The mixture model estimates that {share:.0%} of the "
-            f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} answered at random. Each "
+            f"{'raters' if judge == 'pl-mix-ranker' else 'lists'} answered {how}. Each "
             "dot is a rater's posterior chance of being careless"
             + ("." if few is not None and not flagged else
                f"; {flagged} {'rater is' if flagged == 1 else 'raters are'} more likely "
                "careless than careful.") + turned)
     table = {"rater": careless.names, "lists": careless.n_preferences,
-             "chance of answering at random": careless.probability,
+             f"chance of answering {how}": careless.probability,
              "stands out": careless.outlier}
     rows = np.argsort(-careless.probability, kind="stable")
 with st.expander("Per-rater table"):

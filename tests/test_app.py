@@ -674,3 +674,22 @@ def test_without_raters_the_data_page_draws_no_rater_chart():
     at = upload(at, "drinks.csv", SMALL_CSV)
     titles = [s["layout"]["title"]["text"] for s in chart_specs(at)]
     assert any("each rater" in t for t in titles)
+
+
+def test_raters_read_upside_down_are_not_called_random_in_the_rater_table():
+    rng = np.random.default_rng(3)
+    rows = ["rater,first,second,third,fourth"]
+    for rater in range(30):
+        for _ in range(4):
+            order = [str(i) for i in sorted(rng.choice(8, 4, replace=False))]
+            rows.append(f"r{rater}," + ",".join(order[::-1] if rater < 6 else order))
+    at = upload(fresh_app().switch_page("pages/data.py").run(), "turned.csv",
+                ("\n".join(rows) + "\n").encode())
+    at = open_page("pages/consensus.py", at)
+    no_failure(at)
+    [table] = [d.value for d in at.dataframe if "rater" in d.value.columns]
+    assert "chance of answering at random or upside down" in table.columns
+    # the six raters who wrote every list upside down are the ones it counts
+    column = table["chance of answering at random or upside down"]
+    assert sorted(table["rater"][column > 0.5]) == [f"r{k}" for k in range(6)]
+    assert any("answered at random or upside down" in c.value for c in at.caption)
