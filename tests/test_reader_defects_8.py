@@ -146,3 +146,45 @@ def test_label_studio_json_min_keeps_the_order_under_the_list_name():
 def test_a_long_file_whose_rank_column_holds_numbers_is_still_long():
     data = b"judge,item,rank\nj1,a,1\nj1,b,2\nj1,c,3\nj2,a,2\nj2,b,1\nj2,c,3\n"
     assert orders(data) == [["a", "b", "c"], ["b", "a", "c"]]
+
+
+# ------------------------------------------------------------ numbered slots
+@pytest.mark.parametrize("data", [
+    b"segid,id_sys1,rank_sys1,id_sys2,rank_sys2,id_sys3,rank_sys3\n1,online-A,1,online-B,3,"
+    b"online-C,2\n2,online-B,1,online-C,2,online-A,3\n3,online-C,1,online-A,2,online-B,2\n",
+    b"segid,system1Id,system1rank,system2Id,system2rank,system3Id,system3rank\n"
+    b"1,A,1,B,3,C,2\n2,B,1,C,2,A,3\n3,C,1,A,2,B,2\n",
+    b"hit,Model 1 name,Model 1 rank,Model 2 name,Model 2 rank,Model 3 name,Model 3 rank\n"
+    b"h1,gpt,2,llama,1,mistral,3\nh2,llama,3,mistral,1,gpt,2\n",
+])
+def test_numbered_slots_with_their_ranks_beside_them_are_refused_with_the_reshape(data):
+    error = refused(data)
+    assert "hold the ranks of numbered places" in error.reason
+    assert "wide_to_long" in error.fix
+
+
+def test_numbered_places_holding_names_are_still_a_wide_ranking():
+    data = b"voter,Rank 1,Rank 2,Rank 3\nv1,a,b,c\nv2,b,a,c\nv3,c,b,a\n"
+    assert orders(data) == [["a", "b", "c"], ["b", "a", "c"], ["c", "b", "a"]]
+
+
+# ------------------------------------------------------------ scores with half-time
+def test_a_half_time_score_in_brackets_is_passed_over_for_the_final_one():
+    data = (b"Date,Home,Away,Score\n2024-01-01,Arsenal,Chelsea,2-1 (0-0)\n"
+            b"2024-01-08,Chelsea,Spurs,1-1 (1-0)\n2024-01-15,Spurs,Arsenal,0-3 (0-2)\n"
+            b"2024-01-22,Spurs,Chelsea,2-0\n")
+    prefs = read_file(data).preferences
+    names = prefs.item_names
+    read = [[sorted(names[i] for i in s) if isinstance(s, frozenset) else names[s]
+             for s in r] for r in prefs.to_lists()]
+    # the 1-1 draw is a tie, though Chelsea led at half-time
+    assert read[:3] == [["Arsenal", "Chelsea"], [["Chelsea", "Spurs"]], ["Arsenal", "Spurs"]]
+
+
+@pytest.mark.parametrize("result", ["1-1 (4-2 pen.)", "1-1 (4-2)", "2-2 (aet)"])
+def test_penalties_or_extra_time_beside_a_score_are_refused_with_the_final_result(result):
+    data = (f"Date,Home,Away,Score\n2024-01-01,Arsenal,Chelsea,{result}\n"
+            "2024-01-08,Chelsea,Spurs,1-0\n").encode()
+    error = refused(data)
+    assert "more than a half-time score" in error.reason and error.row == 2
+    assert error.column == "Score"

@@ -645,6 +645,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
                 fix=f"Choose the '{other}' format, or let it be detected.")
     try:
+        if format == "auto" and fmt.id == "wide":
+            _refuse_rank_slots(file.prepared, file.options)
         if format == "auto" and fmt.id in ("ranks", "wide"):
             _refuse_counts_per_place(file.prepared)
             _refuse_tick_grid(file.prepared)
@@ -1355,39 +1357,52 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
             "so that each judge is a row and each item a column, and load it again.")
 
 
-#: A column of one slot's rank (``system1rank``, ``Model 2 rank``) and the title of the
-#: column naming that slot's item (``system1Id``, ``Model 2 name``).
-_SLOT_RANK = re.compile(r"(.*?)(\d+)[\s_.-]*(?:rank|ranking|place|position)", re.IGNORECASE)
-_SLOT_NAME = re.compile(r"(.*?)(\d+)[\s_.-]*(?:id|name|system|item|model|label)",
-                        re.IGNORECASE)
+#: Words of a column of one slot's rank (``system1rank``, ``Model 2 rank``, ``rank_sys1``)
+#: and of the column naming that slot's item (``system1Id``, ``Model 2 name``, ``id_sys1``).
+_SLOT_WORDS = {"rank": "rank|ranking|place|position",
+               "name": "id|name|system|item|model|label"}
+
+
+def _slot(title: str, kind: str) -> tuple[str, str] | None:
+    """The (stem, number) of a numbered slot's ``kind`` column (``"rank"`` or ``"name"``),
+    the word after the number (``system1rank``) or before the slot (``rank_sys1``)."""
+    words = _SLOT_WORDS[kind]
+    after = re.fullmatch(rf"(.*?)(\d+)[\s_.-]*(?:{words})", title.strip(), re.IGNORECASE)
+    before = re.fullmatch(rf"(?:{words})[\s_.-]*(.*?)[\s_.-]*(\d+)", title.strip(),
+                          re.IGNORECASE)
+    found = after or before
+    return (found.group(1).lower(), found.group(2)) if found else None
 
 
 def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
-    """Refuse item columns that are the ranks of numbered slots whose items another column
-    names (WMT's ``system1Id`` … ``system5Id`` beside ``system1rank`` … ``system5rank``):
-    read as items, the slots' titles would be ranked in place of what fills them."""
+    """Refuse item columns that are numbered slots whose ranks and items are in two columns
+    each (WMT's ``system1Id`` … ``system5Id`` beside ``system1rank`` … ``system5rank``):
+    read as items, the slots' titles would be ranked in place of what fills them, and read
+    as places, the ranks written beside them would be left out."""
     columns = item_columns(prepared, options)
     labels = [prepared.label(j) for j in columns]
-    slots = [_SLOT_RANK.fullmatch(t.strip()) for t in labels]
-    if len(labels) < 2 or not all(slots):
+    if len(labels) < 2:
         return
-    names = {}
-    for j in range(prepared.table.width):
-        named = _SLOT_NAME.fullmatch(prepared.label(j).strip())
-        if named:
-            names[(named.group(1).lower(), named.group(2))] = prepared.label(j)
-    pairs = [names.get((m.group(1).lower(), m.group(2))) for m in slots if m]
-    if not all(pairs):
-        return
-    raise PreferenceFormatError(
-        f"The item columns {quote_list(labels, 3)} hold the ranks of numbered places whose "
-        f"items are named in {quote_list(pairs, 3)}: read as items, the places' titles would "
-        "be ranked in place of what fills them.", row=int(prepared.table.lines[0]),
-        column=labels[0],
-        fix=f"Reshape the table to one row per ranked item: a column for the judgement (its "
-            f"row), one for the item (from {quote_list(pairs, 2)}) and one for its rank (from "
-            f"{quote_list(labels, 2)}), with pandas' wide_to_long or a spreadsheet, and load it "
-            "as long rankings.")
+    for kind, other in (("rank", "name"), ("name", "rank")):
+        slots = [_slot(t, kind) for t in labels]
+        if not all(slots):
+            continue
+        titles = {_slot(prepared.label(j), other): prepared.label(j)
+                  for j in range(prepared.table.width)}
+        pairs = [titles.get(key) for key in slots]
+        if not all(pairs):
+            continue
+        ranks, names = (labels, pairs) if kind == "rank" else (pairs, labels)
+        raise PreferenceFormatError(
+            f"The columns {quote_list(ranks, 3)} hold the ranks of numbered places whose "
+            f"items are named in {quote_list(names, 3)}: read "
+            + ("as items, the places' titles would be ranked in place of what fills them."
+               if kind == "rank" else "in column order, the ranks written beside them would "
+               "be left out."), row=int(prepared.table.lines[0]), column=labels[0],
+            fix=f"Reshape the table to one row per ranked item: a column for the judgement "
+                f"(its row), one for the item (from {quote_list(names, 2)}) and one for its "
+                f"rank (from {quote_list(ranks, 2)}), with pandas' wide_to_long or a "
+                "spreadsheet, and load it as long rankings.")
 
 
 #: Words of a row-label column naming things that are ranked, never people who rank.

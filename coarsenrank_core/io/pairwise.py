@@ -548,6 +548,13 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
                 f"('{left[i]}').", row=int(lines[i]), column=column_label(header, label_col),
                 fix=f"Replace each number by the winner: '{column_label(header, left_col)}', "
                     f"'{column_label(header, right_col)}' or 'tie' (0).")
+        if _SCORE_CELL.match(str(label[i])) and re.search(r"[^\d\s:–—-]", str(label[i])):
+            raise PreferenceFormatError(
+                f"The result {found} adds to its score more than a half-time score (such as "
+                "penalties or extra time), and the file does not say which part decides the "
+                "winner.", row=int(lines[i]), column=column_label(header, label_col),
+                fix="Write the final result alone: the score with the left item's first, "
+                    "such as '2-1', or the winner's name.")
         raise PreferenceFormatError(
             f"The winner is {found}, which is neither the left item ('{left[i]}') nor the right "
             f"item ('{right[i]}').", row=int(lines[i]),
@@ -593,9 +600,13 @@ def _match_scores(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The two sides' scores written in one cell (``2-1``, ``2:1``, ``1–1``); NaN where a
     cell is not a score."""
     parts = pd.Series(labels, dtype=object).astype(str).str.extract(
-        f"^{_SCORE_CELL.pattern}$")
-    left = pd.to_numeric(parts[0], errors="coerce").to_numpy(dtype=float)
-    right = pd.to_numeric(parts[1], errors="coerce").to_numpy(dtype=float)
+        f"^{_SCORE_CELL.pattern}(?:\\({_SCORE_CELL.pattern}\\)\\s*)?$")
+    left, right, half_left, half_right = (
+        np.array(pd.to_numeric(parts[k], errors="coerce"), dtype=float) for k in range(4))
+    # a half-time score in brackets ('2-1 (0-0)') is on the way to the final one; penalties
+    # or extra time ('1-1 (4-2)') decide what the score does not, and are not read
+    after = np.isfinite(half_left) & ~((half_left <= left) & (half_right <= right))
+    left[after] = np.nan
     return left, right
 
 
