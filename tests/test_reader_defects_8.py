@@ -188,3 +188,71 @@ def test_penalties_or_extra_time_beside_a_score_are_refused_with_the_final_resul
     error = refused(data)
     assert "more than a half-time score" in error.reason and error.row == 2
     assert error.column == "Score"
+
+
+# ------------------------------------------------------------ MTurk batch results
+MTURK_FIELDS = ("HITId,HITTypeId,Title,Description,Keywords,Reward,CreationTime,MaxAssignments,"
+                "RequesterAnnotation,AssignmentDurationInSeconds,AutoApprovalDelayInSeconds,"
+                "Expiration,NumberOfSimilarHITs,LifetimeInSeconds,AssignmentId,WorkerId,"
+                "AssignmentStatus,AcceptTime,SubmitTime,AutoApprovalTime,ApprovalTime,"
+                "RejectionTime,RequesterFeedback,WorkTimeInSeconds,LifetimeApprovalRate,"
+                "Last30DaysApprovalRate,Last7DaysApprovalRate")
+
+
+def mturk(answer_titles: str, answers: list[str], annotation: bool = True) -> bytes:
+    rows = [f"{MTURK_FIELDS},{answer_titles},Approve,Reject"]
+    for k, answer in enumerate(answers):
+        worker = f"A{k % 2}WORKER"
+        rows.append(
+            f"3XH{k},3NSV,Which photo is better?,Pick the better photo,\"photo, image\",$0.05,"
+            f"Tue Mar 05 10:00:00 PST 2024,3,"
+            f"{'BatchId:5012345;OriginalHitTemplateId:928390909;' if annotation else ''},3600,"
+            f"259200,Fri Mar 08 10:00:00 PST 2024,,,3IO{k},{worker},Submitted,"
+            f"Tue Mar 05 10:12:00 PST 2024,Tue Mar 05 10:12:44 PST 2024,"
+            f"Fri Mar 08 10:12:44 PST 2024,,,,44,0% (0/0),0% (0/0),0% (0/0),{answer},,")
+    return ("\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.parametrize("annotation", [True, False])
+def test_mturk_batch_results_are_read_from_the_answers_not_mturks_own_fields(annotation):
+    data = mturk("Answer.rank_beach,Answer.rank_forest,Answer.rank_city",
+                 ["1,2,3", "2,1,3", "1,3,2", "1,2,3"], annotation)
+    read = read_file(data)
+    assert read.report.layout == "ranks"
+    assert [n.split("_")[-1] for n in read.preferences.item_names] == ["beach", "forest", "city"]
+    assert read.preferences.n_rankers == 2
+
+
+def test_mturk_true_false_choices_per_photo_are_pairwise_comparisons():
+    data = mturk("Input.photo_a,Input.photo_b,Answer.preferred.photo_a,Answer.preferred.photo_b",
+                 ["beach.jpg,forest.jpg,false,true", "forest.jpg,city.jpg,false,true",
+                  "city.jpg,beach.jpg,true,false", "beach.jpg,forest.jpg,true,false"])
+    read = read_file(data)
+    assert read.report.layout == "pairwise"
+    prefs = read.preferences
+    assert [[prefs.item_names[i] for i in r] for r in prefs.to_lists()] == [
+        ["forest.jpg", "beach.jpg"], ["city.jpg", "forest.jpg"], ["city.jpg", "beach.jpg"],
+        ["beach.jpg", "forest.jpg"]]
+
+
+# ------------------------------------------------------------ a rating question
+@pytest.mark.parametrize("ties", [True, False])
+def test_columns_asking_for_a_rating_are_refused_as_ratings_on_any_platform(ties):
+    rows = (["5,3,1,4,4,2", "4,5,1,2,3,3", "5,4,2,1,3,3"] if ties else
+            ["5,3,1,4,2,6", "4,5,1,2,3,6", "5,4,2,1,3,6"])
+    titles = ",".join(f"Rate our pizzas: {p}" for p in
+                      ("Margherita", "Pepperoni", "Hawaiian", "Veggie", "Calzone", "Marinara"))
+    data = (f"Submission Date,Full Name,E-mail,{titles},Submission ID\n" + "".join(
+        f"\"Mar 5, 2024\",P{k},p{k}@example.com,{r},58591234567890{k}\n"
+        for k, r in enumerate(rows))).encode()
+    error = refused(data)
+    assert "asks for a rating" in error.reason and "--one-is-worst" in error.fix
+    read = read_file(data, options=ReadOptions(one_is_best=False)).preferences
+    assert read.item_names[read.to_lists()[0][0]] in ("Margherita", "Marinara")
+
+
+def test_columns_asking_for_an_order_with_rating_words_are_still_ranks():
+    data = (b"Respondent,Rank the star ratings you trust: Critic,"
+            b"Rank the star ratings you trust: Friends,Rank the star ratings you trust: Stars\n"
+            b"r1,1,2,3\nr2,2,1,3\nr3,1,3,2\n")
+    assert read_file(data).report.layout == "ranks"

@@ -57,7 +57,14 @@ _METADATA_PHRASES = (
     # crowdsourcing and annotation platforms' API records (MTurk, Label Studio, Qualtrics)
     "assignment id", "assignmentid", "hit id", "hitid", "hit type id", "hittypeid",
     "assignment status", "assignmentstatus", "inner id", "innerid", "displayed fields",
-    "displayedfields", "displayed values", "displayedvalues")
+    "displayedfields", "displayed values", "displayedvalues",
+    # the fixed columns of an MTurk batch results file, beside its Input. and Answer. ones
+    "requester annotation", "lifetime approval rate", "last 30 days approval rate",
+    "last 7 days approval rate", "requester feedback", "work time in seconds",
+    "assignment duration in seconds", "auto approval delay in seconds",
+    "number of similar hits", "lifetime in seconds", "max assignments", "creation time",
+    "accept time", "submit time", "auto approval time", "approval time", "rejection time",
+    "expiration", "reward", "keywords")
 # free-text questions asked beside the ranking: their answers are never items
 _COMMENT_WORDS = frozenset({"comment", "comments", "remark", "remarks", "feedback", "notes",
                             "note", "suggestion", "suggestions", "anything", "explain", "why",

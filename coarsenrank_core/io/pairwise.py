@@ -85,6 +85,13 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         if label is None and siblings is not None:  # MT-Bench's g1_winner (of two games)
             label = next((j for j, k in enumerate(keys) if k.endswith("winner")
                           and j not in siblings), None)
+        if siblings is not None and label is None:  # MTurk's 'Answer.preferred.photo_a'
+            bare = [normalise(re.sub(r"^\s*(?:input|answer)\.", "", c, flags=re.IGNORECASE))
+                    for c in header]
+            flags = _flag_columns(bare, bare[siblings[0]], bare[siblings[1]])
+            if flags is not None and flags["flag_b"] is not None:
+                return {"mode": "flags", "a": siblings[0], "b": siblings[1], **flags,
+                        "tie": tie}
         if siblings is not None and label is not None and label not in siblings:
             # MT-Bench's second game of a pair, the answers' order swapped: 'g2_winner'
             again = (keys.index("g2" + keys[label][2:]) if keys[label].startswith("g1")
@@ -152,10 +159,12 @@ def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int | Non
     """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
     def find(names: set[str]) -> int | None:
         return next((j for j, k in enumerate(keys) if k in names), None)
+    def chose(side: str) -> set[str]:  # MTurk's 'Answer.preferred.photo_a', 'a_chosen'
+        return {f"{verb}{side}" for verb in _CHOSE} | {f"{side}{verb}" for verb in _CHOSE}
     a = find({f"winner{left}", "winnera", "winnermodela", "awins", "leftwins", "winnerleft",
-              f"{left}wins"})
+              f"{left}wins", *chose(left)})
     b = find({f"winner{right}", "winnerb", "winnermodelb", "bwins", "rightwins", "winnerright",
-              f"{right}wins"})
+              f"{right}wins", *chose(right)})
     if a is None and b is None and "left" in left and "right" in right:
         # comparative judgement's one flag, 'Left Won': 1 the left script, 0 the right (a
         # judge must choose; a home win flag is not this, a draw would read as an away win)

@@ -253,6 +253,10 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
         i, k = np.argwhere(ranks > places)[0]
         raise rank_beyond_items_error(cells[i, columns[k]], places, int(line[i]),
                                       prepared.label(columns[k]))
+    if options.one_is_best and not any_number:
+        _refuse_asked_ratings([" ".join(filter(None, (prepared.questions.get(
+            j, prepared.question), prepared.label(j)))) for j in columns], ranks, line,
+            labels)
     row, k = np.nonzero(ranks > 0)
     value = ranks[row, k] * (1.0 if options.one_is_best else -1.0)
     order = np.lexsort((k, value, row))
@@ -392,6 +396,39 @@ def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
     shaped = ((values == 1 + better) | (values == 1 + distinct_better)
               | (values == better + (tied + 1) / 2) | (values == better + tied))
     return np.asarray(np.where(np.isfinite(values), shaped, True).all(axis=1), dtype=bool)
+
+
+#: Words of a question asking for a rating, and of one asking for an order.
+_RATING_WORDS = frozenset({"rate", "rating", "ratings", "rated", "score", "scores", "stars",
+                           "star", "grade", "satisfied", "satisfaction", "marks"})
+_ORDER_WORDS = frozenset({"rank", "ranks", "ranking", "rankings", "ranked", "order", "place",
+                          "places", "preference", "preferences", "prefer", "position",
+                          "positions", "favourite", "favorite", "1st", "first"})
+
+
+def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray,
+                          labels: list[str]) -> None:
+    """Refuse item columns (``labels``) whose every title with its question (``titles``)
+    asks for a rating (Jotform's ``Rate our pizzas: Margherita``) and none for an order:
+    the numbers are stars or marks, and read as ranks with 1 the best the order would be
+    upside down, tied or not."""
+    from .content import title_words
+
+    words = [set(title_words(t)) for t in titles]
+    if len(titles) < 2 or not all(w & _RATING_WORDS for w in words) \
+            or any(w & _ORDER_WORDS for w in words):
+        return
+    rows = np.flatnonzero((ranks > 0).any(axis=1))
+    if rows.size < 2:
+        return
+    said = sorted(set.intersection(*words) & _RATING_WORDS) or sorted(words[0] & _RATING_WORDS)
+    raise PreferenceFormatError(
+        f"The question asks for a rating ('{said[0]}' in '{titles[0]}'), not for an order: "
+        "the numbers are ratings, and reading them as ranks with 1 the best could turn the "
+        "order upside down.", row=int(line[rows[0]]), column=labels[0],
+        fix="If a higher number is better, choose 'Rank numbers mean: 1 is the worst' "
+            "(--one-is-worst). If these are ranks after all, choose the layout 'item columns "
+            "holding ranks' by hand (--format ranks).")
 
 
 def _refuse_ratings(ranks: np.ndarray, shared: np.ndarray, line: np.ndarray,

@@ -662,6 +662,7 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             skipped[j] = "another question"
         elif not own and prepared.header is not None and _free_text(prepared, j):
             skipped[j] = "untitled notes, not an item"
+    _skip_mturk_fields(names, skipped, rankers)
     _classify_by_content(prepared, skipped, rankers, count)
     for j in [j for j in rankers if len(rankers) > 1 and _blank_column(prepared, j)]:
         del rankers[j]  # an e-mail column nobody filled in names nobody
@@ -688,6 +689,27 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     return replace(prepared, header=_titled_apart(prepared, focus, skipped), skipped=skipped,
                    ranker=ranker, count=count,
                    question=prepared.questions.get(focus[0], prepared.question))
+
+
+#: MTurk's batch results: the task's fields are ``Input.<name>`` and the answers
+#: ``Answer.<name>``; every other column is MTurk's own (``Title``, ``Reward``,
+#: ``RequesterAnnotation``, ``LifetimeApprovalRate`` ...), never an item.
+_MTURK_KEYS = frozenset({"hitid", "assignmentid", "workerid"})
+_MTURK_TASK = re.compile(r"\s*(?:input|answer)\.", re.IGNORECASE)
+
+
+def _skip_mturk_fields(names: Sequence[str], skipped: dict[int, str],
+                       rankers: dict[int, int]) -> None:
+    """In an MTurk batch results file, mark every column but the task's and the worker's
+    as MTurk's own."""
+    if not _MTURK_KEYS <= {normalise(n) for n in names}:
+        return
+    for j, name in enumerate(names):
+        if normalise(name) == "workerid":
+            rankers[j] = 0
+        elif not _MTURK_TASK.match(name) and j not in skipped:
+            rankers.pop(j, None)
+            skipped[j] = "MTurk's own field"
 
 
 def questions_note(prepared: Prepared, columns: Sequence[int]) -> str | None:
