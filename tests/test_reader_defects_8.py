@@ -256,3 +256,41 @@ def test_columns_asking_for_an_order_with_rating_words_are_still_ranks():
             b"Rank the star ratings you trust: Friends,Rank the star ratings you trust: Stars\n"
             b"r1,1,2,3\nr2,2,1,3\nr3,1,3,2\n")
     assert read_file(data).report.layout == "ranks"
+
+
+# ------------------------------------------------------------ podiums
+@pytest.mark.parametrize("titles", ["Event,Gold,Silver,Bronze", "Year,Winner,Runner-up,Third place",
+                                    "Season,Champion,Runner-up,Third",
+                                    "Date,Event,Gold,Silver,Bronze"])
+def test_a_podium_table_is_one_ranking_per_row_gold_first(titles):
+    rows = [["USA", "JAM", "GBR"], ["JAM", "USA", "CAN"], ["USA", "GBR", "JAM"],
+            ["KEN", "USA", "GBR"]]
+    lead = len(titles.split(",")) - 3
+    data = (titles + "\n" + "".join(
+        ",".join([f"2024-0{k + 1}-01", f"E{k}"][-lead:] + row) + "\n"
+        for k, row in enumerate(rows))).encode()
+    read = read_file(data)
+    assert read.report.layout == "wide"
+    assert orders(data) == rows
+
+
+def test_items_named_as_medals_holding_ranks_are_still_ranked():
+    data = b"Respondent,Gold,Silver,Bronze\nr1,1,2,3\nr2,2,1,3\nr3,3,1,2\n"
+    read = read_file(data)
+    assert read.report.layout == "ranks"
+    assert orders(data)[0] == ["Gold", "Silver", "Bronze"]
+
+
+# ------------------------------------------------------------ judges as columns
+@pytest.mark.parametrize("rows_title", ["Country", "Name", "Participant"])
+def test_judges_ranking_the_rows_down_their_columns_are_refused_whatever_the_rows_title(
+        rows_title):
+    data = (f"{rows_title},Juror A,Juror B,Juror C,Juror D\nSweden,1,2,3,4\nItaly,2,1,4,3\n"
+            "Spain,3,4,1,1\nFrance,4,3,2,2\n").encode()
+    error = refused(data)
+    assert "titled as judges" in error.reason and "Transpose" in error.fix
+
+
+def test_respondents_ranking_judges_are_still_read():
+    data = b"Respondent,Judge Adams,Judge Baker,Judge Cole\nr1,1,2,3\nr2,2,1,3\nr3,3,1,2\n"
+    assert orders(data)[1] == ["Judge Baker", "Judge Adams", "Judge Cole"]

@@ -297,6 +297,19 @@ _NAMED_RANK = re.compile(
     r"(?:\s*of\s*\d+)?(?![^\W_])", re.IGNORECASE)
 
 
+#: The titles of a podium's places: a medal table's ``Gold, Silver, Bronze``, a list of
+#: finals' ``Winner, Runner-up``.
+_PODIUM_PLACES = {"gold": ("", 1), "silver": ("", 2), "bronze": ("", 3),
+                  "winner": ("", 1), "champion": ("", 1), "champions": ("", 1),
+                  "runnerup": ("", 2), "runnersup": ("", 2),
+                  "finalist": ("", 2)}
+
+
+def podium_title(label: str) -> bool:
+    """Whether ``label`` titles a podium's place (``Gold``, ``Runner-up``)."""
+    return re.sub(r"[\s_.-]+", "", label.lower()) in _PODIUM_PLACES
+
+
 def rank_title(label: str) -> tuple[str, int] | None:
     """A title that names a rank after a shared stem: ``Mayor 1st Choice`` -> ``("mayor", 1)``.
 
@@ -306,6 +319,9 @@ def rank_title(label: str) -> tuple[str, int] | None:
     ``DEM Mayor Choice 1 of 5 Citywide (026916)`` (a contest's code in brackets is no
     part of the stem).
     """
+    podium = _PODIUM_PLACES.get(re.sub(r"[\s_.-]+", "", label.lower()))
+    if podium is not None:  # a podium's titles, one stem: 'Gold, Silver, Bronze'
+        return podium
     named = list(_NAMED_RANK.finditer(label))
     if len(named) == 1:
         found = named[0]

@@ -354,7 +354,7 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
                        PREFERENCE_ROLES)
     named = {r for r in roles if r in ("item", "rank", "winner", "loser", "left", "right",
                                        "label", "score")}
-    if not named:
+    if not named or has_rank_header(source.prepared):  # 'Winner, Runner-up, Third place'
         return None
     found = quote_list(c for c in first if c)
     if "item" in roles and "rank" not in roles and (
@@ -1329,6 +1329,26 @@ _JUDGED_WORDS = frozenset({"essay", "essays", "finalist", "finalists", "script",
 _NUMBERED_JUDGE = re.compile(r"J\s*\d{1,2}", re.IGNORECASE)
 
 
+#: Words of a row-label column naming who answered a survey, never what was judged.
+_RESPONDENT_WORDS = frozenset({"respondent", "respondents", "voter", "voters", "email",
+                               "timestamp", "response", "submission", "user", "username"})
+
+
+def _columns_rank_the_rows(prepared: Prepared, columns: list[int]) -> bool:
+    """Whether every column holds the ranks 1 to the number of rows once each (ties
+    aside): each is one judge's ranking of the rows."""
+    from .survey import rank_values
+
+    ranks = rank_values(prepared.table.cells[prepared.start:, columns])
+    n = ranks.shape[0]
+    if n < 3 or not np.isfinite(ranks).all():
+        return False
+    ordered = np.sort(ranks, axis=0)
+    return bool((ordered[0] == 1).all() and (ordered <= n).all()
+                and (np.diff(ordered, axis=0) >= 0).all()
+                and (ordered[-1] >= n - 1).all())
+
+
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose item columns are all titled as judges (``Judge Adams``,
     ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
@@ -1346,8 +1366,10 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     first = prepared.ranker if prepared.ranker is not None else (
         0 if 0 not in columns and prepared.header else None)  # ids of the rows ('Couple')
     rows = prepared.label(first) if first is not None else ""
-    if prepared.questions or prepared.platform is not None or not (
-            COMPETITOR_WORDS | _JUDGED_WORDS) & set(title_words(rows)):
+    said = set(title_words(rows))
+    if prepared.questions or prepared.platform is not None or first is None or not (
+            (COMPETITOR_WORDS | _JUDGED_WORDS) & said
+            or not _RESPONDENT_WORDS & said and _columns_rank_the_rows(prepared, columns)):
         return
     raise PreferenceFormatError(
         f"The item columns are titled as judges ({quote_list(labels, 3)}): each column is "

@@ -61,12 +61,23 @@ def with_text_ranker(prepared: Prepared, options: ReadOptions) -> Prepared:
     return replace(prepared, ranker=free[0])
 
 
+def _podium_of_ranks(prepared: Prepared, free: list[int]) -> bool:
+    """Whether columns titled as a podium's places (``Gold, Silver, Bronze``) hold rank
+    numbers: items named so (a loyalty scheme's tiers), each given its rank."""
+    from .content import podium_title
+
+    if not all(podium_title(prepared.label(j)) for j in free):
+        return False
+    ranks = rank_values(prepared.table.cells[prepared.start:, free])
+    return bool(np.isfinite(ranks).all() and (ranks > 0).any())
+
+
 def looks_like_ranks(prepared: Prepared, options: ReadOptions) -> bool:
     """Whether the item columns are titled by names and the cells below are ranks or blank
     (but in one row, or :data:`STRAY_ROWS` of them)."""
     free = item_columns(prepared, options)
     if prepared.header is None or len(free) < 2 or not prepared.n_rows or \
-            has_rank_header(prepared):
+            has_rank_header(prepared) and not _podium_of_ranks(prepared, free):
         return False
     titles = [prepared.header[j] if j < len(prepared.header) else "" for j in free]
     named = [t for t in titles if t]
