@@ -294,3 +294,45 @@ def test_judges_ranking_the_rows_down_their_columns_are_refused_whatever_the_row
 def test_respondents_ranking_judges_are_still_read():
     data = b"Respondent,Judge Adams,Judge Baker,Judge Cole\nr1,1,2,3\nr2,2,1,3\nr3,3,1,2\n"
     assert orders(data)[1] == ["Judge Baker", "Judge Adams", "Judge Cole"]
+
+
+# ------------------------------------------------------------ checkbox questions
+CHECKBOX_ANSWERS = ["Margherita, Pepperoni, Veggie", "Margherita, Hawaiian",
+                    "Pepperoni, Hawaiian, Veggie", "Margherita, Pepperoni, Hawaiian, Veggie"]
+
+
+@pytest.mark.parametrize("data", [
+    ("Timestamp,Email Address,Which pizzas would you order? (select all that apply)\n" + "".join(
+        f"2024/03/05 10:1{k}:44 AM GMT+1,p{k}@example.com,\"{a}\"\n"
+        for k, a in enumerate(CHECKBOX_ANSWERS))).encode(),
+    ("Id,Start time,Completion time,Email,Name,Which pizzas would you order?\n" + "".join(
+        f"{k},3/5/24 10:1{k}:00,3/5/24 10:2{k}:00,p{k}@x.org,P{k},{a.replace(', ', ';')};\n"
+        for k, a in enumerate(CHECKBOX_ANSWERS))).encode(),
+])
+def test_options_ticked_in_a_checkbox_question_are_not_rankings(data):
+    error = refused(data)
+    assert "one fixed order ('Margherita', 'Pepperoni', 'Hawaiian', 'Veggie')" in error.reason
+    assert "checkbox question" in error.reason
+
+
+def test_rankings_that_disagree_in_one_cell_are_still_read():
+    answers = ["Margherita, Pepperoni, Veggie", "Hawaiian, Margherita", "Veggie, Pepperoni",
+               "Pepperoni, Margherita, Hawaiian, Veggie"]
+    data = ("Timestamp,Rank the pizzas you would order\n" + "".join(
+        f"2024/03/05 10:1{k}:44,\"{a}\"\n" for k, a in enumerate(answers))).encode()
+    assert orders(data)[1] == ["Hawaiian", "Margherita"]
+
+
+def test_surveymonkey_ticked_boxes_naming_their_own_column_are_refused():
+    data = (b"Respondent ID,Collector ID,Start Date,End Date,Which pizzas would you order?,,,\n"
+            b",,,,Margherita,Pepperoni,Hawaiian,Veggie\n"
+            b"1142,4311,03/05/2024 10:12,03/05/2024 10:14,Margherita,Pepperoni,,Veggie\n"
+            b"1143,4311,03/05/2024 10:15,03/05/2024 10:16,Margherita,,Hawaiian,\n"
+            b"1144,4311,03/05/2024 11:01,03/05/2024 11:02,,Pepperoni,Hawaiian,Veggie\n")
+    error = refused(data)
+    assert "its own column's title" in error.reason and error.column == "Margherita"
+
+
+def test_a_wide_ranking_whose_names_match_the_titles_in_another_order_is_read():
+    data = b"a,b,c\nb,a,c\nc,b,a\na,c,b\n"
+    assert read_file(data).preferences.n_preferences >= 3

@@ -689,6 +689,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
+            if fmt.id == "cell":
+                _refuse_form_order(prefs)
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
                 if file.options.item_columns is None:  # columns chosen by hand are read
@@ -913,6 +915,38 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
                 "hand. If these really are the items, choose the layout explicitly.")
 
 
+def _refuse_form_order(prefs: Preferences) -> None:
+    """Refuse rankings that all list their items in one fixed order while their lengths
+    differ: the options ticked in a checkbox question (``Margherita, Pepperoni, Veggie``),
+    which a form writes in its own order, read as rankings would rank that order."""
+    lengths = np.asarray(prefs.lengths, dtype=np.int64)
+    if prefs.has_ties or (lengths >= 2).sum() < 4 or np.unique(lengths).size < 2 \
+            or prefs.n_items < 3:
+        return
+    items = np.asarray(prefs.items, dtype=np.int64)
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    place = (np.arange(items.size) - starts) / np.repeat(np.maximum(lengths - 1, 1), lengths)
+    seen = np.bincount(items, minlength=prefs.n_items)
+    mean_place = np.bincount(items, place, minlength=prefs.n_items) / np.maximum(seen, 1)
+    order = np.argsort(mean_place, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    ranked = rank_of[items]
+    same_row = np.ones(items.size, dtype=bool)
+    same_row[np.cumsum(lengths)[:-1]] = False  # the first entry of every later ranking
+    if not (np.diff(ranked)[same_row[1:]] > 0).all():
+        return
+    names = [str(prefs.item_names[i]) if prefs.item_names else str(i) for i in order
+             if seen[i]]
+    raise PreferenceFormatError(
+        f"Every answer lists the items in one fixed order ({quote_list(names, 4)}), and the "
+        "answers differ in length: they look like the options ticked in a checkbox question, "
+        "which a form writes in its own order, not rankings.",
+        fix="Load the answers of a ranking question, where each answer holds the options in "
+            "the order the person chose. If these really are rankings that all agree, choose "
+            "the layout 'one ranking per cell' by hand.")
+
+
 def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
     """Refuse a column of numbers read as items beside columns of names (a count or score)."""
     from .survey import rank_values
@@ -1024,6 +1058,19 @@ def _refuse_tick_grid(prepared: Prepared) -> None:
     table = prepared.table
     codes, uniques = table.factorized
     marks = [m for m in uniques[pd.unique(codes[prepared.start:, columns].ravel())] if m != ""]
+    own = {j: {str(m).strip().casefold() for m in uniques[pd.unique(
+        codes[prepared.start:, j])] if m != ""} for j in columns}
+    if marks and all(own[j] <= {prepared.label(j).strip().casefold()} for j in columns):
+        # SurveyMonkey's checkbox question: a ticked box writes its option's own name
+        column = next(j for j in columns if own[j])
+        raise PreferenceFormatError(
+            f"Each answer under the columns {quote_list(titles, 3)} is its own column's title "
+            f"(such as '{prepared.label(column)}' under '{prepared.label(column)}'): these are "
+            "the boxes ticked in a checkbox question, which say which options each person "
+            "chose but not in what order.", row=int(table.lines[0]),
+            column=prepared.label(column),
+            fix="Ask for rankings instead: a ranking question, or one row per person with the "
+                "options in order under columns '1st', '2nd', ...")
     if not marks or any(re.sub(r"\s+", "", m.lower()) not in _TICK_MARKS for m in marks):
         return
     raise PreferenceFormatError(
