@@ -336,3 +336,19 @@ def test_surveymonkey_ticked_boxes_naming_their_own_column_are_refused():
 def test_a_wide_ranking_whose_names_match_the_titles_in_another_order_is_read():
     data = b"a,b,c\nb,a,c\nc,b,a\na,c,b\n"
     assert read_file(data).preferences.n_preferences >= 3
+
+
+# ------------------------------------------------------------ a monthly rating list
+def test_a_monthly_rating_list_is_one_ranking_per_month_not_per_games_count():
+    data = (b"Month,Rank,Name,Rating,Games\nJan 2024,1,Carlsen,2830,0\n"
+            b"Jan 2024,2,Caruana,2804,9\nJan 2024,3,Nakamura,2789,5\nFeb 2024,1,Carlsen,2830,5\n"
+            b"Feb 2024,2,Nakamura,2794,0\nFeb 2024,3,Caruana,2790,4\n")
+    read = read_file(data)
+    assert "one ranking per 'Month'" in " ".join(read.report.notes)
+    assert orders(data) == [["Carlsen", "Caruana", "Nakamura"], ["Carlsen", "Nakamura", "Caruana"]]
+
+
+def test_rankings_that_agree_and_stop_early_are_still_read():
+    answers = ["a > b", "a > b", "a > b > c", "a > b > c > d", "a"]
+    data = ("voter,ranking\n" + "".join(f"v{k},{a}\n" for k, a in enumerate(answers))).encode()
+    assert orders(data)[3] == ["a", "b", "c", "d"]

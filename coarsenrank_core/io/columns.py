@@ -104,7 +104,7 @@ def is_school_task(title: str) -> bool:
 EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg", "contest",
                "competition", "tournament", "tourney", "week", "day", "matchday", "gameweek",
                "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix",
-               "year", "season", "games", "edition", "olympics", "championship",
+               "year", "season", "month", "games", "edition", "olympics", "championship",
                "championships")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
 _EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)

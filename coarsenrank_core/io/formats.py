@@ -924,17 +924,23 @@ def _refuse_form_order(prefs: Preferences) -> None:
             or prefs.n_items < 3:
         return
     items = np.asarray(prefs.items, dtype=np.int64)
-    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    place = (np.arange(items.size) - starts) / np.repeat(np.maximum(lengths - 1, 1), lengths)
+    starts = np.cumsum(lengths) - lengths
+    place = ((np.arange(items.size) - np.repeat(starts, lengths))
+             / np.repeat(np.maximum(lengths - 1, 1), lengths))
     seen = np.bincount(items, minlength=prefs.n_items)
     mean_place = np.bincount(items, place, minlength=prefs.n_items) / np.maximum(seen, 1)
-    order = np.argsort(mean_place, kind="stable")
+    order = np.argsort(np.where(seen > 0, mean_place, np.inf), kind="stable")
     rank_of = np.empty_like(order)
     rank_of[order] = np.arange(order.size)
     ranked = rank_of[items]
     same_row = np.ones(items.size, dtype=bool)
     same_row[np.cumsum(lengths)[:-1]] = False  # the first entry of every later ranking
     if not (np.diff(ranked)[same_row[1:]] > 0).all():
+        return
+    # rankings that agree stop early (a top two); ticked boxes skip options in between
+    filled = lengths > 0
+    skips = np.maximum.reduceat(ranked, starts[filled]) > lengths[filled] - 1
+    if skips.sum() < max(2, filled.sum() // 4):
         return
     names = [str(prefs.item_names[i]) if prefs.item_names else str(i) for i in order
              if seen[i]]

@@ -296,7 +296,10 @@ def results_plan(table: Table, file_name: str | None = None,
     # list) a column of whole numbers under it counts the games each played
     single = any(k in _PLACES and j < body.shape[1]
                  and pd.Series(body[:, j], dtype=object).is_unique for j, k in enumerate(keys))
-    counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games" and single
+    # and so it does beside another event (a monthly rating list's 'Month')
+    other_event = any(is_event_title(c) and normalise(c) != "games" for c in header)
+    counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games"
+               and (single or other_event)
                and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d*").all()}
     if chosen is None and not any(is_event_title(c) and j not in counted
                                   for j, c in enumerate(header)):
@@ -370,6 +373,8 @@ def results_plan(table: Table, file_name: str | None = None,
             body = np.column_stack([body, joined])
             labels = [*labels, " / ".join(lists)]
             events = [body.shape[1] - 1]
+    if not lists and len(events) == 1 and counted:
+        lists = (labels[events[0]],)  # named, as the 'Games' counted beside it is no event
     if len(events) > 1:
         named = tuple(labels[j] for j in events)
         worst = len(measures) == 1 and kinds[measures[0]] == "higher"
@@ -812,7 +817,7 @@ def _plan(labels: list[str], event: int, item: int, measure: int,
              + (" (where filled in)" if gaps else "")
              + f", and {'is' if len(agreeing) == 1 else 'are'} left out." if agreeing else "")
     together = (f" The columns {quote_list(lists)} together name one event: each of their "
-                "combinations (a heat of a round) is one ranking." if lists else "")
+                "combinations (a heat of a round) is one ranking." if len(lists) > 1 else "")
     note = (f"Read as a results table: {where}, ordered by '{by}', {how}{ties}.{together}"
             f"{agree} {flip}")
     return ResultsPlan(labels[event], name, by, kind == "higher", no_count, note, lists)
