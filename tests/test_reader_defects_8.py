@@ -352,3 +352,18 @@ def test_rankings_that_agree_and_stop_early_are_still_read():
     answers = ["a > b", "a > b", "a > b > c", "a > b > c > d", "a"]
     data = ("voter,ranking\n" + "".join(f"v{k},{a}\n" for k, a in enumerate(answers))).encode()
     assert orders(data)[3] == ["a", "b", "c", "d"]
+
+
+# ------------------------------------------------------------ ballots that stop early
+def test_ballots_that_stop_early_say_how_they_are_read():
+    data = (b'3 1\n4 1 0\n3 2 1 0\n2 3 2 1 0\n1 1 2 3 0\n0\n"Alice" "Bob" "Carol"\n'
+            b'"Mayor 2024"\n')
+    read = read_file(data, format="blt")
+    notes = " ".join(read.report.notes)
+    assert "3 of the 6 ballots read list only some of the 3 candidates" in notes
+    assert "Skipped 1 ballot with fewer than 2 items" in notes
+
+
+def test_complete_ballots_carry_no_such_note():
+    data = b'3 1\n2 1 2 3 0\n1 3 2 1 0\n0\n"Alice" "Bob" "Carol"\n"Mayor 2024"\n'
+    assert not any("list only some" in n for n in read_file(data, format="blt").report.notes)

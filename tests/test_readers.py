@@ -62,11 +62,13 @@ def test_example_file_reads_back_and_is_detected(fmt):
     assert detect_format(data) == fmt
     explicit, auto = read_preferences(data, format=fmt), read_preferences(data)
     assert same(explicit, auto) and explicit == auto
-    # the one note allowed: the ranks example (a Google Forms grid) ties two places on
-    # purpose, which a form usually lets happen by mistake, so the read names that row
+    # the notes allowed: the ranks example (a Google Forms grid) ties two places on
+    # purpose, which a form usually lets happen by mistake, so the read names that row; the
+    # ballots that list only some candidates say how they are read
     assert len(auto) >= 3 and (auto.has_ties or fmt == "cell")
-    assert all(note.startswith("1 row gives the same place") for note in auto.notes)
-    assert bool(auto.notes) == (fmt == "ranks")
+    assert all(note.startswith("1 row gives the same place") or "list only some" in note
+               for note in auto.notes)
+    assert bool(auto.notes) == (fmt in ("ranks", "preflib", "blt"))
     assert "margherita" in auto.item_names
 
 
@@ -322,7 +324,11 @@ def test_preflib_current_format():
                                           ["Cy, Jr.", frozenset({"Ann", "Bob"}), "Dee"],
                                           [frozenset({"Ann", "Dee"}), "Bob"]]
     assert prefs.weights.tolist() == [4, 2, 3]
-    assert prefs.notes == ("Skipped 1 order with fewer than 2 items: row 11",)
+    assert prefs.notes == ("Skipped 1 order with fewer than 2 items: row 11",
+                           "9 of the 9 orders read list only some of the 5 items: each is read "
+                           "as a ranking of those it lists, so one it leaves off is not placed "
+                           "below them (as an election count would place it), and an order "
+                           "listing one alone is left out")
 
 
 def test_preflib_old_format():

@@ -197,6 +197,19 @@ def check_items(item_names: tuple[str, ...]) -> None:
 
 
 # ---------------------------------------------------------------------------- assembling
+def _stopping_early_note(counts: np.ndarray, keep: np.ndarray, n_items: int, unit: str,
+                         weights: np.ndarray | None) -> str:
+    """How ballots (or orders) listing only some of the candidates are read."""
+    weight = np.ones(counts.size) if weights is None else np.asarray(weights, dtype=float)
+    early = float(weight[keep & (counts < n_items)].sum())
+    total = float(weight[keep].sum())
+    return (f"{early:g} of the {total:g} {unit}s read list only some of the {n_items} "
+            f"{'candidates' if unit == 'ballot' else 'items'}: each is read as a ranking of "
+            "those it lists, so one it leaves off is not placed below them (as an election "
+            f"count would place it), and {'an' if unit == 'order' else 'a'} {unit} listing "
+            "one alone is left out")
+
+
 def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
               item_names: tuple[str, ...], pref_lines: np.ndarray, *,
               rankers: Iterable[Any] | np.ndarray | None = None,
@@ -229,6 +242,8 @@ def assemble(pref: np.ndarray, group: np.ndarray, item: np.ndarray, n_pref: int,
     single = np.flatnonzero(counts == 1)
     if single.size:
         notes.append(skipped_note(pref_lines[single], unit, "with fewer than 2 items"))
+    if unit in ("ballot", "order") and (keep & (counts < len(item_names))).any():
+        notes.append(_stopping_early_note(counts, keep, len(item_names), unit, weights))
     if not keep.any():
         raise PreferenceFormatError(
             "No ranking in the file has two or more items, so there is nothing to compare.",
