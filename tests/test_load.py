@@ -40,7 +40,7 @@ def one_user(session: SocketSession, path: Path, together: threading.Barrier) ->
     session.open("dic")
     together.wait()
     session.click("Run")
-    assert "plotly_chart" in session.kinds()
+    assert "plotly_chart" in session.kinds(), session.text()[-3000:]
     no_error_shown(session)
     session.open("compare")
     together.wait()

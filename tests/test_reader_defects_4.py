@@ -38,7 +38,7 @@ ATTRIBUTE_SCORES = (b"prompt,response,helpfulness,correctness,coherence,complexi
 
 def test_a_table_of_scores_with_ties_not_written_as_ranks_is_refused():
     error = refusal(ATTRIBUTE_SCORES)
-    assert "look like ratings or scores" in error.reason and error.row == 2
+    assert "name criteria, not things ranked" in error.reason and error.row == 1
     # chosen by hand, the same numbers are read as they stand
     prefs = read_preferences(ATTRIBUTE_SCORES, "ranks")
     assert len(prefs) == 9

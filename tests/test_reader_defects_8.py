@@ -1,6 +1,7 @@
 """Reader defects found by probing real export layouts (eighth batch): JSON datasets and
 annotation platforms."""
 
+import io
 import json
 
 import pytest
@@ -367,3 +368,75 @@ def test_ballots_that_stop_early_say_how_they_are_read():
 def test_complete_ballots_carry_no_such_note():
     data = b'3 1\n2 1 2 3 0\n1 3 2 1 0\n0\n"Alice" "Bob" "Carol"\n"Mayor 2024"\n'
     assert not any("list only some" in n for n in read_file(data, format="blt").report.notes)
+
+
+# ------------------------------------------------------------ criteria, not items
+def test_scores_per_criterion_are_refused_with_the_read_by_the_total():
+    data = (b"Judge,Project,Creativity,Technical,Presentation,Total\n"
+            b"Dr. Patel,Volcano,8,7,9,24\nDr. Patel,Solar Car,9,10,8,27\n"
+            b"Dr. Patel,Plant Growth,7,8,8,23\nMs. Lee,Volcano,7,7,8,22\n"
+            b"Ms. Lee,Solar Car,9,9,9,27\nMs. Lee,Plant Growth,8,6,7,21\n")
+    error = refused(data)
+    assert "'Creativity', 'Technical', 'Presentation' name criteria" in error.reason
+    assert "one 'Project'" in error.reason
+    assert "--format long --items Project Total --one-is-worst" in error.fix
+    read = read_file(data, format="long", options=ReadOptions(
+        item_columns=("Project", "Total"), one_is_best=False))
+    assert orders(data, format="long", options=ReadOptions(
+        item_columns=("Project", "Total"), one_is_best=False))[0][0] == "Solar Car"
+    assert read.preferences.n_rankers == 2
+
+
+def test_a_preference_dataset_of_attribute_scores_is_refused():
+    records = [{"prompt": f"question {k}", "response": f"answer {k}", "helpfulness": h,
+                "correctness": c, "coherence": 4, "complexity": 2, "verbosity": v}
+               for k, (h, c, v) in enumerate([(3, 4, 1), (4, 4, 2), (2, 3, 1), (4, 3, 2)])]
+    data = "\n".join(json.dumps(r) for r in records).encode()
+    error = refused(data)
+    assert "name criteria" in error.reason and "one 'response'" in error.reason
+
+
+def test_items_that_are_not_criteria_beside_one_that_is_are_read():
+    data = b"voter,Tea,Coffee,Clarity\nv1,1,2,3\nv2,2,1,3\nv3,3,1,2\n"
+    assert read_file(data).report.layout == "ranks"
+
+
+# ------------------------------------------------------------ a Doodle poll
+def test_a_doodle_poll_with_its_count_row_is_refused_as_availabilities():
+    data = (b"Name,Mon 3 June,Tue 4 June,Wed 5 June\nAnna,OK,,OK\nBen,OK,(OK),\n"
+            b"Cara,,OK,OK\nDave,OK,OK,(OK)\nCount,3,2,2\n")
+    error = refused(data)
+    assert "grid of approvals or availabilities" in error.reason
+
+
+# ------------------------------------------------------------ judges' scores down columns
+WINE_SCORES = (b"Wine,Parker,Robinson,Johnson,Suckling,Galloni\nChateau A,5,4,5,4,5\n"
+               b"Chateau B,3,3,2,3,4\nChateau C,4,5,4,5,3\nChateau D,2,2,3,2,2\n"
+               b"Chateau E,1,3,1,2,1\nChateau F,4,4,3,4,4\n")
+
+
+@pytest.mark.parametrize("worst", [False, True])
+def test_critics_scoring_the_wines_down_their_columns_are_refused_with_the_transpose(worst):
+    error = refused(WINE_SCORES, options=ReadOptions(one_is_best=not worst))
+    assert "each column is probably one judge's scores of the rows" in error.reason
+    assert "Transpose" in error.fix and "'Judge'" in error.fix
+
+
+def test_the_transposed_wine_scores_read_as_the_fix_says():
+    import pandas as pd
+
+    table = pd.read_csv(io.BytesIO(WINE_SCORES)).set_index("Wine").T
+    table.index.name = "Judge"
+    data = table.to_csv().encode()
+    read = read_file(data, options=ReadOptions(one_is_best=False))
+    assert read.preferences.n_rankers == 5
+    first = read.preferences.to_lists(names=True)[0]
+    assert first[0] == "Chateau A" and first[-1] == "Chateau E"
+
+
+def test_scores_with_ties_not_written_as_ranks_under_plain_titles_are_still_ratings():
+    rows = ["4,0,3,3,4", "0,1,3,3,2", "1,0,4,3,2", "0,1,4,2,0", "3,1,4,2,3", "3,2,4,2,3"]
+    data = ("voter,Alpha,Beta,Gamma,Delta,Epsilon\n" + "".join(
+        f"v{k},{r}\n" for k, r in enumerate(rows))).encode()
+    error = refused(data)
+    assert "look like ratings or scores" in error.reason and error.row == 2

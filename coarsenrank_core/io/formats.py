@@ -645,6 +645,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                 f"This is a {FORMATS[other].title} file, not a {fmt.title} table.",
                 fix=f"Choose the '{other}' format, or let it be detected.")
     try:
+        if format == "auto" and fmt.id in ("ranks", "wide"):
+            _refuse_criteria_as_items(file)
         if format == "auto" and fmt.id == "wide":
             _refuse_rank_slots(file.prepared, file.options)
         if format == "auto" and fmt.id in ("ranks", "wide"):
@@ -689,7 +691,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
-            if fmt.id == "cell":
+            if fmt.id == "cell" and file.prepared.platform is not None:
                 _refuse_form_order(prefs)
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
@@ -916,9 +918,10 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
 
 
 def _refuse_form_order(prefs: Preferences) -> None:
-    """Refuse rankings that all list their items in one fixed order while their lengths
-    differ: the options ticked in a checkbox question (``Margherita, Pepperoni, Veggie``),
-    which a form writes in its own order, read as rankings would rank that order."""
+    """Refuse a survey platform's answers that all list their items in one fixed order
+    while their lengths differ and some skip options in between: the options ticked in a
+    checkbox question (``Margherita, Pepperoni, Veggie``), which a form writes in its own
+    order, read as rankings would rank that order."""
     lengths = np.asarray(prefs.lengths, dtype=np.int64)
     if prefs.has_ties or (lengths >= 2).sum() < 4 or np.unique(lengths).size < 2 \
             or prefs.n_items < 3:
@@ -1049,7 +1052,7 @@ def _option_columns(prepared: Prepared) -> tuple[list[int], list[str]] | None:
 
 #: Marks of a tick grid: ticks, crosses and yes/no answers, not items.
 _TICK_MARKS = frozenset({"x", "✓", "✔", "☑", "☒", "✗", "✘", "•", "yes", "no", "y", "n",
-                         "(yes)", "maybe", "ifneedbe", "ok"})
+                         "(yes)", "maybe", "ifneedbe", "ok", "(ok)", "(x)"})
 
 
 def _refuse_tick_grid(prepared: Prepared) -> None:
@@ -1063,7 +1066,12 @@ def _refuse_tick_grid(prepared: Prepared) -> None:
     columns, titles = found
     table = prepared.table
     codes, uniques = table.factorized
-    marks = [m for m in uniques[pd.unique(codes[prepared.start:, columns].ravel())] if m != ""]
+    end = len(table)
+    last = [str(m) for m in uniques[codes[end - 1, columns]] if m != ""]
+    if end - prepared.start >= 3 and last and all(m.isdigit() for m in last):
+        end -= 1  # Doodle's 'Count' row under the marks
+    marks = [m for m in uniques[pd.unique(codes[prepared.start:end, columns].ravel())]
+             if m != ""]
     own = {j: {str(m).strip().casefold() for m in uniques[pd.unique(
         codes[prepared.start:, j])] if m != ""} for j in columns}
     if marks and all(own[j] <= {prepared.label(j).strip().casefold()} for j in columns):
@@ -1382,6 +1390,60 @@ _JUDGED_WORDS = frozenset({"essay", "essays", "finalist", "finalists", "script",
 _NUMBERED_JUDGE = re.compile(r"J\s*\d{1,2}", re.IGNORECASE)
 
 
+#: Titles naming a criterion a judge scores one thing on, never a thing ranked.
+_CRITERIA = frozenset({
+    "helpfulness", "correctness", "coherence", "complexity", "verbosity", "accuracy",
+    "clarity", "relevance", "fluency", "creativity", "originality", "presentation",
+    "technical", "technique", "feasibility", "innovation", "usability", "grammar",
+    "organization", "organisation", "delivery", "harmlessness", "honesty", "faithfulness",
+    "consistency", "readability", "engagement", "impact", "execution", "difficulty",
+    "artistry", "aroma", "appearance", "flavour", "flavor", "mouthfeel", "finish", "balance",
+    "expectations", "knowledge", "effort", "teamwork", "communication",
+    "instructionfollowing", "honest", "helpful", "harmless",
+    # CATME's five peer-evaluation dimensions
+    "contributing", "interacting", "keepingontrack", "expectingquality", "havingksa",
+    "havingksas", "havingrelevantksas"})
+#: Titles of a column summing a row's criteria.
+_TOTALS = frozenset({"total", "overall", "sum", "totalscore", "overallscore", "score",
+                     "finalscore", "average", "mean"})
+
+
+def _refuse_criteria_as_items(file: Source) -> None:
+    """Refuse item columns that name criteria (``Creativity``, ``Technical``,
+    ``helpfulness``): each row scores one thing on them, and read as items the criteria
+    would be ranked in place of what was scored."""
+    from .assembly import parse_numbers
+    from .grades import command_file, long_choice
+
+    prepared = file.prepared
+    columns = item_columns(prepared, file.options)
+    labels = [prepared.label(j) for j in columns]
+    criteria = [t for t in labels if normalise(t) in _CRITERIA]
+    if len(criteria) < 2 or len(criteria) * 2 < len(labels):
+        return
+    width = prepared.table.width
+    total = next((prepared.label(j) for j in range(width)
+                  if normalise(prepared.label(j)) in _TOTALS), None)
+    cells = prepared.table.cells[prepared.start:]
+    first = min(j for j in columns if prepared.label(j) in criteria)
+    thing = next((prepared.label(j) for j in range(first - 1, -1, -1) if j != prepared.ranker
+                  and prepared.label(j)
+                  and normalise(prepared.label(j)) not in _CRITERIA | _TOTALS
+                  and not np.isfinite(parse_numbers(cells[:, j])).mean() > 0.5), None)
+    scored = f"one '{thing}'" if thing else "one thing"
+    fix = ("To rank by the total, " + long_choice(command_file(file.name, file.options.sheet),
+                                                    thing, total, True)
+           if thing and total else
+           "Add a column that sums the criteria, then choose the layout 'long rankings' with "
+           "the column naming what was scored and that sum as the item columns, and 'Rank "
+           "numbers mean: 1 is the worst'.")
+    raise PreferenceFormatError(
+        f"The columns {quote_list(criteria, 3)} name criteria, not things ranked: each row "
+        f"scores {scored} on them, and read as items the criteria would be ranked in place "
+        "of what was scored.", row=int(prepared.table.lines[0]), column=criteria[0],
+        fix=f"{fix[0].upper()}{fix[1:]}".rstrip(".") + ".")
+
+
 #: Words of a row-label column naming who answered a survey, never what was judged.
 _RESPONDENT_WORDS = frozenset({"respondent", "respondents", "voter", "voters", "email",
                                "timestamp", "response", "submission", "user", "username"})
@@ -1489,6 +1551,30 @@ _THINGS = frozenset({
     "songs", "film", "films", "movie", "movies", "book", "books", "coffee", "cheese", "tea"})
 
 
+def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: int,
+                                said: set[str]) -> None:
+    """Refuse item columns of numbers beside rows titled as things scored (``Wine``,
+    ``Dish``): each column is one judge's scores of the rows, which read row by row (even
+    with 1 the worst) would rank the judges."""
+    from .assembly import parse_numbers
+
+    if normalise(prepared.label(first)) not in _THINGS:  # 'Wine', not 'Wine lover'
+        return
+    numbers = parse_numbers(prepared.table.cells[prepared.start:, columns])
+    if not np.isfinite(numbers).all():
+        return
+    labels = [prepared.label(j) for j in columns]
+    raise PreferenceFormatError(
+        f"The rows are what was scored ('{prepared.label(first)}'), and each item column "
+        f"({quote_list(labels, 3)}) holds numbers down them: each column is probably one "
+        "judge's scores of the rows, and read row by row the judges would be ranked in place "
+        "of what they scored.", row=int(prepared.table.lines[0]), column=labels[0],
+        fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
+            "so that each judge is a row and each item a column, title the first column "
+            "'Judge', and load it again; if a higher number is better, choose 'Rank numbers "
+            "mean: 1 is the worst' (--one-is-worst).")
+
+
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose rows are what was ranked (a first column titled
     ``Wine``, ``Dish``, ``Team`` ...) and whose every item column holds the ranks 1 to the
@@ -1513,6 +1599,7 @@ def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None
         cells = sorted((str(c).strip() for c in prepared.table.column(j, prepared.start)),
                        key=lambda c: (len(c), c))
         if cells != places:
+            _refuse_scores_down_columns(prepared, columns, first, said)
             return
     rows_rank_too = n_rows == len(columns) and all(
         sorted((str(prepared.table.cells[i, j]).strip() for j in columns),
