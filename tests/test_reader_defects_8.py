@@ -440,3 +440,11 @@ def test_scores_with_ties_not_written_as_ranks_under_plain_titles_are_still_rati
         f"v{k},{r}\n" for k, r in enumerate(rows))).encode()
     error = refused(data)
     assert "look like ratings or scores" in error.reason and error.row == 2
+
+
+@pytest.mark.parametrize("event", ["Apparatus", "Discipline", "Category", "Division"])
+def test_results_split_by_apparatus_or_category_are_one_ranking_each(event):
+    data = (f"{event},Rank,Gymnast,Nation,Total\nVault,1,Biles,USA,15.933\n"
+            "Vault,2,Andrade,BRA,15.000\nVault,3,Yeo,PRK,14.633\nBeam,1,Andrade,BRA,14.066\n"
+            "Beam,2,Biles,USA,14.000\nBeam,3,Yeo,PRK,13.500\n").encode()
+    assert orders(data) == [["Biles", "Andrade", "Yeo"], ["Andrade", "Biles", "Yeo"]]
