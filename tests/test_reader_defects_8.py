@@ -448,3 +448,24 @@ def test_results_split_by_apparatus_or_category_are_one_ranking_each(event):
             "Vault,2,Andrade,BRA,15.000\nVault,3,Yeo,PRK,14.633\nBeam,1,Andrade,BRA,14.066\n"
             "Beam,2,Biles,USA,14.000\nBeam,3,Yeo,PRK,13.500\n").encode()
     assert orders(data) == [["Biles", "Andrade", "Yeo"], ["Andrade", "Biles", "Yeo"]]
+
+
+def test_a_league_table_is_refused_with_the_read_by_its_pts_column():
+    data = (b"Season,Team,Pld,W,D,L,GF,GA,GD,Pts\n2022,City,38,28,5,5,94,33,61,89\n"
+            b"2022,Arsenal,38,26,6,6,88,43,45,84\n2022,United,38,23,6,9,58,43,15,75\n"
+            b"2023,Arsenal,38,28,5,5,91,29,62,89\n2023,City,38,28,7,3,96,34,62,91\n"
+            b"2023,United,38,18,6,14,57,58,-1,60\n")
+    # 'Pts' is higher-better in a league and lower-better in sailing: the file must say
+    error = refused(data)
+    assert "--items Team Pts --one-is-worst" in error.fix
+    read = read_file(data, format="long", options=ReadOptions(
+        item_columns=("Team", "Pts"), one_is_best=False))
+    assert read.preferences.to_lists(names=True) == [["City", "Arsenal", "United"],
+                                                     ["City", "Arsenal", "United"]]
+
+
+def test_a_blank_place_beside_a_dnf_time_does_not_disagree_with_the_time():
+    data = (b"Race,Place,Name,Time\nR1,1,Ann,30:01\nR1,2,Bob,31:10\nR1,,Cat,DNF\nR1,3,Dan,32:00\n"
+            b"R2,1,Cat,29:50\nR2,2,Dan,30:40\nR2,3,Ann,31:00\nR2,,Bob,DNS\n")
+    prefs = read_file(data).preferences
+    assert prefs.to_lists(names=True) == [["Ann", "Bob", "Dan", "Cat"], ["Cat", "Dan", "Ann"]]

@@ -437,8 +437,12 @@ def results_plan(table: Table, file_name: str | None = None,
                 f"another column, put its title in place of '{first}' (with --one-is-worst "
                 "only where a higher number is better); the other columns are then left out.")
     if unsaid and not directed:
-        first = labels[unsaid[0]]
-        cells = body[:, unsaid[0]]  # places from 1, or numbers the long reader reads as such
+        # the example column of the fix: a points column ('Pts', which way up depends on the
+        # sport) before the first (a league table's 'Pld')
+        pick = next((j for j in unsaid if normalise(header[j]) in ("pts", "pt", "pnts")),
+                    unsaid[0])
+        first = labels[pick]
+        cells = body[:, pick]  # places from 1, or numbers the long reader reads as such
         plain = bool((rank_values(cells) >= 1).all() or np.isfinite(parse_numbers(cells)).all())
         smaller = (f"If a smaller number is better, {choice(first, False)}; "
                    if plain else
@@ -649,6 +653,7 @@ def _goodness(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     values = parse_numbers(cells)
     if kind == "rank":
         values = np.where(np.isfinite(values), values, tied_rank_values(cells))
+        values = np.where(values > 0, values, np.nan)  # a blank place (a DNF's) places none
     return values if kind == "higher" else -values
 
 
