@@ -469,3 +469,10 @@ def test_a_blank_place_beside_a_dnf_time_does_not_disagree_with_the_time():
             b"R2,1,Cat,29:50\nR2,2,Dan,30:40\nR2,3,Ann,31:00\nR2,,Bob,DNS\n")
     prefs = read_file(data).preferences
     assert prefs.to_lists(names=True) == [["Ann", "Bob", "Dan", "Cat"], ["Cat", "Dan", "Ann"]]
+
+
+def test_whole_transcripts_as_chosen_and_rejected_are_refused_as_one_off_answers():
+    records = [{"chosen": f"\n\nHuman: question {k}?\n\nAssistant: yes {k}.",
+                "rejected": f"\n\nHuman: question {k}?\n\nAssistant: no {k}."} for k in range(3)]
+    error = refused("\n".join(json.dumps(r) for r in records).encode())
+    assert "one-off answers" in error.reason and "several lines" not in error.reason

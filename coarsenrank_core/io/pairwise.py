@@ -256,6 +256,8 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     line = np.asarray(lines[1:], dtype=np.intp)
     a_col, b_col = coding["a"], coding["b"]
     a, b = cells[:, a_col], cells[:, b_col]
+    if _answer_sides(first, a_col, b_col):  # whole transcripts: one-off before multi-line
+        _refuse_one_off_items(a, b, line, first, a_col, b_col)
     for col, values in ((a_col, a), (b_col, b)):
         _refuse_blank_or_broken(values, line, column_label(first, col),
                                 "This cell is blank; every comparison needs two items.")
@@ -312,9 +314,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         notes.append(skipped_note(line[byes], "row", "with a bye (no opponent)"))
     if mode == "winner":
         _refuse_flag_sides(a, b, line, first, a_col, b_col)
-    sides = {normalise(first[a_col]), normalise(first[b_col])}
-    if sides <= ANSWER_WORDS or all(k.startswith(ANSWER_STEMS)
-                                    and not k.endswith(_WRITER_ENDS) for k in sides):
+    if _answer_sides(first, a_col, b_col):
         _refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
     for role in ("ranker", "weight"):
         if role in roles:
@@ -424,6 +424,14 @@ def _refuse_flag_sides(a: np.ndarray, b: np.ndarray, line: np.ndarray,
             "loser (columns 'winner' and 'loser'), then load the file again.")
 
 
+def _answer_sides(header: Sequence[str], a_col: int, b_col: int) -> bool:
+    """Whether the two sides are titled as answers (``chosen``, ``rejected``), not as what
+    wrote them."""
+    sides = {normalise(header[a_col]), normalise(header[b_col])}
+    return sides <= ANSWER_WORDS or all(k.startswith(ANSWER_STEMS)
+                                        and not k.endswith(_WRITER_ENDS) for k in sides)
+
+
 def _refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
                           header: Sequence[str], a_col: int, b_col: int) -> None:
     """Refuse answers under ``chosen`` and ``rejected`` (:data:`~.columns.ANSWER_WORDS`) of
@@ -433,9 +441,9 @@ def _refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
     names = (column_label(header, a_col), column_label(header, b_col))
     raise PreferenceFormatError(
         f"No item in '{names[0]}' or '{names[1]}' comes up in more than one comparison (such "
-        f"as {shown_cell(str(a[0]))}), so there is nothing to rank them by: these look like "
-        "one-off answers, not items compared again and again.", row=int(line[0]),
-        column=names[0],
+        f"as {shown_cell(' '.join(str(a[0]).split()))}), so there is nothing to rank them "
+        "by: these look like one-off answers, not items compared again and again.",
+        row=int(line[0]), column=names[0],
         fix="If another column names what wrote each answer (a model, a system, a person), "
             "make those the winner and loser columns ('chosen_model' and 'rejected_model', "
             "or 'winner' and 'loser'), then load the file again.")
