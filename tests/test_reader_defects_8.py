@@ -237,10 +237,8 @@ def test_mturk_true_false_choices_per_photo_are_pairwise_comparisons():
 
 
 # ------------------------------------------------------------ a rating question
-@pytest.mark.parametrize("ties", [True, False])
-def test_columns_asking_for_a_rating_are_refused_as_ratings_on_any_platform(ties):
-    rows = (["5,3,1,4,4,2", "4,5,1,2,3,3", "5,4,2,1,3,3"] if ties else
-            ["5,3,1,4,2,6", "4,5,1,2,3,6", "5,4,2,1,3,6"])
+def test_columns_asking_for_a_rating_are_refused_as_ratings_on_any_platform():
+    rows = ["5,3,1,4,4,2", "4,5,1,2,3,3", "5,4,2,1,3,3"]
     titles = ",".join(f"Rate our pizzas: {p}" for p in
                       ("Margherita", "Pepperoni", "Hawaiian", "Veggie", "Calzone", "Marinara"))
     data = (f"Submission Date,Full Name,E-mail,{titles},Submission ID\n" + "".join(
@@ -476,3 +474,87 @@ def test_whole_transcripts_as_chosen_and_rejected_are_refused_as_one_off_answers
                 "rejected": f"\n\nHuman: question {k}?\n\nAssistant: no {k}."} for k in range(3)]
     error = refused("\n".join(json.dumps(r) for r in records).encode())
     assert "one-off answers" in error.reason and "several lines" not in error.reason
+
+
+# ------------------------------------------------------------ a review's misfires, read as before
+MISFIRES = [
+    ('skills.csv', (
+        b'Respondent,Communication,Teamwork,Creativity,Leadership\n'
+        b'Ann,1,2,3,4\n'
+        b'Bob,2,1,4,3\n'
+        b'Cy,1,3,2,4\n'
+        b'Dee,3,1,2,4\n'
+     ), 'Communication'),
+    ('starwars.csv', (
+        b'RespondentID,Star Wars: Episode IV A New Hope,Star Wars: Episode V The Empire St'
+        b'rikes Back,Star Wars: Episode VI Return of the Jedi\n'
+        b'1,2,1,3\n'
+        b'2,1,2,3\n'
+        b'3,3,1,2\n'
+        b'4,2,1,3\n'
+     ), 'Episode V The Empire Strikes Back'),
+    ('rank_model.csv', (
+        b'prompt,rank1,rank2,rank3,model1,model2,model3\n'
+        b'p1,gpt,claude,llama,gpt,claude,llama\n'
+        b'p2,claude,gpt,llama,gpt,claude,llama\n'
+        b'p3,llama,gpt,claude,gpt,claude,llama\n'
+     ), 'gpt'),
+    ('tiers.csv', (
+        b'Respondent,Bronze,Silver,Gold,Platinum\n'
+        b'Ann,4,3,2,1\n'
+        b'Bob,3,4,1,2\n'
+        b'Cy,4,2,3,1\n'
+     ), 'Platinum'),
+    ('mturk_processed.csv', (
+        b'HITId,AssignmentId,WorkerId,first,second,third\n'
+        b'h1,a1,w1,A,B,C\n'
+        b'h1,a2,w2,B,A,C\n'
+        b'h2,a3,w3,A,C,B\n'
+     ), 'A'),
+    ('gform.csv', (
+        b'Timestamp,Email Address,List your favourite pizzas in order (best first)\n'
+        b'2024/01/02 10:00:00 AM GMT,a@x.com,"Margherita, Pepperoni, Hawaiian"\n'
+        b'2024/01/02 10:01:00 AM GMT,b@x.com,"Margherita, Veggie"\n'
+        b'2024/01/02 10:02:00 AM GMT,c@x.com,"Pepperoni, Hawaiian, Veggie"\n'
+        b'2024/01/02 10:03:00 AM GMT,d@x.com,"Margherita, Hawaiian"\n'
+        b'2024/01/02 10:04:00 AM GMT,e@x.com,"Margherita, Pepperoni, Veggie"\n'
+     ), 'Margherita'),
+    ('rank_critics.csv', (
+        b'Reader,Critic A,Critic B,Critic C\n'
+        b'R1,1,2,3\n'
+        b'R2,3,1,2\n'
+        b'R3,2,3,1\n'
+     ), 'Critic A'),
+    ('olympics.csv', (
+        b'Games,Event,Athlete,Rank\n'
+        b'2012,100m,Bolt,1\n'
+        b'2012,100m,Blake,2\n'
+        b'2012,100m,Gatlin,3\n'
+        b'2016,100m,Bolt,1\n'
+        b'2016,100m,Gatlin,2\n'
+        b'2016,100m,De Grasse,3\n'
+        b'2012,200m,Bolt,1\n'
+        b'2012,200m,Blake,2\n'
+        b'2012,200m,Lemaitre,3\n'
+        b'2016,200m,Bolt,1\n'
+        b'2016,200m,De Grasse,2\n'
+        b'2016,200m,Lemaitre,3\n'
+     ), 'Bolt'),
+    ('ballots_choices.json', (
+        b'[{"voter": "v1", "choices": ["Alice", "Bob", "Carol"]},\n'
+        b' {"voter": "v2", "choices": ["Bob", "Alice", "Carol"]},\n'
+        b' {"voter": "v3", "choices": ["Alice", "Carol", "Bob"]},\n'
+        b' {"voter": "v4", "choices": ["Carol", "Alice"]}]\n'
+     ), 'Alice'),
+    ('ranked_answers.json', (
+        b'[{"question": "q1", "ranked_answers": ["a2", "a1", "a3"]},\n'
+        b' {"question": "q1", "ranked_answers": ["a1", "a2", "a3"]},\n'
+        b' {"question": "q1", "ranked_answers": ["a2", "a3", "a1"]}]\n'
+     ), 'a2'),
+]
+
+
+@pytest.mark.parametrize("name, data, first", MISFIRES, ids=[m[0] for m in MISFIRES])
+def test_files_the_new_rules_first_misread_are_read_as_before(name, data, first):
+    prefs = read_file(data).preferences
+    assert prefs.to_lists(names=True)[0][0] == first

@@ -904,7 +904,8 @@ def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 #: Titles of a JSON field whose objects map items to ranks (1 the best) or to scores (the
 #: highest the best); under any other title (``emojis``, ``detoxify``) such an object is
 #: no ranking and stays JSON text.
-_RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranker|ranking|rankings|order|position|"
+_RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranked|ranker|ranking|rankings|order|"
+                          r"ordered|position|"
                           r"positions|place|places|pref|prefs|preference|preferences)"
                           r"(?:$|[^a-z])",
                           re.IGNORECASE)
@@ -914,9 +915,9 @@ _SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|g
 
 #: Titles of a JSON list of names that is the set shown, not an order (UltraFeedback's
 #: ``models``, a poll's ``options``, a dataset's ``correct_answers``).
-_SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|options|choices|candidates|items|systems|"
-                           r"alternatives|shown|displayed|presented|tags|labels|categories|"
-                           r"keywords|answers)(?:$|[^a-z])", re.IGNORECASE)
+_SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|shown|displayed|presented|tags|labels|"
+                           r"categories|keywords|(?:correct|incorrect)_?answers)(?:$|[^a-z])",
+                           re.IGNORECASE)
 #: Titles of the field naming the item in each object of a JSON list (UltraFeedback's
 #: ``completions[].model``).
 _NAME_FIELDS = re.compile(r"(?:model|model_name|name|item|item_name|system|candidate|option|"

@@ -399,5 +399,9 @@ def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:
     for members in groups.values():
         ranks = sorted(r for r, _ in members)
         if len(members) >= 2 and ranks == list(range(1, len(ranks) + 1)):
+            podium = any(podium_title(labels[j]) for _, j in members)
+            if podium and (len(members) < 3 or sorted(members, key=lambda m: m[1])
+                           != sorted(members)):
+                continue  # a podium is three places left to right ('Bronze, Silver, Gold': tiers)
             blocks.append(tuple(sorted(j for _, j in members)))
     return blocks

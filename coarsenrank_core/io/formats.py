@@ -691,7 +691,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if format == "auto" and fmt.id in ("wide", "cell"):
         try:
             _refuse_implausible_items(prefs, report)
-            if fmt.id == "cell" and file.prepared.platform is not None:
+            if fmt.id == "cell" and file.prepared.platform is not None \
+                    and not _written_in_order(file.prepared, report):
                 _refuse_form_order(prefs)
             if fmt.id == "wide":
                 _refuse_rank_numbers(file.prepared, report)
@@ -915,6 +916,18 @@ def _refuse_implausible_items(prefs: Preferences, report: ReadReport) -> None:
             f"column titles such as {quote_list(titles, 3)}.",
             fix="Check that the first row holds the column titles, then choose the layout by "
                 "hand. If these really are the items, choose the layout explicitly.")
+
+
+def _written_in_order(prepared: Prepared, report: ReadReport) -> bool:
+    """Whether the cells read hold an order a checkbox never writes (``A > B``), or their
+    question asks for one (``Rank the candidates``)."""
+    columns = [j for j in range(prepared.table.width)
+               if prepared.label(j) in report.item_columns]
+    if not columns:
+        return False
+    cells = pd.Series(prepared.table.cells[prepared.start:, columns].ravel(), dtype=object)
+    return bool(cells.astype(str).str.contains(">", regex=False).any()
+                or _asks_for_order(prepared, columns))
 
 
 def _refuse_form_order(prefs: Preferences) -> None:
@@ -1408,6 +1421,33 @@ _TOTALS = frozenset({"total", "overall", "sum", "totalscore", "overallscore", "s
                      "finalscore", "average", "mean"})
 
 
+def _mostly_orders(prepared: Prepared, columns: list[int]) -> bool:
+    """Whether half the rows or more give the columns the places 1 to their count once each
+    (a ranking of them), blanks aside."""
+    from .survey import rank_values
+
+    ranks = rank_values(prepared.table.cells[prepared.start:, columns])
+    ranks = np.where(np.isfinite(ranks) & (ranks > 0), ranks, np.inf)
+    ordered = np.sort(ranks, axis=1)
+    counts = np.isfinite(ordered).sum(axis=1)
+    places = np.arange(1, len(columns) + 1, dtype=float)
+    orders = ((ordered == places) | ~np.isfinite(ordered)).all(axis=1) & (counts >= 2)
+    return bool(orders.size and orders.mean() >= 0.5)
+
+
+#: A question or title asking for an order, not for ticks or scores.
+_ASKS_ORDER = re.compile(r"\brank|\bprefer|\bin order\b|\border of\b|\bbest first\b|"
+                         r"\bmost preferred\b|\bfavou?rites? first\b", re.IGNORECASE)
+
+
+def _asks_for_order(prepared: Prepared, columns: list[int]) -> bool:
+    """Whether the question or the title of the columns asks for an order (``Rank these
+    skills``, ``in order, best first``); 'Which pizzas would you order?' does not."""
+    asked = " ".join(filter(None, [prepared.question, *(
+        f"{prepared.questions.get(j, '')} {prepared.label(j)}" for j in columns)]))
+    return bool(_ASKS_ORDER.search(asked))
+
+
 def _refuse_criteria_as_items(file: Source) -> None:
     """Refuse item columns that name criteria (``Creativity``, ``Technical``,
     ``helpfulness``): each row scores one thing on them, and read as items the criteria
@@ -1419,8 +1459,9 @@ def _refuse_criteria_as_items(file: Source) -> None:
     columns = item_columns(prepared, file.options)
     labels = [prepared.label(j) for j in columns]
     criteria = [t for t in labels if normalise(t) in _CRITERIA]
-    if len(criteria) < 2 or len(criteria) * 2 < len(labels):
-        return
+    if len(criteria) < 2 or len(criteria) * 2 < len(labels) or _mostly_orders(
+            prepared, columns) or _asks_for_order(prepared, columns):
+        return  # qualities ranked ('Communication, Teamwork'), or asked to be
     width = prepared.table.width
     total = next((prepared.label(j) for j in range(width)
                   if normalise(prepared.label(j)) in _TOTALS), None)
@@ -1458,10 +1499,9 @@ def _columns_rank_the_rows(prepared: Prepared, columns: list[int]) -> bool:
     n = ranks.shape[0]
     if n < 3 or not np.isfinite(ranks).all():
         return False
-    ordered = np.sort(ranks, axis=0)
-    return bool((ordered[0] == 1).all() and (ordered <= n).all()
-                and (np.diff(ordered, axis=0) >= 0).all()
-                and (ordered[-1] >= n - 1).all())
+    down = (np.sort(ranks, axis=0) == np.arange(1, n + 1)[:, None]).all()
+    across = (np.sort(ranks, axis=1) == np.arange(1, ranks.shape[1] + 1)).all()
+    return bool(down and not across)  # a square ranked both ways round is read as it stands
 
 
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
@@ -1516,6 +1556,8 @@ def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
     each (WMT's ``system1Id`` … ``system5Id`` beside ``system1rank`` … ``system5rank``):
     read as items, the slots' titles would be ranked in place of what fills them, and read
     as places, the ranks written beside them would be left out."""
+    from .survey import rank_values
+
     columns = item_columns(prepared, options)
     labels = [prepared.label(j) for j in columns]
     if len(labels) < 2:
@@ -1530,6 +1572,11 @@ def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
         if not all(pairs):
             continue
         ranks, names = (labels, pairs) if kind == "rank" else (pairs, labels)
+        at = [next(j for j in range(prepared.table.width) if prepared.label(j) == t)
+              for t in ranks]
+        given = rank_values(prepared.table.cells[prepared.start:, at])
+        if np.isfinite(given).mean() < 0.9:
+            continue  # 'rank1' naming the first item beside 'model1' shown: places
         raise PreferenceFormatError(
             f"The columns {quote_list(ranks, 3)} hold the ranks of numbered places whose "
             f"items are named in {quote_list(names, 3)}: read "
@@ -1557,9 +1604,14 @@ def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: i
     ``Dish``): each column is one judge's scores of the rows, which read row by row (even
     with 1 the worst) would rank the judges."""
     from .assembly import parse_numbers
+    from .content import _MONTH
 
     if normalise(prepared.label(first)) not in _THINGS:  # 'Wine', not 'Wine lover'
         return
+    labels = [prepared.label(j) for j in columns]
+    if any(re.fullmatch(rf"{_MONTH}(?:\s*\d{{2,4}})?|\d+|q[1-4]", t.strip(),
+                        re.IGNORECASE) for t in labels):
+        return  # columns of months or years: a product's figures over time, no judges
     numbers = parse_numbers(prepared.table.cells[prepared.start:, columns])
     if not np.isfinite(numbers).all():
         return

@@ -88,7 +88,7 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         if siblings is not None and label is None:  # MTurk's 'Answer.preferred.photo_a'
             bare = [normalise(re.sub(r"^\s*(?:input|answer)\.", "", c, flags=re.IGNORECASE))
                     for c in header]
-            flags = _flag_columns(bare, bare[siblings[0]], bare[siblings[1]])
+            flags = _flag_columns(bare, bare[siblings[0]], bare[siblings[1]], chosen=True)
             if flags is not None and flags["flag_b"] is not None:
                 return {"mode": "flags", "a": siblings[0], "b": siblings[1], **flags,
                         "tie": tie}
@@ -155,12 +155,16 @@ _HOME_WORDS = ("home",)
 _AWAY_WORDS = ("away", "visitor", "visitors", "road", "guest")
 
 
-def _flag_columns(keys: list[str], left: str, right: str) -> dict[str, int | None] | None:
-    """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style)."""
+def _flag_columns(keys: list[str], left: str, right: str, chosen: bool = False
+                  ) -> dict[str, int | None] | None:
+    """``winner_model_a``/``winner_model_b`` 0/1 columns (arena style); with ``chosen``
+    also a verb beside each side (MTurk's ``Answer.preferred.photo_a``)."""
     def find(names: set[str]) -> int | None:
         return next((j for j, k in enumerate(keys) if k in names), None)
-    def chose(side: str) -> set[str]:  # MTurk's 'Answer.preferred.photo_a', 'a_chosen'
-        return {f"{verb}{side}" for verb in _CHOSE} | {f"{side}{verb}" for verb in _CHOSE}
+
+    def chose(side: str) -> set[str]:
+        return ({f"{verb}{side}" for verb in _CHOSE} | {f"{side}{verb}" for verb in _CHOSE}
+                if chosen else set())
     a = find({f"winner{left}", "winnera", "winnermodela", "awins", "leftwins", "winnerleft",
               f"{left}wins", *chose(left)})
     b = find({f"winner{right}", "winnerb", "winnermodelb", "bwins", "rightwins", "winnerright",

@@ -265,9 +265,8 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
         raise rank_beyond_items_error(cells[i, columns[k]], places, int(line[i]),
                                       prepared.label(columns[k]))
     if options.one_is_best and not any_number:
-        _refuse_asked_ratings([" ".join(filter(None, (prepared.questions.get(
-            j, prepared.question), prepared.label(j)))) for j in columns], ranks, line,
-            labels)
+        _refuse_asked_ratings([prepared.questions.get(j, prepared.question) or ""
+                               for j in columns], ranks, line, labels)
     row, k = np.nonzero(ranks > 0)
     value = ranks[row, k] * (1.0 if options.one_is_best else -1.0)
     order = np.lexsort((k, value, row))
@@ -430,8 +429,11 @@ def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray
             or any(w & _ORDER_WORDS for w in words):
         return
     rows = np.flatnonzero((ranks > 0).any(axis=1))
-    if rows.size < 2:
-        return
+    given = np.sort(np.where(ranks > 0, ranks, np.inf), axis=1)
+    places = np.arange(1, ranks.shape[1] + 1, dtype=float)
+    orders = ((given == places) | ~np.isfinite(given)).all(axis=1)
+    if rows.size < 2 or orders[rows].mean() >= 0.5:
+        return  # each row gives the places 1, 2, 3 ... once: ranks, whatever the question
     said = sorted(set.intersection(*words) & _RATING_WORDS) or sorted(words[0] & _RATING_WORDS)
     raise PreferenceFormatError(
         f"The question asks for a rating ('{said[0]}' in '{titles[0]}'), not for an order: "

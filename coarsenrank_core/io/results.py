@@ -300,7 +300,7 @@ def results_plan(table: Table, file_name: str | None = None,
     other_event = any(is_event_title(c) and normalise(c) != "games" for c in header)
     counted = {j for j in range(min(width, body.shape[1])) if keys[j] == "games"
                and (single or other_event)
-               and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d*").all()}
+               and pd.Series(body[:, j], dtype=object).str.fullmatch(r"\d{0,3}").all()}
     if chosen is None and not any(is_event_title(c) and j not in counted
                                   for j, c in enumerate(header)):
         _refuse_one_standings(body, header, keys, table.lines)

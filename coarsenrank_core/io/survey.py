@@ -702,7 +702,8 @@ def _skip_mturk_fields(names: Sequence[str], skipped: dict[int, str],
                        rankers: dict[int, int]) -> None:
     """In an MTurk batch results file, mark every column but the task's and the worker's
     as MTurk's own."""
-    if not _MTURK_KEYS <= {normalise(n) for n in names}:
+    if not _MTURK_KEYS <= {normalise(n) for n in names} or not any(
+            _MTURK_TASK.match(n) for n in names):
         return
     for j, name in enumerate(names):
         if normalise(name) == "workerid":
