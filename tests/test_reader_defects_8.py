@@ -440,8 +440,8 @@ def test_scores_with_ties_not_written_as_ranks_under_plain_titles_are_still_rati
     assert "look like ratings or scores" in error.reason and error.row == 2
 
 
-@pytest.mark.parametrize("event", ["Apparatus", "Discipline", "Category", "Division"])
-def test_results_split_by_apparatus_or_category_are_one_ranking_each(event):
+@pytest.mark.parametrize("event", ["Apparatus", "Discipline"])
+def test_results_split_by_apparatus_or_discipline_are_one_ranking_each(event):
     data = (f"{event},Rank,Gymnast,Nation,Total\nVault,1,Biles,USA,15.933\n"
             "Vault,2,Andrade,BRA,15.000\nVault,3,Yeo,PRK,14.633\nBeam,1,Andrade,BRA,14.066\n"
             "Beam,2,Biles,USA,14.000\nBeam,3,Yeo,PRK,13.500\n").encode()
@@ -558,3 +558,39 @@ MISFIRES = [
 def test_files_the_new_rules_first_misread_are_read_as_before(name, data, first):
     prefs = read_file(data).preferences
     assert prefs.to_lists(names=True)[0][0] == first
+
+
+# ------------------------------------------------------------ a second review's misfires
+XC_ROUNDS = (b"Event,Pos,Name,Club,Category,Time\nXC Round 1,1,Ann Lee,Harriers,SEN,20:01\n"
+             b"XC Round 1,2,Bea Moss,AC,V35,20:15\nXC Round 1,3,Cara Pike,Harriers,SEN,20:40\n"
+             b"XC Round 2,1,Bea Moss,AC,V35,19:55\nXC Round 2,2,Ann Lee,Harriers,SEN,20:10\n"
+             b"XC Round 2,3,Cara Pike,Harriers,SEN,21:15\n")
+
+
+@pytest.mark.parametrize("title", ["Category", "Division"])
+def test_a_category_describing_the_runner_does_not_split_the_rounds(title):
+    data = XC_ROUNDS.replace(b"Category", title.encode())
+    assert orders(data) == [["Ann Lee", "Bea Moss", "Cara Pike"],
+                            ["Bea Moss", "Ann Lee", "Cara Pike"]]
+
+
+def test_the_month_a_race_was_held_does_not_split_it_further():
+    data = (b"Month,Race,Pos,Name,Time\nApril,Spring 5k,1,Ann,18:00\nApril,Spring 5k,2,Bea,19:00\n"
+            b"April,Spring 10k,1,Bea,18:00\nApril,Spring 10k,2,Ann,19:00\n"
+            b"May,May 5k,1,Ann,18:00\nMay,May 5k,2,Bea,20:00\n")
+    assert orders(data) == [["Ann", "Bea"], ["Bea", "Ann"], ["Ann", "Bea"]]
+
+
+@pytest.mark.parametrize("title", ["Winner", "Champion"])
+def test_a_winner_column_beside_places_is_another_question(title):
+    data = (f"Judge,1st,2nd,3rd,{title}\nJ1,Ann,Bea,Cara,Ann\nJ2,Bea,Ann,Cara,Bea\n"
+            "J3,Ann,Cara,Bea,Ann\n").encode()
+    assert orders(data) == [["Ann", "Bea", "Cara"], ["Bea", "Ann", "Cara"],
+                            ["Ann", "Cara", "Bea"]]
+
+
+def test_skills_ranked_with_a_few_ties_are_ranks_not_criteria():
+    data = (b"Student,Communication,Teamwork,Creativity,Technical,Leadership\n"
+            b"s1,1,2,3,4,5\ns2,2,1,3,3,5\ns3,1,1,2,3,4\ns4,3,2,1,4,5\ns5,2,1,3,4,4\n"
+            b"s6,1,2,2,3,4\n")
+    assert read_file(data).report.layout == "ranks"

@@ -915,7 +915,7 @@ _SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|g
 
 #: Titles of a JSON list of names that is the set shown, not an order (UltraFeedback's
 #: ``models``, a poll's ``options``, a dataset's ``correct_answers``).
-_SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|shown|displayed|presented|tags|labels|"
+_SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|shown|displayed|presented|tags|"
                            r"categories|keywords|(?:correct|incorrect)_?answers)(?:$|[^a-z])",
                            re.IGNORECASE)
 #: Titles of the field naming the item in each object of a JSON list (UltraFeedback's

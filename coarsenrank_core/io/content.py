@@ -397,6 +397,8 @@ def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:
             groups.setdefault(found[0], []).append((found[1], j))
     blocks = []
     for members in groups.values():
+        if len({r for r, _ in members}) < len(members):  # '1st' beside 'Winner': places win
+            members = [(r, j) for r, j in members if not podium_title(labels[j])]
         ranks = sorted(r for r, _ in members)
         if len(members) >= 2 and ranks == list(range(1, len(ranks) + 1)):
             podium = any(podium_title(labels[j]) for _, j in members)

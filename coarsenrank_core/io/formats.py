@@ -1426,8 +1426,13 @@ def _mostly_orders(prepared: Prepared, columns: list[int]) -> bool:
     (a ranking of them), blanks aside."""
     from .survey import rank_values
 
-    ranks = rank_values(prepared.table.cells[prepared.start:, columns])
-    ranks = np.where(np.isfinite(ranks) & (ranks > 0), ranks, np.inf)
+    cells = prepared.table.cells[prepared.start:, columns]
+    ranks = rank_values(cells)
+    given = np.isfinite(ranks) & (ranks > 0)
+    if given.any() and (ranks[given] <= len(columns)).all() and not (cells == "0").any() \
+            and (np.where(given, ranks, np.inf).min(axis=1) == 1).mean() >= 0.75:
+        return True  # places 1 to the count of columns, a 1st in most rows: ranks with ties
+    ranks = np.where(given, ranks, np.inf)
     ordered = np.sort(ranks, axis=1)
     counts = np.isfinite(ordered).sum(axis=1)
     places = np.arange(1, len(columns) + 1, dtype=float)
