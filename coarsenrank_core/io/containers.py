@@ -905,16 +905,15 @@ def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 #: highest the best); under any other title (``emojis``, ``detoxify``) such an object is
 #: no ranking and stays JSON text.
 _RANK_FIELDS = re.compile(r"(?:^|[^a-z])(?:rank|ranks|ranked|ranker|ranking|rankings|order|"
-                          r"ordered|position|"
-                          r"positions|place|places|pref|prefs|preference|preferences)"
-                          r"(?:$|[^a-z])",
-                          re.IGNORECASE)
+                          r"ordered|position|positions|place|places|pref|prefs|preference|"
+                          r"preferences)(?:$|[^a-z])", re.IGNORECASE)
 _SCORE_FIELDS = re.compile(r"(?:^|[^a-z])(?:score|scores|rating|ratings|points|grade|grades|"
                            r"votes)(?:$|[^a-z])", re.IGNORECASE)
 
 
 #: Titles of a JSON list of names that is the set shown, not an order (UltraFeedback's
-#: ``models``, a poll's ``options``, a dataset's ``correct_answers``).
+#: ``models``, its ``correct_answers``); ``choices``, ``items`` or ``answers`` may well be
+#: ranked and stay rankings.
 _SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|shown|displayed|presented|tags|"
                            r"categories|keywords|(?:correct|incorrect)_?answers)(?:$|[^a-z])",
                            re.IGNORECASE)

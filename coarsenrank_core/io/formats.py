@@ -1475,7 +1475,7 @@ def _refuse_criteria_as_items(file: Source) -> None:
     thing = next((prepared.label(j) for j in range(first - 1, -1, -1) if j != prepared.ranker
                   and prepared.label(j)
                   and normalise(prepared.label(j)) not in _CRITERIA | _TOTALS
-                  and not np.isfinite(parse_numbers(cells[:, j])).mean() > 0.5), None)
+                  and np.isfinite(parse_numbers(cells[:, j])).mean() <= 0.5), None)
     scored = f"one '{thing}'" if thing else "one thing"
     fix = ("To rank by the total, " + long_choice(command_file(file.name, file.options.sheet),
                                                     thing, total, True)
@@ -1487,7 +1487,7 @@ def _refuse_criteria_as_items(file: Source) -> None:
         f"The columns {quote_list(criteria, 3)} name criteria, not things ranked: each row "
         f"scores {scored} on them, and read as items the criteria would be ranked in place "
         "of what was scored.", row=int(prepared.table.lines[0]), column=criteria[0],
-        fix=f"{fix[0].upper()}{fix[1:]}".rstrip(".") + ".")
+        fix=fix.rstrip(".") + ".")
 
 
 #: Words of a row-label column naming who answered a survey, never what was judged.
@@ -1496,8 +1496,8 @@ _RESPONDENT_WORDS = frozenset({"respondent", "respondents", "voter", "voters", "
 
 
 def _columns_rank_the_rows(prepared: Prepared, columns: list[int]) -> bool:
-    """Whether every column holds the ranks 1 to the number of rows once each (ties
-    aside): each is one judge's ranking of the rows."""
+    """Whether every column holds the ranks 1 to the number of rows once each while the
+    rows do not rank the columns so: each column is one judge's ranking of the rows."""
     from .survey import rank_values
 
     ranks = rank_values(prepared.table.cells[prepared.start:, columns])

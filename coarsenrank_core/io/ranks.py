@@ -418,10 +418,10 @@ _ORDER_WORDS = frozenset({"rank", "ranks", "ranking", "rankings", "ranked", "ord
 
 def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray,
                           labels: list[str]) -> None:
-    """Refuse item columns (``labels``) whose every title with its question (``titles``)
-    asks for a rating (Jotform's ``Rate our pizzas: Margherita``) and none for an order:
-    the numbers are stars or marks, and read as ranks with 1 the best the order would be
-    upside down, tied or not."""
+    """Refuse item columns (``labels``) whose every question (``titles``) asks for a rating
+    (Jotform's ``Rate our pizzas: Margherita``) and none for an order, unless most rows give
+    the places 1, 2, 3 ... once each: the numbers are stars or marks, and read as ranks with
+    1 the best the order would be upside down."""
     from .content import title_words
 
     words = [set(title_words(t)) for t in titles]
