@@ -594,3 +594,21 @@ def test_skills_ranked_with_a_few_ties_are_ranks_not_criteria():
             b"s1,1,2,3,4,5\ns2,2,1,3,3,5\ns3,1,1,2,3,4\ns4,3,2,1,4,5\ns5,2,1,3,4,4\n"
             b"s6,1,2,2,3,4\n")
     assert read_file(data).report.layout == "ranks"
+
+
+# ------------------------------------------------------------ tennis set scores
+def test_tennis_set_scores_are_read_by_the_sets_won_and_a_walkover_is_skipped():
+    data = (b"Round,Player 1,Player 2,Score\nR32,Sinner,Khachanov,6-4 7-5 6-3\n"
+            b"R16,Medvedev,Hurkacz,6-4 3-6 7-6(5)\nQF,Rublev,Sinner,4-6 6-7(5) 3-6\n"
+            b"F,Sinner,Medvedev,3-6 3-6 6-4 6-4 6-3\nR16,Zverev,Alcaraz,W/O\n")
+    read = read_file(data)
+    assert read.preferences.to_lists(names=True) == [
+        ["Sinner", "Khachanov"], ["Medvedev", "Hurkacz"], ["Sinner", "Rublev"],
+        ["Sinner", "Medvedev"]]
+    assert any("with no result" in n for n in read.report.notes)
+
+
+def test_a_retirement_beside_set_scores_is_refused_with_the_final_result():
+    data = b"Round,Player 1,Player 2,Score\nR16,Hurkacz,Medvedev,3-6 1-0 ret.\nR16,A,B,6-1 6-2\n"
+    error = refused(data)
+    assert "a retirement" in error.reason and error.row == 2

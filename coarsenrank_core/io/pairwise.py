@@ -53,7 +53,8 @@ _TRUE = {"1", "true", "yes", "y", "t", "x"}
 _FALSE = {"0", "false", "no", "n", "f", ""}
 _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
             "selection", "response", "answerpreference", "answerwinner"}
-_UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
+_UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", "w/o", "wo",
+               "walkover"}
 #: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
 _HALF_POINT_DRAWS = {"1/21/2", "½½", "0505", "½:½", "1/2:1/2"}
 #: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
@@ -572,8 +573,8 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         if _SCORE_CELL.match(str(label[i])) and re.search(r"[^\d\s:–—-]", str(label[i])):
             raise PreferenceFormatError(
                 f"The result {found} adds to its score more than a half-time score (such as "
-                "penalties or extra time), and the file does not say which part decides the "
-                "winner.", row=int(lines[i]), column=column_label(header, label_col),
+                "penalties, extra time or a retirement), and the file does not say which part "
+                "decides the winner.", row=int(lines[i]), column=column_label(header, label_col),
                 fix="Write the final result alone: the score with the left item's first, "
                     "such as '2-1', or the winner's name.")
         raise PreferenceFormatError(
@@ -628,7 +629,29 @@ def _match_scores(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # or extra time ('1-1 (4-2)') decide what the score does not, and are not read
     after = np.isfinite(half_left) & ~((half_left <= left) & (half_right <= right))
     left[after] = np.nan
+    sets = ~np.isfinite(left) & pd.Series(labels, dtype=object).astype(str).str.fullmatch(
+        _SET_SCORES).to_numpy(dtype=bool)
+    if sets.any():  # a tennis match's sets ('6-4 3-6 7-6(5)'): the sets won
+        won = pd.Series(labels[sets], dtype=object).map(_sets_won)
+        left[sets] = won.str[0].to_numpy(dtype=float)
+        right[sets] = won.str[1].to_numpy(dtype=float)
     return left, right
+
+
+#: A match's set scores, the left side's games first: ``6-4 3-6 7-6(5)`` (a tie-break's
+#: points in brackets); two sets or more.
+_SET = r"\d{1,2}\s*[-–]\s*\d{1,2}(?:\s*\(\d{1,2}\))?"
+_SET_SCORES = re.compile(rf"\s*{_SET}(?:[\s,;]+{_SET})+\s*")
+
+
+def _sets_won(cell: str) -> tuple[float, float]:
+    """The sets each side won in a cell of set scores (``6-4 3-6 7-6(5)`` -> 2, 1); NaN
+    for a set drawn, which no tennis score holds."""
+    games = [(int(a), int(b)) for a, b in re.findall(r"(\d{1,2})\s*[-–]\s*(\d{1,2})",
+                                                       re.sub(r"\(\d+\)", "", cell))]
+    if any(a == b for a, b in games):
+        return float("nan"), float("nan")
+    return float(sum(a > b for a, b in games)), float(sum(b > a for a, b in games))
 
 
 def _base(key: str, role: str) -> str:
