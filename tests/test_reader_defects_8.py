@@ -612,3 +612,12 @@ def test_a_retirement_beside_set_scores_is_refused_with_the_final_result():
     data = b"Round,Player 1,Player 2,Score\nR16,Hurkacz,Medvedev,3-6 1-0 ret.\nR16,A,B,6-1 6-2\n"
     error = refused(data)
     assert "a retirement" in error.reason and error.row == 2
+
+
+@pytest.mark.parametrize("forfeit", ["+ - -", "- - +", "- - -"])
+def test_a_chess_forfeit_is_skipped_as_no_game(forfeit):
+    data = (f"Round,White,Result,Black\n1,Carlsen,1 - 0,Giri\n1,Ding,0 - 1,Carlsen\n"
+            f"2,Giri,{forfeit},Ding\n").encode()
+    read = read_file(data)
+    assert read.preferences.to_lists(names=True) == [["Carlsen", "Giri"], ["Carlsen", "Ding"]]
+    assert any("row 4" in n for n in read.report.notes)

@@ -54,7 +54,10 @@ _FALSE = {"0", "false", "no", "n", "f", ""}
 _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
             "selection", "response", "answerpreference", "answerwinner"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", "w/o", "wo",
-               "walkover"}
+               "walkover",
+               # a chess forfeit (Swiss-Manager's '+ - -', '- - +'): no game was played
+               "+ - -", "- - +", "- - -", "+--", "--+", "---", "+ -", "- +", "+:-", "-:+",
+               "+/-", "-/+"}
 #: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
 _HALF_POINT_DRAWS = {"1/21/2", "½½", "0505", "½:½", "1/2:1/2"}
 #: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
