@@ -109,6 +109,9 @@ EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg"
                "championships")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
 _EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)
+#: Event titles that split rankings only where no other event title does (a monthly rating
+#: list's 'Month'; beside 'Race' it says when the race was held).
+WEAK_EVENT_TITLES = frozenset({"month"})
 #: Titles of a column naming who or what competed in a results table (with ``id`` or
 #: ``name`` endings: ``player_name``, ``Driver ID``), besides the item titles of a long file.
 COMPETITOR_WORDS = frozenset({
@@ -240,8 +243,8 @@ def role_base(key: str, names: frozenset[str]) -> tuple[str, int] | None:
     return (key, 1) if key in names else None
 
 
-# Mechanical Turk batch results prefix the task's fields: ``Input.item_a``, ``Answer.choice``
-_UNPREFIXED = re.compile(r"^\s*(?:input|answer)\.", re.IGNORECASE)
+#: Mechanical Turk batch results prefix the task's fields: ``Input.item_a``, ``Answer.choice``
+MTURK_PREFIX = re.compile(r"^\s*(?:input|answer)\.", re.IGNORECASE)
 
 
 def _ranker_kind(key: str) -> int:
@@ -263,7 +266,7 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
     found: dict[str, int] = {}
     kinds: dict[str, int] = {}
     for j, cell in enumerate(cells):
-        key = normalise(_UNPREFIXED.sub("", cell))
+        key = normalise(MTURK_PREFIX.sub("", cell))
         for role, names in table.items():
             if role in SIBLING_ROLES:
                 base = role_base(key, names)

@@ -23,6 +23,7 @@ from .assembly import (
 )
 from .columns import (
     PREFERENCE_ROLES,
+    WEAK_EVENT_TITLES,
     column_label,
     find_roles,
     ignored_note,
@@ -150,7 +151,8 @@ def _with_event(roles: dict[str, int], header: Sequence[str]) -> dict[str, int]:
     used = {roles.get("item"), roles.get("rank"), roles.get("weight")}
     events = [j for j, c in enumerate(header) if j not in used and is_event_title(c)]
     if len(events) > 1:  # a 'Month' beside the 'Race' it dates
-        events = [j for j in events if normalise(header[j]) != "month"] or events
+        events = [j for j in events
+                  if normalise(header[j]) not in WEAK_EVENT_TITLES] or events
     return {**roles, "list": events[0]} if len(events) == 1 else roles
 
 def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:

@@ -24,6 +24,7 @@ from .assembly import (
 from .columns import (
     ANSWER_STEMS,
     ANSWER_WORDS,
+    MTURK_PREFIX,
     PREFERENCE_ROLES,
     column_label,
     find_roles,
@@ -90,8 +91,7 @@ def pairwise_columns(header: list[str]) -> Coding | None:
             label = next((j for j, k in enumerate(keys) if k.endswith("winner")
                           and j not in siblings), None)
         if siblings is not None and label is None:  # MTurk's 'Answer.preferred.photo_a'
-            bare = [normalise(re.sub(r"^\s*(?:input|answer)\.", "", c, flags=re.IGNORECASE))
-                    for c in header]
+            bare = [normalise(MTURK_PREFIX.sub("", c)) for c in header]
             flags = _flag_columns(bare, bare[siblings[0]], bare[siblings[1]], chosen=True)
             if flags is not None and flags["flag_b"] is not None:
                 return {"mode": "flags", "a": siblings[0], "b": siblings[1], **flags,

@@ -16,6 +16,7 @@ from .assembly import first_repeat, parse_numbers
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
+    WEAK_EVENT_TITLES,
     column_label,
     find_roles,
     is_event_title,
@@ -206,11 +207,6 @@ class ResultsPlan:
                        list_columns=self.lists or options.list_columns)
 
 
-#: Event titles that split rankings only where no other event title does (a monthly rating
-#: list's 'Month'; beside 'Race' it says when the race was held).
-_WEAK_EVENTS = frozenset({"month"})
-
-
 def _readable(cells: np.ndarray, kind: str | None, title: str) -> np.ndarray:
     """Whether each cell is a number the long reader takes (a place written out, ``1st``,
     too, under a rank title; a time on a clock, or even par under a par title, under a
@@ -315,9 +311,10 @@ def results_plan(table: Table, file_name: str | None = None,
         return None
     events = ([titles.index(c) for c in chosen] if chosen is not None else
               [j for j in filled if is_event_title(header[j]) and j not in counted])
-    if chosen is None and len(events) > 1 and any(keys[j] not in _WEAK_EVENTS for j in events):
+    if chosen is None and len(events) > 1 and any(keys[j] not in WEAK_EVENT_TITLES
+                                                  for j in events):
         # a race's 'Month' says when it was held, beside the event that splits the rankings
-        events = [j for j in events if keys[j] not in _WEAK_EVENTS]
+        events = [j for j in events if keys[j] not in WEAK_EVENT_TITLES]
     roles = find_roles(header, PREFERENCE_ROLES)
     if not events or {"winner", "loser", "left", "right"} & roles.keys():
         return None

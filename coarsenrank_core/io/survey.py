@@ -14,6 +14,7 @@ import pandas as pd
 from .assembly import parse_numbers
 from .columns import (
     INTEGER,
+    MTURK_PREFIX,
     ORDINALS,
     PREFERENCE_ROLES,
     RANK_LABEL,
@@ -695,7 +696,6 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
 #: ``Answer.<name>``; every other column is MTurk's own (``Title``, ``Reward``,
 #: ``RequesterAnnotation``, ``LifetimeApprovalRate`` ...), never an item.
 _MTURK_KEYS = frozenset({"hitid", "assignmentid", "workerid"})
-_MTURK_TASK = re.compile(r"\s*(?:input|answer)\.", re.IGNORECASE)
 
 
 def _skip_mturk_fields(names: Sequence[str], skipped: dict[int, str],
@@ -703,12 +703,12 @@ def _skip_mturk_fields(names: Sequence[str], skipped: dict[int, str],
     """In an MTurk batch results file, mark every column but the task's and the worker's
     as MTurk's own."""
     if not _MTURK_KEYS <= {normalise(n) for n in names} or not any(
-            _MTURK_TASK.match(n) for n in names):
+            MTURK_PREFIX.match(n) for n in names):
         return
     for j, name in enumerate(names):
         if normalise(name) == "workerid":
             rankers[j] = 0
-        elif not _MTURK_TASK.match(name) and j not in skipped:
+        elif not MTURK_PREFIX.match(name) and j not in skipped:
             rankers.pop(j, None)
             skipped[j] = "MTurk's own field"
 
