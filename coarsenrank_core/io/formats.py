@@ -1424,7 +1424,7 @@ _TOTALS = frozenset({"total", "overall", "sum", "totalscore", "overallscore", "s
 def _mostly_orders(prepared: Prepared, columns: list[int]) -> bool:
     """Whether half the rows or more give the columns the places 1 to their count once each
     (a ranking of them), blanks aside."""
-    from .survey import rank_values
+    from .survey import places_once, rank_values
 
     cells = prepared.table.cells[prepared.start:, columns]
     ranks = rank_values(cells)
@@ -1432,11 +1432,7 @@ def _mostly_orders(prepared: Prepared, columns: list[int]) -> bool:
     if given.any() and (ranks[given] <= len(columns)).all() and not (cells == "0").any() \
             and (np.where(given, ranks, np.inf).min(axis=1) == 1).mean() >= 0.75:
         return True  # places 1 to the count of columns, a 1st in most rows: ranks with ties
-    ranks = np.where(given, ranks, np.inf)
-    ordered = np.sort(ranks, axis=1)
-    counts = np.isfinite(ordered).sum(axis=1)
-    places = np.arange(1, len(columns) + 1, dtype=float)
-    orders = ((ordered == places) | ~np.isfinite(ordered)).all(axis=1) & (counts >= 2)
+    orders = places_once(ranks) & (given.sum(axis=1) >= 2)
     return bool(orders.size and orders.mean() >= 0.5)
 
 
@@ -1498,15 +1494,13 @@ _RESPONDENT_WORDS = frozenset({"respondent", "respondents", "voter", "voters", "
 def _columns_rank_the_rows(prepared: Prepared, columns: list[int]) -> bool:
     """Whether every column holds the ranks 1 to the number of rows once each while the
     rows do not rank the columns so: each column is one judge's ranking of the rows."""
-    from .survey import rank_values
+    from .survey import places_once, rank_values
 
     ranks = rank_values(prepared.table.cells[prepared.start:, columns])
-    n = ranks.shape[0]
-    if n < 3 or not np.isfinite(ranks).all():
+    if ranks.shape[0] < 3 or not (np.isfinite(ranks) & (ranks > 0)).all():
         return False
-    down = (np.sort(ranks, axis=0) == np.arange(1, n + 1)[:, None]).all()
-    across = (np.sort(ranks, axis=1) == np.arange(1, ranks.shape[1] + 1)).all()
-    return bool(down and not across)  # a square ranked both ways round is read as it stands
+    # a square ranked both ways round is read as it stands
+    return bool(places_once(ranks.T).all() and not places_once(ranks).all())
 
 
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:

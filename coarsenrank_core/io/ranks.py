@@ -24,6 +24,7 @@ from .survey import (
     is_plain_number,
     looks_like_rank,
     one_is_worst_by_labels,
+    places_once,
     rank_values,
     score_values,
     tied_rank_values,
@@ -429,10 +430,7 @@ def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray
             or any(w & _ORDER_WORDS for w in words):
         return
     rows = np.flatnonzero((ranks > 0).any(axis=1))
-    given = np.sort(np.where(ranks > 0, ranks, np.inf), axis=1)
-    places = np.arange(1, ranks.shape[1] + 1, dtype=float)
-    orders = ((given == places) | ~np.isfinite(given)).all(axis=1)
-    if rows.size < 2 or orders[rows].mean() >= 0.5:
+    if rows.size < 2 or places_once(ranks)[rows].mean() >= 0.5:
         return  # each row gives the places 1, 2, 3 ... once: ranks, whatever the question
     said = sorted(set.intersection(*words) & _RATING_WORDS) or sorted(words[0] & _RATING_WORDS)
     raise PreferenceFormatError(

@@ -37,7 +37,8 @@ from .content import (
 from .notation import name_without_rank
 from .tables import Table
 
-__all__ = ["Prepared", "prepare", "rank_values", "tied_rank_values", "score_values",
+__all__ = ["Prepared", "prepare", "rank_values", "places_once", "tied_rank_values",
+           "score_values",
            "is_plain_number", "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows", "without_summary_rows", "questions_note",
            "one_is_worst_by_words"]
@@ -221,6 +222,14 @@ def rank_values(cells: np.ndarray) -> np.ndarray:
     parsed = np.array([_rank_value(str(u)) for u in unique] or [np.nan], dtype=float)
     out: np.ndarray = parsed[codes].reshape(cells.shape)
     return out
+
+
+def places_once(ranks: np.ndarray) -> np.ndarray:
+    """Per row of :func:`rank_values`, whether its places above 0 are 1, 2, 3 ... once each
+    (a ranking of the columns; blank or unranked cells aside)."""
+    given = np.sort(np.where(ranks > 0, ranks, np.inf), axis=1)
+    places = np.arange(1, ranks.shape[1] + 1, dtype=float)
+    return np.asarray(((given == places) | ~np.isfinite(given)).all(axis=1), dtype=bool)
 
 
 #: A number as a spreadsheet writes it: ``8``, ``8.5`` or ``8,5`` (a decimal comma), ``-3``.
