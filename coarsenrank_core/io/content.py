@@ -305,9 +305,19 @@ _PODIUM_PLACES = {"gold": ("", 1), "silver": ("", 2), "bronze": ("", 3),
                   "finalist": ("", 2)}
 
 
+def _podium_place(label: str) -> tuple[str, int] | None:
+    """The (stem, rank) of a podium's title (``Runner-up`` -> ``("", 2)``), or None."""
+    return _PODIUM_PLACES.get(re.sub(r"[\s_.-]+", "", label.lower()))
+
+
 def podium_title(label: str) -> bool:
     """Whether ``label`` titles a podium's place (``Gold``, ``Runner-up``)."""
-    return re.sub(r"[\s_.-]+", "", label.lower()) in _PODIUM_PLACES
+    return _podium_place(label) is not None
+
+
+def month_title(label: str) -> bool:
+    """Whether ``label`` names a month (``Jan``, ``March 2024``)."""
+    return bool(re.fullmatch(rf"{_MONTH}(?:\s*\d{{2,4}})?", label.strip(), re.IGNORECASE))
 
 
 def rank_title(label: str) -> tuple[str, int] | None:
@@ -319,7 +329,7 @@ def rank_title(label: str) -> tuple[str, int] | None:
     ``DEM Mayor Choice 1 of 5 Citywide (026916)`` (a contest's code in brackets is no
     part of the stem).
     """
-    podium = _PODIUM_PLACES.get(re.sub(r"[\s_.-]+", "", label.lower()))
+    podium = _podium_place(label)
     if podium is not None:  # a podium's titles, one stem: 'Gold, Silver, Bronze'
         return podium
     named = list(_NAMED_RANK.finditer(label))

@@ -950,7 +950,7 @@ def _refuse_form_order(prefs: Preferences) -> None:
     rank_of[order] = np.arange(order.size)
     ranked = rank_of[items]
     same_row = np.ones(items.size, dtype=bool)
-    same_row[np.cumsum(lengths)[:-1]] = False  # the first entry of every later ranking
+    same_row[starts[1:]] = False  # the first entry of every later ranking
     if not (np.diff(ranked)[same_row[1:]] > 0).all():
         return
     # rankings that agree stop early (a top two); ticked boxes skip options in between
@@ -1565,14 +1565,13 @@ def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
         slots = [_slot(t, kind) for t in labels]
         if not all(slots):
             continue
-        titles = {_slot(prepared.label(j), other): prepared.label(j)
-                  for j in range(prepared.table.width)}
-        pairs = [titles.get(key) for key in slots]
-        if not all(pairs):
+        partner = {_slot(prepared.label(j), other): j for j in range(prepared.table.width)}
+        pairs = [partner[key] for key in slots if key in partner]
+        if len(pairs) < len(slots):
             continue
-        ranks, names = (labels, pairs) if kind == "rank" else (pairs, labels)
-        at = [next(j for j in range(prepared.table.width) if prepared.label(j) == t)
-              for t in ranks]
+        at = columns if kind == "rank" else pairs
+        ranks = [prepared.label(j) for j in at]
+        names = [prepared.label(j) for j in (pairs if kind == "rank" else columns)]
         given = rank_values(prepared.table.cells[prepared.start:, at])
         if np.isfinite(given).mean() < 0.9:
             continue  # 'rank1' naming the first item beside 'model1' shown: places
@@ -1597,24 +1596,22 @@ _THINGS = frozenset({
     "songs", "film", "films", "movie", "movies", "book", "books", "coffee", "cheese", "tea"})
 
 
-def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: int,
-                                said: set[str]) -> None:
+def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: int) -> None:
     """Refuse item columns of numbers beside rows titled as things scored (``Wine``,
     ``Dish``): each column is one judge's scores of the rows, which read row by row (even
     with 1 the worst) would rank the judges."""
     from .assembly import parse_numbers
-    from .content import _MONTH
+    from .content import month_title
 
     if normalise(prepared.label(first)) not in _THINGS:  # 'Wine', not 'Wine lover'
         return
     labels = [prepared.label(j) for j in columns]
-    if any(re.fullmatch(rf"{_MONTH}(?:\s*\d{{2,4}})?|\d+|q[1-4]", t.strip(),
-                        re.IGNORECASE) for t in labels):
+    if any(month_title(t) or re.fullmatch(r"\d+|q[1-4]", t.strip(), re.IGNORECASE)
+           for t in labels):
         return  # columns of months or years: a product's figures over time, no judges
     numbers = parse_numbers(prepared.table.cells[prepared.start:, columns])
     if not np.isfinite(numbers).all():
         return
-    labels = [prepared.label(j) for j in columns]
     raise PreferenceFormatError(
         f"The rows are what was scored ('{prepared.label(first)}'), and each item column "
         f"({quote_list(labels, 3)}) holds numbers down them: each column is probably one "
@@ -1650,7 +1647,7 @@ def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None
         cells = sorted((str(c).strip() for c in prepared.table.column(j, prepared.start)),
                        key=lambda c: (len(c), c))
         if cells != places:
-            _refuse_scores_down_columns(prepared, columns, first, said)
+            _refuse_scores_down_columns(prepared, columns, first)
             return
     rows_rank_too = n_rows == len(columns) and all(
         sorted((str(prepared.table.cells[i, j]).strip() for j in columns),
