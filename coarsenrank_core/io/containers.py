@@ -838,8 +838,9 @@ def json_table(text: str) -> Table:
         records, numbered = _label_studio_answers(records), None
     keys = list(dict.fromkeys(k for r in records for k in r))
     frame = pd.DataFrame.from_records(records, columns=keys)
+    lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     nested = {title: texts for key in keys
-              for title, texts in _nested_rankings(str(key), frame[key]).items()
+              for title, texts in _nested_rankings(str(key), frame[key], lines[1:]).items()
               if title not in keys}
     cells = np.empty((len(frame) + 1, len(keys) + len(nested)), dtype=object)
     cells[0] = [str(k) for k in keys] + list(nested)
@@ -848,7 +849,6 @@ def json_table(text: str) -> Table:
     for j, texts in enumerate(nested.values(), len(keys)):
         cells[1:, j] = texts
     keys += list(nested)
-    lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
 
 
@@ -934,12 +934,19 @@ def _number_objects(title: str) -> str | None:
     return "shown" if _SHOWN_FIELDS.search(title) else None
 
 
-def _nested_rankings(title: str, column: pd.Series) -> dict[str, np.ndarray]:
+def _nested_rankings(title: str, column: pd.Series, lines: list[int]
+                     ) -> dict[str, np.ndarray]:
     """The rankings in a JSON column whose cells are lists of objects, each object naming
     its item and giving it a score or a rank (UltraFeedback's ``completions``: ``model`` and
     ``overall_score``): one column of ranking texts per such number, titled
     ``title.field``. Empty where the objects name no item by one field, or give no number
-    under a rank or score title."""
+    under a rank or score title.
+
+    Raises
+    ------
+    PreferenceFormatError
+        Where such a number is infinite: the record's line and the field are named.
+    """
     lists = [v for v in column if isinstance(v, list) and v]
     if not lists or not all(isinstance(o, dict) for v in lists for o in v):
         return {}
@@ -957,10 +964,24 @@ def _nested_rankings(title: str, column: pd.Series) -> dict[str, np.ndarray]:
                 o[field] is None or isinstance(o[field], (int, float))
                 and not isinstance(o[field], bool) for v in lists for o in v):
             continue
+        for v, line in zip(column, lines):
+            bad = next((o for o in v if isinstance(o[field], float)
+                        and math.isinf(o[field])), None) if isinstance(v, list) else None
+            if bad is not None:
+                raise PreferenceFormatError(
+                    f"{bad[name].strip()!r} has the {numbers} {bad[field]!r}, which places "
+                    "it nowhere.", row=line, column=f"{title}.{field}",
+                    fix=f"Give every item a finite {numbers}, or null to leave it unranked.")
         found[f"{title}.{field}"] = np.asarray(
             [_json_ranking({o[name].strip(): o[field] for o in v}, numbers) or ""
              if isinstance(v, list) and v else "" for v in column], dtype=object)
     return found
+
+
+def _unranked(number: object) -> bool:
+    """A JSON rank or score that places no item: ``null``, or ``NaN`` (pandas and NumPy
+    write a missing number so)."""
+    return number is None or isinstance(number, float) and math.isnan(number)
 
 
 def _column_text(column: pd.Series, numbers: str | None = "rank") -> np.ndarray:
@@ -1014,8 +1035,8 @@ def _json_ranking(value: object, numbers: str | None = "rank") -> str | None:
         # Label Studio's JSON-MIN export keeps a Ranker's order under its List's name
         return _json_ranking(next(iter(value.values())), numbers)
     # an item whose rank or score is null was not ranked: it is left out, as a blank cell
-    given = {k: r for k, r in value.items() if r is not None} if isinstance(value, dict) \
-        else {}
+    given = {k: r for k, r in value.items() if not _unranked(r)} \
+        if isinstance(value, dict) else {}
     if numbers is not None and given and all(
             isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r)
             for r in given.values()):
