@@ -173,3 +173,17 @@ def test_a_second_file_of_another_layout_is_named_and_a_bad_scheduler_is_said_pl
                        "localhost") as info:
         dask_pairwise([tmp_path / "one.csv"], scheduler="localhost")
     assert "tcp://host:8786" in info.value.fix and "Unexpected" not in str(info.value)
+
+
+def test_anonymous_raters_are_each_their_own_across_partitions_as_locally(tmp_path, scheduler):
+    lines = ["judge,winner,loser"]
+    lines += [f"{'Anonymous' if k % 4 == 0 else f'r{k % 5}'},m{k % 7},m{(k + 3) % 7}"
+              for k in range(3000)]
+    path = tmp_path / "anonymous.csv"
+    path.write_text("\n".join(lines) + "\n")
+    local = stream_pairwise(path)
+    on_dask = dask_pairwise(path, scheduler, block_bytes=4_000)
+    assert on_dask.preferences == local.preferences
+    assert on_dask.preferences.ranker_names == local.preferences.ranker_names
+    assert on_dask.preferences.notes == local.preferences.notes
+    assert len(local.preferences.ranker_names) == 5 + 750

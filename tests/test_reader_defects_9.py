@@ -53,3 +53,56 @@ def test_json_lines_name_the_line_of_an_infinite_nested_score():
     lines.insert(2, "")
     lines[3] = lines[3].replace('"score": 2', '"score": Infinity')
     assert refused("\n".join(lines).encode()).row == 4
+
+
+# ------------------------------------------------------------ 'Anonymous' read in chunks
+def by_named_ranker(prefs) -> tuple[dict, int]:
+    """(winner, loser, tied, ranker or None for anyone anonymous) -> weight, and how many
+    anonymous rankers there are."""
+    names = prefs.ranker_names or ()
+    anonymous = {k for k, n in enumerate(names) if n.startswith("(")}
+    out: dict = {}
+    for (w, lose), g, weight, r in zip(prefs.items.reshape(-1, 2), prefs.groups[1::2],
+                                       prefs.weights, prefs.rankers):
+        key = (prefs.item_names[w], prefs.item_names[lose], int(g) == 0,
+               None if r in anonymous else names[r])
+        out[key] = out.get(key, 0.0) + float(weight)
+    return out, len(anonymous)
+
+
+def judged(tmp_path, judge, count: bool = False):
+    lines = ["model_a,model_b,winner,judge" + (",n" * count)]
+    lines += [f"m{k % 5},m{(k + 2) % 5},{('model_a', 'model_b', 'tie')[k % 3]},{judge(k)}"
+              + (f",{1 + k % 2}" * count) for k in range(300)]
+    path = tmp_path / "judged.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_anonymous_judges_read_in_chunks_are_each_their_own_as_in_one_piece(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = judged(tmp_path, lambda k: " Anonymous" if k % 3 == 1 else f"user{k % 4}")
+    whole = read_file(path.read_bytes()).preferences
+    chunked = stream_pairwise(path, chunk_bytes=2_000).preferences
+    assert by_named_ranker(chunked) == by_named_ranker(whole)
+    assert by_named_ranker(chunked)[1] == 100
+    assert "100 comparisons name no one in 'judge' ('Anonymous')" in " ".join(chunked.notes)
+
+
+def test_a_file_whose_every_judge_is_anonymous_is_read_without_rankers_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = judged(tmp_path, lambda k: ("anonymous", "Anon", "N/A")[k % 3])
+    chunked = stream_pairwise(path, chunk_bytes=2_000)
+    assert chunked.preferences.rankers is None and chunked.report.ranker_column is None
+    assert read_file(path.read_bytes()).preferences.rankers is None
+
+
+def test_counted_anonymous_comparisons_keep_their_weights_in_chunks(tmp_path):
+    from coarsenrank_core.io import stream_pairwise
+
+    path = judged(tmp_path, lambda k: "anonymous" if k % 2 else f"user{k % 4}", count=True)
+    chunked, anonymous = by_named_ranker(stream_pairwise(path, chunk_bytes=2_000).preferences)
+    whole, _ = by_named_ranker(read_file(path.read_bytes()).preferences)
+    assert chunked == whole and anonymous > 1

@@ -145,7 +145,8 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "self_pairs": reader.self_pairs, "byes": reader.byes,
             "item_spellings": list(reader.items.raw),
             "ranker_spellings": list(reader.rankers.raw),
-            "unfinished": reader.unfinished, "file": str(piece[1])}
+            "unfinished": reader.unfinished, "anonymous_shown": reader.anonymous_shown,
+            "file": str(piece[1])}
 
 
 def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]) -> ReadResult:
@@ -179,6 +180,7 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         reader.byes += part.get("byes", 0)
         reader.self_pairs += part["self_pairs"]
         reader.unfinished += part.get("unfinished", 0)
+        reader.anonymous_shown = reader.anonymous_shown or part.get("anonymous_shown")
         if not len(part["key"]):
             continue
         key, side = part["key"], part["side"]

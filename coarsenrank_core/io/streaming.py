@@ -18,6 +18,7 @@ from ..preferences import MAX_ID, MAX_WEIGHT, MIN_WEIGHT, Preferences
 from ._text import CONTROL_CHARACTER, SourceLike
 from .arrow import ARROW_EXTENSIONS
 from .assembly import (
+    ANONYMOUS_NAMES,
     check_items,
     guard,
     name_key,
@@ -119,6 +120,8 @@ def _allocating_from(pool: Any) -> Iterator[None]:
                 _POOL_STATE["previous"] = None
 
 
+#: The one name every 'Anonymous' ranker is counted under until the file is finished.
+_ANONYMOUS = "\x00anonymous"
 
 
 @dataclass
@@ -363,6 +366,7 @@ class _Reader:
         self.ranked_rows = 0
         self.unfinished = 0
         self.byes = 0
+        self.anonymous_shown: str | None = None  # how the file first wrote 'no one'
 
     def _refuse_header_again(self, batch: Any, values: list[str], codes: np.ndarray, n: int,
                              line: np.ndarray) -> None:
@@ -558,6 +562,12 @@ class _Reader:
                     row=int(line[position]),
                     column=header[coding.ranker] or str(coding.ranker + 1),
                     fix="Fill in who gave this comparison, or delete the ranker column.")
+            placeholders = [v for v in values if v.strip().lower() in ANONYMOUS_NAMES]
+            if placeholders:
+                # 'Anonymous' names no one person: one ranker per row, made when the file
+                # is finished (every row a ranker of its own would defeat the counting)
+                self.anonymous_shown = self.anonymous_shown or placeholders[0].strip()
+                values = [_ANONYMOUS if v in placeholders else v for v in values]
             seen = None  # the dictionary is in order of first appearance already
             if keep_rows is not None:
                 # only the rankers of rows that count, as the table reader names them
@@ -623,6 +633,36 @@ class _Reader:
                                          "weight": counts[present[keep]].astype(float)}))
         return True
 
+    def _anonymous_rankers(self, key: np.ndarray, side: np.ndarray, weight: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], str]:
+        """The counts with each comparison of no one in particular ('Anonymous') given a
+        ranker of its own, as the table reader gives each such row one; no rankers at all
+        where no row names anyone. A counted file's anonymous comparisons are one ranker for
+        each distinct comparison, as the count column does not say how many rows it sums.
+        """
+        coding = self.coding
+        assert coding is not None
+        anonymous = self.rankers.raw[_ANONYMOUS]
+        named = [n for k, n in enumerate(self.rankers.names) if k != anonymous]
+        title = coding.header[coding.ranker] if coding.ranker is not None else ""
+        if not named:
+            return key, side, weight, (), (
+                f"Every comparison names no one in '{title}' ('{self.anonymous_shown}'): the "
+                "file is read without rankers")
+        ranker, tie = side >> 1, side & 1
+        is_anonymous = ranker == anonymous
+        rows = np.where(is_anonymous, np.rint(weight).astype(np.int64)
+                        if coding.count is None else 1, 1)
+        key, tie, weight, ranker, is_anonymous = (
+            np.repeat(a, rows) for a in (key, tie, weight / rows, ranker, is_anonymous))
+        ranker -= ranker > anonymous
+        n_anonymous = int(np.count_nonzero(is_anonymous))
+        ranker[is_anonymous] = len(named) + np.arange(n_anonymous)
+        names = (*named, *(f"(anonymous {k})" for k in range(1, n_anonymous + 1)))
+        return key, ranker * 2 + tie, weight, names, (
+            f"{plural(n_anonymous, 'comparison')} name no one in '{title}' "
+            f"('{self.anonymous_shown}'): each is taken as a ranker of its own")
+
     def result(self, names: list[str]) -> ReadResult:
         coding = self.coding
         assert coding is not None
@@ -636,13 +676,17 @@ class _Reader:
         key = counts.column("key").to_numpy()[order]
         side = counts.column("side").to_numpy()[order]
         weight = counts.column("weight").to_numpy()[order]
+        notes = []
+        ranker_names = self.rankers.names
+        if _ANONYMOUS in self.rankers.raw:
+            key, side, weight, ranker_names, note = self._anonymous_rankers(key, side, weight)
+            notes.append(note)
         pieces = np.ceil(weight / MAX_WEIGHT).astype(np.int64)
         if pieces.max() > 1:
             # rows that each fit the weight range can sum above it: the likelihood only adds
             # weights, so such a total is kept as equal rows that fit, as the rows were
             key, side = np.repeat(key, pieces), np.repeat(side, pieces)
             weight = np.repeat(weight / pieces, pieces)
-        notes = []
         if self.unfinished:
             notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
         if self.byes:
@@ -658,10 +702,10 @@ class _Reader:
             [key >> 32, key & 0xFFFFFFFF], tuple(self.items.names))
         if left_out:
             notes.append(left_out)
-        has_rankers = coding.ranker is not None
+        has_rankers = coding.ranker is not None and bool(ranker_names)
         title = coding.header[coding.ranker] if coding.ranker is not None else ""
         if has_rankers and normalise(title) in ROW_ID_TITLES and \
-                len(self.rankers.names) == self.ranked_rows:
+                len(ranker_names) == self.ranked_rows:
             # an 'id' that differs on every row names the game, not who judged it
             has_rankers = False
             notes.append(f"Ignored the column '{title}': a different value on every row, a "
@@ -670,7 +714,7 @@ class _Reader:
             winner, loser, n_items=len(item_names), tied=(side & 1) == 1,
             weights=weight, rankers=(side >> 1) if has_rankers else None,
             item_names=item_names,
-            ranker_names=self.rankers.names if has_rankers else None, notes=tuple(notes))
+            ranker_names=ranker_names if has_rankers else None, notes=tuple(notes))
         header = coding.header
         labels = tuple(c or str(j + 1) for j, c in enumerate(header))
         items = tuple(labels[j] for j in coding.item_columns)
