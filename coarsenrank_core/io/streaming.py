@@ -679,8 +679,9 @@ class _Reader:
         notes = []
         ranker_names = self.rankers.names
         if _ANONYMOUS in self.rankers.raw:
-            key, side, weight, ranker_names, note = self._anonymous_rankers(key, side, weight)
-            notes.append(note)
+            key, side, weight, ranker_names, anonymous = self._anonymous_rankers(
+                key, side, weight)
+            notes.append(anonymous)
         pieces = np.ceil(weight / MAX_WEIGHT).astype(np.int64)
         if pieces.max() > 1:
             # rows that each fit the weight range can sum above it: the likelihood only adds
