@@ -106,3 +106,24 @@ def test_counted_anonymous_comparisons_keep_their_weights_in_chunks(tmp_path):
     chunked, anonymous = by_named_ranker(stream_pairwise(path, chunk_bytes=2_000).preferences)
     whole, _ = by_named_ranker(read_file(path.read_bytes()).preferences)
     assert chunked == whole and anonymous > 1
+
+
+# ------------------------------------------------------------ Dask partitions
+def test_dask_partitions_start_at_records_when_the_first_quote_comes_late(tmp_path):
+    from coarsenrank_core.io.streaming import record_starts
+
+    lines = ["model_a,model_b,winner,prompt"]
+    lines += [f"m{k % 4},m{(k + 1) % 4},model_a,plain prompt {k}" for k in range(600)]
+    lines += [f'm{k % 4},m{(k + 1) % 4},model_b,"a prompt {k}\nover two lines, quoted"'
+              for k in range(300)]
+    path = tmp_path / "late.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    data = path.read_bytes()
+    starts = record_starts(path, range(100, len(data), 997), block_bytes=1000)
+    assert len(starts) == len(range(100, len(data), 997))
+    for bound, start in zip(range(100, len(data), 997), starts):
+        assert start >= bound
+        assert data[start - 1:start] == b"\n" and data[:start].count(b'"') % 2 == 0
+        earlier = [p + 1 for p in range(bound - 1, start) if data[p:p + 1] == b"\n"
+                   and data[:p].count(b'"') % 2 == 0]
+        assert earlier == [start]  # the first record that starts at or after the bound
