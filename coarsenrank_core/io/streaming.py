@@ -886,8 +886,9 @@ def record_starts(path: Path, bounds: Sequence[int], block_bytes: int = 16 << 20
             if not block:
                 break
             if not quotes and b'"' not in block:
-                while pending and (k := block.find(b"\n", max(pending[0] - offset - 1, 0))) >= 0:
-                    moved.append(offset + k + 1)
+                while pending and (
+                        found := block.find(b"\n", max(pending[0] - offset - 1, 0))) >= 0:
+                    moved.append(offset + found + 1)
                     pending.pop(0)
                 last_outside = offset + block.rfind(b"\n") + 1 if b"\n" in block \
                     else last_outside
