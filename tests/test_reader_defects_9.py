@@ -127,3 +127,54 @@ def test_dask_partitions_start_at_records_when_the_first_quote_comes_late(tmp_pa
         earlier = [p + 1 for p in range(bound - 1, start) if data[p:p + 1] == b"\n"
                    and data[:p].count(b'"') % 2 == 0]
         assert earlier == [start]  # the first record that starts at or after the bound
+
+
+# ------------------------------------------------------------ Nectar: ranked answers
+NECTAR_ORDERS = [["gpt-4", "llama", "alpaca", "vicuna"], ["vicuna", "gpt-4", "alpaca", "llama"],
+                 ["alpaca", "llama", "vicuna", "gpt-4"], ["gpt-4", "vicuna", "llama", "alpaca"],
+                 ["llama", "gpt-4", "vicuna", "alpaca"], ["gpt-4", "alpaca", "vicuna", "llama"]]
+
+
+def nectar_records() -> list[dict]:
+    records = []
+    for k, order in enumerate(NECTAR_ORDERS):
+        answers = [{"answer": f"{model} answers prompt {k}", "model": model,
+                    "rank": float(order.index(model) + 1)} for model in sorted(order)]
+        records.append({"prompt": f"Human: prompt {k}\n\nAssistant:", "answers": answers,
+                        "turns": 1, "num_responses": len(order),
+                        "source": ["lmsys-chat-1m"], "good_natured": True})
+    return records
+
+
+def test_nectar_answers_are_read_by_their_ranks_beside_counts_and_flags():
+    data = "\n".join(json.dumps(r) for r in nectar_records()).encode()
+    assert orders(data) == NECTAR_ORDERS
+    assert read_file(data).report.item_columns == ("answers.rank",)
+
+
+def test_nectar_as_parquet_is_read_as_its_json():
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    import io
+
+    buffer = io.BytesIO()
+    pd.DataFrame(nectar_records()).to_parquet(buffer)
+    assert orders(buffer.getvalue()) == NECTAR_ORDERS
+
+
+def test_parquet_conversations_read_as_json_data_not_as_rankings_of_objects():
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    import io
+
+    frame = pd.DataFrame({"prompt": [f"p{k}" for k in range(4)],
+                          "chosen": [[{"content": f"p{k}", "role": "user"},
+                                      {"content": f"good {k}", "role": "assistant"}]
+                                     for k in range(4)],
+                          "rejected": [[{"content": f"p{k}", "role": "user"},
+                                        {"content": f"bad {k}", "role": "assistant"}]
+                                       for k in range(4)]})
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer)
+    error = refused(buffer.getvalue())
+    assert "one-off answers" in error.reason and '[{"content": "p0"' in error.reason

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..errors import PreferenceFormatError
 from .tables import Table, scalar_text
@@ -67,6 +69,10 @@ def _text(value: object) -> str:
         return scalar
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").strip()
+    if isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
+        return json.dumps(value, ensure_ascii=False, default=str)  # records, as in JSON
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (list, tuple)):  # a list best first; a list inside it, a tie
         return " > ".join(" = ".join(_text(m) for m in v) if isinstance(v, (list, tuple))
                           else _text(v) for v in value)
@@ -93,6 +99,25 @@ def _column_cells(column: Any) -> tuple[np.ndarray, np.ndarray]:
     return texts[codes], filled[codes]
 
 
+def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str, np.ndarray]:
+    """The rankings held in list-of-struct columns (Nectar's ``answers``: each struct names
+    its item and gives it a rank or a score), one text column each, as the JSON reader
+    builds them (:func:`~coarsenrank_core.io.containers.nested_rankings`)."""
+    pa = _pyarrow()
+    from .containers import nested_rankings
+
+    found: dict[str, np.ndarray] = {}
+    for name, column in zip(names, table.columns):
+        kind = column.type
+        if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)) \
+                or not pa.types.is_struct(kind.value_type):
+            continue
+        values = pd.Series(column.to_pylist(), dtype=object)
+        found.update({title: texts for title, texts in nested_rankings(
+            name, values, lines.tolist()).items() if title not in names})
+    return found
+
+
 def arrow_table(data: bytes) -> Table:
     """A Parquet/Arrow/Feather file as a table: its column names, then one record a row.
 
@@ -104,14 +129,18 @@ def arrow_table(data: bytes) -> Table:
     if not names:
         raise PreferenceFormatError("The Parquet/Arrow file has no columns.",
                                     fix="Write the comparisons or rankings as columns.")
-    cells = np.empty((table.num_rows + 1, len(names)), dtype=object)
-    cells[0] = names
+    lines = np.arange(table.num_rows + 1, dtype=np.int64)
+    lines[0] = 1
+    nested = _nested_columns(table, names, lines[1:])
+    cells = np.empty((table.num_rows + 1, len(names) + len(nested)), dtype=object)
+    cells[0] = names + list(nested)
     filled = np.zeros(table.num_rows + 1, dtype=bool)
     filled[0] = True
     for j in range(len(names)):
         cells[1:, j], column_filled = _column_cells(table.column(j))
         filled[1:] |= column_filled
-    lines = np.arange(table.num_rows + 1, dtype=np.int64)
-    lines[0] = 1
+    for j, texts in enumerate(nested.values(), len(names)):
+        cells[1:, j] = texts
+    names += list(nested)
     # a record of blank cells is skipped, as a blank line of a CSV file or row of a sheet
     return Table(cells[filled], lines[filled], ",", (len(names),))

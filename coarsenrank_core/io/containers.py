@@ -840,7 +840,7 @@ def json_table(text: str) -> Table:
     frame = pd.DataFrame.from_records(records, columns=keys)
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     nested = {title: texts for key in keys
-              for title, texts in _nested_rankings(str(key), frame[key], lines[1:]).items()
+              for title, texts in nested_rankings(str(key), frame[key], lines[1:]).items()
               if title not in keys}
     cells = np.empty((len(frame) + 1, len(keys) + len(nested)), dtype=object)
     cells[0] = [str(k) for k in keys] + list(nested)
@@ -934,7 +934,7 @@ def _number_objects(title: str) -> str | None:
     return "shown" if _SHOWN_FIELDS.search(title) else None
 
 
-def _nested_rankings(title: str, column: pd.Series, lines: list[int]
+def nested_rankings(title: str, column: pd.Series, lines: list[int]
                      ) -> dict[str, np.ndarray]:
     """The rankings in a JSON column whose cells are lists of objects, each object naming
     its item and giving it a score or a rank (UltraFeedback's ``completions``: ``model`` and

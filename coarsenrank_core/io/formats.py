@@ -51,6 +51,7 @@ from .survey import (
     platform_fix,
     prepare,
     questions_note,
+    ranked_in_objects,
     without_summary_rows,
     without_title_rows,
 )
@@ -306,6 +307,7 @@ def _one_ranking_column(source: Source) -> bool:
                                                            dtype=object)) == found[1]
                     for j in filled)
     if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers
+            or ranked_in_objects(prepared, found[0])
             or (alone and (asks_for_ranking(prepared.label(found[0])) or _same_items_each_row(
                 _filled_cells(prepared, found[0]), found[1])))):
         return False

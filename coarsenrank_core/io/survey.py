@@ -854,7 +854,8 @@ def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: d
     blank = np.flatnonzero(uniques == "")
     ranked = {j for block in rank_title_blocks([prepared.label(j) for j in range(table.width)])
               for j in block}
-    ranked |= {j for j in range(table.width) if RANK_LABEL.fullmatch(prepared.label(j))}
+    ranked |= {j for j in range(table.width) if RANK_LABEL.fullmatch(prepared.label(j))
+               or ranked_in_objects(prepared, j)}
     filled = np.isin(sample, blank, invert=True)
     free = [j for j in range(table.width) if j not in skipped and j != count]
     for j in free:  # metadata and e-mails by their cells
@@ -891,6 +892,18 @@ def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: d
                 skipped[j] = "a different number on every row (record numbers), not items"
             else:
                 rankers[j] = 4
+
+
+def ranked_in_objects(prepared: Prepared, column: int) -> bool:
+    """Whether ``column`` is a ranking the reader built from a field of JSON objects that
+    each name their item and give it a rank or a score (Nectar's ``answers.rank``, titled
+    by the field of objects beside it): the records' own ranking, whatever else they hold."""
+    parent, dot, _ = prepared.label(column).rpartition(".")
+    if not dot or prepared.header is None or parent not in prepared.header:
+        return False
+    objects = prepared.table.column(prepared.header.index(parent))[prepared.start:]
+    objects = objects[objects != ""]
+    return bool(objects.size) and all(str(c).startswith("[{") for c in objects)
 
 
 def _whole(text: str) -> bool:
