@@ -178,3 +178,59 @@ def test_parquet_conversations_read_as_json_data_not_as_rankings_of_objects():
     frame.to_parquet(buffer)
     error = refused(buffer.getvalue())
     assert "one-off answers" in error.reason and '[{"content": "p0"' in error.reason
+
+
+# ------------------------------------------------------------ a pick by position in a list
+SFF = [("sup2", "ref", 1, "w1"), ("ref", "ppo", 0, "w2"), ("ppo", "sup2", 0, "w1"),
+       ("sup2", "ppo", 1, "w3"), ("ref", "sup2", 0, "w2"), ("ppo", "ref", 1, "w3")]
+
+
+def sff_records(rows=SFF) -> list[dict]:
+    return [{"info": {"id": f"t3_{k}", "post": f"post {k}", "subreddit": "tifu"},
+             "split": "train",
+             "summaries": [{"text": f"summary {k} by {a}", "policy": a, "note": None},
+                           {"text": f"summary {k} by {b}", "policy": b, "note": None}],
+             "choice": choice, "worker": worker, "batch": f"batch{k % 2}", "extra": {}}
+            for k, (a, b, choice, worker) in enumerate(rows)]
+
+
+def chosen_pairs(prefs) -> list[tuple[str, str, str]]:
+    return [(*(prefs.item_names[i] for i in ranking), prefs.ranker_names[r])
+            for ranking, r in zip(prefs.to_lists(), prefs.rankers)]
+
+
+EXPECTED_SFF = [("ref", "sup2", "w1"), ("ref", "ppo", "w2"), ("ppo", "sup2", "w1"),
+                ("ppo", "sup2", "w3"), ("ref", "sup2", "w2"), ("ref", "ppo", "w3")]
+
+
+@pytest.mark.parametrize("lines", [True, False])
+def test_summaries_picked_by_position_are_read_as_the_picked_policy_over_the_other(lines):
+    records = sff_records()
+    data = ("\n".join(map(json.dumps, records)) if lines else json.dumps(records)).encode()
+    result = read_file(data)
+    assert chosen_pairs(result.preferences) == EXPECTED_SFF
+    assert result.report.ranker_column == "worker"
+
+
+def test_summaries_picked_by_position_in_parquet_read_as_in_json():
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    import io
+
+    frame = pd.DataFrame(sff_records()).drop(columns="extra")
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer)
+    assert chosen_pairs(read_file(buffer.getvalue()).preferences) == EXPECTED_SFF
+
+
+def test_a_pick_outside_its_list_is_never_read_as_a_choice():
+    records = sff_records()
+    records[2]["choice"] = 2
+    with pytest.raises(PreferenceFormatError):
+        read_file(json.dumps(records).encode())
+
+
+def test_a_comparison_of_a_policy_with_itself_ranks_nothing():
+    result = read_file(json.dumps(sff_records([*SFF, ("ref", "ref", 1, "w4")])).encode())
+    assert chosen_pairs(result.preferences) == EXPECTED_SFF
+    assert "Skipped 1 row with fewer than 2 items: row 7" in " ".join(result.report.notes)

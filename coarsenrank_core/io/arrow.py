@@ -101,20 +101,27 @@ def _column_cells(column: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str, np.ndarray]:
     """The rankings held in list-of-struct columns (Nectar's ``answers``: each struct names
-    its item and gives it a rank or a score), one text column each, as the JSON reader
-    builds them (:func:`~coarsenrank_core.io.containers.nested_rankings`)."""
+    its item and gives it a rank or a score; or a column picks one struct by its position),
+    one text column each, as the JSON reader builds them
+    (:func:`~coarsenrank_core.io.containers.nested_rankings`,
+    :func:`~coarsenrank_core.io.containers.chosen_rankings`)."""
     pa = _pyarrow()
-    from .containers import nested_rankings
+    from .containers import CHOSEN_INDEX, chosen_rankings, nested_rankings
 
     found: dict[str, np.ndarray] = {}
+    records: dict[str, pd.Series] = {}
     for name, column in zip(names, table.columns):
         kind = column.type
+        if CHOSEN_INDEX.fullmatch(name) and pa.types.is_integer(kind):
+            records[name] = pd.Series(column.to_pylist(), dtype=object)
         if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)) \
                 or not pa.types.is_struct(kind.value_type):
             continue
-        values = pd.Series(column.to_pylist(), dtype=object)
+        records[name] = values = pd.Series(column.to_pylist(), dtype=object)
         found.update({title: texts for title, texts in nested_rankings(
             name, values, lines.tolist()).items() if title not in names})
+    found.update({title: texts for title, texts in chosen_rankings(
+        pd.DataFrame(records)).items() if title not in names and title not in found})
     return found
 
 

@@ -842,6 +842,8 @@ def json_table(text: str) -> Table:
     nested = {title: texts for key in keys
               for title, texts in nested_rankings(str(key), frame[key], lines[1:]).items()
               if title not in keys}
+    nested.update({title: texts for title, texts in chosen_rankings(frame).items()
+                   if title not in keys and title not in nested})
     cells = np.empty((len(frame) + 1, len(keys) + len(nested)), dtype=object)
     cells[0] = [str(k) for k in keys] + list(nested)
     for j, key in enumerate(keys):
@@ -920,7 +922,11 @@ _SHOWN_FIELDS = re.compile(r"(?:^|[^a-z])(?:models|shown|displayed|presented|tag
 #: Titles of the field naming the item in each object of a JSON list (UltraFeedback's
 #: ``completions[].model``).
 _NAME_FIELDS = re.compile(r"(?:model|model_name|name|item|item_name|system|candidate|option|"
-                          r"player|team|entry|choice|title|label)", re.IGNORECASE)
+                          r"player|team|entry|choice|title|label|policy)", re.IGNORECASE)
+#: A record's field giving the position of the chosen object in a list beside it
+#: (summarize-from-feedback's ``choice``: 0 or 1 into its ``summaries``).
+CHOSEN_INDEX = re.compile(r"(?:choice|chosen|preferred|preference|winner|best|selected|"
+                           r"pick(?:ed)?)(?:[_ ]?(?:index|idx|id|no))?", re.IGNORECASE)
 
 
 def _number_objects(title: str) -> str | None:
@@ -932,6 +938,48 @@ def _number_objects(title: str) -> str | None:
     if _SCORE_FIELDS.search(title):
         return "score"
     return "shown" if _SHOWN_FIELDS.search(title) else None
+
+
+def _object_names(column: pd.Series) -> str | None:
+    """The one field by which every object of every list in ``column`` names its item
+    (a non-blank text), or None."""
+    lists = [v for v in column if isinstance(v, list) and v]
+    if not lists or not all(isinstance(o, dict) for v in lists for o in v):
+        return None
+    common = set.intersection(*(set(o) for v in lists for o in v))
+    names = [k for k in common if _NAME_FIELDS.fullmatch(str(k)) and all(
+        isinstance(o[k], str) and o[k].strip() for v in lists for o in v)]
+    return names[0] if len(names) == 1 else None
+
+
+def chosen_rankings(frame: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The choices in records that pick one object of a list by its position
+    (summarize-from-feedback: ``choice`` 1 picks the second of ``summaries``, each naming
+    its ``policy``): a ranking ``chosen > the others`` per record, titled ``list.field``.
+    Only where every record's pick is a whole number within its list; a record whose
+    objects share one name holds that one item (a row the reader skips, and says so)."""
+    found: dict[str, np.ndarray] = {}
+    picks = [k for k in frame.columns if CHOSEN_INDEX.fullmatch(str(k))]
+    for key in frame.columns:
+        name = _object_names(frame[key]) if picks else None
+        if name is None:
+            continue
+        sizes = frame[key].map(lambda v: len(v) if isinstance(v, list) else 0)
+        for pick in picks:
+            chosen = frame[pick]
+            whole = chosen.map(lambda c: isinstance(c, int) and not isinstance(c, bool))
+            if not whole.all() or not ((chosen >= 0) & (chosen < sizes)).all() \
+                    or sizes.max() < 2:
+                continue
+            texts = []
+            for objects, c in zip(frame[key], chosen):
+                first = objects[c][name].strip()
+                rest = [n for n in dict.fromkeys(o[name].strip() for o in objects)
+                        if n != first]
+                texts.append(f"{first} > {' = '.join(rest)}" if rest else first)
+            found[f"{key}.{name}"] = np.asarray(texts, dtype=object)
+            break
+    return found
 
 
 def nested_rankings(title: str, column: pd.Series, lines: list[int]
