@@ -234,3 +234,25 @@ def test_a_comparison_of_a_policy_with_itself_ranks_nothing():
     result = read_file(json.dumps(sff_records([*SFF, ("ref", "ref", 1, "w4")])).encode())
     assert chosen_pairs(result.preferences) == EXPECTED_SFF
     assert "Skipped 1 row with fewer than 2 items: row 7" in " ".join(result.report.notes)
+
+
+# ------------------------------------------------------------ polls of availabilities
+DOODLE_TOP = "Team lunch\nPoll created by Jane Doe\n\n"
+
+
+@pytest.mark.parametrize("grid", [
+    # at most one OK and one (OK) a person: no mark twice in a row
+    ",Mon 5/13/24 11:00 AM,Mon 5/13/24 12:00 PM,Tue 5/14/24 12:30 PM\n"
+    "Alice,OK,,(OK)\nBob,,OK,(OK)\nCarol,(OK),OK,\nDan,OK,(OK),\nCount,2,2,0\n",
+    # a month row, a day row and a time row over the marks
+    ",May 2024,,,\n,Mon 13,Tue 14,Wed 15,Thu 16\n"
+    ",12:00 PM – 1:00 PM,12:00 PM – 1:00 PM,12:00 PM – 1:00 PM,12:00 PM – 1:00 PM\n"
+    "Alice,OK,,(OK),OK\nBob,,OK,OK,OK\nCarol,OK,(OK),,OK\nDan,OK,OK,,(OK)\nCount,3,2,1,3\n",
+    # ticks under dates, no title rows
+    "Name,1 June,2 June,3 June\nAmy,✓,,✓\nBen,✓,✓,\nCal,,✓,\n"])
+def test_a_poll_of_availabilities_is_refused_as_such_with_its_titles_around_it(grid):
+    text = grid if grid.startswith("Name") else DOODLE_TOP + grid
+    error = refused(text.encode())
+    assert "availabilities" in error.reason and "approvals" in error.reason
+    assert "appears twice" not in error.reason
+

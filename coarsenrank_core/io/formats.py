@@ -654,6 +654,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         if format == "auto" and fmt.id in ("ranks", "wide"):
             _refuse_counts_per_place(file.prepared)
             _refuse_tick_grid(file.prepared)
+        if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
+            _refuse_mark_grid(file.table)
         prefs = fmt.read(file)
         if fmt.table:
             _refuse_multiline_items(prefs, file.table)
@@ -1107,6 +1109,42 @@ def _refuse_tick_grid(prepared: Prepared) -> None:
         "(ticks or yes/no answers): this looks like a grid of approvals or availabilities, "
         "which says which options each person accepts but not in what order.",
         row=int(table.lines[0]),
+        fix="Ask for rankings instead: one row per person with the options in order under "
+            "columns '1st', '2nd', ..., or each option's rank (1, 2, 3 ...) under its column.")
+
+
+#: Marks only a poll of availabilities writes (Doodle's ``OK`` and ``(OK)``, ticks and
+#: crosses): a row of them is never a ranking of items, whatever the columns' titles.
+_POLL_MARKS = frozenset({"ok", "(ok)", "(x)", "(yes)", "ifneedbe", "✓", "✔", "☑", "☒", "✗",
+                         "✘"})
+
+
+def _refuse_mark_grid(table: Table) -> None:
+    """Refuse a poll of availabilities read whole (its title rows, date and time rows and
+    a count row around the answers): most answer rows hold, beside a name, only marks of a
+    tick grid, at least one of them a poll's own (``OK``, ``(OK)``, a tick) or one mark
+    twice, which no ranking holds; unless the first row titles columns by places."""
+    if len(table) < 2 or table.width < 3 or any(
+            RANK_LABEL.fullmatch(c) or _PLACE_TITLE.fullmatch(c) for c in table.row(0) if c):
+        return  # columns titled by places hold rankings, whatever their items
+    codes, uniques = table.factorized
+    plain = np.asarray([re.sub(r"\s+", "", str(u).lower()) for u in uniques], dtype=object)
+    mark = np.isin(plain, list(_TICK_MARKS))
+    own = np.isin(plain, list(_POLL_MARKS))
+    answers = codes[:, 1:]
+    filled = plain[answers] != ""
+    marks_only = filled.any(axis=1) & (mark[answers] | ~filled).all(axis=1)
+    repeated = np.asarray([len(set(r[f])) < int(f.sum()) for r, f in zip(answers, filled)])
+    rows = np.flatnonzero(marks_only & (own[answers].any(axis=1) | repeated))
+    if len(rows) < 2 or len(rows) * 2 < int(filled.any(axis=1).sum()) - 2:
+        return
+    shown = list(dict.fromkeys(str(uniques[c]) for c in answers[rows].ravel()
+                               if plain[c] != ""))
+    raise PreferenceFormatError(
+        f"Rows such as this one hold, beside a name, only marks such as "
+        f"{quote_list(shown, 3)}: this looks like a poll of availabilities or approvals (as "
+        "Doodle exports it), which says which options each person accepts but not in what "
+        "order.", row=int(table.lines[rows[0]]),
         fix="Ask for rankings instead: one row per person with the options in order under "
             "columns '1st', '2nd', ..., or each option's rank (1, 2, 3 ...) under its column.")
 
