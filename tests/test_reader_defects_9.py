@@ -256,3 +256,52 @@ def test_a_poll_of_availabilities_is_refused_as_such_with_its_titles_around_it(g
     assert "availabilities" in error.reason and "approvals" in error.reason
     assert "appears twice" not in error.reason
 
+
+
+# ------------------------------------------------------------ KoboToolbox and ODK
+KOBO_META = ("_id", "_uuid", "_submission_time", "_validation_status", "_status",
+             "__version__", "_index")
+KOBO_ROWS = [("pizza pasta salad", "pasta pizza soup salad"), ("salad", "salad soup pizza pasta"),
+             ("pizza soup", "pizza pasta salad soup"), ("pasta soup", "soup pasta salad pizza"),
+             ("pizza salad soup", "pizza salad pasta soup")]
+OPTIONS = ("pizza", "pasta", "salad", "soup")
+
+
+def kobo(ticks: bool = True, rank: bool = True, separator: str = ",") -> bytes:
+    titles = ["start", "end", "favs", *[f"favs/{o}" for o in OPTIONS] * ticks,
+              *["meal_rank"] * rank, *KOBO_META]
+    rows = [separator.join(f'"{t}"' for t in titles)]
+    for k, (chosen, order) in enumerate(KOBO_ROWS):
+        cells = [f"2024-05-02T10:1{k}:00.000+02:00", f"2024-05-02T10:2{k}:00.000+02:00",
+                 chosen, *[str(int(o in chosen.split())) for o in OPTIONS] * ticks,
+                 *[order] * rank, str(1000 + k), f"a1b2-{k}", "2024-05-02T08:30:00", "",
+                 "submitted_via_web", "vW3xk9Qe8", str(k + 1)]
+        rows.append(separator.join(f'"{c}"' for c in cells))
+    return ("\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.parametrize("ticks", [True, False])
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_a_kobo_rank_question_is_read_beside_a_multiple_choice_one(ticks, separator):
+    result = read_file(kobo(ticks=ticks, separator=separator))
+    assert result.report.item_columns == ("meal_rank",)
+    assert orders(kobo(ticks=ticks, separator=separator)) == [o.split() for _, o in KOBO_ROWS]
+
+
+def test_kobo_ticks_are_said_to_be_a_multiple_choice_question():
+    skipped = " ".join(read_file(kobo()).report.skipped_columns)
+    assert "favs (a multiple-choice question" in skipped
+    assert "favs/pizza (the ticks of the multiple-choice question 'favs')" in skipped
+
+
+def test_a_kobo_export_with_only_a_multiple_choice_question_is_refused_for_that():
+    error = refused(kobo(rank=False))
+    assert error.column == "favs" and "multiple-choice question" in error.reason
+    assert "'rank'" in error.fix
+
+
+def test_options_ticked_alone_are_not_sent_to_commas():
+    error = refused(b"_id,favs\n1000,pizza pasta salad\n1001,salad\n1002,pizza soup\n"
+                    b"1003,pasta soup\n")
+    assert error.column == "favs" and "multiple-choice question" in error.reason
+    assert error.fix.startswith("Ask for a ranking instead")

@@ -175,17 +175,37 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
             if (separator == " " and options.item_columns is None and prepared.width > 1
                     and not asks_for_ranking(prepared.label(j))
                     and not _LIST_TITLE.search(prepared.label(j))
-                    and _one_order(values.iloc[int(not first_splits):SAMPLE], separator)):
+                    and one_order(values.iloc[int(not first_splits):SAMPLE], separator)):
                 continue
             candidates.append((j, separator, not first_splits))
     asked = [c for c in candidates if asks_for_ranking(prepared.label(c[0]))]
     if len(candidates) > 1 and len(asked) == 1:  # beside a multi-select answer ('Red;Blue;')
         candidates = asked
+    whole = [c for c in candidates if same_items_each_row(
+        np.asarray(table.column(c[0])[prepared.start:], dtype=object), c[1])]
+    if len(candidates) > 1 and len(whole) == 1:  # one set of options, each row in its order
+        candidates = whole
     if len(candidates) > 1:  # other answers with commas or spaces: trust only ';' and '>'
         candidates = [c for c in candidates if c[1] in STRONG]
     if len(candidates) != 1:
         return None
     return candidates[0]
+
+
+def same_items_each_row(cells: np.ndarray, separator: str) -> bool:
+    """Whether most cells list one set of three or more items, each once, in some order:
+    whole rankings, not a multi-select answer (whose choices vary in number)."""
+    if separator == ">" or cells.size < 2:
+        return False
+    common = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
+        _items_once).value_counts()
+    return bool(len(common) and len(common.index[0]) >= 3 and common.iloc[0] * 2 > len(cells))
+
+
+def _items_once(parts: list[str]) -> frozenset[str]:
+    """The items a cell lists, or none when one of them comes twice (no ranking)."""
+    names = [p.strip() for p in parts if p.strip()]
+    return frozenset(names) if len(set(names)) == len(names) else frozenset()
 
 
 def _whole_cells_elsewhere(table: Table, column: int, columns: list[int], values: pd.Series,
@@ -206,7 +226,7 @@ _LIST_TITLE = re.compile(r"\b(?:ballots?|preferences|votes|choices|order(?:ing)?
                          r"rankings?|list)\b", re.IGNORECASE)
 
 
-def _one_order(values: pd.Series, separator: str) -> bool:
+def one_order(values: pd.Series, separator: str) -> bool:
     """Whether no two pieces of the cells (split at ``separator``) stand in both orders.
 
     Rankings put their items in different orders from row to row; the words of names

@@ -21,7 +21,15 @@ from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
-from .cell import STRONG, list_separator, ranking_column, read_cell, refuse_records
+from .cell import (
+    STRONG,
+    list_separator,
+    one_order,
+    ranking_column,
+    read_cell,
+    refuse_records,
+    same_items_each_row,
+)
 from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
@@ -302,14 +310,16 @@ def _one_ranking_column(source: Source) -> bool:
     numbers = survey and all(is_plain_number(_filled_cells(prepared, j)).all()
                              for j in filled if j != found[0])
     # a column asking for a ranking, or listing one set of items in every row, unless
-    # another column lists things the same way
-    alone = not any(j != found[0] and list_separator(pd.Series(_filled_cells(prepared, j),
-                                                           dtype=object)) == found[1]
-                    for j in filled)
+    # another column lists things the same way (a multi-select answer lists varying sets)
+    lists = [j for j in filled if j != found[0] and list_separator(
+        pd.Series(_filled_cells(prepared, j), dtype=object)) == found[1]]
+    cells = _filled_cells(prepared, found[0])
+    whole = same_items_each_row(cells, found[1])
     if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers
             or ranked_in_objects(prepared, found[0])
-            or (alone and (asks_for_ranking(prepared.label(found[0])) or _same_items_each_row(
-                _filled_cells(prepared, found[0]), found[1])))):
+            or (not lists and asks_for_ranking(prepared.label(found[0])))
+            or (whole and (not lists or len(set(cells)) > 1 and not any(
+                _one_set(_filled_cells(prepared, j), found[1]) for j in lists)))):
         return False
     error = _scores_in_cells(source, found)
     if error is not None:
@@ -322,20 +332,12 @@ def _one_ranking_column(source: Source) -> bool:
     return True
 
 
-def _same_items_each_row(cells: np.ndarray, separator: str) -> bool:
-    """Whether most cells list one set of three or more items, each once, in some order:
-    whole rankings, not a multi-select answer (whose choices vary in number)."""
-    if separator == ">" or cells.size < 2:
-        return False
-    common = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
-        _items_once).value_counts()
-    return bool(len(common) and len(common.index[0]) >= 3 and common.iloc[0] * 2 > len(cells))
-
-
-def _items_once(parts: list[str]) -> frozenset[str]:
-    """The items a cell lists, or none when one of them comes twice (no ranking)."""
-    names = [p.strip() for p in parts if p.strip()]
-    return frozenset(names) if len(set(names)) == len(names) else frozenset()
+def _one_set(cells: np.ndarray, separator: str) -> bool:
+    """Whether most cells list one set of two or more items: rankings of those items,
+    where a multi-select answer's sets vary from row to row."""
+    sets = pd.Series(cells, dtype=object).str.split(separator, regex=False).map(
+        lambda parts: frozenset(p.strip() for p in parts if p.strip())).value_counts()
+    return bool(len(sets)) and len(sets.index[0]) >= 2 and sets.iloc[0] * 2 > len(cells)
 
 
 def _filled_cells(prepared: Prepared, column: int) -> np.ndarray:
@@ -656,6 +658,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_tick_grid(file.prepared)
         if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
             _refuse_mark_grid(file.table)
+            _refuse_only_ticked(file.prepared)
         prefs = fmt.read(file)
         if fmt.table:
             _refuse_multiline_items(prefs, file.table)
@@ -667,7 +670,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
                     _refuse_figures(_free_cells(file.prepared), fmt.title)
                 except PreferenceFormatError as labels:
                     raise _with_platform(labels, file, fmt) from None
-            error = _with_long_hint(error, file.prepared)
+            error = _with_long_hint(_with_choices_hint(error, file.prepared), file.prepared)
         if grades is not None:  # say what was read, and how, before what went wrong
             error = PreferenceFormatError(
                 f"Read as one row per grade ('{grades.ranker}' grades '{grades.item}' with "
@@ -1147,6 +1150,49 @@ def _refuse_mark_grid(table: Table) -> None:
         "order.", row=int(table.lines[rows[0]]),
         fix="Ask for rankings instead: one row per person with the options in order under "
             "columns '1st', '2nd', ..., or each option's rank (1, 2, 3 ...) under its column.")
+
+
+def _with_choices_hint(error: PreferenceFormatError, prepared: Prepared
+                       ) -> PreferenceFormatError:
+    """The error of a table with no ranking of two items, told where a column lists
+    several names a cell, split by spaces, always in one order and a different set from
+    row to row: the options ticked in a multiple-choice question (KoboToolbox, ODK), which
+    commas between them would not make a ranking."""
+    if not error.reason.startswith("No ranking in the file has two or more items"):
+        return error
+    for j in prepared.free:
+        cells = _filled_cells(prepared, j) if j < prepared.table.width else np.empty(0)
+        spaced = pd.Series(cells, dtype=object).str.contains(" ", regex=False)
+        if cells.size < 3 or not spaced.any() or _one_set(cells, " ") \
+                or not one_order(pd.Series(cells, dtype=object), " "):
+            continue
+        example = str(cells[spaced.to_numpy()][0])
+        return PreferenceFormatError(
+            f"No ranking in the file has two or more items. The column '{prepared.label(j)}' "
+            f"lists several names a cell (such as '{example}'), always in one order and a "
+            "different set on each row: this looks like the options ticked in a "
+            "multiple-choice question, which say nothing about order.",
+            column=prepared.label(j),
+            fix="Ask for a ranking instead (in KoboToolbox or ODK a question of type 'rank'). "
+                "Only if each cell does list its names best first, save the file with commas "
+                "between them.")
+    return error
+
+
+def _refuse_only_ticked(prepared: Prepared) -> None:
+    """Refuse a table whose only question is a multiple-choice one (KoboToolbox's
+    ``favs`` beside ``favs/pizza`` ... of 1 and 0): which options each person ticked."""
+    ticked = [j for j, why in prepared.skipped.items()
+              if why.startswith("a multiple-choice question")]
+    if not ticked or any(_filled_cells(prepared, j).size for j in prepared.free
+                         if j < prepared.table.width):
+        return
+    question = prepared.label(ticked[0])
+    raise PreferenceFormatError(
+        f"The only question here, '{question}', is a multiple-choice question: its answers "
+        "say which options each person ticked, not in what order.", column=question,
+        fix="Ask for a ranking instead (in KoboToolbox or ODK a question of type 'rank'), "
+            "and load the column of its answers.")
 
 
 def _refuse_repeated_header(table: Table) -> None:

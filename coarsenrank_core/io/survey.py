@@ -608,6 +608,36 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
     return header, question or None
 
 
+#: A ticked box's cell: 1 or 0, true or false (KoboToolbox and ODK write 1 and 0).
+_TICKS = frozenset({"", "0", "1", "true", "false"})
+
+
+def _ticked_options(prepared: Prepared) -> dict[int, str]:
+    """A multiple-choice question exported as KoboToolbox and ODK write it: its column of
+    the options ticked (``favs``: ``pizza pasta``) beside one column per option titled
+    ``favs/pizza`` holding 1 or 0. Both say which options each person chose, not in what
+    order: each such column with why it is skipped."""
+    if prepared.header is None:
+        return {}
+    titles = [prepared.label(j) for j in range(prepared.width)]
+    where = {t: j for j, t in enumerate(titles) if t}
+    options: dict[int, list[int]] = {}
+    for j, title in enumerate(titles):
+        question, slash, option = title.rpartition("/")
+        if slash and option.strip() and question in where:
+            cells = {str(c).strip().lower()
+                     for c in pd.unique(prepared.table.column(j)[prepared.start:])}
+            if cells <= _TICKS:
+                options.setdefault(where[question], []).append(j)
+    found: dict[int, str] = {}
+    for asked, ticks in options.items():
+        if len(ticks) >= 2:
+            found[asked] = "a multiple-choice question (the options ticked), not an order"
+            found.update({j: f"the ticks of the multiple-choice question '{titles[asked]}'"
+                          for j in ticks})
+    return found
+
+
 def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     """Mark metadata and per-row id columns as skipped; find the ranker and the count.
 
@@ -623,7 +653,10 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     # LimeSurvey writes every title as 'code. text'; one 'N. Jokic' among names does not
     coded_titles = sum(_CODE_AND_TEXT.fullmatch(prepared.label(j)) is not None
                        for j in range(width)) * 2 > width >= 4
+    skipped.update(_ticked_options(prepared))
     for j in range(width):
+        if j in skipped:
+            continue
         own = normalise(names[j]) if j < len(names) else ""
         grid_item = j in prepared.questions  # ``Rank [Time]``: judged by its own title alone
         keys = {own} if grid_item else {own, normalise(prepared.label(j))}
