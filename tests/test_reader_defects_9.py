@@ -305,3 +305,32 @@ def test_options_ticked_alone_are_not_sent_to_commas():
                     b"1003,pasta soup\n")
     assert error.column == "favs" and "multiple-choice question" in error.reason
     assert error.fix.startswith("Ask for a ranking instead")
+
+
+# ------------------------------------------------------------ one-off texts side by side
+def test_webgpt_answers_side_by_side_are_refused_as_one_off_answers():
+    records = [{"question": {"full_text": f"q{k}"}, "quotes_0": {"title": []},
+                "answer_0": f"Answer zero for question {k}.", "tokens_0": [1, 2],
+                "score_0": (0.0, 1.0, -1.0)[k % 3], "quotes_1": {"title": []},
+                "answer_1": f"Answer one for question {k}.", "tokens_1": [3],
+                "score_1": (-0.0, -1.0, 1.0)[k % 3]} for k in range(6)]
+    error = refused("\n".join(map(json.dumps, records)).encode())
+    assert "one-off answers" in error.reason and error.column == "answer_0"
+
+
+def test_shp_references_side_by_side_are_refused_as_one_off_answers():
+    rows = ["post_id,domain,upvote_ratio,history,c_root_id_A,c_root_id_B,created_at_utc_A,"
+            "created_at_utc_B,score_A,score_B,human_ref_A,human_ref_B,labels,"
+            "seconds_difference,score_ratio"]
+    rows += [f"p{k},askacademia_train,0.9{k},post text {k},c{k}a,c{k}b,16{k},17{k},{k + 5},"
+             f"{k + 1},answer A number {k},answer B number {k},{k % 2},{k * 10},{1.5 + k}"
+             for k in range(6)]
+    error = refused(("\n".join(rows) + "\n").encode())
+    assert "one-off answers" in error.reason and error.column == "human_ref_A"
+
+
+def test_an_item_column_blank_on_every_row_is_named_as_such():
+    rows = ["message_id,parent_id,user_id,text,role,rank,model_name"]
+    rows += [f"m{k},p{k // 3},u{k},reply {k},assistant,{k % 3}," for k in range(9)]
+    error = refused(("\n".join(rows) + "\n").encode())
+    assert error.column == "model_name" and "blank on every row" in error.reason

@@ -134,17 +134,17 @@ def list_separator(values: pd.Series) -> str | None:
     return None
 
 
-_SIDE_TITLE = re.compile(r"(?P<stem>.*?\D)[\s_.-](?P<side>[0-9]|[ab])", re.IGNORECASE)
+SIDE_TITLE = re.compile(r"(?P<stem>.*?\D)[\s_.-](?P<side>[0-9]|[ab])", re.IGNORECASE)
 
 
 def _numbered_side(titles: list[str], column: int) -> bool:
     """Whether ``titles[column]`` ends in a side's mark after a separator (``_0``, ``_1``,
     `` a``) that another title shares its stem with (``tokens_0`` and ``tokens_1``; ``Q1``
     beside ``Q2`` are two questions)."""
-    found = _SIDE_TITLE.fullmatch(titles[column].strip())
+    found = SIDE_TITLE.fullmatch(titles[column].strip())
     if found is None:
         return False
-    return any(j != column and (other := _SIDE_TITLE.fullmatch(t.strip())) is not None
+    return any(j != column and (other := SIDE_TITLE.fullmatch(t.strip())) is not None
                and other["stem"].lower() == found["stem"].lower()
                and other["side"].lower() != found["side"].lower()
                for j, t in enumerate(titles))

@@ -22,6 +22,7 @@ from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cell import (
+    SIDE_TITLE,
     STRONG,
     list_separator,
     one_order,
@@ -30,7 +31,13 @@ from .cell import (
     refuse_records,
     same_items_each_row,
 )
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise, quote_list
+from .columns import (
+    PREFERENCE_ROLES,
+    RANK_LABEL,
+    find_roles,
+    normalise,
+    quote_list,
+)
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -45,7 +52,7 @@ from .content import count_title, counter_title, is_ballot_mark
 from .grades import GradesPlan, long_grades
 from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
-from .pairwise import chosen_coding, pairwise_columns, read_pairwise
+from .pairwise import chosen_coding, pairwise_columns, read_pairwise, refuse_one_off_items
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import END_CELL, looks_like_ranks, read_ranks, with_text_ranker
@@ -657,6 +664,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_counts_per_place(file.prepared)
             _refuse_tick_grid(file.prepared)
         if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
+            _refuse_one_off_sides(file.prepared)
             _refuse_mark_grid(file.table)
             _refuse_only_ticked(file.prepared)
         prefs = fmt.read(file)
@@ -1177,6 +1185,32 @@ def _with_choices_hint(error: PreferenceFormatError, prepared: Prepared
                 "Only if each cell does list its names best first, save the file with commas "
                 "between them.")
     return error
+
+
+#: Starts of titles of the texts judged side by side (``answer_0``, ``human_ref_A``)
+#: beside :data:`~.columns.ANSWER_STEMS`, whose sides are refused where they are read.
+_SIDE_TEXTS = ("answer", "humanref")
+
+
+def _refuse_one_off_sides(prepared: Prepared) -> None:
+    """Refuse two texts judged side by side (WebGPT's ``answer_0`` and ``answer_1``, SHP's
+    ``human_ref_A`` and ``human_ref_B``) of which none comes twice: one-off answers, each
+    compared once, which no layout can rank (the columns that would be read instead are
+    their scores and counts)."""
+    if prepared.header is None:
+        return
+    titles = [prepared.label(j) for j in range(prepared.table.width)]
+    sides: dict[str, list[int]] = {}
+    for j, title in enumerate(titles):
+        found = SIDE_TITLE.fullmatch(title.strip())
+        if found is not None and normalise(found["stem"]).startswith(_SIDE_TEXTS):
+            sides.setdefault(normalise(found["stem"]), []).append(j)
+    line = np.asarray(prepared.table.lines[prepared.start:])
+    for a_col, b_col, *_ in (pair for pair in sides.values() if len(pair) >= 2):
+        a, b = (np.asarray(prepared.table.column(j)[prepared.start:], dtype=object)
+                for j in (a_col, b_col))
+        if (a != "").all() and (b != "").all():
+            refuse_one_off_items(a, b, line, titles, a_col, b_col)
 
 
 def _refuse_only_ticked(prepared: Prepared) -> None:

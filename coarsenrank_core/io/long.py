@@ -259,6 +259,14 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
         cells, line = cells[~absent], line[~absent]
     items = cells[:, item_col]
     blank = np.flatnonzero(items == "")
+    if blank.size and blank.size == len(items):
+        title = column_label(header, item_col)
+        raise PreferenceFormatError(
+            f"The column '{title}', read as the items, is blank on every row, so it names "
+            "nothing that was ranked.", row=int(line[0]), column=title,
+            fix="Choose the column naming what each row ranks (--format long --items ITEM "
+                "RANK). Where each row is a one-off answer (a text ranked among the replies "
+                "to one message), its items never meet again and cannot be ranked together.")
     if blank.size:
         raise PreferenceFormatError("The item is blank on this row.", row=int(line[blank[0]]),
                                     column=column_label(header, item_col),

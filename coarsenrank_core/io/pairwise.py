@@ -265,7 +265,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     a_col, b_col = coding["a"], coding["b"]
     a, b = cells[:, a_col], cells[:, b_col]
     if _answer_sides(first, a_col, b_col):  # whole transcripts: one-off before multi-line
-        _refuse_one_off_items(a, b, line, first, a_col, b_col)
+        refuse_one_off_items(a, b, line, first, a_col, b_col)
     for col, values in ((a_col, a), (b_col, b)):
         _refuse_blank_or_broken(values, line, column_label(first, col),
                                 "This cell is blank; every comparison needs two items.")
@@ -323,7 +323,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         _refuse_flag_sides(a, b, line, first, a_col, b_col)
     if _answer_sides(first, a_col, b_col):
-        _refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
+        refuse_one_off_items(a[keep], b[keep], line[keep], first, a_col, b_col)
     for role in ("ranker", "weight"):
         if role in roles:
             used.add(roles[role])
@@ -440,7 +440,7 @@ def _answer_sides(header: Sequence[str], a_col: int, b_col: int) -> bool:
                                         and not k.endswith(_WRITER_ENDS) for k in sides)
 
 
-def _refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
+def refuse_one_off_items(a: np.ndarray, b: np.ndarray, line: np.ndarray,
                           header: Sequence[str], a_col: int, b_col: int) -> None:
     """Refuse answers under ``chosen`` and ``rejected`` (:data:`~.columns.ANSWER_WORDS`) of
     which none comes twice: they are one-off texts, each compared once, not items."""
