@@ -95,7 +95,8 @@ elif source == SOURCES["upload"]:
     upload = st.file_uploader(
         "Rankings file: CSV, Excel, JSON, PrefLib or BLT, up to "
         f"{st.get_option('server.maxUploadSize')} MB", type=None,
-        key="upload_file", help="Accepted endings: " + ", ".join(extensions()))
+        key="upload_file", help="Accepted endings: " + ", ".join(extensions())
+        + "; any of them gzip-compressed too (.csv.gz, .jsonl.gz)")
     if upload is not None and importer.reading_stopped():
         st.warning("Reading the file was stopped; nothing has changed. Press 'Read it again' "
                    "to start over, or choose another file.")

@@ -334,3 +334,35 @@ def test_an_item_column_blank_on_every_row_is_named_as_such():
     rows += [f"m{k},p{k // 3},u{k},reply {k},assistant,{k % 3}," for k in range(9)]
     error = refused(("\n".join(rows) + "\n").encode())
     assert error.column == "model_name" and "blank on every row" in error.reason
+
+
+# ------------------------------------------------------------ gzip-compressed files
+def test_a_gzipped_json_lines_file_reads_as_the_file_itself(tmp_path):
+    import gzip
+
+    plain = "\n".join(map(json.dumps, sff_records())).encode()
+    path = tmp_path / "comparisons.jsonl.gz"
+    path.write_bytes(gzip.compress(plain[:200]) + gzip.compress(plain[200:]))  # two members
+    assert chosen_pairs(read_file(path).preferences) == EXPECTED_SFF
+    assert read_file(path).report.file_name == "comparisons.jsonl"
+    assert orders(gzip.compress(b"a,b,c\nx,y,z\ny,z,x\n")) == orders(b"a,b,c\nx,y,z\ny,z,x\n")
+
+
+def test_a_gzip_file_unpacking_beyond_the_budget_is_refused_before_it_is_unpacked(
+        monkeypatch):
+    import gzip
+
+    from coarsenrank_core.io import containers
+
+    monkeypatch.setattr(containers, "MAX_PART_BYTES", 1 << 20)
+    bomb = gzip.compress(b"a,b\n" + b"x,y\n" * (1 << 20), compresslevel=9)
+    assert len(bomb) < 20_000
+    error = refused(bomb)
+    assert "unpacks to more than 1 MB" in error.reason and "--stream" in error.fix
+
+
+def test_a_gzip_file_cut_short_is_refused_as_damaged():
+    import gzip
+
+    packed = gzip.compress(b"a,b,c\nx,y,z\ny,z,x\n" * 50)
+    assert "damaged or cut short" in refused(packed[: len(packed) // 2]).reason

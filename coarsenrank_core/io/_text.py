@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from ..errors import PreferenceFormatError
+from .compressed import gunzipped
 
 # ---------------------------------------------------------------------------- bytes -> text
 SourceLike: TypeAlias = object
@@ -28,7 +29,12 @@ BINARY_FIX = ("Open the file in Excel (or another spreadsheet program), choose F
 
 
 def load_source(source: SourceLike) -> tuple[bytes, str | None]:
-    """The raw bytes of ``source`` and its file name (when it has one)."""
+    """The raw bytes of ``source`` and its file name (when it has one), unpacked (and the
+    name without ``.gz``) when gzip-compressed."""
+    return gunzipped(*_raw_source(source))
+
+
+def _raw_source(source: SourceLike) -> tuple[bytes, str | None]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
     if isinstance(source, (str, os.PathLike)):

@@ -1,0 +1,53 @@
+"""Gzip-compressed files (``.csv.gz``, ``.jsonl.gz``) unpacked within the readers' budget (zlib)."""
+
+from __future__ import annotations
+
+import zlib
+
+from ..errors import PreferenceFormatError
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzipped(data: bytes, name: str | None) -> tuple[bytes, str | None]:
+    """``data`` unpacked when it is gzip-compressed (every member, in order), with ``name``
+    less its ``.gz``; else both as given.
+
+    Raises
+    ------
+    PreferenceFormatError
+        Where the file would unpack beyond the budget of a workbook's part (four times the
+        upload limit: a few bytes can unpack to gigabytes), or is damaged or cut short.
+    """
+    if not data.startswith(GZIP_MAGIC):
+        return data, name
+    from .containers import MAX_PART_BYTES
+
+    pieces: list[bytes] = []
+    total, rest = 0, data
+    try:
+        while rest.startswith(GZIP_MAGIC):
+            unpacker = zlib.decompressobj(wbits=31)
+            chunk = rest
+            while chunk:
+                piece = unpacker.decompress(chunk, MAX_PART_BYTES + 1 - total)
+                total += len(piece)
+                if total > MAX_PART_BYTES:
+                    raise PreferenceFormatError(
+                        f"This gzip file unpacks to more than {MAX_PART_BYTES >> 20} MB, more "
+                        "than a file read whole may hold.",
+                        fix="Unpack it and read it in chunks (coarsenrank rank FILE --stream), "
+                            "or split it into smaller files.")
+                pieces.append(piece)
+                chunk = unpacker.unconsumed_tail
+            if not unpacker.eof:
+                raise zlib.error("cut short")
+            rest = unpacker.unused_data.lstrip(b"\x00")  # padding after a member
+    except zlib.error:
+        raise PreferenceFormatError(
+            "This gzip file is damaged or cut short, so it cannot be unpacked.",
+            fix="Download or copy the file again, or unpack it yourself and load the "
+                "unpacked file.") from None
+    if name is not None and name.lower().endswith(".gz"):
+        name = name[:-3]
+    return b"".join(pieces), name
