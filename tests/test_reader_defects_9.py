@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from coarsenrank_core import PreferenceFormatError
@@ -366,3 +367,111 @@ def test_a_gzip_file_cut_short_is_refused_as_damaged():
 
     packed = gzip.compress(b"a,b,c\nx,y,z\ny,z,x\n" * 50)
     assert "damaged or cut short" in refused(packed[: len(packed) // 2]).reason
+
+
+# ------------------------------------------------------------ chess crosstables
+CROSSTABLE = """Springfield Open 2024
+Final Ranking crosstable after 3 Rounds
+
+Rk.,SNo,,Name,FED,Rtg,1.Rd,2.Rd,3.Rd,Pts.,TB1
+1,1,GM,"Kowalski, Jan",POL,2550,4w1,3b1,2w½,2.5,0
+2,2,IM,"Novak, Petr",CZE,2430,3w½,4b1,1b½,2,0
+3,3,FM,"Schmidt, Lukas",GER,2350,2b½,1w0,4w+,1.5,0
+4,5,,"Meyer, Anna",GER,2100,1b0,2w0,3b-,0,0
+5,4,,"Dubois, Marc",FRA,2210,-1,-0,-0,1,0
+"""
+
+
+def games(data: bytes) -> list[tuple[str, ...]]:
+    """Each game as (winner, loser), a draw as ('A = B',)."""
+    prefs = read_file(data).preferences
+    return sorted(tuple(" = ".join(sorted(prefs.item_names[i] for i in stage))
+                        if isinstance(stage, frozenset) else prefs.item_names[stage]
+                        for stage in ranking) for ranking in prefs.to_lists())
+
+
+def test_a_crosstable_is_read_one_game_each_by_the_numbering_that_points_back():
+    data = CROSSTABLE.encode()
+    assert games(data) == sorted([
+        ("Kowalski, Jan = Novak, Petr",), ("Kowalski, Jan", "Meyer, Anna"),
+        ("Kowalski, Jan", "Schmidt, Lukas"), ("Novak, Petr = Schmidt, Lukas",),
+        ("Novak, Petr", "Meyer, Anna")])
+    note = " ".join(read_file(data).report.notes)
+    assert "opponents by 'Rk.'" in note and "1 game won by forfeit" in note
+    assert "'Dubois, Marc'" in note
+
+
+def test_a_starting_rank_crosstable_numbers_opponents_by_their_starting_number():
+    # the rows in final order, the opponents by SNo (Meyer is 5, Dubois 4)
+    data = CROSSTABLE.replace("4w1,3b1", "5w1,3b1").replace("4b1,1b½", "5b1,1b½").replace(
+        "1w0,4w+", "1w0,5w+").encode()
+    note = " ".join(read_file(data).report.notes)
+    assert "opponents by 'SNo'" in note
+    assert ("Kowalski, Jan", "Meyer, Anna") in games(data)
+
+
+def test_german_colours_are_read_and_a_game_not_pointing_back_is_refused():
+    german = CROSSTABLE.replace("b1", "s1").replace("b½", "s½").replace("b0", "s0").replace(
+        "b-", "s-")
+    assert len(games(german.encode())) == 5
+    error = refused(CROSSTABLE.replace("2w½,2.5", "3w½,2.5").encode())
+    assert "do not point back" in error.reason and error.column == "1.Rd"
+
+
+# ------------------------------------------------------------ misfires found in review
+FOODS = ["Pizza", "Pasta", "Salad", "Soup"]
+
+
+def food_orders(n: int) -> list[list[str]]:
+    import itertools
+
+    return [list(p) for p in itertools.islice(itertools.permutations(FOODS), 1, 24, 23 // n)][:n]
+
+
+def csv_text(header: str, rows: list[str]) -> bytes:
+    return ("\n".join([header, *rows]) + "\n").encode()
+
+
+@pytest.mark.parametrize("data, column", [
+    # a ballot beside the options as displayed, one fixed order
+    (csv_text("voter,ballot,options_shown", [
+        f'v{k},{" > ".join(o)},"Pizza, Pasta, Salad, Soup"' for k, o in enumerate(
+            food_orders(8))]), "ballot"),
+    # a top three beside the order the options were presented in, shuffled
+    (csv_text("participant,presented_order,top3", [
+        f'p{k},"{", ".join(o)}",{" > ".join(food_orders(8)[-1 - k][:3])}'
+        for k, o in enumerate(food_orders(8))]), "top3"),
+    # consent answers, some respondents stopping there
+    (csv_text("Name,Consent,Over 18,Please rank the dishes", [
+        f"P{k},Yes,Yes,{';'.join(o) if k % 3 == 0 else ''}"
+        for k, o in enumerate(food_orders(9))]), "Please rank the dishes"),
+    (csv_text("Timestamp,Consent,Please rank the foods (best first)", [
+        f'2024/03/0{k + 1} 10:00:00 AM GMT,OK,"{", ".join(o) if k % 3 == 0 else ""}"'
+        for k, o in enumerate(food_orders(9))]), "Please rank the foods (best first)"),
+    # a ballot beside flags titled under its name
+    (csv_text("voter,ballot,ballot/valid,ballot/complete", [
+        f"v{k},{' > '.join(o)},true,{'true' if k % 2 else 'false'}"
+        for k, o in enumerate(food_orders(6))]), "ballot"),
+])
+def test_new_rules_leave_these_rankings_as_they_were_read(data, column):
+    assert read_file(data).report.item_columns == (column,)
+
+
+def test_a_pick_never_of_the_first_object_is_not_read_as_counted_from_zero():
+    records = [{"rater": f"r{k}", "options": [{"model": a}, {"model": b}], "preferred": 1}
+               for k, (a, b) in enumerate([("vicuna", "llama"), ("vicuna", "claude"),
+                                           ("llama", "claude"), ("claude", "vicuna")])]
+    with pytest.raises(PreferenceFormatError):
+        read_file(json.dumps(records).encode())
+
+
+def test_a_pick_beside_scored_objects_or_a_ballot_leaves_their_ranking_alone():
+    scored = [{"prompt": f"p{k}", "completions": [
+        {"model": m, "overall_score": s} for m, s in zip(("gpt", "mistral", "claude"), scores)],
+        "best": int(np.argmax(scores))} for k, scores in enumerate(
+        [(5, 8, 7), (6, 4, 9), (9, 3, 1), (2, 7, 5)])]
+    assert read_file(json.dumps(scored).encode()).report.item_columns == (
+        "completions.overall_score",)
+    ballots = [{"voter": f"v{k}", "ballot": o, "candidates": [{"name": n} for n in FOODS],
+                "selected": k % 4} for k, o in enumerate(food_orders(6))]
+    assert orders(json.dumps(ballots).encode()) == food_orders(6)

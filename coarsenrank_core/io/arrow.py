@@ -106,7 +106,7 @@ def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str
     (:func:`~coarsenrank_core.io.containers.nested_rankings`,
     :func:`~coarsenrank_core.io.containers.chosen_rankings`)."""
     pa = _pyarrow()
-    from .containers import CHOSEN_INDEX, chosen_rankings, nested_rankings
+    from .containers import CHOSEN_INDEX, built_from, chosen_rankings, nested_rankings
 
     found: dict[str, np.ndarray] = {}
     records: dict[str, pd.Series] = {}
@@ -121,7 +121,7 @@ def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str
         found.update({title: texts for title, texts in nested_rankings(
             name, values, lines.tolist()).items() if title not in names})
     found.update({title: texts for title, texts in chosen_rankings(
-        pd.DataFrame(records)).items() if title not in names and title not in found})
+        pd.DataFrame(records)).items() if title not in names and not built_from(title, found)})
     return found
 
 

@@ -181,10 +181,14 @@ def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, 
     asked = [c for c in candidates if asks_for_ranking(prepared.label(c[0]))]
     if len(candidates) > 1 and len(asked) == 1:  # beside a multi-select answer ('Red;Blue;')
         candidates = asked
-    whole = [c for c in candidates if same_items_each_row(
-        np.asarray(table.column(c[0])[prepared.start:], dtype=object), c[1])]
-    if len(candidates) > 1 and len(whole) == 1:  # one set of options, each row in its order
-        candidates = whole
+    if len(candidates) > 1 and all(c[1] == " " for c in candidates):
+        # names one space apart (KoboToolbox, ODK): the rank question lists one set of
+        # options a row in varying orders, a multiple-choice one varying sets in one order
+        whole = [c for c in candidates if same_items_each_row(cells := np.asarray(
+            table.column(c[0])[prepared.start:], dtype=object), " ") and not one_order(
+            pd.Series(cells, dtype=object), " ")]
+        if len(whole) == 1:
+            candidates = whole
     if len(candidates) > 1:  # other answers with commas or spaces: trust only ';' and '>'
         candidates = [c for c in candidates if c[1] in STRONG]
     if len(candidates) != 1:

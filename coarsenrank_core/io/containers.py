@@ -843,7 +843,7 @@ def json_table(text: str) -> Table:
               for title, texts in nested_rankings(str(key), frame[key], lines[1:]).items()
               if title not in keys}
     nested.update({title: texts for title, texts in chosen_rankings(frame).items()
-                   if title not in keys and title not in nested})
+                   if title not in keys and not built_from(title, nested)})
     cells = np.empty((len(frame) + 1, len(keys) + len(nested)), dtype=object)
     cells[0] = [str(k) for k in keys] + list(nested)
     for j, key in enumerate(keys):
@@ -952,14 +952,27 @@ def _object_names(column: pd.Series) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
+def built_from(title: str, built: dict[str, np.ndarray]) -> bool:
+    """Whether a ranking was already built from the list ``title`` (``list.field``) names:
+    its objects' own ranks or scores, which a pick beside them only repeats."""
+    parent = title.rpartition(".")[0]
+    return any(t.rpartition(".")[0] == parent for t in built)
+
+
 def chosen_rankings(frame: pd.DataFrame) -> dict[str, np.ndarray]:
     """The choices in records that pick one object of a list by its position
     (summarize-from-feedback: ``choice`` 1 picks the second of ``summaries``, each naming
     its ``policy``): a ranking ``chosen > the others`` per record, titled ``list.field``.
-    Only where every record's pick is a whole number within its list; a record whose
-    objects share one name holds that one item (a row the reader skips, and says so)."""
+    Only where every record's pick is a whole number within its list and some record
+    picks position 0; a record whose objects share one name holds that one item (a row the
+    reader skips, and says so). Lists whose objects rank or score their items are left to
+    :func:`nested_rankings`, and records holding a list of names (a ballot) to that list."""
     found: dict[str, np.ndarray] = {}
     picks = [k for k in frame.columns if CHOSEN_INDEX.fullmatch(str(k))]
+    if any(not _SHOWN_FIELDS.search(str(k)) and frame[k].map(
+            lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v)
+    ).all() for k in frame.columns):
+        return found  # the records hold a ballot of names: their own ranking
     for key in frame.columns:
         name = _object_names(frame[key]) if picks else None
         if name is None:
@@ -969,8 +982,8 @@ def chosen_rankings(frame: pd.DataFrame) -> dict[str, np.ndarray]:
             chosen = frame[pick]
             whole = chosen.map(lambda c: isinstance(c, int) and not isinstance(c, bool))
             if not whole.all() or not ((chosen >= 0) & (chosen < sizes)).all() \
-                    or sizes.max() < 2:
-                continue
+                    or sizes.max() < 2 or not (chosen == 0).any():
+                continue  # never a first object picked: the positions may count from 1
             texts = []
             for objects, c in zip(frame[key], chosen):
                 first = objects[c][name].strip()

@@ -49,6 +49,7 @@ from .containers import (
     workbook_table,
 )
 from .content import count_title, counter_title, is_ballot_mark
+from .crosstable import crosstable_games
 from .grades import GradesPlan, long_grades
 from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
@@ -90,6 +91,7 @@ class Source:
         self.sheet: str | None = None
         self.title_rows = 0
         self.summary_note: str | None = None
+        self.crosstable_note: str | None = None
         self.title_text: tuple[str, ...] = ()  # the title rows above the header
 
     @property
@@ -143,9 +145,11 @@ class Source:
         if not len(table):
             raise empty_error()
         whole = table
-        table, self.title_rows = without_title_rows(table)
-        self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
-        table, self.summary_note = without_summary_rows(table)
+        table, self.crosstable_note = crosstable_games(table)
+        if self.crosstable_note is None:
+            table, self.title_rows = without_title_rows(table)
+            self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
+            table, self.summary_note = without_summary_rows(table)
         _refuse_repeated_header(table)
         return table
 
@@ -325,8 +329,9 @@ def _one_ranking_column(source: Source) -> bool:
     if not (len(filled) == 1 or (survey and found[1] in STRONG) or numbers
             or ranked_in_objects(prepared, found[0])
             or (not lists and asks_for_ranking(prepared.label(found[0])))
-            or (whole and (not lists or len(set(cells)) > 1 and not any(
-                _one_set(_filled_cells(prepared, j), found[1]) for j in lists)))):
+            or (whole and (not lists or found[2] and found[1] == " " and not one_order(
+                pd.Series(cells, dtype=object), " ") and not any(
+                _one_set(_filled_cells(prepared, j), " ") for j in lists)))):
         return False
     error = _scores_in_cells(source, found)
     if error is not None:
@@ -698,8 +703,9 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         report = replace(report, notes=(grades.note, *report.notes))
     if results is not None:
         report = replace(report, notes=(results.note, *report.notes))
-    if file.summary_note is not None:
-        report = replace(report, notes=(file.summary_note, *report.notes))
+    for note in (file.summary_note, file.crosstable_note):
+        if note is not None:
+            report = replace(report, notes=(note, *report.notes))
     warning = unusual_read(prefs)
     if warning:
         report = replace(report, warning=warning)
@@ -1132,9 +1138,10 @@ _POLL_MARKS = frozenset({"ok", "(ok)", "(x)", "(yes)", "ifneedbe", "✓", "✔",
 
 def _refuse_mark_grid(table: Table) -> None:
     """Refuse a poll of availabilities read whole (its title rows, date and time rows and
-    a count row around the answers): most answer rows hold, beside a name, only marks of a
-    tick grid, at least one of them a poll's own (``OK``, ``(OK)``, a tick) or one mark
-    twice, which no ranking holds; unless the first row titles columns by places."""
+    a count row around the answers): from the first answer down, every row holds beside a
+    name only marks of a tick grid, over two columns or more, and some rows a poll's own
+    mark (``OK``, ``(OK)``, a tick) or one mark twice, which no ranking holds; unless the
+    first row titles columns by places."""
     if len(table) < 2 or table.width < 3 or any(
             RANK_LABEL.fullmatch(c) or _PLACE_TITLE.fullmatch(c) for c in table.row(0) if c):
         return  # columns titled by places hold rankings, whatever their items
@@ -1147,8 +1154,11 @@ def _refuse_mark_grid(table: Table) -> None:
     marks_only = filled.any(axis=1) & (mark[answers] | ~filled).all(axis=1)
     repeated = np.asarray([len(set(r[f])) < int(f.sum()) for r, f in zip(answers, filled)])
     rows = np.flatnonzero(marks_only & (own[answers].any(axis=1) | repeated))
-    if len(rows) < 2 or len(rows) * 2 < int(filled.any(axis=1).sum()) - 2:
-        return
+    answered = np.flatnonzero(filled.any(axis=1))
+    below = answered[answered >= rows[0]] if len(rows) else answered
+    if len(rows) < 2 or not marks_only[below].all() or len(
+            np.flatnonzero(mark[answers[rows]].any(axis=0))) < 2:
+        return  # a grid of marks from its first answer down, over two columns or more
     shown = list(dict.fromkeys(str(uniques[c]) for c in answers[rows].ravel()
                                if plain[c] != ""))
     raise PreferenceFormatError(

@@ -615,8 +615,9 @@ _TICKS = frozenset({"", "0", "1", "true", "false"})
 def _ticked_options(prepared: Prepared) -> dict[int, str]:
     """A multiple-choice question exported as KoboToolbox and ODK write it: its column of
     the options ticked (``favs``: ``pizza pasta``) beside one column per option titled
-    ``favs/pizza`` holding 1 or 0. Both say which options each person chose, not in what
-    order: each such column with why it is skipped."""
+    ``favs/pizza`` holding 1 or 0, its answers made of those options' names and the ticks
+    both set and not. Both say which options each person chose, not in what order: each
+    such column with why it is skipped."""
     if prepared.header is None:
         return {}
     titles = [prepared.label(j) for j in range(prepared.width)]
@@ -631,7 +632,12 @@ def _ticked_options(prepared: Prepared) -> dict[int, str]:
                 options.setdefault(where[question], []).append(j)
     found: dict[int, str] = {}
     for asked, ticks in options.items():
-        if len(ticks) >= 2:
+        names = {titles[j].rpartition("/")[2].strip() for j in ticks}
+        chosen = {str(c).strip() for c in prepared.table.column(asked)[prepared.start:]}
+        ticked = {str(c).strip().lower() for j in ticks
+                  for c in pd.unique(prepared.table.column(j)[prepared.start:])}
+        if len(ticks) >= 2 and ticked & {"1", "true"} and ticked & {"0", "false"} \
+                and chosen - {""} and set(" ".join(chosen).split()) <= names:
             found[asked] = "a multiple-choice question (the options ticked), not an order"
             found.update({j: f"the ticks of the multiple-choice question '{titles[asked]}'"
                           for j in ticks})
@@ -695,6 +701,8 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
             continue  # holds ranks like the item columns beside it: an item, whatever its title
         elif keys & _RANKER_UNLESS_RANKS:
             rankers[j] = 0
+        elif ranked_in_objects(prepared, j):
+            continue  # a ranking built from named objects ('players.name'), never who answered
         elif (person := person_title(prepared.label(j))) is not None:
             rankers[j] = 2 if person == "e-mail" else 3
         elif metadata_title(prepared.label(j)):
@@ -923,7 +931,8 @@ def _classify_by_content(prepared: Prepared, skipped: dict[int, str], rankers: d
                 filled[:, j].sum() >= 0.9 * n and values.size >= 0.9 * filled[:, j].sum():
             if all(_whole(v) for v in uniques[values[:50]]):
                 skipped[j] = "a different number on every row (record numbers), not items"
-            else:
+            elif pd.Series(uniques[values], dtype=object).astype(str).str.contains(
+                    _ORDER_WRITTEN).mean() < 0.5:  # whole rankings differ row to row too
                 rankers[j] = 4
 
 
@@ -937,6 +946,10 @@ def ranked_in_objects(prepared: Prepared, column: int) -> bool:
     objects = prepared.table.column(prepared.header.index(parent))[prepared.start:]
     objects = objects[objects != ""]
     return bool(objects.size) and all(str(c).startswith("[{") for c in objects)
+
+
+#: Names written in order in one cell (``A > B``, ``A;B``): a ranking, never a name.
+_ORDER_WRITTEN = re.compile(r"[^\s>;]\s*(?:>|;)\s*[^\s>;]")
 
 
 def _whole(text: str) -> bool:
