@@ -475,3 +475,104 @@ def test_a_pick_beside_scored_objects_or_a_ballot_leaves_their_ranking_alone():
     ballots = [{"voter": f"v{k}", "ballot": o, "candidates": [{"name": n} for n in FOODS],
                 "selected": k % 4} for k, o in enumerate(food_orders(6))]
     assert orders(json.dumps(ballots).encode()) == food_orders(6)
+
+
+# ------------------------------------------------------------ results event by event
+HYTEK = '''Springfield Swim Club - Organization License,HY-TEK's MEET MANAGER 8.0 - 10:42 AM
+2024 Summer Invitational - 6/14/2024 to 6/15/2024
+Results
+
+Event 1  Girls 10 & Under 50 Yard Freestyle
+Place,Name,Age,Team,Seed Time,Finals Time,Points
+1,"Smith, Emma",10,SSC-MA,35.12,33.98,20
+2,"Jones, Ava",9,WAVE-MA,34.80,34.21,17
+3,"Lee, Mia",10,SSC-MA,33.01,35.40,16
+,"Brown, Lily",9,WAVE-MA,35.50,DQ,
+,"Davis, Chloe",10,DOLF-MA,37.02,NS,
+
+Event 2  Girls 10 & Under 100 Yard IM
+Place,Name,Age,Team,Seed Time,Finals Time,Points
+1,"Jones, Ava",9,WAVE-MA,1:22.40,1:20.11,20
+2,"Brown, Lily",9,WAVE-MA,1:21.00,1:21.50,17
+3,"Smith, Emma",10,SSC-MA,NT,1:23.02,16
+
+Event 3  Girls 10 & Under 200 Yard Freestyle Relay
+Place,Team,Relay,Seed Time,Finals Time,Points
+1,Springfield Swim Club-MA,A,2:20.11,2:18.45,40
+2,Wave Aquatics-MA,A,2:22.50,2:21.07,34
+'''
+
+
+def test_results_printed_event_by_event_are_one_ranking_an_event():
+    result = read_file(HYTEK.encode())
+    prefs = result.preferences
+    assert [[prefs.item_names[i] if not isinstance(i, frozenset) else "DQ" for i in r]
+            for r in prefs.to_lists()] == [
+        ["Smith, Emma", "Jones, Ava", "Lee, Mia", "Brown, Lily"],
+        ["Jones, Ava", "Brown, Lily", "Smith, Emma"]]
+    notes = " ".join(result.report.notes)
+    assert "Read 2 sections" in notes and "'Event 3  Girls 10 & Under 200 Yard" in notes
+    assert "not starting" in notes and "'DQ'" in notes
+
+
+def test_a_blank_place_beside_a_disqualification_is_out_of_the_event_not_refused():
+    flat = ("Event,Place,Name,Seed Time,Finals Time\n"
+            "50 Free,1,Ann,35.1,33.9\n50 Free,2,Bea,34.8,34.2\n50 Free,,Cy,35.5,DQ\n"
+            "50 Free,,Di,36.0,NS\n100 Free,1,Bea,1:10,1:09.5\n100 Free,2,Cy,1:12,1:11.0\n")
+    prefs = read_file(flat.encode()).preferences
+    assert prefs.to_lists(names=True) == [["Ann", "Bea", "Cy"], ["Bea", "Cy"]]
+
+
+# ------------------------------------------------------------ one player's games
+def test_a_game_log_of_player_opponent_and_a_result_from_the_players_side():
+    log = b"Player,Opponent,Result\nAnn,Bob,W\nBob,Cy,D\nCy,Ann,L\nAnn,Cy,W\nBob,Ann,L\n"
+    assert games(log) == sorted([("Ann", "Bob"), ("Bob = Cy",), ("Ann", "Cy"), ("Ann", "Cy"),
+                                 ("Ann", "Bob")])
+
+
+def test_a_game_log_listing_every_game_from_both_sides_counts_each_once():
+    both = (b"Team,Opponent,Result\nLions,Tigers,W\nTigers,Lions,L\nTigers,Bears,D\n"
+            b"Bears,Tigers,D\nBears,Lions,W\nLions,Bears,L\n")
+    assert games(both) == sorted([("Lions", "Tigers"), ("Bears = Tigers",), ("Bears", "Lions")])
+    assert "listed twice" in " ".join(read_file(both).report.notes)
+
+
+# ------------------------------------------------------------ Dominion cast vote records
+def dominion(marks: list[str], contest: str = "Mayor (Number of positions=1, Number of ranks=3)",
+             extra: bool = False) -> bytes:
+    names = ["Alice Adams", "Bob Brown", "Carol Chen"]
+    columns = [f"{n}({k})" for k in (1, 2, 3) for n in names]
+    rows = ["2024 Springfield Municipal Election,5.10.50.85" + "," * (8 + len(columns)),
+            ",,,,,,,," + ",".join(f'"{contest}"' for _ in columns)
+            + ",Council (Vote For=1)" * extra,
+            ",,,,,,,," + ",".join(columns) + ",Dan Dorn" * extra,
+            "CvrNumber,TabulatorNum,BatchId,RecordId,ImprintedId,CountingGroup,PrecinctPortion,"
+            "BallotType," + ",".join(["NP"] * len(columns)) + ",NP" * extra]
+    rows += [f"{k + 1},5,2,{k + 1},5-2-{k + 1},Election Day,101 (101-A),Ballot 3,"
+             + ",".join(m) + ",1" * extra for k, m in enumerate(marks)]
+    return ("\n".join(rows) + "\n").encode()
+
+
+BALLOTS = ["100010001", "010100000", "001010100", "010001100", "110000001"]
+
+
+def test_a_dominion_cast_vote_record_is_read_one_ballot_a_ranking():
+    result = read_file(dominion(BALLOTS, extra=True))
+    prefs = result.preferences
+    read = [[("=".join(sorted(prefs.item_names[i] for i in s)) if isinstance(s, frozenset)
+              else prefs.item_names[s]) for s in r] for r in prefs.to_lists()]
+    assert read == [["Alice Adams", "Bob Brown", "Carol Chen"], ["Bob Brown", "Alice Adams"],
+                    ["Carol Chen", "Bob Brown", "Alice Adams"],
+                    ["Bob Brown", "Carol Chen", "Alice Adams"],
+                    ["Alice Adams=Bob Brown", "Carol Chen"]]  # an overvote ties at its rank
+    notes = " ".join(result.report.notes)
+    assert "Dominion cast vote record: 5 ballots" in notes
+    assert "left out the contests without ranks ('Council (Vote For=1)')" in notes
+
+
+def test_a_dominion_record_without_ranks_or_with_a_stray_mark_is_refused_as_such():
+    plain = dominion(BALLOTS).replace(b"(1)", b"").replace(b"(2)", b" II").replace(
+        b"(3)", b" III")
+    assert "none of its contests" in refused(plain).reason
+    error = refused(dominion(["100010001", "0101x0000"]))
+    assert error.row == 6 and error.column == "Bob Brown(2)"

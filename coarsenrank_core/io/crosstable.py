@@ -96,6 +96,8 @@ def crosstable_games(table: Table) -> tuple[Table, str | None]:
     """
     if len(table) < 3:
         return table, None
+    if not any(_GAME.fullmatch(str(c)) for c in table.cells[:64].ravel()):
+        return table, None  # a crosstable's games start within its first rows
     codes, uniques = table.factorized  # each distinct cell matched once
     games_among = pd.Series(uniques, dtype=object).astype(str).str.fullmatch(
         _GAME.pattern, case=False).to_numpy(dtype=bool)

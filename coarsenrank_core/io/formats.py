@@ -21,6 +21,7 @@ from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
 from .assembly import empty_error
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
+from .cast_votes import dominion_ballots
 from .cell import (
     SIDE_TITLE,
     STRONG,
@@ -59,6 +60,7 @@ from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import END_CELL, looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
 from .results import ResultsPlan, results_plan
+from .sections import sectioned_results
 from .survey import (
     Prepared,
     asks_for_ranking,
@@ -91,7 +93,7 @@ class Source:
         self.sheet: str | None = None
         self.title_rows = 0
         self.summary_note: str | None = None
-        self.crosstable_note: str | None = None
+        self.reshaped_note: str | None = None
         self.title_text: tuple[str, ...] = ()  # the title rows above the header
 
     @property
@@ -145,8 +147,12 @@ class Source:
         if not len(table):
             raise empty_error()
         whole = table
-        table, self.crosstable_note = crosstable_games(table)
-        if self.crosstable_note is None:
+        table, self.reshaped_note = dominion_ballots(table)
+        if self.reshaped_note is None:
+            table, self.reshaped_note = crosstable_games(table)
+        if self.reshaped_note is None:
+            table, self.reshaped_note = sectioned_results(table)
+        if self.reshaped_note is None:
             table, self.title_rows = without_title_rows(table)
             self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
             table, self.summary_note = without_summary_rows(table)
@@ -703,7 +709,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         report = replace(report, notes=(grades.note, *report.notes))
     if results is not None:
         report = replace(report, notes=(results.note, *report.notes))
-    for note in (file.summary_note, file.crosstable_note):
+    for note in (file.summary_note, file.reshaped_note):
         if note is not None:
             report = replace(report, notes=(note, *report.notes))
     warning = unusual_read(prefs)

@@ -248,6 +248,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
+    cells = marked_in_row(cells, rank_col, item_col)
     timed = bool(lower_is_better_words(header[rank_col]))
     # in an event's results (an event column, or a time), DNS and DNF are marks of the event
     results = timed or any(is_event_title(header[j]) for j in keys)
@@ -438,7 +439,8 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
 OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "ret", "r", "nc",
                        "elim", "abd", "retired", "disqualified", "didnotfinish"})
 #: Marks of a competitor who never took part: not placed at all.
-ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart"})
+ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart", "ns", "noshow", "scr",
+                          "scratch"})
 
 
 def _marked(values: np.ndarray, marks: frozenset[str]) -> np.ndarray:
@@ -456,6 +458,23 @@ def is_out_mark(values: np.ndarray) -> np.ndarray:
 def is_absent_mark(values: np.ndarray) -> np.ndarray:
     """Which cells mark a competitor who did not start (:data:`ABSENT_MARKS`, any case)."""
     return _marked(values, ABSENT_MARKS)
+
+
+def marked_in_row(cells: np.ndarray, place: int, item: int) -> np.ndarray:
+    """``cells`` with a blank ``place`` given the mark of the event another cell of its row
+    holds (swimming results leave the place blank and write ``DQ`` or ``NS`` as the time):
+    the competitor is then out of the event, or did not start, as if so placed."""
+    blank = cells[:, place] == ""
+    if not blank.any():
+        return cells
+    cells = cells.copy()
+    for k in range(cells.shape[1]):
+        if k in (place, item):
+            continue
+        found = blank & is_event_mark(cells[:, k])
+        cells[found, place] = cells[found, k]
+        blank &= ~found
+    return cells
 
 
 def is_event_mark(values: np.ndarray) -> np.ndarray:

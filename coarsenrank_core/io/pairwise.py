@@ -30,6 +30,7 @@ from .columns import (
     find_roles,
     ignored_note,
     normalise,
+    plural,
     quote_list,
     role_base,
     shown_cell,
@@ -70,11 +71,25 @@ _SCORE_CELL = re.compile(r"\s*(\d{1,4})\s*[-–—:]\s*(\d{1,4})\s*")
 Coding = dict[str, Any]
 
 
+#: Titles of the other side of one competitor's games (``Opponent``), and of the competitor.
+_OPPONENTS = frozenset({"opponent", "opponentname", "opponentteam", "opponentplayer",
+                        "opp", "vs", "versus", "against"})
+_OWN_SIDES = frozenset({"player", "playername", "team", "teamname", "name", "competitor",
+                        "club", "school"})
+
+
 def pairwise_columns(header: list[str]) -> Coding | None:
     """The pairwise coding a header names, as role -> column, or None."""
     roles = find_roles(header, PREFERENCE_ROLES)
     keys = [normalise(c) for c in header]
     tie = next((j for j, k in enumerate(keys) if k in _TIE_FLAGS), None)
+    opponent = [j for j, k in enumerate(keys) if k in _OPPONENTS]
+    if "left" not in roles and "right" not in roles and len(opponent) == 1:
+        # one player's games: 'Player' (or 'Team', 'Name') against 'Opponent', the result
+        # from the player's side
+        own = [j for j, k in enumerate(keys) if k in _OWN_SIDES]
+        if len(own) == 1:
+            roles = {**roles, "left": own[0], "right": opponent[0]}
     if "winner" in roles and "loser" in roles and "item" not in roles:
         # a model beside one side's answer and none beside the other's: no pair of items
         if keys[roles["winner"]].endswith("model") != keys[roles["loser"]].endswith("model"):
@@ -328,9 +343,37 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         if role in roles:
             used.add(roles[role])
     notes = ignored_note(first, used) + notes
+    if normalise(first[b_col]) in _OPPONENTS:
+        once = _listed_from_both_sides(a, b, b_won, tied, keep)
+        if once is not None:
+            notes.append(f"Each game is listed twice, once from each side's games "
+                         f"({plural(int(keep.sum() - once.sum()), 'row')} repeat another from "
+                         "the other side): each is counted once")
+            keep = once
     if not keep.all():
         a, b, b_won, tied, line, cells = (x[keep] for x in (a, b, b_won, tied, line, cells))
     return _pairs(a, b, b_won, tied, line, cells, roles, first, notes)
+
+
+def _listed_from_both_sides(a: np.ndarray, b: np.ndarray, b_won: np.ndarray, tied: np.ndarray,
+                            keep: np.ndarray) -> np.ndarray | None:
+    """Where one player's games are listed for every player (each game once under each
+    side: ``Ann, Bob, W`` and ``Bob, Ann, L``), the rows to keep so that each counts once;
+    None unless every game has its mirror, as often as it is listed."""
+    winner = np.where(b_won, b, a).astype(object)
+    loser = np.where(b_won, a, b).astype(object)
+    swap = tied & (winner > loser)  # a draw under its two names in one order
+    first, second = np.where(swap, loser, winner), np.where(swap, winner, loser)
+    game = pd.Series(first, dtype=object) + "\x00" + pd.Series(second, dtype=object) + \
+        "\x00" + pd.Series(tied.astype(int).astype(str), dtype=object)
+    own = np.asarray(a, dtype=object) == first  # listed under the winner (a draw: the first)
+    frame = pd.DataFrame({"game": game, "own": own})[keep]
+    if frame.empty:
+        return None
+    counts = frame.groupby(["game", "own"]).size().unstack(fill_value=0)
+    if counts.shape[1] != 2 or not (counts[True] == counts[False]).all():
+        return None
+    return keep & own
 
 
 #: How tournament tables write the missing opponent of a round without a game.
@@ -547,6 +590,10 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         left_words = {"h", "home", "1", left_key, "10", "1:0"}
         right_words = {"a", "away", "2", right_key, "01", "0:1"}
         tie_words = _TIE_WORDS | {"d", "x"}
+    if right_key in _OPPONENTS:  # one player's games: the result from the player's side
+        left_words = {"w", "win", "won", "1", "10", "1:0", left_key}
+        right_words = {"l", "loss", "lost", "lose", "0", "01", "0:1", right_key}
+        tie_words = _TIE_WORDS | {"d", "draw", "drew", "t", "tie", "tied", "½"}
     is_left = label == left
     is_right = ~is_left & (label == right)
     rest = ~(is_left | is_right)

@@ -28,7 +28,7 @@ from .columns import (
     title_words,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
-from .long import is_event_mark, is_gap, names_par, smaller_better_numbers
+from .long import is_event_mark, is_gap, marked_in_row, names_par, smaller_better_numbers
 from .options import ReadOptions
 from .survey import rank_values, tied_rank_values
 from .tables import Table
@@ -148,8 +148,17 @@ def _golf(header: Sequence[str], competitor: int) -> bool:
     return "golf" in normalise(header[competitor]) or any(map(names_par, header))
 
 
+#: A mark brought to the event rather than made in it: a seed or entry time, a personal or
+#: season best (``Seed Time``, ``PB``, ``SB``).
+_BROUGHT = re.compile(r"(?:seed|entry|seeded|personal\s*best|season\s*best|pb|sb)\b.*",
+                      re.IGNORECASE)
+
+
 def _measure_kind(title: str) -> str | None:
-    """``"rank"``, ``"higher"``, ``"lower"``, ``"grade"`` (direction unknown) or None."""
+    """``"rank"``, ``"higher"``, ``"lower"``, ``"grade"`` (direction unknown) or None (also
+    for a mark brought to the event, such as a seed time)."""
+    if _BROUGHT.fullmatch(title.strip()):
+        return None
     kind = column_kind(title)
     if kind is None and normalise(title) in _HIGHER_TITLES:
         return "higher"
@@ -353,7 +362,9 @@ def results_plan(table: Table, file_name: str | None = None,
     kinds = {j: _measure_kind(header[j]) for j in rest}
     if _golf(header, titled[0]):  # a golfer's score or total counts strokes: fewest win
         kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
-    readable = {j: _readable(body[:, j], kinds[j], header[j]) for j in rest}
+    readable = {j: _readable(marked_in_row(body, j, titled[0])[:, j], kinds[j], header[j])
+                if kinds[j] == "rank" else _readable(body[:, j], kinds[j], header[j])
+                for j in rest}
     numbers = [j for j in rest if readable[j].all()]
     if any(kinds[j] not in _DIRECTED for j in numbers):  # a total beside its deductions
         kinds.update({j: None for j in numbers if _only_penalty(header[j])})

@@ -1,0 +1,68 @@
+"""Results printed event by event (a title row, the column titles, the results) as one table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .columns import plural, quote_list
+from .tables import Table
+
+#: The column given to each section's title.
+SECTION_COLUMN = "Event"
+
+
+def sectioned_results(table: Table) -> tuple[Table, str | None]:
+    """The table as one table with an ``Event`` column when it prints its results section
+    by section (Hy-Tek's meet results: ``Event 1  Girls 50 Yard Freestyle``, then the
+    column titles, then that event's rows), with a note; else as given, and None.
+
+    Sections are found by a row of column titles that comes again, each time just below a
+    row holding one cell (the section's title); the rows above the first section (the
+    meet's name) are left out. A section under other column titles (a relay's ``Team``
+    for a swimmer's ``Name``) is left out, and the note names it.
+    """
+    cells = table.cells
+    if len(table) < 5 or table.width < 2:
+        return table, None
+    filled = cells != ""
+    one_cell = filled.sum(axis=1) == 1
+    titled = np.flatnonzero(one_cell[:-1] & (filled[1:].sum(axis=1) >= 2)) + 1
+    if len(titled) < 2:
+        return table, None
+    codes, _ = table.factorized
+    rows = {int(i): tuple(codes[i]) for i in titled}
+    repeats: dict[tuple[int, ...], list[int]] = {}
+    for i in rows:
+        repeats.setdefault(rows[i], []).append(i)
+    header_rows = max(repeats.values(), key=len)
+    again = np.flatnonzero((codes == codes[header_rows[0]]).all(axis=1))
+    if len(header_rows) < 2 or len(again) != len(header_rows):
+        return table, None  # the titles come again without a section's title above them
+    header = [str(c) for c in cells[header_rows[0]]]
+    if SECTION_COLUMN.lower() in (h.strip().lower() for h in header):
+        return table, None
+    # a section under other column titles: a row of titles without a digit in them
+    starts = sorted(i for i in rows if i >= header_rows[0] and (
+        rows[i] == rows[header_rows[0]] or not any(
+            any(ch.isdigit() for ch in str(c)) for c in cells[i][filled[i]])))
+    kept_rows: list[list[str]] = [[*header, SECTION_COLUMN]]
+    kept_lines = [int(table.lines[header_rows[0]])]
+    left_out: list[str] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(table)
+        title = str(cells[start - 1][filled[start - 1]][0])
+        if rows[start] != rows[header_rows[0]]:
+            left_out.append(title)
+            continue
+        for i in range(start + 1, end):
+            if not one_cell[i]:  # a one-cell row inside a section heads part of it
+                kept_rows.append([*map(str, cells[i]), title])
+                kept_lines.append(int(table.lines[i]))
+    sections = len(starts) - len(left_out)
+    note = (f"Read {plural(sections, 'section')} printed one below the other, each under its "
+            f"own title (such as '{str(cells[header_rows[0] - 1][filled[header_rows[0] - 1]][0])}'"
+            f"), one ranking each, their titles in the column '{SECTION_COLUMN}'")
+    if left_out:
+        note += (f"; left out {plural(len(left_out), 'section')} under other column titles "
+                 f"({quote_list(left_out, 3)})")
+    return Table.from_rows(kept_rows, np.asarray(kept_lines), table.delimiter), note
