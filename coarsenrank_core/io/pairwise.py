@@ -373,7 +373,8 @@ def _listed_from_both_sides(a: np.ndarray, b: np.ndarray, b_won: np.ndarray, tie
     counts = frame.groupby(["game", "own"]).size().unstack(fill_value=0)
     if counts.shape[1] != 2 or not (counts[True] == counts[False]).all():
         return None
-    return keep & own
+    once: np.ndarray = keep & own
+    return once
 
 
 #: How tournament tables write the missing opponent of a round without a game.
