@@ -576,3 +576,16 @@ def test_a_dominion_record_without_ranks_or_with_a_stray_mark_is_refused_as_such
     assert "none of its contests" in refused(plain).reason
     error = refused(dominion(["100010001", "0101x0000"]))
     assert error.row == 6 and error.column == "Bob Brown(2)"
+
+
+# ------------------------------------------------------------ one race a file
+def test_a_folder_of_single_race_files_reads_each_file_as_one_event(tmp_path):
+    from coarsenrank_core.io import read_preferences
+
+    (tmp_path / "race1.csv").write_text("Place,Runner,Time\n1,Ann,10:01\n2,Bob,10:05\n3,Cy,10:09\n")
+    (tmp_path / "race2.csv").write_text("Place,Runner,Time\n1,Bob,9:58\n2,Cy,10:00\n3,Ann,10:02\n")
+    prefs = read_preferences(tmp_path)
+    assert prefs.to_lists(names=True) == [["Ann", "Bob", "Cy"], ["Bob", "Cy", "Ann"]]
+    assert "as one event's results each" in prefs.notes[0]
+    with pytest.raises(PreferenceFormatError, match="holds one ranking"):
+        read_preferences(tmp_path / "race1.csv")  # alone, still one ranking: a truth

@@ -6,6 +6,7 @@ This package is the only part of the engine that imports pandas.
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 
 from ..errors import PreferenceFormatError
 from ..preferences import Preferences
@@ -13,7 +14,7 @@ from ._text import SourceLike
 from .assembly import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
 from .collection import read_collection, source_paths
 from .containers import interruptible, sheet_names
-from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions
+from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions, file_as_event
 from .formats import read_file as _read_file
 from .options import ReadOptions
 from .report import ReadReport, ReadResult
@@ -128,8 +129,15 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         paths = source_paths(source, tuple(f".{e}" for e in extensions()))
         if paths is None:
             return _read_file(source, format, encoding=encoding, options=options)
-        return read_collection(paths, lambda path: _read_file(path, format, encoding=encoding,
-                                                               options=options))
+
+        def one(path: Path) -> ReadResult:
+            return _read_file(path, format, encoding=encoding, options=options)
+
+        def as_event(path: Path) -> ReadResult:
+            with file_as_event(path.stem):
+                return one(path)
+
+        return read_collection(paths, one, as_event)
     return guard(task)
 
 

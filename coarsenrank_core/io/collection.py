@@ -71,17 +71,32 @@ def source_paths(source: SourceLike, suffixes: tuple[str, ...]) -> list[Path] | 
 _ROW_NAMED = re.compile(r"\(row \d+\)")
 
 
-def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult]) -> ReadResult:
+#: The start of the refusal of a file holding one results list (one race, no event).
+ONE_RESULTS_LIST = "This file holds one ranking: a single results list"
+
+
+def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult],
+                    read_as_event: Callable[[Path], ReadResult] | None = None) -> ReadResult:
     """Read every file with ``read_one`` and join them into one collection.
 
     The files must have one layout. Items (and rankers) are matched by name across files
     and numbered in order of first appearance; the notes of each file are kept, prefixed
-    with its name. Either every file names its rankers or none does.
+    with its name. Either every file names its rankers or none does. A file of two or more
+    that holds one results list and no event (one race a file) is read with
+    ``read_as_event``, the file naming its event.
     """
     results = []
+    events: list[str] = []
     for path in paths:
         try:
-            results.append(read_one(path))
+            try:
+                results.append(read_one(path))
+            except PreferenceFormatError as error:
+                if read_as_event is None or len(paths) < 2 or \
+                        not error.reason.startswith(ONE_RESULTS_LIST):
+                    raise
+                results.append(read_as_event(path))
+                events.append(path.name)
         except PreferenceFormatError as error:
             raise error.in_file(path.name) from None
     if len(results) == 1:
@@ -118,6 +133,10 @@ def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult]) -
                                    dtype=ID_DTYPE)
             rankers.append(to_global[prefs.rankers])
         notes.extend(f"{path.name}: {note}" for note in prefs.notes)
+    if events:
+        notes.insert(0, f"Read {len(events)} of the files as one event's results each (a "
+                        "results list with no event column: the file names the event), such "
+                        f"as '{events[0]}'")
     all_weights = np.concatenate(weights)
     joined = Preferences.from_arrays(
         np.concatenate(items), np.concatenate(lengths), groups=np.concatenate(groups),

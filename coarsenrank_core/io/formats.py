@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -82,6 +84,22 @@ TABLE_EXTENSIONS = (".csv", ".tsv", ".txt", *WORKBOOK_EXTENSIONS, *JSON_EXTENSIO
                     *ARROW_EXTENSIONS)
 
 
+#: The event a whole file is, while it is read as one of a collection of one event a
+#: file (a race's results, named by the file).
+FILE_EVENT: ContextVar[str | None] = ContextVar("coarsenrank_file_event", default=None)
+
+
+@contextmanager
+def file_as_event(name: str) -> Iterator[None]:
+    """Read files, while inside, as results of one event named ``name`` (an ``Event``
+    column holding it on every row)."""
+    token = FILE_EVENT.set(name)
+    try:
+        yield
+    finally:
+        FILE_EVENT.reset(token)
+
+
 class Source:
     """A file being read: its bytes, and the text, table and header understood from them."""
 
@@ -157,6 +175,12 @@ class Source:
             self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
             table, self.summary_note = without_summary_rows(table)
         _refuse_repeated_header(table)
+        event = FILE_EVENT.get()
+        if event is not None and len(table) >= 2:  # one race a file: the file names it
+            column = np.full((len(table), 1), event, dtype=object)
+            column[0, 0] = "Event"
+            table = Table(np.hstack([table.cells, column]), table.lines, table.delimiter,
+                          (table.width + 1,))
         return table
 
     @cached_property
