@@ -7,17 +7,7 @@ import pytest
 
 from coarsenrank_core import PreferenceFormatError
 from coarsenrank_core.io import read_file
-
-
-def refused(data: bytes, **options) -> PreferenceFormatError:
-    with pytest.raises(PreferenceFormatError) as info:
-        read_file(data, **options)
-    return info.value
-
-
-def orders(data: bytes, **options) -> list[list[str]]:
-    prefs = read_file(data, **options).preferences
-    return [[prefs.item_names[i] for i in ranking] for ranking in prefs.to_lists()]
+from tests.test_reader_defects_8 import orders, refused
 
 
 # ------------------------------------------------------------ nested scores in JSON
