@@ -940,15 +940,16 @@ def _number_objects(title: str) -> str | None:
     return "shown" if _SHOWN_FIELDS.search(title) else None
 
 
-def _object_names(column: pd.Series) -> str | None:
+def _object_names(column: pd.Series, distinct: bool = False) -> str | None:
     """The one field by which every object of every list in ``column`` names its item
-    (a non-blank text), or None."""
+    (a non-blank text; ``distinct``: a different one in each object of a list), or None."""
     lists = [v for v in column if isinstance(v, list) and v]
     if not lists or not all(isinstance(o, dict) for v in lists for o in v):
         return None
     common = set.intersection(*(set(o) for v in lists for o in v))
     names = [k for k in common if _NAME_FIELDS.fullmatch(str(k)) and all(
-        isinstance(o[k], str) and o[k].strip() for v in lists for o in v)]
+        all(isinstance(o[k], str) and o[k].strip() for o in v)
+        and (not distinct or len({o[k] for o in v}) == len(v)) for v in lists)]
     return names[0] if len(names) == 1 else None
 
 
@@ -1008,16 +1009,11 @@ def nested_rankings(title: str, column: pd.Series, lines: list[int]
     PreferenceFormatError
         Where such a number is infinite: the record's line and the field are named.
     """
+    name = _object_names(column, distinct=True)
+    if name is None:
+        return {}
     lists = [v for v in column if isinstance(v, list) and v]
-    if not lists or not all(isinstance(o, dict) for v in lists for o in v):
-        return {}
     common = set.intersection(*(set(o) for v in lists for o in v))
-    names = [k for k in common if _NAME_FIELDS.fullmatch(str(k)) and all(
-        all(isinstance(o[k], str) and o[k].strip() for o in v)
-        and len({o[k] for o in v}) == len(v) for v in lists)]
-    if len(names) != 1:
-        return {}
-    name = names[0]
     found: dict[str, np.ndarray] = {}
     for field in sorted(common - {name}, key=str):
         numbers = _number_objects(str(field))
