@@ -34,13 +34,7 @@ from .cell import (
     refuse_records,
     same_items_each_row,
 )
-from .columns import (
-    PREFERENCE_ROLES,
-    RANK_LABEL,
-    find_roles,
-    normalise,
-    quote_list,
-)
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -1176,13 +1170,18 @@ def _refuse_mark_grid(table: Table) -> None:
             RANK_LABEL.fullmatch(c) or _PLACE_TITLE.fullmatch(c) for c in table.row(0) if c):
         return  # columns titled by places hold rankings, whatever their items
     codes, uniques = table.factorized
-    plain = np.asarray([re.sub(r"\s+", "", str(u).lower()) for u in uniques], dtype=object)
+    plain = pd.Series(uniques, dtype=object).astype(str).str.lower().str.replace(
+        r"\s+", "", regex=True).to_numpy(dtype=object)
     mark = np.isin(plain, list(_TICK_MARKS))
+    if not mark.any():
+        return
     own = np.isin(plain, list(_POLL_MARKS))
     answers = codes[:, 1:]
     filled = plain[answers] != ""
     marks_only = filled.any(axis=1) & (mark[answers] | ~filled).all(axis=1)
-    repeated = np.asarray([len(set(r[f])) < int(f.sum()) for r, f in zip(answers, filled)])
+    repeated = np.zeros(len(table), dtype=bool)
+    repeated[marks_only] = [len(set(r[f])) < int(f.sum()) for r, f in zip(
+        answers[marks_only], filled[marks_only])]
     rows = np.flatnonzero(marks_only & (own[answers].any(axis=1) | repeated))
     answered = np.flatnonzero(filled.any(axis=1))
     below = answered[answered >= rows[0]] if len(rows) else answered
