@@ -579,3 +579,62 @@ def test_a_folder_of_single_race_files_reads_each_file_as_one_event(tmp_path):
     assert "as one event's results each" in prefs.notes[0]
     with pytest.raises(PreferenceFormatError, match="holds one ranking"):
         read_preferences(tmp_path / "race1.csv")  # alone, still one ranking: a truth
+
+
+# ------------------------------------------------------------ misfires found in review (2)
+def test_an_event_continued_on_the_next_page_is_one_event_and_a_group_below_stays_in_it():
+    continued = HYTEK.replace('3,"Lee, Mia",10,SSC-MA,33.01,35.40,16\n',
+                              '3,"Lee, Mia",10,SSC-MA,33.01,35.40,16\n'
+                              "Event 1  Girls 10 & Under 50 Yard Freestyle (continued)\n"
+                              "Place,Name,Age,Team,Seed Time,Finals Time,Points\n"
+                              '4,"Kim, Zoe",10,SSC-MA,36.00,35.90,14\n')
+    first = read_file(continued.encode()).preferences.to_lists(names=True)[0]
+    assert first[:4] == ["Smith, Emma", "Jones, Ava", "Lee, Mia", "Kim, Zoe"]
+    regatta = ("Spring Regatta - Results\nRace 1  Single Sculls\nPlace,Name,Club,Time\n"
+               "1,Tom Hill,Leander,7:01.2\n2,Sam Ray,Thames,7:05.9\nDid not finish\n"
+               ",Ben Ode,Tideway,DNF\nRace 2  Repechage\nPlace,Name,Club,Time\n"
+               "1,Ben Ode,Tideway,7:03.0\n2,Sam Ray,Thames,7:08.8\n")
+    assert read_file(regatta.encode()).preferences.to_lists(names=True) == [
+        ["Tom Hill", "Sam Ray", "Ben Ode"], ["Ben Ode", "Sam Ray"]]
+
+
+def test_a_state_or_hand_beside_a_blank_place_is_no_mark_of_the_event():
+    states = ("Race,Place,Name,State,Time\nSpring,1,Ann,VA,17:02\nSpring,,Cy,NC,\n"
+              "Spring,2,Di,SC,18:30\nFall,1,Cy,NC,16:50\nFall,,Ed,NS,\nFall,2,Ann,VA,17:20\n")
+    error = refused(states.encode())
+    assert error.column == "Place" and "blank cell" in error.reason
+
+
+def test_an_entry_score_is_a_result_and_a_seed_time_is_not():
+    bake = ("Competition,Entry,Entry Score\nBake-off 1,Cake,92\nBake-off 1,Pie,88\n"
+            "Bake-off 1,Tart,75\nBake-off 2,Cake,80\nBake-off 2,Pie,91\nBake-off 2,Tart,70\n")
+    assert orders(bake.encode()) == [["Cake", "Pie", "Tart"], ["Pie", "Cake", "Tart"]]
+
+
+def test_a_chess_score_beside_a_colour_is_refused_and_dated_rematches_both_count():
+    chess = b"Player,Opponent,Colour,Result\nAnn,Bob,White,1-0\nCy,Ann,White,0-1\n"
+    assert "White's side" in refused(chess).reason
+    schedule = (b"Date,Team,Opponent,Result\n2024-01-05,Lions,Tigers,W\n"
+                b"2024-01-12,Tigers,Bears,W\n2024-01-19,Bears,Lions,L\n"
+                b"2024-02-02,Tigers,Lions,L\n2024-02-09,Bears,Tigers,L\n"
+                b"2024-02-16,Lions,Bears,W\n")
+    assert len(games(schedule)) == 6
+
+
+def test_ballots_under_title_rows_with_a_cvr_number_are_no_dominion_record():
+    ballots = (b"City of Springfield - Ranked Choice Ballots\nExported 2024-11-06\n"
+               b"CvrNumber,Precinct,Choice 1,Choice 2,Choice 3\n1,P1,Ann,Bob,Cy\n"
+               b"2,P1,Bob,Ann,\n3,P2,Cy,Ann,Bob\n4,P2,Ann,Cy,Bob\n")
+    assert orders(ballots)[0] == ["Ann", "Bob", "Cy"]
+
+
+def test_codes_like_games_under_other_titles_are_no_crosstable():
+    codes = b"Name,Choice 1,Choice 2,Choice 3\nAnn,3b1,12w0,5s1\nBob,12w0,3b1,7b1\nCy,5s1,7b1,3b1\n"
+    assert orders(codes)[0] == ["3b1", "12w0", "5s1"]
+
+
+def test_a_dominion_record_of_two_ranked_contests_is_refused_naming_both():
+    two = dominion(BALLOTS).replace(b'"Mayor (Number of positions=1, Number of ranks=3)"',
+                                    b'"Council (RCV)"', 3)
+    error = refused(two)
+    assert "2 ranked-choice contests" in error.reason and "'Council (RCV)'" in error.reason

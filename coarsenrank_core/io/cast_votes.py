@@ -32,7 +32,7 @@ def dominion_ballots(table: Table) -> tuple[Table, str | None]:
     Raises
     ------
     PreferenceFormatError
-        Where no contest has ranks, or a mark is neither 1, 0 nor blank.
+        Where no contest has ranks or several have, or a mark is neither 1, 0 nor blank.
     """
     head = min(_HEAD_ROWS, len(table))
     titles = next((i for i in range(2, head) if any(
@@ -40,13 +40,17 @@ def dominion_ballots(table: Table) -> tuple[Table, str | None]:
     if titles is None:
         return table, None
     contests, candidates = table.cells[titles - 2], table.cells[titles - 1]
+    body = table.cells[titles + 1:]
+    lines = table.lines[titles + 1:]
+    # a candidate's column: a contest above its name, and marks below (1, 0 or blank)
     marked = [j for j in range(table.width) if str(candidates[j]).strip()
-              and str(contests[j]).strip()]
+              and str(contests[j]).strip() and np.isin(
+                  np.char.strip(body[:, j].astype(str)), ["0", "1", ""]).all()]
+    if not marked:
+        return table, None  # a 'CvrNumber' under title rows: another table of ballots
     ranked = [j for j in marked if _CANDIDATE_RANK.fullmatch(str(candidates[j]).strip())]
     ballot = next(j for j in range(table.width)
                   if str(table.cells[titles, j]).strip().lower() == _BALLOT_TITLE)
-    body = table.cells[titles + 1:]
-    lines = table.lines[titles + 1:]
     unranked = list(dict.fromkeys(str(contests[j]).strip() for j in marked if j not in ranked))
     if not ranked:
         raise PreferenceFormatError(
@@ -55,17 +59,27 @@ def dominion_ballots(table: Table) -> tuple[Table, str | None]:
             "order.", row=int(table.lines[titles - 1]),
             fix="Export the cast vote record of a ranked-choice contest (its candidates' "
                 "columns read 'Name(1)', 'Name(2)' ...).")
+    several = list(dict.fromkeys(str(contests[j]).strip() for j in ranked))
+    if len(several) > 1:
+        raise PreferenceFormatError(
+            f"This Dominion cast vote record holds {len(several)} ranked-choice contests "
+            f"({quote_list(several, 3)}): their candidates are different items, and one "
+            "ranking per ballot would mix them.", row=int(table.lines[titles - 2]),
+            fix="Export one contest's cast vote record, or delete the other contests' columns "
+                "(keep the four rows at the top), then load the file again.")
     rows: list[list[str]] = [["CvrNumber", "Contest", "Candidate", "Rank"]]
     row_lines = [int(table.lines[titles])]
     repeated = 0
-    for j in ranked:
+    for j in range(table.width):
+        if j in marked or not str(contests[j]).strip() or not _CANDIDATE_RANK.fullmatch(
+                str(candidates[j]).strip()):
+            continue
         cells = np.char.strip(body[:, j].astype(str))
         bad = np.flatnonzero(~np.isin(cells, ["0", "1", ""]))
-        if bad.size:
-            raise PreferenceFormatError(
-                f"This Dominion cast vote record's mark is {cells[bad[0]]!r}, not 1, 0 or "
-                "blank.", row=int(lines[bad[0]]), column=str(candidates[j]).strip(),
-                fix="Export the cast vote record again without changing its marks.")
+        raise PreferenceFormatError(
+            f"This Dominion cast vote record's mark is {cells[bad[0]]!r}, not 1, 0 or "
+            "blank.", row=int(lines[bad[0]]), column=str(candidates[j]).strip(),
+            fix="Export the cast vote record again without changing its marks.")
     best: dict[tuple[str, str, str], tuple[int, int]] = {}
     for j in ranked:
         found = _CANDIDATE_RANK.fullmatch(str(candidates[j]).strip())

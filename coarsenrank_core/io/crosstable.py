@@ -17,6 +17,9 @@ _GAME = re.compile(r"\s*(?P<opponent>\d{1,4})\s*(?P<colour>[wbs])\s*"
                    r"(?P<result>1/2|0\.5|0,5|½|=|1|0|\+|-|–)\s*", re.IGNORECASE)
 #: A round without a game: a bye or a point given (``-1``, ``-0``, ``+``, ``bye``), or blank.
 _NO_GAME = re.compile(r"\s*(?:[-–]\s*(?:1/2|½|[01+])?|\+|bye|\*|)\s*", re.IGNORECASE)
+#: A round's title: ``1.Rd``, ``Rd 1``, ``Round 1``, ``R1``, ``Rnd.1``, or its number alone.
+_ROUND_TITLE = re.compile(r"\s*(?:(?:\d+\s*\.?\s*)?(?:rd|rnd|round|runde|ronde|r)\.?\s*\d*|\d+)\s*",
+                          re.IGNORECASE)
 _SCORES = {"1": 1.0, "0": 0.0, "½": 0.5, "1/2": 0.5, "0.5": 0.5, "0,5": 0.5, "=": 0.5}
 _FORFEITS = {"+": "+", "-": "-", "–": "-"}
 _OPPOSITE = {"w": "b", "b": "w", "s": "w"}
@@ -120,6 +123,8 @@ def crosstable_games(table: Table) -> tuple[Table, str | None]:
     games = {(i, j): parsed for i in range(len(table) - 1) for j in rounds
              if (parsed := _parsed(str(table.cells[i + 1, j]))) is not None}
     numbering = next((n for n in _numberings(table, rounds) if _reciprocal(games, n[1])), None)
+    if numbering is None and not all(_ROUND_TITLE.fullmatch(header[j]) for j in rounds):
+        return whole, None  # cells like '3b1' under other titles (seats, codes): no games
     if numbering is None:
         (i, j), (opponent, _, _) = next(iter(games.items()))
         tried = quote_list([t for t, _ in _numberings(table, rounds)], 3)

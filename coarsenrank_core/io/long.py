@@ -248,7 +248,7 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
-    cells = marked_in_row(cells, rank_col, item_col)
+    cells = marked_in_row(cells, rank_col, header)
     timed = bool(lower_is_better_words(header[rank_col]))
     # in an event's results (an event column, or a time), DNS and DNF are marks of the event
     results = timed or any(is_event_title(header[j]) for j in keys)
@@ -460,16 +460,24 @@ def is_absent_mark(values: np.ndarray) -> np.ndarray:
     return _marked(values, ABSENT_MARKS)
 
 
-def marked_in_row(cells: np.ndarray, place: int, item: int) -> np.ndarray:
-    """``cells`` with a blank ``place`` given the mark of the event another cell of its row
-    holds (swimming results leave the place blank and write ``DQ`` or ``NS`` as the time):
-    the competitor is then out of the event, or did not start, as if so placed."""
+#: Titles of a column where a result's place is written, or its mark instead (``DQ``).
+_RESULT_TITLES = frozenset({"result", "results", "mark", "status", "finish", "score",
+                            "points", "pts", "total"})
+
+
+def marked_in_row(cells: np.ndarray, place: int, header: Sequence[str]) -> np.ndarray:
+    """``cells`` with a blank ``place`` given the mark of the event that a result's cell of
+    its row holds (swimming results leave the place blank and write ``DQ`` or ``NS`` as the
+    time): the competitor is then out of the event, or did not start, as if so placed.
+    Only columns of results are looked at (a time, ``Result``, ``Status``), never a state
+    (``NC``, ``NS``) or a hand (``R``)."""
     blank = cells[:, place] == ""
     if not blank.any():
         return cells
     cells = cells.copy()
-    for k in range(cells.shape[1]):
-        if k in (place, item):
+    for k in range(min(cells.shape[1], len(header))):
+        if k == place or not (lower_is_better_words(header[k])
+                              or normalise(header[k]) in _RESULT_TITLES):
             continue
         found = blank & is_event_mark(cells[:, k])
         cells[found, place] = cells[found, k]

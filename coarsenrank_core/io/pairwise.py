@@ -74,6 +74,7 @@ Coding = dict[str, Any]
 #: Titles of the other side of one competitor's games (``Opponent``), and of the competitor.
 _OPPONENTS = frozenset({"opponent", "opponentname", "opponentteam", "opponentplayer",
                         "opp", "vs", "versus", "against"})
+_COLOURS = frozenset({"colour", "color", "side", "colourplayed", "colorplayed", "pieces"})
 _OWN_SIDES = frozenset({"player", "playername", "team", "teamname", "name", "competitor",
                         "club", "school"})
 
@@ -344,7 +345,9 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
             used.add(roles[role])
     notes = ignored_note(first, used) + notes
     if normalise(first[b_col]) in _OPPONENTS:
-        once = _listed_from_both_sides(a, b, b_won, tied, keep)
+        dated = [j for j, t in enumerate(first) if normalise(t) in _WHEN]
+        once = _listed_from_both_sides(a, b, b_won, tied, keep,
+                                       cells[:, dated[0]] if dated else None)
         if once is not None:
             notes.append(f"Each game is listed twice, once from each side's games "
                          f"({plural(int(keep.sum() - once.sum()), 'row')} repeat another from "
@@ -355,17 +358,26 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     return _pairs(a, b, b_won, tied, line, cells, roles, first, notes)
 
 
+#: Titles of when a game was played: two rows of one game share it.
+_WHEN = frozenset({"date", "day", "time", "datetime", "round", "rd", "week", "gamedate",
+                   "matchdate", "played"})
+
+
 def _listed_from_both_sides(a: np.ndarray, b: np.ndarray, b_won: np.ndarray, tied: np.ndarray,
-                            keep: np.ndarray) -> np.ndarray | None:
+                            keep: np.ndarray, when: np.ndarray | None = None
+                            ) -> np.ndarray | None:
     """Where one player's games are listed for every player (each game once under each
-    side: ``Ann, Bob, W`` and ``Bob, Ann, L``), the rows to keep so that each counts once;
-    None unless every game has its mirror, as often as it is listed."""
+    side: ``Ann, Bob, W`` and ``Bob, Ann, L``, on the same ``when`` where a date or round is
+    given), the rows to keep so that each counts once; None unless every game has its
+    mirror, as often as it is listed."""
     winner = np.where(b_won, b, a).astype(object)
     loser = np.where(b_won, a, b).astype(object)
     swap = tied & (winner > loser)  # a draw under its two names in one order
     first, second = np.where(swap, loser, winner), np.where(swap, winner, loser)
     game = pd.Series(first, dtype=object) + "\x00" + pd.Series(second, dtype=object) + \
         "\x00" + pd.Series(tied.astype(int).astype(str), dtype=object)
+    if when is not None:
+        game = game + "\x00" + pd.Series(when, dtype=object).astype(str)
     own = np.asarray(a, dtype=object) == first  # listed under the winner (a draw: the first)
     frame = pd.DataFrame({"game": game, "own": own})[keep]
     if frame.empty:
@@ -592,8 +604,19 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         right_words = {"a", "away", "2", right_key, "01", "0:1"}
         tie_words = _TIE_WORDS | {"d", "x"}
     if right_key in _OPPONENTS:  # one player's games: the result from the player's side
-        left_words = {"w", "win", "won", "1", "10", "1:0", left_key}
-        right_words = {"l", "loss", "lost", "lose", "0", "01", "0:1", right_key}
+        colour = [normalise(t) for t in header if normalise(t) in _COLOURS]
+        chess = np.isin(words, list(_HALF_POINT_DRAWS | {"10", "01"}))
+        if colour and chess.any():
+            i = int(np.flatnonzero(chess)[0])
+            raise PreferenceFormatError(
+                f"This game's result is {shown_cell(str(label[i]))} beside a '{header[left_col]}'"
+                f", an '{header[right_col]}' and the colour played: a chess score counts from "
+                "White's side, whichever side the player had, so who won cannot be told from "
+                "the player's side here.", row=int(lines[i]), column=header[label_col],
+                fix="Write each result from the player's side (W, D or L), or give columns "
+                    "'white', 'black' and 'result'.")
+        left_words = {"w", "win", "won", "1", left_key}
+        right_words = {"l", "loss", "lost", "lose", "0", right_key}
         tie_words = _TIE_WORDS | {"d", "draw", "drew", "t", "tie", "tied", "½"}
     is_left = label == left
     is_right = ~is_left & (label == right)

@@ -150,7 +150,8 @@ def _golf(header: Sequence[str], competitor: int) -> bool:
 
 #: A mark brought to the event rather than made in it: a seed or entry time, a personal or
 #: season best (``Seed Time``, ``PB``, ``SB``).
-_BROUGHT = re.compile(r"(?:seed|entry|seeded|personal\s*best|season\s*best|pb|sb)\b.*",
+_BROUGHT = re.compile(r"(?:seed(?:ed)?(?:\s*(?:time|mark))?|entry\s*(?:time|mark)|pb|sb|"
+                      r"personal\s*best|season(?:'?s)?\s*best)(?:\s*\(.*\))?",
                       re.IGNORECASE)
 
 
@@ -362,7 +363,7 @@ def results_plan(table: Table, file_name: str | None = None,
     kinds = {j: _measure_kind(header[j]) for j in rest}
     if _golf(header, titled[0]):  # a golfer's score or total counts strokes: fewest win
         kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
-    readable = {j: _readable(marked_in_row(body, j, titled[0])[:, j], kinds[j], header[j])
+    readable = {j: _readable(marked_in_row(body, j, header)[:, j], kinds[j], header[j])
                 if kinds[j] == "rank" else _readable(body[:, j], kinds[j], header[j])
                 for j in rest}
     numbers = [j for j in rest if readable[j].all()]

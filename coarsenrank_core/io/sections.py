@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .columns import plural, quote_list
@@ -41,28 +43,49 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     header = [str(c) for c in cells[header_rows[0]]]
     if SECTION_COLUMN.lower() in (h.strip().lower() for h in header):
         return table, None
-    # a section under other column titles: a row of titles without a digit in them
+    # a section under other column titles: a row of titles without a digit in them, two
+    # of them the first section's too (a relay's 'Place', 'Finals Time')
+    titles = {str(c) for c in cells[header_rows[0]] if str(c)}
     starts = sorted(i for i in rows if i >= header_rows[0] and (
         rows[i] == rows[header_rows[0]] or not any(
-            any(ch.isdigit() for ch in str(c)) for c in cells[i][filled[i]])))
+            any(ch.isdigit() for ch in str(c)) for c in cells[i][filled[i]])
+        and len(titles & {str(c) for c in cells[i][filled[i]]}) >= 2))
     kept_rows: list[list[str]] = [[*header, SECTION_COLUMN]]
     kept_lines = [int(table.lines[header_rows[0]])]
     left_out: list[str] = []
+    title = ""
     for k, start in enumerate(starts):
         end = starts[k + 1] - 1 if k + 1 < len(starts) else len(table)
-        title = str(cells[start - 1][filled[start - 1]][0])
+        title = _section_title(str(cells[start - 1][filled[start - 1]][0]), title)
         if rows[start] != rows[header_rows[0]]:
-            left_out.append(title)
+            if title not in left_out:
+                left_out.append(title)
             continue
         for i in range(start + 1, end):
             if not one_cell[i]:  # a one-cell row inside a section heads part of it
                 kept_rows.append([*map(str, cells[i]), title])
                 kept_lines.append(int(table.lines[i]))
-    sections = len(starts) - len(left_out)
+    sections = len({row[-1] for row in kept_rows[1:]})
+    if sections < 2:
+        return table, None  # one event over several pages: the titles again, not sections
     note = (f"Read {plural(sections, 'section')} printed one below the other, each under its "
             f"own title (such as '{str(cells[header_rows[0] - 1][filled[header_rows[0] - 1]][0])}'"
-            f"), one ranking each, their titles in the column '{SECTION_COLUMN}'")
+            f"), their titles in the column '{SECTION_COLUMN}'")
     if left_out:
         note += (f"; left out {plural(len(left_out), 'section')} under other column titles "
                  f"({quote_list(left_out, 3)})")
     return Table.from_rows(kept_rows, np.asarray(kept_lines), table.delimiter), note
+
+
+#: A section's title that continues the one before: its name with ``(continued)``, or a
+#: page's number (``Page 2``, ``Page 2 of 3``).
+_CONTINUED = re.compile(r"\s*[(\[]?\s*(?:continued|cont(?:'d|\.)?)\s*[)\]]?\s*$", re.IGNORECASE)
+_PAGE = re.compile(r"\s*page\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*", re.IGNORECASE)
+
+
+def _section_title(text: str, before: str) -> str:
+    """The event a section's title names: the section before's, where the title only says
+    it goes on (``... (continued)``, ``Page 2``)."""
+    if before and _PAGE.fullmatch(text):
+        return before
+    return _CONTINUED.sub("", text).strip() or before
