@@ -68,9 +68,10 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     sections = len({row[-1] for row in kept_rows[1:]})
     if sections < 2:
         return table, None  # one event over several pages: the titles again, not sections
+    above = header_rows[0] - 1
     note = (f"Read {plural(sections, 'section')} printed one below the other, each under its "
-            f"own title (such as '{str(cells[header_rows[0] - 1][filled[header_rows[0] - 1]][0])}'"
-            f"), their titles in the column '{SECTION_COLUMN}'")
+            f"own title (such as '{cells[above][filled[above]][0]}'), their titles in the "
+            f"column '{SECTION_COLUMN}'")
     if left_out:
         note += (f"; left out {plural(len(left_out), 'section')} under other column titles "
                  f"({quote_list(left_out, 3)})")
