@@ -48,6 +48,16 @@ def dominion_ballots(table: Table) -> tuple[Table, str | None]:
                   np.char.strip(body[:, j].astype(str)), ["0", "1", ""]).all()]
     if not marked:
         return table, None  # a 'CvrNumber' under title rows: another table of ballots
+    for j in range(table.width):  # a candidate's column at a rank holding something else
+        if j in marked or not str(contests[j]).strip() or not _CANDIDATE_RANK.fullmatch(
+                str(candidates[j]).strip()):
+            continue
+        cells = np.char.strip(body[:, j].astype(str))
+        bad = np.flatnonzero(~np.isin(cells, ["0", "1", ""]))
+        raise PreferenceFormatError(
+            f"This Dominion cast vote record's mark is {cells[bad[0]]!r}, not 1, 0 or "
+            "blank.", row=int(lines[bad[0]]), column=str(candidates[j]).strip(),
+            fix="Export the cast vote record again without changing its marks.")
     ranked = [j for j in marked if _CANDIDATE_RANK.fullmatch(str(candidates[j]).strip())]
     ballot = next(j for j in range(table.width)
                   if str(table.cells[titles, j]).strip().lower() == _BALLOT_TITLE)
@@ -70,16 +80,6 @@ def dominion_ballots(table: Table) -> tuple[Table, str | None]:
     rows: list[list[str]] = [["CvrNumber", "Contest", "Candidate", "Rank"]]
     row_lines = [int(table.lines[titles])]
     repeated = 0
-    for j in range(table.width):
-        if j in marked or not str(contests[j]).strip() or not _CANDIDATE_RANK.fullmatch(
-                str(candidates[j]).strip()):
-            continue
-        cells = np.char.strip(body[:, j].astype(str))
-        bad = np.flatnonzero(~np.isin(cells, ["0", "1", ""]))
-        raise PreferenceFormatError(
-            f"This Dominion cast vote record's mark is {cells[bad[0]]!r}, not 1, 0 or "
-            "blank.", row=int(lines[bad[0]]), column=str(candidates[j]).strip(),
-            fix="Export the cast vote record again without changing its marks.")
     best: dict[tuple[str, str, str], tuple[int, int]] = {}
     for j in ranked:
         found = _CANDIDATE_RANK.fullmatch(str(candidates[j]).strip())
