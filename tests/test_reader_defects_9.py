@@ -638,3 +638,33 @@ def test_a_dominion_record_of_two_ranked_contests_is_refused_naming_both():
                                     b'"Council (RCV)"', 3)
     error = refused(two)
     assert "2 ranked-choice contests" in error.reason and "'Council (RCV)'" in error.reason
+
+
+def test_section_titles_in_two_cells_or_above_a_record_line_name_their_events():
+    two_cells = ("Springfield Invitational,Results\nEvent 1,Girls 50 Free\n"
+                 "Place,Name,Age,Team,Finals Time\n1,Emma,10,SSC,33.98\n2,Ava,9,WAVE,34.21\n"
+                 ",Lily,,WAVE,DQ\nEvent 2,Girls 100 IM\nPlace,Name,Age,Team,Finals Time\n"
+                 "1,Ava,9,WAVE,1:20.11\n2,Emma,10,SSC,1:23.02\n")
+    result = read_file(two_cells.encode())
+    assert result.preferences.to_lists(names=True) == [["Emma", "Ava", "Lily"], ["Ava", "Emma"]]
+    assert "'Event 1 Girls 50 Free'" in " ".join(result.report.notes)
+    records = ("Invitational - Results\nEvent 1  Girls 50 Free\nPool Record: 26.10\n"
+               "Place,Name,Age,Team,Finals Time\n1,Emma,10,SSC,33.98\n2,Ava,9,WAVE,34.21\n"
+               "Event 2  Girls 100 IM\nPool Record: 1:02.00\nPlace,Name,Age,Team,Finals Time\n"
+               "1,Ava,9,WAVE,1:20.11\n2,Emma,10,SSC,1:23.02\n")
+    assert "'Event 1  Girls 50 Free'" in " ".join(read_file(records.encode()).report.notes)
+
+
+def test_a_result_written_with_its_score_after_the_outcome():
+    log = (b"Date,Team,Opponent,Result\n2024-01-05,Lions,Tigers,W 3-1\n"
+           b"2024-01-12,Lions,Bears,L 0-2\n2024-01-19,Lions,Wolves,D 1-1\n")
+    assert games(log) == sorted([("Lions", "Tigers"), ("Bears", "Lions"), ("Lions = Wolves",)])
+
+
+def test_rankings_of_two_above_a_repeated_ranking_are_no_sections():
+    rows = [["Hawaii", "Funghi"], ["Diavola", "Hawaii", "Funghi", "Quattro"],
+            ["Quattro", "Hawaii", "Diavola", "Funghi"], ["Funghi", "Diavola"],
+            ["Diavola", "Hawaii", "Funghi", "Quattro"], ["Hawaii", "Quattro", "Funghi", "Diavola"]]
+    text = "Rank 1,Rank 2,Rank 3,Rank 4\n" + "".join(
+        ",".join(r + [""] * (4 - len(r))) + "\n" for r in rows)
+    assert orders(text.encode()) == rows

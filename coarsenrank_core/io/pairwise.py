@@ -618,6 +618,11 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         left_words = {"w", "win", "won", "1", left_key}
         right_words = {"l", "loss", "lost", "lose", "0", right_key}
         tie_words = _TIE_WORDS | {"d", "draw", "drew", "t", "tie", "tied", "½"}
+        # 'W 3-1', 'L 0-2 (OT)': the outcome's letter before the score
+        lead = pd.Series(label, dtype=object).astype(str).str.extract(
+            r"^\s*([WwLlDdTt])\s+\d", expand=False)
+        words = np.where(lead.notna().to_numpy(), lead.str.lower().to_numpy(dtype=object),
+                         words)
     is_left = label == left
     is_right = ~is_left & (label == right)
     rest = ~(is_left | is_right)

@@ -18,17 +18,21 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     by section (Hy-Tek's meet results: ``Event 1  Girls 50 Yard Freestyle``, then the
     column titles, then that event's rows), with a note; else as given, and None.
 
-    Sections are found by a row of column titles that comes again, each time just below a
-    row holding one cell (the section's title); the rows above the first section (the
-    meet's name) are left out. A section under other column titles (a relay's ``Team``
+    Sections are found by a row of column titles, the first row wider than a title, that
+    comes again, each time just below a row holding one cell (or two, in a table of four
+    columns or more: the section's title); the rows above the first section (the meet's
+    name) are left out. A section under other column titles (a relay's ``Team``
     for a swimmer's ``Name``) is left out, and the note names it.
     """
     cells = table.cells
     if len(table) < 5 or table.width < 2:
         return table, None
     filled = cells != ""
-    one_cell = filled.sum(axis=1) == 1
-    titled = np.flatnonzero(one_cell[:-1] & (filled[1:].sum(axis=1) >= 2)) + 1
+    counts = filled.sum(axis=1)
+    # a title's row: one cell, or two in a wide table ('Event 1', 'Girls 50 Yard Free')
+    one_cell = (counts == 1) | ((counts == 2) & (table.width >= 4))
+    titled = np.flatnonzero(one_cell[:-1] & (counts[1:] > np.where(
+        table.width >= 4, 2, 1))) + 1
     if len(titled) < 2:
         return table, None
     codes, _ = table.factorized
@@ -40,6 +44,8 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     again = np.flatnonzero((codes == codes[header_rows[0]]).all(axis=1))
     if len(header_rows) < 2 or len(again) != len(header_rows):
         return table, None  # the titles come again without a section's title above them
+    if np.flatnonzero(~one_cell & (counts > 0))[0] != header_rows[0]:
+        return table, None  # the first table's own titles come first: rows repeat below
     header = [str(c) for c in cells[header_rows[0]]]
     if SECTION_COLUMN.lower() in (h.strip().lower() for h in header):
         return table, None
@@ -56,26 +62,41 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     title = ""
     for k, start in enumerate(starts):
         end = starts[k + 1] - 1 if k + 1 < len(starts) else len(table)
-        title = _section_title(str(cells[start - 1][filled[start - 1]][0]), title)
+        title = _section_title(_title_above(cells, filled, one_cell, start), title)
         if rows[start] != rows[header_rows[0]]:
             if title not in left_out:
                 left_out.append(title)
             continue
         for i in range(start + 1, end):
-            if not one_cell[i]:  # a one-cell row inside a section heads part of it
+            if counts[i] != 1:  # a one-cell row inside a section heads part of it
                 kept_rows.append([*map(str, cells[i]), title])
                 kept_lines.append(int(table.lines[i]))
     sections = len({row[-1] for row in kept_rows[1:]})
     if sections < 2:
         return table, None  # one event over several pages: the titles again, not sections
-    above = header_rows[0] - 1
+    first = _title_above(cells, filled, one_cell, header_rows[0])
     note = (f"Read {plural(sections, 'section')} printed one below the other, each under its "
-            f"own title (such as '{cells[above][filled[above]][0]}'), their titles in the "
-            f"column '{SECTION_COLUMN}'")
+            f"own title (such as '{first}'), their titles in the column '{SECTION_COLUMN}'")
     if left_out:
         note += (f"; left out {plural(len(left_out), 'section')} under other column titles "
                  f"({quote_list(left_out, 3)})")
     return Table.from_rows(kept_rows, np.asarray(kept_lines), table.delimiter), note
+
+
+#: A line between a section's title and its column titles that is no title: a record.
+_RECORD = re.compile(r".*\brecords?\b.*", re.IGNORECASE)
+
+
+def _title_above(cells: np.ndarray, filled: np.ndarray, one_cell: np.ndarray, start: int
+                 ) -> str:
+    """The title of the section whose column titles are row ``start``: of the title rows
+    just above, the nearest that is no record line (``Pool Record: 26.10``), its cells
+    joined."""
+    i = start - 1
+    while i > 0 and one_cell[i] and _RECORD.fullmatch(" ".join(map(str, cells[i][filled[i]]))) \
+            and one_cell[i - 1]:
+        i -= 1
+    return " ".join(str(c) for c in cells[i][filled[i]])
 
 
 #: A section's title that continues the one before: its name with ``(continued)``, or a
