@@ -668,3 +668,26 @@ def test_rankings_of_two_above_a_repeated_ranking_are_no_sections():
     text = "Rank 1,Rank 2,Rank 3,Rank 4\n" + "".join(
         ",".join(r + [""] * (4 - len(r))) + "\n" for r in rows)
     assert orders(text.encode()) == rows
+
+
+# ------------------------------------------------------------ game archives and walkovers
+def test_a_chess_com_archive_reads_each_sides_result_as_the_games_score():
+    archive = (b"url,time_class,white_username,white_rating,white_result,black_username,"
+               b"black_result\nu1,blitz,alice,1500,win,bob,checkmated\n"
+               b"u2,blitz,bob,1485,win,carol,resigned\nu3,rapid,carol,1505,agreed,alice,agreed\n"
+               b"u4,bullet,dave,1405,timeout,carol,win\nu5,blitz,bob,1490,abandoned,dave,win\n")
+    assert games(archive) == sorted([("alice", "bob"), ("bob", "carol"), ("alice = carol",),
+                                     ("carol", "dave"), ("dave", "bob")])
+    assert "game archive: 5 games" in " ".join(read_file(archive).report.notes)
+
+
+def test_a_walkover_beside_winner_and_loser_is_no_match_and_forfeits_are_said_so():
+    atp = (b"tourney_name,winner_name,loser_name,score,round\nBrisbane,Djokovic,Medvedev,"
+           b"6-3 6-4,F\nBrisbane,Medvedev,Rublev,W/O,SF\nBrisbane,Alcaraz,Rublev,6-4 2-1 RET,QF\n")
+    result = read_file(atp)
+    assert games(atp) == sorted([("Djokovic", "Medvedev"), ("Alcaraz", "Rublev")])
+    assert "no match played ('W/O'): row 3" in " ".join(result.report.notes)
+    pairings = b"White,Black,Result\nAnn,Bob,1-0\nCy,Di,*\nAnn,Cy,+/-\nBob,Di,0-1\n"
+    notes = " ".join(read_file(pairings).report.notes)
+    assert "with no result (unfinished): row 3" in notes
+    assert "decided without a game (a forfeit or walkover): row 4" in notes

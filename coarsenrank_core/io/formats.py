@@ -47,6 +47,7 @@ from .containers import (
 )
 from .content import count_title, counter_title, is_ballot_mark
 from .crosstable import crosstable_games
+from .game_archive import game_archive
 from .grades import GradesPlan, long_grades
 from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
@@ -160,6 +161,8 @@ class Source:
             raise empty_error()
         whole = table
         table, self.reshaped_note = dominion_ballots(table)
+        if self.reshaped_note is None:
+            table, self.reshaped_note = game_archive(table)
         if self.reshaped_note is None:
             table, self.reshaped_note = crosstable_games(table)
         if self.reshaped_note is None:

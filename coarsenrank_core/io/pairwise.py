@@ -60,6 +60,8 @@ _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", 
                # a chess forfeit (Swiss-Manager's '+ - -', '- - +'): no game was played
                "+ - -", "- - +", "- - -", "+--", "--+", "---", "+ -", "- +", "+:-", "-:+",
                "+/-", "-/+"}
+#: Of those, a game decided without being played: a forfeit or a walkover.
+_NOT_PLAYED = _UNFINISHED - {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
 #: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
 _HALF_POINT_DRAWS = {"1/21/2", "½½", "0505", "½:½", "1/2:1/2"}
 #: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
@@ -293,6 +295,14 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
+        scores = [j for j, t in enumerate(first) if normalise(t) in _SCORE_TITLES]
+        if scores:  # a winner beside a score of 'W/O': a walkover, no match was played
+            said = np.char.lower(np.char.strip(cells[:, scores[0]].astype(str)))
+            walkover = np.isin(said, list(_NOT_PLAYED))
+            if walkover.any():
+                keep &= ~walkover
+                notes.append(skipped_note(line[walkover], "row", "with no match played "
+                                          f"('{cells[walkover, scores[0]][0]}')"))
     elif mode == "label" and (share := _second_share(cells[:, coding["label"]], first, a_col,
                                                      b_col)) is not None:
         # every comparison counted for both sides by its share: two rows, weighted
@@ -320,7 +330,15 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
                                                  first, coding["label"], a_col, b_col)
         if unfinished.any():
             keep &= ~unfinished
-            notes.append(skipped_note(line[unfinished], "row", "with no result (unfinished)"))
+            said = pd.Series(cells[:, coding["label"]], dtype=object).astype(str).str.strip(
+                ).str.lower().to_numpy(dtype=object)
+            forfeit = unfinished & np.isin(said, list(_NOT_PLAYED))
+            if (unfinished & ~forfeit).any():
+                notes.append(skipped_note(line[unfinished & ~forfeit], "row",
+                                          "with no result (unfinished)"))
+            if forfeit.any():
+                notes.append(skipped_note(line[forfeit], "row", "decided without a game (a "
+                                          "forfeit or walkover)"))
     elif mode == "flags":
         b_won, tied = _resolve_flags(a, b, cells, line, first, coding)
     else:
