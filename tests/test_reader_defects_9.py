@@ -691,3 +691,15 @@ def test_a_walkover_beside_winner_and_loser_is_no_match_and_forfeits_are_said_so
     notes = " ".join(read_file(pairings).report.notes)
     assert "with no result (unfinished): row 3" in notes
     assert "decided without a game (a forfeit or walkover): row 4" in notes
+
+
+# ------------------------------------------------------------ judges' score sheets
+@pytest.mark.parametrize("scores", [
+    ["9.25,9.50,9.00", "9.00,9.25,9.25", "8.75,8.50,9.00"],  # component scores
+    ["3,2,3", "2,3,2", "1,1,2"],  # points repeating within a row
+    ["2,1,3", "0,-1,1", "-2,0,-1"]])  # grades of execution, negative ones too
+def test_a_judges_score_sheet_is_refused_with_the_transpose_and_the_direction(scores):
+    sheet = "Name,J1,J2,J3\n" + "".join(
+        f"Skater {s},{row}\n" for s, row in zip("ABC", scores))
+    error = refused(sheet.encode())
+    assert "titled as judges" in error.reason and "--format ranks --one-is-worst" in error.fix

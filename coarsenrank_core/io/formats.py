@@ -661,6 +661,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         raise empty_error()
     fmt = detect(file) if format == "auto" else FORMATS[format]
     file.layout_chosen = format != "auto"
+    if fmt.id == "wide" and format == "auto":
+        _refuse_judges_as_items(file.prepared, file.options)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -1665,6 +1667,20 @@ def _columns_rank_the_rows(prepared: Prepared, columns: list[int]) -> bool:
     return bool(places_once(ranks.T).all() and not places_once(ranks).all())
 
 
+def _scored(prepared: Prepared, columns: list[int]) -> bool:
+    """Whether every cell of ``columns`` below the titles is a number (a judge's score,
+    ``9.25``, ``-1``), three rows or more are judged, and the rows do not each rank the
+    columns 1, 2, 3 ... (readers ranking critics)."""
+    from .assembly import parse_numbers
+    from .survey import places_once, rank_values
+
+    cells = prepared.table.cells[prepared.start:, columns]
+    if len(cells) < 3 or not np.isfinite(parse_numbers(cells.ravel())).all():
+        return False
+    ranks = rank_values(cells)
+    return not (np.isfinite(ranks).all() and bool(places_once(ranks).all()))
+
+
 def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     """Refuse a table of ranks whose item columns are all titled as judges (``Judge Adams``,
     ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
@@ -1685,14 +1701,18 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     said = set(title_words(rows))
     if prepared.questions or prepared.platform is not None or first is None or not (
             (COMPETITOR_WORDS | _JUDGED_WORDS) & said
-            or not _RESPONDENT_WORDS & said and _columns_rank_the_rows(prepared, columns)):
+            or not _RESPONDENT_WORDS & said and (_columns_rank_the_rows(prepared, columns)
+                                                 or _scored(prepared, columns))):
         return
     raise PreferenceFormatError(
         f"The item columns are titled as judges ({quote_list(labels, 3)}): each column is "
         "probably one judge's ranking of the rows, and read row by row the judges would be "
         "ranked in place of what they judged.", row=int(prepared.table.lines[0]),
         fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
-            "so that each judge is a row and each item a column, and load it again.")
+            "so that each judge is a row and each item a column, and load it again; where "
+            "the judges gave scores, a higher one better, choose the layout 'item columns "
+            "holding ranks' and 'Rank numbers mean: 1 is the worst' (--format ranks "
+            "--one-is-worst).")
 
 
 #: Words of a column of one slot's rank (``system1rank``, ``Model 2 rank``, ``rank_sys1``)
