@@ -623,19 +623,19 @@ def _ticked_options(prepared: Prepared) -> dict[int, str]:
     titles = [prepared.label(j) for j in range(prepared.width)]
     where = {t: j for j, t in enumerate(titles) if t}
     options: dict[int, list[int]] = {}
+    marks: dict[int, set[str]] = {}  # each tick column's distinct cells
     for j, title in enumerate(titles):
         question, slash, option = title.rpartition("/")
         if slash and option.strip() and question in where:
-            cells = {str(c).strip().lower()
-                     for c in pd.unique(prepared.table.column(j)[prepared.start:])}
-            if cells <= _TICKS:
+            marks[j] = {str(c).strip().lower()
+                        for c in pd.unique(prepared.table.column(j)[prepared.start:])}
+            if marks[j] <= _TICKS:
                 options.setdefault(where[question], []).append(j)
     found: dict[int, str] = {}
     for asked, ticks in options.items():
         names = {titles[j].rpartition("/")[2].strip() for j in ticks}
         chosen = {str(c).strip() for c in prepared.table.column(asked)[prepared.start:]}
-        ticked = {str(c).strip().lower() for j in ticks
-                  for c in pd.unique(prepared.table.column(j)[prepared.start:])}
+        ticked = set().union(*(marks[j] for j in ticks))
         if len(ticks) >= 2 and ticked & {"1", "true"} and ticked & {"0", "false"} \
                 and chosen - {""} and set(" ".join(chosen).split()) <= names:
             found[asked] = "a multiple-choice question (the options ticked), not an order"
