@@ -112,6 +112,14 @@ _EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)
 #: Event titles that split rankings only where no other event title does (a monthly rating
 #: list's 'Month'; beside 'Race' it says when the race was held).
 WEAK_EVENT_TITLES = frozenset({"month"})
+
+
+def without_weak_events(events: list[int], keys: Sequence[str]) -> list[int]:
+    """The event columns ``events`` (by their normalised titles ``keys``) without the weak
+    ones (:data:`WEAK_EVENT_TITLES`) where another splits the rankings; all of them else."""
+    if len(events) < 2:
+        return events
+    return [j for j in events if keys[j] not in WEAK_EVENT_TITLES] or events
 #: Titles of a column naming who or what competed in a results table (with ``id`` or
 #: ``name`` endings: ``player_name``, ``Driver ID``), besides the item titles of a long file.
 COMPETITOR_WORDS = frozenset({

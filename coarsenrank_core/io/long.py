@@ -23,7 +23,6 @@ from .assembly import (
 )
 from .columns import (
     PREFERENCE_ROLES,
-    WEAK_EVENT_TITLES,
     column_label,
     find_roles,
     ignored_note,
@@ -35,6 +34,7 @@ from .columns import (
     quote_list,
     shown_cell,
     skipped_note,
+    without_weak_events,
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
@@ -150,9 +150,7 @@ def _with_event(roles: dict[str, int], header: Sequence[str]) -> dict[str, int]:
         return roles
     used = {roles.get("item"), roles.get("rank"), roles.get("weight")}
     events = [j for j, c in enumerate(header) if j not in used and is_event_title(c)]
-    if len(events) > 1:  # a 'Month' beside the 'Race' it dates
-        events = [j for j in events
-                  if normalise(header[j]) not in WEAK_EVENT_TITLES] or events
+    events = without_weak_events(events, [normalise(c) for c in header])  # 'Month', 'Race'
     return {**roles, "list": events[0]} if len(events) == 1 else roles
 
 def ranking_keys(header: Sequence[str], roles: dict[str, int], cells: np.ndarray) -> list[int]:

@@ -16,7 +16,6 @@ from .assembly import first_repeat, parse_numbers
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
-    WEAK_EVENT_TITLES,
     column_label,
     find_roles,
     is_event_title,
@@ -26,6 +25,7 @@ from .columns import (
     role_base,
     shown_cell,
     title_words,
+    without_weak_events,
 )
 from .grades import column_kind, command_file, is_judge, long_choice
 from .long import is_event_mark, is_gap, marked_in_row, names_par, smaller_better_numbers
@@ -321,10 +321,9 @@ def results_plan(table: Table, file_name: str | None = None,
         return None
     events = ([titles.index(c) for c in chosen] if chosen is not None else
               [j for j in filled if is_event_title(header[j]) and j not in counted])
-    if chosen is None and len(events) > 1 and any(keys[j] not in WEAK_EVENT_TITLES
-                                                  for j in events):
+    if chosen is None:
         # a race's 'Month' says when it was held, beside the event that splits the rankings
-        events = [j for j in events if keys[j] not in WEAK_EVENT_TITLES]
+        events = without_weak_events(events, keys)
     roles = find_roles(header, PREFERENCE_ROLES)
     if not events or {"winner", "loser", "left", "right"} & roles.keys():
         return None
