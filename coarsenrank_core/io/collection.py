@@ -71,7 +71,8 @@ def source_paths(source: SourceLike, suffixes: tuple[str, ...]) -> list[Path] | 
 _ROW_NAMED = re.compile(r"\(row \d+\)")
 
 
-#: The start of the refusal of a file holding one results list (one race, no event).
+#: The start of the refusal of a file holding one results list (one race, no event), which
+#: a collection reads as one event a file.
 ONE_RESULTS_LIST = "This file holds one ranking: a single results list"
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError
 from .assembly import first_repeat, parse_numbers
+from .collection import ONE_RESULTS_LIST
 from .columns import (
     COMPETITOR_WORDS,
     PREFERENCE_ROLES,
@@ -103,7 +104,7 @@ def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequenc
     if (ranks >= 1).mean() < 0.5 or np.nanmin(np.where(ranks >= 1, ranks, np.nan)) != 1:
         return
     raise PreferenceFormatError(
-        f"This file holds one ranking: a single results list or standings table "
+        f"{ONE_RESULTS_LIST} or standings table "
         f"('{header[names[0]]}' ordered by '{header[places[0]]}'), with no column naming the "
         "event (race, round, game) each row belongs to, so there is nothing to aggregate.",
         row=int(lines[0]),
