@@ -22,7 +22,7 @@ _ROUND_TITLE = re.compile(r"\s*(?:(?:\d+\s*\.?\s*)?(?:rd|rnd|round|runde|ronde|r
                           re.IGNORECASE)
 _SCORES = {"1": 1.0, "0": 0.0, "½": 0.5, "1/2": 0.5, "0.5": 0.5, "0,5": 0.5, "=": 0.5}
 _FORFEITS = {"+": "+", "-": "-", "–": "-"}
-_OPPOSITE = {"w": "b", "b": "w", "s": "w"}
+_OPPOSITE = {"w": "b", "b": "w"}
 _NAME_TITLES = frozenset({"name", "player", "playername", "spieler", "joueur", "jugador",
                           "nombre", "teilnehmer", "participant"})
 
