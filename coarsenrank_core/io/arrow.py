@@ -69,10 +69,9 @@ def _text(value: object) -> str:
         return scalar
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace").strip()
-    if isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
+    if isinstance(value, dict) or isinstance(value, (list, tuple)) and any(
+            isinstance(v, dict) for v in value):
         return json.dumps(value, ensure_ascii=False, default=str)  # records, as in JSON
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (list, tuple)):  # a list best first; a list inside it, a tie
         return " > ".join(" = ".join(_text(m) for m in v) if isinstance(v, (list, tuple))
                           else _text(v) for v in value)
