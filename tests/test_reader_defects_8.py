@@ -418,6 +418,21 @@ def test_critics_scoring_the_wines_down_their_columns_are_refused_with_the_trans
     error = refused(WINE_SCORES, options=ReadOptions(one_is_best=not worst))
     assert "each column is probably one judge's scores of the rows" in error.reason
     assert "Transpose" in error.fix and "'Judge'" in error.fix
+    assert "--format ranks" in error.fix
+
+
+def test_transposed_decimal_scores_read_with_the_layout_the_fix_names():
+    data = WINE_SCORES.replace(b",5", b",5.5").replace(b",3", b",3.25")
+    assert "each column is probably one judge's scores" in refused(data).reason
+    import pandas as pd
+
+    table = pd.read_csv(io.BytesIO(data)).set_index("Wine").T
+    table.index.name = "Judge"
+    read = read_file(table.to_csv().encode(), "ranks",
+                     options=ReadOptions(one_is_best=False))
+    first = read.preferences.to_lists(names=True)[0]
+    assert read.preferences.n_rankers == 5
+    assert first[0] == "Chateau A" and first[-1] == "Chateau E"
 
 
 def test_the_transposed_wine_scores_read_as_the_fix_says():

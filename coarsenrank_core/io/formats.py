@@ -1801,8 +1801,9 @@ def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: i
         "of what they scored.", row=int(prepared.table.lines[0]), column=labels[0],
         fix="Turn the table round in a spreadsheet (copy it, then Paste Special > Transpose), "
             "so that each judge is a row and each item a column, title the first column "
-            "'Judge', and load it again; if a higher number is better, choose 'Rank numbers "
-            "mean: 1 is the worst' (--one-is-worst).")
+            "'Judge', and load it again with the layout 'item columns holding ranks' "
+            "(--format ranks); if a higher number is better, also choose 'Rank numbers mean: "
+            "1 is the worst' (--one-is-worst).")
 
 
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
