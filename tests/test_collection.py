@@ -89,3 +89,15 @@ def test_the_cli_ranks_a_quoted_glob_of_parquet_files(tmp_path, capsys):
     assert main(["rank", str(tmp_path / "battles" / "*.parquet"), "--alpha", "10"]) == 0
     out, err = capsys.readouterr()
     assert "m0" in out and "900 preferences over 12 items" in err
+
+
+def test_the_collection_is_checked_as_a_whole_not_as_its_first_file(tmp_path):
+    (tmp_path / "a.csv").write_text("voter,r1,r2,r3,r4,r5\nv1,A,B,C,D,E\nv2,B,A,C,E,D\n")
+    rows = ["A,B,C,D,E", "B,A,C,E,D", "A,C,B,D,E", "A,B,D,C,E", "C,A,B,D,E", "A,B,C,E,D"]
+    (tmp_path / "b.csv").write_text("voter,r1,r2,r3,r4,r5\n" + "".join(
+        f"w{k},{r}\n" for k, r in enumerate(rows)))
+    assert "more items" in read_file(tmp_path / "a.csv").report.warning
+    read = read_file(tmp_path)
+    assert len(read.preferences) == 8 and read.report.warning is None
+    (tmp_path / "c.csv").write_text("voter,r1,r2,r3,r4,r5\nx,a,B,C,D,E\n")
+    assert "differ only in capitals" in read_file(tmp_path).report.warning

@@ -14,7 +14,16 @@ from ._text import SourceLike
 from .assembly import DECLARED_FACTOR, DECLARED_SLACK, UNEXPECTED, declared_within_present, guard
 from .collection import read_collection, source_paths
 from .containers import interruptible, sheet_names
-from .formats import FORMAT_LIST, FORMATS, Format, Source, detect, extensions, file_as_event
+from .formats import (
+    FORMAT_LIST,
+    FORMATS,
+    Format,
+    Source,
+    detect,
+    extensions,
+    file_as_event,
+    unusual_read,
+)
 from .formats import read_file as _read_file
 from .options import ReadOptions
 from .report import ReadReport, ReadResult
@@ -137,7 +146,7 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
             with file_as_event(path.stem):
                 return one(path)
 
-        return read_collection(paths, one, as_event)
+        return read_collection(paths, one, as_event, unusual_read)
     return guard(task)
 
 

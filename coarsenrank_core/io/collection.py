@@ -77,14 +77,18 @@ ONE_RESULTS_LIST = "This file holds one ranking: a single results list"
 
 
 def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult],
-                    read_as_event: Callable[[Path], ReadResult] | None = None) -> ReadResult:
+                    read_as_event: Callable[[Path], ReadResult] | None = None,
+                    check_read: Callable[[Preferences], str | None] | None = None
+                    ) -> ReadResult:
     """Read every file with ``read_one`` and join them into one collection.
 
     The files must have one layout. Items (and rankers) are matched by name across files
     and numbered in order of first appearance; the notes of each file are kept, prefixed
     with its name. Either every file names its rankers or none does. A file of two or more
     that holds one results list and no event (one race a file) is read with
-    ``read_as_event``, the file naming its event.
+    ``read_as_event``, the file naming its event. ``check_read`` gives the report's warning
+    for the joined collection (a file's own warning, such as "more items than rankings",
+    need not hold for the whole).
     """
     results = []
     events: list[str] = []
@@ -147,5 +151,6 @@ def read_collection(paths: list[Path], read_one: Callable[[Path], ReadResult],
         notes=tuple(notes))
     shown = ", ".join(p.name for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
     report = replace(results[0].report, file_name=f"{len(paths)} files ({shown})",
-                     notes=joined.notes)
+                     notes=joined.notes,
+                     warning=check_read(joined) if check_read else results[0].report.warning)
     return ReadResult(joined, report)
