@@ -187,3 +187,15 @@ def test_anonymous_raters_are_each_their_own_across_partitions_as_locally(tmp_pa
     assert on_dask.preferences.ranker_names == local.preferences.ranker_names
     assert on_dask.preferences.notes == local.preferences.notes
     assert len(local.preferences.ranker_names) == 5 + 750
+
+
+def test_walkovers_are_skipped_across_partitions_as_locally(tmp_path, scheduler):
+    from tests.test_reader_defects_10 import winner_loser_file
+
+    path = tmp_path / "atp.csv"
+    walkovers = winner_loser_file(path, n=3000, seed=7)
+    local = stream_pairwise(path)
+    on_dask = dask_pairwise(path, scheduler, block_bytes=8_000)
+    assert on_dask.preferences == local.preferences
+    assert float(np.sum(on_dask.preferences.weights)) == 3000 - walkovers
+    assert on_dask.preferences.notes == local.preferences.notes

@@ -146,6 +146,7 @@ def count_piece(piece: Piece, header: list[str]) -> dict[str, Any]:
             "item_spellings": list(reader.items.raw),
             "ranker_spellings": list(reader.rankers.raw),
             "unfinished": reader.unfinished, "anonymous_shown": reader.anonymous_shown,
+            "walkovers": reader.walkovers, "walkover_shown": reader.walkover_shown,
             "file": str(piece[1])}
 
 
@@ -181,6 +182,8 @@ def reduce_counts(parts: list[dict[str, Any]], coding: _Coding, names: list[str]
         reader.self_pairs += part["self_pairs"]
         reader.unfinished += part.get("unfinished", 0)
         reader.anonymous_shown = reader.anonymous_shown or part.get("anonymous_shown")
+        reader.walkovers += part.get("walkovers", 0)
+        reader.walkover_shown = reader.walkover_shown or part.get("walkover_shown")
         if not len(part["key"]):
             continue
         key, side = part["key"], part["side"]

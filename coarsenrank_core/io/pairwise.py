@@ -69,6 +69,21 @@ _SCORE_TITLES = {"score", "finalscore", "matchscore", "scoreline", "fulltimescor
 _SCORE_CELL = re.compile(r"\s*(\d{1,4})\s*[-–—:]\s*(\d{1,4})\s*")
 
 
+def _walkovers(cells: np.ndarray, first: list[str], line: np.ndarray, notes: list[str]
+               ) -> np.ndarray:
+    """Rows whose score column says no match was played (``W/O``), noted as skipped: the
+    winner or result beside them was decided without a game."""
+    scores = [j for j, t in enumerate(first) if normalise(t) in _SCORE_TITLES]
+    if not scores:
+        return np.zeros(len(cells), dtype=bool)
+    said = np.char.lower(np.char.strip(cells[:, scores[0]].astype(str)))
+    walkover = np.isin(said, list(_NOT_PLAYED))
+    if walkover.any():
+        notes.append(skipped_note(line[walkover], "row", "with no match played "
+                                  f"('{cells[walkover, scores[0]][0]}')"))
+    return walkover
+
+
 #: A pairwise file's coding: ``mode`` and the columns of its roles (``a``, ``b``, ``tie`` ...)
 Coding = dict[str, Any]
 
@@ -295,14 +310,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
-        scores = [j for j, t in enumerate(first) if normalise(t) in _SCORE_TITLES]
-        if scores:  # a winner beside a score of 'W/O': a walkover, no match was played
-            said = np.char.lower(np.char.strip(cells[:, scores[0]].astype(str)))
-            walkover = np.isin(said, list(_NOT_PLAYED))
-            if walkover.any():
-                keep &= ~walkover
-                notes.append(skipped_note(line[walkover], "row", "with no match played "
-                                          f"('{cells[walkover, scores[0]][0]}')"))
+        keep &= ~_walkovers(cells, first, line, notes)
     elif mode == "label" and (share := _second_share(cells[:, coding["label"]], first, a_col,
                                                      b_col)) is not None:
         # every comparison counted for both sides by its share: two rows, weighted
@@ -328,6 +336,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
             notes.append(note)
         b_won, tied, unfinished = label_outcomes(a, b, cells[:, coding["label"]], drawn, line,
                                                  first, coding["label"], a_col, b_col)
+        keep &= ~(_walkovers(cells, first, line, notes) & ~unfinished)
         if unfinished.any():
             keep &= ~unfinished
             said = pd.Series(cells[:, coding["label"]], dtype=object).astype(str).str.strip(

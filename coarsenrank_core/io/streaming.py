@@ -31,6 +31,8 @@ from .assembly import (
 from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, plural, quote_list
 from .pairwise import (
     _FALSE,
+    _NOT_PLAYED,
+    _SCORE_TITLES,
     _TRUE,
     ROW_ID_TITLES,
     _is_bye,
@@ -191,6 +193,7 @@ class _Coding:
     label: int | None = None
     flag_a: int | None = None
     flag_b: int | None = None
+    score: int | None = None
 
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
@@ -208,9 +211,11 @@ class _Coding:
                 fix="Read the file with read_preferences (every layout), or name the columns "
                     "'winner' and 'loser'.")
         roles = find_roles(header, PREFERENCE_ROLES)
+        score = next((j for j, t in enumerate(header) if normalise(t) in _SCORE_TITLES), None)
         return cls(header, coding["a"], coding["b"], coding["tie"], roles.get("ranker"),
                    roles.get("weight"), coding["mode"], coding.get("label"),
-                   coding.get("flag_a"), coding.get("flag_b"))
+                   coding.get("flag_a"), coding.get("flag_b"),
+                   score if coding["mode"] in ("winner", "label") else None)
 
     @property
     def used(self) -> list[int]:
@@ -366,6 +371,8 @@ class _Reader:
         self.ranked_rows = 0
         self.unfinished = 0
         self.byes = 0
+        self.walkovers = 0
+        self.walkover_shown: str | None = None  # how the file first wrote it ('W/O')
         self.anonymous_shown: str | None = None  # how the file first wrote 'no one'
 
     def _refuse_header_again(self, batch: Any, values: list[str], codes: np.ndarray, n: int,
@@ -512,6 +519,15 @@ class _Reader:
         counted = np.ones(n, dtype=bool)
         if coding.mode != "winner":
             b_won, outcome_tie, counted = self._outcome(batch, n, line)
+        if coding.score is not None:  # a score of 'W/O' beside the result: not played
+            said = _text_column(batch.column(coding.score))
+            walkover = pc.is_in(pc.utf8_lower(said), value_set=pa.array(sorted(_NOT_PLAYED))
+                                ).to_numpy(zero_copy_only=False) & counted
+            if walkover.any():
+                self.walkovers += int(np.count_nonzero(walkover))
+                self.walkover_shown = self.walkover_shown or str(
+                    said[int(np.flatnonzero(walkover)[0])])
+                counted = counted & ~walkover
         byes = np.flatnonzero(_is_bye(np.asarray(values, dtype=object)))
         if byes.size:  # a round without an opponent, skipped as the table reader skips it
             bye_rows = np.isin(codes[:n], byes) | np.isin(codes[n:], byes)
@@ -690,6 +706,9 @@ class _Reader:
             weight = np.repeat(weight / pieces, pieces)
         if self.unfinished:
             notes.append(f"Skipped {plural(self.unfinished, 'row')} with no result (unfinished)")
+        if self.walkovers:
+            notes.append(f"Skipped {plural(self.walkovers, 'row')} with no match played "
+                         f"('{self.walkover_shown}')")
         if self.byes:
             notes.append(f"Skipped {plural(self.byes, 'row')} with a bye (no opponent)")
         if self.self_pairs:

@@ -1,0 +1,52 @@
+"""Reader defects found by probing real export layouts (tenth batch)."""
+
+import numpy as np
+import pytest
+
+from coarsenrank_core.io import read_file, stream_pairwise
+from tests.test_reader_defects_8 import orders
+from tests.test_streaming import counted
+
+# ------------------------------------------------------------ walkovers beside a result
+GAME_LOG = (b"Date,Player,Opponent,Result,Score\n2024-01-05,Alcaraz,Sinner,W,6-4 6-3\n"
+            b"2024-01-12,Alcaraz,Medvedev,L,4-6 3-6\n2024-01-19,Alcaraz,Zverev,W,W/O\n"
+            b"2024-02-01,Sinner,Medvedev,W,6-2 6-2\n2024-02-08,Sinner,Zverev,L,3-6 2-1 Ret\n")
+
+
+def test_a_game_log_skips_a_match_its_score_says_was_not_played():
+    read = read_file(GAME_LOG)
+    assert sorted(map(tuple, orders(GAME_LOG))) == [
+        ("Alcaraz", "Sinner"), ("Medvedev", "Alcaraz"), ("Sinner", "Medvedev"),
+        ("Zverev", "Sinner")]
+    assert any("no match played ('W/O')" in note and "row 4" in note
+               for note in read.report.notes)
+
+
+def winner_loser_file(path, n=400, seed=3):
+    rng = np.random.default_rng(seed)
+    names = np.array(["Alcaraz", "Sinner", "Medvedev", "Zverev", "Rune", "Ruud"])
+    a = rng.integers(0, 6, n)
+    b = (a + rng.integers(1, 6, n)) % 6
+    score = np.where(rng.random(n) < 0.1, np.where(rng.random(n) < 0.5, "W/O", "w/o "),
+                     "6-4 6-3")
+    lines = ["winner_name,loser_name,score"] + [
+        f"{names[i]},{names[j]},{s}" for i, j, s in zip(a, b, score)]
+    path.write_text("\n".join(lines) + "\n")
+    return int(np.count_nonzero(np.char.strip(np.char.lower(score)) == "w/o"))
+
+
+def test_the_chunked_reader_skips_walkovers_as_the_table_reader_does(tmp_path):
+    path = tmp_path / "atp.csv"
+    walkovers = winner_loser_file(path)
+    table, chunked = read_file(path).preferences, stream_pairwise(path)
+    assert walkovers > 0 and float(np.sum(chunked.preferences.weights)) == 400 - walkovers
+    assert counted(chunked.preferences) == counted(table)
+    assert f"Skipped {walkovers} rows with no match played" in " ".join(chunked.report.notes)
+
+
+@pytest.mark.parametrize("chunk_bytes", [2_000, 1 << 20])
+def test_walkovers_are_skipped_whatever_the_chunk(tmp_path, chunk_bytes):
+    path = tmp_path / "atp.csv"
+    walkovers = winner_loser_file(path, n=1000, seed=5)
+    chunked = stream_pairwise(path, chunk_bytes=chunk_bytes).preferences
+    assert float(np.sum(chunked.weights)) == 1000 - walkovers
