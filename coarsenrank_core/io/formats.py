@@ -663,6 +663,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     file.layout_chosen = format != "auto"
     if fmt.id == "wide" and format == "auto":
         _refuse_judges_as_items(file.prepared, file.options)
+        _refuse_decimal_scores_down_columns(file.prepared, file.options)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -1804,6 +1805,20 @@ def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: i
             "'Judge', and load it again with the layout 'item columns holding ranks' "
             "(--format ranks); if a higher number is better, also choose 'Rank numbers mean: "
             "1 is the worst' (--one-is-worst).")
+
+
+def _refuse_decimal_scores_down_columns(prepared: Prepared, options: ReadOptions) -> None:
+    """Refuse, before a repeated score is taken for an item named twice, rows titled as
+    things scored whose item columns hold decimal numbers (``92.5``): judges' scores down
+    their columns, as :func:`_refuse_scores_down_columns` says of whole numbers."""
+    columns = item_columns(prepared, options)
+    first = prepared.ranker if prepared.ranker is not None else (
+        0 if 0 not in columns and prepared.header else None)
+    if first is None or len(columns) < 2 or prepared.questions or prepared.platform:
+        return
+    cells = pd.Series(prepared.table.cells[prepared.start:, columns].ravel(), dtype=object)
+    if cells.astype(str).str.fullmatch(r"\s*[+-]?\d*[.,]\d+\s*").any():
+        _refuse_scores_down_columns(prepared, columns, first)
 
 
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
