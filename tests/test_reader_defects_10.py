@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from coarsenrank_core.io import read_file, stream_pairwise
-from tests.test_reader_defects_8 import orders
+from tests.test_reader_defects_8 import orders, refused
 from tests.test_streaming import counted
 
 # ------------------------------------------------------------ walkovers beside a result
@@ -50,3 +50,47 @@ def test_walkovers_are_skipped_whatever_the_chunk(tmp_path, chunk_bytes):
     walkovers = winner_loser_file(path, n=1000, seed=5)
     chunked = stream_pairwise(path, chunk_bytes=chunk_bytes).preferences
     assert float(np.sum(chunked.weights)) == 1000 - walkovers
+
+
+# ------------------------------------------------------------ 0/1 beside lettered sides
+def shp_rows(n_posts=4, seed=2):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for post in range(n_posts):
+        comments = [f"c{post}_{k}" for k in range(4)]
+        score = dict(zip(comments, rng.permutation(4) * 10 + 1))
+        for i in range(4):
+            for j in range(i + 1, 4):
+                a, b = comments[i], comments[j]
+                rows.append({"post_id": f"p{post}", "domain": "askscience_train",
+                             "upvote_ratio": 0.95, "history": f"Why {post}?",
+                             "c_root_id_A": a, "c_root_id_B": b, "created_at_utc_A": 160 + i,
+                             "created_at_utc_B": 160 + j, "score_A": int(score[a]),
+                             "score_B": int(score[b]), "human_ref_A": f"text of {a}",
+                             "human_ref_B": f"text of {b}", "labels": int(score[a] > score[b]),
+                             "seconds_difference": j - i, "score_ratio": 1.5})
+    return rows
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl"])
+def test_a_zero_one_label_beside_lettered_sides_is_refused_as_unsaid(kind):
+    import json
+
+    import pandas as pd
+
+    rows = shp_rows()
+    data = (pd.DataFrame(rows).to_csv(index=False).encode() if kind == "csv" else
+            "\n".join(json.dumps(r) for r in rows).encode())
+    error = refused(data)
+    assert "does not say which side 1 means" in error.reason and error.column == "labels"
+    assert "'winner'" in error.fix
+
+
+def test_the_shp_fix_reads_every_comparison_the_right_way_round():
+    import pandas as pd
+
+    frame = pd.DataFrame(shp_rows())
+    frame["winner"] = np.where(frame["labels"] == 1, "A", "B")
+    pairs = orders(frame.to_csv(index=False).encode())
+    better = np.where(frame["labels"] == 1, frame["c_root_id_A"], frame["c_root_id_B"])
+    assert [p[0] for p in pairs] == list(better) and len(pairs) == len(frame)

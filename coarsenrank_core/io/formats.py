@@ -700,6 +700,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
             _refuse_tick_grid(file.prepared)
         if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
             _refuse_one_off_sides(file.prepared)
+            _refuse_unsaid_side_flag(file.prepared)
             _refuse_mark_grid(file.table)
             _refuse_only_ticked(file.prepared)
         prefs = fmt.read(file)
@@ -1256,6 +1257,41 @@ def _refuse_one_off_sides(prepared: Prepared) -> None:
                 for j in (a_col, b_col))
         if (a != "").all() and (b != "").all():
             refuse_one_off_items(a, b, line, titles, a_col, b_col)
+
+
+#: Titles of a column that says which of two lettered sides won as 0 or 1 (SHP's ``labels``).
+_SIDE_FLAG_TITLES = {"label", "labels", "preference", "preferred", "choice"}
+
+
+def _refuse_unsaid_side_flag(prepared: Prepared) -> None:
+    """Refuse two sides marked by letters (``c_root_id_A``, ``c_root_id_B``) beside a column
+    of 0 and 1 (SHP's ``labels``): whether 1 means side A or side B is not said (1 marks A in
+    the Stanford Human Preferences data; a 0-based index would make it B), and a guess would
+    turn every comparison round."""
+    if prepared.header is None or pairwise_columns(list(prepared.header)) is not None:
+        return
+    titles = [prepared.label(j) for j in range(prepared.table.width)]
+    lettered: dict[str, dict[str, int]] = {}
+    for j, title in enumerate(titles):
+        found = SIDE_TITLE.fullmatch(title.strip())
+        if found is not None and found["side"].lower() in ("a", "b"):
+            lettered.setdefault(normalise(found["stem"]), {}).setdefault(found["side"].lower(), j)
+    pair = next((sides for sides in lettered.values() if len(sides) == 2), None)
+    flag = next((j for j, t in enumerate(titles) if normalise(t) in _SIDE_FLAG_TITLES), None)
+    if pair is None or flag is None:
+        return
+    values = {str(c).strip() for c in prepared.table.column(flag)[prepared.start:]} - {""}
+    if not values or not values <= {"0", "1"}:
+        return
+    a, b = titles[pair["a"]], titles[pair["b"]]
+    raise PreferenceFormatError(
+        f"'{a}' and '{b}' are the two sides of each comparison and '{titles[flag]}' holds 0 "
+        "or 1, but the file does not say which side 1 means (in the Stanford Human "
+        "Preferences data 1 means side A; where the sides are counted from 0 it means side B); "
+        "read either way, the other would turn every comparison round.",
+        row=int(prepared.table.lines[prepared.start]), column=titles[flag],
+        fix=f"Add a column titled 'winner' holding A or B for each row (the side that was "
+            f"preferred), keep '{a}' and '{b}', and load the file again.")
 
 
 def _refuse_only_ticked(prepared: Prepared) -> None:
