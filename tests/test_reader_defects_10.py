@@ -94,3 +94,26 @@ def test_the_shp_fix_reads_every_comparison_the_right_way_round():
     pairs = orders(frame.to_csv(index=False).encode())
     better = np.where(frame["labels"] == 1, frame["c_root_id_A"], frame["c_root_id_B"])
     assert [p[0] for p in pairs] == list(better) and len(pairs) == len(frame)
+
+
+# ------------------------------------------------------------ one option a row, no rank
+POLL_ROWS = [("p1", "Cherry Apple Date Banana"), ("p2", "Cherry Apple Date Banana"),
+             ("p3", "Apple Cherry Banana Date"), ("p4", "Cherry Date Apple Banana")]
+
+
+@pytest.mark.parametrize("title", [True, False])
+def test_one_option_a_row_with_no_rank_column_is_refused_with_the_columns_to_add(title):
+    lines = ["Screen name," + ("Activity title," if title else "") + "Response,Received at"]
+    lines += [f"{who}," + ("Rank the fruits," if title else "") + f"{option},10:0{k}"
+              for who, order in POLL_ROWS for k, option in enumerate(order.split())]
+    error = refused(("\n".join(lines) + "\n").encode())
+    assert "one option of one person's answer" in error.reason and error.column == "Response"
+    assert ("'Activity title' holds 'Rank the fruits' on every row" in error.reason) == title
+    assert "'Rank'" in error.fix and "'Item'" in error.fix and "'Ranker'" in error.fix
+
+
+def test_the_poll_rows_read_as_the_fix_says():
+    lines = ["Ranker,Activity title,Item,Received at,Rank"]
+    lines += [f"{who},Rank the fruits,{option},10:0{k},{k + 1}"
+              for who, order in POLL_ROWS for k, option in enumerate(order.split())]
+    assert orders(("\n".join(lines) + "\n").encode()) == [o.split() for _, o in POLL_ROWS]

@@ -664,6 +664,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if fmt.id == "wide" and format == "auto":
         _refuse_judges_as_items(file.prepared, file.options)
         _refuse_decimal_scores_down_columns(file.prepared, file.options)
+        _refuse_one_option_a_row(file.prepared, file.options)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -1855,6 +1856,43 @@ def _refuse_decimal_scores_down_columns(prepared: Prepared, options: ReadOptions
     cells = pd.Series(prepared.table.cells[prepared.start:, columns].ravel(), dtype=object)
     if cells.astype(str).str.fullmatch(r"\s*[+-]?\d*[.,]\d+\s*").any():
         _refuse_scores_down_columns(prepared, columns, first)
+
+
+def _refuse_one_option_a_row(prepared: Prepared, options: ReadOptions) -> None:
+    """Refuse rows that each hold one option of one person's answer, the person's rows one
+    under another, with no column numbering their places (a poll's long export: ``Screen
+    name``, ``Response``), beside columns that hold one value on every row (the question's
+    title): read across, each row would be a ranking of the title above the option."""
+    columns = item_columns(prepared, options)
+    ranker = prepared.ranker
+    if ranker is None or options.item_columns is not None or len(columns) > 3:
+        return
+    n_rows = len(prepared.table) - prepared.start
+    if n_rows < 4:
+        return
+    cells = {j: np.asarray(prepared.table.column(j, prepared.start), dtype=object).astype(str)
+             for j in columns}
+    constant = [j for j in columns if len(set(np.char.strip(cells[j].astype(str)))) == 1]
+    varying = [j for j in columns if j not in constant]
+    if len(varying) != 1:
+        return
+    people = np.char.strip(np.asarray(prepared.table.column(ranker, prepared.start),
+                                      dtype=object).astype(str))
+    starts = np.flatnonzero(np.r_[True, people[1:] != people[:-1]])
+    if len(starts) != len(set(people)) or len(starts) * 2 > n_rows:
+        return  # a person's rows not together, or most people with one row
+    option = prepared.label(varying[0])
+    also = (f"; {quote_list(prepared.label(j) for j in constant)} holds "
+            f"'{cells[constant[0]][0].strip()}' on every row, the question rather than an "
+            "option" if constant else "")
+    raise PreferenceFormatError(
+        f"Each row holds one option of one person's answer ('{option}'), each person's rows "
+        f"one under another ('{prepared.label(ranker)}'), and no column numbers their "
+        f"places{also}.", row=int(prepared.table.lines[prepared.start]), column=option,
+        fix="If each person's rows are in the order they ranked the options, add a column "
+            f"titled 'Rank' numbering them 1, 2, 3 …, retitle '{option}' as 'Item' and "
+            f"'{prepared.label(ranker)}' as 'Ranker', and load the file again: it then reads "
+            "as long rankings (one row per ranked option).")
 
 
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:
