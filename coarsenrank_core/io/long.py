@@ -463,21 +463,30 @@ _RESULT_TITLES = frozenset({"result", "results", "mark", "status", "finish", "sc
                             "points", "pts", "total"})
 
 
+#: Titles of a column of each competitor's state at the end (``OK``, ``DNF``, ``DSQ``),
+#: whose mark stands over the time or place written beside it.
+_STATUS_TITLES = frozenset({"status", "finishstatus", "racestatus", "resultstatus"})
+
+
 def marked_in_row(cells: np.ndarray, place: int, header: Sequence[str]) -> np.ndarray:
     """``cells`` with a blank ``place`` given the mark of the event that a result's cell of
     its row holds (swimming results leave the place blank and write ``DQ`` or ``NS`` as the
     time): the competitor is then out of the event, or did not start, as if so placed.
     Only columns of results are looked at (a time, ``Result``, ``Status``), never a state
-    (``NC``, ``NS``) or a hand (``R``)."""
+    (``NC``, ``NS``) or a hand (``R``). A ``Status`` column's mark is taken even where the
+    place or time is written: a runner who did not finish has the split where they stopped."""
     blank = cells[:, place] == ""
-    if not blank.any():
+    states = [k for k in range(min(cells.shape[1], len(header)))
+              if k != place and normalise(header[k]) in _STATUS_TITLES]
+    if not blank.any() and not states:
         return cells
     cells = cells.copy()
     for k in range(min(cells.shape[1], len(header))):
         if k == place or not (lower_is_better_words(header[k])
                               or normalise(header[k]) in _RESULT_TITLES):
             continue
-        found = blank & is_event_mark(cells[:, k])
+        # a status column's mark stands over a time or place beside it (a DNF's split)
+        found = (blank | (k in states)) & is_event_mark(cells[:, k])
         cells[found, place] = cells[found, k]
         blank &= ~found
     return cells
