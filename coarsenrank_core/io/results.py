@@ -150,9 +150,11 @@ def _golf(header: Sequence[str], competitor: int) -> bool:
 
 
 #: A mark brought to the event rather than made in it: a seed or entry time, a personal or
-#: season best (``Seed Time``, ``PB``, ``SB``).
+#: season best (``Seed Time``, ``PB``, ``SB``); or a reading taken beside the result, not
+#: the result: a sprinter's reaction time, the wind (``Reaction Time``, ``RT``, ``Wind``).
 _BROUGHT = re.compile(r"(?:seed(?:ed)?(?:\s*(?:time|mark))?|entry\s*(?:time|mark)|pb|sb|"
-                      r"personal\s*best|season(?:'?s)?\s*best)(?:\s*\(.*\))?",
+                      r"personal\s*best|season(?:'?s)?\s*best|react(?:ion)?(?:\s*time)?|rt|"
+                      r"wind(?:\s*speed)?)(?:\s*\(.*\))?",
                       re.IGNORECASE)
 
 
@@ -359,8 +361,11 @@ def results_plan(table: Table, file_name: str | None = None,
                                     table.lines)
         return None
     _refuse_opponents(body, labels, keys, filled, titled[0], table.lines)
-    rest = [j for j in filled if j not in events and j not in titled]
+    rest = [j for j in filled if j not in events and j not in titled
+            and not _BROUGHT.fullmatch(header[j].strip())]  # never the result
     kinds = {j: _measure_kind(header[j]) for j in rest}
+    kinds.update({j: "rank" for j in rest if keys[j] == "#" and _places_in_each(
+        body[:, j], in_event)})  # Kaggle's '#': 1, 2, 3 … again in every event
     if _golf(header, titled[0]):  # a golfer's score or total counts strokes: fewest win
         kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
     readable = {j: _readable(marked_in_row(body, j, header)[:, j], kinds[j], header[j])
@@ -618,6 +623,16 @@ def _refuse_opponents(body: np.ndarray, labels: list[str], keys: list[str],
                     "or 'left,right' with the outcome: 1, 0 or 0.5 for a draw) and load it as "
                     "pairwise comparisons; a game written twice, once from each side, is "
                     "then counted twice.")
+
+
+def _places_in_each(cells: np.ndarray, events: np.ndarray) -> bool:
+    """Whether ``cells`` number the rows of every event 1, 2, 3 … in the order they stand
+    (a place), not once through the file (a row's number) or at random (a car's)."""
+    numbers = pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce")
+    if numbers.isna().any():
+        return False
+    counted = pd.Series(1, index=numbers.index).groupby(pd.Series(events)).cumsum()
+    return bool((numbers == counted).all()) and bool(pd.Series(events).duplicated().any())
 
 
 def _joined(cells: np.ndarray) -> np.ndarray:
