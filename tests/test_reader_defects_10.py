@@ -117,3 +117,50 @@ def test_the_poll_rows_read_as_the_fix_says():
     lines += [f"{who},Rank the fruits,{option},10:0{k},{k + 1}"
               for who, order in POLL_ROWS for k, option in enumerate(order.split())]
     assert orders(("\n".join(lines) + "\n").encode()) == [o.split() for _, o in POLL_ROWS]
+
+
+# ------------------------------------------------------------ results: status, readings, '#'
+def test_a_status_column_mark_stands_over_the_split_written_beside_it():
+    data = (b"Contest,Bib,Name,Club,Status,Time\nHalf 2023,101,Anna,LG,OK,1:18:22\n"
+            b"Half 2023,102,Lena,TSV,OK,1:21:40\nHalf 2023,103,Mia,,DNF,0:48:10\n"
+            b"Half 2023,104,Sara,LG,DSQ,1:16:05\nHalf 2024,101,Anna,LG,OK,1:19:02\n"
+            b"Half 2024,103,Mia,,OK,1:17:45\nHalf 2024,102,Lena,TSV,DNF,0:35:12\n")
+    read = read_file(data)
+    lists = read.preferences.to_lists(names=True)
+    assert lists[0] == ["Anna", "Lena", frozenset({"Mia", "Sara"})]
+    assert lists[1] == ["Mia", "Anna", "Lena"]
+    assert any("marked out of the event ('DNF', 'DSQ')" in n for n in read.report.notes)
+
+
+@pytest.mark.parametrize("title", ["Reaction Time", "RT", "React", "Wind"])
+def test_a_reading_beside_the_result_is_never_the_measure(title):
+    data = (f"Round,Athlete,Country,Time,{title}\n" + "".join(
+        f"{heat},{name},USA,{time},{reaction}\n" for heat, name, time, reaction in [
+            ("SF1", "Lyles", "19.47", "0.181"), ("SF1", "Knighton", "19.84", "0.164"),
+            ("SF1", "Ogando", "20.28", "0.140"), ("SF2", "Tebogo", "19.61", "0.150"),
+            ("SF2", "Bednarek", "19.92", "0.140"), ("SF2", "Gardiner", "20.10", "0.130")])
+            ).encode()
+    assert orders(data) == [["Lyles", "Knighton", "Ogando"], ["Tebogo", "Bednarek", "Gardiner"]]
+
+
+def test_a_hash_column_numbering_each_event_is_its_place():
+    rows = [("house-prices", 1, "Alpha", "0.118"), ("house-prices", 2, "gb", "0.120"),
+            ("house-prices", 3, "KU", "0.125"), ("titanic", 1, "gb", "0.83"),
+            ("titanic", 2, "Alpha", "0.80"), ("titanic", 3, "KU", "0.79")]
+    data = ("Competition,#,Team,Members,Score\n" + "".join(
+        f"{c},{k},{t},3,{s}\n" for c, k, t, s in rows)).encode()
+    error = refused(data)
+    assert "'#', 'Score' each say how the items are ordered, and they disagree" in error.reason
+    agreeing = data.replace(b"0.118", b"0.128").replace(b"0.125", b"0.115")
+    assert orders(agreeing) == [["Alpha", "gb", "KU"], ["gb", "Alpha", "KU"]]
+
+
+# ------------------------------------------------------------ LimeSurvey code and text titles
+def test_limesurvey_code_and_text_titles_of_rank_positions_hold_the_answers():
+    data = ("id,submitdate,lastpage,startlanguage,seed," + ",".join(
+        f"Q1[{k}]. Rank the fruits [Ranking {k}]" for k in range(1, 5)) + "\n" + "".join(
+        f"{i},2024-03-1{i} 11:00:22,2,en,14{i},{row}\n" for i, row in enumerate(
+            ["3,1,4,2", "3,1,4,2", "3,1,2,4", "1,3,4,2"], 1))).encode()
+    # answer codes in the cells (the file holds no labels), read in the order given
+    assert orders(data) == [["3", "1", "4", "2"], ["3", "1", "4", "2"], ["3", "1", "2", "4"],
+                            ["1", "3", "4", "2"]]

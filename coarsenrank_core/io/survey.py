@@ -432,7 +432,7 @@ def prepare(table: Table) -> Prepared:
                             questions=_block_questions(blocks, asked))
         return _classify(prepared, top)
     header, question = _unwrap_brackets(rows[0]) if rows else ([], None)
-    questions = [m["question"] if (m := _BRACKETED.fullmatch(c)) else None
+    questions = [_without_code(m["question"]) if (m := _BRACKETED.fullmatch(c)) else None
                  for c in (rows[0] if rows else [])]
     # Alchemer's ``Question:Item``, SoGoSurvey's ``Question (Item)``, Zoho's ``Question-Item``
     for wrapper in (_COLON, _PARENTHESISED, _DASHED):
@@ -594,7 +594,8 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
     Only columns whose question text is shared with another column are unwrapped.
     """
     matches = [wrapper.fullmatch(c) if c else None for c in cells]
-    questions = pd.Series([m["question"] if m else None for m in matches], dtype=object)
+    questions = pd.Series([_without_code(m["question"]) if m else None for m in matches],
+                          dtype=object)
     shared = questions.duplicated(keep=False) & questions.notna()
     if wrapper in (_PARENTHESISED, _DASHED) and (pd.Series(
             [c for c, s in zip(cells, shared) if s], dtype=object).duplicated().any()
@@ -604,8 +605,15 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
         return list(cells), None
     header = [m["inner"].strip() if m and shared[j] else c
               for j, (c, m) in enumerate(zip(cells, matches))]
-    question = next((m["question"] for j, m in enumerate(matches) if m and shared[j]), None)
+    question = next((questions[j] for j, m in enumerate(matches) if m and shared[j]), None)
     return header, question or None
+
+
+def _without_code(question: str) -> str:
+    """A question without LimeSurvey's code of its column (``Q1[2]. Rank the fruits``):
+    the code differs from column to column of one question."""
+    coded = _CODE_AND_TEXT.fullmatch(question)
+    return coded["text"] if coded is not None and "[" in coded["code"] else question
 
 
 #: A ticked box's cell: 1 or 0, true or false (KoboToolbox and ODK write 1 and 0).
