@@ -268,6 +268,14 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     if options.one_is_best and not any_number:
         _refuse_asked_ratings([prepared.questions.get(j, prepared.question) or ""
                                for j in columns], ranks, line, labels)
+    notes = _shared_places(ranks, shared, line, labels, prepared.platform)
+    unranked = ~(ranks > 0).any(axis=0)
+    if unranked.any() and (~unranked).sum() >= 2:  # a column nobody ranked names no item
+        notes.append(f"Left out {quote_list(names[unranked], 3)}: no row ranks "
+                     f"{'it' if unranked.sum() == 1 else 'them'} (every cell blank or marked "
+                     "not ranked), so the answers say nothing of where "
+                     f"{'it stands' if unranked.sum() == 1 else 'they stand'}")
+        names, ranks = names[~unranked], ranks[:, ~unranked]
     row, k = np.nonzero(ranks > 0)
     value = ranks[row, k] * (1.0 if options.one_is_best else -1.0)
     order = np.lexsort((k, value, row))
@@ -282,7 +290,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     return assemble(row.astype(np.intp), group.astype(np.intp), k.astype(np.intp),
                     len(line), tuple(str(n) for n in names), line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
-                    notes=_shared_places(ranks, shared, line, labels, prepared.platform))
+                    notes=notes)
 
 
 def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
