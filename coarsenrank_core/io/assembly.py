@@ -116,6 +116,33 @@ ANONYMOUS_NAMES = frozenset({"anonymous", "anon", "anonymous user", "anonymous p
                              "(anonymous)", "n/a"})
 
 
+#: A long number as a spreadsheet shows it once the column is too narrow or saved as
+#: shown: six significant digits and a power of ten (``1.14201E+10``).
+_ROUNDED_ID = re.compile(r"\s*\d\.\d{0,6}E\+\d{1,3}\s*", re.IGNORECASE)
+
+
+def _refuse_rounded_ids(values: np.ndarray, lines: np.ndarray, column: str) -> None:
+    """Refuse ranker ids written as a spreadsheet rounds long numbers (``1.14201E+10``)
+    where two rows share one: the digits that told those people apart were dropped, and
+    every answer they share would be read as one person's."""
+    text = pd.Series(values, dtype=object).astype(str)
+    rounded = text.str.fullmatch(_ROUNDED_ID.pattern, case=False).to_numpy(dtype=bool)
+    if not rounded.any() or rounded.sum() * 2 < len(text):
+        return
+    repeated = text[rounded].duplicated(keep="first").to_numpy(dtype=bool)
+    if not repeated.any():
+        return
+    i = int(np.flatnonzero(rounded)[np.flatnonzero(repeated)[0]])
+    raise PreferenceFormatError(
+        f"The ranker ids are long numbers rounded the way a spreadsheet shows them "
+        f"('{text.iloc[i].strip()}', as on an earlier row): the digits that told people apart "
+        "are lost, and their answers would be read as one person's.", row=int(lines[i]),
+        column=column,
+        fix="Load the survey tool's own export, not a copy saved from a spreadsheet; or, in "
+            "the spreadsheet, import that column as text (Data > From Text, column type "
+            "Text) before saving.")
+
+
 def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
                notes: list[str] | None = None, anonymous: bool = False
                ) -> tuple[np.ndarray, tuple[str, ...]] | tuple[None, None]:
@@ -155,6 +182,7 @@ def ranker_ids(values: np.ndarray, lines: np.ndarray, column: str,
             "The ranker is blank on this row, while other rows name one.",
             row=int(lines[i]), column=column,
             fix="Fill in who gave this ranking, or delete the ranker column.")
+    _refuse_rounded_ids(values, lines, column)
     codes, names = pd.factorize(values)
     codes, labels, note = unify_names(codes, list(map(str, names.tolist())), "ranker name")
     if note and notes is not None:
