@@ -164,3 +164,36 @@ def test_limesurvey_code_and_text_titles_of_rank_positions_hold_the_answers():
     # answer codes in the cells (the file holds no labels), read in the order given
     assert orders(data) == [["3", "1", "4", "2"], ["3", "1", "4", "2"], ["3", "1", "2", "4"],
                             ["1", "3", "4", "2"]]
+
+
+# ------------------------------------------------------------ survey exports
+def test_an_option_nobody_ranked_is_left_out_and_named_not_placed_mid_table():
+    rows = ["2,-99,1,-99", "2,-99,1,-99", "1,-99,2,-99", "-99,-99,1,2", "1,,2,"]
+    data = ("Respondent,Apple,Banana,Cherry,Date\n" + "".join(
+        f"r{k},{row}\n" for k, row in enumerate(rows))).encode()
+    read = read_file(data)
+    assert read.preferences.item_names == ("Apple", "Cherry", "Date")
+    assert any("Left out 'Banana': no row ranks it" in note for note in read.report.notes)
+
+
+def test_ranker_ids_rounded_by_a_spreadsheet_are_refused():
+    ids = ["1.14201E+10", "1.14201E+10", "1.14202E+10", "1.14202E+10"]
+    data = ("Respondent ID,Apple,Banana,Cherry\n" + "".join(
+        f"{i},{k % 3 + 1},{(k + 1) % 3 + 1},{(k + 2) % 3 + 1}\n" for k, i in enumerate(ids))
+            ).encode()
+    error = refused(data)
+    assert "rounded the way a spreadsheet shows them" in error.reason
+    assert error.row == 3 and error.column == "Respondent ID"
+    whole = data
+    for k in range(4):
+        whole = whole.replace(b"E+10", f"-{k}".encode(), 1)
+    assert read_file(whole).preferences.n_rankers == 4
+
+
+@pytest.mark.parametrize("mark", ["UWI", "No Selection", "(blank)", "Unqualified Write-In"])
+def test_cast_vote_record_marks_are_not_candidates(mark):
+    data = ("Cast Vote Record,Precinct,Mayor Choice 1,Mayor Choice 2,Mayor Choice 3\n"
+            f"1,W1,Carol,Alice,{mark}\n2,W1,Alice,Carol,Bob\n3,W2,Bob,{mark},Alice\n"
+            "4,W2,Carol,Bob,Alice\n5,W1,Alice,Bob,Carol\n").encode()
+    read = read_file(data)
+    assert sorted(read.preferences.item_names) == ["Alice", "Bob", "Carol"]

@@ -182,7 +182,10 @@ _CONTENT_KINDS = (("browser user agents", _USER_AGENT, "search"),
                   ("dates or times", DATE, "fullmatch"),
                   ("IP addresses", IP, "fullmatch"))
 BALLOT_MARKS = frozenset({"undervote", "overvote", "skipped", "writein", "write-in",
-                          "blank", "exhausted", "under vote", "over vote"})
+                          "blank", "exhausted", "under vote", "over vote",
+                          # ES&S and Hart: an unqualified (unresolved) write-in, no mark
+                          "uwi", "unqualified write-in", "unresolved write-in",
+                          "no selection", "(blank)"})
 
 _MARK_KEYS = frozenset(re.sub(r"[\s_.-]+", "", m) for m in BALLOT_MARKS)
 
@@ -192,7 +195,7 @@ def is_ballot_mark(values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=object).ravel()
     out = np.zeros(values.size, dtype=bool)
     lengths = np.fromiter(map(len, map(str, values)), dtype=np.int64, count=values.size)
-    near = np.flatnonzero((lengths >= 5) & (lengths <= 12))  # only these can be marks
+    near = np.flatnonzero((lengths >= 3) & (lengths <= 22))  # only these can be marks
     if near.size:
         keys = pd.Series(values[near], dtype=object).astype(str).str.lower().str.replace(
             r"[\s_.-]+", "", regex=True)
