@@ -251,6 +251,17 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
             row=int(line[i]), column=prepared.label(columns[k]),
             fix="Write the rank as a whole number, or leave the cell blank (or '-', 'N/A') "
                 "when the item was not ranked.")
+    kept_aside: list[str] = []
+    if options.item_columns is None and not as_scores:
+        block = _complete_block(ranks)
+        if block is not None:  # a group or a check's 1 and 2 beside a whole ranking
+            inside = np.arange(block[0], block[1])
+            kept_aside.append(
+                f"Left out {quote_list(np.delete(names, inside), 3)}: on every row the columns "
+                f"{quote_list(names[inside], 3)} hold the ranks 1 to {inside.size} once each, "
+                "and these repeat one of them, so they are not items of that ranking")
+            columns = [columns[k] for k in inside]
+            names, ranks = names[inside], ranks[:, inside]
     _refuse_untitled_items(prepared, columns, ranks)
     labels = [str(n) for n in names]
     _refuse_ranks_from_zero(cells[:, columns], ranks, line, labels)
@@ -268,7 +279,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
     if options.one_is_best and not any_number:
         _refuse_asked_ratings([prepared.questions.get(j, prepared.question) or ""
                                for j in columns], ranks, line, labels)
-    notes = _shared_places(ranks, shared, line, labels, prepared.platform)
+    notes = kept_aside + _shared_places(ranks, shared, line, labels, prepared.platform)
     unranked = ~(ranks > 0).any(axis=0)
     if unranked.any() and (~unranked).sum() >= 2:  # a column nobody ranked names no item
         notes.append(f"Left out {quote_list(names[unranked], 3)}: no row ranks "
@@ -291,6 +302,28 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
                     len(line), tuple(str(n) for n in names), line, rankers=rankers,
                     ranker_column=prepared.label(prepared.ranker or 0), weights=weights,
                     notes=notes)
+
+
+def _complete_block(ranks: np.ndarray) -> tuple[int, int] | None:
+    """The columns ``[start, stop)``, all but one to four of them side by side, that on
+    every row (three or more) hold the ranks 1 to their number once each, while every
+    other column holds a rank among them: a ranking beside a group's or an attention
+    check's small numbers. None when there is no such block."""
+    n, m = ranks.shape
+    if n < 3 or m < 4:
+        return None
+    sample = ranks[np.linspace(0, n - 1, min(n, 200)).astype(np.intp)]
+    for width in range(m - 1, max(2, m - 5), -1):
+        places = np.arange(1, width + 1)
+        for start in range(m - width + 1):
+            stop = start + width
+            if not (np.sort(sample[:, start:stop], axis=1) == places).all():
+                continue
+            outside = np.delete(ranks, np.arange(start, stop), axis=1)
+            if (np.sort(ranks[:, start:stop], axis=1) == places).all() and \
+                    ((outside >= 1) & (outside <= width)).all():
+                return start, stop
+    return None
 
 
 def _number_not_rank_error(cell: str, as_scores: bool, row: int, column: str
@@ -420,6 +453,11 @@ def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
 #: Words of a question asking for a rating, and of one asking for an order.
 _RATING_WORDS = frozenset({"rate", "rating", "ratings", "rated", "score", "scores", "stars",
                            "star", "grade", "satisfied", "satisfaction", "marks"})
+#: A constant-sum question's words: points (coins, tokens) shared out among the items.
+_SHARE_OUT_WORDS = frozenset({"allocate", "distribute", "divide", "spend", "share", "split",
+                              "assign"})
+_SHARED_UNITS = frozenset({"points", "coins", "tokens", "chips", "credits", "dollars",
+                           "euros", "votes"})
 _ORDER_WORDS = frozenset({"rank", "ranks", "ranking", "rankings", "ranked", "order", "place",
                           "places", "preference", "preferences", "prefer", "position",
                           "positions", "favourite", "favorite", "1st", "first"})
@@ -434,10 +472,19 @@ def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray
     from .content import title_words
 
     words = [set(title_words(t)) for t in titles]
+    rows = np.flatnonzero((ranks > 0).any(axis=1))
+    if len(titles) >= 2 and rows.size and all(
+            w & _SHARE_OUT_WORDS and w & _SHARED_UNITS and not w & _ORDER_WORDS for w in words):
+        raise PreferenceFormatError(
+            f"The question asks to share out points ('{titles[0]}'): each number is how much "
+            "of them an item was given, more is better, even where the numbers happen to run "
+            "1, 2, 3 …; read as ranks with 1 the best the order would be upside down.",
+            row=int(line[rows[0]]), column=labels[0],
+            fix="Choose 'Rank numbers mean: 1 is the worst' (--one-is-worst), so that the "
+                "item given most comes first.")
     if len(titles) < 2 or not all(w & _RATING_WORDS for w in words) \
             or any(w & _ORDER_WORDS for w in words):
         return
-    rows = np.flatnonzero((ranks > 0).any(axis=1))
     if rows.size < 2 or places_once(ranks)[rows].mean() >= 0.5:
         return  # each row gives the places 1, 2, 3 ... once: ranks, whatever the question
     said = sorted(set.intersection(*words) & _RATING_WORDS) or sorted(words[0] & _RATING_WORDS)
