@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from coarsenrank_core.io import read_file, stream_pairwise
+from coarsenrank_core.io import ReadOptions, read_file, stream_pairwise
 from tests.test_reader_defects_8 import orders, refused
 from tests.test_streaming import counted
 
@@ -197,3 +197,70 @@ def test_cast_vote_record_marks_are_not_candidates(mark):
             "4,W2,Carol,Bob,Alice\n5,W1,Alice,Bob,Carol\n").encode()
     read = read_file(data)
     assert sorted(read.preferences.item_names) == ["Alice", "Bob", "Carol"]
+
+
+def test_checkbox_answers_of_one_length_in_the_forms_order_are_refused():
+    picks = ["Apple, Cherry, Date", "Apple, Cherry, Elderberry", "Banana, Cherry, Date",
+             "Apple, Cherry, Date", "Cherry, Date, Elderberry", "Apple, Banana, Cherry"]
+    data = ("Timestamp,Email Address,Pick exactly 3 fruits for the picnic\n" + "".join(
+        f'3/1{k}/2024 14:00:00,u{k}@x.org,"{p}"\n' for k, p in enumerate(picks))).encode()
+    error = refused(data)
+    assert "one fixed order" in error.reason and "pick different options" in error.reason
+
+
+def test_small_numbers_beside_a_whole_ranking_on_every_row_are_not_items():
+    rows = ["2,4,1,3", "2,4,1,3", "2,3,1,4", "1,4,2,3", "3,4,1,2"]
+    data = ("Name,Group,Apple,Banana,Cherry,Date\n" + "".join(
+        f"S{k},{k % 2 + 1},{row}\n" for k, row in enumerate(rows))).encode()
+    read = read_file(data)
+    assert read.preferences.item_names == ("Apple", "Banana", "Cherry", "Date")
+    assert any("Left out 'Group'" in note for note in read.report.notes)
+    tied = data.replace(b"S0,1,2,4,1,3", b"S0,1,2,4,1,1")  # not a whole ranking on every row
+    assert "Group" in read_file(tied, "ranks").preferences.item_names
+
+
+@pytest.mark.parametrize("extra", [["Points"], ["Points", "Average rank"]])
+def test_counts_per_place_beside_a_total_are_a_summary(extra):
+    rows = [("Cherry", 212, 41, 12, 4, 1), ("Apple", 163, 13, 30, 9, 6),
+            ("Date", 97, 3, 11, 27, 17), ("Banana", 48, 1, 5, 18, 34)]
+    data = (",".join(["Option", *extra, "1st", "2nd", "3rd", "4th"]) + "\n" + "".join(
+        ",".join([name, *(["1.5"] * (len(extra) - 1)), str(total), *map(str, counts)]) + "\n"
+        for name, total, *counts in rows)).encode()
+    assert "summary of how many people put each option in each place" in refused(data).reason
+
+
+def test_points_shared_out_are_refused_even_where_they_run_one_to_four():
+    rows = ["3,1,4,2", "3,1,4,2", "3,2,4,1", "2,1,4,3"]
+    fruits = ("Apple", "Banana", "Cherry", "Date")
+    data = ("ResponseId,Finished," + ",".join(f"Q2_{k}" for k in range(1, 5)) + "\n"
+            "Response ID,Finished," + ",".join(
+                f"Allocate 10 points across the fruits - {f}" for f in fruits) + "\n"
+            '"{""ImportId"":""_recordId""}","{""ImportId"":""finished""}",' + ",".join(
+                f'"{{""ImportId"":""QID2_{k}""}}"' for k in range(1, 5)) + "\n" + "".join(
+        f"R_{k},1,{row}\n" for k, row in enumerate(rows))).encode()
+    error = refused(data)
+    assert "share out points" in error.reason and "--one-is-worst" in error.fix
+    read = read_file(data, options=ReadOptions(one_is_best=False))
+    assert read.preferences.to_lists(names=True)[0] == ["Cherry", "Apple", "Date", "Banana"]
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_an_election_count_round_by_round_is_refused(layout):
+    if layout == "wide":
+        data = b"Candidate,Round 1,Round 2,Round 3\nCherry,310,322,401\nApple,205,231,288\n" \
+               b"Date,101,118,\nBanana,52,,\n"
+    else:
+        data = (b"Round,Candidate,Votes,Percentage,Status\n1,Cherry,310,46.41%,Continuing\n"
+                b"1,Apple,205,30.69%,Continuing\n1,Date,101,15.12%,Continuing\n"
+                b"1,Banana,52,7.78%,Eliminated\n2,Cherry,322,47.99%,Continuing\n"
+                b"2,Apple,231,34.43%,Continuing\n2,Date,118,17.59%,Eliminated\n"
+                b"3,Cherry,401,58.2%,Elected\n3,Apple,288,41.8%,Eliminated\n")
+    assert "count round by round" in refused(data).reason
+
+
+def test_golf_scores_round_by_round_are_not_an_election_count():
+    data = (b"Player,Round 1,Round 2,Round 3,Round 4\nScheffler,66,68,67,67\n"
+            b"Spieth,70,69,71,70\nMcIlroy,68,70,69,68\n")
+    with pytest.raises(Exception) as info:
+        read_file(data)
+    assert "count round by round" not in str(info.value)

@@ -21,7 +21,7 @@ from . import examples
 from ._memory import release_freed_memory
 from ._text import SourceLike, decode, load_source
 from .arrow import ARROW_EXTENSIONS, arrow_table, is_arrow
-from .assembly import empty_error
+from .assembly import empty_error, parse_numbers
 from .blt import BLT_EXTENSIONS, looks_blt, read_blt
 from .cast_votes import dominion_ballots
 from .cell import (
@@ -665,6 +665,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         _refuse_judges_as_items(file.prepared, file.options)
         _refuse_decimal_scores_down_columns(file.prepared, file.options)
         _refuse_one_option_a_row(file.prepared, file.options)
+    if fmt.id in ("long", "ranks") and format == "auto":
+        _refuse_count_rounds(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -702,6 +704,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
             _refuse_one_off_sides(file.prepared)
             _refuse_unsaid_side_flag(file.prepared)
+            _refuse_count_rounds(file.prepared)
             _refuse_mark_grid(file.table)
             _refuse_only_ticked(file.prepared)
         prefs = fmt.read(file)
@@ -985,12 +988,11 @@ def _written_in_order(prepared: Prepared, report: ReadReport) -> bool:
 
 def _refuse_form_order(prefs: Preferences) -> None:
     """Refuse a survey platform's answers that all list their items in one fixed order
-    while their lengths differ and some skip options in between: the options ticked in a
+    while some skip options in between (of any lengths): the options ticked in a
     checkbox question (``Margherita, Pepperoni, Veggie``), which a form writes in its own
     order, read as rankings would rank that order."""
     lengths = np.asarray(prefs.lengths, dtype=np.int64)
-    if prefs.has_ties or (lengths >= 2).sum() < 4 or np.unique(lengths).size < 2 \
-            or prefs.n_items < 3:
+    if prefs.has_ties or (lengths >= 2).sum() < 4 or prefs.n_items < 3:
         return
     items = np.asarray(prefs.items, dtype=np.int64)
     starts = np.cumsum(lengths) - lengths
@@ -1013,10 +1015,12 @@ def _refuse_form_order(prefs: Preferences) -> None:
         return
     names = [str(prefs.item_names[i]) if prefs.item_names else str(i) for i in order
              if seen[i]]
+    differ = ("the answers differ in length" if np.unique(lengths[filled]).size > 1 else
+              "the answers pick different options")
     raise PreferenceFormatError(
-        f"Every answer lists the items in one fixed order ({quote_list(names, 4)}), and the "
-        "answers differ in length: they look like the options ticked in a checkbox question, "
-        "which a form writes in its own order, not rankings.",
+        f"Every answer lists the items in one fixed order ({quote_list(names, 4)}), and "
+        f"{differ}: they look like the options ticked in a checkbox question, which a form "
+        "writes in its own order, not rankings.",
         fix="Load the answers of a ranking question, where each answer holds the options in "
             "the order the person chose. If these really are rankings that all agree, choose "
             "the layout 'one ranking per cell' by hand.")
@@ -1082,9 +1086,12 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
     table = prepared.table
     columns = [j for j in range(1, min(table.width, len(prepared.header)))
                if _PLACE_TITLE.fullmatch(prepared.header[j] or "")]
-    if len(columns) < 2 or len(columns) < table.width - 1:
-        return
     cells = table.cells[prepared.start:]
+    # beside the counts, a total or an average of each option (Mentimeter's 'Points')
+    totals = [j for j in range(1, table.width) if j not in columns]
+    if len(columns) < 2 or len(totals) > 2 or any(
+            not np.isfinite(parse_numbers(cells[:, j])).all() for j in totals):
+        return
     names, counts = cells[:, 0], cells[:, columns]
     whole = np.char.isdigit(counts.astype(str)) | (counts == "")
     if (names == "").any() or np.isfinite(rank_values(names)).any() or not whole.all():
@@ -1293,6 +1300,43 @@ def _refuse_unsaid_side_flag(prepared: Prepared) -> None:
         row=int(prepared.table.lines[prepared.start]), column=titles[flag],
         fix=f"Add a column titled 'winner' holding A or B for each row (the side that was "
             f"preferred), keep '{a}' and '{b}', and load the file again.")
+
+
+_ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+", re.IGNORECASE)
+#: What an election count says of a candidate after each round.
+_COUNT_STATES = frozenset({"eliminated", "continuing", "elected", "defeated", "excluded",
+                           "exhausted", "winner", "transferred"})
+_CANDIDATE_TITLES = frozenset({"candidate", "candidates", "option", "options", "choice",
+                               "nominee", "party"})
+
+
+def _refuse_count_rounds(prepared: Prepared) -> None:
+    """Refuse an election's count round by round (RCV or STV tabulation: each candidate's
+    votes after each elimination, as ``Round 1``, ``Round 2`` columns beside candidates or
+    votes, or a ``Round`` column beside states such as ``Eliminated``): every round counts
+    the same ballots again, so the rounds are no rankings of their own."""
+    if prepared.header is None or not prepared.n_rows:
+        return
+    titles = [prepared.label(j) for j in range(prepared.table.width)]
+    keys = [normalise(t) for t in titles]
+    rounds = [j for j, t in enumerate(titles) if _ROUND_TITLE_OF_COUNT.fullmatch(t.strip())]
+    voted = any("vote" in k for k in keys) or (bool(keys) and keys[0] in _CANDIDATE_TITLES)
+    wide = len(rounds) >= 2 and voted
+    states = set()
+    if "round" in keys:
+        cells = pd.Series(prepared.table.cells[prepared.start:].ravel(), dtype=object)
+        states = set(cells.astype(str).str.strip().str.lower()) & _COUNT_STATES
+    if not (wide or (states and voted)):
+        return
+    raise PreferenceFormatError(
+        "This looks like an election's count round by round (the votes of each candidate "
+        "after each elimination" + (f", marked {quote_list(sorted(states), 3)}" if states
+                                     else "") + "): every round counts the same ballots "
+        "again, so the rounds are not rankings of their own.",
+        row=int(prepared.table.lines[0]),
+        fix="Load the cast vote records (one ballot per row, its candidates in the voter's "
+            "order). The count's final order is its outcome, which can be loaded as the "
+            "ground truth.")
 
 
 def _refuse_only_ticked(prepared: Prepared) -> None:
