@@ -83,15 +83,17 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
     return Table.from_rows(kept_rows, np.asarray(kept_lines), table.delimiter), note
 
 
-#: A line between a section's title and its column titles that is no title: a record.
-_RECORD = re.compile(r".*\brecords?\b.*", re.IGNORECASE)
+#: A line between a section's title and its column titles that is no title: a record, or
+#: the conditions of the race (``Wind: +0.1 m/s``, which two heats can share).
+_RECORD = re.compile(r".*\brecords?\b.*|\s*(?:wind|temperature|temp|weather|conditions|"
+                     r"humidity)\b.*", re.IGNORECASE)
 
 
 def _title_above(cells: np.ndarray, filled: np.ndarray, one_cell: np.ndarray, start: int
                  ) -> str:
     """The title of the section whose column titles are row ``start``: of the title rows
-    just above, the nearest that is no record line (``Pool Record: 26.10``), its cells
-    joined."""
+    just above, the nearest that is no record or conditions line (``Pool Record: 26.10``,
+    ``Wind: +0.1 m/s``), its cells joined."""
     i = start - 1
     while i > 0 and one_cell[i] and _RECORD.fullmatch(" ".join(map(str, cells[i][filled[i]]))) \
             and one_cell[i - 1]:
