@@ -88,7 +88,8 @@ _RANKER_UNLESS_RANKS = frozenset({"marker", "teacher", "moderator", "tutor", "in
 _ABOUT_RESPONDENT = frozenset({"age", "agegroup", "gender", "sex", "city", "country", "region",
                                "state", "zip", "zipcode", "postcode", "postalcode",
                                "occupation", "income", "education", "yearofbirth",
-                               "birthyear", "nationality"})
+                               "birthyear", "nationality", "nation", "federation", "fed",
+                               "dateofbirth", "birthdate", "dob"})
 # Ranker columns by priority: explicit ranker words, respondent ids, e-mails, names.
 _RANKER_PRIORITY = (
     frozenset({"ranker", "rankerid", "voter", "voterid", "rater", "raterid", "annotator",
