@@ -264,3 +264,38 @@ def test_golf_scores_round_by_round_are_not_an_election_count():
     with pytest.raises(Exception) as info:
         read_file(data)
     assert "count round by round" not in str(info.value)
+
+
+# ------------------------------------------------------------ sport layouts
+def test_heats_sharing_a_wind_reading_are_kept_apart_by_their_titles():
+    sections = [("Heat 1", "+0.1", ["LYLES", "SIMBINE", "BLAKE"]),
+                ("Heat 2", "+0.1", ["THOMPSON", "KERLEY", "SEVILLE"]),
+                ("Final", "+0.4", ["LYLES", "THOMPSON", "KERLEY"])]
+    text = ""
+    for title, wind, names in sections:
+        text += f"Men's 100 Metres - {title}\nWind: {wind} m/s\nPos,Bib,Athlete,Country,Mark\n"
+        text += "".join(f"{k},{100 + k},{n},USA,{9.9 + k / 10:.2f}\n"
+                        for k, n in enumerate(names, 1)) + "\n"
+    assert orders(text.encode()) == [names for _, _, names in sections]
+
+
+@pytest.mark.parametrize("header,row", [
+    ("Name,Title,Federation,Rating,Birth Year", '"{name}",GM,{fed},{rating},1990'),
+    ("Name,Fed,Title,Jan 2024,Feb 2024", '"{name}",{fed},GM,{rating},{rating}')])
+def test_a_rating_list_is_not_read_as_rankings_of_titles_and_federations(header, row):
+    players = [("Carlsen, Magnus", "NOR", 2830), ("Caruana, Fabiano", "USA", 2804),
+               ("Nakamura, Hikaru", "USA", 2789), ("Ding, Liren", "CHN", 2762),
+               ("Firouzja, Alireza", "FRA", 2777)]
+    data = (header + "\n" + "".join(row.format(name=n, fed=f, rating=r) + "\n"
+                                    for n, f, r in players)).encode()
+    refused(data)  # the federations and titles describe the players: nothing ranked
+
+
+def test_a_strava_leaderboard_without_ranks_is_ordered_by_time_within_each_segment():
+    rows = [("Box Hill", "Pidcock", "4:52"), ("Box Hill", "Healy", "4:57"),
+            ("Box Hill", "Kiesenhofer", "5:21"), ("Col", "Healy", "58s"),
+            ("Col", "Pidcock", "1:02"), ("Col", "Kiesenhofer", "59.5s")]
+    data = ("Segment,Name,Date,Speed,HR,Power,Time\n" + "".join(
+        f'{s},{n},"Jul 14, 2023",24.3km/h,172bpm,512W,{t}\n' for s, n, t in rows)).encode()
+    assert orders(data) == [["Pidcock", "Healy", "Kiesenhofer"],
+                            ["Healy", "Kiesenhofer", "Pidcock"]]

@@ -50,10 +50,10 @@ _DURATION = re.compile(r"\s*(?:(?P<h>\d+):(?=\d\d:))?(?P<m>\d+):(?P<s>[0-5]\d(?:
 def parse_durations(values: np.ndarray) -> np.ndarray:
     """Parse durations written on a clock into seconds; NaN where a cell is not one.
 
-    ``1:02.35`` is 62.35 s and ``2:05:30`` 7,530 s. Parts are read from the right (seconds
-    last), so a column mixing ``59.8`` (read elsewhere as a number) with ``1:00.1`` keeps
-    its order. With hours the minutes must be two digits below 60 (``1:75:00`` is no
-    duration).
+    ``1:02.35`` is 62.35 s, ``2:05:30`` 7,530 s and ``58s`` 58 s. Parts are read from the
+    right (seconds last), so a column mixing ``59.8`` (read elsewhere as a number) with
+    ``1:00.1`` keeps its order. With hours the minutes must be two digits below 60
+    (``1:75:00`` is no duration).
 
     Parameters
     ----------
@@ -72,6 +72,10 @@ def parse_durations(values: np.ndarray) -> np.ndarray:
     seconds = pd.to_numeric(parts["s"]).to_numpy(dtype=float)
     total = hours * 3600 + minutes * 60 + seconds
     total[parts["h"].notna().to_numpy() & (minutes >= 60)] = np.nan
+    if len(total) and np.isnan(total).any():  # under a minute, Strava writes '58s'
+        bare = pd.Series(np.asarray(uniques, dtype=object), dtype=object).astype(str) \
+            .str.extract(r"^\s*(\d{1,2}(?:\.\d+)?)\s*s\s*$")[0]
+        total = np.where(np.isnan(total), pd.to_numeric(bare).to_numpy(dtype=float), total)
     out = total[codes] if len(total) else np.full(codes.size, np.nan)
     out[codes < 0] = np.nan
     return out.reshape(np.shape(values))

@@ -105,7 +105,7 @@ EVENT_WORDS = ("round", "heat", "race", "game", "match", "event", "stage", "leg"
                "competition", "tournament", "tourney", "week", "day", "matchday", "gameweek",
                "gameday", "raceday", "session", "meet", "regatta", "fixture", "grandprix",
                "year", "season", "month", "games", "edition", "olympics", "championship",
-               "apparatus", "discipline",
+               "apparatus", "discipline", "segment",  # Strava's leaderboard of a climb
                "championships")
 EVENT_ENDS = ("id", "no", "nr", "number", "num", "name", "code", "title", "#")
 _EVENT_TITLES = _synonyms(*EVENT_WORDS, suffixes=EVENT_ENDS)
