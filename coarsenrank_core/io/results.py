@@ -143,10 +143,20 @@ _STROKE_TITLES = frozenset({"score", "scores", "total", "totalscore", "finalscor
                             "net"})
 
 
-def _golf(header: Sequence[str], competitor: int) -> bool:
-    """Whether a results table is golf's: its competitors are golfers, or a column counts
-    strokes to par (``To Par``), beside which a plain score is the strokes taken."""
-    return "golf" in normalise(header[competitor]) or any(map(names_par, header))
+def _golf(header: Sequence[str], competitor: int, body: np.ndarray | None = None) -> bool:
+    """Whether a results table is golf's: its competitors are golfers, a column counts
+    strokes to par (``To Par``), beside which a plain score is the strokes taken, or two or
+    more round columns (``R1``, ``Round 2``) hold the 55 to 95 strokes of a round of golf."""
+    if "golf" in normalise(header[competitor]) or any(map(names_par, header)):
+        return True
+    rounds = [j for j, t in enumerate(header) if _ROUND_COLUMN.fullmatch(t.strip())]
+    if body is None or len(rounds) < 2:
+        return False
+    strokes = parse_numbers(body[:, rounds][body[:, rounds] != ""])
+    return bool(strokes.size) and bool(((strokes >= 55) & (strokes <= 95)).all())
+
+
+_ROUND_COLUMN = re.compile(r"(?:r|rd|round)\s*\d", re.IGNORECASE)
 
 
 #: A mark brought to the event rather than made in it: a seed or entry time, a personal or
@@ -366,7 +376,7 @@ def results_plan(table: Table, file_name: str | None = None,
     kinds = {j: _measure_kind(header[j]) for j in rest}
     kinds.update({j: "rank" for j in rest if keys[j] == "#" and _places_in_each(
         body[:, j], in_event)})  # Kaggle's '#': 1, 2, 3 … again in every event
-    if _golf(header, titled[0]):  # a golfer's score or total counts strokes: fewest win
+    if _golf(header, titled[0], body):  # a golfer's score or total counts strokes: fewest win
         kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
     readable = {j: _readable(marked_in_row(body, j, header)[:, j], kinds[j], header[j])
                 if kinds[j] == "rank" else _readable(body[:, j], kinds[j], header[j])
