@@ -299,3 +299,29 @@ def test_a_strava_leaderboard_without_ranks_is_ordered_by_time_within_each_segme
         f'{s},{n},"Jul 14, 2023",24.3km/h,172bpm,512W,{t}\n' for s, n, t in rows)).encode()
     assert orders(data) == [["Pidcock", "Healy", "Kiesenhofer"],
                             ["Healy", "Kiesenhofer", "Pidcock"]]
+
+
+def test_golf_scores_to_par_beside_round_strokes_are_read_fewest_first():
+    rows = [("PLAYERS", "Scheffler", -20, (68, 69, 69, 64)), ("PLAYERS", "Clark", -19,
+            (65, 66, 71, 69)), ("PLAYERS", "Spieth", -8, (70, 70, 70, 70)),
+            ("Masters", "Scheffler", -11, (66, 72, 71, 68)), ("Masters", "Aberg", -7,
+            (73, 69, 70, 69)), ("Masters", "Spieth", -2, (72, 72, 72, 70))]
+    data = ("Tournament,PLAYER,SCORE,R1,R2,R3,R4,TOT\n" + "".join(
+        f"{t},{p},{s},{','.join(map(str, r))},{sum(r)}\n" for t, p, s, r in rows)).encode()
+    assert orders(data) == [["Scheffler", "Clark", "Spieth"], ["Scheffler", "Aberg", "Spieth"]]
+
+
+START_GG = (b"Set ID,Round,Entrant 1,Entrant 2,Entrant 1 Score,Entrant 2 Score,Winner\n"
+            b"1,W1,Mang0,Zain,3,1,Mang0\n2,W1,Cody,aMSa,DQ,W,aMSa\n3,W1,Jmook,Hbox,2,3,Hbox\n"
+            b"4,W2,Mang0,Hbox,3,0,Mang0\n5,W2,Zain,Cody,W,DQ,Zain\n")
+
+
+def test_a_set_won_by_disqualification_is_not_counted_as_played(tmp_path):
+    read = read_file(START_GG)
+    assert sorted(map(tuple, orders(START_GG))) == [
+        ("Hbox", "Jmook"), ("Mang0", "Hbox"), ("Mang0", "Zain")]
+    assert any("Skipped 2 rows with no match played ('DQ')" in n and "rows 3, 6" in n
+               for n in read.report.notes)
+    path = tmp_path / "sets.csv"
+    path.write_bytes(START_GG)
+    assert counted(stream_pairwise(path).preferences) == counted(read.preferences)

@@ -61,7 +61,10 @@ _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", 
                "+ - -", "- - +", "- - -", "+--", "--+", "---", "+ -", "- +", "+:-", "-:+",
                "+/-", "-/+"}
 #: Of those, a game decided without being played: a forfeit or a walkover.
-_NOT_PLAYED = _UNFINISHED - {"*", "unfinished", "abandoned", "void", "cancelled", "canceled"}
+_NOT_PLAYED = frozenset(_UNFINISHED - {"*", "unfinished", "abandoned", "void", "cancelled",
+                                      "canceled"})
+#: A side's score saying it forfeited (start.gg's ``DQ`` beside the other side's ``W``).
+_SIDE_FORFEITS = frozenset({"dq", "ff", "forfeit", "forfeited", "dns"})
 #: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
 _HALF_POINT_DRAWS = {"1/21/2", "½½", "0505", "½:½", "1/2:1/2"}
 #: Titles of a column holding a match's score in one cell, the left side's first: ``2-1``.
@@ -69,18 +72,38 @@ _SCORE_TITLES = {"score", "finalscore", "matchscore", "scoreline", "fulltimescor
 _SCORE_CELL = re.compile(r"\s*(\d{1,4})\s*[-–—:]\s*(\d{1,4})\s*")
 
 
-def _walkovers(cells: np.ndarray, first: list[str], line: np.ndarray, notes: list[str]
-               ) -> np.ndarray:
-    """Rows whose score column says no match was played (``W/O``), noted as skipped: the
-    winner or result beside them was decided without a game."""
-    scores = [j for j, t in enumerate(first) if normalise(t) in _SCORE_TITLES]
-    if not scores:
-        return np.zeros(len(cells), dtype=bool)
-    said = np.char.lower(np.char.strip(cells[:, scores[0]].astype(str)))
-    walkover = np.isin(said, list(_NOT_PLAYED))
+def walkover_marks(header: Sequence[str], sides: tuple[int, int] | None = None
+                   ) -> dict[int, frozenset[str]]:
+    """The score columns that can say a match was not played, each with the marks that say
+    so: the match's one score column (``W/O``) and, beside two sides, each side's own score
+    (start.gg's ``DQ`` beside the other's ``W``)."""
+    keys = [normalise(t) for t in header]
+    marks = {j: _NOT_PLAYED for j, k in enumerate(keys) if k in _SCORE_TITLES}
+    marks = dict(list(marks.items())[:1])
+    if sides is not None:
+        per_side = _score_columns(keys, keys[sides[0]], keys[sides[1]])
+        if per_side is not None:
+            marks.update({per_side[k]: _NOT_PLAYED | _SIDE_FORFEITS
+                          for k in ("score_a", "score_b")})
+    return marks
+
+
+def _walkovers(cells: np.ndarray, first: list[str], line: np.ndarray, notes: list[str],
+               sides: tuple[int, int] | None = None) -> np.ndarray:
+    """Rows whose score says no match was played (``W/O``, or a side's score ``DQ`` beside
+    the other's ``W`` as start.gg writes a disqualification), noted as skipped: the winner
+    or result beside them was decided without a game."""
+    marks = walkover_marks(first, sides)
+    walkover = np.zeros(len(cells), dtype=bool)
+    shown = ""
+    for j, not_played in marks.items():
+        said = np.char.lower(np.char.strip(cells[:, j].astype(str)))
+        found = np.isin(said, list(not_played))
+        if found.any() and not shown:
+            shown = str(cells[found, j][0])
+        walkover |= found
     if walkover.any():
-        notes.append(skipped_note(line[walkover], "row", "with no match played "
-                                  f"('{cells[walkover, scores[0]][0]}')"))
+        notes.append(skipped_note(line[walkover], "row", f"with no match played ('{shown}')"))
     return walkover
 
 
@@ -310,7 +333,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     if mode == "winner":
         tied = (np.zeros(len(a), dtype=bool) if coding["tie"] is None else
                 _flags(cells[:, coding["tie"]], line, first, coding["tie"]))
-        keep &= ~_walkovers(cells, first, line, notes)
+        keep &= ~_walkovers(cells, first, line, notes, (a_col, b_col))
     elif mode == "label" and (share := _second_share(cells[:, coding["label"]], first, a_col,
                                                      b_col)) is not None:
         # every comparison counted for both sides by its share: two rows, weighted
@@ -336,7 +359,7 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
             notes.append(note)
         b_won, tied, unfinished = label_outcomes(a, b, cells[:, coding["label"]], drawn, line,
                                                  first, coding["label"], a_col, b_col)
-        keep &= ~(_walkovers(cells, first, line, notes) & ~unfinished)
+        keep &= ~(_walkovers(cells, first, line, notes, (a_col, b_col)) & ~unfinished)
         if unfinished.any():
             keep &= ~unfinished
             said = pd.Series(cells[:, coding["label"]], dtype=object).astype(str).str.strip(

@@ -31,8 +31,6 @@ from .assembly import (
 from .columns import PREFERENCE_ROLES, column_label, find_roles, normalise, plural, quote_list
 from .pairwise import (
     _FALSE,
-    _NOT_PLAYED,
-    _SCORE_TITLES,
     _TRUE,
     ROW_ID_TITLES,
     _is_bye,
@@ -40,6 +38,7 @@ from .pairwise import (
     _second_share,
     label_outcomes,
     pairwise_columns,
+    walkover_marks,
 )
 from .report import ReadReport, ReadResult
 from .tables import choose_delimiter, multiline_error, padded, split_with
@@ -193,7 +192,7 @@ class _Coding:
     label: int | None = None
     flag_a: int | None = None
     flag_b: int | None = None
-    score: int | None = None
+    walkover_marks: tuple[tuple[int, frozenset[str]], ...] = ()
 
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
@@ -211,11 +210,11 @@ class _Coding:
                 fix="Read the file with read_preferences (every layout), or name the columns "
                     "'winner' and 'loser'.")
         roles = find_roles(header, PREFERENCE_ROLES)
-        score = next((j for j, t in enumerate(header) if normalise(t) in _SCORE_TITLES), None)
         return cls(header, coding["a"], coding["b"], coding["tie"], roles.get("ranker"),
                    roles.get("weight"), coding["mode"], coding.get("label"),
                    coding.get("flag_a"), coding.get("flag_b"),
-                   score if coding["mode"] in ("winner", "label") else None)
+                   tuple(walkover_marks(header, (coding["a"], coding["b"])).items())
+                   if coding["mode"] in ("winner", "label") else ())
 
     @property
     def used(self) -> list[int]:
@@ -519,9 +518,9 @@ class _Reader:
         counted = np.ones(n, dtype=bool)
         if coding.mode != "winner":
             b_won, outcome_tie, counted = self._outcome(batch, n, line)
-        if coding.score is not None:  # a score of 'W/O' beside the result: not played
-            said = _text_column(batch.column(coding.score))
-            walkover = pc.is_in(pc.utf8_lower(said), value_set=pa.array(sorted(_NOT_PLAYED))
+        for j, not_played in coding.walkover_marks:  # a score of 'W/O': not played
+            said = _text_column(batch.column(j))
+            walkover = pc.is_in(pc.utf8_lower(said), value_set=pa.array(sorted(not_played))
                                 ).to_numpy(zero_copy_only=False) & counted
             if walkover.any():
                 self.walkovers += int(np.count_nonzero(walkover))
