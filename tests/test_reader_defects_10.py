@@ -325,3 +325,20 @@ def test_a_set_won_by_disqualification_is_not_counted_as_played(tmp_path):
     path = tmp_path / "sets.csv"
     path.write_bytes(START_GG)
     assert counted(stream_pairwise(path).preferences) == counted(read.preferences)
+
+
+@pytest.mark.parametrize("header,rows", [
+    ("Team,Pld,W,D,L,GF,GA,GD,Pts", ["Man City,38,28,7,3,96,34,+62,91",
+                                     "Arsenal,38,28,5,5,91,29,+62,89",
+                                     "Liverpool,38,24,10,4,86,41,+45,82"]),
+    ("Club,Played,Won,Drawn,Lost,Points", ["Saints,18,14,0,4,68", "Bath,18,13,1,4,67",
+                                           "Sale,18,11,1,6,57", "Exeter,18,9,0,9,45"])])
+def test_a_standings_table_without_places_is_refused_as_one_final_order(header, rows):
+    error = refused((header + "\n" + "\n".join(rows) + "\n").encode())
+    assert "standings table" in error.reason and "ground truth" in error.fix
+
+
+def test_items_named_by_single_letters_are_not_taken_for_standings_figures():
+    rows = ["v1,1,2,3,4,5", "v2,2,1,3,5,4", "v3,1,3,2,4,5", "v4,2,1,4,3,5"]
+    data = ("Voter,W,D,L,P,T\n" + "\n".join(rows) + "\n").encode()
+    assert orders(data)[0] == ["W", "D", "L", "P", "T"]

@@ -34,7 +34,7 @@ from .cell import (
     refuse_records,
     same_items_each_row,
 )
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, normalise, quote_list
+from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, is_event_title, normalise, quote_list
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -665,8 +665,9 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         _refuse_judges_as_items(file.prepared, file.options)
         _refuse_decimal_scores_down_columns(file.prepared, file.options)
         _refuse_one_option_a_row(file.prepared, file.options)
-    if fmt.id in ("long", "ranks") and format == "auto":
+    if fmt.id in ("long", "ranks", "wide") and format == "auto":
         _refuse_count_rounds(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
+        _refuse_standings_figures(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -1300,6 +1301,44 @@ def _refuse_unsaid_side_flag(prepared: Prepared) -> None:
         row=int(prepared.table.lines[prepared.start]), column=titles[flag],
         fix=f"Add a column titled 'winner' holding A or B for each row (the side that was "
             f"preferred), keep '{a}' and '{b}', and load the file again.")
+
+
+#: Titles of a standings table's figures: games played, won, drawn and lost, goals or
+#: points for and against, their difference, the points earned.
+_STANDINGS_FIGURES = frozenset({
+    "played", "pld", "mp", "gp", "p", "games", "won", "w", "wins", "drawn", "draws", "d",
+    "tied", "ties", "t", "lost", "l", "losses", "gf", "ga", "gd", "goalsfor",
+    "goalsagainst", "goaldifference", "pf", "pa", "pd", "pointsfor", "pointsagainst",
+    "pointsdifference", "for", "against", "diff", "pts", "points", "bonus", "trybonus",
+    "losingbonus", "bp", "otl", "ot", "pct", "winpct", "gb", "streak", "form"})
+
+
+def _refuse_standings_figures(prepared: Prepared) -> None:
+    """Refuse a standings table without places: one row per team (each named once) with
+    its figures (``Played``, ``Won``, ``Lost``, ``Points``) and no column naming an event.
+    Read as rankings, each team's figures would rank the figures; the table holds one
+    final order, which is a ground truth, not answers to aggregate."""
+    if prepared.header is None or prepared.n_rows < 2:
+        return
+    titles = [prepared.label(j) for j in range(prepared.table.width)]
+    keys = [normalise(t) for t in titles]
+    figures = [j for j, k in enumerate(keys) if k in _STANDINGS_FIGURES]
+    if len(figures) < 3 or sum(len(keys[j]) > 1 for j in figures) < 2 \
+            or any(is_event_title(t) for t in titles):
+        return  # single letters alone may be items named A to Z
+    named = [j for j in range(prepared.table.width) if j not in figures and pd.Series(
+        prepared.table.column(j, prepared.start), dtype=object).is_unique and not np.isfinite(
+        parse_numbers(prepared.table.column(j, prepared.start))).any()]
+    if not named:
+        return
+    raise PreferenceFormatError(
+        f"This looks like a standings table: one row per '{titles[named[0]]}' with its "
+        f"figures ({quote_list([titles[j] for j in figures], 4)}), which together give one "
+        "final order, not one ranking per person or per game to aggregate.",
+        row=int(prepared.table.lines[0]),
+        fix="Load it as the ground truth (the optional true-order upload, or --truth) to score "
+            "the methods against it; to rank the teams from their games, load the results "
+            "of the games (one row per game: the two teams and the score).")
 
 
 _ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+", re.IGNORECASE)
