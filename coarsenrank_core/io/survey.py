@@ -436,7 +436,7 @@ def prepare(table: Table) -> Prepared:
     questions = [_without_code(m["question"]) if (m := _BRACKETED.fullmatch(c)) else None
                  for c in (rows[0] if rows else [])]
     # Alchemer's ``Question:Item``, SoGoSurvey's ``Question (Item)``, Zoho's ``Question-Item``
-    for wrapper in (_COLON, _PARENTHESISED, _DASHED):
+    for wrapper in (_COLON, _COLON_AFTER, _PARENTHESISED, _DASHED):
         if not rows or _groups(questions):
             break
         header, question = _unwrap_brackets(rows[0], wrapper)
@@ -578,6 +578,8 @@ _PARENTHESISED = re.compile(r"(?P<question>[^()]*\S\s+\S[^()]*?)\s*\((?P<inner>[
 _DASHED = re.compile(r"(?P<question>[^-–]*\S\s+\S+\s+\S[^-–]*?)\s*[-–]\s*(?P<inner>[^-–]+?)\s*")
 
 
+#: Alchemer's (SurveyGizmo's) ``Item:Question``, the item first.
+_COLON_AFTER = re.compile(r"(?P<inner>[^:\[\]]+?)\s*:\s*(?P<question>[^:\[\]]{3,}?)\s*")
 _NUMBERED_QUESTION = re.compile(r"\s*Q\d+\b", re.IGNORECASE)
 
 
@@ -598,7 +600,7 @@ def _unwrap_brackets(cells: Sequence[str], wrapper: re.Pattern[str] = _BRACKETED
     questions = pd.Series([_without_code(m["question"]) if m else None for m in matches],
                           dtype=object)
     shared = questions.duplicated(keep=False) & questions.notna()
-    if wrapper in (_PARENTHESISED, _DASHED) and (pd.Series(
+    if wrapper in (_PARENTHESISED, _DASHED, _COLON_AFTER) and (pd.Series(
             [c for c, s in zip(cells, shared) if s], dtype=object).duplicated().any()
             or not all(_is_question(q) for q in questions[shared])):
         # one title twice ('Your e-mail address'), or names sharing a start ('New York
