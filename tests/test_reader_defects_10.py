@@ -342,3 +342,23 @@ def test_items_named_by_single_letters_are_not_taken_for_standings_figures():
     rows = ["v1,1,2,3,4,5", "v2,2,1,3,5,4", "v3,1,3,2,4,5", "v4,2,1,4,3,5"]
     data = ("Voter,W,D,L,P,T\n" + "\n".join(rows) + "\n").encode()
     assert orders(data)[0] == ["W", "D", "L", "P", "T"]
+
+
+def test_alchemer_item_then_question_titles_name_the_items():
+    rows = ["2,4,1,3", "2,4,1,3", "2,3,1,4", "1,4,2,3"]
+    data = ("Response ID,Status," + ",".join(
+        f"{f}:Please rank the following fruits" for f in ("Apple", "Banana", "Cherry", "Date"))
+            + "\n" + "".join(f"{k},Complete,{row}\n" for k, row in enumerate(rows))).encode()
+    read = read_file(data)
+    assert read.preferences.item_names == ("Apple", "Banana", "Cherry", "Date")
+    assert orders(data)[0] == ["Cherry", "Apple", "Date", "Banana"]
+
+
+def test_a_pairwise_matrix_is_refused_with_the_pairs_to_write():
+    names = ["Alice", "Bob", "Carol", "Dan"]
+    cells = [["-", "6", "1", "5"], ["0", "-", "0", "1"], ["5", "6", "-", "6"],
+             ["1", "5", "0", "-"]]
+    data = ("," + ",".join(names) + "\n" + "".join(
+        f"{n},{','.join(r)}\n" for n, r in zip(names, cells))).encode()
+    error = refused(data)
+    assert "pairwise matrix" in error.reason and "winner, loser and count" in error.fix

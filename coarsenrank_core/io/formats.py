@@ -668,6 +668,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if fmt.id in ("long", "ranks", "wide") and format == "auto":
         _refuse_count_rounds(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
         _refuse_standings_figures(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
+        _refuse_pairwise_matrix(file.table)
     if fmt.id == "ranks" and format == "auto":
         _refuse_judges_as_items(file.ranks_prepared, file.options)
         _refuse_ranks_down_columns(file.ranks_prepared, file.options)
@@ -1339,6 +1340,37 @@ def _refuse_standings_figures(prepared: Prepared) -> None:
         fix="Load it as the ground truth (the optional true-order upload, or --truth) to score "
             "the methods against it; to rank the teams from their games, load the results "
             "of the games (one row per game: the two teams and the score).")
+
+
+_DIAGONAL = frozenset({"", "-", "–", "—", "x", "n/a", "na", "0"})
+
+
+def _refuse_pairwise_matrix(table: Table) -> None:
+    """Refuse a square table whose rows and columns name the same items in the same order,
+    its diagonal blank or ``-``, and whole numbers elsewhere: a pairwise matrix (CIVS,
+    Condorcet tools) of how many preferred one item to another, not rankings."""
+    if len(table) < 3:
+        return
+    first = [str(c).strip() for c in table.row(0)]
+    names = first[1:]
+    down = [str(c).strip() for c in table.column(0)[1:]]
+    if len(names) < 2 or len(down) != len(names) or names != down or len(set(names)) < 2:
+        return
+    body = np.asarray([[str(c).strip() for c in table.row(i)[1:len(names) + 1]]
+                       for i in range(1, len(names) + 1)], dtype=object)
+    if body.shape != (len(names), len(names)):
+        return
+    diagonal = np.eye(len(names), dtype=bool)
+    if not all(str(c).lower() in _DIAGONAL for c in body[diagonal]) or not all(
+            re.fullmatch(r"\d+", str(c)) for c in body[~diagonal]):
+        return
+    raise PreferenceFormatError(
+        f"The rows and the columns name the same items ({quote_list(names, 3)}) and the "
+        "diagonal is empty: this is a pairwise matrix (how many preferred one item to "
+        "another), which does not say whether a count is the row's wins over the column or "
+        "the column's over the row.", row=int(table.lines[0]),
+        fix="Write one row per pair instead, with the columns winner, loser and count (the "
+            "number who preferred the winner), and load that file.")
 
 
 _ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+", re.IGNORECASE)
