@@ -362,3 +362,13 @@ def test_a_pairwise_matrix_is_refused_with_the_pairs_to_write():
         f"{n},{','.join(r)}\n" for n, r in zip(names, cells))).encode()
     error = refused(data)
     assert "pairwise matrix" in error.reason and "winner, loser and count" in error.fix
+
+
+def test_records_inside_an_envelope_of_objects_are_found():
+    import json
+
+    pairs = [{"judge": f"j{k % 3}", "winner": w, "loser": lo}
+             for k, (w, lo) in enumerate([("a", "b"), ("b", "c"), ("a", "c"), ("c", "b")])]
+    data = json.dumps({"MRData": {"xmlns": "", "total": "4", "Table": {
+        "season": "2024", "Battles": pairs}}}).encode()
+    assert orders(data) == [["a", "b"], ["b", "c"], ["a", "c"], ["c", "b"]]

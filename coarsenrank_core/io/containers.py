@@ -802,7 +802,8 @@ def looks_json(text: str) -> bool:
 
 
 def json_table(text: str) -> Table:
-    """Objects of a JSON array (or of one list inside an object), or JSON lines, as a table.
+    """Objects of a JSON array (or of one list inside an object, also inside an envelope of
+    objects each holding one object and no list), or JSON lines, as a table.
 
     Columns are the keys in order of first appearance; a cell is the value as text.
     """
@@ -812,6 +813,13 @@ def json_table(text: str) -> Table:
         numbered = None
     except json.JSONDecodeError as exc:
         records, numbered = _json_lines(text, exc)
+    for _ in range(8):  # an API's envelope: {"MRData": {"RaceTable": {"Races": [...]}}}
+        if not isinstance(records, dict) or any(isinstance(v, list) for v in records.values()):
+            break
+        inner = [v for v in records.values() if isinstance(v, dict)]
+        if len(inner) != 1:
+            break
+        records = inner[0]
     if isinstance(records, dict):
         lists = [v for v in records.values() if isinstance(v, list)]
         if not lists and all(not isinstance(v, dict) for v in records.values()):
