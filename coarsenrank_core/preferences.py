@@ -390,6 +390,9 @@ class Preferences:
             raise ValueError("n_items must be non-negative")
         if n_items > MAX_ID + 1:
             raise ValueError(f"a collection holds at most {MAX_ID + 1:,} items (got {n_items:,})")
+        # bounds first: a difference of offsets far outside them can wrap round and pass
+        if offsets.size and (offsets.min() < 0 or offsets.max() > items.size):
+            raise ValueError("offsets must lie in 0..len(items)")
         if offsets[0] != 0 or offsets[-1] != items.size or np.any(np.diff(offsets) < 2):
             raise ValueError("every preference must hold at least 2 items and offsets must "
                              "start at 0 and end at len(items)")

@@ -303,3 +303,15 @@ def test_fuzzed_links_give_a_checked_view_and_plain_problems(params):
 def test_alpha_typed_on_a_page_is_held_to_the_same_range(text, value):
     from ui.alpha import parse_alpha
     assert parse_alpha(text) == value
+
+
+@pytest.mark.parametrize("offsets", [[0, 9223372036854775807, -2, 6], [0, -4, 6],
+                                     [0, 4, 2, 6], [0, 2, 4, 9]])
+def test_offsets_that_wrap_round_or_step_back_are_refused_not_a_crash(offsets):
+    raw = {"format": "coarsenrank-session", "version": 1, "name": "x", "description": "",
+           "preferences": {"items": [0, 1, 2, 0, 1, 2], "offsets": offsets,
+                           "groups": [0, 1, 2, 0, 1, 2], "n_items": 3,
+                           "item_names": ["A", "B", "C"]},
+           "choices": {"alpha": "15.0", "rule": "typed", "methods": ["borda"]}}
+    with pytest.raises(share.SessionFileError, match="do not fit together"):
+        share.read_session(json.dumps(raw).encode())
