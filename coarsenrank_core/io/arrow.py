@@ -45,6 +45,8 @@ def arrow_reader(data: bytes) -> Any:
         if data[:4] == _PARQUET_MAGIC:
             import pyarrow.parquet as pq
 
+            meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+            _refuse_cells(int(meta.num_rows), int(meta.num_columns))
             return pq.read_table(pa.BufferReader(data))
         import pyarrow.feather as feather
         import pyarrow.ipc as ipc
@@ -122,6 +124,20 @@ def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str
     found.update({title: texts for title, texts in chosen_rankings(
         pd.DataFrame(records)).items() if title not in names and not built_from(title, found)})
     return found
+
+
+def _refuse_cells(rows: int, columns: int) -> None:
+    """Refuse a file whose header says it holds more cells than a table may (a few hundred
+    kilobytes of repeated values can declare millions of rows): checked before reading."""
+    from .tables import MAX_GRID_CELLS
+
+    if rows * max(columns, 1) > MAX_GRID_CELLS:
+        raise PreferenceFormatError(
+            f"The file holds {rows:,} rows of {columns:,} columns, more than the "
+            f"{MAX_GRID_CELLS:,} cells that can be read (a CSV file within the upload limit "
+            "holds fewer).",
+            fix="Read it in parts, or, for a pairwise file, with the chunked reader (--stream) "
+                "or on Dask, which count the comparisons without holding them as cells.")
 
 
 def arrow_table(data: bytes) -> Table:

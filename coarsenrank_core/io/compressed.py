@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import zlib
 
 from ..errors import PreferenceFormatError
 
 GZIP_MAGIC = b"\x1f\x8b"
+_WINDOW = 1 << 16
+#: Zero bytes after a member (padding some writers add to a block's end).
+_ZERO_PADDING = re.compile(rb"\x00*")
 
 
 def gunzipped(data: bytes, name: str | None) -> tuple[bytes, str | None]:
@@ -24,25 +28,30 @@ def gunzipped(data: bytes, name: str | None) -> tuple[bytes, str | None]:
     from .containers import MAX_PART_BYTES
 
     pieces: list[bytes] = []
-    total, rest = 0, data
+    total, position = 0, 0
     try:
-        while rest.startswith(GZIP_MAGIC):
+        while data.startswith(GZIP_MAGIC, position):
+            # fed a window at a time, so that what follows a member (its unused data) is
+            # never the whole rest of the file: many members stay linear in the file's size
             unpacker = zlib.decompressobj(wbits=31)
-            chunk = rest
-            while chunk:
-                piece = unpacker.decompress(chunk, MAX_PART_BYTES + 1 - total)
-                total += len(piece)
-                if total > MAX_PART_BYTES:
-                    raise PreferenceFormatError(
-                        f"This gzip file unpacks to more than {MAX_PART_BYTES >> 20} MB, more "
-                        "than a file read whole may hold.",
-                        fix="Unpack it and read it in chunks (coarsenrank rank FILE --stream), "
-                            "or split it into smaller files.")
-                pieces.append(piece)
-                chunk = unpacker.unconsumed_tail
-            if not unpacker.eof:
-                raise zlib.error("cut short")
-            rest = unpacker.unused_data.lstrip(b"\x00")  # padding after a member
+            while not unpacker.eof:
+                if position >= len(data):
+                    raise zlib.error("cut short")
+                chunk = data[position:position + _WINDOW]
+                position += len(chunk)
+                while chunk and not unpacker.eof:
+                    piece = unpacker.decompress(chunk, MAX_PART_BYTES + 1 - total)
+                    total += len(piece)
+                    if total > MAX_PART_BYTES:
+                        raise PreferenceFormatError(
+                            f"This gzip file unpacks to more than {MAX_PART_BYTES >> 20} MB, "
+                            "more than a file read whole may hold.",
+                            fix="Unpack it and read it in chunks (coarsenrank rank FILE "
+                                "--stream), or split it into smaller files.")
+                    pieces.append(piece)
+                    chunk = unpacker.unconsumed_tail
+            position -= len(unpacker.unused_data)
+            position = _ZERO_PADDING.match(data, position).end()  # type: ignore[union-attr]
     except zlib.error:
         raise PreferenceFormatError(
             "This gzip file is damaged or cut short, so it cannot be unpacked.",

@@ -12,6 +12,7 @@ from ..errors import PreferenceFormatError
 from ..preferences import MAX_WEIGHT, Preferences
 from .assembly import assemble, dense_places, factorize, first_repeat
 from .columns import skipped_note
+from .tables import GRID_WASTE, MAX_GRID_CELLS
 
 __all__ = ["looks_condorcet", "read_condorcet", "CONDORCET_EXTENSIONS", "cell_counts",
            "refuse_counts_in_names"]
@@ -134,6 +135,16 @@ def read_condorcet(text: str) -> Preferences:
     group = dense_places(vote, group)  # an emptied rank leaves no gap
     n_votes = len(votes)
     if implicit and candidates:
+        filled = n_votes * len(candidates)
+        if filled > MAX_GRID_CELLS and filled > GRID_WASTE * vote.size:
+            raise PreferenceFormatError(
+                f"With implicit ranking (the format's default) each vote's missing candidates "
+                f"are tied after its last rank: {n_votes:,} votes of {len(candidates):,} "
+                f"candidates would make {filled:,} entries, more than the "
+                f"{MAX_GRID_CELLS:,} that can be read, though the votes name "
+                f"{vote.size:,}.", row=1,
+                fix="Add the line '#/Implicit Ranking: false' so that a vote ranks only the "
+                    "candidates it names, or load fewer votes at a time.")
         before = vote.size
         vote, group, item = _implicit_last(vote, group, item, n_votes, len(candidates))
         if vote.size > before:

@@ -10,7 +10,7 @@ import re
 import threading
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, time
@@ -845,6 +845,7 @@ def json_table(text: str) -> Table:
            for r in records):
         records, numbered = _label_studio_answers(records), None
     keys = list(dict.fromkeys(k for r in records for k in r))
+    _refuse_sparse_keys(records, keys, numbered)
     frame = pd.DataFrame.from_records(records, columns=keys)
     lines = [1] + (list(numbered) if numbered else list(range(1, len(records) + 1)))
     nested = {title: texts for key in keys
@@ -860,6 +861,29 @@ def json_table(text: str) -> Table:
         cells[1:, j] = texts
     keys += list(nested)
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
+
+
+def _refuse_sparse_keys(records: list[dict[str, Any]], keys: list[Any],
+                       numbered: Sequence[int] | None) -> None:
+    """Refuse records whose fields, one column each, would not fit: more than
+    :data:`~coarsenrank_core.io.tables.MAX_COLUMNS` fields, or a grid of records × fields
+    over :data:`~coarsenrank_core.io.tables.MAX_GRID_CELLS` cells mostly empty (every record
+    with fields of its own)."""
+    from .tables import GRID_WASTE, MAX_COLUMNS, MAX_GRID_CELLS
+
+    held = sum(len(r) for r in records)
+    grid = len(records) * len(keys)
+    if len(keys) <= MAX_COLUMNS and (grid <= MAX_GRID_CELLS or grid <= GRID_WASTE * held):
+        return
+    counts = np.fromiter((len(r) for r in records), dtype=np.int64, count=len(records))
+    i = int(np.argmax(counts))
+    raise PreferenceFormatError(
+        f"The records hold {len(keys):,} different fields between them; as one column each "
+        f"they would make {grid:,} cells, more than can be read "
+        f"({MAX_COLUMNS:,} columns, {MAX_GRID_CELLS:,} cells).",
+        row=numbered[i] if numbered else i + 1,
+        fix="Give the records the same fields (the items as values, not as field names), or "
+            "write one row per ranked item (ranker, item, rank).")
 
 
 def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -252,6 +252,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
             f"most {MAX_COLUMNS:,} columns can be read.", row=line,
             fix="Put one ranking per row with at most that many items, or use the long "
                 "layout (ranker, item, rank), which has no such limit.")
+    refuse_padded_grid(per_line + 1, width)
     padding = _has_padding(text, encoded, delimiter)
     # a line can be blank only if it holds nothing but separators (and a carriage return)
     lengths = np.diff(np.r_[-1, newlines, encoded.size if n_lines > newlines.size else -1])
@@ -378,6 +379,31 @@ def _marks_per_line(encoded: np.ndarray, newlines: np.ndarray, n_lines: int,
     return out
 
 
+#: Most cells a table's grid may hold once every row is padded to the widest (as a
+#: workbook's sheet may: :data:`~coarsenrank_core.io.containers._MAX_SHEET_CELLS`).
+MAX_GRID_CELLS = 20_000_000
+#: Beyond that, the padding may be at most this many times the cells the rows hold.
+GRID_WASTE = 4
+
+
+def refuse_padded_grid(widths: np.ndarray, width: int, unit: str = "row") -> None:
+    """Refuse rows of ``widths`` values that, padded to the widest (``width``), would make a
+    grid of more than :data:`MAX_GRID_CELLS` cells mostly of padding: one row far wider than
+    the rest, which would take memory out of all proportion to the file."""
+    widths = np.asarray(widths, dtype=np.int64)
+    grid = int(widths.size) * int(width)
+    if grid <= MAX_GRID_CELLS or grid <= GRID_WASTE * int(widths.sum()):
+        return
+    line = int(np.argmax(widths)) + 1
+    raise PreferenceFormatError(
+        f"This {unit} holds {width:,} values, while the {unit}s hold "
+        f"{int(np.median(widths)):,} in the middle: read as one table, every {unit} would be "
+        f"padded to {width:,} columns, {grid:,} cells, more than the {MAX_GRID_CELLS:,} that "
+        "can be read.", row=line,
+        fix=f"Split that {unit} into {unit}s of the usual length, or use the long layout "
+            "(ranker, item, rank), which has no such limit.")
+
+
 def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | None:
     """Rows of numbers as a float matrix (NaN where a cell is blank) and each row's line.
 
@@ -394,6 +420,7 @@ def numeric_rows(text: str, delimiter: str) -> tuple[np.ndarray, np.ndarray] | N
     del encoded
     if not n_lines or width > MAX_COLUMNS:
         return None
+    refuse_padded_grid(per_line + 1, width)
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, header=None, names=range(width),
                             dtype=float, skip_blank_lines=False, skipinitialspace=True,
