@@ -190,7 +190,7 @@ def test_ranker_ids_rounded_by_a_spreadsheet_are_refused():
     assert read_file(whole).preferences.n_rankers == 4
 
 
-@pytest.mark.parametrize("mark", ["UWI", "No Selection", "(blank)", "Unqualified Write-In"])
+@pytest.mark.parametrize("mark", ["No Selection", "(blank)", "Unqualified Write-In"])
 def test_cast_vote_record_marks_are_not_candidates(mark):
     data = ("Cast Vote Record,Precinct,Mayor Choice 1,Mayor Choice 2,Mayor Choice 3\n"
             f"1,W1,Carol,Alice,{mark}\n2,W1,Alice,Carol,Bob\n3,W2,Bob,{mark},Alice\n"

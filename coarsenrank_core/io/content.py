@@ -184,7 +184,7 @@ _CONTENT_KINDS = (("browser user agents", _USER_AGENT, "search"),
 BALLOT_MARKS = frozenset({"undervote", "overvote", "skipped", "writein", "write-in",
                           "blank", "exhausted", "under vote", "over vote",
                           # ES&S and Hart: an unqualified (unresolved) write-in, no mark
-                          "uwi", "unqualified write-in", "unresolved write-in",
+                          "unqualified write-in", "unresolved write-in",
                           "no selection", "(blank)"})
 
 _MARK_KEYS = frozenset(re.sub(r"[\s_.-]+", "", m) for m in BALLOT_MARKS)

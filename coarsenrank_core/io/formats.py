@@ -1327,6 +1327,10 @@ def _refuse_standings_figures(prepared: Prepared) -> None:
     if len(figures) < 3 or sum(len(keys[j]) > 1 for j in figures) < 2 \
             or any(is_event_title(t) for t in titles):
         return  # single letters alone may be items named A to Z
+    numbers = parse_numbers(prepared.table.cells[prepared.start:, figures])
+    if np.isfinite(numbers).all() and numbers.min() >= 1 and numbers.max() < len(titles) \
+            and (numbers == np.round(numbers)).all():
+        return  # every figure a place among the columns: ranks of items named so
     named = [j for j in range(prepared.table.width) if j not in figures and pd.Series(
         prepared.table.column(j, prepared.start), dtype=object).is_unique and not np.isfinite(
         parse_numbers(prepared.table.column(j, prepared.start))).any()]
@@ -1356,14 +1360,17 @@ def _refuse_pairwise_matrix(table: Table) -> None:
     down = [str(c).strip() for c in table.column(0)[1:]]
     if len(names) < 2 or len(down) != len(names) or names != down or len(set(names)) < 2:
         return
-    body = np.asarray([[str(c).strip() for c in table.row(i)[1:len(names) + 1]]
-                       for i in range(1, len(names) + 1)], dtype=object)
-    if body.shape != (len(names), len(names)):
-        return
+    body = np.asarray([[str(c).strip() for c in [*table.row(i), *[""] * len(names)][
+        1:len(names) + 1]] for i in range(1, len(names) + 1)], dtype=object)
     diagonal = np.eye(len(names), dtype=bool)
     if not all(str(c).lower() in _DIAGONAL for c in body[diagonal]) or not all(
             re.fullmatch(r"\d+", str(c)) for c in body[~diagonal]):
         return
+    counts = np.where(diagonal, 0, body).astype(np.int64)
+    both = (counts + counts.T)[~diagonal]
+    if both.max() - both.min() > 0.1 * both.max():
+        return  # a pair's two counts add up to those who compared it, the same for every
+        # pair: else each row scores or ranks the others (peers, a jury's points)
     raise PreferenceFormatError(
         f"The rows and the columns name the same items ({quote_list(names, 3)}) and the "
         "diagonal is empty: this is a pairwise matrix (how many preferred one item to "
@@ -1391,7 +1398,10 @@ def _refuse_count_rounds(prepared: Prepared) -> None:
     titles = [prepared.label(j) for j in range(prepared.table.width)]
     keys = [normalise(t) for t in titles]
     rounds = [j for j, t in enumerate(titles) if _ROUND_TITLE_OF_COUNT.fullmatch(t.strip())]
-    voted = any("vote" in k for k in keys) or (bool(keys) and keys[0] in _CANDIDATE_TITLES)
+    voted = any(k in ("vote", "votes", "votecount", "tally") or k.endswith("votes")
+                for k in keys) or (bool(keys) and keys[0] in _CANDIDATE_TITLES)
+    if {"ranker", "rank"} & find_roles(titles, PREFERENCE_ROLES).keys():
+        return  # who answered, or their ranks: answers, not a count
     wide = len(rounds) >= 2 and voted
     states = set()
     if "round" in keys:
@@ -1966,8 +1976,9 @@ def _refuse_decimal_scores_down_columns(prepared: Prepared, options: ReadOptions
     columns = item_columns(prepared, options)
     first = prepared.ranker if prepared.ranker is not None else (
         0 if 0 not in columns and prepared.header else None)
-    if first is None or len(columns) < 2 or prepared.questions or prepared.platform:
-        return
+    if first is None or len(columns) < 2 or prepared.questions or prepared.platform or any(
+            RANK_LABEL.fullmatch(prepared.label(j).strip()) for j in columns):
+        return  # columns titled by places hold the items in order, whatever they are
     cells = pd.Series(prepared.table.cells[prepared.start:, columns].ravel(), dtype=object)
     if cells.astype(str).str.fullmatch(r"\s*[+-]?\d*[.,]\d+\s*").any():
         _refuse_scores_down_columns(prepared, columns, first)
@@ -1989,8 +2000,9 @@ def _refuse_one_option_a_row(prepared: Prepared, options: ReadOptions) -> None:
              for j in columns}
     constant = [j for j in columns if len(set(np.char.strip(cells[j].astype(str)))) == 1]
     varying = [j for j in columns if j not in constant]
-    if len(varying) != 1:
-        return
+    if len(varying) != 1 or not all(_names_the_question(prepared.label(j), cells[j][0])
+                                    for j in constant):
+        return  # everyone's same first choice is an item, not the question
     people = np.char.strip(np.asarray(prepared.table.column(ranker, prepared.start),
                                       dtype=object).astype(str))
     starts = np.flatnonzero(np.r_[True, people[1:] != people[:-1]])
@@ -2008,6 +2020,19 @@ def _refuse_one_option_a_row(prepared: Prepared, options: ReadOptions) -> None:
             f"titled 'Rank' numbering them 1, 2, 3 …, retitle '{option}' as 'Item' and "
             f"'{prepared.label(ranker)}' as 'Ranker', and load the file again: it then reads "
             "as long rankings (one row per ranked option).")
+
+
+_QUESTION_TITLES = frozenset({"activity", "activitytitle", "question", "questiontitle",
+                              "poll", "polltitle", "prompt", "title", "survey", "surveytitle"})
+
+
+def _names_the_question(title: str, value: str) -> bool:
+    """Whether a column holding one value on every row names the question asked: its title
+    says so (``Activity title``), or its value asks for an order or ends in '?'."""
+    from .survey import asks_for_ranking
+
+    return normalise(title) in _QUESTION_TITLES or asks_for_ranking(str(value)) or \
+        str(value).rstrip().endswith("?")
 
 
 def _refuse_ranks_down_columns(prepared: Prepared, options: ReadOptions) -> None:

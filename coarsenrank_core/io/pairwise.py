@@ -88,20 +88,35 @@ def walkover_marks(header: Sequence[str], sides: tuple[int, int] | None = None
     return marks
 
 
+def not_played_rows(said_of: dict[int, np.ndarray], marks: dict[int, frozenset[str]],
+                    n: int) -> tuple[np.ndarray, tuple[int, int] | None]:
+    """Which rows' scores say no match was played, from each mark column's lowered cells
+    (``said_of``, as :func:`walkover_marks` names the columns), and the (column, row) of the
+    first such cell. A side's ``DQ`` counts only beside the other side's ``W`` (start.gg's
+    set given without playing); beside a number the bout was fought and lost."""
+    walkover = np.zeros(n, dtype=bool)
+    first: tuple[int, int] | None = None
+    sides = [j for j, m in marks.items() if m is not _NOT_PLAYED]
+    for j in marks:
+        found = np.isin(said_of[j], list(_NOT_PLAYED))
+        for other in (k for k in sides if k != j and j in sides):
+            found |= np.isin(said_of[j], list(_SIDE_FORFEITS)) & np.isin(
+                said_of[other], ["w", "win", "won"])
+        if found.any() and first is None:
+            first = (j, int(np.flatnonzero(found)[0]))
+        walkover |= found
+    return walkover, first
+
+
 def _walkovers(cells: np.ndarray, first: list[str], line: np.ndarray, notes: list[str],
                sides: tuple[int, int] | None = None) -> np.ndarray:
     """Rows whose score says no match was played (``W/O``, or a side's score ``DQ`` beside
     the other's ``W`` as start.gg writes a disqualification), noted as skipped: the winner
     or result beside them was decided without a game."""
     marks = walkover_marks(first, sides)
-    walkover = np.zeros(len(cells), dtype=bool)
-    shown = ""
-    for j, not_played in marks.items():
-        said = np.char.lower(np.char.strip(cells[:, j].astype(str)))
-        found = np.isin(said, list(not_played))
-        if found.any() and not shown:
-            shown = str(cells[found, j][0])
-        walkover |= found
+    said_of = {j: np.char.lower(np.char.strip(cells[:, j].astype(str))) for j in marks}
+    walkover, at = not_played_rows(said_of, marks, len(cells))
+    shown = "" if at is None else str(cells[at[1], at[0]])
     if walkover.any():
         notes.append(skipped_note(line[walkover], "row", f"with no match played ('{shown}')"))
     return walkover

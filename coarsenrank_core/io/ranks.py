@@ -253,7 +253,7 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
                 "when the item was not ranked.")
     kept_aside: list[str] = []
     if options.item_columns is None and not as_scores:
-        block = _complete_block(ranks)
+        block = _complete_block(ranks, [str(n) for n in names])
         if block is not None:  # a group or a check's 1 and 2 beside a whole ranking
             inside = np.arange(block[0], block[1])
             kept_aside.append(
@@ -304,11 +304,21 @@ def read_ranks(prepared: Prepared, options: ReadOptions, any_number: bool = Fals
                     notes=notes)
 
 
-def _complete_block(ranks: np.ndarray) -> tuple[int, int] | None:
+#: Words of the title of a column of small numbers about the answer, not an item: a group,
+#: an arm of a study, an attention check, the order blocks were shown in.
+_ABOUT_THE_ANSWER = frozenset({"group", "check", "attention", "block", "order", "condition",
+                               "version", "wave", "arm", "cohort", "treatment", "session",
+                               "class", "section", "period", "form", "set"})
+
+
+def _complete_block(ranks: np.ndarray, names: list[str]) -> tuple[int, int] | None:
     """The columns ``[start, stop)``, all but one to four of them side by side, that on
     every row (three or more) hold the ranks 1 to their number once each, while every
-    other column holds a rank among them: a ranking beside a group's or an attention
-    check's small numbers. None when there is no such block."""
+    other column holds a rank among them and is titled as something about the answer
+    (``Group``, ``attention_check``, ``block_order``): a ranking beside small numbers that
+    are no items. None when there is no such block (an item tied on every row stays)."""
+    from .content import title_words
+
     n, m = ranks.shape
     if n < 3 or m < 4:
         return None
@@ -320,7 +330,10 @@ def _complete_block(ranks: np.ndarray) -> tuple[int, int] | None:
             if not (np.sort(sample[:, start:stop], axis=1) == places).all():
                 continue
             outside = np.delete(ranks, np.arange(start, stop), axis=1)
-            if (np.sort(ranks[:, start:stop], axis=1) == places).all() and \
+            about = all(set(title_words(re.sub(r"[_.-]+", " ", t))) & _ABOUT_THE_ANSWER
+                        for t in np.delete(np.asarray(names, dtype=object),
+                                           np.arange(start, stop)))
+            if about and (np.sort(ranks[:, start:stop], axis=1) == places).all() and \
                     ((outside >= 1) & (outside <= width)).all():
                 return start, stop
     return None
@@ -453,11 +466,12 @@ def ranking_shaped(ranks: np.ndarray) -> np.ndarray:
 #: Words of a question asking for a rating, and of one asking for an order.
 _RATING_WORDS = frozenset({"rate", "rating", "ratings", "rated", "score", "scores", "stars",
                            "star", "grade", "satisfied", "satisfaction", "marks"})
-#: A constant-sum question's words: points (coins, tokens) shared out among the items.
-_SHARE_OUT_WORDS = frozenset({"allocate", "distribute", "divide", "spend", "share", "split",
-                              "assign"})
-_SHARED_UNITS = frozenset({"points", "coins", "tokens", "chips", "credits", "dollars",
-                           "euros", "votes"})
+#: A constant-sum question: a number of points (coins, tokens) shared out among the items
+#: (``Allocate 10 points``, ``Distribute 100 coins``), said nowhere to put 1 first.
+_SHARE_OUT = re.compile(r"^(?!.*\b1\s*(?:\(|=|-|is|for|to)\s*(?:the\s+)?(?:most|best|top|first|"
+                        r"highest)).*\b(?:allocate|distribute|divide|spend|share|split|assign)\b"
+                        r".*?\b\d+\s+(?:points|coins|tokens|chips|credits|dollars|euros|votes)\b",
+                        re.IGNORECASE)
 _ORDER_WORDS = frozenset({"rank", "ranks", "ranking", "rankings", "ranked", "order", "place",
                           "places", "preference", "preferences", "prefer", "position",
                           "positions", "favourite", "favorite", "1st", "first"})
@@ -473,8 +487,7 @@ def _refuse_asked_ratings(titles: list[str], ranks: np.ndarray, line: np.ndarray
 
     words = [set(title_words(t)) for t in titles]
     rows = np.flatnonzero((ranks > 0).any(axis=1))
-    if len(titles) >= 2 and rows.size and all(
-            w & _SHARE_OUT_WORDS and w & _SHARED_UNITS and not w & _ORDER_WORDS for w in words):
+    if len(titles) >= 2 and rows.size and all(_SHARE_OUT.search(t) for t in titles):
         raise PreferenceFormatError(
             f"The question asks to share out points ('{titles[0]}'): each number is how much "
             "of them an item was given, more is better, even where the numbers happen to run "

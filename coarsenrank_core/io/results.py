@@ -145,26 +145,35 @@ _STROKE_TITLES = frozenset({"score", "scores", "total", "totalscore", "finalscor
 
 def _golf(header: Sequence[str], competitor: int, body: np.ndarray | None = None) -> bool:
     """Whether a results table is golf's: its competitors are golfers, a column counts
-    strokes to par (``To Par``), beside which a plain score is the strokes taken, or two or
-    more round columns (``R1``, ``Round 2``) hold the 55 to 95 strokes of a round of golf."""
+    strokes to par (``To Par``), beside which a plain score is the strokes taken, or two to
+    four round columns (``R1``, ``Round 2``) hold the 55 to 95 whole strokes of a round of
+    golf beside a score written with its sign (``-20``)."""
     if "golf" in normalise(header[competitor]) or any(map(names_par, header)):
         return True
-    rounds = [j for j, t in enumerate(header) if _ROUND_COLUMN.fullmatch(t.strip())]
-    if body is None or len(rounds) < 2:
+    rounds = [j for j, t in enumerate(header) if _ROUND_COLUMN.fullmatch(t.strip())
+              and body is not None and j < body.shape[1]]
+    if body is None or not 2 <= len(rounds) <= 4:
         return False
     strokes = parse_numbers(body[:, rounds][body[:, rounds] != ""])
-    return bool(strokes.size) and bool(((strokes >= 55) & (strokes <= 95)).all())
+    if not strokes.size or not ((strokes >= 55) & (strokes <= 95)
+                                & (strokes == np.round(strokes))).all():
+        return False
+    # and a score to par beside them, written with its sign ('-20', '+3'): a dive's or a
+    # shooting series' points fall in that range too, but are never signed
+    signed = pd.Series(body.ravel(), dtype=object).astype(str).str.fullmatch(r"\s*[-+]\d{1,2}\s*")
+    return bool(signed.any())
 
 
 _ROUND_COLUMN = re.compile(r"(?:r|rd|round)\s*\d", re.IGNORECASE)
 
 
 #: A mark brought to the event rather than made in it: a seed or entry time, a personal or
-#: season best (``Seed Time``, ``PB``, ``SB``); or a reading taken beside the result, not
-#: the result: a sprinter's reaction time, the wind (``Reaction Time``, ``RT``, ``Wind``).
+#: season best (``Seed Time``, ``PB``, ``SB``). ``_READING``: a reading taken beside the
+#: result, a sprinter's reaction time or the wind, never the measure beside another one.
 _BROUGHT = re.compile(r"(?:seed(?:ed)?(?:\s*(?:time|mark))?|entry\s*(?:time|mark)|pb|sb|"
-                      r"personal\s*best|season(?:'?s)?\s*best|react(?:ion)?(?:\s*time)?|rt|"
-                      r"wind(?:\s*speed)?)(?:\s*\(.*\))?",
+                      r"personal\s*best|season(?:'?s)?\s*best)(?:\s*\(.*\))?",
+                      re.IGNORECASE)
+_READING = re.compile(r"(?:react(?:ion)?(?:\s*time)?|rt|wind(?:\s*speed)?)(?:\s*\(.*\))?",
                       re.IGNORECASE)
 
 
@@ -373,9 +382,14 @@ def results_plan(table: Table, file_name: str | None = None,
     _refuse_opponents(body, labels, keys, filled, titled[0], table.lines)
     rest = [j for j in filled if j not in events and j not in titled
             and not _BROUGHT.fullmatch(header[j].strip())]  # never the result
+    readings = [j for j in rest if _READING.fullmatch(header[j].strip())]
+    if readings and len(readings) < len(rest):  # a reaction time only where nothing else is
+        rest = [j for j in rest if j not in readings]
     kinds = {j: _measure_kind(header[j]) for j in rest}
-    kinds.update({j: "rank" for j in rest if keys[j] == "#" and _places_in_each(
-        body[:, j], in_event)})  # Kaggle's '#': 1, 2, 3 … again in every event
+    if not any(kinds[j] == "rank" for j in rest):  # Kaggle's '#': 1, 2, 3 … each event
+        kinds.update({j: "rank" for j in rest if keys[j] == "#" and _places_in_each(
+            body[:, j], in_event) and any(_runs_with_rows(body[:, k], in_event)
+                                          for k in rest if k != j and kinds[k] is not None)})
     if _golf(header, titled[0], body):  # a golfer's score or total counts strokes: fewest win
         kinds.update({j: "lower" for j in rest if keys[j] in _STROKE_TITLES})
     readable = {j: _readable(marked_in_row(body, j, header)[:, j], kinds[j], header[j])
@@ -633,6 +647,20 @@ def _refuse_opponents(body: np.ndarray, labels: list[str], keys: list[str],
                     "or 'left,right' with the outcome: 1, 0 or 0.5 for a draw) and load it as "
                     "pairwise comparisons; a game written twice, once from each side, is "
                     "then counted twice.")
+
+
+def _runs_with_rows(cells: np.ndarray, events: np.ndarray) -> bool:
+    """Whether the numbers of ``cells`` rise, or fall, down the rows of each event (ties
+    aside): the rows stand in the order they measure, so a row's number is its place."""
+    numbers = pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce")
+    if numbers.isna().any():
+        return False
+    frame = pd.DataFrame({"event": events, "step": numbers.groupby(pd.Series(events)).diff()})
+    frame = frame.dropna()
+    if not len(frame):
+        return False
+    by_event = frame.groupby("event")["step"]
+    return bool(((by_event.min() >= 0) | (by_event.max() <= 0)).all())
 
 
 def _places_in_each(cells: np.ndarray, events: np.ndarray) -> bool:

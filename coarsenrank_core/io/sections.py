@@ -85,8 +85,8 @@ def sectioned_results(table: Table) -> tuple[Table, str | None]:
 
 #: A line between a section's title and its column titles that is no title: a record, or
 #: the conditions of the race (``Wind: +0.1 m/s``, which two heats can share).
-_RECORD = re.compile(r".*\brecords?\b.*|\s*(?:wind|temperature|temp|weather|conditions|"
-                     r"humidity)\b.*", re.IGNORECASE)
+_RECORD = re.compile(r".*\brecords?\b.*|\s*(?:(?:wind|temperature|temp|weather|conditions|"
+                     r"humidity)\s*[:=]|wind\s*[+-]?\s*\d).*", re.IGNORECASE)
 
 
 def _title_above(cells: np.ndarray, filled: np.ndarray, one_cell: np.ndarray, start: int

@@ -37,6 +37,7 @@ from .pairwise import (
     _resolve_flags,
     _second_share,
     label_outcomes,
+    not_played_rows,
     pairwise_columns,
     walkover_marks,
 )
@@ -518,14 +519,16 @@ class _Reader:
         counted = np.ones(n, dtype=bool)
         if coding.mode != "winner":
             b_won, outcome_tie, counted = self._outcome(batch, n, line)
-        for j, not_played in coding.walkover_marks:  # a score of 'W/O': not played
-            said = _text_column(batch.column(j))
-            walkover = pc.is_in(pc.utf8_lower(said), value_set=pa.array(sorted(not_played))
-                                ).to_numpy(zero_copy_only=False) & counted
+        if coding.walkover_marks:  # a score of 'W/O': not played
+            texts = {j: _text_column(batch.column(j)) for j, _ in coding.walkover_marks}
+            walkover, first = not_played_rows(
+                {j: np.asarray(pc.utf8_lower(t).to_pylist(), dtype=object).astype(str)
+                 for j, t in texts.items()}, dict(coding.walkover_marks), n)
+            walkover &= counted
             if walkover.any():
                 self.walkovers += int(np.count_nonzero(walkover))
-                self.walkover_shown = self.walkover_shown or str(
-                    said[int(np.flatnonzero(walkover)[0])])
+                if first is not None:
+                    self.walkover_shown = self.walkover_shown or str(texts[first[0]][first[1]])
                 counted = counted & ~walkover
         byes = np.flatnonzero(_is_bye(np.asarray(values, dtype=object)))
         if byes.size:  # a round without an opponent, skipped as the table reader skips it
