@@ -37,16 +37,29 @@ def cell_counts(cells: pd.Series) -> tuple[pd.Series, np.ndarray | None]:
     ``A > B * 3`` is three voters; ``A > B ^2`` a weight of 2; ``^2 * 3`` both (6).
     """
     text = cells.fillna("").astype(str)
-    found = text.str.extract(_COUNTS)
+    found, stripped = _trailing_counts(text)
     written = found["weight"].notna() | found["quantity"].notna()
     if not written.any():
         return cells, None
     weight = pd.to_numeric(found["weight"], errors="coerce").fillna(1.0).to_numpy()
     quantity = pd.to_numeric(found["quantity"], errors="coerce").fillna(1.0).to_numpy()
-    stripped = text.str.replace(_COUNTS, "", regex=True)
     return stripped, weight * quantity
 
 
+_COUNTS_TAIL = 64
+
+
+def _trailing_counts(text: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
+    """The counts written at each line's end (``^2 * 3``) and the lines without them,
+    looked for in the last characters only: searched through a whole line, a long run of
+    spaces would take time in the square of its length."""
+    text = text.str.rstrip()
+    tail = text.str[-_COUNTS_TAIL:]
+    found = tail.str.extract(_COUNTS)
+    return found, text.str[:-_COUNTS_TAIL] + tail.str.replace(_COUNTS, "", regex=True)
+
+
+#: A name's last characters ending with a repeat count: looked for in a name's end only.
 _COUNT_IN_NAME = re.compile(r".*\S\s*(?P<mark>[*^]\s*\d+)\s*")
 
 
@@ -54,11 +67,12 @@ def refuse_counts_in_names(item_names: Sequence[str], lines: np.ndarray | Sequen
                            column: str | None = None) -> None:
     """Refuse items whose names end with a repeat count (``B * 3``, ``B ^3``)."""
     names = pd.Series(list(item_names), dtype=object)
-    hits = names[names.str.fullmatch(_COUNT_IN_NAME.pattern).fillna(False)]
+    ends = names.astype(str).str.rstrip().str[-_COUNTS_TAIL:]
+    hits = names[ends.str.fullmatch(_COUNT_IN_NAME.pattern).fillna(False)]
     if hits.empty:
         return
     name = str(hits.iloc[0])
-    mark = _COUNT_IN_NAME.fullmatch(name)["mark"]  # type: ignore[index]
+    mark = _COUNT_IN_NAME.fullmatch(name.rstrip()[-_COUNTS_TAIL:])["mark"]  # type: ignore[index]
     raise PreferenceFormatError(
         f"The item '{name}' ends with '{mark}', a repeat count (the Condorcet notation "
         "'* n' for n voters, '^n' for a weight), which cannot be part of an item's name here.",
@@ -78,7 +92,10 @@ def read_condorcet(text: str) -> Preferences:
     """
     lines = pd.Series(text.lstrip("\ufeff").splitlines(), dtype=object)
     numbers = np.arange(1, len(lines) + 1)
-    parameters = lines.str.extract(r"^#/\s*([^:]+?)\s*:\s*(.*?)\s*$").dropna()
+    # one pass a line, the parts stripped after: no backtracking over a run of spaces
+    parameters = lines.str.extract(r"^#/([^:]*):(.*)$").dropna().apply(
+        lambda column: column.str.strip())
+    parameters = parameters[parameters[0] != ""]
     settings = {str(k).lower().replace(" ", ""): str(v)
                 for k, v in zip(parameters[0], parameters[1])}
     candidates = [c.strip() for c in settings.get("candidates", "").split(";") if c.strip()]
@@ -88,10 +105,10 @@ def read_condorcet(text: str) -> Preferences:
     keep = (votes != "").to_numpy()
     votes, numbers = votes[keep].reset_index(drop=True), numbers[keep]
     votes = votes.str.split("||", regex=False).str[-1].str.strip()
-    found = votes.str.extract(_COUNTS)
+    found, votes = _trailing_counts(votes)
     weight = pd.to_numeric(found["weight"], errors="coerce").fillna(1.0).to_numpy()
     quantity = pd.to_numeric(found["quantity"], errors="coerce").fillna(1.0).to_numpy()
-    votes = votes.str.replace(_COUNTS, "", regex=True).str.strip()
+    votes = votes.str.strip()
     counts = quantity * (weight if weighted else 1.0)
     empty = (votes.str.upper() == "/EMPTY/").to_numpy() | (counts <= 0)
     notes = []

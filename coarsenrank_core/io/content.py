@@ -282,6 +282,7 @@ def prose(series: pd.Series) -> pd.Series:
 # ---------------------------------------------------------------------------- rank titles
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
                   "ninth", "tenth", "eleventh", "twelfth")
+_LONGEST_RANK_TITLE = 120
 _RANK_TOKEN = re.compile(
     r"(?P<stem>.*?)[\s_.:#(\[-]*"
     r"(?:(?:rank(?:ed|ing)?|choice|pref(?:erence)?|position|pos|place|vote|top|no|nr|"
@@ -341,7 +342,8 @@ def rank_title(label: str) -> tuple[str, int] | None:
         stem = re.sub(r"\(\d+\)", " ", label[:found.start()] + " " + label[found.end():])
         return (re.sub(r"[\s_.:#()\[\]-]+", " ", stem.lower()).strip(),
                 _rank_of(found["number"] or found["after"], found["word"]))
-    match = _RANK_TOKEN.fullmatch(label.strip())
+    # a rank's title is short; a long one is none, and never reaches a backtracking match
+    match = _RANK_TOKEN.fullmatch(label.strip()) if len(label) <= _LONGEST_RANK_TITLE else None
     if match is None:
         return None
     return (re.sub(r"[\s_.:#(\[-]+", " ", match["stem"].lower()).strip(),

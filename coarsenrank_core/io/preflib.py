@@ -61,7 +61,8 @@ def looks_preflib(text: str) -> bool:
     return _old_preflib_size(lines) is not None
 
 _MAX_ALTERNATIVES = 100_000
-_PREFLIB_DATA = re.compile(r"([^:,]*?)\s*:\s*(.*)")
+#: A data line: a count, a colon, an order (no backtracking: a long line is read once).
+_PREFLIB_DATA = re.compile(r"([^:,]*):(.*)")
 _ORDER_TOKEN = re.compile(r"\{[^{}]*\}|[^,{}]+|[{}]")
 
 
@@ -248,7 +249,7 @@ def _preflib_current(lines: Sequence[tuple[int, str]]) -> tuple[Names, Declared,
                 f"This line should look like '3: 1,2,{{3,4}}' (how many voters gave the order, "
                 f"a colon, then the order), but it is '{s[:60]}'.", row=lineno,
                 fix="Correct the line, or check that the file is a PrefLib file.")
-        data.append((lineno, match[1], match[2]))
+        data.append((lineno, match[1].rstrip(), match[2].lstrip()))
     return names, declared, data
 
 
