@@ -809,7 +809,7 @@ def json_table(text: str) -> Table:
     """
     stripped = text.strip()
     try:
-        records = json.loads(stripped)
+        records = _json_loads(stripped, None)
         numbered = None
     except json.JSONDecodeError as exc:
         records, numbered = _json_lines(text, exc)
@@ -1085,6 +1085,23 @@ def _column_text(column: pd.Series, numbers: str | None = "rank") -> np.ndarray:
     return cells
 
 
+def _json_loads(text: str, row: int | None) -> Any:
+    """``json.loads``, with what Python's parser cannot hold said as a refusal: nesting
+    deeper than its recursion limit, or a number of more than 4,300 digits."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise PreferenceFormatError(
+            "The JSON nests lists or objects inside each other too deeply to be read.",
+            row=row, fix="Write each ranking as a flat list of names, one record a row.") from None
+    except ValueError as exc:  # a whole number of more than 4,300 digits
+        raise PreferenceFormatError(
+            f"The JSON holds a number too long to read ({str(exc)[:80]}).", row=row,
+            fix="Write numbers of at most a few dozen digits (a count or a rank).") from None
+
+
 def _json_lines(text: str, first_error: json.JSONDecodeError
                 ) -> tuple[list[Any], list[int]]:
     records: list[Any] = []
@@ -1093,7 +1110,7 @@ def _json_lines(text: str, first_error: json.JSONDecodeError
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(_json_loads(line, number))
         except json.JSONDecodeError as exc:
             row = number if len(records) else first_error.lineno
             raise PreferenceFormatError(
