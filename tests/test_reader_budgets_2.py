@@ -63,3 +63,41 @@ def test_many_gzip_members_unpack_in_one_pass():
     read = read_file(data)
     assert len(read.preferences) == 2
     assert "damaged" in refused(data[:-5]).reason
+
+
+@pytest.mark.parametrize("data", [
+    b"#/Candidates: A;B\nA > B\n#/x" + b" " * 30_000 + b"y\n",
+    b"#/Candidates: A;B\nA > B\nA" + b" " * 30_000 + b"B\n",
+    b"# FILE NAME: x.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 2\n"
+    b"# ALTERNATIVE NAME 1: A\n# ALTERNATIVE NAME 2: B\n1" + b" " * 30_000 + b"\n",
+    b"voter," + b"x" + b" -" * 15_000 + b"!\nv1,1\nv2,1\n"])
+def test_long_runs_of_spaces_or_dashes_are_read_or_refused_in_one_pass(data):
+    try:
+        read_file(data)
+    except PreferenceFormatError as error:
+        assert "Unexpected" not in error.reason
+
+
+@pytest.mark.parametrize("text,said", [("[" * 100_000 + "]" * 100_000, "too deeply"),
+                                        ('[{"a": ' + "9" * 5000 + "}]", "number too long")])
+def test_json_beyond_what_python_parses_is_refused_in_plain_words(text, said):
+    error = refused(text.encode())
+    assert said in error.reason and "report" not in error.fix
+
+
+@pytest.mark.parametrize("invisible", ["\U000e0041", "\u3164", "\u115f", "\ufe0f", "\u034f",
+                                       "\u180e", "\u2800"])
+def test_names_differing_only_in_an_invisible_character_are_one(invisible):
+    from ui.poll_store import PollError, clean_items
+
+    with pytest.raises(PollError, match="repeats item 1"):
+        clean_items(["Apple", "Apple" + invisible, "Pear"])
+    assert clean_items(["Apple", invisible, "Pear"]) == ("Apple", "Pear")
+
+
+def test_subdivision_flags_keep_their_tag_characters():
+    from ui.poll_store import clean_items
+
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert clean_items([england, scotland]) == (england, scotland)

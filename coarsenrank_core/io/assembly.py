@@ -343,9 +343,17 @@ def without_unpaired_names(ids: Sequence[np.ndarray], item_names: tuple[str, ...
     return [new_id[array] for array in ids], kept, note
 
 
-#: Characters that never show: zero-width spaces, soft hyphens, byte-order marks and the
-#: invisible direction marks (left-to-right, right-to-left, Arabic letter mark).
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad\u200e\u200f\u061c"), None)
+#: Characters that never show: zero-width spaces, soft hyphens, byte-order marks, the
+#: invisible direction marks (left-to-right, right-to-left, Arabic letter mark), the
+#: invisible operators, the Hangul fillers, the braille blank, the combining grapheme joiner,
+#: the Mongolian vowel separator, variation selectors and the tag characters.
+_INVISIBLE = dict.fromkeys([
+    *map(ord, "\u200b\u2060\ufeff\u00ad\u200e\u200f\u061c\u2061\u2062\u2063\u2064"
+              "\u3164\u115f\u1160\uffa0\u2800\u034f\u180e\u17b4\u17b5"),
+    *range(0xFE00, 0xFE10), *range(0xE0000, 0xE0080)], None)
+#: Tag characters spell a subdivision's flag after a black flag (England's, Scotland's):
+#: there they show, so a name holding the black flag keeps them.
+_INVISIBLE_BESIDE_FLAGS = {k: v for k, v in _INVISIBLE.items() if not 0xE0000 <= k < 0xE0080}
 #: Zero-width joiners and non-joiners at a name's ends or beside a space, where they join
 #: nothing; inside a name they shape it (an emoji sequence ``👩‍💻``, Persian and Indic words).
 _LOOSE_JOINERS = re.compile(r"(?:^|(?<=\s))[\u200c\u200d]+|[\u200c\u200d]+(?=\s|$)")
@@ -378,7 +386,8 @@ def tidy_text(text: str) -> str:
     """The text in Unicode NFC form, without invisible characters or surrounding spaces, and
     with each run of spaces (non-breaking ones too) written as one plain space; empty when
     nothing in it shows."""
-    shown = _LOOSE_JOINERS.sub("", unicodedata.normalize("NFC", text).translate(_INVISIBLE))
+    invisible = _INVISIBLE_BESIDE_FLAGS if "\U0001f3f4" in text else _INVISIBLE
+    shown = _LOOSE_JOINERS.sub("", unicodedata.normalize("NFC", text).translate(invisible))
     return _SPACES.sub(" ", shown).strip()
 
 
