@@ -810,10 +810,13 @@ def _free_text(prepared: Prepared, column: int) -> bool:
     body = prepared.table.cells[prepared.start:]
     cells = pd.Series(body[:, column], dtype=object)
     filled = cells[cells != ""]
+    if not len(filled) or not filled.str.contains(r"\w\s+\w").all() or any(
+            looks_like_rank(c) or name_without_rank(c) is not None for c in filled):
+        return False
+    # the other columns copied only now: checked for every column, a copy each would take
+    # time in the square of a wide file's width
     others = np.delete(body, column, axis=1)
-    return bool(len(filled)) and bool(filled.str.contains(r"\w\s+\w").all()) and \
-        not any(looks_like_rank(c) or name_without_rank(c) is not None for c in filled) and \
-        not np.isin(filled.to_numpy(), others).any()
+    return not np.isin(filled.to_numpy(), others).any()
 
 
 def _sums_up(prepared: Prepared, column: int, items: set[int] | frozenset[int]) -> bool:
