@@ -96,7 +96,7 @@ def not_played_rows(said_of: dict[int, np.ndarray], marks: dict[int, frozenset[s
     set given without playing); beside a number the bout was fought and lost."""
     walkover = np.zeros(n, dtype=bool)
     first: tuple[int, int] | None = None
-    sides = [j for j, m in marks.items() if m is not _NOT_PLAYED]
+    sides = [j for j, m in marks.items() if _SIDE_FORFEITS <= m]  # each side's own score
     for j in marks:
         found = np.isin(said_of[j], list(_NOT_PLAYED))
         for other in (k for k in sides if k != j and j in sides):
