@@ -1358,8 +1358,9 @@ def _refuse_pairwise_matrix(table: Table) -> None:
     first = [str(c).strip() for c in table.row(0)]
     names = first[1:]
     down = [str(c).strip() for c in table.column(0)[1:]]
-    if len(names) < 2 or len(down) != len(names) or names != down or len(set(names)) < 2:
-        return
+    if not 2 <= len(names) <= 1000 or len(down) != len(names) or names != down \
+            or len(set(names)) < 2:
+        return  # (a tool writes such a matrix for a ballot's candidates, not thousands)
     body = np.asarray([[str(c).strip() for c in [*table.row(i), *[""] * len(names)][
         1:len(names) + 1]] for i in range(1, len(names) + 1)], dtype=object)
     diagonal = np.eye(len(names), dtype=bool)
@@ -1380,6 +1381,7 @@ def _refuse_pairwise_matrix(table: Table) -> None:
             "number who preferred the winner), and load that file.")
 
 
+#: A column of an election count's round (``Round 2``, ``Count 3``, ``Stage 1``).
 _ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+", re.IGNORECASE)
 #: What an election count says of a candidate after each round.
 _COUNT_STATES = frozenset({"eliminated", "continuing", "elected", "defeated", "excluded",
