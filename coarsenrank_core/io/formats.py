@@ -56,7 +56,7 @@ from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import END_CELL, looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
-from .results import ResultsPlan, results_plan
+from .results import ResultsPlan, refuse_one_results_list, results_plan
 from .sections import sectioned_results
 from .survey import (
     Prepared,
@@ -664,6 +664,7 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
     if fmt.id == "wide" and format == "auto":
         _refuse_judges_as_items(file.prepared, file.options)
         _refuse_decimal_scores_down_columns(file.prepared, file.options)
+        refuse_one_results_list(file.table)
         _refuse_one_option_a_row(file.prepared, file.options)
     if fmt.id in ("long", "ranks", "wide") and format == "auto":
         _refuse_count_rounds(file.ranks_prepared if fmt.id == "ranks" else file.prepared)
@@ -1382,12 +1383,25 @@ def _refuse_pairwise_matrix(table: Table) -> None:
 
 
 #: A column of an election count's round (``Round 2``, ``Count 3``, ``Stage 1``).
-_ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+", re.IGNORECASE)
+_ROUND_TITLE_OF_COUNT = re.compile(r"(?:round|count|stage)\s*\d+(?:\s+(?:votes?|tally|total))?",
+                                   re.IGNORECASE)
 #: What an election count says of a candidate after each round.
 _COUNT_STATES = frozenset({"eliminated", "continuing", "elected", "defeated", "excluded",
                            "exhausted", "winner", "transferred"})
 _CANDIDATE_TITLES = frozenset({"candidate", "candidates", "option", "options", "choice",
                                "nominee", "party"})
+
+
+def _eliminated(prepared: Prepared, rounds: list[int]) -> bool:
+    """Whether some row holds a number in one round column and none in the next (a
+    candidate eliminated), and no round column holds the ranks 1 to n once each."""
+    cells = prepared.table.cells[prepared.start:, rounds]
+    numbers = parse_numbers(cells)
+    places = np.arange(1, len(cells) + 1)
+    if any(np.array_equal(np.sort(numbers[:, k]), places) for k in range(len(rounds))):
+        return False  # each round column ranks the rows: people's rankings, not a count
+    held = np.isfinite(numbers)
+    return bool((held[:, :-1] & ~held[:, 1:]).any())
 
 
 def _refuse_count_rounds(prepared: Prepared) -> None:
@@ -1404,7 +1418,7 @@ def _refuse_count_rounds(prepared: Prepared) -> None:
                 for k in keys) or (bool(keys) and keys[0] in _CANDIDATE_TITLES)
     if {"ranker", "rank"} & find_roles(titles, PREFERENCE_ROLES).keys():
         return  # who answered, or their ranks: answers, not a count
-    wide = len(rounds) >= 2 and voted
+    wide = len(rounds) >= 2 and voted and _eliminated(prepared, rounds)
     states = set()
     if "round" in keys:
         cells = pd.Series(prepared.table.cells[prepared.start:].ravel(), dtype=object)

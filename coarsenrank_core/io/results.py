@@ -97,8 +97,9 @@ def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequenc
     raters = [j for j, k in enumerate(keys) if j < body.shape[1] and (
         is_judge(k) or find_roles([header[j]], PREFERENCE_ROLES).get("list") == 0)]
     # numbered events or judges ('Race 1', 'R2', 'Judge 3') beside the places: many rankings
-    if not places or not names or raters or any(_NUMBERED_EVENT.fullmatch(k) for k in keys):
-        return
+    if not places or not names or raters or (any(_NUMBERED_EVENT.fullmatch(k) for k in keys)
+                                              and not _golf(header, names[0], body)):
+        return  # (a golfer's rounds are no events)
     names.sort(key=lambda j: (role_base(keys[j], COMPETITOR_WORDS) or ("", 1))[1])
     ranks = tied_rank_values(body[:, places[0]])
     if (ranks >= 1).mean() < 0.5 or np.nanmin(np.where(ranks >= 1, ranks, np.nan)) != 1:
@@ -111,6 +112,19 @@ def _refuse_one_standings(body: np.ndarray, header: Sequence[str], keys: Sequenc
         fix="Load it as the ground truth (the optional true-order upload, or --truth) to "
             "score the methods against it, or put several events' results in one file with "
             "a column naming the event ('race', 'round').")
+
+
+def refuse_one_results_list(table: Table) -> None:
+    """Refuse a table that is one results list or standings (a place column beside one
+    naming each competitor once, and no event column), whatever layout it was detected as:
+    read across, its figures would be taken for rankings of them."""
+    if len(table) < 3:
+        return
+    header = table.row(0)
+    if any(is_event_title(c) for c in header):
+        return
+    body = table.cells[1:, :len(header)]
+    _refuse_one_standings(body, header, [normalise(c) for c in header], table.lines)
 
 
 def _achieved(title: str) -> bool:
@@ -155,12 +169,21 @@ def _golf(header: Sequence[str], competitor: int, body: np.ndarray | None = None
     if body is None or not 2 <= len(rounds) <= 4:
         return False
     strokes = parse_numbers(body[:, rounds][body[:, rounds] != ""])
+    written = np.isfinite(strokes)  # rounds not played after a cut or a withdrawal
+    if written.sum() * 2 < strokes.size:
+        return False
+    strokes = strokes[written]
     if not strokes.size or not ((strokes >= 55) & (strokes <= 95)
                                 & (strokes == np.round(strokes))).all():
         return False
     # and a score to par beside them, written with its sign ('-20', '+3'): a dive's or a
-    # shooting series' points fall in that range too, but are never signed
-    signed = pd.Series(body.ravel(), dtype=object).astype(str).str.fullmatch(r"\s*[-+]\d{1,2}\s*")
+    # shooting series' points fall in that range too, but their score is never signed
+    scores = [j for j, t in enumerate(header) if j < body.shape[1]
+              and (normalise(t) in _STROKE_TITLES or names_par(t))]
+    if not scores:
+        return False
+    signed = pd.Series(body[:, scores].ravel(), dtype=object).astype(str).str.fullmatch(
+        r"\s*[-+]\d{1,2}\s*")
     return bool(signed.any())
 
 
