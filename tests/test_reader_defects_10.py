@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from coarsenrank_core.errors import PreferenceFormatError
 from coarsenrank_core.io import ReadOptions, read_file, stream_pairwise
 from tests.test_reader_defects_8 import orders, refused
 from tests.test_streaming import counted
@@ -372,3 +373,36 @@ def test_records_inside_an_envelope_of_objects_are_found():
     data = json.dumps({"MRData": {"xmlns": "", "total": "4", "Table": {
         "season": "2024", "Battles": pairs}}}).encode()
     assert orders(data) == [["a", "b"], ["b", "c"], ["a", "c"], ["c", "b"]]
+
+
+# ------------------------------------------------------------ the second review's cases
+def test_judged_rounds_beside_a_signed_change_are_not_golf():
+    rows = [("Final", "Ann", (88, 90, 91), 269, "+2"), ("Final", "Bob", (80, 85, 84), 249, "-1"),
+            ("Final", "Cid", (70, 75, 74), 219, "-1"), ("Semi", "Ann", (85, 86, 87), 258, "+1"),
+            ("Semi", "Bob", (90, 91, 92), 273, "+3"), ("Semi", "Cid", (72, 71, 70), 213, "0")]
+    data = ("Contest,Chef,Round 1,Round 2,Round 3,Score,Change\n" + "".join(
+        f"{c},{n},{','.join(map(str, r))},{s},{m}\n" for c, n, r, s, m in rows)).encode()
+    assert orders(data) == [["Ann", "Bob", "Cid"], ["Bob", "Ann", "Cid"]]
+
+
+def test_a_count_needs_a_candidate_eliminated_and_round_titles_may_say_votes():
+    counted = (b"Candidate,Round 1 votes,Round 2 votes,Round 3 votes\nCherry,310,322,401\n"
+               b"Apple,205,231,288\nDate,101,118,\nBanana,52,,\n")
+    assert "count round by round" in refused(counted).reason
+    ranked = b"Choice,Stage 1,Stage 2,Stage 3\nA,1,2,3\nB,2,3,1\nC,3,1,2\n"
+    try:
+        read_file(ranked)
+    except PreferenceFormatError as error:
+        assert "count round by round" not in error.reason
+
+
+def test_a_parquet_file_of_many_unused_columns_under_the_row_budget_reads(tmp_path):
+    pd = pytest.importorskip("pandas")
+    n = 1_200_000
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"winner": rng.integers(0, 50, n).astype(str),
+                          "loser": rng.integers(50, 100, n).astype(str),
+                          **{f"meta{k}": np.zeros(n, dtype=np.int8) for k in range(17)}})
+    path = tmp_path / "pairs.parquet"
+    frame.to_parquet(path)
+    assert len(read_file(path).preferences) == n

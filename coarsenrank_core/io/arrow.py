@@ -127,15 +127,16 @@ def _nested_columns(table: Any, names: list[str], lines: np.ndarray) -> dict[str
 
 
 def _refuse_cells(rows: int, columns: int) -> None:
-    """Refuse a file whose header says it holds more cells than a table may (a few hundred
-    kilobytes of repeated values can declare millions of rows): checked before reading."""
+    """Refuse a file whose metadata declares more rows than a file within the upload limit
+    could hold as text (10 M: a few hundred kilobytes of repeated values can declare 50 M),
+    or more than four times the cells a table may hold: checked before reading."""
     from .tables import MAX_GRID_CELLS
 
-    if rows * max(columns, 1) > MAX_GRID_CELLS:
+    if rows > MAX_GRID_CELLS // 2 or rows * max(columns, 1) > 4 * MAX_GRID_CELLS:
         raise PreferenceFormatError(
-            f"The file holds {rows:,} rows of {columns:,} columns, more than the "
-            f"{MAX_GRID_CELLS:,} cells that can be read (a CSV file within the upload limit "
-            "holds fewer).",
+            f"The file holds {rows:,} rows of {columns:,} columns, more than can be read "
+            f"whole ({MAX_GRID_CELLS // 2:,} rows, {4 * MAX_GRID_CELLS:,} cells; a CSV file "
+            "within the upload limit holds fewer).",
             fix="Read it in parts, or, for a pairwise file, with the chunked reader (--stream) "
                 "or on Dask, which count the comparisons without holding them as cells.")
 
