@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError
-from .tables import Table, scalar_text
+from .tables import MAX_GRID_CELLS, Table, scalar_text
 
 __all__ = ["ARROW_EXTENSIONS", "is_arrow", "arrow_table", "arrow_reader"]
 
@@ -130,8 +130,6 @@ def _refuse_cells(rows: int, columns: int) -> None:
     """Refuse a file whose metadata declares more rows than a file within the upload limit
     could hold as text (10 M: a few hundred kilobytes of repeated values can declare 50 M),
     or more than four times the cells a table may hold: checked before reading."""
-    from .tables import MAX_GRID_CELLS
-
     if rows > MAX_GRID_CELLS // 2 or rows * max(columns, 1) > 4 * MAX_GRID_CELLS:
         raise PreferenceFormatError(
             f"The file holds {rows:,} rows of {columns:,} columns, more than can be read "

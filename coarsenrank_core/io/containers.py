@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
 from .sheet_scan import NotCanonical, Readable, pad_row, scan_sheet, take_back_row
-from .tables import Table, scalar_text
+from .tables import GRID_WASTE, MAX_COLUMNS, MAX_GRID_CELLS, Table, scalar_text
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
            "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
@@ -30,7 +30,7 @@ __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "int
 
 WORKBOOK_EXTENSIONS = (".xlsx", ".xlsm")
 JSON_EXTENSIONS = (".json", ".jsonl", ".ndjson")
-_MAX_SHEET_CELLS = 20_000_000
+_MAX_SHEET_CELLS = MAX_GRID_CELLS  # a sheet, padding counted, as a text table
 
 #: The dashboard's upload limit (``server.maxUploadSize`` in ``.streamlit/config.toml``); the
 #: budgets of a workbook's parts are tied to it.
@@ -869,8 +869,6 @@ def _refuse_sparse_keys(records: list[dict[str, Any]], keys: list[Any],
     :data:`~coarsenrank_core.io.tables.MAX_COLUMNS` fields, or a grid of records × fields
     over :data:`~coarsenrank_core.io.tables.MAX_GRID_CELLS` cells mostly empty (every record
     with fields of its own)."""
-    from .tables import GRID_WASTE, MAX_COLUMNS, MAX_GRID_CELLS
-
     held = sum(len(r) for r in records)
     grid = len(records) * len(keys)
     if len(keys) <= MAX_COLUMNS and (grid <= MAX_GRID_CELLS or grid <= GRID_WASTE * held):

@@ -379,14 +379,14 @@ def _marks_per_line(encoded: np.ndarray, newlines: np.ndarray, n_lines: int,
     return out
 
 
-#: Most cells a table's grid may hold once every row is padded to the widest (as a
-#: workbook's sheet may: :data:`~coarsenrank_core.io.containers._MAX_SHEET_CELLS`).
+#: Most cells a table's grid may hold once every row is padded to the widest (a workbook's
+#: sheet too).
 MAX_GRID_CELLS = 20_000_000
 #: Beyond that, the padding may be at most this many times the cells the rows hold.
 GRID_WASTE = 4
 
 
-def refuse_padded_grid(widths: np.ndarray, width: int, unit: str = "row") -> None:
+def refuse_padded_grid(widths: np.ndarray, width: int) -> None:
     """Refuse rows of ``widths`` values that, padded to the widest (``width``), would make a
     grid of more than :data:`MAX_GRID_CELLS` cells mostly of padding: one row far wider than
     the rest, which would take memory out of all proportion to the file."""
@@ -396,11 +396,11 @@ def refuse_padded_grid(widths: np.ndarray, width: int, unit: str = "row") -> Non
         return
     line = int(np.argmax(widths)) + 1
     raise PreferenceFormatError(
-        f"This {unit} holds {width:,} values, while the {unit}s hold "
-        f"{int(np.median(widths)):,} in the middle: read as one table, every {unit} would be "
+        f"This row holds {width:,} values, while the rows hold "
+        f"{int(np.median(widths)):,} in the middle: read as one table, every row would be "
         f"padded to {width:,} columns, {grid:,} cells, more than the {MAX_GRID_CELLS:,} that "
         "can be read.", row=line,
-        fix=f"Split that {unit} into {unit}s of the usual length, or use the long layout "
+        fix="Split that row into rows of the usual length, or use the long layout "
             "(ranker, item, rank), which has no such limit.")
 
 
