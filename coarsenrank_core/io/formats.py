@@ -707,7 +707,8 @@ def _read_sheet(source: SourceLike, format: str, encoding: str | None, options: 
         if format == "auto" and fmt.id in ("ranks", "wide", "cell"):
             _refuse_one_off_sides(file.prepared)
             _refuse_unsaid_side_flag(file.prepared)
-            _refuse_count_rounds(file.prepared)
+            if fmt.id == "cell":  # the other layouts were checked before reading began
+                _refuse_count_rounds(file.prepared)
             _refuse_mark_grid(file.table)
             _refuse_only_ticked(file.prepared)
         prefs = fmt.read(file)
@@ -1796,7 +1797,6 @@ def _refuse_criteria_as_items(file: Source) -> None:
     """Refuse item columns that name criteria (``Creativity``, ``Technical``,
     ``helpfulness``): each row scores one thing on them, and read as items the criteria
     would be ranked in place of what was scored."""
-    from .assembly import parse_numbers
     from .grades import command_file, long_choice
 
     prepared = file.prepared
@@ -1850,7 +1850,6 @@ def _scored(prepared: Prepared, columns: list[int]) -> bool:
     """Whether every cell of ``columns`` below the titles is a number (a judge's score,
     ``9.25``, ``-1``), three rows or more are judged, and the rows do not each rank the
     columns 1, 2, 3 ... (readers ranking critics)."""
-    from .assembly import parse_numbers
     from .survey import places_once, rank_values
 
     cells = prepared.table.cells[prepared.start:, columns]
@@ -1961,7 +1960,6 @@ def _refuse_scores_down_columns(prepared: Prepared, columns: list[int], first: i
     """Refuse item columns of numbers beside rows titled as things scored (``Wine``,
     ``Dish``): each column is one judge's scores of the rows, which read row by row (even
     with 1 the worst) would rank the judges."""
-    from .assembly import parse_numbers
     from .content import month_title
 
     if normalise(prepared.label(first)) not in _THINGS:  # 'Wine', not 'Wine lover'
