@@ -164,9 +164,11 @@ def _golf(header: Sequence[str], competitor: int, body: np.ndarray | None = None
     golf beside a score written with its sign (``-20``)."""
     if "golf" in normalise(header[competitor]) or any(map(names_par, header)):
         return True
-    rounds = [j for j, t in enumerate(header) if _ROUND_COLUMN.fullmatch(t.strip())
-              and body is not None and j < body.shape[1]]
-    if body is None or not 2 <= len(rounds) <= 4:
+    if body is None:
+        return False
+    rounds = [j for j, t in enumerate(header) if j < body.shape[1]
+              and _ROUND_COLUMN.fullmatch(t.strip())]
+    if not 2 <= len(rounds) <= 4:
         return False
     strokes = parse_numbers(body[:, rounds][body[:, rounds] != ""])
     written = np.isfinite(strokes)  # rounds not played after a cut or a withdrawal
