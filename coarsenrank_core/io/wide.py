@@ -64,12 +64,14 @@ def _refuse_lists_in_columns(prepared: Prepared, cells: np.ndarray,
     """Refuse two or more item columns whose cells mostly hold whole lists joined by ';' or
     '>' (two ranking questions of a form, each answer in one cell): read as places, each
     whole list would be one item."""
-    listed = []
-    for j in columns:
-        filled = pd.Series(cells[:, j], dtype=object)
-        filled = filled[filled.str.strip() != ""]
-        if len(filled) and (filled.str.strip(" ;>").str.count(r"[;>]") >= 1).mean() > 0.5:
-            listed.append(j)
+    block = cells[:, columns]
+    flat = pd.Series(block.ravel(), dtype=object)
+    if not flat.str.contains(r"[;>]").any():
+        return
+    filled = (flat.str.strip() != "").to_numpy().reshape(block.shape)
+    joined = (flat.str.strip(" ;>").str.count(r"[;>]") >= 1).to_numpy().reshape(block.shape)
+    share = (joined & filled).sum(axis=0) / np.maximum(filled.sum(axis=0), 1)
+    listed = [j for j, many in zip(columns, share > 0.5) if many]
     if len(listed) < 2:
         return
     names = [prepared.label(j) for j in listed]
