@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -56,15 +57,22 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
                        "stimleft", "leftstim", "leftoption", "optionleft", "optiona",
                        "generator1", "generator", "systema", "aff", "affteam", "affirmative",
                        "affirmativeteam", "gov", "government", "proposition",
-                       *_sides("left", "a")}),
+                       # home in German, Spanish, French, Italian and Dutch match lists
+                       "heim", "heimmannschaft", "heimteam", "local", "equipolocal",
+                       "domicile", "équipedomicile", "casa", "squadracasa", "thuis",
+                       "thuisploeg", "thuisteam", *_sides("left", "a")}),
     "right": frozenset({"right", "rightitem", "itemright", "itemb", "modelb", "black", "away",
                         "awayteam", "player2", "playerb", "team2", "teamb", "competitor2",
                         "stimright", "rightstim", "rightoption", "optionright", "optionb",
                         "generator2", "systemb", "visitorteam", "visitingteam", "guestteam",
                         "roadteam", "neg", "negteam", "negative", "negativeteam",
-                        "opposition", *_sides("right", "b")}),
+                        "opposition", "gast", "gastmannschaft", "gastteam", "visitante",
+                        "equipovisitante", "extérieur", "exterieur", "équipeextérieur",
+                        "trasferta", "ospite", "ospiti", "squadraospite", "uit", "uitploeg",
+                        *_sides("right", "b")}),
     "label": frozenset({"label", "result", "outcome", "ftr", "res", "fulltimeresult",
-                        "decision", "verdict", "won"}),
+                        "decision", "verdict", "won", "ergebnis", "endstand", "resultado",
+                        "marcador", "résultat", "resultat", "risultato", "uitslag"}),
     "score": frozenset({"score", "value", "level", "grade", "truth", "worth", "quality",
                         "rating"}),
 }
@@ -87,8 +95,12 @@ NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 INTEGER = re.compile(r"\d+", re.ASCII)
 
 
+_SPACING = re.compile(r"[\s_\-.]+")
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def normalise(cell: str) -> str:
-    return re.sub(r"[\s_\-.]+", "", cell.strip().lower())
+    return _SPACING.sub("", cell.strip().lower())
 
 
 def is_school_task(title: str) -> bool:
@@ -273,22 +285,39 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
     """
     found: dict[str, int] = {}
     kinds: dict[str, int] = {}
+    roles = tuple(table.items())
     for j, cell in enumerate(cells):
-        key = normalise(MTURK_PREFIX.sub("", cell))
-        for role, names in table.items():
-            if role in SIBLING_ROLES:
-                base = role_base(key, names)
-                if base is None:
-                    continue
-                kind = base[1]
-            elif key in names:
-                kind = _ranker_kind(key) if role == "ranker" else 1
-            else:
-                continue
-            if role not in found or kind < kinds[role]:
-                found[role], kinds[role] = j, kind
-            break
+        hit = _role_of(cell, roles)
+        if hit is not None and (hit[0] not in found or hit[1] < kinds[hit[0]]):
+            found[hit[0]], kinds[hit[0]] = j, hit[1]
     return found
+
+
+def title_key(cell: str) -> str:
+    """A column title as its role is looked up: normalised, without MTurk's ``Input.``, and
+    a JSON field's path by its first and last field (``white.user.name``: ``whitename``)."""
+    if _FIELD_PATH.fullmatch(cell):
+        parts = cell.split(".")
+        return normalise(parts[0]) + normalise(parts[-1])
+    return normalise(MTURK_PREFIX.sub("", cell))
+
+
+#: A field's path inside a JSON record's objects, three fields or more.
+_FIELD_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _role_of(cell: str, roles: tuple[tuple[str, frozenset[str]], ...]) -> tuple[str, int] | None:
+    """The first role a header cell names, with its kind (see :func:`find_roles`)."""
+    key = title_key(cell)
+    for role, names in roles:
+        if role in SIBLING_ROLES:
+            base = role_base(key, names)
+            if base is not None:
+                return role, base[1]
+        elif key in names:
+            return role, (_ranker_kind(key) if role == "ranker" else 1)
+    return None
 
 
 def column_label(header: Sequence[str] | None, j: int) -> str:

@@ -844,6 +844,8 @@ def json_table(text: str) -> Table:
     if all(isinstance(r.get("annotations"), list) and isinstance(r.get("data"), dict)
            for r in records):
         records, numbered = _label_studio_answers(records), None
+    records, numbered = _one_row_per_result(records, numbered)
+    records = _flatten_named_objects(records)
     keys = list(dict.fromkeys(k for r in records for k in r))
     _refuse_sparse_keys(records, keys, numbered)
     frame = pd.DataFrame.from_records(records, columns=keys)
@@ -861,6 +863,124 @@ def json_table(text: str) -> Table:
         cells[1:, j] = texts
     keys += list(nested)
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
+
+
+def _one_row_per_result(records: list[dict[str, Any]], numbered: Sequence[int] | None
+                        ) -> tuple[list[dict[str, Any]], Sequence[int] | None]:
+    """Records that each hold, under one field, a list of results (Ergast's races, each with
+    its ``Results``: objects of a competitor and its ``position``) as one row per result,
+    the record's own fields beside it, and each row's line (its record's). Objects inside
+    are opened by their paths (``Driver.code``). Lists whose objects name their item by one
+    plain field are rankings :func:`nested_rankings` reads, and are left to it."""
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    listed = [k for k in keys if any(_objects_list(r.get(k)) for r in records)]
+    if len(listed) != 1 or not all(_objects_list(r.get(listed[0])) for r in records):
+        return records, numbered
+    key = listed[0]
+    column = pd.Series([r[key] for r in records], dtype=object)
+    objects = [o for v in column for o in v]
+    common = set.intersection(*(set(o) for o in objects))
+    placed = [f for f in common if _number_objects(str(f)) == "rank" and all(
+        _is_place(o[f]) for o in objects)]
+    if not placed or _object_names(column, distinct=True) is not None:
+        return records, numbered
+    rows, lines = [], []
+    for i, record in enumerate(records):
+        own = _object_fields({k: v for k, v in record.items() if k != key}, "")
+        for result in record[key]:
+            rows.append({**own, **_object_fields(result, "")})
+            lines.append(numbered[i] if numbered else i + 1)
+    return rows, lines
+
+
+def _objects_list(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(o, dict) for o in value)
+
+
+def _is_place(value: object) -> bool:
+    """A place as a JSON API writes it: a whole number, also as text (``"1"``)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or isinstance(value, str) and value.strip().isdigit()
+
+
+#: At most this many fields of a named object become columns of their own.
+_MOST_OBJECT_FIELDS = 50
+
+
+def _flatten_named_objects(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records whose field holds, in every record, an object naming something
+    (``"winner": {"id": 3, "name": "Cid"}``) with that object's fields as columns of their
+    own (``winner.id``, ``winner.name``), objects inside it too. An object of numbers alone
+    stays whole: it is a ranking (item → rank or score)."""
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    named = {k for k in keys if _named_objects([r.get(k) for r in records])}
+    if not named:
+        return records
+    flat = []
+    for record in records:
+        row: dict[str, Any] = {}
+        for key, value in record.items():
+            if key in named:
+                row.update(_object_fields(value, f"{key}.") if isinstance(value, dict) else {})
+            else:
+                row[key] = value
+        flat.append(row)
+    # each path shortened to its last fields that no other column ends with: 'model_a' for
+    # 'metadata.model_a', but 'winner.name' beside 'loser.name'
+    paths = list(dict.fromkeys(k for r in flat for k in r if k not in keys))
+    shown = {path: _shortest_own_suffix(path, paths, keys) for path in paths}
+    return [{shown.get(k, k): v for k, v in row.items()} for row in flat]
+
+
+def _shortest_own_suffix(path: str, paths: list[str], keys: list[Any]) -> str:
+    """The last fields of ``path`` that end no other path and name no top-level field."""
+    parts = path.split(".")
+    for start in range(len(parts) - 1, -1, -1):
+        suffix = ".".join(parts[start:])
+        if suffix not in keys and not any(
+                p != path and (p == suffix or p.endswith("." + suffix)) for p in paths):
+            return suffix
+    return path
+
+
+def _named_objects(values: list[Any]) -> bool:
+    """Whether every value given is an object of plain values (or such objects), one of
+    them a text that is not a number, and all together of at most
+    :data:`_MOST_OBJECT_FIELDS` fields."""
+    given = [v for v in values if v is not None]
+    if not given or not all(isinstance(v, dict) and v for v in given):
+        return False
+    fields: set[str] = set()
+    named = False
+    for value in given:
+        for key, field_value in _object_fields(value, "").items():
+            if isinstance(field_value, list):
+                return False
+            fields.add(key)
+            named = named or (isinstance(field_value, str) and not _is_json_number(field_value))
+        if len(fields) > _MOST_OBJECT_FIELDS:
+            return False
+    return named
+
+
+def _object_fields(value: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """An object's fields by their path (``winner.name``), objects inside it opened."""
+    out: dict[str, Any] = {}
+    for key, inner in value.items():
+        if isinstance(inner, dict) and inner:
+            out.update(_object_fields(inner, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = inner
+    return out
+
+
+def _is_json_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _refuse_sparse_keys(records: list[dict[str, Any]], keys: list[Any],

@@ -287,7 +287,7 @@ _RANK_TOKEN = re.compile(
     r"(?P<stem>.*?)[\s_.:#(\[-]*"
     r"(?:(?:rank(?:ed|ing)?|choice|pref(?:erence)?|position|pos|place|vote|top|no|nr|"
     r"number|\#)[\s_.#:-]*)?"
-    r"(?:(?P<number>\d{1,3})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINAL_WORDS) + r"))"
+    r"(?:(?P<number>\d{1,5})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINAL_WORDS) + r"))"
     r"(?:[\s_.-]*(?:choice|place|preference|pref|rank(?:ed)?|pick|vote|favou?rite))?"
     r"[)\]]?(?:\s*of\s*\d+)?\s*", re.IGNORECASE)
 
@@ -295,9 +295,9 @@ _RANK_TOKEN = re.compile(
 #: A rank named as one, anywhere in a title: ``1st Choice``, ``Second preference``,
 #: ``Choice 1 of 5``, ``rank_2``; the words around it are the title's stem.
 _NAMED_RANK = re.compile(
-    r"(?<![^\W_])(?:(?:(?P<number>\d{1,3})(?:st|nd|rd|th)|(?P<word>"
+    r"(?<![^\W_])(?:(?:(?P<number>\d{1,5})(?:st|nd|rd|th)|(?P<word>"
     + "|".join(_ORDINAL_WORDS) + r"))[\s_.-]*(?:choice|pref(?:erence)?|place|rank(?:ed)?)"
-    r"|(?:choice|rank(?:ed|ing)?|pref(?:erence)?)[\s_.#:-]*(?P<after>\d{1,3}))"
+    r"|(?:choice|rank(?:ed|ing)?|pref(?:erence)?)[\s_.#:-]*(?P<after>\d{1,5}))"
     r"(?:\s*of\s*\d+)?(?![^\W_])", re.IGNORECASE)
 
 

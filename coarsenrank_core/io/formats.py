@@ -34,7 +34,17 @@ from .cell import (
     refuse_records,
     same_items_each_row,
 )
-from .columns import PREFERENCE_ROLES, RANK_LABEL, find_roles, is_event_title, normalise, quote_list
+from .columns import (
+    ANSWER_STEMS,
+    MTURK_PREFIX,
+    PREFERENCE_ROLES,
+    RANK_LABEL,
+    find_roles,
+    is_event_title,
+    normalise,
+    quote_list,
+    shown_cell,
+)
 from .condorcet import CONDORCET_EXTENSIONS, looks_condorcet, read_condorcet
 from .containers import (
     JSON_EXTENSIONS,
@@ -574,6 +584,8 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
                 fix="Check the layout and the columns read as items (the layout can be "
                     "chosen by hand), or load a file where the same items are ranked again "
                     "and again."), loaded, options) from None
+    if len(prefs) >= 3 and not _shares_items(prefs) and _written_answers(result):
+        raise _one_off_answers(result)
     if not options.one_is_best and result.report.one_is_best is None:
         note = (f"'Rank numbers mean: 1 is the worst' (--one-is-worst) was not used: "
                 f"{result.report.layout_title} hold no rank numbers (the items are listed "
@@ -581,6 +593,34 @@ def read_file(source: SourceLike, format: str = "auto", *, encoding: str | None 
         result = replace(result, report=replace(result.report,
                                                 notes=(*result.report.notes, note)))
     return result
+
+
+def _written_answers(result: ReadResult) -> bool:
+    """Whether the items read are answers written for the occasion, not names: columns
+    titled as answers (``response-1``, ``output_a``: :data:`~.columns.ANSWER_STEMS`), or
+    items of sentences (six words or more, on average)."""
+    titled = any(normalise(c).startswith(ANSWER_STEMS) for c in result.report.item_columns)
+    names = result.preferences.item_names
+    words = np.mean([len(str(n).split()) for n in names[:1000]]) if len(names) else 0.0
+    return titled or bool(words >= 6)
+
+
+def _one_off_answers(result: ReadResult) -> PreferenceFormatError:
+    """The refusal of three rankings or more of which no item is in two (each row's own
+    answers to its own prompt, ``response-1`` ... ``response-3``): nothing to rank
+    together."""
+    report, prefs = result.report, result.preferences
+    columns = report.item_columns
+    return PreferenceFormatError(
+        f"No item is in two of the {len(prefs)} rankings read as {report.layout_title} (such "
+        f"as {shown_cell(' '.join(str(prefs.item_names[0]).split())[:60])}"
+        f"{f', from {quote_list(columns, 3)}' if columns else ''}): each ranking holds its own "
+        "one-off answers, so the rankings share nothing to rank together.",
+        row=report.header_rows + 1 if report.header_rows else None,
+        column=columns[0] if columns else None,
+        fix="If another column names what wrote each answer (a model, a system, a person), "
+            "rank those instead: one row per answer with its ranking, its writer and its "
+            "rank, loaded as long rankings.")
 
 
 def _shares_items(prefs: Preferences) -> bool:
@@ -855,8 +895,9 @@ def _report(file: Source, fmt: Format, prefs: Preferences, automatic: bool) -> R
         found = ranking_column(prepared, file.options)
         columns = [found[0]] if found else columns
     skipped = [f"{labels[j]} ({why})" for j, why in sorted(prepared.skipped.items())]
+    chosen = set(columns)
     skipped += [labels[j] for j in item_columns(prepared, ReadOptions())
-                if j not in columns and prepared.header is not None]
+                if j not in chosen and prepared.header is not None]
     if (asked := questions_note(prepared, columns)) is not None:
         base.update(notes=(asked, *prefs.notes))
     return ReadReport(
@@ -1038,17 +1079,19 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
         return
     table = prepared.table
     codes, uniques = table.factorized
+    # judged once for every distinct cell, not once a column (20,000 columns, 20,000 calls)
+    kept = (uniques != "") & ~is_ballot_mark(uniques)
+    ranked = np.isfinite(rank_values(uniques))
     numeric, named = [], 0
     for j in (j for j in prepared.free if j < table.width):
-        distinct = uniques[pd.unique(codes[prepared.start:, j])]
-        values = distinct[(distinct != "") & ~is_ballot_mark(distinct)]
-        if values.size and not (np.isfinite(rank_values(values[:1])).all()
-                                or _is_number(values[0])):
+        present = pd.unique(codes[prepared.start:, j])
+        present = present[kept[present]]
+        if not present.size:
+            continue
+        if not (ranked[present[0]] or _is_number(uniques[present[0]])):
             named += 1  # its first value is a name: not a column of numbers
             continue
-        if not values.size:
-            continue
-        if np.isfinite(rank_values(values)).all() or all(_is_number(v) for v in values):
+        if ranked[present].all() or all(_is_number(v) for v in uniques[present]):
             numeric.append(j)
         else:
             named += 1
@@ -1092,7 +1135,8 @@ def _refuse_counts_per_place(prepared: Prepared) -> None:
                if _PLACE_TITLE.fullmatch(prepared.header[j] or "")]
     cells = table.cells[prepared.start:]
     # beside the counts, a total or an average of each option (Mentimeter's 'Points')
-    totals = [j for j in range(1, table.width) if j not in columns]
+    placed = set(columns)
+    totals = [j for j in range(1, table.width) if j not in placed]
     if len(columns) < 2 or len(totals) > 2 or any(
             not np.isfinite(parse_numbers(cells[:, j])).all() for j in totals):
         return
@@ -1903,6 +1947,7 @@ def _slot(title: str, kind: str) -> tuple[str, str] | None:
     """The (stem, number) of a numbered slot's ``kind`` column (``"rank"`` or ``"name"``),
     the word after the number (``system1rank``) or before the slot (``rank_sys1``)."""
     words = _SLOT_WORDS[kind]
+    title = MTURK_PREFIX.sub("", title)
     after = re.fullmatch(rf"(.*?)(\d+)[\s_.-]*(?:{words})", title.strip(), re.IGNORECASE)
     before = re.fullmatch(rf"(?:{words})[\s_.-]*(.*?)[\s_.-]*(\d+)", title.strip(),
                           re.IGNORECASE)
@@ -1922,11 +1967,20 @@ def _refuse_rank_slots(prepared: Prepared, options: ReadOptions) -> None:
     if len(labels) < 2:
         return
     for kind, other in (("rank", "name"), ("name", "rank")):
+        if _slot(labels[0], kind) is None:
+            continue  # most files: no numbered slot at all, and 20,000 titles are slow to try
         slots = [_slot(t, kind) for t in labels]
         if not all(slots):
             continue
-        partner = {_slot(prepared.label(j), other): j for j in range(prepared.table.width)}
-        pairs = [partner[key] for key in slots if key in partner]
+        partner = {found: j for j in range(prepared.table.width)
+                   if (found := _slot(prepared.label(j), other)) is not None}
+        if len({s[0] for s in slots if s}) == 1 and len({k[0] for k in partner}) == 1:
+            # one stem each side, paired by number: MTurk's 'Input.item_1' and
+            # 'Answer.rank_item_1'
+            numbered = {number: j for (_, number), j in partner.items()}
+            pairs = [numbered[s[1]] for s in slots if s and s[1] in numbered]
+        else:
+            pairs = [partner[key] for key in slots if key in partner]
         if len(pairs) < len(slots):
             continue
         at = columns if kind == "rank" else pairs
@@ -2097,10 +2151,10 @@ def _refuse_rank_numbers(prepared: Prepared, report: ReadReport) -> None:
     """Refuse rows of rank numbers read as items under a first row of item names."""
     from .survey import is_plain_number, looks_like_rank, rank_values
 
-    table, free = prepared.table, prepared.free
+    table, free = prepared.table, set(prepared.free)
     first = [c for j, c in enumerate(table.row(0)) if c and j in free]
     codes, uniques = table.factorized
-    counts = np.bincount(codes[1:, [j for j in free if j < table.width]].ravel(),
+    counts = np.bincount(codes[1:, [j for j in sorted(free) if j < table.width]].ravel(),
                          minlength=len(uniques))
     present = np.flatnonzero(counts)  # the distinct cells below, in order of appearance
     present = present[uniques[present] != ""]

@@ -38,7 +38,7 @@ from .columns import (
 )
 from .content import is_ballot_mark
 from .options import ReadOptions, override_roles
-from .survey import tied_rank_values
+from .survey import summary_label, tied_rank_values
 from .tables import Table, padded
 
 __all__ = ["read_long", "long_roles", "ranking_keys", "reads_smaller_first",
@@ -246,6 +246,8 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
                                         row=int(line[0]), column=column_label(header, item_col),
                                         fix="Put the candidates' names in the item column.")
         cells, line = cells[~marks], line[~marks]
+    if "ranker" in roles:
+        cells, line = _without_summary_rankers(cells, line, roles["ranker"], header, notes)
     cells = marked_in_row(cells, rank_col, header)
     timed = bool(lower_is_better_words(header[rank_col]))
     # in an event's results (an event column, or a time), DNS and DNF are marks of the event
@@ -337,6 +339,20 @@ def read_long(table: Table, options: ReadOptions) -> Preferences:
 #: Words of a column title naming a group that is ranked on its own within an event.
 _GROUP_WORDS = frozenset({"pool", "pools", "room", "group", "flight", "division", "bracket",
                           "court", "section", "panel", "poule", "chamber", "table"})
+
+
+def _without_summary_rankers(cells: np.ndarray, line: np.ndarray, ranker: int,
+                             header: Sequence[str], notes: list[str]
+                             ) -> tuple[np.ndarray, np.ndarray]:
+    """The rows without those whose ranker is a summary of the others (``Average`` between
+    the judges' rows, ``Rank sum``), beside two rankers or more, noted as skipped."""
+    summary = summary_label(cells[:, ranker])
+    if not summary.any() or len(pd.unique(cells[~summary, ranker])) < 2:
+        return cells, line
+    shown = quote_list(pd.unique(cells[summary, ranker]), 3)
+    notes.append(skipped_note(line[summary], "row", f"whose '{column_label(header, ranker)}' "
+                              f"is {shown}, a summary of the others, not one of them"))
+    return cells[~summary], line[~summary]
 
 
 def _refuse_counted_games(header: Sequence[str], roles: dict[str, int], cells: np.ndarray,
@@ -433,9 +449,12 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
 
 
 #: Marks of a competitor out of an event before its end, in a place or time column: missed
-#: the cut, withdrew, disqualified, did not finish or start, retired, not classified.
-OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "dnf", "ret", "r", "nc",
-                       "elim", "abd", "retired", "disqualified", "didnotfinish"})
+#: the cut, withdrew, disqualified, did not finish or start, retired, not classified, no
+#: valid mark or height in a field event (``NM``, ``NH``), a missed control (orienteering's
+#: ``mp``).
+OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "disq", "dnf", "ret", "r", "nc",
+                       "elim", "abd", "retired", "disqualified", "didnotfinish", "nm", "nh",
+                       "mp", "mispunch", "mispunched"})
 #: Marks of a competitor who never took part: not placed at all.
 ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart", "ns", "noshow", "scr",
                           "scratch"})

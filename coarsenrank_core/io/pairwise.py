@@ -35,12 +35,13 @@ from .columns import (
     role_base,
     shown_cell,
     skipped_note,
+    title_key,
 )
 from .options import ReadOptions, override_roles
 from .tables import Table, multiline_error, padded
 
 __all__ = ["read_pairwise", "pairwise_columns", "chosen_coding", "pair_preferences",
-           "label_outcomes"]
+           "label_outcomes", "walkover_marks", "not_played_rows", "shown_walkover"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0", "aff", "affirmative", "gov",
                "government", "prop", "proposition"}
@@ -54,15 +55,36 @@ _TIE_FLAGS = {"tie", "draw", "tied", "istie", "isdraw", "drawn", "winnertie", "w
 _TRUE = {"1", "true", "yes", "y", "t", "x"}
 _FALSE = {"0", "false", "no", "n", "f", ""}
 _ANSWERS = {"choice", "answerchoice", "answer", "preference", "preferred", "vote", "selected",
-            "selection", "response", "answerpreference", "answerwinner"}
+            "selection", "response", "answerpreference", "answerwinner",
+            # Label Studio's pairwise template names its choice 'pw' (or 'pairwise')
+            "pw", "pairwise", "comparison"}
 _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", "w/o", "wo",
-               "walkover",
+               "walkover", "postponed", "p-p", "p - p", "pp", "n.a.", "n/a", "abgesagt",
+               "tbd", "tba",
                # a chess forfeit (Swiss-Manager's '+ - -', '- - +'): no game was played
                "+ - -", "- - +", "- - -", "+--", "--+", "---", "+ -", "- +", "+:-", "-:+",
                "+/-", "-/+"}
 #: Of those, a game decided without being played: a forfeit or a walkover.
 _NOT_PLAYED = frozenset(_UNFINISHED - {"*", "unfinished", "abandoned", "void", "cancelled",
-                                      "canceled"})
+                                      "canceled", "postponed", "p-p", "p - p", "pp", "n.a.",
+                                      "n/a", "abgesagt", "tbd", "tba"})
+#: Titles of a column saying what became of a match (``Status``), or noting it.
+_STATUS_TITLES = frozenset({"status", "matchstatus", "gamestatus", "fixturestatus", "state",
+                            "statut", "estado", "stato", "note", "notes", "remark", "remarks",
+                            "bemerkung", "anmerkung", "comment", "comments"})
+#: A status saying the match was not played to its end: postponed, abandoned, cancelled,
+#: awarded without a game (English, German, Spanish, French, Italian, Dutch, and the feeds'
+#: codes ``PST``, ``ABD``, ``CANC``).
+_VOID_STATUS = frozenset({
+    "abandoned", "abd", "postponed", "pst", "pp", "p-p", "p - p", "cancelled", "canceled",
+    "canc", "void", "suspended", "susp", "awarded", "awd", "walkover", "w/o", "wo", "forfeit",
+    "forfeited", "not played", "unplayed", "abgesagt", "ausgefallen", "abgebrochen",
+    "verlegt", "aplazado", "suspendido", "cancelado", "reporté", "annulé", "rinviata",
+    "sospesa", "annullata", "afgelast", "gestaakt", "aborted", "nostart", "no start"})
+#: Titles of a column flagging a match given without being played (start.gg's ``DQ``).
+_FORFEIT_FLAGS = frozenset({"dq", "disqualified", "isdq", "forfeit", "forfeited", "isforfeit",
+                            "walkover", "iswalkover", "wo", "ff"})
+_FLAG_MARKS = frozenset({"1", "true", "yes", "y", "t", "x"})
 #: A side's score saying it forfeited (start.gg's ``DQ`` beside the other side's ``W``).
 _SIDE_FORFEITS = frozenset({"dq", "ff", "forfeit", "forfeited", "dns"})
 #: A draw written as half a point each (chess): beside it, 0-0 is a double forfeit.
@@ -80,6 +102,9 @@ def walkover_marks(header: Sequence[str], sides: tuple[int, int] | None = None
     keys = [normalise(t) for t in header]
     marks = {j: _NOT_PLAYED for j, k in enumerate(keys) if k in _SCORE_TITLES}
     marks = dict(list(marks.items())[:1])
+    # a match's status or note ('Abandoned', 'abgesagt') and a forfeit's own flag ('DQ': True)
+    marks.update({j: _VOID_STATUS for j, k in enumerate(keys) if k in _STATUS_TITLES})
+    marks.update({j: _FLAG_MARKS for j, k in enumerate(keys) if k in _FORFEIT_FLAGS})
     if sides is not None:
         per_side = _score_columns(keys, keys[sides[0]], keys[sides[1]])
         if per_side is not None:
@@ -98,7 +123,9 @@ def not_played_rows(said_of: dict[int, np.ndarray], marks: dict[int, frozenset[s
     first: tuple[int, int] | None = None
     sides = [j for j, m in marks.items() if _SIDE_FORFEITS <= m]  # each side's own score
     for j in marks:
-        found = np.isin(said_of[j], list(_NOT_PLAYED))
+        if marks[j] is _FLAG_MARKS and not np.isin(said_of[j], list(_TRUE | _FALSE)).all():
+            continue  # a flag column holds flags only
+        found = np.isin(said_of[j], list(marks[j] - _SIDE_FORFEITS))
         for other in (k for k in sides if k != j and j in sides):
             found |= np.isin(said_of[j], list(_SIDE_FORFEITS)) & np.isin(
                 said_of[other], ["w", "win", "won"])
@@ -108,15 +135,47 @@ def not_played_rows(said_of: dict[int, np.ndarray], marks: dict[int, frozenset[s
     return walkover, first
 
 
+#: A status saying a game was drawn (lichess' ``draw`` and ``stalemate``).
+_DRAWN_STATUS = frozenset({"draw", "drawn", "stalemate", "tie", "tied"})
+
+
+def _after_extra_time(written: pd.Series) -> np.ndarray:
+    """Results with the mark of extra time taken off a score that decides (``2-1 AET``);
+    a score level after extra time (``2-2 aet``: penalties decided) is kept as written, to
+    be refused as not final."""
+    final = written.str.replace(_AFTER_EXTRA_TIME, "", regex=True)
+    parts = final.str.extract(f"^{_SCORE_CELL.pattern}$")
+    level = parts[0].notna() & (parts[0].astype(float) == parts[1].astype(float))
+    return np.asarray(final.where(~level, written).to_numpy(dtype=object), dtype=object)
+
+
+def _drawn_by_status(cells: np.ndarray, first: Sequence[str], label_col: int) -> np.ndarray:
+    """Rows whose result is blank and whose status column says the game was drawn."""
+    status = [j for j, t in enumerate(first) if normalise(t) in _STATUS_TITLES]
+    blank = np.char.strip(cells[:, label_col].astype(str)) == ""
+    if not status or not blank.any():
+        return np.zeros(len(cells), dtype=bool)
+    said = np.char.lower(np.char.strip(cells[:, status[0]].astype(str)))
+    return np.asarray(blank & np.isin(said, list(_DRAWN_STATUS)), dtype=bool)
+
+
+def shown_walkover(header: Sequence[str], marks: dict[int, frozenset[str]], column: int,
+                   cell: str) -> str:
+    """How a note shows the cell that said a match was not played: a flag with its title
+    (``DQ: True``), any other cell as written (``W/O``)."""
+    return f"{column_label(header, column)}: {cell}" if marks[column] is _FLAG_MARKS else cell
+
+
 def _walkovers(cells: np.ndarray, first: list[str], line: np.ndarray, notes: list[str],
-               sides: tuple[int, int] | None = None) -> np.ndarray:
+               sides: tuple[int, int] | None = None, result: int | None = None) -> np.ndarray:
     """Rows whose score says no match was played (``W/O``, or a side's score ``DQ`` beside
     the other's ``W`` as start.gg writes a disqualification), noted as skipped: the winner
-    or result beside them was decided without a game."""
-    marks = walkover_marks(first, sides)
+    or result beside them was decided without a game. The ``result`` column, read for its
+    own marks, is left out."""
+    marks = {j: m for j, m in walkover_marks(first, sides).items() if j != result}
     said_of = {j: np.char.lower(np.char.strip(cells[:, j].astype(str))) for j in marks}
     walkover, at = not_played_rows(said_of, marks, len(cells))
-    shown = "" if at is None else str(cells[at[1], at[0]])
+    shown = "" if at is None else shown_walkover(first, marks, at[0], str(cells[at[1], at[0]]))
     if walkover.any():
         notes.append(skipped_note(line[walkover], "row", f"with no match played ('{shown}')"))
     return walkover
@@ -372,9 +431,15 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         if coding.get("label2") is not None:
             cells, note = _both_games(cells, coding["label"], coding["label2"], first)
             notes.append(note)
-        b_won, tied, unfinished = label_outcomes(a, b, cells[:, coding["label"]], drawn, line,
-                                                 first, coding["label"], a_col, b_col)
-        keep &= ~(_walkovers(cells, first, line, notes, (a_col, b_col)) & ~unfinished)
+        # a status saying the game was not played leaves its result unread; one saying it was
+        # drawn ('draw', 'stalemate') is the result where the winner is left blank
+        void = _walkovers(cells, first, line, notes, (a_col, b_col), coding["label"])
+        drawn = drawn | (~void & _drawn_by_status(cells, first, coding["label"]))
+        b_won, tied, unfinished = label_outcomes(
+            a, b, np.where(void, a, cells[:, coding["label"]]), drawn, line, first,
+            coding["label"], a_col, b_col)
+        unfinished &= ~void
+        keep &= ~void
         if unfinished.any():
             keep &= ~unfinished
             said = pd.Series(cells[:, coding["label"]], dtype=object).astype(str).str.strip(
@@ -391,9 +456,13 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
     else:
         scores = [coding["score_a"], coding["score_b"]]
         unplayed = (np.char.strip(cells[:, scores].astype(str)) == "").all(axis=1)
-        if unplayed.any():  # a fixture list's games not yet played
+        void = _walkovers(cells, first, line, notes, (a_col, b_col))
+        if (unplayed & ~void).any():  # a fixture list's games not yet played
+            notes.append(skipped_note(line[unplayed & ~void], "row",
+                                      "with no score (not played)"))
+        unplayed |= void
+        if unplayed.any():
             keep &= ~unplayed
-            notes.append(skipped_note(line[unplayed], "row", "with no score (not played)"))
             cells = cells.copy()
             cells[np.ix_(unplayed, scores)] = "0"
         b_won, tied = _resolve_scores(a, b, cells, line, first, coding)
@@ -642,11 +711,15 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
                     header: Sequence[str], label_col: int, left_col: int, right_col: int
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Turn left/right/winner rows into winner, loser and tie flags."""
+    # a score after extra time ('79:84 n.V.', '2-1 AET', '3-2 OT') is the final one, and a
+    # choice kept as a JSON object of one field (Label Studio's {"selected": "left"}) its value
+    label = _after_extra_time(pd.Series(label, dtype=object).astype(str).str.replace(
+        _ONE_FIELD_OBJECT, r"\1", regex=True))
     codes, uniques = pd.factorize(np.asarray(label, dtype=object))
     # a signed number ('-2' on a scale from A's side to B's) is no side's number 2
     words = np.asarray([x.strip() if _SIGNED.match(x) else normalise(x) for x in uniques]
                        or [""], dtype=object)[codes]
-    left_key, right_key = normalise(header[left_col]), normalise(header[right_col])
+    left_key, right_key = title_key(header[left_col]), title_key(header[right_col])
     left_own = {left_key, _base(left_key, "left")}
     right_own = {right_key, _base(right_key, "right")}
     # a side's own title beats the generic words: 'model_a' names that column wherever it is
@@ -664,7 +737,8 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         # response_0/response_1, response_0_source: the winner named by its mark, 0 or 1
         left_words = left_words | {left_key[differ[0]]}
         right_words = right_words | {right_key[differ[0]]}
-    if "home" in left_key and "away" in right_key:  # football: H, D, A (or 1, X, 2)
+    if any(w in left_key for w in _HOME_SIDES) and any(w in right_key for w in _AWAY_SIDES):
+        # football: H, D, A (or 1, X, 2)
         left_words = {"h", "home", "1", left_key, "10", "1:0"}
         right_words = {"a", "away", "2", right_key, "01", "0:1"}
         tie_words = _TIE_WORDS | {"d", "x"}
@@ -691,6 +765,11 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     is_left = label == left
     is_right = ~is_left & (label == right)
     rest = ~(is_left | is_right)
+    # a score ('2-0', '1-5') is read as one, never as the words it normalises to ('20': a
+    # preference of 2.0 for output_2, '15' a tie at 1.5)
+    scoreline = pd.Series(label, dtype=object).astype(str).str.fullmatch(
+        _SCORE_CELL.pattern).to_numpy(dtype=bool)
+    words = np.where(scoreline, "\x00", words)  # no side's word
     word_left = rest & np.isin(words, list(left_words))
     word_right = rest & ~word_left & np.isin(words, list(right_words))
     tie = rest & ~word_left & ~word_right & np.isin(words, list(tie_words))
@@ -730,6 +809,17 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
     return is_right | word_right, tie
 
 
+#: Words of a match list's home and away sides' titles (English, German, Spanish, French,
+#: Italian, Dutch).
+_HOME_SIDES = ("home", "heim", "local", "domicile", "casa", "thuis")
+_AWAY_SIDES = ("away", "gast", "visit", "extérieur", "exterieur", "trasferta", "ospit", "uit")
+#: A mark after a match's score that it was reached in extra time (English ``AET``,
+#: ``OT``, German ``n.V.``, Italian ``d.t.s.``): the score is the final one.
+_AFTER_EXTRA_TIME = re.compile(
+    r"(?<=\d)\s*(?:\(\s*)?(?:a\.?\s?e\.?\s?t\.?|n\.?\s?v\.?|[2-9]?\s?ot|o\.t\.|d\.?t\.?s\.?|"
+    r"after extra time|overtime)(?:\s*\))?\s*$", re.IGNORECASE)
+#: A JSON object of one field holding a text: ``{"selected": "left"}``.
+_ONE_FIELD_OBJECT = re.compile(r'^\s*\{\s*"[^"\\]{1,40}"\s*:\s*"([^"\\]*)"\s*\}\s*$')
 #: A cell that starts with a sign and a digit: a number on a scale with a direction.
 _SIGNED = re.compile(r"\s*[+-]\s*\d")
 #: A verdict naming both sides and how they compare: ``A>>B``, ``B>A``, ``A=B`` (Arena-Hard).

@@ -435,7 +435,9 @@ def results_plan(table: Table, file_name: str | None = None,
     if len(events) > 1:
         joined = _joined(body[:, events])
         places = [j for j in measures if kinds[j] == "rank"]
-        if _joined_apart(body[:, events], joined) and (
+        # one value each on every row (a single race's season, round and name): one event
+        single = all(len(pd.unique(body[:, j])) == 1 for j in events)
+        if single or _joined_apart(body[:, events], joined) and (
                 chosen is not None
                 or _events_split(body, events[0], joined, [titled[0], *places])
                 or _events_each_placed(body, events, joined, places)):

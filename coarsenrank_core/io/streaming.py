@@ -39,6 +39,7 @@ from .pairwise import (
     label_outcomes,
     not_played_rows,
     pairwise_columns,
+    shown_walkover,
     walkover_marks,
 )
 from .report import ReadReport, ReadResult
@@ -528,7 +529,9 @@ class _Reader:
             if walkover.any():
                 self.walkovers += int(np.count_nonzero(walkover))
                 if first is not None:
-                    self.walkover_shown = self.walkover_shown or str(texts[first[0]][first[1]])
+                    self.walkover_shown = self.walkover_shown or shown_walkover(
+                        coding.header, dict(coding.walkover_marks), first[0],
+                        str(texts[first[0]][first[1]]))
                 counted = counted & ~walkover
         byes = np.flatnonzero(_is_bye(np.asarray(values, dtype=object)))
         if byes.size:  # a round without an opponent, skipped as the table reader skips it

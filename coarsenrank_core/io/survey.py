@@ -41,6 +41,7 @@ __all__ = ["Prepared", "prepare", "rank_values", "places_once", "tied_rank_value
            "score_values",
            "is_plain_number", "looks_like_rank", "platform_fix",
            "metadata_name", "without_title_rows", "without_summary_rows", "questions_note",
+           "summary_label",
            "one_is_worst_by_words"]
 
 # Metadata columns written by survey platforms (normalised names): skipped, never items.
@@ -744,8 +745,9 @@ def _classify(prepared: Prepared, names: Sequence[str]) -> Prepared:
     focus = _focus_block(prepared, {*skipped, ranker, count})
     if focus is None:
         return replace(prepared, skipped=skipped, ranker=ranker, count=count)
+    focused = set(focus)
     for j in range(width):
-        if j not in focus and j not in skipped and j not in (ranker, count) and not \
+        if j not in focused and j not in skipped and j not in (ranker, count) and not \
                 count_title(prepared.label(j)):
             skipped[j] = "another question"
     return replace(prepared, header=_titled_apart(prepared, focus, skipped), skipped=skipped,
@@ -801,6 +803,9 @@ def _titled_apart(prepared: Prepared, focus: tuple[int, ...], skipped: dict[int,
     return header
 
 
+_WORDS = re.compile(r"\w\s+\w")
+
+
 def _free_text(prepared: Prepared, column: int) -> bool:
     """Whether the filled cells of ``column`` (not the first) are notes: words with spaces,
     never a rank or a name with its rank (``Apple 2nd``) and never found in another column
@@ -808,9 +813,12 @@ def _free_text(prepared: Prepared, column: int) -> bool:
     if column == 0 or column >= prepared.table.width:
         return False  # an untitled first column names the rows ('Ann Lee')
     body = prepared.table.cells[prepared.start:]
+    at = np.flatnonzero(body[:, column] != "")
+    if not len(at) or not _WORDS.search(body[at[0], column]):
+        return False  # most columns fail at their first cell: no Series made for them
     cells = pd.Series(body[:, column], dtype=object)
     filled = cells[cells != ""]
-    if not len(filled) or not filled.str.contains(r"\w\s+\w").all() or any(
+    if not filled.str.contains(_WORDS.pattern).all() or any(
             looks_like_rank(c) or name_without_rank(c) is not None for c in filled):
         return False
     # the other columns copied only now: checked for every column, a copy each would take
@@ -978,8 +986,20 @@ _SUMMARY_LABEL = re.compile(
     # what is summed up, and the figure: 'Average rank', 'Total responses: 4', 'Mean (all)'
     r"(?:\s+(?:of\s+)?(?:ranks?|scores?|points|responses|respondents|votes|places|all))?"
     r"(?:\s*\([^)]*\))?\s*[:=]?\s*[\d.,%]*"
-    r"|(?:no\.?|number|\#|count|share|%)\s*of\s+\S.*|%.*|percent(?:age)?\b.*)\s*",
-    re.IGNORECASE)
+    r"|(?:no\.?|number|\#|count|share|%)\s*of\s+\S.*|%.*|percent(?:age)?\b.*"
+    # a ranking test's 'Rank sum', a jury's combined 'Jury rank', a 'Final score'
+    r"|(?:rank|score|point)s?\s*(?:sums?|totals?|means?|averages?)"
+    r"|(?:jury|final|overall|combined|aggregate|panel)\s+(?:rank(?:ing)?|score|points|place)s?"
+    r")\s*", re.IGNORECASE)
+
+
+def summary_label(values: np.ndarray) -> np.ndarray:
+    """Whether each cell labels a row summing up the rows around it (``Average``, ``Total``,
+    ``Rank sum``, ``Jury rank``)."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object).ravel())
+    said = np.array([_SUMMARY_LABEL.fullmatch(str(u)) is not None and bool(str(u).strip())
+                     for u in uniques] or [False])
+    return np.asarray(said[codes], dtype=bool)
 
 
 def without_summary_rows(table: Table) -> tuple[Table, str | None]:
@@ -993,12 +1013,13 @@ def without_summary_rows(table: Table) -> tuple[Table, str | None]:
         return table, None
     filled = table.cells != ""
     first = np.where(filled.any(axis=1), filled.argmax(axis=1), -1)
+    table, footnotes = _without_footnotes(table, filled, first)
     end = len(table)
     while end > 3 and first[end - 1] >= 0 and \
             _SUMMARY_LABEL.fullmatch(table.cells[end - 1, first[end - 1]]):
         end -= 1
     if end == len(table) or len(set(first[end:].tolist())) > 1:
-        return table, None
+        return table, footnotes
     # an item's name recurs in the rows above ('Sum 41' ranked by others); a label does not
     found = table.cells[np.arange(end, len(table)), first[end:]]
     column = table.cells[1:end, first[end]]  # below the header ('Name', 'No.')
@@ -1008,7 +1029,39 @@ def without_summary_rows(table: Table) -> tuple[Table, str | None]:
     labels = [f"'{label}' (row {line})" for label, line in zip(found, table.lines[end:])]
     note = (f"Skipped {plural(len(labels), 'row')} at the end of the table as a summary of "
             f"the rows above, not a ranking: {', '.join(labels[:5])}"
-            f"{' ...' if len(labels) > 5 else ''}.")
+            f"{' ...' if len(labels) > 5 else ''}")
+    if footnotes:
+        note = f"{note}. {footnotes}"
+    return Table(table.cells[:end], table.lines[:end], table.delimiter,
+                 table.head_widths[:end]), note
+
+
+#: A note under a table: ``Notes: ...``, ``Source: ...``, ``* shortened race``, ``(1) ...``.
+_FOOTNOTE = re.compile(r"\s*(?:notes?|n\.?b\.?|sources?|footnotes?|remarks?|\*+|†|‡|\(\d{1,2}\))"
+                       r"(?:[\s:.\-–]|$).*", re.IGNORECASE | re.DOTALL)
+
+
+def _clipped(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _without_footnotes(table: Table, filled: np.ndarray, first: np.ndarray
+                       ) -> tuple[Table, str | None]:
+    """The table without the rows at its end that hold one cell of a note (``Notes: R2
+    shortened``, or a sentence of four words or more) under rows filling three cells or
+    more, and a note naming them."""
+    count = filled.sum(axis=1)
+    end = len(table)
+    while end > 3 and count[end - 1] == 1 and (
+            _FOOTNOTE.fullmatch(cell := str(table.cells[end - 1, first[end - 1]]))
+            or len(cell.split()) >= 4):
+        end -= 1
+    if end == len(table) or np.median(count[:end]) < 3:
+        return table, None
+    shown = [f"'{_clipped(str(table.cells[i, first[i]]))}' (row {table.lines[i]})"
+             for i in range(end, len(table))]
+    note = (f"Skipped {plural(len(shown), 'row')} at the end of the table as a note under it, "
+            f"not a ranking: {', '.join(shown[:3])}{' ...' if len(shown) > 3 else ''}")
     return Table(table.cells[:end], table.lines[:end], table.delimiter,
                  table.head_widths[:end]), note
 
