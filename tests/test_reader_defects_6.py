@@ -294,10 +294,14 @@ def test_mt_benchs_two_games_of_a_pair_are_read_together():
     assert any("a tie where they disagree (1 of 3 rows)" in n for n in result.report.notes)
 
 
-def test_judges_as_columns_are_refused_with_the_transpose_fix():
-    error = refusal(b"Finalist,Judge Adams,Judge Baker,Judge Chen\nEssay A,1,2,1\n"
-                    b"Essay B,2,1,3\nEssay C,3,3,2\n")
-    assert "titled as judges" in error.reason and "Transpose" in error.fix
+def test_judges_as_columns_are_read_one_ranking_a_judge():
+    # each column ranks the rows 1, 2, 3 once while a row repeats a rank: read by column
+    result = read_file(b"Finalist,Judge Adams,Judge Baker,Judge Chen\nEssay A,1,2,1\n"
+                       b"Essay B,2,1,3\nEssay C,3,3,2\n")
+    assert result.preferences.to_lists(names=True) == [
+        ["Essay A", "Essay B", "Essay C"], ["Essay B", "Essay A", "Essay C"],
+        ["Essay A", "Essay C", "Essay B"]]
+    assert result.report.ranker_column == "Judge"
 
 
 # ------------------------------------------------------------- columns beside the ranks

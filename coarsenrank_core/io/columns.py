@@ -48,9 +48,12 @@ PREFERENCE_ROLES: dict[str, frozenset[str]] = {
                        "choice", "option", "model", "modelname"}),
     "rank": frozenset({"rank", "rnk", "position", "place"}),
     "winner": frozenset({"winner", "winnerid", "winneritem", "chosen", "preferred",
+                         "sieger", "gewinner", "ganador", "vainqueur", "gagnant", "vincitore",
+                         "winnaar",
                          "selected", "picked", "winnermodel", "modelwinner", "better",
                          "modelchosen"}),
     "loser": frozenset({"loser", "loserid", "loseritem", "losermodel", "modelloser",
+                        "verlierer", "perdedor", "perdant", "perdente", "verliezer",
                         "rejected", "dispreferred", "worse", "modelrejected"}),
     "left": frozenset({"left", "leftitem", "itemleft", "itema", "modela", "white", "home",
                        "hometeam", "player1", "playera", "team1", "teama", "competitor1",
@@ -98,6 +101,15 @@ INTEGER = re.compile(r"\d+", re.ASCII)
 _SPACING = re.compile(r"[\s_\-.]+")
 
 
+def is_float_text(text: str) -> bool:
+    """Whether Python reads ``text`` as a number (``8``, ``-2.5``, ``1e3``, ``nan``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def normalise(cell: str) -> str:
     return _SPACING.sub("", cell.strip().lower())
@@ -142,7 +154,8 @@ COMPETITOR_WORDS = frozenset({
     "act", "song", "band", "bot", "agent", "engine", "program", "solver", "model", "system",
     "method", "algorithm", "submission", "quizteam", "pair", "squad", "duo", "couple",
     "robot", "chef", "baker", "singer", "artist", "climber", "pilot", "bowler",
-    "batter", "fencer", "dancer", "diver", "rower", "constructor", "manufacturer"}) \
+    "batter", "fencer", "dancer", "diver", "rower", "constructor", "manufacturer", "helm",
+    "helmsman", "helmsperson", "skipper", "yacht"}) \
     | PREFERENCE_ROLES["item"]
 
 
@@ -296,10 +309,11 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
 def title_key(cell: str) -> str:
     """A column title as its role is looked up: normalised, without MTurk's ``Input.``, and
     a JSON field's path by its first and last field (``white.user.name``: ``whitename``)."""
-    if _FIELD_PATH.fullmatch(cell):
-        parts = cell.split(".")
+    bare = MTURK_PREFIX.sub("", cell)
+    if _FIELD_PATH.fullmatch(bare):
+        parts = bare.split(".")
         return normalise(parts[0]) + normalise(parts[-1])
-    return normalise(MTURK_PREFIX.sub("", cell))
+    return normalise(bare)
 
 
 #: A field's path inside a JSON record's objects, three fields or more.

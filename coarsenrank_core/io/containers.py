@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PreferenceFormatError, check_stop
+from .columns import is_float_text
 from .sheet_scan import NotCanonical, Readable, pad_row, scan_sheet, take_back_row
 from .tables import GRID_WASTE, MAX_COLUMNS, MAX_GRID_CELLS, Table, scalar_text
 
@@ -865,8 +866,8 @@ def json_table(text: str) -> Table:
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
 
 
-def _one_row_per_result(records: list[dict[str, Any]], numbered: Sequence[int] | None
-                        ) -> tuple[list[dict[str, Any]], Sequence[int] | None]:
+def _one_row_per_result(records: list[dict[str, Any]], numbered: list[int] | None
+                        ) -> tuple[list[dict[str, Any]], list[int] | None]:
     """Records that each hold, under one field, a list of results (Ergast's races, each with
     its ``Results``: objects of a competitor and its ``position``) as one row per result,
     the record's own fields beside it, and each row's line (its record's). Objects inside
@@ -933,10 +934,17 @@ def _flatten_named_objects(records: list[dict[str, Any]]) -> list[dict[str, Any]
     return [{shown.get(k, k): v for k, v in row.items()} for row in flat]
 
 
+#: Fields that say what a value is, not what it belongs to: kept beside their object's name.
+_GENERIC_FIELDS = frozenset({"name", "id", "code", "label", "title", "text", "value", "key",
+                             "number", "no", "type", "username", "displayname", "fullname"})
+
+
 def _shortest_own_suffix(path: str, paths: list[str], keys: list[Any]) -> str:
     """The last fields of ``path`` that end no other path and name no top-level field."""
     parts = path.split(".")
-    for start in range(len(parts) - 1, -1, -1):
+    # a generic field ('name', 'id') is named with its object: 'item.name', 'winner.id'
+    last = len(parts) - (2 if len(parts) > 1 and parts[-1].lower() in _GENERIC_FIELDS else 1)
+    for start in range(last, -1, -1):
         suffix = ".".join(parts[start:])
         if suffix not in keys and not any(
                 p != path and (p == suffix or p.endswith("." + suffix)) for p in paths):
@@ -958,7 +966,7 @@ def _named_objects(values: list[Any]) -> bool:
             if isinstance(field_value, list):
                 return False
             fields.add(key)
-            named = named or (isinstance(field_value, str) and not _is_json_number(field_value))
+            named = named or (isinstance(field_value, str) and not is_float_text(field_value))
         if len(fields) > _MOST_OBJECT_FIELDS:
             return False
     return named
@@ -973,14 +981,6 @@ def _object_fields(value: dict[str, Any], prefix: str) -> dict[str, Any]:
         else:
             out[f"{prefix}{key}"] = inner
     return out
-
-
-def _is_json_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _refuse_sparse_keys(records: list[dict[str, Any]], keys: list[Any],

@@ -422,3 +422,17 @@ def rank_title_blocks(labels: Sequence[str]) -> list[tuple[int, ...]]:
                 continue  # a podium is three places left to right ('Bronze, Silver, Gold': tiers)
             blocks.append(tuple(sorted(j for _, j in members)))
     return blocks
+
+
+#: Words of a column title naming who judged: columns so titled are judges, not items.
+_JUDGE_WORDS = frozenset({"judge", "rater", "marker", "reviewer", "examiner", "assessor",
+                          "grader", "annotator", "juror", "panelist", "panellist", "evaluator",
+                          "critic", "voter"})
+#: A judge's column titled by a letter and a number, as skating and dance sheets write it.
+_NUMBERED_JUDGE = re.compile(r"J\s*\d{1,2}", re.IGNORECASE)
+
+
+def judge_title(title: str) -> bool:
+    """Whether a column title names a judge: a word such as ``Judge``, ``Juror``,
+    ``Panelist`` (:data:`_JUDGE_WORDS`), or a letter and a number (``J3``)."""
+    return bool(_JUDGE_WORDS & set(title_words(title)) or _NUMBERED_JUDGE.fullmatch(title.strip()))

@@ -41,6 +41,7 @@ from .columns import (
     RANK_LABEL,
     find_roles,
     is_event_title,
+    is_float_text,
     normalise,
     quote_list,
     shown_cell,
@@ -63,6 +64,7 @@ from .long import list_columns, long_roles, ranking_keys, read_long, reads_small
 from .options import ReadOptions
 from .pairwise import chosen_coding, pairwise_columns, read_pairwise, refuse_one_off_items
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
+from .place_columns import place_columns
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
 from .ranks import END_CELL, looks_like_ranks, read_ranks, with_text_ranker
 from .report import ReadReport, ReadResult
@@ -181,6 +183,7 @@ class Source:
             table, self.title_rows = without_title_rows(table)
             self.title_text = tuple(c for c in whole.cells[:self.title_rows].ravel() if c)
             table, self.summary_note = without_summary_rows(table)
+            table, self.reshaped_note = place_columns(table)
         _refuse_repeated_header(table)
         event = FILE_EVENT.get()
         if event is not None and len(table) >= 2:  # one race a file: the file names it
@@ -1088,10 +1091,10 @@ def _refuse_number_column(prepared: Prepared, report: ReadReport) -> None:
         present = present[kept[present]]
         if not present.size:
             continue
-        if not (ranked[present[0]] or _is_number(uniques[present[0]])):
+        if not (ranked[present[0]] or is_float_text(uniques[present[0]])):
             named += 1  # its first value is a name: not a column of numbers
             continue
-        if ranked[present].all() or all(_is_number(v) for v in uniques[present]):
+        if ranked[present].all() or all(is_float_text(v) for v in uniques[present]):
             numeric.append(j)
         else:
             named += 1
@@ -1646,14 +1649,6 @@ def _titles_naming(width: int, column: int, title: str) -> str:
     return "'" + ",".join(titles) + "'"
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 #: Words of a grid's answer labels on a scale (``Very important``, ``Least preferred``).
 _SCALE_WORDS = frozenset({
     "most", "least", "very", "somewhat", "not", "extremely", "slightly", "moderately",
@@ -1774,21 +1769,11 @@ def _refuse_answer_labels(prepared: Prepared, layout_title: str) -> None:
             "holding ranks'.")
 
 
-#: Words of a column title naming who judged: columns so titled are judges, not items.
-_JUDGE_WORDS = frozenset({"judge", "rater", "marker", "reviewer", "examiner", "assessor",
-                          "grader", "annotator", "juror", "panelist", "panellist", "evaluator",
-                          "critic", "voter"})
-
-
 #: Words of a row-label column naming what judges judge, besides competitors' words.
 _JUDGED_WORDS = frozenset({"essay", "essays", "finalist", "finalists", "script", "scripts",
                            "poem", "poster", "project", "projects", "paper", "papers",
                            "student", "students", "candidate", "candidates", "dish", "wine",
                            "photo", "piece", "work", "works", "team", "teams", "couple"})
-
-
-#: A judge's column titled by a letter and a number, as skating and dance sheets write it.
-_NUMBERED_JUDGE = re.compile(r"J\s*\d{1,2}", re.IGNORECASE)
 
 
 #: Titles naming a criterion a judge scores one thing on, never a thing ranked.
@@ -1908,11 +1893,10 @@ def _refuse_judges_as_items(prepared: Prepared, options: ReadOptions) -> None:
     ``Rater 2``): each column is a judge's ranking of the rows, and read as rows the judges
     would be ranked."""
     from .columns import COMPETITOR_WORDS
-    from .content import title_words
+    from .content import judge_title, title_words
 
     labels = [prepared.label(j) for j in item_columns(prepared, options)]
-    if len(labels) < 2 or not all(_JUDGE_WORDS & set(title_words(t))
-                                  or _NUMBERED_JUDGE.fullmatch(t.strip()) for t in labels):
+    if len(labels) < 2 or not all(judge_title(t) for t in labels):
         return
     # the rows must be what was judged ('Finalist', 'Essay', 'Entry'), not who answered a
     # survey about judges ('Respondent'; a grid 'Rank the candidates [Judge Smith]')

@@ -346,7 +346,9 @@ def _without_summary_rankers(cells: np.ndarray, line: np.ndarray, ranker: int,
                              ) -> tuple[np.ndarray, np.ndarray]:
     """The rows without those whose ranker is a summary of the others (``Average`` between
     the judges' rows, ``Rank sum``), beside two rankers or more, noted as skipped."""
-    summary = summary_label(cells[:, ranker])
+    # a judge's initials ('SD', 'N') are no 'sd' or 'n' summing up the others
+    summary = summary_label(cells[:, ranker]) & (np.char.str_len(
+        np.char.strip(cells[:, ranker].astype(str))) >= 4)
     if not summary.any() or len(pd.unique(cells[~summary, ranker])) < 2:
         return cells, line
     shown = quote_list(pd.unique(cells[summary, ranker]), 3)
@@ -454,10 +456,12 @@ def _refuse_hidden_groups(header: Sequence[str], cells: np.ndarray, key: np.ndar
 #: ``mp``).
 OUT_MARKS = frozenset({"cut", "mc", "wd", "w/d", "dq", "dsq", "disq", "dnf", "ret", "r", "nc",
                        "elim", "abd", "retired", "disqualified", "didnotfinish", "nm", "nh",
-                       "mp", "mispunch", "mispunched"})
+                       "mp", "mispunch", "mispunched",
+                       # sailing: on the course side, flag disqualifications, not scored
+                       "ocs", "bfd", "ufd", "raf", "nsc", "dne", "dgm"})
 #: Marks of a competitor who never took part: not placed at all.
 ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart", "ns", "noshow", "scr",
-                          "scratch"})
+                          "scratch", "dnc"})
 
 
 def _marked(values: np.ndarray, marks: frozenset[str]) -> np.ndarray:

@@ -68,22 +68,26 @@ _UNFINISHED = {"*", "unfinished", "abandoned", "void", "cancelled", "canceled", 
 _NOT_PLAYED = frozenset(_UNFINISHED - {"*", "unfinished", "abandoned", "void", "cancelled",
                                       "canceled", "postponed", "p-p", "p - p", "pp", "n.a.",
                                       "n/a", "abgesagt", "tbd", "tba"})
-#: Titles of a column saying what became of a match (``Status``), or noting it.
+#: Titles of a column saying what became of a match (``Status``); a note beside a score
+#: ('Postponed' above the score of the game played later) is not one.
 _STATUS_TITLES = frozenset({"status", "matchstatus", "gamestatus", "fixturestatus", "state",
-                            "statut", "estado", "stato", "note", "notes", "remark", "remarks",
-                            "bemerkung", "anmerkung", "comment", "comments"})
+                            "statut", "estado", "stato"})
 #: A status saying the match was not played to its end: postponed, abandoned, cancelled,
-#: awarded without a game (English, German, Spanish, French, Italian, Dutch, and the feeds'
-#: codes ``PST``, ``ABD``, ``CANC``).
+#: not played yet or still being played, given by walkover (English, German, Spanish,
+#: French, Italian, Dutch, and the feeds' codes ``PST``, ``ABD``, ``CANC``).
 _VOID_STATUS = frozenset({
     "abandoned", "abd", "postponed", "pst", "pp", "p-p", "p - p", "cancelled", "canceled",
-    "canc", "void", "suspended", "susp", "awarded", "awd", "walkover", "w/o", "wo", "forfeit",
+    "canc", "void", "suspended", "susp", "walkover", "w/o", "wo", "forfeit",
     "forfeited", "not played", "unplayed", "abgesagt", "ausgefallen", "abgebrochen",
     "verlegt", "aplazado", "suspendido", "cancelado", "reporté", "annulé", "rinviata",
-    "sospesa", "annullata", "afgelast", "gestaakt", "aborted", "nostart", "no start"})
-#: Titles of a column flagging a match given without being played (start.gg's ``DQ``).
-_FORFEIT_FLAGS = frozenset({"dq", "disqualified", "isdq", "forfeit", "forfeited", "isforfeit",
-                            "walkover", "iswalkover", "wo", "ff"})
+    "sospesa", "annullata", "afgelast", "gestaakt", "aborted", "nostart", "no start",
+    # not played yet, or still being played: no result to read
+    "scheduled", "timed", "not started", "notstarted", "upcoming", "fixture", "in_play",
+    "in play", "inplay", "paused", "live"})
+#: Titles of a column flagging a match given without being played (a bout won by
+#: disqualification was fought: ``DQ`` is no such flag).
+_FORFEIT_FLAGS = frozenset({"forfeit", "forfeited", "isforfeit", "walkover", "iswalkover",
+                            "wo", "ff"})
 _FLAG_MARKS = frozenset({"1", "true", "yes", "y", "t", "x"})
 #: A side's score saying it forfeited (start.gg's ``DQ`` beside the other side's ``W``).
 _SIDE_FORFEITS = frozenset({"dq", "ff", "forfeit", "forfeited", "dns"})
@@ -125,7 +129,8 @@ def not_played_rows(said_of: dict[int, np.ndarray], marks: dict[int, frozenset[s
     for j in marks:
         if marks[j] is _FLAG_MARKS and not np.isin(said_of[j], list(_TRUE | _FALSE)).all():
             continue  # a flag column holds flags only
-        found = np.isin(said_of[j], list(marks[j] - _SIDE_FORFEITS))
+        own = marks[j] - _SIDE_FORFEITS if j in sides else marks[j]
+        found = np.isin(said_of[j], list(own))
         for other in (k for k in sides if k != j and j in sides):
             found |= np.isin(said_of[j], list(_SIDE_FORFEITS)) & np.isin(
                 said_of[other], ["w", "win", "won"])
@@ -285,6 +290,9 @@ def _numbered_pair(keys: list[str]) -> tuple[int, int] | None:
 
 #: A side's count in a title beside its side word (``PTS_home``, ``home_pts``).
 _STAT_WORDS = ("pts", "points", "score", "goals", "runs")
+#: A side's score in other languages' titles (``Tore Heim``, ``Goles Local``, ``Buts``).
+_SCORE_WORDS = ("tore", "punkte", "goles", "puntos", "buts", "gol", "reti", "punti",
+                "doelpunten", "punten", "score", "goals", "points")
 _HOME_WORDS = ("home",)
 _AWAY_WORDS = ("away", "visitor", "visitors", "road", "guest")
 
@@ -319,7 +327,8 @@ def _score_columns(keys: list[str], left: str, right: str) -> dict[str, int] | N
     """Score pairs such as ``home_score``/``away_score`` or ``PTS_home``/``PTS_away``: the
     higher score wins."""
     def find(side: str, extra: set[str]) -> int | None:
-        names = {f"{side}score", f"score{side}", f"{side}goals", f"{side}points", *extra}
+        names = {f"{side}score", f"score{side}", f"{side}goals", f"{side}points", *extra,
+                 *(f"{w}{side}" for w in _SCORE_WORDS), *(f"{side}{w}" for w in _SCORE_WORDS)}
         return next((j for j, k in enumerate(keys) if k in names), None)
 
     def per_side(words: tuple[str, ...]) -> set[str]:
@@ -700,6 +709,7 @@ def label_outcomes(left: np.ndarray, right: np.ndarray, labels: np.ndarray, draw
     void = _UNFINISHED | ({"00"} if _HALF_POINT_DRAWS & set(words) else set())
     unfinished = np.array([str(u).lower() in void or w in void
                            for u, w in zip(uniques, words)] or [False])[codes]
+    unfinished &= (labels != left) & (labels != right)  # a player called 'PP' won
     if unfinished.any():
         labels = np.where(unfinished, left, labels)
     b_won, tied = _resolve_labels(left, right, labels, lines, header, label_col, left_col,
@@ -739,9 +749,9 @@ def _resolve_labels(left: np.ndarray, right: np.ndarray, label: np.ndarray, line
         right_words = right_words | {right_key[differ[0]]}
     if any(w in left_key for w in _HOME_SIDES) and any(w in right_key for w in _AWAY_SIDES):
         # football: H, D, A (or 1, X, 2)
-        left_words = {"h", "home", "1", left_key, "10", "1:0"}
-        right_words = {"a", "away", "2", right_key, "01", "0:1"}
-        tie_words = _TIE_WORDS | {"d", "x"}
+        left_words = {"h", "home", "hometeam", "1", "10", "1:0"} | left_own
+        right_words = {"a", "away", "awayteam", "2", "01", "0:1"} | right_own
+        tie_words = _TIE_WORDS | {"d", "x", "n"}  # French 1 N 2
     if right_key in _OPPONENTS:  # one player's games: the result from the player's side
         colour = [normalise(t) for t in header if normalise(t) in _COLOURS]
         chess = np.isin(words, list(_HALF_POINT_DRAWS | {"10", "01"}))
@@ -817,7 +827,7 @@ _AWAY_SIDES = ("away", "gast", "visit", "extérieur", "exterieur", "trasferta", 
 #: ``OT``, German ``n.V.``, Italian ``d.t.s.``): the score is the final one.
 _AFTER_EXTRA_TIME = re.compile(
     r"(?<=\d)\s*(?:\(\s*)?(?:a\.?\s?e\.?\s?t\.?|n\.?\s?v\.?|[2-9]?\s?ot|o\.t\.|d\.?t\.?s\.?|"
-    r"after extra time|overtime)(?:\s*\))?\s*$", re.IGNORECASE)
+    r"e\.?t\.?|s\.?o\.?|shoot-?out|after extra time|overtime)(?:\s*\))?\s*$", re.IGNORECASE)
 #: A JSON object of one field holding a text: ``{"selected": "left"}``.
 _ONE_FIELD_OBJECT = re.compile(r'^\s*\{\s*"[^"\\]{1,40}"\s*:\s*"([^"\\]*)"\s*\}\s*$')
 #: A cell that starts with a sign and a digit: a number on a scale with a direction.

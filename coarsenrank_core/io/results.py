@@ -53,6 +53,7 @@ _SIDE_OF_COMPETITOR = frozenset({"team", "constructor", "manufacturer", "car", "
 #: Competitors who race for a team or in a vehicle: beside it, the one ranked. (A player's
 #: team may be what a match ranks.)
 _RACERS = frozenset({"rider", "driver", "cyclist", "jockey", "pilot", "racer", "sailor",
+                     "helm", "helmsman", "helmsperson", "skipper",
                      "rower", "skier", "skater", "swimmer", "runner", "athlete"})
 #: Every title of a column of places: the long files' ``rank`` words and :data:`_PLACE_TITLES`.
 _PLACES = PREFERENCE_ROLES["rank"] | _PLACE_TITLES

@@ -989,7 +989,7 @@ _SUMMARY_LABEL = re.compile(
     r"|(?:no\.?|number|\#|count|share|%)\s*of\s+\S.*|%.*|percent(?:age)?\b.*"
     # a ranking test's 'Rank sum', a jury's combined 'Jury rank', a 'Final score'
     r"|(?:rank|score|point)s?\s*(?:sums?|totals?|means?|averages?)"
-    r"|(?:jury|final|overall|combined|aggregate|panel)\s+(?:rank(?:ing)?|score|points|place)s?"
+    r"|(?:jury|overall|combined|aggregate|panel)\s+(?:rank(?:ing)?|score|points|place)s?"
     r")\s*", re.IGNORECASE)
 
 
@@ -1015,6 +1015,7 @@ def without_summary_rows(table: Table) -> tuple[Table, str | None]:
     first = np.where(filled.any(axis=1), filled.argmax(axis=1), -1)
     table, footnotes = _without_footnotes(table, filled, first)
     end = len(table)
+    first = first[:end]
     while end > 3 and first[end - 1] >= 0 and \
             _SUMMARY_LABEL.fullmatch(table.cells[end - 1, first[end - 1]]):
         end -= 1
@@ -1023,9 +1024,10 @@ def without_summary_rows(table: Table) -> tuple[Table, str | None]:
     # an item's name recurs in the rows above ('Sum 41' ranked by others); a label does not
     found = table.cells[np.arange(end, len(table)), first[end:]]
     column = table.cells[1:end, first[end]]  # below the header ('Name', 'No.')
+    # a summary is given once: a label on two rows names a ranker ('SD', 'N': judges' initials)
     if any(_SUMMARY_LABEL.fullmatch(c) for c in pd.unique(column) if c) or \
-            np.isin(found, table.cells[:end]).any():
-        return table, None
+            np.isin(found, table.cells[:end]).any() or len(set(found)) < len(found):
+        return table, footnotes
     labels = [f"'{label}' (row {line})" for label, line in zip(found, table.lines[end:])]
     note = (f"Skipped {plural(len(labels), 'row')} at the end of the table as a summary of "
             f"the rows above, not a ranking: {', '.join(labels[:5])}"
