@@ -46,8 +46,9 @@ def place_columns(table: Table) -> tuple[Table, str | None]:
 
     The column titles are the first row. A column of places holds whole numbers from 1 (a
     tie marked ``T3`` or ``=3``) with each tie skipping the places it takes (``1, 2, 2, 4``;
-    a ranking test's mid-ranks ``2.5``), none above the number of rows and one, and marks of not finishing (``Ret``, ``DNF``: below every finisher) or not starting
-    (``DNS``, or blank: not in that event). The columns of places lie right of the names.
+    a ranking test's mid-ranks ``2.5``), none above the number of rows and one, and marks
+    of not finishing (``Ret``, ``DNF``: below every finisher) or not starting (``DNS``, or
+    blank: not in that event). The columns of places lie right of the names.
     Only where some row cannot rank the columns (a number above their count, or ties no
     ranking writes: ``2, 2, 3``): where every row could, a row may be a judge's ranks of
     the items in the columns, which the other readers read. Columns of the overall
