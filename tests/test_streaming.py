@@ -373,3 +373,22 @@ def test_a_round_with_a_bye_is_skipped_by_both_readers(tmp_path, text):
         streamed = stream_pairwise(path, chunk_bytes=chunk_bytes)
         assert counted(streamed.preferences) == counted(whole.preferences)
         assert any("with a bye (no opponent)" in n for n in streamed.report.notes)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_status_saying_drawn_is_a_tie_for_both_readers(tmp_path, suffix):
+    # lichess' flattened export: the winner is left blank where the status says the game was
+    # drawn, and an aborted game has no result
+    frame = pd.DataFrame({"white": ["ann", "bob", "cid", "ann", "bob"],
+                          "black": ["bob", "cid", "ann", "cid", "ann"],
+                          "winner": ["white", "", "", "black", ""],
+                          "status": ["mate", "draw", "aborted", "outoftime", "Stalemate"]})
+    path = written(frame, tmp_path / f"games{suffix}")
+    whole = read_file(path).preferences
+    tied = {(w, lose) for w, lose, tie, _ in counted(whole) if tie}
+    assert {frozenset(pair) for pair in tied} == {frozenset({"bob", "cid"}),
+                                                  frozenset({"bob", "ann"})}
+    assert float(np.sum(whole.weights)) == 4
+    for chunk_bytes in (1 << 6, 1 << 20):
+        assert counted(stream_pairwise(path, chunk_bytes=chunk_bytes).preferences) == counted(
+            whole)

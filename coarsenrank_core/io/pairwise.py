@@ -154,14 +154,9 @@ def _after_extra_time(written: pd.Series) -> np.ndarray:
     return np.asarray(final.where(~level, written).to_numpy(dtype=object), dtype=object)
 
 
-def _drawn_by_status(cells: np.ndarray, first: Sequence[str], label_col: int) -> np.ndarray:
-    """Rows whose result is blank and whose status column says the game was drawn."""
-    status = [j for j, t in enumerate(first) if normalise(t) in _STATUS_TITLES]
-    blank = np.char.strip(cells[:, label_col].astype(str)) == ""
-    if not status or not blank.any():
-        return np.zeros(len(cells), dtype=bool)
-    said = np.char.lower(np.char.strip(cells[:, status[0]].astype(str)))
-    return np.asarray(blank & np.isin(said, list(_DRAWN_STATUS)), dtype=bool)
+def status_column(header: Sequence[str]) -> int | None:
+    """The column saying what became of each match (``Status``), if the header has one."""
+    return next((j for j, t in enumerate(header) if normalise(t) in _STATUS_TITLES), None)
 
 
 def shown_walkover(header: Sequence[str], marks: dict[int, frozenset[str]], column: int,
@@ -443,10 +438,10 @@ def read_pairwise(table: Table, options: ReadOptions, explicit: bool = False,
         # a status saying the game was not played leaves its result unread; one saying it was
         # drawn ('draw', 'stalemate') is the result where the winner is left blank
         void = _walkovers(cells, first, line, notes, (a_col, b_col), coding["label"])
-        drawn = drawn | (~void & _drawn_by_status(cells, first, coding["label"]))
+        status = status_column(first)
         b_won, tied, unfinished = label_outcomes(
             a, b, np.where(void, a, cells[:, coding["label"]]), drawn, line, first,
-            coding["label"], a_col, b_col)
+            coding["label"], a_col, b_col, None if status is None else cells[:, status])
         unfinished &= ~void
         keep &= ~void
         if unfinished.any():
@@ -695,13 +690,20 @@ def _resolve_scores(left: np.ndarray, right: np.ndarray, cells: np.ndarray, line
 
 def label_outcomes(left: np.ndarray, right: np.ndarray, labels: np.ndarray, drawn: np.ndarray,
                    lines: np.ndarray, header: Sequence[str], label_col: int, left_col: int,
-                   right_col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   right_col: int, status: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows of left/right items and a column naming the winner: whether the right item won,
     whether the row is a tie, and whether it has no result yet (``*``, unfinished, void).
 
-    ``drawn`` is a separate draw flag (the winner cell may then be blank). The one rule of
-    the table reader and the chunked reader; unfinished rows are the caller's to skip.
+    ``drawn`` is a separate draw flag (the winner cell may then be blank), and ``status``
+    the cells of a match status column (:func:`status_column`): one saying the game was
+    drawn (``draw``, ``stalemate``) is the result where the winner is left blank. The one
+    rule of the table reader and the chunked reader; unfinished rows are the caller's to skip.
     """
+    if status is not None:
+        blank = np.char.strip(np.asarray(labels, dtype=object).astype(str)) == ""
+        said = np.char.lower(np.char.strip(np.asarray(status, dtype=object).astype(str)))
+        drawn = drawn | (blank & np.isin(said, list(_DRAWN_STATUS)))
     labels = np.where(drawn, left, labels)
     codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
     words = [normalise(str(u)) for u in uniques]

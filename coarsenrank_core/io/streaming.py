@@ -40,6 +40,7 @@ from .pairwise import (
     not_played_rows,
     pairwise_columns,
     shown_walkover,
+    status_column,
     walkover_marks,
 )
 from .report import ReadReport, ReadResult
@@ -195,6 +196,7 @@ class _Coding:
     flag_a: int | None = None
     flag_b: int | None = None
     walkover_marks: tuple[tuple[int, frozenset[str]], ...] = ()
+    status: int | None = None
 
     @classmethod
     def of(cls, header: list[str]) -> _Coding:
@@ -216,7 +218,7 @@ class _Coding:
                    roles.get("weight"), coding["mode"], coding.get("label"),
                    coding.get("flag_a"), coding.get("flag_b"),
                    tuple(walkover_marks(header, (coding["a"], coding["b"])).items())
-                   if coding["mode"] in ("winner", "label") else ())
+                   if coding["mode"] in ("winner", "label") else (), status_column(header))
 
     @property
     def used(self) -> list[int]:
@@ -402,11 +404,12 @@ class _Reader:
                 fix="Delete this row (and any other repeated title row), then load the file "
                     "again.")
 
-    def _outcome(self, batch: Any, n: int,
-                 line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _outcome(self, batch: Any, n: int, line: np.ndarray,
+                 void: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For left/right files: whether the right item won and whether the row is a tie,
         resolved by the table reader's own rules, and the rows with a result (those whose
-        outcome says unfinished, ``*`` or void are skipped, as the table reader does)."""
+        outcome says unfinished, ``*`` or void are skipped, as the table reader does). The
+        results of ``void`` rows (no match played) are not read."""
         coding = self.coding
         assert coding is not None
         header = coding.header
@@ -430,9 +433,12 @@ class _Reader:
                     "sides by their shares.")
         drawn = (np.zeros(n, dtype=bool) if coding.tie is None
                  else _flags(batch.column(coding.tie), line, header, coding.tie))
-        b_won, tie, unfinished = label_outcomes(left, right, text[coding.label], drawn, line,
-                                                header, coding.label, coding.winner,
-                                                coding.loser)
+        status = (None if coding.status is None else np.asarray(
+            _text_column(batch.column(coding.status)).to_pylist(), dtype=object))
+        b_won, tie, unfinished = label_outcomes(
+            left, right, np.where(void, left, text[coding.label]), drawn, line, header,
+            coding.label, coding.winner, coding.loser, status)
+        unfinished &= ~void
         if unfinished.any():
             keep &= ~unfinished
             self.unfinished += int(np.count_nonzero(unfinished))
@@ -517,22 +523,25 @@ class _Reader:
         self._refuse_header_again(batch, values, codes, n, line)
         b_won: np.ndarray | None = None
         outcome_tie: np.ndarray | None = None
-        counted = np.ones(n, dtype=bool)
-        if coding.mode != "winner":
-            b_won, outcome_tie, counted = self._outcome(batch, n, line)
+        walkover = np.zeros(n, dtype=bool)
+        first: tuple[int, int] | None = None
+        texts: dict[int, Any] = {}
         if coding.walkover_marks:  # a score of 'W/O': not played
             texts = {j: _text_column(batch.column(j)) for j, _ in coding.walkover_marks}
             walkover, first = not_played_rows(
                 {j: np.asarray(pc.utf8_lower(t).to_pylist(), dtype=object).astype(str)
                  for j, t in texts.items()}, dict(coding.walkover_marks), n)
-            walkover &= counted
-            if walkover.any():
-                self.walkovers += int(np.count_nonzero(walkover))
-                if first is not None:
-                    self.walkover_shown = self.walkover_shown or shown_walkover(
-                        coding.header, dict(coding.walkover_marks), first[0],
-                        str(texts[first[0]][first[1]]))
-                counted = counted & ~walkover
+        counted = np.ones(n, dtype=bool)
+        if coding.mode != "winner":
+            b_won, outcome_tie, counted = self._outcome(batch, n, line, walkover)
+        walkover &= counted
+        if walkover.any():
+            self.walkovers += int(np.count_nonzero(walkover))
+            if first is not None:
+                self.walkover_shown = self.walkover_shown or shown_walkover(
+                    coding.header, dict(coding.walkover_marks), first[0],
+                    str(texts[first[0]][first[1]]))
+            counted = counted & ~walkover
         byes = np.flatnonzero(_is_bye(np.asarray(values, dtype=object)))
         if byes.size:  # a round without an opponent, skipped as the table reader skips it
             bye_rows = np.isin(codes[:n], byes) | np.isin(codes[n:], byes)
