@@ -493,7 +493,7 @@ QUICK_RATE_PARAMS: dict[str, dict] = {
     "safe-bayes": dict(n_blocks=3, taus=(1.0, 0.25), n_draws=50)}
 RATE_INTERVALS = {"calibrated": CALIBRATED_INTERVAL, "safe-bayes": SAFE_BAYES_INTERVAL}
 #: The refits of the default interval under ``--quick``.
-QUICK_BOOTSTRAP_DRAWS = 20
+QUICK_BOOTSTRAP_DRAWS = 10
 #: Seeds of section 2's bootstrap rows (the 28 uniform-exposure settings). One seed's
 #: coverage of 30 items has a standard deviation of 0.02–0.07, so at 5 seeds a setting that
 #: covers 96 % reads above 97 % a quarter to a third of the time; 30 seeds cut that error √6×.
