@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import time
-from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -211,15 +210,9 @@ def run_the_comparison(page) -> None:
     wait_idle(page)
 
 
-# A cold server's first run: the landing page and the page that fits on opening. The other
-# pages open in a new session of the shared server, which starts their state just as fresh.
-FRESH_SERVER = ("home", "consensus")
-
-
 @pytest.mark.parametrize("path, title, url", [(p[0], p[1], p[3]) for p in PAGES])
-def test_each_page_opens_by_url_in_a_new_session(request, browser, shots, path, title, url):
-    server = served_app() if url in FRESH_SERVER else nullcontext(request.getfixturevalue("base"))
-    with server as base:
+def test_each_page_opens_by_url_on_a_fresh_server(browser, shots, path, title, url):
+    with served_app() as base:
         page, _ = new_page(browser)
         page.goto(f"{base}/{url}")
         page.wait_for_selector("h1")
