@@ -19,7 +19,7 @@ from coarsenrank_core.io import (
 from coarsenrank_core.io import UNEXPECTED as _UNEXPECTED
 from coarsenrank_core.io.assembly import tidy_name
 
-FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def read(text: str, fmt: str = "auto") -> Preferences:
