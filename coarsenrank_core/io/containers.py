@@ -23,7 +23,15 @@ import pandas as pd
 from ..errors import PreferenceFormatError, check_stop
 from .columns import is_float_text
 from .sheet_scan import NotCanonical, Readable, pad_row, scan_sheet, take_back_row
-from .tables import GRID_WASTE, MAX_COLUMNS, MAX_GRID_CELLS, Table, scalar_text
+from .tables import (
+    GRID_WASTE,
+    MAX_COLUMNS,
+    MAX_GRID_CELLS,
+    Table,
+    refuse_padded_grid,
+    scalar_text,
+    without_blank_end_columns,
+)
 
 __all__ = ["is_workbook", "sheet_names", "workbook_table", "check_archive", "interruptible",
            "clear_workbook_cache", "looks_json", "json_table", "WORKBOOK_EXTENSIONS",
@@ -835,13 +843,16 @@ def json_table(text: str) -> Table:
     if not isinstance(records, list) or not records:
         raise PreferenceFormatError("The JSON file holds no list of records.",
                                     fix="Give a list of objects, or one object a line.")
+    if all(isinstance(r, list) and all(isinstance(v, _SCALARS) for v in r) for r in records):
+        return _rows_of_cells(records, numbered)
     bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
     if bad is not None:
         raise PreferenceFormatError(
             f"Record {bad + 1} is not an object with named fields.",
             row=numbered[bad] if numbered else bad + 1,
             fix="Write every record as an object such as "
-                '{"model_a": "x", "model_b": "y", "winner": "model_a"}.')
+                '{"model_a": "x", "model_b": "y", "winner": "model_a"}, or every record as '
+                'a list of items, best first: ["tea", "coffee", "juice"].')
     if all(isinstance(r.get("annotations"), list) and isinstance(r.get("data"), dict)
            for r in records):
         records, numbered = _label_studio_answers(records), None
@@ -864,6 +875,31 @@ def json_table(text: str) -> Table:
         cells[1:, j] = texts
     keys += list(nested)
     return Table(cells, np.asarray(lines, dtype=np.int64), ",", (len(keys),))
+
+
+#: The values a JSON row of cells may hold: no list or object inside.
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _rows_of_cells(rows: list[list[Any]], numbered: list[int] | None) -> Table:
+    """A JSON array of arrays of values (a spreadsheet API's ``values``, pandas'
+    ``orient="values"``) as the rows of a CSV file, whose first row may or may not be a
+    header; ``null`` is a blank cell and a row of blanks is left out, as a blank line is.
+    Held to the text tables' limits on columns and on padding."""
+    widths = np.asarray([len(r) for r in rows], dtype=np.int64)
+    lines = np.asarray(numbered or range(1, len(rows) + 1), dtype=np.int64)
+    width = int(widths.max(initial=0))
+    if width > MAX_COLUMNS:
+        raise PreferenceFormatError(
+            f"This row holds {width:,} values; at most {MAX_COLUMNS:,} columns can be read.",
+            row=int(lines[int(np.argmax(widths))]),
+            fix="Put one ranking per row with at most that many items, or use the long "
+                "layout (ranker, item, rank), which has no such limit.")
+    refuse_padded_grid(widths, width)
+    texts = [[_json_text(v) for v in r] for r in rows]
+    kept = [i for i, cells in enumerate(texts) if any(cells)]
+    return without_blank_end_columns(Table.from_rows([texts[i] for i in kept], lines[kept],
+                                                     ","))
 
 
 def _one_row_per_result(records: list[dict[str, Any]], numbered: list[int] | None

@@ -294,13 +294,22 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     lines = np.flatnonzero(keep) + 1
     if not keep.all():
         cells = cells[keep]
+    widths = _head_widths(text, delimiter, min(int(keep.sum()), _HEAD_RECORDS))
+    return without_blank_end_columns(Table(cells, lines.astype(np.int64), delimiter, widths))
+
+
+def without_blank_end_columns(table: Table) -> Table:
+    """``table`` without its last columns that are blank on every row, except those the
+    first records' own widths hold (a header's titles)."""
+    cells = table.cells
     last = cells.shape[1]
     while last and not (cells[:, last - 1] != "").any():
-        last -= 1  # columns that are blank on every row
-    widths = _head_widths(text, delimiter, min(int(keep.sum()), _HEAD_RECORDS))
-    last = max(last, *widths, 0)
-    return Table(np.ascontiguousarray(cells[:, :last]), lines.astype(np.int64), delimiter,
-                 widths)
+        last -= 1
+    last = max(last, *table.head_widths, 0)
+    if last == cells.shape[1]:
+        return table
+    return Table(np.ascontiguousarray(cells[:, :last]), table.lines, table.delimiter,
+                 table.head_widths)
 
 
 CHUNK_CHARACTERS = 1 << 22
