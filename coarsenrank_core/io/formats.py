@@ -62,7 +62,13 @@ from .game_archive import game_archive
 from .grades import GradesPlan, long_grades
 from .long import list_columns, long_roles, ranking_keys, read_long, reads_smaller_first
 from .options import ReadOptions
-from .pairwise import chosen_coding, pairwise_columns, read_pairwise, refuse_one_off_items
+from .pairwise import (
+    chosen_coding,
+    one_side_win_error,
+    pairwise_columns,
+    read_pairwise,
+    refuse_one_off_items,
+)
 from .pgn import PGN_EXTENSIONS, looks_pgn, read_pgn
 from .place_columns import place_columns
 from .preflib import PREFLIB_EXTENSIONS, looks_preflib, read_preflib
@@ -404,6 +410,9 @@ def _unknown_layout(source: Source) -> PreferenceFormatError | None:
     or if the user chose the item columns (then read as wide rankings)."""
     if source.options.item_columns is not None:
         return None
+    one_side = one_side_win_error(source.table)
+    if one_side is not None:
+        return one_side
     first = _header(source)
     skipped = source.prepared.skipped
     roles = find_roles([c if j not in skipped else "" for j, c in enumerate(first)],

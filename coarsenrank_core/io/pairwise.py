@@ -41,7 +41,8 @@ from .options import ReadOptions, override_roles
 from .tables import Table, multiline_error, padded
 
 __all__ = ["read_pairwise", "pairwise_columns", "chosen_coding", "pair_preferences",
-           "label_outcomes", "walkover_marks", "not_played_rows", "shown_walkover"]
+           "one_side_win_error", "label_outcomes", "walkover_marks", "not_played_rows",
+           "shown_walkover"]
 
 _LEFT_WORDS = {"left", "a", "modela", "itema", "10", "1:0", "aff", "affirmative", "gov",
                "government", "prop", "proposition"}
@@ -249,6 +250,50 @@ def pairwise_columns(header: list[str]) -> Coding | None:
         score = next((j for j, k in enumerate(keys) if k in _SCORE_TITLES), None)
         if score is not None:  # the match's score in one cell: '2-1'
             return {"mode": "label", "a": a, "b": b, "label": score, "tie": tie}
+    return None
+
+
+#: A title saying whether one side won (``radiant_win``, ``blue_won``, ``HomeWin``).
+_ONE_SIDE_WIN = re.compile(r"(?P<side>[^\W_]{2,}?)(?:win|wins|won|victory)")
+#: Ends of the titles that name a side's competitor (``radiant_name``, ``blue_team``).
+_SIDE_NAME_ENDS = ("name", "team", "teamname", "player", "playername", "id", "teamid",
+                   "tag", "teamtag")
+
+
+def one_side_win_error(table: Table) -> PreferenceFormatError | None:
+    """The refusal for games whose only result is one side's true/false win flag
+    (OpenDota's ``radiant_win`` beside ``radiant_name`` and ``dire_name``): a false reads
+    the same whether the other side won or the game was drawn. None if the header names
+    no such flag beside the two sides' names, or names a winner, a result or a draw."""
+    if len(table) < 2:
+        return None
+    header = table.row(0)
+    keys = [normalise(c) for c in header]
+    roles = find_roles(header, PREFERENCE_ROLES)
+    if {"winner", "loser", "label"} & set(roles) or any(k in _TIE_FLAGS for k in keys):
+        return None
+    for j, key in enumerate(keys):
+        found = _ONE_SIDE_WIN.fullmatch(key)
+        if found is None:
+            continue
+        side = found["side"]
+        end = next((e for e in _SIDE_NAME_ENDS if f"{side}{e}" in keys), None)
+        other = next((i for i, k in enumerate(keys) if end is not None and k.endswith(end)
+                      and len(k) > len(end) and not k.startswith(side)), None)
+        if end is None or other is None:
+            continue
+        written = {str(c).strip().lower() for c in table.column(j, 1)}
+        if not written <= (_TRUE | _FALSE) - {""} or len(written) < 2:
+            continue
+        return PreferenceFormatError(
+            f"Column '{header[j]}' says only whether {side} won each game (true or false), "
+            "and no column names the winner: a false reads the same whether the other side "
+            "won or the game was drawn.",
+            row=int(table.lines[0]), column=header[j],
+            fix=f"Add a 'winner' and a 'loser' column naming the two sides of each game (where "
+                f"a game cannot be drawn: the winner is the {header[keys.index(side + end)]} "
+                f"where {header[j]} is true, else the {header[other]}), and a 'draw' column, "
+                "true or false, if a game can be drawn.")
     return None
 
 
