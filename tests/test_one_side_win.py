@@ -25,7 +25,8 @@ def pro_matches(first: str, second: str, flag: str, truth=("true", "false"),
     """Matches as OpenDota's /proMatches gives them, its sides and flag renamed."""
     rows = []
     for k, (a, b, won) in enumerate(GAMES):
-        row = {"match_id": 7001 + k, "duration": 2000 + k, "start_time": 1700000000 + k}
+        row = {"match_id": 7001 + k, "duration": 2000 + k, "start_time": 1700000000 + k,
+               "league_name": "The International", "league_team": "none"}
         for side, name in ((first, a), (second, b)):
             row.update({f"{side}_{end}": TEAM_IDS[name] if end.endswith("id") else name
                         for end in ends})

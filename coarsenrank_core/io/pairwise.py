@@ -278,10 +278,16 @@ def one_side_win_error(table: Table) -> PreferenceFormatError | None:
             continue
         side = found["side"]
         end = next((e for e in _SIDE_NAME_ENDS if f"{side}{e}" in keys), None)
-        other = next((i for i, k in enumerate(keys) if end is not None and k.endswith(end)
-                      and len(k) > len(end) and not k.startswith(side)), None)
-        if end is None or other is None:
+        if end is None:
             continue
+        # the other side: of the titles ending as the side's name does, the one whose stem
+        # shares most of the side's titles (dire_name beside dire_score, not league_name)
+        own = {k[len(side):] for k in keys if k.startswith(side) and k != key}
+        stems = {k[:-len(end)]: i for i, k in enumerate(keys)
+                 if k.endswith(end) and len(k) > len(end) and not k.startswith(side)}
+        if not stems:
+            continue
+        other = stems[max(stems, key=lambda stem: sum(f"{stem}{e}" in keys for e in own))]
         written = {str(c).strip().lower() for c in table.column(j, 1)}
         if not written <= (_TRUE | _FALSE) - {""} or len(written) < 2:
             continue
