@@ -196,3 +196,23 @@ def test_factorized_cells_keep_four_byte_codes():
     codes, uniques = table.factorized
     assert codes.dtype == np.int32
     assert (uniques[codes] == table.cells).all()
+
+
+@pytest.mark.parametrize("text", ['a,b\n""\nc,d\n', 'a,b\n"",""\n" "\nc,d\n',
+                                  'tea,coffee,,\ncoffee\n""\n""\n'])
+def test_a_record_of_quoted_blanks_is_a_blank_line_to_both_parses(text):
+    from coarsenrank_core.io.tables import _split_slow
+
+    fast, slow = split_fast(text, ","), _split_slow(text, ",")
+    assert fast is not None
+    assert fast.cells.tolist() == slow.cells.tolist() and fast.lines.tolist() == slow.lines.tolist()
+    assert all(any(row) for row in fast.cells.tolist())
+
+
+def test_quoted_blank_rows_under_a_short_first_row_read_instead_of_failing():
+    from coarsenrank_core.io import read_preferences
+
+    # hypothesis found this: the blank rows were kept, and the pairwise-matrix check indexed
+    # a row of no cells
+    read = read_preferences(b'tea,coffee,,\ncoffee\n""\n""\n')
+    assert read.to_lists(names=True) == [["tea", "coffee"]]

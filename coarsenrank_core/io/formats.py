@@ -1417,9 +1417,9 @@ def _refuse_pairwise_matrix(table: Table) -> None:
     names = first[1:]
     down = [str(c).strip() for c in table.column(0)[1:]]
     if not 2 <= len(names) <= 1000 or len(down) != len(names) or names != down \
-            or len(set(names)) < 2:
+            or len(set(names)) < 2 or "" in names:
         return  # (a tool writes such a matrix for a ballot's candidates, not thousands)
-    body = np.asarray([[str(c).strip() for c in [*table.row(i), *[""] * len(names)][
+    body = np.asarray([[str(c).strip() for c in [*table.row(i), *[""] * (len(names) + 1)][
         1:len(names) + 1]] for i in range(1, len(names) + 1)], dtype=object)
     diagonal = np.eye(len(names), dtype=bool)
     if not all(str(c).lower() in _DIAGONAL for c in body[diagonal]) or not all(

@@ -287,7 +287,7 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     if quoted and any(_contains(cells, c) for c in ("\n", "\r")):
         return None
     keep = np.ones(len(cells), dtype=bool)
-    if maybe_blank is None:
+    if maybe_blank is None or quoted:  # a record of quoted blanks ('""') is blank as well
         keep = (cells != "").any(axis=1)
     elif maybe_blank.size:
         keep[maybe_blank] = (cells[maybe_blank] != "").any(axis=1)
