@@ -1419,8 +1419,8 @@ def _refuse_pairwise_matrix(table: Table) -> None:
     if not 2 <= len(names) <= 1000 or len(down) != len(names) or names != down \
             or len(set(names)) < 2 or "" in names:
         return  # (a tool writes such a matrix for a ballot's candidates, not thousands)
-    body = np.asarray([[str(c).strip() for c in [*table.row(i), *[""] * (len(names) + 1)][
-        1:len(names) + 1]] for i in range(1, len(names) + 1)], dtype=object)
+    n = len(names)  # the table's cells are padded to its width, which the first row is within
+    body = np.char.strip(table.cells[1:n + 1, 1:n + 1].astype(str)).astype(object)
     diagonal = np.eye(len(names), dtype=bool)
     if not all(str(c).lower() in _DIAGONAL for c in body[diagonal]) or not all(
             re.fullmatch(r"\d+", str(c)) for c in body[~diagonal]):
