@@ -29,6 +29,7 @@ from .tables import (
     MAX_GRID_CELLS,
     Table,
     refuse_padded_grid,
+    refuse_wide_row,
     scalar_text,
     without_blank_end_columns,
 )
@@ -890,11 +891,7 @@ def _rows_of_cells(rows: list[list[Any]], numbered: list[int] | None) -> Table:
     lines = np.asarray(numbered or range(1, len(rows) + 1), dtype=np.int64)
     width = int(widths.max(initial=0))
     if width > MAX_COLUMNS:
-        raise PreferenceFormatError(
-            f"This row holds {width:,} values; at most {MAX_COLUMNS:,} columns can be read.",
-            row=int(lines[int(np.argmax(widths))]),
-            fix="Put one ranking per row with at most that many items, or use the long "
-                "layout (ranker, item, rank), which has no such limit.")
+        refuse_wide_row(width, int(lines[int(np.argmax(widths))]))
     refuse_padded_grid(widths, width)
     texts = [[_json_text(v) for v in r] for r in rows]
     kept = [i for i, cells in enumerate(texts) if any(cells)]

@@ -237,6 +237,16 @@ def split_with(text: str, delimiter: str) -> Table:
 _WIDE, _FEW_CELLS = 1000, 2_000_000
 
 
+def refuse_wide_row(width: int, row: int, separated: str = "") -> None:
+    """Refuse row ``row``, of ``width`` values (``separated`` says by what), wider than
+    :data:`MAX_COLUMNS`."""
+    raise PreferenceFormatError(
+        f"This row holds {width:,} values{separated}; at most {MAX_COLUMNS:,} columns can be "
+        "read.", row=row,
+        fix="Put one ranking per row with at most that many items, or use the long layout "
+            "(ranker, item, rank), which has no such limit.")
+
+
 def split_fast(text: str, delimiter: str) -> Table | None:
     """Parse with pandas' C engine when every record is one line; None otherwise."""
     if text.count("\r") != text.count("\r\n"):
@@ -250,12 +260,8 @@ def split_fast(text: str, delimiter: str) -> Table | None:
     per_line = _marks_per_line(encoded, newlines, n_lines, delimiter)
     width = int(per_line.max()) + 1
     if width > MAX_COLUMNS:
-        line = int(np.argmax(per_line)) + 1
-        raise PreferenceFormatError(
-            f"This row holds {width:,} values separated by {DELIMITER_NAMES[delimiter]}; at "
-            f"most {MAX_COLUMNS:,} columns can be read.", row=line,
-            fix="Put one ranking per row with at most that many items, or use the long "
-                "layout (ranker, item, rank), which has no such limit.")
+        refuse_wide_row(width, int(np.argmax(per_line)) + 1,
+                        f" separated by {DELIMITER_NAMES[delimiter]}")
     refuse_padded_grid(per_line + 1, width)
     if width >= _WIDE and n_lines * width <= _FEW_CELLS:
         return None  # the C parser pays per column: 1.5 s for 20,000 columns, the csv module 0.08
