@@ -17,14 +17,14 @@ from coarsenrank_core.io.tables import MAX_COLUMNS
 def outcome(source: bytes, name: str):
     """What the reader makes of a file: its rankings and rankers, or its refusal's text."""
     try:
-        prefs = read_preferences(source_named(source, name))
+        prefs = read_preferences(NamedUpload(source, name))
     except PreferenceFormatError as error:
         return "refused", str(error)
     rankers = None if prefs.rankers is None else np.asarray(prefs.rankers).tolist()
     return prefs.to_lists(names=True), rankers
 
 
-class source_named(io.BytesIO):
+class NamedUpload(io.BytesIO):
     """An upload: its bytes and its file name."""
 
     def __init__(self, data: bytes, name: str) -> None:
@@ -81,19 +81,19 @@ def test_property_any_rows_of_values_read_or_are_refused_as_their_csv_is(rows):
 def test_a_row_wider_than_the_column_limit_is_refused_by_its_record():
     rows = [["a", "b"], [f"i{k}" for k in range(MAX_COLUMNS + 1)]]
     with pytest.raises(PreferenceFormatError, match="columns can be read") as found:
-        read_preferences(source_named(json.dumps(rows).encode(), "x.json"))
+        read_preferences(NamedUpload(json.dumps(rows).encode(), "x.json"))
     assert found.value.row == 2
 
 
 def test_one_wide_row_among_many_short_ones_is_refused_before_padding():
     rows = [["a", "b"]] * 60_000 + [[f"i{k}" for k in range(10_000)]]
     with pytest.raises(PreferenceFormatError, match="padded to 10,000 columns"):
-        read_preferences(source_named(json.dumps(rows).encode(), "x.json"))
+        read_preferences(NamedUpload(json.dumps(rows).encode(), "x.json"))
 
 
 def test_arrays_beside_objects_or_holding_arrays_are_still_refused_by_record():
     for rows, bad in (([["a", "b"], {"winner": "a", "loser": "b"}], 1),
                       ([["a", "b"], ["a", ["b", "c"]]], 1)):
         with pytest.raises(PreferenceFormatError, match="not an object") as found:
-            read_preferences(source_named(json.dumps(rows).encode(), "x.json"))
+            read_preferences(NamedUpload(json.dumps(rows).encode(), "x.json"))
         assert found.value.row == bad and "best first" in found.value.fix

@@ -8,16 +8,11 @@ import pytest
 
 from coarsenrank_core.errors import PreferenceFormatError
 from coarsenrank_core.io import read_preferences
+from tests.test_json_rows import NamedUpload
 
 TEAM_IDS = {"Team Spirit": 7119388, "Natus Vincere": 36, "Evil Geniuses": 39}
 GAMES = [("Team Spirit", "Natus Vincere", True), ("Natus Vincere", "Evil Geniuses", False),
          ("Evil Geniuses", "Team Spirit", True), ("Team Spirit", "Evil Geniuses", True)]
-
-
-class Upload(io.BytesIO):
-    def __init__(self, data: bytes, name: str) -> None:
-        super().__init__(data)
-        self.name = name
 
 
 def pro_matches(first: str, second: str, flag: str, truth=("true", "false"),
@@ -58,7 +53,7 @@ def test_a_one_side_win_flag_is_refused_naming_the_flag_and_both_sides(kind, fir
     with pytest.raises(PreferenceFormatError, match="a false reads the same whether the "
                                                    "other side won or the game was drawn"
                        ) as found:
-        read_preferences(Upload(data, f"matches.{kind}"))
+        read_preferences(NamedUpload(data, f"matches.{kind}"))
     error = found.value
     assert error.column == flag and error.row == 1
     shown = "name" if "name" in ends else ends[0]
@@ -68,7 +63,7 @@ def test_a_one_side_win_flag_is_refused_naming_the_flag_and_both_sides(kind, fir
 def test_the_fix_it_names_reads_every_game_with_its_winner():
     rows = pro_matches("radiant", "dire", "radiant_win", extra=lambda a, b, won: {
         "winner": a if won else b, "loser": b if won else a})
-    prefs = read_preferences(Upload(as_csv(rows), "matches.csv"))
+    prefs = read_preferences(NamedUpload(as_csv(rows), "matches.csv"))
     assert prefs.to_lists(names=True) == [[a, b] if won else [b, a] for a, b, won in GAMES]
 
 
@@ -87,6 +82,6 @@ def test_a_flag_beside_a_winner_or_not_true_or_false_is_not_this_refusal(what):
         rows = [dict(r, radiant_win="true") for r in pro_matches("radiant", "dire",
                                                                  "radiant_win")]
     try:
-        read_preferences(Upload(as_csv(rows), "matches.csv"))
+        read_preferences(NamedUpload(as_csv(rows), "matches.csv"))
     except PreferenceFormatError as error:
         assert "a false reads the same" not in str(error)
