@@ -66,15 +66,16 @@ def place_columns(table: Table) -> tuple[Table, str | None]:
     summed = summary_label(np.asarray(header, dtype=object))
     events = [j for j in range(name + 1, table.width) if header[j] and not summed[j]
               and normalise(header[j]) not in _STANDING and not _id_title(header[j])]
-    places = [j for j in events if _holds_places(body[:, j], n)]
+    written = _ReadColumns(body)
+    numbers = _PlaceColumns(written)
+    places = [j for j in events if _holds_places(written[j], numbers[j], n)]
     stems = {_stem(header[j]) for j in places}
-    if len(places) < 2 or any(_stem(header[k]) in stems or _race_like(body[:, k])
+    if len(places) < 2 or any(_stem(header[k]) in stems or _race_like(written[k], numbers[k])
                               for k in events if k not in places):
         return table, None  # 'R4' beside 'R1' to 'R3' holds no places: not read by halves
-    written = {j: _as_written(body[:, j]) for j in places}
-    numeric = [j for j in range(table.width) if j != name and _only_numbers(body[:, j])]
-    if _rows_rank_the_columns(np.stack([_place_numbers(_as_written(body[:, j]))
-                                        for j in numeric], axis=1)):
+    numeric = [j for j in range(table.width)
+               if j != name and _only_numbers(body[:, j], numbers[j])]
+    if _rows_rank_the_columns(np.stack([numbers[j] for j in numeric], axis=1)):
         return table, None  # read by rows alike: the other readers' table
     # under the competitor's own title where it names one, else as the items
     key = normalise(header[name])
@@ -150,9 +151,34 @@ def _place_numbers(cells: np.ndarray) -> np.ndarray:
     return np.where(found.to_numpy(dtype=bool), pd.to_numeric(digits, errors="coerce"), np.nan)
 
 
-def _only_numbers(cells: np.ndarray) -> bool:
-    """Whether a column holds places or blanks only, one place at least."""
-    numbers = _place_numbers(_as_written(cells))
+class _ReadColumns(dict[int, np.ndarray]):
+    """Each column's cells as written (:func:`_as_written`), read once when first asked for."""
+
+    def __init__(self, body: np.ndarray) -> None:
+        super().__init__()
+        self.body = body
+
+    def __missing__(self, j: int) -> np.ndarray:
+        column = self[j] = _as_written(self.body[:, j])
+        return column
+
+
+class _PlaceColumns(dict[int, np.ndarray]):
+    """Each column's places as numbers (:func:`_place_numbers` of its cells as written),
+    read once when first asked for."""
+
+    def __init__(self, written: _ReadColumns) -> None:
+        super().__init__()
+        self.written = written
+
+    def __missing__(self, j: int) -> np.ndarray:
+        column = self[j] = _place_numbers(self.written[j])
+        return column
+
+
+def _only_numbers(cells: np.ndarray, numbers: np.ndarray) -> bool:
+    """Whether a column holds places or blanks only, one place at least; ``numbers`` are its
+    places read (:func:`_place_numbers`)."""
     blank = pd.Series(cells, dtype=object).astype(str).str.strip() == ""
     return bool(np.isfinite(numbers).any() and (np.isfinite(numbers) | blank.to_numpy()).all())
 
@@ -174,12 +200,11 @@ def _rows_rank_the_columns(numbers: np.ndarray) -> bool:
     return True
 
 
-def _race_like(cells: np.ndarray) -> bool:
+def _race_like(cells: np.ndarray, numbers: np.ndarray) -> bool:
     """Whether a column holds places and marks only, with a 1 or a mark among them: an
     event's results, though not all its places are in the table (a total never holds a
-    ``DNF``, nor a 1 beside its larger sums)."""
-    cells = _as_written(cells)
-    numbers = _place_numbers(cells)
+    ``DNF``, nor a 1 beside its larger sums). ``cells`` are as written (:func:`_as_written`),
+    ``numbers`` their places."""
     marked = is_out_mark(cells) | is_absent_mark(cells)
     blank = pd.Series(cells, dtype=object).astype(str).str.strip().isin(_NO_PLACE).to_numpy()
     given = numbers[np.isfinite(numbers)]
@@ -187,12 +212,11 @@ def _race_like(cells: np.ndarray) -> bool:
                 and (marked.any() or given.size and given.min() == 1))
 
 
-def _holds_places(cells: np.ndarray, n: int) -> bool:
+def _holds_places(cells: np.ndarray, numbers: np.ndarray, n: int) -> bool:
     """Whether a column holds one event's places: places, marks and blanks only, from 1
     with every tie skipping the places it takes (``1, 2, 2, 4``, or ``2.5, 2.5``), none
-    above ``n`` + 1 (a series scores a boat that did not come as the fleet and one)."""
-    cells = _as_written(cells)
-    numbers = _place_numbers(cells)
+    above ``n`` + 1 (a series scores a boat that did not come as the fleet and one).
+    ``cells`` are as written (:func:`_as_written`), ``numbers`` their places."""
     stripped = pd.Series(cells, dtype=object).astype(str).str.strip()
     marked = is_out_mark(cells) | is_absent_mark(cells) | stripped.isin(_NO_PLACE).to_numpy()
     given = numbers[np.isfinite(numbers)]
