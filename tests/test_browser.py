@@ -602,8 +602,10 @@ def start_two_process_sweep(page, base: str) -> int:
         ", ".join(str(100 * k) for k in range(1, 31)))
     page.get_by_role("spinbutton", name="Warm-up sweeps (discarded)").fill("1000")
     page.get_by_role("spinbutton", name="Posterior draws per α").fill("1000")
-    page.get_by_role("button", name="Run", exact=True).click()
-    page.get_by_text("Sampling the posterior for each α").wait_for()
+    # the settings sit in a form: the click on Run sends them. On a loaded machine that
+    # click once went unseen for 90 s in a full run: while Run is offered, click again
+    click_until_shown(page.get_by_role("button", name="Run", exact=True),
+                      page.get_by_text("Sampling the posterior for each α"))
     server = SERVER_PID[0]
     deadline = time.time() + 60
     while len(children(server)) < 2 and time.time() < deadline:
