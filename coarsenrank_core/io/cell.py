@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -159,7 +160,20 @@ def _numbered_side(titles: list[str], column: int) -> bool:
 
 
 def ranking_column(prepared: Prepared, options: ReadOptions) -> tuple[int, str, bool] | None:
-    """The one column holding whole rankings, its separator and whether row 1 is a title."""
+    """The one column holding whole rankings, its separator and whether row 1 is a title
+    (worked out once a table and options: detection, the reader and its report ask)."""
+    key = ("ranking_column", options)
+    try:
+        hash(key)
+    except TypeError:  # options built with lists, not tuples: worked out each time
+        return _find_ranking_column(prepared, options)
+    if key not in prepared.found:
+        prepared.found[key] = _find_ranking_column(prepared, options)
+    return cast("tuple[int, str, bool] | None", prepared.found[key])
+
+
+def _find_ranking_column(prepared: Prepared, options: ReadOptions
+                         ) -> tuple[int, str, bool] | None:
     columns = item_columns(prepared, options)
     table = prepared.table
     candidates = []

@@ -390,6 +390,12 @@ class Prepared:
         return str(j + 1)
 
     @cached_property
+    def found(self) -> dict[object, object]:
+        """What a reader has worked out about this table once, by its own key (the column of
+        whole rankings under each :class:`ReadOptions`), for the readers that ask again."""
+        return {}
+
+    @cached_property
     def empty(self) -> frozenset[int]:
         """Columns with no title and no cell (those of trailing separators: ``a,b,``)."""
         blank = np.ones(self.width, dtype=bool)
