@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -66,8 +67,8 @@ def place_columns(table: Table) -> tuple[Table, str | None]:
     summed = summary_label(np.asarray(header, dtype=object))
     events = [j for j in range(name + 1, table.width) if header[j] and not summed[j]
               and normalise(header[j]) not in _STANDING and not _id_title(header[j])]
-    written = _ReadColumns(body)
-    numbers = _PlaceColumns(written)
+    written = _Columns(lambda j: _as_written(body[:, j]))
+    numbers = _Columns(lambda j: _place_numbers(written[j]))
     places = [j for j in events if _holds_places(written[j], numbers[j], n)]
     stems = {_stem(header[j]) for j in places}
     if len(places) < 2 or any(_stem(header[k]) in stems or _race_like(written[k], numbers[k])
@@ -151,28 +152,15 @@ def _place_numbers(cells: np.ndarray) -> np.ndarray:
     return np.where(found.to_numpy(dtype=bool), pd.to_numeric(digits, errors="coerce"), np.nan)
 
 
-class _ReadColumns(dict[int, np.ndarray]):
-    """Each column's cells as written (:func:`_as_written`), read once when first asked for."""
+class _Columns(dict[int, np.ndarray]):
+    """Each column's ``read(j)``, worked out once when first asked for."""
 
-    def __init__(self, body: np.ndarray) -> None:
+    def __init__(self, read: Callable[[int], np.ndarray]) -> None:
         super().__init__()
-        self.body = body
+        self.read = read
 
     def __missing__(self, j: int) -> np.ndarray:
-        column = self[j] = _as_written(self.body[:, j])
-        return column
-
-
-class _PlaceColumns(dict[int, np.ndarray]):
-    """Each column's places as numbers (:func:`_place_numbers` of its cells as written),
-    read once when first asked for."""
-
-    def __init__(self, written: _ReadColumns) -> None:
-        super().__init__()
-        self.written = written
-
-    def __missing__(self, j: int) -> np.ndarray:
-        column = self[j] = _place_numbers(self.written[j])
+        column = self[j] = self.read(j)
         return column
 
 
