@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -67,16 +67,25 @@ def place_columns(table: Table) -> tuple[Table, str | None]:
     summed = summary_label(np.asarray(header, dtype=object))
     events = [j for j in range(name + 1, table.width) if header[j] and not summed[j]
               and normalise(header[j]) not in _STANDING and not _id_title(header[j])]
-    written = _Columns(lambda j: _as_written(body[:, j]))
-    numbers = _Columns(lambda j: _place_numbers(written[j]))
-    places = [j for j in events if _holds_places(written[j], numbers[j], n)]
+
+    @functools.cache
+    def written(j: int) -> np.ndarray:
+        """Column ``j``'s cells as written, read once."""
+        return _as_written(body[:, j])
+
+    @functools.cache
+    def numbers(j: int) -> np.ndarray:
+        """Column ``j``'s places, read once."""
+        return _place_numbers(written(j))
+
+    places = [j for j in events if _holds_places(written(j), numbers(j), n)]
     stems = {_stem(header[j]) for j in places}
-    if len(places) < 2 or any(_stem(header[k]) in stems or _race_like(written[k], numbers[k])
+    if len(places) < 2 or any(_stem(header[k]) in stems or _race_like(written(k), numbers(k))
                               for k in events if k not in places):
         return table, None  # 'R4' beside 'R1' to 'R3' holds no places: not read by halves
     numeric = [j for j in range(table.width)
-               if j != name and _only_numbers(body[:, j], numbers[j])]
-    if _rows_rank_the_columns(np.stack([numbers[j] for j in numeric], axis=1)):
+               if j != name and _only_numbers(body[:, j], numbers(j))]
+    if _rows_rank_the_columns(np.stack([numbers(j) for j in numeric], axis=1)):
         return table, None  # read by rows alike: the other readers' table
     # under the competitor's own title where it names one, else as the items
     key = normalise(header[name])
@@ -91,7 +100,7 @@ def place_columns(table: Table) -> tuple[Table, str | None]:
     lines = [int(table.lines[0])]
     for j in places:
         for i in range(n):
-            cell = str(written[j][i]).strip()
+            cell = str(written(j)[i]).strip()
             if cell not in _NO_PLACE:
                 rows.append([header[j], str(body[i, name]).strip(), cell])
                 lines.append(int(table.lines[i + 1]))
@@ -150,18 +159,6 @@ def _place_numbers(cells: np.ndarray) -> np.ndarray:
     found = pd.Series(cells, dtype=object).astype(str).str.fullmatch(_PLACE.pattern, case=False)
     digits = pd.Series(cells, dtype=object).astype(str).str.extract(_PLACE.pattern, flags=re.I)[0]
     return np.where(found.to_numpy(dtype=bool), pd.to_numeric(digits, errors="coerce"), np.nan)
-
-
-class _Columns(dict[int, np.ndarray]):
-    """Each column's ``read(j)``, worked out once when first asked for."""
-
-    def __init__(self, read: Callable[[int], np.ndarray]) -> None:
-        super().__init__()
-        self.read = read
-
-    def __missing__(self, j: int) -> np.ndarray:
-        column = self[j] = self.read(j)
-        return column
 
 
 def _only_numbers(cells: np.ndarray, numbers: np.ndarray) -> bool:
