@@ -38,7 +38,7 @@ def wait_main_idle(page) -> None:
 
 
 def rankings() -> list[list[str]]:
-    """What each student taps: most agree roughly, a few answer at random."""
+    """What each student taps: most agree roughly, every third answers at random."""
     rng = np.random.default_rng(19)
     out = []
     for student in range(STUDENTS):
