@@ -383,3 +383,25 @@ def test_a_note_under_a_summary_row_leaves_both_out():
     read = read_file(data)
     said = " ".join(read.report.notes)
     assert read.preferences.n_preferences == 3 and "Jury rank" in said and "note under" in said
+
+
+def label_studio_pairwise_task(task: int, left: str, right: str, choices: list) -> dict:
+    """A task of Label Studio's pairwise template in its full JSON export: one annotation
+    per (annotator, selected side); ``None`` for a side is an annotation left blank."""
+    annotations = [{"id": 10 * task + k, "completed_by": annotator, "was_cancelled": False,
+                    "result": [] if side is None else [
+                        {"value": {"selected": side}, "id": f"p{task}{k}", "from_name": "pw",
+                         "to_name": "text1", "type": "pairwise", "origin": "manual"}]}
+                   for k, (annotator, side) in enumerate(choices)]
+    return {"id": task, "annotations": annotations, "predictions": [],
+            "data": {"text1": left, "text2": right}, "meta": {}, "project": 2}
+
+
+def test_label_studios_full_export_of_the_pairwise_template_reads_the_chosen_side():
+    tasks = [label_studio_pairwise_task(1, "B", "C", [(11, "left"), (12, "right")]),
+             label_studio_pairwise_task(2, "D", "A", [(12, "right"), (13, None)]),
+             label_studio_pairwise_task(3, "B", "A", [(11, "right")])]
+    read = read_file(json.dumps(tasks).encode())
+    assert pairs(json.dumps(tasks).encode()) == [("A", "B"), ("A", "D"), ("B", "C"),
+                                                 ("C", "B")]
+    assert sorted(read.preferences.ranker_names) == ["11", "12"]

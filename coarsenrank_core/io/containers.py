@@ -1039,7 +1039,9 @@ def _refuse_sparse_keys(records: list[dict[str, Any]], keys: list[Any],
 
 def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A Label Studio export (tasks, each with its ``annotations``) as one record per
-    annotation: ``task``, ``annotator`` and each Ranker's order under the Ranker's name.
+    annotation: ``task``, ``annotator`` and each Ranker's order under the Ranker's name; a
+    Pairwise tag's chosen side (``left`` or ``right``) under its name beside the task's own
+    fields (``text1``, ``text2``), as its CSV export writes them.
 
     Raises
     ------
@@ -1062,6 +1064,12 @@ def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     continue
                 kinds.add(str(result.get("type")))
                 value = result.get("value")
+                if result.get("type") == "pairwise" and isinstance(value, dict) \
+                        and isinstance(value.get("selected"), str):
+                    answer.update({k: v for k, v in task["data"].items()
+                                   if k not in answer and isinstance(v, _SCALARS)})
+                    answer[str(result.get("from_name") or "pairwise")] = value["selected"]
+                    continue
                 order = value.get("ranker") if isinstance(value, dict) else None
                 if result.get("type") != "ranker" or not isinstance(order, dict):
                     continue
@@ -1079,10 +1087,10 @@ def _label_studio_answers(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not answers:
         held = ", ".join(sorted(kinds - {"None"})) or "no results"
         raise PreferenceFormatError(
-            f"This Label Studio export holds no Ranker's order (its annotations hold: "
-            f"{held}).", column="annotations",
-            fix="Label the tasks with a List and a Ranker tag, or export the rankings as one "
-                "row per annotator with the items in order.")
+            f"This Label Studio export holds no Ranker's order and no Pairwise choice (its "
+            f"annotations hold: {held}).", column="annotations",
+            fix="Label the tasks with a List and a Ranker tag (or a Pairwise tag), or export "
+                "the rankings as one row per annotator with the items in order.")
     return answers
 
 
