@@ -405,3 +405,14 @@ def test_label_studios_full_export_of_the_pairwise_template_reads_the_chosen_sid
     assert pairs(json.dumps(tasks).encode()) == [("A", "B"), ("A", "D"), ("B", "C"),
                                                  ("C", "B")]
     assert sorted(read.preferences.ranker_names) == ["11", "12"]
+
+
+def test_a_json_normalized_lichess_export_reads_the_players_under_players():
+    data = (b"id,status,winner,players.white.user.name,players.white.rating,"
+            b"players.black.user.name,players.black.rating\n"
+            b"g1,mate,white,Ann,1500,Bob,1490\ng2,resign,black,Cid,1600,Ann,1510\n"
+            b"g3,draw,,Bob,1480,Cid,1610\ng4,aborted,,Bob,1480,Ann,1510\n")
+    read = read_file(data)
+    assert pairs(data) == [("Ann", "Bob"), ("Ann", "Cid")]
+    assert len(read.preferences) == 3  # the draw is a tie; the aborted game is no game
+    assert any("aborted" in note for note in read.report.notes)

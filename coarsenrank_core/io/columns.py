@@ -308,12 +308,23 @@ def find_roles(cells: Sequence[str], table: dict[str, frozenset[str]]) -> dict[s
 
 def title_key(cell: str) -> str:
     """A column title as its role is looked up: normalised, without MTurk's ``Input.``, and
-    a JSON field's path by its first and last field (``white.user.name``: ``whitename``)."""
+    a JSON field's path by its first and last field (``white.user.name``: ``whitename``),
+    after the objects that only hold the sides (``players.white.user.name`` from
+    ``pandas.json_normalize``: ``whitename``)."""
     bare = MTURK_PREFIX.sub("", cell)
     if _FIELD_PATH.fullmatch(bare):
         parts = bare.split(".")
+        while len(parts) > 2 and normalise(parts[0]) in _HOLDERS:
+            parts = parts[1:]
         return normalise(parts[0]) + normalise(parts[-1])
     return normalise(bare)
+
+
+#: Fields of a JSON record that hold its sides or its fields rather than name one
+#: (lichess' ``players``, ``data``, ``metadata``).
+_HOLDERS = frozenset({"players", "teams", "sides", "participants", "competitors",
+                      "opponents", "contestants", "entrants", "data", "metadata", "fields",
+                      "attributes", "properties", "payload", "source", "record"})
 
 
 #: A field's path inside a JSON record's objects, three fields or more.
