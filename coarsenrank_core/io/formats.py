@@ -218,8 +218,13 @@ class Source:
         return replace(self.options, sheet=self.sheet)
 
     @cached_property
+    def header_read(self) -> Prepared:
+        """The header as read from the table alone, before the user's choice of columns."""
+        return prepare(self.table)
+
+    @cached_property
     def prepared(self) -> Prepared:
-        return _apply_options(prepare(self.table), self.options)
+        return _apply_options(self.header_read, self.options)
 
     @cached_property
     def ranks_prepared(self) -> Prepared:
@@ -342,7 +347,7 @@ def extensions() -> tuple[str, ...]:
 
 def _row_ids(source: Source) -> dict[int, str]:
     """Per-row id columns of a pairwise file (never its ranker)."""
-    return {j: why for j, why in prepare(source.table).skipped.items()
+    return {j: why for j, why in source.header_read.skipped.items()
             if why.startswith("a per-row id")}
 
 
