@@ -37,6 +37,7 @@ from .columns import (
     without_weak_events,
 )
 from .content import is_ballot_mark
+from .distinct import per_distinct
 from .options import ReadOptions, override_roles
 from .survey import summary_label, tied_rank_values
 from .tables import Table, padded
@@ -466,9 +467,11 @@ ABSENT_MARKS = frozenset({"dns", "dnq", "dnp", "didnotstart", "ns", "noshow", "s
 
 def _marked(values: np.ndarray, marks: frozenset[str]) -> np.ndarray:
     """Which cells hold one of ``marks``, in any case, spaces and dots left out."""
-    keys = pd.Series(values, dtype=object).astype(str).str.strip().str.lower().str.replace(
-        r"[\s.]+", "", regex=True)
-    return np.asarray(keys.isin(marks).to_numpy(), dtype=bool)
+    return per_distinct(values, lambda text: _SPACES_AND_DOTS.sub("", text.strip().lower())
+                        in marks, bool)
+
+
+_SPACES_AND_DOTS = re.compile(r"[\s.]+")
 
 
 def is_out_mark(values: np.ndarray) -> np.ndarray:

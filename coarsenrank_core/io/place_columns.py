@@ -18,6 +18,7 @@ from .columns import (
     role_base,
 )
 from .content import judge_title
+from .distinct import per_distinct
 from .long import is_absent_mark, is_out_mark
 from .survey import summary_label
 from .tables import Table
@@ -148,24 +149,28 @@ _POINTS_AND_CODE = re.compile(r"^\s*\d+(?:\.\d+)?\s+([A-Za-z]{2,4})\s*$")
 def _as_written(cells: np.ndarray) -> np.ndarray:
     """Each cell's result: out of its brackets (a discard), a code without the points given
     for it (``6.0 DNF``: ``DNF``), a place without a decimal zero (``1.0``: ``1``)."""
-    text = pd.Series(cells, dtype=object).astype(str).str.replace(
-        _BRACKETED, r"\1", regex=True).str.replace(_POINTS_AND_CODE, r"\1", regex=True)
-    return np.asarray(text.str.replace(r"^\s*(\d+)\.0+\s*$", r"\1", regex=True).to_numpy(
-        dtype=object), dtype=object)
+    return per_distinct(cells, lambda text: _DECIMAL_ZERO.sub(r"\1", _POINTS_AND_CODE.sub(
+        r"\1", _BRACKETED.sub(r"\1", text))))
+
+
+#: A whole number written with a decimal zero: ``1.0``.
+_DECIMAL_ZERO = re.compile(r"^\s*(\d+)\.0+\s*$")
 
 
 def _place_numbers(cells: np.ndarray) -> np.ndarray:
     """Each cell's place as a number; NaN for a mark or a blank."""
-    found = pd.Series(cells, dtype=object).astype(str).str.fullmatch(_PLACE.pattern, case=False)
-    digits = pd.Series(cells, dtype=object).astype(str).str.extract(_PLACE.pattern, flags=re.I)[0]
-    return np.where(found.to_numpy(dtype=bool), pd.to_numeric(digits, errors="coerce"), np.nan)
+    def place(text: str) -> float:
+        found = _PLACE.fullmatch(text)
+        return float(found[1]) if found else np.nan
+
+    return per_distinct(cells, place, float)
 
 
 def _only_numbers(cells: np.ndarray, numbers: np.ndarray) -> bool:
     """Whether a column holds places or blanks only, one place at least; ``numbers`` are its
     places read (:func:`_place_numbers`)."""
-    blank = pd.Series(cells, dtype=object).astype(str).str.strip() == ""
-    return bool(np.isfinite(numbers).any() and (np.isfinite(numbers) | blank.to_numpy()).all())
+    blank = per_distinct(cells, lambda text: not text.strip(), bool)
+    return bool(np.isfinite(numbers).any() and (np.isfinite(numbers) | blank).all())
 
 
 def _rows_rank_the_columns(numbers: np.ndarray) -> bool:
@@ -191,10 +196,15 @@ def _race_like(cells: np.ndarray, numbers: np.ndarray) -> bool:
     ``DNF``, nor a 1 beside its larger sums). ``cells`` are as written (:func:`_as_written`),
     ``numbers`` their places."""
     marked = is_out_mark(cells) | is_absent_mark(cells)
-    blank = pd.Series(cells, dtype=object).astype(str).str.strip().isin(_NO_PLACE).to_numpy()
+    blank = _no_place(cells)
     given = numbers[np.isfinite(numbers)]
     return bool((np.isfinite(numbers) | marked | blank).all()
                 and (marked.any() or given.size and given.min() == 1))
+
+
+def _no_place(cells: np.ndarray) -> np.ndarray:
+    """Which cells say the competitor took no part (:data:`_NO_PLACE`)."""
+    return per_distinct(cells, lambda text: text.strip() in _NO_PLACE, bool)
 
 
 def _holds_places(cells: np.ndarray, numbers: np.ndarray, n: int) -> bool:
@@ -202,8 +212,7 @@ def _holds_places(cells: np.ndarray, numbers: np.ndarray, n: int) -> bool:
     with every tie skipping the places it takes (``1, 2, 2, 4``, or ``2.5, 2.5``), none
     above ``n`` + 1 (a series scores a boat that did not come as the fleet and one).
     ``cells`` are as written (:func:`_as_written`), ``numbers`` their places."""
-    stripped = pd.Series(cells, dtype=object).astype(str).str.strip()
-    marked = is_out_mark(cells) | is_absent_mark(cells) | stripped.isin(_NO_PLACE).to_numpy()
+    marked = is_out_mark(cells) | is_absent_mark(cells) | _no_place(cells)
     given = numbers[np.isfinite(numbers)]
     if not (np.isfinite(numbers) | marked).all() or given.size < 2:
         return False
