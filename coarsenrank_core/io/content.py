@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .distinct import per_distinct
+
 __all__ = ["person_title", "metadata_title", "metadata_content", "BALLOT_MARKS",
            "is_ballot_mark", "title_words", "DATE", "EMAIL", "IP", "counter_title",
            "SAMPLE_ROWS", "comment_title", "count_title", "id_title", "recurring_share",
@@ -271,12 +273,19 @@ NUMBERED_LIST = re.compile(r"\s*1[.):]\s+\S.*?\s2[.):]\s+\S.*", re.S)
 
 def prose(series: pd.Series) -> pd.Series:
     """Whether each cell reads as prose: five or more words, or a sentence mark inside."""
-    text = series.astype(str)
-    words = text.str.count(r"[^\W\d_]{2,}")
-    sentence = text.str.contains(r"[.!?]\s+[A-Za-z]|[.!?]$", regex=True)
-    ranking = text.str.contains(r"\S\s*>\s*\S", regex=True)  # 'A > B > C' is no prose
-    ranking |= text.str.fullmatch(NUMBERED_LIST.pattern, flags=re.S).fillna(False)
-    return ((words >= 5) | (sentence & (words >= 3))) & ~ranking
+    return pd.Series(per_distinct(series.to_numpy(), _reads_as_prose, bool), index=series.index)
+
+
+def _reads_as_prose(text: str) -> bool:
+    if _RANKING_SIGN.search(text) or NUMBERED_LIST.fullmatch(text):
+        return False  # 'A > B > C' is no prose
+    words = len(_WORD.findall(text))
+    return words >= 5 or (words >= 3 and _SENTENCE_MARK.search(text) is not None)
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_SENTENCE_MARK = re.compile(r"[.!?]\s+[A-Za-z]|[.!?]$")
+_RANKING_SIGN = re.compile(r"\S\s*>\s*\S")
 
 
 # ---------------------------------------------------------------------------- rank titles

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -940,34 +941,34 @@ def unusual_read(prefs: Preferences) -> str | None:
     in three or more (median); item names that look like people (e-mail addresses, or the
     rankers' own names), dates, ids or numbers; names that differ only in capitals or spaces.
     """
-    names = pd.Series(list(prefs.item_names or ()), dtype=object).astype(str).str.strip()
+    names = [str(name).strip() for name in prefs.item_names or ()]
     reasons = []
     n_lists = len(prefs)
     if not prefs.is_pairwise and prefs.n_items > n_lists >= 2:
         reasons.append(f"there are more items ({prefs.n_items}) than rankings ({n_lists})")
     seen = prefs.appearances()
     if seen.size >= 4 and np.median(seen) >= 3 and (seen == 1).any():
-        once = names[seen == 1].tolist()
+        once = [names[i] for i in np.flatnonzero(seen == 1)]
         reasons.append(f"{quote_list(once, 3)} appear{'s' if len(once) == 1 else ''} in only "
                        "one ranking while the other items appear in many")
     looks = []
     for kind, pattern in (("e-mail addresses", _EMAIL), ("dates or times", _DATE),
                           ("ids", _ID_LIKE), ("numbers", _NUMBER)):
-        hits = names[names.str.fullmatch(pattern.pattern).fillna(False)]
-        if len(hits) and len(hits) * 4 >= len(names):
-            looks.append(f"{kind} ({quote_list(hits.tolist(), 2)})")
+        hits = [name for name in names if pattern.fullmatch(name)]
+        if hits and len(hits) * 4 >= len(names):
+            looks.append(f"{kind} ({quote_list(hits, 2)})")
     if prefs.has_rankers:
-        rankers = pd.Index(pd.unique(np.asarray(prefs.ranker_names or (), dtype=object)))
-        people = names[rankers.get_indexer(names.to_numpy(dtype=object)) >= 0]
-        if len(people):
-            looks.append(f"the rankers' own names ({quote_list(people.tolist(), 2)})")
+        rankers = set(prefs.ranker_names or ())
+        people = [name for name in names if name in rankers]
+        if people:
+            looks.append(f"the rankers' own names ({quote_list(people, 2)})")
     if looks:
         reasons.append("item names look like " + " and ".join(looks[:2]))
-    folded = names.str.casefold().str.replace(r"\s+", " ", regex=True)
-    spelled = names[folded.duplicated(keep=False)]
-    if len(spelled):
-        first = folded[spelled.index[0]]
-        same = spelled[folded[spelled.index] == first].tolist()
+    folded = [re.sub(r"\s+", " ", name.casefold()) for name in names]
+    counts = Counter(folded)
+    spelled = [k for k, key in enumerate(folded) if counts[key] > 1]
+    if spelled:
+        same = [names[k] for k in spelled if folded[k] == folded[spelled[0]]]
         reasons.append(f"some items differ only in capitals or spaces ({quote_list(same, 3)}), "
                        "so they count as different items; if they are one, spell them alike")
     if not reasons:
