@@ -34,4 +34,5 @@ def per_distinct(cells: Any, function: Callable[[str], Any], dtype: Any = object
                                   use_na_sentinel=False)
     values = np.empty(len(uniques), dtype=dtype)
     values[:] = [function(str(u)) for u in uniques]
-    return values[codes]
+    read: np.ndarray = values[codes]
+    return read
